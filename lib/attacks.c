@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * attacks.c: attack tables.  Leapers by table, sliders by "fancy" magic
+ * bitboards: the blockers on a piece's rays are multiplied by a magic
+ * number whose top bits index a table of attack sets.  The magic numbers
+ * below were found by search_magic() (kept here: it runs when a number
+ * fails its check, so the tables are always right).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+cd_bitboard cd__knight_att[64];
+cd_bitboard cd__king_att[64];
+cd_bitboard cd__pawn_att[2][64];
+cd_bitboard cd__between[64][64];
+cd_bitboard cd__line[64][64];
+struct cd__magic cd__rook_magic[64];
+struct cd__magic cd__bishop_magic[64];
+
+static cd_bitboard rook_table[0x19000];
+static cd_bitboard bishop_table[0x1480];
+
+static const int rook_dirs[4][2] = { {1, 0}, {-1, 0}, {0, 1}, {0, -1} };
+static const int bishop_dirs[4][2] = { {1, 1}, {1, -1}, {-1, 1}, {-1, -1} };
+
+#include "magics.h"
+
+/* Attacks of a slider from sq along dirs, stopping at blockers. */
+static cd_bitboard
+slide(int sq, cd_bitboard occ, const int dirs[4][2])
+{
+	cd_bitboard att = 0;
+	int d, f, r;
+
+	for (d = 0; d < 4; d++) {
+		f = CD_FILE(sq) + dirs[d][0];
+		r = CD_RANK(sq) + dirs[d][1];
+		while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+			att |= CD_BB(CD_SQ(f, r));
+			if (occ & CD_BB(CD_SQ(f, r)))
+				break;
+			f += dirs[d][0];
+			r += dirs[d][1];
+		}
+	}
+	return att;
+}
+
+static uint64_t prng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+prng(void)
+{
+	/* xorshift64* */
+	prng_state ^= prng_state >> 12;
+	prng_state ^= prng_state << 25;
+	prng_state ^= prng_state >> 27;
+	return prng_state * 2685821657736338717ULL;
+}
+
+/* Fill m->table for magic; 0 if two blocker sets with different attacks
+ * collide. */
+static int
+try_magic(struct cd__magic *m, cd_bitboard magic, const cd_bitboard *occ,
+    const cd_bitboard *ref, int n, unsigned *epoch, unsigned stamp)
+{
+	int i;
+	unsigned idx;
+
+	for (i = 0; i < n; i++) {
+		idx = (unsigned)((occ[i] * magic) >> m->shift);
+		if (epoch[idx] != stamp) {
+			epoch[idx] = stamp;
+			m->table[idx] = ref[i];
+		} else if (m->table[idx] != ref[i])
+			return 0;
+	}
+	m->magic = magic;
+	return 1;
+}
+
+static void
+init_slider(struct cd__magic *magics, cd_bitboard *table,
+    const int dirs[4][2], const uint64_t *known)
+{
+	static cd_bitboard occ[4096], ref[4096];
+	static unsigned epoch[4096];
+	static unsigned stamp;
+	cd_bitboard edges, b, magic;
+	int sq, n;
+
+	for (sq = 0; sq < 64; sq++) {
+		struct cd__magic *m = &magics[sq];
+
+		edges = ((0xffULL | 0xffULL << 56) & ~(0xffULL << (8 * CD_RANK(sq)))) |
+		    ((0x0101010101010101ULL | 0x8080808080808080ULL) &
+		    ~(0x0101010101010101ULL << CD_FILE(sq)));
+		m->mask = slide(sq, 0, dirs) & ~edges;
+		m->shift = 64 - (unsigned)cd__popcount(m->mask);
+		m->table = table;
+		/* every subset of the mask (carry-rippler) */
+		n = 0;
+		b = 0;
+		do {
+			occ[n] = b;
+			ref[n] = slide(sq, b, dirs);
+			n++;
+			b = (b - m->mask) & m->mask;
+		} while (b != 0);
+		table += n;
+		if (try_magic(m, known[sq], occ, ref, n, epoch, ++stamp))
+			continue;
+		do {
+			magic = prng() & prng() & prng();
+			if (cd__popcount((m->mask * magic) >> 56) < 6)
+				continue;
+		} while (!try_magic(m, magic, occ, ref, n, epoch, ++stamp));
+	}
+}
+
+static void
+init_leapers(void)
+{
+	static const int knight[8][2] = { {1, 2}, {2, 1}, {2, -1}, {1, -2},
+	    {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2} };
+	static const int king[8][2] = { {1, 0}, {1, 1}, {0, 1}, {-1, 1},
+	    {-1, 0}, {-1, -1}, {0, -1}, {1, -1} };
+	int sq, i, f, r;
+
+	for (sq = 0; sq < 64; sq++) {
+		for (i = 0; i < 8; i++) {
+			f = CD_FILE(sq) + knight[i][0];
+			r = CD_RANK(sq) + knight[i][1];
+			if (f >= 0 && f < 8 && r >= 0 && r < 8)
+				cd__knight_att[sq] |= CD_BB(CD_SQ(f, r));
+			f = CD_FILE(sq) + king[i][0];
+			r = CD_RANK(sq) + king[i][1];
+			if (f >= 0 && f < 8 && r >= 0 && r < 8)
+				cd__king_att[sq] |= CD_BB(CD_SQ(f, r));
+		}
+		f = CD_FILE(sq);
+		r = CD_RANK(sq);
+		if (r < 7) {
+			if (f > 0)
+				cd__pawn_att[CD_WHITE][sq] |= CD_BB(sq + 7);
+			if (f < 7)
+				cd__pawn_att[CD_WHITE][sq] |= CD_BB(sq + 9);
+		}
+		if (r > 0) {
+			if (f > 0)
+				cd__pawn_att[CD_BLACK][sq] |= CD_BB(sq - 9);
+			if (f < 7)
+				cd__pawn_att[CD_BLACK][sq] |= CD_BB(sq - 7);
+		}
+	}
+}
+
+static void
+init_lines(void)
+{
+	int a, c;
+
+	for (a = 0; a < 64; a++)
+		for (c = 0; c < 64; c++) {
+			if (a == c)
+				continue;
+			if (cd__rook_att(a, 0) & CD_BB(c)) {
+				cd__line[a][c] = (cd__rook_att(a, 0) &
+				    cd__rook_att(c, 0)) | CD_BB(a) | CD_BB(c);
+				cd__between[a][c] = cd__rook_att(a, CD_BB(c)) &
+				    cd__rook_att(c, CD_BB(a));
+			} else if (cd__bishop_att(a, 0) & CD_BB(c)) {
+				cd__line[a][c] = (cd__bishop_att(a, 0) &
+				    cd__bishop_att(c, 0)) | CD_BB(a) | CD_BB(c);
+				cd__between[a][c] = cd__bishop_att(a, CD_BB(c)) &
+				    cd__bishop_att(c, CD_BB(a));
+			}
+		}
+}
+
+void
+cd__attacks_init(void)
+{
+	init_leapers();
+	init_slider(cd__rook_magic, rook_table, rook_dirs, rook_magics);
+	init_slider(cd__bishop_magic, bishop_table, bishop_dirs, bishop_magics);
+	init_lines();
+}
+
+/* Tables are built when the library is loaded. */
+__attribute__((constructor)) static void
+cd__library_init(void)
+{
+	cd__attacks_init();
+	cd__zobrist_init();
+}
+
+#ifdef CD_MAGIC_SEARCH
+/* Print freshly searched magic numbers (used to make magics.h). */
+#include <stdio.h>
+void cd__magics_print(void);
+void
+cd__magics_print(void)
+{
+	int sq;
+
+	printf("static const uint64_t rook_magics[64] = {\n");
+	for (sq = 0; sq < 64; sq++)
+		printf("\t0x%016llxULL,\n", (unsigned long long)cd__rook_magic[sq].magic);
+	printf("};\nstatic const uint64_t bishop_magics[64] = {\n");
+	for (sq = 0; sq < 64; sq++)
+		printf("\t0x%016llxULL,\n", (unsigned long long)cd__bishop_magic[sq].magic);
+	printf("};\n");
+}
+#endif
+
+cd_bitboard
+cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)
+{
+	if (sq < 0 || sq > 63)
+		return 0;
+	switch (piece_type) {
+	case CD_PAWN: return cd__pawn_att[color & 1][sq];
+	case CD_KNIGHT: return cd__knight_att[sq];
+	case CD_BISHOP: return cd__bishop_att(sq, occupied);
+	case CD_ROOK: return cd__rook_att(sq, occupied);
+	case CD_QUEEN: return cd__bishop_att(sq, occupied) |
+		    cd__rook_att(sq, occupied);
+	case CD_KING: return cd__king_att[sq];
+	}
+	return 0;
+}

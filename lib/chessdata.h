@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata.h: the one public header of libchessdata.
+ *
+ * It includes every sub-header in chessdata/: base (status codes,
+ * version), board (positions, move generation, game state), fen, san,
+ * and the stream modules (pgn, epd, pgc, collate) as they are added.
+ */
+#ifndef CHESSDATA_H
+#define CHESSDATA_H
+
+#include <chessdata/base.h>
+#include <chessdata/board.h>
+#include <chessdata/fen.h>
+#include <chessdata/san.h>
+#include <chessdata/epd.h>
+#include <chessdata/pgn_lex.h>
+#include <chessdata/collate.h>
+
+#endif

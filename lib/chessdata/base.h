@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/base.h: status codes, export macro, version.
+ */
+#ifndef CHESSDATA_BASE_H
+#define CHESSDATA_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CD_BUILDING_LIBRARY) && defined(__GNUC__)
+#define CD_API __attribute__((visibility("default")))
+#else
+#define CD_API
+#endif
+
+/* One status enum for the whole library.  Negative values are errors. */
+typedef enum cd_status {
+	CD_OK = 0,
+	CD_EOF = 1,
+	CD_ERR_NOMEM = -1,	/* out of memory */
+	CD_ERR_IO = -2,		/* read or write error (see errno) */
+	CD_ERR_SYNTAX = -3,	/* input does not parse */
+	CD_ERR_ILLEGAL = -4,	/* a move that is not legal */
+	CD_ERR_AMBIGUOUS = -5,	/* a move that names more than one legal move */
+	CD_ERR_POSITION = -6,	/* an impossible position */
+	CD_ERR_UNSUPPORTED = -7,	/* a variant or feature we do not handle */
+	CD_ERR_RANGE = -8,	/* a number or size out of range */
+	CD_ERR_CORRUPT = -9,	/* damaged binary data */
+	CD_ERR_ARG = -10	/* a bad argument from the caller */
+} cd_status;
+
+/* A short English text for a status, never NULL. */
+CD_API const char *cd_strerror(int status);
+
+/* The library's version as "MAJOR.MINOR.PATCH". */
+CD_API const char *cd_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/collate.h: the PGN collating order (standard section 12,
+ * docs/tools.md "pgn-sort").
+ *
+ * Eight keys in turn; a missing tag counts as an empty value, and an
+ * empty value sorts before any other in every key:
+ *  1. Date: YYYY.MM.DD compared as three numbers, year first; `?` digits
+ *     count as zeros; a missing month or day counts as zero ("1993" ==
+ *     "1993.??.??" < "1993.01.01").  A value not of that form (one to
+ *     nine digits or `?` per part, parts separated by `.`) sorts after
+ *     all dates, in byte order.
+ *  2. Event, 3. Site: byte order (unsigned bytes).
+ *  4. Round: `?`, then `-`, then numbers; a multipart round ("3.1",
+ *     "4.1.2") compares part by part as integers, a prefix first
+ *     ("3" < "3.1" < "3.2" < "3.10" < "4"); any other value after all
+ *     numbers, in byte order (so does a round with a part longer than
+ *     255 characters).
+ *  5. White, 6. Black, 7. Result: byte order.
+ *  8. The movetext, from its first token to the end of its termination
+ *     marker, CRLF read as LF, in byte order.
+ *
+ * Two forms: cd_collate() compares two games directly, and
+ * cd_collate_key() encodes keys 1 to 7 once per game into bytes that
+ * compare with memcmp (cd_collate_key_cmp) in the same order, so a sort
+ * compares many times cheaply; ties then go to cd_collate_movetext_cmp.
+ */
+#ifndef CHESSDATA_COLLATE_H
+#define CHESSDATA_COLLATE_H
+
+#include <chessdata/base.h>
+#include <chessdata/pgn_lex.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The seven tag keys, in collating order. */
+enum {
+	CD_COLLATE_DATE = 0,
+	CD_COLLATE_EVENT,
+	CD_COLLATE_SITE,
+	CD_COLLATE_ROUND,
+	CD_COLLATE_WHITE,
+	CD_COLLATE_BLACK,
+	CD_COLLATE_RESULT,
+	CD_COLLATE_NTAGS
+};
+
+/* What a game is sorted by.  A NULL tag is missing (same as empty). */
+typedef struct cd_collate_game {
+	const char *tag[CD_COLLATE_NTAGS];
+	size_t tag_len[CD_COLLATE_NTAGS];
+	const char *movetext;
+	size_t movetext_len;
+} cd_collate_game;
+
+/* Fill *out from a raw game (the last tag of each name counts; the
+ * movetext is g->text[g->movetext .. g->movetext_end]).  *out points
+ * into g. */
+CD_API void cd_collate_from_raw(const cd_pgn_raw_game *g,
+    cd_collate_game *out);
+
+/* <0, 0, >0 as a sorts before, with, after b (all eight keys). */
+CD_API int cd_collate(const cd_collate_game *a, const cd_collate_game *b);
+
+/* The single keys (empty or NULL values sort first). */
+CD_API int cd_collate_date(const char *a, size_t alen, const char *b,
+    size_t blen);
+CD_API int cd_collate_round(const char *a, size_t alen, const char *b,
+    size_t blen);
+CD_API int cd_collate_bytes(const char *a, size_t alen, const char *b,
+    size_t blen);
+CD_API int cd_collate_movetext_cmp(const char *a, size_t alen,
+    const char *b, size_t blen);
+
+/*
+ * Encode keys 1 to 7 of g into out (cap bytes); returns the length the
+ * key needs, which may exceed cap (then out holds nothing useful: call
+ * again with a larger buffer), like snprintf.  The length is at most
+ * 48 + 2 * (total length of the seven values).
+ */
+CD_API size_t cd_collate_key(const cd_collate_game *g, unsigned char *out,
+    size_t cap);
+
+/* Compare two encoded keys: the order of keys 1 to 7. */
+CD_API int cd_collate_key_cmp(const unsigned char *a, size_t alen,
+    const unsigned char *b, size_t blen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/epd.h: Extended Position Description (standard 16.2).
+ *
+ * A cd_epd is one EPD record: a position (the four FEN fields) and a
+ * list of operations, each an opcode with operands.  cd_epd_parse reads
+ * one line of any length and checks it: the fields, the position, the
+ * syntax of every operation and the rules of the opcodes of 16.2.5.  What
+ * it finds (errors and notes, each with its column) stays on the record.
+ * cd_epd_write gives the canonical text of a valid record.  The builder
+ * calls (cd_epd_reset, cd_epd_op_begin, cd_epd_add_*) make records from
+ * scratch.  A cd_epd_reader splits a stream into lines.
+ *
+ * The record owns all its memory; every pointer it hands out stays valid
+ * until the record is changed (parsed, reset, added to) or freed.
+ */
+#ifndef CHESSDATA_EPD_H
+#define CHESSDATA_EPD_H
+
+#include <stdio.h>
+
+#include <chessdata/board.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The longest opcode: a letter then up to 14 letters, digits or '_'. */
+#define CD_EPD_OPCODE_MAX 15
+
+/* What an operand is. */
+typedef enum cd_epd_kind {
+	CD_EPD_TOKEN = 0,	/* unquoted text that is no number */
+	CD_EPD_STRING,		/* a quoted string; text is unescaped */
+	CD_EPD_INTEGER,		/* [+-]digits, in int64_t range */
+	CD_EPD_FLOAT,		/* [+-]digits.digits */
+	CD_EPD_MOVE		/* a legal move of am, bm, pm, sm or pv */
+} cd_epd_kind;
+
+typedef struct cd_epd_operand {
+	cd_epd_kind kind;
+	size_t col;		/* 1-based column in the line; 0 if built */
+	const char *text;	/* NUL-terminated: the operand as written
+				 * (strings unescaped, without quotes); a
+				 * built move is its canonical SAN */
+	size_t len;
+	int64_t integer;	/* value of CD_EPD_INTEGER */
+	double real;		/* value of CD_EPD_FLOAT */
+	cd_move move;		/* CD_EPD_MOVE: legal in the record's
+				 * position, or for pv after the moves
+				 * before it */
+} cd_epd_operand;
+
+typedef struct cd_epd_op {
+	char opcode[CD_EPD_OPCODE_MAX + 1];
+	size_t col;		/* column of the opcode, 0 if built */
+	size_t count;		/* number of operands */
+	const cd_epd_operand *operands;
+} cd_epd_op;
+
+/*
+ * Findings of cd_epd_parse.  Codes below CD_EPD_N_UNKNOWN are errors
+ * (the line is invalid); the others are notes (the line is valid, and
+ * cd_epd_write repairs what the note is about).
+ */
+typedef enum cd_epd_code {
+	CD_EPD_E_CHAR = 0,	/* a NUL byte, a control character */
+	CD_EPD_E_FIELDS,	/* the four fields or the FEN clocks */
+	CD_EPD_E_POSITION,	/* an impossible position */
+	CD_EPD_E_OPCODE,	/* opcode syntax */
+	CD_EPD_E_STRING,	/* unterminated string, text glued to it */
+	CD_EPD_E_DUPLICATE,	/* an opcode given twice */
+	CD_EPD_E_OPERAND,	/* operand count, type or range (16.2.5) */
+	CD_EPD_E_MOVE,		/* a move that is unreadable or illegal */
+	CD_EPD_N_UNKNOWN,	/* a lower-case opcode not in 16.2.5 */
+	CD_EPD_N_SAN,		/* a move not in canonical SAN */
+	CD_EPD_N_FORMAT		/* missing final ';', empty operation,
+				 * string over 255 bytes, a repeated move,
+				 * a backslash escaping nothing */
+} cd_epd_code;
+
+typedef struct cd_epd_finding {
+	cd_epd_code code;
+	bool error;		/* code < CD_EPD_N_UNKNOWN */
+	size_t col;		/* 1-based column in the line */
+	const char *opcode;	/* the operation concerned, "" if none */
+	const char *message;	/* lower case, no final period */
+} cd_epd_finding;
+
+typedef struct cd_epd cd_epd;
+
+/* A new empty record (the initial position, no operations); NULL when
+ * out of memory.  cd_epd_free(NULL) does nothing. */
+CD_API cd_epd *cd_epd_new(void);
+CD_API void cd_epd_free(cd_epd *e);
+
+/* Flags of cd_epd_parse. */
+enum {
+	CD_EPD_NO_FEN = 1 << 0	/* a line with FEN clocks is an error */
+};
+
+/*
+ * Parse one line of len bytes (no line end; a final CR is allowed) into
+ * e, replacing what e held.  Lenient where the meaning is clear: runs of
+ * spaces or tabs between fields and operations, a missing final ';',
+ * empty operations, and the six fields of FEN (whose clocks become hmvc
+ * and fmvn operations, checked against any hmvc and fmvn given).  SAN
+ * operands are read as docs/import-format.md says, with a note when
+ * they are not canonical.  hmvc and fmvn set the board's clocks.
+ *
+ * Returns CD_OK when nothing but notes was found; otherwise the status
+ * of the first error (CD_ERR_SYNTAX, CD_ERR_POSITION, CD_ERR_RANGE,
+ * CD_ERR_ILLEGAL, CD_ERR_AMBIGUOUS), or CD_ERR_NOMEM.  The findings,
+ * errors and notes, are in column order.
+ */
+CD_API cd_status cd_epd_parse(cd_epd *e, const char *line, size_t len,
+    unsigned flags);
+
+CD_API size_t cd_epd_finding_count(const cd_epd *e);
+CD_API const cd_epd_finding *cd_epd_finding_get(const cd_epd *e, size_t i);
+/* Whether any finding is an error. */
+CD_API bool cd_epd_invalid(const cd_epd *e);
+
+/* The position, with the clocks of hmvc and fmvn; NULL when the fields
+ * did not give a valid position. */
+CD_API const cd_board *cd_epd_board(const cd_epd *e);
+
+/* The operations in the order read (or built). */
+CD_API size_t cd_epd_op_count(const cd_epd *e);
+CD_API const cd_epd_op *cd_epd_op_get(const cd_epd *e, size_t i);
+/* The operation with this opcode, NULL if none. */
+CD_API const cd_epd_op *cd_epd_op_find(const cd_epd *e, const char *opcode);
+
+/*
+ * The canonical line of a valid record, without a line end: the four
+ * fields as cd_fen_write_epd writes them, then the operations in ASCII
+ * order of opcode, one space before each, each ended by ';'; am and bm
+ * moves in ASCII order without repeats, all moves in canonical SAN,
+ * the integer of acn, acs, ce, dm, fmvn, hmvc, rc, tcgs in plain
+ * decimal, strings quoted with \" and \\ escapes, other operands as
+ * written.  *text stays valid
+ * until e changes.  CD_ERR_ARG when e has errors or no position.
+ */
+CD_API cd_status cd_epd_write(cd_epd *e, const char **text, size_t *len);
+
+/*
+ * Building: cd_epd_reset makes e the position b (NULL: the initial
+ * position) with no operations and no findings.  cd_epd_op_begin
+ * appends an operation (replacing one with the same opcode); the add
+ * calls append an operand to the last operation begun.  A move must be
+ * legal (for pv, after the pv moves before it).  Strings take any bytes
+ * but NUL and other control characters; tokens are non-empty, without
+ * white space, ';' or a leading '"'.  Adding an integer to hmvc or fmvn
+ * sets the board's clock.  Errors: CD_ERR_ARG (bad opcode or text, no
+ * operation begun), CD_ERR_ILLEGAL, CD_ERR_RANGE, CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_epd_reset(cd_epd *e, const cd_board *b);
+CD_API cd_status cd_epd_op_begin(cd_epd *e, const char *opcode);
+CD_API cd_status cd_epd_add_string(cd_epd *e, const char *s, size_t len);
+CD_API cd_status cd_epd_add_token(cd_epd *e, const char *s, size_t len);
+CD_API cd_status cd_epd_add_integer(cd_epd *e, int64_t v);
+CD_API cd_status cd_epd_add_move(cd_epd *e, cd_move m);
+/* Remove the operation with this opcode; CD_EOF if there was none. */
+CD_API cd_status cd_epd_op_remove(cd_epd *e, const char *opcode);
+
+/* Whether len bytes are a valid opcode (letter, then up to 14 letters,
+ * digits or underscores). */
+CD_API bool cd_epd_opcode_valid(const char *s, size_t len);
+/* Whether an opcode is one of the standard's list (16.2.5). */
+CD_API bool cd_epd_opcode_known(const char *opcode);
+
+/* What a line is: a record, blank (only white space), or a comment
+ * ('#' or '%' in the first column: not EPD, skipped by cd_epd_read). */
+enum {
+	CD_EPD_LINE_RECORD = 0,
+	CD_EPD_LINE_BLANK,
+	CD_EPD_LINE_COMMENT
+};
+CD_API int cd_epd_line_kind(const char *line, size_t len);
+
+/*
+ * A line reader over a stdio stream: lines of any length (the buffer
+ * grows), LF or CRLF ends, a last line without an end, NUL bytes kept,
+ * a UTF-8 byte order mark at the start dropped.  The caller keeps the
+ * stream and closes it.
+ */
+typedef struct cd_epd_reader cd_epd_reader;
+
+CD_API cd_epd_reader *cd_epd_reader_new(FILE *f);
+CD_API void cd_epd_reader_free(cd_epd_reader *r);
+/* The next line without its end: CD_OK, CD_EOF, CD_ERR_IO or
+ * CD_ERR_NOMEM.  *line stays valid until the next call. */
+CD_API cd_status cd_epd_reader_next(cd_epd_reader *r, const char **line,
+    size_t *len);
+/* The last line's bytes exactly as read, its line end included. */
+CD_API const char *cd_epd_reader_raw(const cd_epd_reader *r, size_t *len);
+/* The last line's number (from 1), and the bytes consumed so far. */
+CD_API unsigned long cd_epd_reader_lineno(const cd_epd_reader *r);
+CD_API uint64_t cd_epd_reader_offset(const cd_epd_reader *r);
+/*
+ * The next record, skipping blank and comment lines, parsed into e:
+ * the status of cd_epd_parse (CD_OK, or an error: see e's findings),
+ * CD_EOF at the end, CD_ERR_IO on a read error (errno set), or
+ * CD_ERR_NOMEM.  CD_ERR_IO and CD_ERR_NOMEM are the only statuses that
+ * end the stream; after any other, read on.
+ */
+CD_API cd_status cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

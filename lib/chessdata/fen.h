@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/fen.h: Forsyth-Edwards Notation (standard 16.1), with X-FEN
+ * (KQkq) and Shredder-FEN (HAha) castling fields for Chess960.
+ */
+#ifndef CHESSDATA_FEN_H
+#define CHESSDATA_FEN_H
+
+#include <chessdata/board.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest FEN cd_fen_write produces, with the final NUL. */
+#define CD_FEN_MAX 128
+
+enum {
+	CD_FEN_STRICT = 1 << 0,	/* exactly six fields, single spaces */
+	CD_FEN_960 = 1 << 1,	/* Chess960: KQkq mean the outermost rooks */
+	CD_FEN_NO_VALIDATE = 1 << 2	/* skip cd_board_validate */
+};
+
+/*
+ * Parse len bytes of FEN into b.  Lenient by default: leading and
+ * trailing white space, runs of spaces, missing clocks (0 and 1), and
+ * EPD's four fields.  With CD_FEN_960 the board follows Chess960 rules:
+ * castling rights may name any rook, as X-FEN (KQkq: the outermost rook
+ * of that side) or Shredder-FEN (HAha: the rook's file).  Without it the
+ * rights must be those of standard chess (king on e1/e8, rooks on the a
+ * and h files), though file letters are accepted for them.  On error
+ * returns a negative status; *why (if not NULL) gets a static message
+ * and *col (if not NULL) the 1-based column where the problem was found.
+ * The position is validated (cd_board_validate) unless
+ * CD_FEN_NO_VALIDATE is given; then only what cannot be represented is
+ * an error.
+ */
+CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
+    unsigned flags, const char **why, size_t *col);
+
+/* Write the six-field FEN of b into buf (room for CD_FEN_MAX); returns
+ * its length.  Chess960 castling in X-FEN style. */
+CD_API size_t cd_fen_write(const cd_board *b, char *buf);
+
+/* Only the four EPD fields (no clocks). */
+CD_API size_t cd_fen_write_epd(const cd_board *b, char *buf);
+
+/* Whether b is the standard initial position (all six fields). */
+CD_API bool cd_board_is_initial(const cd_board *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/pgn_lex.h: reading PGN without chess knowledge.
+ *
+ * Two layers, both following docs/import-format.md:
+ *
+ * 1. cd_pgn_reader splits a stream (a FILE or a memory buffer) into
+ *    games.  Each game comes back as its ORIGINAL bytes (exact, so a
+ *    tool can copy it unchanged to a rejects file or write it sorted),
+ *    the line where it starts, its tag pairs (unescaped) and where its
+ *    movetext begins and ends.  It reads in large blocks and keeps one
+ *    game in memory (the buffer grows for big games; there is no limit
+ *    on line, string, comment or game size).  No move is checked.
+ *
+ * 2. cd_pgn_lexer cuts one game's bytes (in memory) into tokens: tags,
+ *    move numbers, moves, suffix annotations, NAGs, evaluation symbols,
+ *    comments, variations, escape lines, termination markers, and an
+ *    error token for bytes that mean nothing.  No allocation per token.
+ *
+ * Game boundaries (layer 1):
+ * - A game is a tag section (tag pairs, whitespace, blank lines and `%`
+ *   escape lines) followed by movetext.  It ends after its termination
+ *   marker, or, when the marker is missing, where the next tag section
+ *   begins (a `[` first on a line, after optional spaces, that starts a
+ *   tag), or at the end of input.  After the marker the game keeps the
+ *   rest of the marker's line when it is blank or comments, the lines
+ *   after it that hold only comments (`;`, `{}`, `%`) when the next tag
+ *   section or the end of input follows them (engine output puts a
+ *   `; {Game Nr. 1 ...}` line there), and the blank lines that follow.
+ *   So a game's bytes may hold comments after its termination marker,
+ *   and nothing else after it.
+ * - Inside a tag section, a tag whose name is already in the section
+ *   starts a new game when a blank line came before it, and a second
+ *   Event tag always does (a tag section without movetext followed by
+ *   the next game).
+ * - Brace comments, `;` comments, `%` escape lines (a `%` in column one)
+ *   and quoted strings in movetext are skipped as units, so a `*`, a
+ *   `1-0` or a `[` inside them never ends a game.
+ * - A brace comment never closed: the game runs to the end of input, or
+ *   to the first line inside the comment that is a complete tag pair
+ *   starting in column one (`[Name "value"]`), whichever comes first,
+ *   and is marked CD_PGN_RAW_UNCLOSED_COMMENT.  (So a comment holding
+ *   such a line counts as never closed: one missing `}` cannot swallow
+ *   the rest of an archive.)  Its bytes are all in the game (never
+ *   lost); a parser must reject it.
+ * - Text before a game that is not PGN (mail headers, a comment before
+ *   the first tags, text after a termination marker on its line) is
+ *   skipped and counted in skipped_bytes/skipped_line of the next game
+ *   (or of the final CD_EOF).  Text is taken for a game without tags
+ *   when its first token (after comments) is a move number, a move, a
+ *   termination marker, a NAG or a variation; otherwise it is skipped
+ *   up to the next blank line or tag section.
+ * - A UTF-8 byte order mark at the start of input is skipped (it is in
+ *   no game).  Blank lines before the first game are in no game.  CRLF
+ *   line ends, NUL and other control bytes are carried in the game bytes
+ *   like any other byte.
+ *
+ * Tag pairs (both layers): `[` NAME VALUE `]` with optional whitespace
+ * (newlines too) between the parts.  NAME is any run of bytes other than
+ * whitespace, `"`, `[` and `]` (so `[BlackType: "x"]` and
+ * `[Event"x"]` are read).  VALUE is a quoted string on one line: `\"`
+ * and `\\` are escapes; a quote that is not followed by optional
+ * whitespace and `]` is a literal quote (`[White "Joe "the kid"
+ * Bloggs"]`); if no closing quote is found that way, backslashes are
+ * taken literally (`[Event "Tournament \"]` gives `Tournament \`).  A
+ * tag that still does not read sets CD_PGN_RAW_BAD_TAG; the reader then
+ * skips to the next `]` on that line (or the end of the line) and goes
+ * on.  The tag's bytes stay in the game's bytes.
+ */
+#ifndef CHESSDATA_PGN_LEX_H
+#define CHESSDATA_PGN_LEX_H
+
+#include <stdio.h>
+#include <chessdata/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Game termination markers. */
+typedef enum cd_pgn_result {
+	CD_PGN_RESULT_NONE = 0,	/* no marker */
+	CD_PGN_RESULT_WHITE,	/* 1-0 */
+	CD_PGN_RESULT_BLACK,	/* 0-1 */
+	CD_PGN_RESULT_DRAW,	/* 1/2-1/2 (also 1/2, ½-½, ½) */
+	CD_PGN_RESULT_UNKNOWN	/* * */
+} cd_pgn_result;
+
+/* The canonical text of a result: "1-0", "0-1", "1/2-1/2", "*", or ""
+ * for CD_PGN_RESULT_NONE. */
+CD_API const char *cd_pgn_result_str(cd_pgn_result r);
+
+/*
+ * The result named by a word: the four standard markers, with en dash,
+ * em dash or U+2212 minus for `-`, `½` for `1/2`, and `1/2` or `½`
+ * alone.  CD_PGN_RESULT_NONE if the word is none of them.  Used for
+ * termination markers and for Result tag values.
+ */
+CD_API cd_pgn_result cd_pgn_result_parse(const char *s, size_t len);
+
+/* ---- Layer 1: games from a stream ---- */
+
+/* One tag pair of a game.  name and value are NUL-terminated copies
+ * (value unescaped); they may contain NUL bytes, hence the lengths. */
+typedef struct cd_pgn_tag {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	unsigned long line, col;	/* of its `[` */
+} cd_pgn_tag;
+
+/* Flags of a raw game. */
+enum {
+	CD_PGN_RAW_NO_RESULT = 1 << 0,	/* no termination marker */
+	CD_PGN_RAW_UNCLOSED_COMMENT = 1 << 1,	/* a `{` never closed */
+	CD_PGN_RAW_BAD_TAG = 1 << 2,	/* a tag pair that does not read */
+	CD_PGN_RAW_NUL = 1 << 3		/* a NUL byte somewhere in the game */
+};
+
+/*
+ * One game as read.  Everything points into the reader and stays valid
+ * until the next call of cd_pgn_reader_next() or cd_pgn_reader_free().
+ */
+typedef struct cd_pgn_raw_game {
+	const char *text;	/* the game's original bytes */
+	size_t len;
+	uint64_t offset;	/* of text[0] in the input (after a BOM too) */
+	uint64_t number;	/* 1 for the first game of the input */
+	unsigned long line, col;	/* of text[0], counted from 1 */
+	const cd_pgn_tag *tags;	/* in input order, duplicates kept */
+	size_t ntags;
+	/* The movetext: from its first token (after the tag section and
+	 * whitespace) to the end of its termination marker, or to the end
+	 * of its last token when the marker is missing.  Offsets into
+	 * text; movetext == movetext_end when there is none. */
+	size_t movetext, movetext_end;
+	unsigned long movetext_line, movetext_col;
+	cd_pgn_result result;	/* the termination marker */
+	unsigned flags;		/* CD_PGN_RAW_* */
+	/* Text that was skipped since the previous game (see above). */
+	uint64_t skipped_bytes;
+	unsigned long skipped_line;	/* its first line; 0 if none */
+} cd_pgn_raw_game;
+
+typedef struct cd_pgn_reader cd_pgn_reader;
+
+/* A reader of the open stream f (not closed by the reader).  NULL when
+ * out of memory. */
+CD_API cd_pgn_reader *cd_pgn_reader_new(FILE *f);
+/* A reader of len bytes at buf, which must stay valid and unchanged
+ * while the reader is used; games point into buf. */
+CD_API cd_pgn_reader *cd_pgn_reader_new_mem(const void *buf, size_t len);
+CD_API void cd_pgn_reader_free(cd_pgn_reader *r);
+
+/*
+ * The next game into *g.  CD_OK; CD_EOF at the end of input (g's
+ * skipped_bytes/skipped_line then tell about text skipped at the end,
+ * other fields are zero); CD_ERR_IO on a read error (errno is set);
+ * CD_ERR_NOMEM.  After an error the reader is at its end.
+ */
+CD_API cd_status cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g);
+
+/* Bytes consumed so far (for progress lines). */
+CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
+
+/* Look up a tag of a raw game by name (the last one of that name);
+ * NULL if absent. */
+CD_API const cd_pgn_tag *cd_pgn_raw_tag(const cd_pgn_raw_game *g,
+    const char *name);
+
+/* ---- Layer 2: tokens of one game ---- */
+
+typedef enum cd_pgn_tok_type {
+	CD_PGN_TOK_END = 0,	/* end of the text */
+	CD_PGN_TOK_TAG,		/* a tag pair: name, value (raw) */
+	CD_PGN_TOK_MOVENUM,	/* "12", "12.", "12...", or periods alone */
+	CD_PGN_TOK_MOVE,	/* a SAN-like word: move, castling, null move */
+	CD_PGN_TOK_SUFFIX,	/* ! ? !! ?? !? ?!  (num: NAG 1..6) */
+	CD_PGN_TOK_NAG,		/* $n  (num: n) */
+	CD_PGN_TOK_EVAL,	/* a standalone evaluation symbol (num: NAG) */
+	CD_PGN_TOK_EP,		/* "e.p." or "ep" standing alone */
+	CD_PGN_TOK_RESULT,	/* termination marker (num: cd_pgn_result) */
+	CD_PGN_TOK_COMMENT,	/* { ... }: text is the inside */
+	CD_PGN_TOK_LINE_COMMENT,	/* ; to the end of the line */
+	CD_PGN_TOK_ESCAPE,	/* % in column one to the end of the line */
+	CD_PGN_TOK_RAV_OPEN,	/* ( */
+	CD_PGN_TOK_RAV_CLOSE,	/* ) */
+	CD_PGN_TOK_STRING,	/* a quoted string outside a tag pair */
+	CD_PGN_TOK_ERROR	/* a byte (or UTF-8 character) with no meaning,
+				 * or a tag pair that does not read */
+} cd_pgn_tok_type;
+
+/* Token flags. */
+enum {
+	CD_PGN_TOKF_UNCLOSED = 1 << 0,	/* comment or string not closed */
+	CD_PGN_TOKF_ESCAPES = 1 << 1,	/* TAG: value has \" \\ escapes */
+	CD_PGN_TOKF_NULLMOVE = 1 << 2,	/* MOVE: --, Z0, 0000, @@@@ */
+	CD_PGN_TOKF_CASTLING = 1 << 3	/* MOVE: O-O/0-0/o-o forms */
+};
+
+typedef struct cd_pgn_token {
+	cd_pgn_tok_type type;
+	unsigned flags;		/* CD_PGN_TOKF_* */
+	/* The whole token as it stands in the text. */
+	const char *raw;
+	size_t raw_len;
+	/* Its payload: the move word (suffix split off), the comment or
+	 * string inside its delimiters, the escape or `;` line after its
+	 * first byte (without the line end, a final CR dropped), the tag
+	 * NAME; else the same as raw. */
+	const char *text;
+	size_t len;
+	/* TAG: the value between its quotes, escapes not undone (see
+	 * cd_pgn_tag_value). */
+	const char *value;
+	size_t value_len;
+	/* MOVENUM: the number (-1 for periods alone), NAG/EVAL/SUFFIX: the
+	 * NAG, RESULT: a cd_pgn_result; else 0. */
+	long num;
+	unsigned dots;		/* MOVENUM: number of periods */
+	unsigned long line, col;	/* of raw[0], from 1; col in bytes */
+} cd_pgn_token;
+
+/* The lexer: a small value the caller owns (fields are private). */
+typedef struct cd_pgn_lexer {
+	const char *p, *end;
+	const char *line_start;
+	unsigned long line;
+	unsigned long col0;	/* column of line_start (for a start
+				 * in mid line) */
+} cd_pgn_lexer;
+
+/* Start lexing len bytes at text, whose first byte is at line, col
+ * (both from 1; pass the raw game's line/col or movetext_line/col). */
+CD_API void cd_pgn_lex_init(cd_pgn_lexer *lx, const char *text,
+    size_t len, unsigned long line, unsigned long col);
+
+/* The next token into *t (CD_PGN_TOK_END at the end, again and again).
+ * Returns t->type. */
+CD_API cd_pgn_tok_type cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t);
+
+/* The unescaped value of a TAG token into out (room for t->value_len
+ * bytes + NUL); returns its length. */
+CD_API size_t cd_pgn_tag_value(const cd_pgn_token *t, char *out);
+
+/* A short name of a token type ("move", "comment", ...). */
+CD_API const char *cd_pgn_tok_name(cd_pgn_tok_type type);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

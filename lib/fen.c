@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fen.c: reading and writing FEN (standard 16.1) and its Chess960 forms.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int
+piece_from_char(int c)
+{
+	switch (c) {
+	case 'P': return CD_PIECE(CD_WHITE, CD_PAWN);
+	case 'N': return CD_PIECE(CD_WHITE, CD_KNIGHT);
+	case 'B': return CD_PIECE(CD_WHITE, CD_BISHOP);
+	case 'R': return CD_PIECE(CD_WHITE, CD_ROOK);
+	case 'Q': return CD_PIECE(CD_WHITE, CD_QUEEN);
+	case 'K': return CD_PIECE(CD_WHITE, CD_KING);
+	case 'p': return CD_PIECE(CD_BLACK, CD_PAWN);
+	case 'n': return CD_PIECE(CD_BLACK, CD_KNIGHT);
+	case 'b': return CD_PIECE(CD_BLACK, CD_BISHOP);
+	case 'r': return CD_PIECE(CD_BLACK, CD_ROOK);
+	case 'q': return CD_PIECE(CD_BLACK, CD_QUEEN);
+	case 'k': return CD_PIECE(CD_BLACK, CD_KING);
+	}
+	return 0;
+}
+
+struct cursor {
+	const char *s;
+	size_t len, pos;
+	const char *why;
+	size_t col;
+};
+
+static int
+fail(struct cursor *c, const char *why)
+{
+	c->why = why;
+	c->col = c->pos + 1;
+	return CD_ERR_SYNTAX;
+}
+
+static int
+is_space(int ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/* Skip spaces between fields; 1 if at least one was skipped. */
+static int
+skip_spaces(struct cursor *c, unsigned flags)
+{
+	size_t start = c->pos;
+
+	while (c->pos < c->len && is_space((unsigned char)c->s[c->pos])) {
+		c->pos++;
+		if (flags & CD_FEN_STRICT)
+			break;
+	}
+	return c->pos > start;
+}
+
+static int
+parse_placement(struct cursor *c, cd_board *b)
+{
+	int rank = 7, file = 0, ch, piece;
+
+	for (;;) {
+		if (c->pos >= c->len || is_space((unsigned char)c->s[c->pos])) {
+			if (rank != 0 || file != 8)
+				return fail(c, "piece placement has too few squares");
+			return CD_OK;
+		}
+		ch = (unsigned char)c->s[c->pos];
+		if (ch == '/') {
+			if (file != 8)
+				return fail(c, file < 8 ?
+				    "rank with too few squares" :
+				    "rank with too many squares");
+			if (rank == 0)
+				return fail(c, "more than eight ranks");
+			rank--;
+			file = 0;
+		} else if (ch >= '1' && ch <= '8') {
+			file += ch - '0';
+			if (file > 8)
+				return fail(c, "rank with too many squares");
+		} else if ((piece = piece_from_char(ch)) != 0) {
+			if (file > 7)
+				return fail(c, "rank with too many squares");
+			cd_board_put(b, CD_SQ(file, rank), piece);
+			file++;
+		} else {
+			return fail(c, "unexpected character in piece placement");
+		}
+		c->pos++;
+	}
+}
+
+/* The outermost rook of color on the back rank on one side of the
+ * king; CD_SQ_NONE if there is none. */
+static int
+outer_rook(const cd_board *b, int color, int side)
+{
+	int rank = color == CD_WHITE ? 0 : 7;
+	int k = cd_board_king(b, color), f;
+
+	if (k == CD_SQ_NONE || CD_RANK(k) != rank)
+		return CD_SQ_NONE;
+	if (side == CD_KINGSIDE) {
+		for (f = 7; f > CD_FILE(k); f--)
+			if (b->squares[CD_SQ(f, rank)] == CD_PIECE(color, CD_ROOK))
+				return CD_SQ(f, rank);
+	} else {
+		for (f = 0; f < CD_FILE(k); f++)
+			if (b->squares[CD_SQ(f, rank)] == CD_PIECE(color, CD_ROOK))
+				return CD_SQ(f, rank);
+	}
+	return CD_SQ_NONE;
+}
+
+static int
+parse_castling(struct cursor *c, cd_board *b)
+{
+	int ch, color, side, sq, k, rank;
+
+	if (c->pos < c->len && c->s[c->pos] == '-') {
+		c->pos++;
+		return CD_OK;
+	}
+	if (c->pos >= c->len || is_space((unsigned char)c->s[c->pos]))
+		return fail(c, "missing castling field");
+	while (c->pos < c->len && !is_space((unsigned char)c->s[c->pos])) {
+		ch = (unsigned char)c->s[c->pos];
+		color = (ch >= 'a' && ch <= 'z') ? CD_BLACK : CD_WHITE;
+		rank = color == CD_WHITE ? 0 : 7;
+		k = cd_board_king(b, color);
+		if (ch == 'K' || ch == 'k') {
+			side = CD_KINGSIDE;
+			sq = outer_rook(b, color, side);
+		} else if (ch == 'Q' || ch == 'q') {
+			side = CD_QUEENSIDE;
+			sq = outer_rook(b, color, side);
+		} else if ((ch >= 'A' && ch <= 'H') || (ch >= 'a' && ch <= 'h')) {
+			int f = (ch | 0x20) - 'a';
+
+			sq = CD_SQ(f, rank);
+			if (k == CD_SQ_NONE || CD_RANK(k) != rank ||
+			    b->squares[sq] != CD_PIECE(color, CD_ROOK))
+				sq = CD_SQ_NONE;
+			side = k != CD_SQ_NONE && f > CD_FILE(k) ?
+			    CD_KINGSIDE : CD_QUEENSIDE;
+		} else {
+			return fail(c, "unexpected character in castling field");
+		}
+		if (sq == CD_SQ_NONE) {
+			c->why = cd_position_strerror(CD_POS_BAD_CASTLING);
+			c->col = c->pos + 1;
+			return CD_ERR_POSITION;
+		}
+		if (b->castle_rook[color][side] != CD_SQ_NONE &&
+		    b->castle_rook[color][side] != sq)
+			return fail(c, "two castling rights for one side");
+		b->castle_rook[color][side] = (uint8_t)sq;
+		c->pos++;
+	}
+	return CD_OK;
+}
+
+static int
+parse_uint(struct cursor *c, uint32_t *out, const char *what)
+{
+	uint64_t v = 0;
+	size_t start = c->pos;
+
+	while (c->pos < c->len && c->s[c->pos] >= '0' && c->s[c->pos] <= '9') {
+		v = v * 10 + (uint64_t)(c->s[c->pos] - '0');
+		if (v > 0xffffffffULL)
+			return fail(c, what);
+		c->pos++;
+	}
+	if (c->pos == start ||
+	    (c->pos < c->len && !is_space((unsigned char)c->s[c->pos])))
+		return fail(c, what);
+	*out = (uint32_t)v;
+	return CD_OK;
+}
+
+cd_status
+cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    const char **why, size_t *col)
+{
+	struct cursor c = { text, len, 0, NULL, 0 };
+	int st, ch;
+	cd_position_error pe;
+	uint32_t v;
+
+	cd_board_clear(b);
+	if (!(flags & CD_FEN_STRICT))
+		skip_spaces(&c, flags);
+	if ((st = parse_placement(&c, b)) != CD_OK)
+		goto out;
+	if (!skip_spaces(&c, flags)) {
+		st = fail(&c, "missing side to move");
+		goto out;
+	}
+	ch = c.pos < len ? (unsigned char)text[c.pos] : 0;
+	if (ch == 'w' || ch == 'b') {
+		b->side = ch == 'w' ? CD_WHITE : CD_BLACK;
+		c.pos++;
+	} else {
+		st = fail(&c, "side to move is not 'w' or 'b'");
+		goto out;
+	}
+	if (c.pos < len && !is_space((unsigned char)text[c.pos])) {
+		st = fail(&c, "side to move is not 'w' or 'b'");
+		goto out;
+	}
+	if (!skip_spaces(&c, flags)) {
+		st = fail(&c, "missing castling field");
+		goto out;
+	}
+	if ((st = parse_castling(&c, b)) != CD_OK)
+		goto out;
+	if (!skip_spaces(&c, flags)) {
+		st = fail(&c, "missing en passant field");
+		goto out;
+	}
+	ch = c.pos < len ? (unsigned char)text[c.pos] : 0;
+	if (ch == '-') {
+		c.pos++;
+	} else if (ch >= 'a' && ch <= 'h' && c.pos + 1 < len &&
+	    (text[c.pos + 1] == '3' || text[c.pos + 1] == '6')) {
+		b->ep = (uint8_t)CD_SQ(ch - 'a', text[c.pos + 1] - '1');
+		c.pos += 2;
+	} else {
+		st = fail(&c, "bad en passant square");
+		goto out;
+	}
+	if (c.pos < len && !is_space((unsigned char)text[c.pos])) {
+		st = fail(&c, "bad en passant square");
+		goto out;
+	}
+	/* the clocks: required when strict, else optional */
+	if (skip_spaces(&c, flags) && c.pos < len) {
+		if ((st = parse_uint(&c, &v, "bad halfmove clock")) != CD_OK)
+			goto out;
+		b->halfmove = v;
+		if (!skip_spaces(&c, flags) || c.pos >= len) {
+			if (flags & CD_FEN_STRICT) {
+				st = fail(&c, "missing fullmove number");
+				goto out;
+			}
+		} else {
+			if ((st = parse_uint(&c, &v, "bad fullmove number")) != CD_OK)
+				goto out;
+			if (v == 0) {
+				if (flags & CD_FEN_STRICT) {
+					c.pos--;
+					st = fail(&c, "fullmove number 0");
+					goto out;
+				}
+				v = 1;
+			}
+			b->fullmove = v;
+		}
+	} else if (flags & CD_FEN_STRICT) {
+		st = fail(&c, "missing halfmove clock");
+		goto out;
+	}
+	if (!(flags & CD_FEN_STRICT))
+		skip_spaces(&c, flags);
+	if (c.pos < len) {
+		st = fail(&c, "unexpected text after the FEN");
+		goto out;
+	}
+	b->chess960 = (flags & CD_FEN_960) != 0;
+	cd_board_finish(b);
+	if (!(flags & CD_FEN_NO_VALIDATE) &&
+	    (pe = cd_board_validate(b)) != CD_POS_OK) {
+		c.why = cd_position_strerror(pe);
+		c.col = 1;
+		st = CD_ERR_POSITION;
+		goto out;
+	}
+	st = CD_OK;
+out:
+	if (why != NULL)
+		*why = c.why;
+	if (col != NULL)
+		*col = c.col;
+	return (cd_status)st;
+}
+
+static size_t
+write_fields(const cd_board *b, char *buf, int clocks)
+{
+	static const char letters[] = ".PNBRQK..pnbrqk.";
+	char *p = buf;
+	int rank, file, empty, color, s;
+
+	for (rank = 7; rank >= 0; rank--) {
+		empty = 0;
+		for (file = 0; file < 8; file++) {
+			int pc = b->squares[CD_SQ(file, rank)];
+
+			if (!pc) {
+				empty++;
+				continue;
+			}
+			if (empty)
+				*p++ = (char)('0' + empty);
+			empty = 0;
+			*p++ = letters[pc];
+		}
+		if (empty)
+			*p++ = (char)('0' + empty);
+		if (rank)
+			*p++ = '/';
+	}
+	*p++ = ' ';
+	*p++ = b->side == CD_WHITE ? 'w' : 'b';
+	*p++ = ' ';
+	{
+		char *start = p;
+
+		for (color = 0; color < 2; color++)
+			for (s = 0; s < 2; s++) {
+				int r = b->castle_rook[color][s];
+				char ch;
+
+				if (r == CD_SQ_NONE)
+					continue;
+				if (outer_rook(b, color, s) == r)
+					ch = s == CD_KINGSIDE ? 'K' : 'Q';
+				else
+					ch = (char)('A' + CD_FILE(r));
+				*p++ = color == CD_WHITE ? ch : (char)(ch | 0x20);
+			}
+		if (p == start)
+			*p++ = '-';
+	}
+	*p++ = ' ';
+	if (b->ep != CD_SQ_NONE) {
+		*p++ = (char)('a' + CD_FILE(b->ep));
+		*p++ = (char)('1' + CD_RANK(b->ep));
+	} else {
+		*p++ = '-';
+	}
+	if (clocks) {
+		int n = snprintf(p, 32, " %lu %lu", (unsigned long)b->halfmove,
+		    (unsigned long)b->fullmove);
+		p += n;
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+size_t
+cd_fen_write(const cd_board *b, char *buf)
+{
+	return write_fields(b, buf, 1);
+}
+
+size_t
+cd_fen_write_epd(const cd_board *b, char *buf)
+{
+	return write_fields(b, buf, 0);
+}
+
+bool
+cd_board_is_initial(const cd_board *b)
+{
+	cd_board init;
+
+	cd_board_init(&init);
+	return memcmp(init.squares, b->squares, 64) == 0 &&
+	    b->side == CD_WHITE && b->ep == CD_SQ_NONE &&
+	    memcmp(init.castle_rook, b->castle_rook, 4) == 0 &&
+	    b->halfmove == 0 && b->fullmove == 1;
+}

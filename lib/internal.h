@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * internal.h: declarations shared between the library's files, not
+ * exported.  Names start with cd__.
+ */
+#ifndef CHESSDATA_INTERNAL_H
+#define CHESSDATA_INTERNAL_H
+
+#include "chessdata.h"
+
+#define CD_BB(sq)	((cd_bitboard)1 << (sq))
+
+static inline int
+cd__lsb(cd_bitboard b)
+{
+	return __builtin_ctzll(b);
+}
+
+static inline int
+cd__pop_lsb(cd_bitboard *b)
+{
+	int s = __builtin_ctzll(*b);
+	*b &= *b - 1;
+	return s;
+}
+
+/* Software popcount unless the compiler may use the instruction. */
+static inline int
+cd__popcount(cd_bitboard b)
+{
+#if defined(__POPCNT__)
+	return __builtin_popcountll(b);
+#else
+	b = b - ((b >> 1) & 0x5555555555555555ULL);
+	b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+	b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* attacks.c: tables filled once at load time. */
+extern cd_bitboard cd__knight_att[64];
+extern cd_bitboard cd__king_att[64];
+extern cd_bitboard cd__pawn_att[2][64];
+extern cd_bitboard cd__between[64][64];	/* squares strictly between */
+extern cd_bitboard cd__line[64][64];	/* the whole line through both */
+
+struct cd__magic {
+	cd_bitboard mask;
+	cd_bitboard magic;
+	cd_bitboard *table;
+	unsigned shift;
+};
+extern struct cd__magic cd__rook_magic[64];
+extern struct cd__magic cd__bishop_magic[64];
+
+void cd__attacks_init(void);
+
+static inline cd_bitboard
+cd__rook_att(int sq, cd_bitboard occ)
+{
+	const struct cd__magic *m = &cd__rook_magic[sq];
+	return m->table[((occ & m->mask) * m->magic) >> m->shift];
+}
+
+static inline cd_bitboard
+cd__bishop_att(int sq, cd_bitboard occ)
+{
+	const struct cd__magic *m = &cd__bishop_magic[sq];
+	return m->table[((occ & m->mask) * m->magic) >> m->shift];
+}
+
+/* board.c: Zobrist keys. */
+extern uint64_t cd__z_piece[16][64];
+extern uint64_t cd__z_castle[2][8];	/* [color][rook file] */
+extern uint64_t cd__z_ep[8];
+extern uint64_t cd__z_side;
+void cd__zobrist_init(void);
+
+/* Whether an en passant capture onto b->ep is legal for b->side. */
+bool cd__ep_capture_legal(const cd_board *b);
+/* Recompute b->key from scratch. */
+uint64_t cd__board_key(const cd_board *b);
+
+#endif

@@ -1,0 +1,1788 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_lex.c: PGN games from a stream, and the tokens of one game (see
+ * chessdata/pgn_lex.h for the rules).  No chess knowledge here.
+ *
+ * The game reader keeps the input in one buffer.  A game is found by
+ * scanning from its first byte; when the scan reaches the end of the
+ * buffer before it can decide, the buffer is refilled (moved down,
+ * grown when one game fills it) and the scan starts again from the
+ * game's first byte.  So the scanners are pure functions of the bytes
+ * and need no resumable state, and memory is bounded by the largest
+ * game.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* ---- character classes ---- */
+
+enum {
+	K_WS = 1 << 0,		/* space, tab, LF, CR, VT, FF */
+	K_DELIM = 1 << 1,	/* ends a word in the game reader */
+	K_DIGIT = 1 << 2,
+	K_LETTER = 1 << 3,
+	K_MOVE = 1 << 4,	/* may continue a move word (ASCII part) */
+	K_TAGNAME = 1 << 5	/* may be in a tag name */
+};
+
+static unsigned char cls[256];
+
+static void cls_init(void) __attribute__((constructor));
+
+static void
+cls_init(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		unsigned char k = 0;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\v' || c == '\f')
+			k |= K_WS | K_DELIM;
+		if (strchr("{}();\"[]*", c) != NULL && c != 0)
+			k |= K_DELIM;
+		if (c >= '0' && c <= '9')
+			k |= K_DIGIT | K_MOVE;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			k |= K_LETTER | K_MOVE;
+		if (c != 0 && strchr("-+#=:/_@", c) != NULL)
+			k |= K_MOVE;
+		if (!(k & K_WS) && c != '"' && c != '[' && c != ']')
+			k |= K_TAGNAME;
+		cls[c] = k;
+	}
+}
+
+#define U(c)		((unsigned char)(c))
+#define IS_WS(c)	(cls[U(c)] & K_WS)
+#define IS_DIGIT(c)	(cls[U(c)] & K_DIGIT)
+#define IS_HSPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
+			    (c) == '\v' || (c) == '\f')
+
+/* ---- results ---- */
+
+const char *
+cd_pgn_result_str(cd_pgn_result r)
+{
+	switch (r) {
+	case CD_PGN_RESULT_WHITE: return "1-0";
+	case CD_PGN_RESULT_BLACK: return "0-1";
+	case CD_PGN_RESULT_DRAW: return "1/2-1/2";
+	case CD_PGN_RESULT_UNKNOWN: return "*";
+	case CD_PGN_RESULT_NONE: break;
+	}
+	return "";
+}
+
+/*
+ * Copy a word into out (at most cap bytes) with en dash, em dash and
+ * minus sign as '-' and '½' as "1/2"; -1 if it does not fit.
+ */
+static int
+result_fold(const char *s, size_t len, char *out, int cap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *e = p + len;
+	int n = 0;
+
+	while (p < e) {
+		if (p[0] == 0xe2 && e - p >= 3 &&
+		    ((p[1] == 0x80 && (p[2] == 0x93 || p[2] == 0x94)) ||
+		    (p[1] == 0x88 && p[2] == 0x92))) {
+			if (n + 1 > cap)
+				return -1;
+			out[n++] = '-';
+			p += 3;
+		} else if (p[0] == 0xc2 && e - p >= 2 && p[1] == 0xbd) {
+			if (n + 3 > cap)
+				return -1;
+			memcpy(out + n, "1/2", 3);
+			n += 3;
+			p += 2;
+		} else {
+			if (n + 1 > cap)
+				return -1;
+			out[n++] = (char)*p++;
+		}
+	}
+	return n;
+}
+
+cd_pgn_result
+cd_pgn_result_parse(const char *s, size_t len)
+{
+	char buf[16];
+	int n;
+
+	if (len == 0 || len > 24)
+		return CD_PGN_RESULT_NONE;
+	if (len == 1 && s[0] == '*')
+		return CD_PGN_RESULT_UNKNOWN;
+	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
+		return CD_PGN_RESULT_NONE;
+	n = result_fold(s, len, buf, (int)sizeof(buf));
+	if (n == 3 && memcmp(buf, "1-0", 3) == 0)
+		return CD_PGN_RESULT_WHITE;
+	if (n == 3 && memcmp(buf, "0-1", 3) == 0)
+		return CD_PGN_RESULT_BLACK;
+	if ((n == 7 && memcmp(buf, "1/2-1/2", 7) == 0) ||
+	    (n == 3 && memcmp(buf, "1/2", 3) == 0))
+		return CD_PGN_RESULT_DRAW;
+	return CD_PGN_RESULT_NONE;
+}
+
+/* ---- tag pairs (both layers) ---- */
+
+struct tagscan {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	int escapes;		/* value has \" or \\ to undo */
+	const char *next;	/* after the `]`, or where to go on */
+};
+
+/*
+ * Whether the quote just before p closes a value: optional whitespace
+ * then `]`.  1 yes (*after past the `]`), 0 no, -1 need more input.
+ */
+static int
+value_closes(const char *p, const char *e, int eof, const char **after)
+{
+	while (p < e && IS_WS(*p))
+		p++;
+	if (p == e)
+		return eof ? 0 : -1;
+	if (*p != ']')
+		return 0;
+	*after = p + 1;
+	return 1;
+}
+
+/* Where to go on after a tag that does not read: past the next `]` on
+ * its line, or its line end.  NULL if more input is needed. */
+static const char *
+tag_recover(const char *p, const char *e, int eof)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+	const char *rb;
+
+	if (nl == NULL) {
+		if (!eof)
+			return NULL;
+		nl = e;
+	}
+	rb = memchr(p + 1, ']', (size_t)(nl - (p + 1)));
+	return rb != NULL ? rb + 1 : nl;
+}
+
+/*
+ * Read a tag pair at p (a `[`).  1 read, 0 does not read (ts->next is
+ * where to go on), -1 more input is needed.
+ */
+static int
+scan_tag(const char *p, const char *e, int eof, struct tagscan *ts)
+{
+	const char *q = p + 1, *v, *le, *i;
+	int pass, r;
+
+	while (q < e && IS_WS(*q))
+		q++;
+	ts->name = q;
+	while (q < e && (cls[U(*q)] & K_TAGNAME))
+		q++;
+	if (q == e && !eof)
+		return -1;
+	ts->name_len = (size_t)(q - ts->name);
+	if (ts->name_len == 0)
+		goto bad;
+	while (q < e && IS_WS(*q))
+		q++;
+	if (q == e) {
+		if (!eof)
+			return -1;
+		goto bad;
+	}
+	if (*q != '"')
+		goto bad;
+	v = q + 1;
+	le = memchr(v, '\n', (size_t)(e - v));
+	if (le == NULL) {
+		if (!eof)
+			return -1;
+		le = e;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		int esc = 0;
+
+		for (i = v; i < le; i++) {
+			if (pass == 0 && *i == '\\' && i + 1 < le &&
+			    (i[1] == '"' || i[1] == '\\')) {
+				esc = 1;
+				i++;
+				continue;
+			}
+			if (*i != '"')
+				continue;
+			r = value_closes(i + 1, e, eof, &ts->next);
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				ts->value = v;
+				ts->value_len = (size_t)(i - v);
+				ts->escapes = esc;
+				return 1;
+			}
+		}
+		if (!esc)
+			break;	/* no backslash: the second pass is the same */
+	}
+bad:
+	ts->next = tag_recover(p, e, eof);
+	if (ts->next == NULL)
+		return -1;
+	return 0;
+}
+
+/* Undo \" and \\ in a value into out; returns the length. */
+static size_t
+unescape(const char *v, size_t len, int escapes, char *out)
+{
+	size_t i, n = 0;
+
+	if (!escapes) {
+		memcpy(out, v, len);
+		return len;
+	}
+	for (i = 0; i < len; i++) {
+		if (v[i] == '\\' && i + 1 < len &&
+		    (v[i + 1] == '"' || v[i + 1] == '\\'))
+			i++;
+		out[n++] = v[i];
+	}
+	return n;
+}
+
+/*
+ * Whether p (a `[`) starts a tag: optional whitespace then a tag name
+ * byte.  1 yes, 0 no, -1 more input needed.
+ */
+static int
+tag_start(const char *p, const char *e, int eof)
+{
+	p++;
+	while (p < e && IS_WS(*p))
+		p++;
+	if (p == e)
+		return eof ? 0 : -1;
+	return (cls[U(*p)] & K_TAGNAME) != 0;
+}
+
+/*
+ * Whether the line at p (a line start) is one complete standard tag
+ * pair starting in column one: `[Name "value"]` then blanks to the line
+ * end.  Used to end a brace comment that is never closed.  1 yes, 0 no,
+ * -1 more input needed.
+ */
+static int
+tag_line(const char *p, const char *e, int eof)
+{
+	const char *le, *q;
+	struct tagscan ts;
+
+	if (p == e)
+		return eof ? 0 : -1;
+	if (*p != '[')
+		return 0;
+	le = memchr(p, '\n', (size_t)(e - p));
+	if (le == NULL) {
+		if (!eof)
+			return -1;
+		le = e;
+	}
+	for (q = p + 1; q < le && (IS_DIGIT(*q) || (cls[U(*q)] & K_LETTER) ||
+	    *q == '_'); q++)
+		;
+	if (q == p + 1 || q == le || (*q != ' ' && *q != '\t'))
+		return 0;
+	if (scan_tag(p, le, 1, &ts) != 1)
+		return 0;
+	for (q = ts.next; q < le && IS_HSPACE(*q); q++)
+		;
+	return q == le;
+}
+
+/* ---- the game reader ---- */
+
+#define READER_BLOCK	(256 * 1024)
+
+struct rtag {
+	size_t name, name_len, value, value_len;	/* arena offsets */
+	size_t at;				/* offset of `[` in the game */
+};
+
+struct cd_pgn_reader {
+	FILE *f;
+	int fd;
+	char *buf;		/* owned buffer (NULL for memory input) */
+	size_t cap;
+	const char *data;	/* buf or the caller's memory */
+	size_t pos, end;	/* unread bytes: data[pos..end) */
+	uint64_t base;		/* input offset of data[0] */
+	int eof, failed, started;
+	int bol;		/* data[pos] is at the start of a line */
+	int junk;		/* skipping text that is not PGN */
+	unsigned long line, col;	/* of data[pos] */
+	uint64_t number;
+
+	/* The game being scanned. */
+	struct rtag *rt;
+	size_t nrt, rtcap;
+	char *arena;
+	size_t alen, acap;
+	cd_pgn_tag *tags;
+	size_t tagcap;
+	size_t g_len, g_mt, g_mt_end;
+	cd_pgn_result g_result;
+	unsigned g_flags;
+
+	uint64_t skipped;
+	unsigned long skipped_line;
+};
+
+enum { S_MORE, S_GAME, S_JUNK, S_BLANK, S_END, S_NOMEM };
+
+static cd_pgn_reader *
+reader_alloc(void)
+{
+	cd_pgn_reader *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->fd = -1;
+	r->bol = 1;
+	r->line = 1;
+	r->col = 1;
+	return r;
+}
+
+cd_pgn_reader *
+cd_pgn_reader_new(FILE *f)
+{
+	cd_pgn_reader *r = reader_alloc();
+
+	if (r == NULL)
+		return NULL;
+	r->f = f;
+	r->fd = fileno(f);
+	r->cap = READER_BLOCK;
+	r->buf = malloc(r->cap);
+	if (r->buf == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->data = r->buf;
+	return r;
+}
+
+cd_pgn_reader *
+cd_pgn_reader_new_mem(const void *buf, size_t len)
+{
+	cd_pgn_reader *r = reader_alloc();
+
+	if (r == NULL)
+		return NULL;
+	r->data = len > 0 ? buf : "";
+	r->end = len;
+	r->eof = 1;
+	return r;
+}
+
+void
+cd_pgn_reader_free(cd_pgn_reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->buf);
+	free(r->rt);
+	free(r->arena);
+	free(r->tags);
+	free(r);
+}
+
+uint64_t
+cd_pgn_reader_tell(const cd_pgn_reader *r)
+{
+	return r->base + r->pos;
+}
+
+/* More input: move the unread bytes down, grow when full, read. */
+static cd_status
+fill(cd_pgn_reader *r)
+{
+	size_t n;
+
+	if (r->eof)
+		return CD_OK;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->base += r->pos;
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (r->end == r->cap) {
+		size_t ncap = r->cap * 2;
+		char *nb;
+
+		if (ncap < r->cap)
+			return CD_ERR_NOMEM;
+		nb = realloc(r->buf, ncap);
+		if (nb == NULL)
+			return CD_ERR_NOMEM;
+		r->buf = nb;
+		r->data = nb;
+		r->cap = ncap;
+	}
+	for (;;) {
+		if (r->fd >= 0) {
+			ssize_t k = read(r->fd, r->buf + r->end,
+			    r->cap - r->end);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return CD_ERR_IO;
+			n = (size_t)k;
+		} else {
+			n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+			if (n == 0 && ferror(r->f))
+				return CD_ERR_IO;
+		}
+		break;
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->end += n;
+	return CD_OK;
+}
+
+/* Consume n bytes: keep line, column and start-of-line up to date. */
+static void
+advance(cd_pgn_reader *r, size_t n)
+{
+	const char *p = r->data + r->pos, *e = p + n, *nl, *last = NULL;
+
+	if (n == 0)
+		return;
+	while ((nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		r->line++;
+		last = nl;
+		p = nl + 1;
+	}
+	if (last != NULL)
+		r->col = (unsigned long)(e - (last + 1)) + 1;
+	else
+		r->col += (unsigned long)n;
+	r->bol = e[-1] == '\n';
+	r->pos += n;
+}
+
+/*
+ * The end of a brace comment opened at p (a `{`): *out gets the byte
+ * after its `}`.  When the `}` is missing, or when a line inside the
+ * comment is a complete tag pair in column one, *out is where the game
+ * ends (the end of input or that line) and 0 is returned; 1 for a
+ * closed comment, -1 when more input is needed.
+ */
+static int
+comment_end(const char *p, const char *e, int eof, const char **out)
+{
+	const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1)));
+	const char *lim = rb != NULL ? rb : e;
+	const char *q = p + 1, *nl;
+
+	while ((nl = memchr(q, '\n', (size_t)(lim - q))) != NULL) {
+		int t = tag_line(nl + 1, e, eof);
+
+		if (t < 0)
+			return -1;
+		if (t > 0) {
+			*out = nl + 1;
+			return 0;
+		}
+		q = nl + 1;
+	}
+	if (rb != NULL) {
+		*out = rb + 1;
+		return 1;
+	}
+	if (!eof)
+		return -1;
+	*out = e;
+	return 0;
+}
+
+/* The end of the line at p (the `\n` or e); NULL if more input is
+ * needed. */
+static const char *
+line_end(const char *p, const char *e, int eof)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+	if (nl != NULL)
+		return nl;
+	return eof ? e : NULL;
+}
+
+/* The end of a word (a move, a number, a marker) starting at p. */
+static const char *
+word_end(const char *p, const char *e)
+{
+	while (p < e && !(cls[U(*p)] & K_DELIM))
+		p++;
+	return p;
+}
+
+/*
+ * Scan movetext from m to the end of the game that starts at s.  ls is
+ * the start of m's line (NULL when unknown), blank whether only blanks
+ * precede m on it.
+ */
+static int
+scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	const char *e = r->data + r->end, *p = m, *last = m, *q, *end;
+	int eof = r->eof, t;
+	size_t depth = 0;	/* variations open: markers in them do not
+				 * end the game */
+
+	r->g_result = CD_PGN_RESULT_NONE;
+	for (;;) {
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			end = e;
+			break;
+		}
+		switch (*p) {
+		case '\n':
+			p++;
+			ls = p;
+			blank = 1;
+			continue;
+		case ' ': case '\t': case '\r': case '\v': case '\f':
+			p++;
+			continue;
+		case '{':
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				r->g_flags |= CD_PGN_RAW_UNCLOSED_COMMENT;
+				/* The comment runs to the game's end. */
+				last = q;
+				while (last > p && IS_WS(last[-1]))
+					last--;
+				end = q;
+				goto done;
+			}
+			p = last = q;
+			blank = 0;
+			continue;
+		case ';':
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = last = q;
+			while (last > m && last[-1] == '\r')
+				last--;
+			continue;
+		case '%':
+			if (p == ls) {
+				q = line_end(p, e, eof);
+				if (q == NULL)
+					return S_MORE;
+				p = last = q;
+				while (last > m && last[-1] == '\r')
+					last--;
+				continue;
+			}
+			break;
+		case '"':
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			{
+				const char *cq = memchr(p + 1, '"',
+				    (size_t)(q - (p + 1)));
+				p = last = cq != NULL ? cq + 1 : q;
+			}
+			blank = 0;
+			continue;
+		case '[':
+			if (blank && ls != NULL) {
+				t = tag_start(p, e, eof);
+				if (t < 0)
+					return S_MORE;
+				if (t > 0) {
+					end = ls;
+					goto done;
+				}
+			}
+			p = last = p + 1;
+			blank = 0;
+			continue;
+		case '*':
+			p = last = p + 1;
+			blank = 0;
+			if (depth > 0)
+				continue;
+			r->g_result = CD_PGN_RESULT_UNKNOWN;
+			goto marker;
+		case '(':
+			depth++;
+			p = last = p + 1;
+			blank = 0;
+			continue;
+		case ')':
+			if (depth > 0)
+				depth--;
+			p = last = p + 1;
+			blank = 0;
+			continue;
+		default:
+			break;
+		}
+		/* A word. */
+		q = word_end(p + 1, e);
+		if (q == e && !eof)
+			return S_MORE;
+		if (depth == 0 && (*p == '0' || *p == '1' || U(*p) == 0xc2) &&
+		    (r->g_result = cd_pgn_result_parse(p, (size_t)(q - p))) !=
+		    CD_PGN_RESULT_NONE) {
+			p = last = q;
+			goto marker;
+		}
+		p = last = q;
+		blank = 0;
+	}
+	goto done;
+marker:
+	/* The rest of the marker's line if blank or comments, then blank
+	 * lines. */
+	q = p;
+	for (;;) {
+		const char *c;
+
+		while (q < e && IS_HSPACE(*q))
+			q++;
+		if (q < e && *q == ';') {
+			q = line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+		} else if (q < e && *q == '{') {
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+		} else {
+			break;
+		}
+	}
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		end = e;
+		goto done;
+	}
+	if (*q != '\n') {
+		end = q;
+		goto done;
+	}
+	end = ++q;
+	/*
+	 * Lines after it that hold only comments belong to the game too
+	 * when nothing but the next tag section (or the end) follows them;
+	 * otherwise the game ends after its blank lines.
+	 */
+	ls = q;
+	blank = 1;
+	for (;;) {
+		const char *c;
+
+		if (q == e) {
+			if (!eof)
+				return S_MORE;
+			end = e;
+			break;
+		}
+		if (*q == '\n') {
+			ls = ++q;
+			blank = 1;
+			continue;
+		}
+		if (IS_WS(*q)) {
+			q++;
+			continue;
+		}
+		if (*q == ';' || (*q == '%' && q == ls)) {
+			q = line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			blank = 0;
+			continue;
+		}
+		if (*q == '{') {
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				goto blank_lines;
+			q = c;
+			blank = 0;
+			continue;
+		}
+		if (*q == '[' && blank) {
+			t = tag_start(q, e, eof);
+			if (t < 0)
+				return S_MORE;
+			if (t > 0) {
+				end = ls;
+				break;
+			}
+		}
+		goto blank_lines;
+	}
+	goto done;
+blank_lines:
+	/* Only the blank lines after the marker's line. */
+	q = end;
+	for (;;) {
+		while (q < e && IS_HSPACE(*q))
+			q++;
+		if (q == e) {
+			end = e;	/* (eof: the scan above saw it) */
+			break;
+		}
+		if (*q != '\n')
+			break;
+		end = ++q;
+	}
+done:
+	if (r->g_result == CD_PGN_RESULT_NONE)
+		r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = (size_t)(m - s);
+	r->g_mt_end = (size_t)(last - s);
+	if (r->g_mt_end < r->g_mt)
+		r->g_mt_end = r->g_mt;
+	return S_GAME;
+}
+
+static int
+arena_add(cd_pgn_reader *r, const char *v, size_t len, int escapes,
+    size_t *off, size_t *outlen)
+{
+	if (r->acap - r->alen < len + 1) {
+		size_t ncap = r->acap ? r->acap : 4096;
+		char *na;
+
+		while (ncap - r->alen < len + 1)
+			ncap *= 2;
+		na = realloc(r->arena, ncap);
+		if (na == NULL)
+			return -1;
+		r->arena = na;
+		r->acap = ncap;
+	}
+	*off = r->alen;
+	*outlen = unescape(v, len, escapes, r->arena + r->alen);
+	r->arena[r->alen + *outlen] = '\0';
+	r->alen += *outlen + 1;
+	return 0;
+}
+
+/* Whether the tag section so far has a tag named name. */
+static int
+has_tag(const cd_pgn_reader *r, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrt; i++)
+		if (r->rt[i].name_len == len &&
+		    memcmp(r->arena + r->rt[i].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* A game that starts with a tag section at p (a `[`); s is its start. */
+static int
+scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
+{
+	const char *e = r->data + r->end, *ls = r->bol ? s : NULL;
+	const char *last_tag_end = p;
+	int eof = r->eof, newlines = 0, blank = 1;
+	struct tagscan ts;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	for (;;) {
+		int t = scan_tag(p, e, eof, &ts);
+
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			struct rtag *rt;
+
+			if (r->nrt > 0 &&
+			    (((ts.name_len == 5 &&
+			    memcmp(ts.name, "Event", 5) == 0) ||
+			    newlines >= 2) &&
+			    has_tag(r, ts.name, ts.name_len))) {
+				/* The next game begins here. */
+				r->g_result = CD_PGN_RESULT_NONE;
+				r->g_flags |= CD_PGN_RAW_NO_RESULT;
+				r->g_len = (size_t)((blank && ls ? ls : p) -
+				    s);
+				r->g_mt = r->g_mt_end =
+				    (size_t)(last_tag_end - s);
+				return S_GAME;
+			}
+			if (r->nrt == r->rtcap) {
+				size_t ncap = r->rtcap ? 2 * r->rtcap : 32;
+				struct rtag *nr = realloc(r->rt,
+				    ncap * sizeof(*nr));
+
+				if (nr == NULL)
+					return S_NOMEM;
+				r->rt = nr;
+				r->rtcap = ncap;
+			}
+			rt = &r->rt[r->nrt];
+			if (arena_add(r, ts.name, ts.name_len, 0, &rt->name,
+			    &rt->name_len) < 0 ||
+			    arena_add(r, ts.value, ts.value_len, ts.escapes,
+			    &rt->value, &rt->value_len) < 0)
+				return S_NOMEM;
+			rt->at = (size_t)(p - s);
+			r->nrt++;
+		} else {
+			r->g_flags |= CD_PGN_RAW_BAD_TAG;
+		}
+		p = last_tag_end = ts.next;
+		/* Blanks, blank lines and escape lines up to what follows. */
+		newlines = 0;
+		blank = 0;
+		for (;;) {
+			if (p == e) {
+				if (!eof)
+					return S_MORE;
+				r->g_result = CD_PGN_RESULT_NONE;
+				r->g_flags |= CD_PGN_RAW_NO_RESULT;
+				r->g_len = (size_t)(e - s);
+				r->g_mt = r->g_mt_end =
+				    (size_t)(last_tag_end - s);
+				return S_GAME;
+			}
+			if (*p == '\n') {
+				newlines++;
+				p++;
+				ls = p;
+				blank = 1;
+				continue;
+			}
+			if (IS_WS(*p)) {
+				p++;
+				continue;
+			}
+			if (*p == '%' && p == ls) {
+				const char *q = line_end(p, e, eof);
+
+				if (q == NULL)
+					return S_MORE;
+				p = q;
+				newlines = 0;
+				continue;
+			}
+			break;
+		}
+		if (*p == '[') {
+			int ts2 = tag_start(p, e, eof);
+
+			if (ts2 < 0)
+				return S_MORE;
+			if (ts2 > 0)
+				continue;
+		}
+		return scan_movetext(r, s, p, ls, blank);
+	}
+}
+
+/*
+ * Whether the word at p can begin movetext: a move number, a move, a
+ * marker, a NAG, a variation.  1 yes, 0 no, -1 more input needed.
+ */
+static int
+movetext_start(const char *p, const char *e, int eof)
+{
+	const unsigned char *q, *w;
+	int square = 0;
+	size_t n;
+
+	if (IS_DIGIT(*p) || *p == '*' || *p == '(' || *p == '$')
+		return 1;
+	q = (const unsigned char *)word_end(p, e);
+	if ((const char *)q == e && !eof)
+		return -1;
+	w = (const unsigned char *)p;
+	n = (size_t)(q - w);
+	if (cd_pgn_result_parse(p, n) != CD_PGN_RESULT_NONE)
+		return 1;
+	while (n > 0 && (w[n - 1] == '!' || w[n - 1] == '?' ||
+	    w[n - 1] == '+' || w[n - 1] == '#'))
+		n--;
+	if ((n == 2 && memcmp(w, "--", 2) == 0) ||
+	    (n == 2 && memcmp(w, "Z0", 2) == 0) ||
+	    (n == 4 && memcmp(w, "@@@@", 4) == 0))
+		return 1;
+	/* Castling: O, o or 0 with dashes of any kind. */
+	if (n >= 3 && (w[0] == 'O' || w[0] == 'o')) {
+		size_t i = 1;
+		int parts = 1;
+
+		while (i < n) {
+			if (w[i] == '-')
+				i++;
+			else if (w[i] == 0xe2 && i + 2 < n && w[i + 1] == 0x80)
+				i += 3;
+			else
+				break;
+			if (i < n && w[i] == w[0]) {
+				i++;
+				parts++;
+			} else {
+				break;
+			}
+		}
+		if (i == n && parts >= 2)
+			return 1;
+	}
+	/* A SAN-like word: piece letters, files, ranks, x : = - / ( ) and
+	 * figurines, with a square in it. */
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = w[i];
+
+		if (c == 0xe2 && i + 2 < n && w[i + 1] == 0x99 &&
+		    w[i + 2] >= 0x94 && w[i + 2] <= 0x9f) {
+			i += 2;
+			continue;
+		}
+		if (c >= 'a' && c <= 'h') {
+			if (i + 1 < n && w[i + 1] >= '1' && w[i + 1] <= '8')
+				square = 1;
+			continue;
+		}
+		if ((c >= '1' && c <= '8') || (c != 0 &&
+		    strchr("KQRBNPkqrnx:=-/()", (int)c) != NULL))
+			continue;
+		return 0;
+	}
+	return square;
+}
+
+/*
+ * Text that does not begin with a tag: a game without tags if its first
+ * token (after comments) can begin movetext, else skipped.
+ */
+static int
+scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
+{
+	const char *e = r->data + r->end, *ls = r->bol ? s : NULL, *q;
+	int eof = r->eof, t, blank = 1;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	for (;;) {
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return S_JUNK;
+		}
+		if (*p == '\n') {
+			ls = ++p;
+			blank = 1;
+			continue;
+		}
+		if (IS_WS(*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '{') {
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				*n = (size_t)(q - s);
+				return S_JUNK;
+			}
+			p = q;
+			blank = 0;
+			continue;
+		}
+		if (*p == ';' || (*p == '%' && p == ls)) {
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			continue;
+		}
+		break;
+	}
+	if (*p == '[') {
+		t = tag_start(p, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			*n = (size_t)((blank && ls ? ls : p) - s);
+			return S_JUNK;
+		}
+	}
+	t = movetext_start(p, e, eof);
+	if (t < 0)
+		return S_MORE;
+	if (t > 0) {
+		/* Movetext from the first byte: comments before the first
+		 * move are the game's. */
+		q = s;
+		while (IS_WS(*q))
+			q++;
+		return scan_movetext(r, s, q, r->bol ? s : NULL, 1);
+	}
+	/* Not PGN: skip this line and go on line by line. */
+	q = line_end(p, e, eof);
+	if (q == NULL)
+		return S_MORE;
+	r->junk = 1;
+	*n = (size_t)(q - s) + (q < e);
+	return S_JUNK;
+}
+
+/* Skipping text that is not PGN: a line at a time, up to a blank line
+ * or a line that starts a tag section. */
+static int
+scan_junk(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *q;
+	int eof = r->eof, t;
+
+	if (!r->bol) {
+		q = memchr(s, '\n', (size_t)(e - s));
+		if (q == NULL) {
+			if (!eof && (size_t)(e - s) < r->cap / 2)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return *n ? S_JUNK : S_END;
+		}
+		*n = (size_t)(q + 1 - s);
+		return S_JUNK;
+	}
+	for (q = s; q < e && IS_HSPACE(*q); q++)
+		;
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		r->junk = 0;
+		return S_BLANK;
+	}
+	if (*q == '\n') {
+		r->junk = 0;
+		*n = (size_t)(q + 1 - s);
+		return S_BLANK;
+	}
+	if (*q == '[') {
+		t = tag_start(q, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			r->junk = 0;
+			*n = 0;
+			return S_BLANK;
+		}
+	}
+	q = memchr(q, '\n', (size_t)(e - q));
+	if (q == NULL) {
+		if (!eof && (size_t)(e - s) < r->cap / 2)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return S_JUNK;
+	}
+	*n = (size_t)(q + 1 - s);
+	return S_JUNK;
+}
+
+/* Find what comes next at data[pos]: a game, text to skip, blank
+ * lines, the end, or the need for more input. */
+static int
+scan(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls;
+	int eof = r->eof;
+
+	if (!r->started) {
+		if (e - s < 3 && !eof)
+			return S_MORE;
+		r->started = 1;
+		if (e - s >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			r->pos += 3;	/* a BOM: in no game */
+			s += 3;
+		}
+	}
+	if (r->junk)
+		return scan_junk(r, n);
+	ls = r->bol ? s : NULL;
+	for (p = s; p < e && IS_WS(*p); p++)
+		if (*p == '\n')
+			ls = p + 1;
+	if (ls != NULL && ls > s) {
+		*n = (size_t)(ls - s);
+		return S_BLANK;
+	}
+	if (p == e) {
+		if (!eof)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return *n ? S_BLANK : S_END;
+	}
+	if (*p == '[') {
+		int t = tag_start(p, e, eof);
+
+		if (t < 0)
+			return S_MORE;
+		if (t > 0)
+			return scan_tagged(r, s, p);
+	}
+	return scan_untagged(r, s, p, n);
+}
+
+/* Fill *g from the game just scanned at data[pos]. */
+static int
+make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	const char *s = r->data + r->pos, *p, *nl;
+	unsigned long line = r->line, col = r->col;
+	size_t i, at = 0;
+
+	if (r->nrt > r->tagcap) {
+		cd_pgn_tag *nt = realloc(r->tags, r->nrt * sizeof(*nt));
+
+		if (nt == NULL)
+			return -1;
+		r->tags = nt;
+		r->tagcap = r->nrt;
+	}
+	g->text = s;
+	g->len = r->g_len;
+	g->offset = r->base + r->pos;
+	g->number = ++r->number;
+	g->line = line;
+	g->col = col;
+	/* Lines and columns of the tags and of the movetext. */
+	for (i = 0; i <= r->nrt; i++) {
+		size_t to = i < r->nrt ? r->rt[i].at : r->g_mt;
+		const char *last = NULL;
+
+		p = s + at;
+		while ((nl = memchr(p, '\n', (size_t)(s + to - p))) != NULL) {
+			line++;
+			last = nl;
+			p = nl + 1;
+		}
+		if (last != NULL)
+			col = (unsigned long)(s + to - (last + 1)) + 1;
+		else
+			col += (unsigned long)(to - at);
+		at = to;
+		if (i < r->nrt) {
+			cd_pgn_tag *t = &r->tags[i];
+
+			t->name = r->arena + r->rt[i].name;
+			t->name_len = r->rt[i].name_len;
+			t->value = r->arena + r->rt[i].value;
+			t->value_len = r->rt[i].value_len;
+			t->line = line;
+			t->col = col;
+		}
+	}
+	g->tags = r->tags;
+	g->ntags = r->nrt;
+	g->movetext = r->g_mt;
+	g->movetext_end = r->g_mt_end;
+	g->movetext_line = line;
+	g->movetext_col = col;
+	g->result = r->g_result;
+	if (memchr(s, '\0', r->g_len) != NULL)
+		r->g_flags |= CD_PGN_RAW_NUL;
+	g->flags = r->g_flags;
+	g->skipped_bytes = r->skipped;
+	g->skipped_line = r->skipped_line;
+	return 0;
+}
+
+cd_status
+cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	size_t n;
+	cd_status st;
+
+	memset(g, 0, sizeof(*g));
+	r->skipped = 0;
+	r->skipped_line = 0;
+	if (r->failed)
+		return CD_EOF;
+	for (;;) {
+		n = 0;
+		switch (scan(r, &n)) {
+		case S_MORE:
+			st = fill(r);
+			if (st != CD_OK) {
+				r->failed = 1;
+				return st;
+			}
+			continue;
+		case S_BLANK:
+			advance(r, n);
+			continue;
+		case S_JUNK:
+			if (r->skipped == 0)
+				r->skipped_line = r->line;
+			r->skipped += n;
+			advance(r, n);
+			continue;
+		case S_END:
+			g->skipped_bytes = r->skipped;
+			g->skipped_line = r->skipped_line;
+			return CD_EOF;
+		case S_NOMEM:
+			r->failed = 1;
+			return CD_ERR_NOMEM;
+		case S_GAME:
+			if (make_game(r, g) < 0) {
+				r->failed = 1;
+				return CD_ERR_NOMEM;
+			}
+			advance(r, r->g_len);
+			return CD_OK;
+		}
+	}
+}
+
+const cd_pgn_tag *
+cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = g->ntags; i-- > 0;)
+		if (g->tags[i].name_len == len &&
+		    memcmp(g->tags[i].name, name, len) == 0)
+			return &g->tags[i];
+	return NULL;
+}
+
+/* ---- the token lexer ---- */
+
+void
+cd_pgn_lex_init(cd_pgn_lexer *lx, const char *text, size_t len,
+    unsigned long line, unsigned long col)
+{
+	lx->p = text;
+	lx->end = text + len;
+	lx->line_start = text;
+	lx->line = line ? line : 1;
+	lx->col0 = col ? col : 1;
+}
+
+const char *
+cd_pgn_tok_name(cd_pgn_tok_type type)
+{
+	switch (type) {
+	case CD_PGN_TOK_END: return "end";
+	case CD_PGN_TOK_TAG: return "tag pair";
+	case CD_PGN_TOK_MOVENUM: return "move number";
+	case CD_PGN_TOK_MOVE: return "move";
+	case CD_PGN_TOK_SUFFIX: return "suffix annotation";
+	case CD_PGN_TOK_NAG: return "NAG";
+	case CD_PGN_TOK_EVAL: return "evaluation symbol";
+	case CD_PGN_TOK_EP: return "en passant mark";
+	case CD_PGN_TOK_RESULT: return "termination marker";
+	case CD_PGN_TOK_COMMENT: return "comment";
+	case CD_PGN_TOK_LINE_COMMENT: return "line comment";
+	case CD_PGN_TOK_ESCAPE: return "escape line";
+	case CD_PGN_TOK_RAV_OPEN: return "(";
+	case CD_PGN_TOK_RAV_CLOSE: return ")";
+	case CD_PGN_TOK_STRING: return "string";
+	case CD_PGN_TOK_ERROR: return "error";
+	}
+	return "token";
+}
+
+size_t
+cd_pgn_tag_value(const cd_pgn_token *t, char *out)
+{
+	size_t n = unescape(t->value, t->value_len,
+	    (t->flags & CD_PGN_TOKF_ESCAPES) != 0, out);
+
+	out[n] = '\0';
+	return n;
+}
+
+/* Move past the newlines in [lx->p, to): line and line start. */
+static void
+lex_skip_to(cd_pgn_lexer *lx, const char *to)
+{
+	const char *p = lx->p, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(to - p))) != NULL) {
+		lx->line++;
+		lx->line_start = nl + 1;
+		lx->col0 = 1;
+		p = nl + 1;
+	}
+	lx->p = to;
+}
+
+/* The length of the UTF-8 character at p (1 if not well formed). */
+static size_t
+utf8_len(const char *p, const char *e)
+{
+	unsigned c = U(*p);
+	size_t n, i;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 1;
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if ((size_t)(e - p) < n)
+		return 1;
+	for (i = 1; i < n; i++)
+		if ((U(p[i]) & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
+/* Multibyte characters that may be in a move word: en and em dashes,
+ * minus sign, figurines.  Their length, or 0. */
+static size_t
+move_mb(const char *p, const char *e)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (e - p < 3 || u[0] != 0xe2)
+		return 0;
+	if (u[1] == 0x80 && (u[2] == 0x93 || u[2] == 0x94))
+		return 3;
+	if (u[1] == 0x88 && u[2] == 0x92)
+		return 3;
+	if (u[1] == 0x99 && u[2] >= 0x94 && u[2] <= 0x9f)
+		return 3;
+	return 0;
+}
+
+/* The end of a move word at p. */
+static const char *
+move_word_end(const char *p, const char *e)
+{
+	size_t k;
+
+	while (p < e) {
+		if (cls[U(*p)] & K_MOVE) {
+			p++;
+		} else if (U(*p) == 0xc2 && e - p >= 2 && U(p[1]) == 0xbd) {
+			p += 2;		/* ½ in ½-½ */
+		} else if ((k = move_mb(p, e)) > 0) {
+			p += k;
+		} else if (*p == '(' && e - p >= 3 && p[2] == ')' &&
+		    strchr("QRBNqrbn", p[1]) != NULL && p[1] != 0) {
+			p += 3;		/* e8(Q) */
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+/* Evaluation symbols standing alone, with their NAGs. */
+static const struct {
+	const char *s;
+	int nag;
+} evals[] = {
+	{ "=", 10 }, { "\xe2\x88\x9e", 13 },
+	{ "+=", 14 }, { "+/=", 14 }, { "\xe2\xa9\xb2", 14 },
+	{ "=+", 15 }, { "=/+", 15 }, { "\xe2\xa9\xb1", 15 },
+	{ "+/-", 16 }, { "\xc2\xb1", 16 },
+	{ "-/+", 17 }, { "\xe2\x88\x93", 17 },
+	{ "+-", 18 }, { "-+", 19 }
+};
+
+/* The length of an evaluation-symbol run at p: + - / = and ± ∞ ⩲ ⩱ ∓. */
+static size_t
+eval_run(const char *p, const char *e)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	const unsigned char *q = u, *ue = (const unsigned char *)e;
+
+	while (q < ue) {
+		if (*q == '+' || *q == '-' || *q == '/' || *q == '=') {
+			q++;
+		} else if (ue - q >= 2 && q[0] == 0xc2 && q[1] == 0xb1) {
+			q += 2;
+		} else if (ue - q >= 3 && q[0] == 0xe2 &&
+		    ((q[1] == 0x88 && (q[2] == 0x9e || q[2] == 0x93)) ||
+		    (q[1] == 0xa9 && (q[2] == 0xb1 || q[2] == 0xb2)))) {
+			q += 3;
+		} else {
+			break;
+		}
+	}
+	return (size_t)(q - u);
+}
+
+static int
+is_castling(const char *w, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)w;
+	size_t i = 1;
+	int parts = 1;
+	unsigned o;
+
+	while (n > 0 && (u[n - 1] == '+' || u[n - 1] == '#'))
+		n--;
+	if (n < 3)
+		return 0;
+	o = u[0];
+	if (o != 'O' && o != 'o' && o != '0')
+		return 0;
+	while (i < n) {
+		if (u[i] == '-')
+			i++;
+		else if (move_mb(w + i, w + n) == 3 && u[i + 1] != 0x99)
+			i += 3;
+		else
+			return 0;
+		if (i < n && u[i] == o) {
+			i++;
+			parts++;
+		} else {
+			return 0;
+		}
+	}
+	return parts == 2 || parts == 3;
+}
+
+static int
+is_nullmove(const char *w, size_t n)
+{
+	return (n == 2 && (memcmp(w, "--", 2) == 0 ||
+	    memcmp(w, "Z0", 2) == 0)) ||
+	    (n == 4 && (memcmp(w, "0000", 4) == 0 ||
+	    memcmp(w, "@@@@", 4) == 0));
+}
+
+/* Is the byte at p one that ends a token (or the end)? */
+static int
+lex_delim(const char *p, const char *e)
+{
+	return p == e || (cls[U(*p)] & K_DELIM) || *p == '!' || *p == '?' ||
+	    *p == '$' || *p == '{' || *p == ';';
+}
+
+cd_pgn_tok_type
+cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
+{
+	const char *p = lx->p, *e = lx->end, *q;
+	size_t k;
+
+	/* Whitespace. */
+	for (;;) {
+		while (p < e && IS_WS(*p) && *p != '\n')
+			p++;
+		if (p < e && *p == '\n') {
+			p++;
+			lx->line++;
+			lx->line_start = p;
+			lx->col0 = 1;
+			continue;
+		}
+		break;
+	}
+	lx->p = p;
+	memset(t, 0, sizeof(*t));
+	t->raw = p;
+	t->line = lx->line;
+	t->col = (unsigned long)(p - lx->line_start) + lx->col0;
+	if (p == e) {
+		t->type = CD_PGN_TOK_END;
+		t->text = p;
+		return t->type;
+	}
+	q = p + 1;
+	switch (*p) {
+	case '{': {
+		const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1)));
+
+		t->type = CD_PGN_TOK_COMMENT;
+		t->text = p + 1;
+		if (rb == NULL) {
+			t->flags |= CD_PGN_TOKF_UNCLOSED;
+			t->len = (size_t)(e - (p + 1));
+			q = e;
+		} else {
+			t->len = (size_t)(rb - (p + 1));
+			q = rb + 1;
+		}
+		t->raw_len = (size_t)(q - p);
+		lex_skip_to(lx, q);
+		return t->type;
+	}
+	case ';':
+	case '%':
+		if (*p == '%' && t->col != 1)
+			break;
+		q = memchr(p, '\n', (size_t)(e - p));
+		if (q == NULL)
+			q = e;
+		t->type = *p == ';' ? CD_PGN_TOK_LINE_COMMENT :
+		    CD_PGN_TOK_ESCAPE;
+		t->text = p + 1;
+		t->len = (size_t)(q - (p + 1));
+		if (t->len > 0 && t->text[t->len - 1] == '\r')
+			t->len--;
+		t->raw_len = (size_t)(q - p);
+		lx->p = q;
+		return t->type;
+	case '(':
+	case ')':
+		t->type = *p == '(' ? CD_PGN_TOK_RAV_OPEN :
+		    CD_PGN_TOK_RAV_CLOSE;
+		goto single;
+	case '*':
+		t->type = CD_PGN_TOK_RESULT;
+		t->num = CD_PGN_RESULT_UNKNOWN;
+		goto single;
+	case '$':
+		while (q < e && IS_DIGIT(*q))
+			q++;
+		if (q == p + 1)
+			break;
+		t->type = CD_PGN_TOK_NAG;
+		for (const char *d = p + 1; d < q; d++)
+			t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
+			    t->num * 10 + (*d - '0');
+		goto span;
+	case '[': {
+		struct tagscan ts;
+
+		if (scan_tag(p, e, 1, &ts) > 0) {
+			t->type = CD_PGN_TOK_TAG;
+			t->text = ts.name;
+			t->len = ts.name_len;
+			t->value = ts.value;
+			t->value_len = ts.value_len;
+			if (ts.escapes)
+				t->flags |= CD_PGN_TOKF_ESCAPES;
+		} else {
+			t->type = CD_PGN_TOK_ERROR;
+		}
+		t->raw_len = (size_t)(ts.next - p);
+		if (t->type == CD_PGN_TOK_ERROR) {
+			t->text = p;
+			t->len = t->raw_len;
+		}
+		lex_skip_to(lx, ts.next);
+		return t->type;
+	}
+	case '"': {
+		const char *le = memchr(p + 1, '\n', (size_t)(e - (p + 1)));
+
+		if (le == NULL)
+			le = e;
+		t->type = CD_PGN_TOK_STRING;
+		t->text = p + 1;
+		for (q = p + 1; q < le; q++) {
+			if (*q == '\\' && q + 1 < le &&
+			    (q[1] == '"' || q[1] == '\\'))
+				q++;
+			else if (*q == '"')
+				break;
+		}
+		t->len = (size_t)(q - (p + 1));
+		if (q < le && *q == '"') {
+			q++;
+		} else {
+			q = le;
+			if (t->len > 0 && t->text[t->len - 1] == '\r')
+				t->len--;
+			t->flags |= CD_PGN_TOKF_UNCLOSED;
+		}
+		t->raw_len = (size_t)(q - p);
+		lx->p = q;
+		return t->type;
+	}
+	case '!':
+	case '?': {
+		static const char *const sfx[] = {
+			"!", "?", "!!", "??", "!?", "?!"
+		};
+		int i;
+
+		while (q < e && (*q == '!' || *q == '?'))
+			q++;
+		for (i = 0; i < 6; i++)
+			if (strlen(sfx[i]) == (size_t)(q - p) &&
+			    memcmp(sfx[i], p, (size_t)(q - p)) == 0)
+				break;
+		t->type = i < 6 ? CD_PGN_TOK_SUFFIX : CD_PGN_TOK_ERROR;
+		t->num = i < 6 ? i + 1 : 0;
+		goto span;
+	}
+	case '.':
+		while (q < e && *q == '.')
+			q++;
+		t->type = CD_PGN_TOK_MOVENUM;
+		t->num = -1;
+		t->dots = (unsigned)(q - p);
+		goto span;
+	default:
+		break;
+	}
+
+	/* Numbers: move numbers, markers, castling and null moves with
+	 * zeros. */
+	if (IS_DIGIT(*p) || (U(*p) == 0xc2 && e - p >= 2 &&
+	    U(p[1]) == 0xbd)) {
+		const char *d = p;
+
+		while (d < e && IS_DIGIT(*d))
+			d++;
+		if (d > p && d < e && *d == '.') {
+			t->type = CD_PGN_TOK_MOVENUM;
+			q = d;
+			while (q < e && *q == '.')
+				q++;
+			t->dots = (unsigned)(q - d);
+			goto number;
+		}
+		q = move_word_end(p, e);
+		if ((t->num = cd_pgn_result_parse(p, (size_t)(q - p))) !=
+		    CD_PGN_RESULT_NONE) {
+			t->type = CD_PGN_TOK_RESULT;
+			goto span;
+		}
+		if (is_castling(p, (size_t)(q - p))) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_CASTLING;
+			goto span;
+		}
+		if (is_nullmove(p, (size_t)(q - p))) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+			goto span;
+		}
+		if (d > p && (d == q || (d < e && (cls[U(*d)] & K_LETTER)))) {
+			/* Digits alone, or digits glued to a move. */
+			t->type = CD_PGN_TOK_MOVENUM;
+			q = d;
+			goto number;
+		}
+		if (d == p) {
+			k = utf8_len(p, e);
+			t->type = CD_PGN_TOK_ERROR;
+			q = p + k;
+			goto span;
+		}
+		t->type = CD_PGN_TOK_MOVE;	/* a word the parser rejects */
+		goto span;
+	}
+
+	/* Evaluation symbols and "--". */
+	if ((k = eval_run(p, e)) > 0) {
+		size_t i;
+
+		q = p + k;
+		if (k == 2 && memcmp(p, "--", 2) == 0) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+			goto span;
+		}
+		for (i = 0; i < sizeof(evals) / sizeof(evals[0]); i++)
+			if (strlen(evals[i].s) == k &&
+			    memcmp(evals[i].s, p, k) == 0)
+				break;
+		if (i < sizeof(evals) / sizeof(evals[0])) {
+			t->type = CD_PGN_TOK_EVAL;
+			t->num = evals[i].nag;
+		} else {
+			t->type = CD_PGN_TOK_ERROR;
+		}
+		goto span;
+	}
+
+	/* "e.p." standing alone. */
+	if (*p == 'e' && e - p >= 3 && p[1] == '.' && p[2] == 'p') {
+		q = p + 3;
+		if (q < e && *q == '.')
+			q++;
+		if (lex_delim(q, e)) {
+			t->type = CD_PGN_TOK_EP;
+			goto span;
+		}
+	}
+
+	/* Move words. */
+	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
+		q = move_word_end(p, e);
+		t->type = CD_PGN_TOK_MOVE;
+		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
+			t->type = CD_PGN_TOK_EP;
+		else if (is_castling(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_CASTLING;
+		else if (is_nullmove(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+		goto span;
+	}
+
+	/* Anything else means nothing. */
+	k = utf8_len(p, e);
+	q = p + k;
+	t->type = CD_PGN_TOK_ERROR;
+	goto span;
+
+number:
+	t->num = 0;
+	for (const char *d = p; d < e && IS_DIGIT(*d); d++)
+		t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
+		    t->num * 10 + (*d - '0');
+	goto span;
+single:
+	q = p + 1;
+span:
+	t->raw_len = (size_t)(q - p);
+	if (t->text == NULL) {
+		t->text = p;
+		t->len = t->raw_len;
+	}
+	lx->p = q;
+	return t->type;
+}

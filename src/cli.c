@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli.c: the shared command-line plumbing of the tools (see cli.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+const char *cli_prog = "chessdata";
+int cli_quiet;
+
+static FILE *out_file;
+static char *out_path;		/* final name with -o */
+static char *out_tmp;		/* temporary file being written */
+static void (*hooks[8])(void);
+static int nhooks;
+static double start_time;
+static double last_progress;
+static int progress_shown;
+
+static void
+run_hooks(void)
+{
+	while (nhooks > 0)
+		hooks[--nhooks]();
+	if (out_tmp != NULL) {
+		unlink(out_tmp);
+		out_tmp = NULL;
+	}
+}
+
+static void
+on_signal(int sig)
+{
+	/* Remove temporary files, then die of the same signal. */
+	run_hooks();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+cli_init(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	cli_prog = slash ? slash + 1 : name;
+	/* libtool wrappers run the real binary as lt-NAME */
+	if (strncmp(cli_prog, "lt-", 3) == 0)
+		cli_prog += 3;
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	start_time = cli_now();
+	last_progress = start_time;
+}
+
+void
+cli_atexit(void (*fn)(void))
+{
+	if (nhooks < (int)(sizeof(hooks) / sizeof(hooks[0])))
+		hooks[nhooks++] = fn;
+}
+
+static void
+vwarn_at(const char *file, unsigned long line, unsigned long col,
+    const char *fmt, va_list ap)
+{
+	cli_progress_end();
+	fprintf(stderr, "%s: ", cli_prog);
+	if (file != NULL) {
+		fputs(file, stderr);
+		if (line > 0) {
+			fprintf(stderr, ":%lu", line);
+			if (col > 0)
+				fprintf(stderr, ":%lu", col);
+		}
+		fputs(": ", stderr);
+	}
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_warn_at(const char *file, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+	run_hooks();
+	exit(2);
+}
+
+void
+cli_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	run_hooks();
+	exit(2);
+}
+
+void
+cli_print_version(void)
+{
+	printf("%s (chessdata) %s\n", cli_prog, cd_version());
+}
+
+FILE *
+cli_open_input(const char *name, const char **display)
+{
+	FILE *f;
+
+	if (name == NULL || strcmp(name, "-") == 0) {
+		*display = "<stdin>";
+		return stdin;
+	}
+	*display = name;
+	f = fopen(name, "rb");
+	if (f == NULL) {
+		cli_warn("%s: %s", name, strerror(errno));
+		return NULL;
+	}
+	/* Large buffer: inputs are read sequentially in big blocks. */
+	setvbuf(f, NULL, _IOFBF, 1 << 18);
+#ifdef HAVE_POSIX_FADVISE
+	posix_fadvise(fileno(f), 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	return f;
+}
+
+void
+cli_close_input(FILE *f)
+{
+	if (f != NULL && f != stdin)
+		fclose(f);
+}
+
+FILE *
+cli_output_open(const char *path)
+{
+	static char outbuf[1 << 17];
+	int fd;
+	size_t n;
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		out_file = stdout;
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		return out_file;
+	}
+	n = strlen(path);
+	out_path = malloc(n + 1);
+	out_tmp = malloc(n + 16);
+	if (out_path == NULL || out_tmp == NULL)
+		cli_fatal("out of memory");
+	memcpy(out_path, path, n + 1);
+	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", path);
+	fd = mkstemp(out_tmp);
+	if (fd < 0) {
+		free(out_tmp);
+		out_tmp = NULL;
+		cli_fatal("%s: %s", path, strerror(errno));
+	}
+	out_file = fdopen(fd, "wb");
+	if (out_file == NULL)
+		cli_fatal("%s: %s", path, strerror(errno));
+	setvbuf(out_file, NULL, _IOFBF, 1 << 17);
+	return out_file;
+}
+
+void
+cli_output_check(void)
+{
+	FILE *f = out_file ? out_file : stdout;
+
+	if (ferror(f))
+		cli_fatal("write error on %s: %s",
+		    out_path ? out_path : "standard output", strerror(errno));
+}
+
+void
+cli_exit(int status)
+{
+	FILE *f = out_file ? out_file : stdout;
+	const char *name = out_path ? out_path : "standard output";
+
+	cli_progress_end();
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f)) {
+		cli_warn("write error on %s: %s", name,
+		    errno ? strerror(errno) : "unknown error");
+		run_hooks();
+		exit(2);
+	}
+	if (f != stdout || out_path != NULL) {
+		if (fclose(f) != 0) {
+			cli_warn("write error on %s: %s", name, strerror(errno));
+			run_hooks();
+			exit(2);
+		}
+		if (out_tmp != NULL) {
+			if (rename(out_tmp, out_path) != 0) {
+				cli_warn("%s: %s", out_path, strerror(errno));
+				run_hooks();
+				exit(2);
+			}
+			free(out_tmp);
+			out_tmp = NULL;
+		}
+	}
+	if (f != stdout && fclose(stdout) != 0 && status == 0) {
+		cli_warn("write error on standard output: %s", strerror(errno));
+		status = 2;
+	} else if (f == stdout && fclose(stdout) != 0) {
+		cli_warn("write error on standard output: %s", strerror(errno));
+		run_hooks();
+		exit(2);
+	}
+	run_hooks();
+	exit(status);
+}
+
+double
+cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void
+cli_progress(uint64_t games, uint64_t bytes)
+{
+	static int tty = -1;
+	double now, el;
+
+	if (cli_quiet)
+		return;
+	if (tty < 0)
+		tty = isatty(2);
+	if (!tty)
+		return;
+	now = cli_now();
+	el = now - start_time;
+	if (el < 1.0 || now - last_progress < 0.25)
+		return;
+	last_progress = now;
+	fprintf(stderr, "\r%s: %llu games, %.1f MB, %.0f games/s ", cli_prog,
+	    (unsigned long long)games, bytes / 1e6, games / el);
+	progress_shown = 1;
+}
+
+void
+cli_progress_end(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}
+
+void
+cli_stats(uint64_t read, uint64_t written, uint64_t rejected)
+{
+	cli_warn("%llu games read, %llu written, %llu rejected in %.2f s",
+	    (unsigned long long)read, (unsigned long long)written,
+	    (unsigned long long)rejected, cli_now() - start_time);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli.h: what every tool shares: its name, messages in the form
+ * "prog: file:line:col: message", opening inputs, the output file
+ * (-o writes a temporary file and renames it on success), the progress
+ * line, and the one exit path that checks standard output.
+ */
+#ifndef CD_CLI_H
+#define CD_CLI_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern const char *cli_prog;
+
+/* Set the program name, ignore SIGPIPE (write errors are reported
+ * instead), and install handlers so cli_atexit hooks run on SIGINT and
+ * SIGTERM. */
+void cli_init(const char *name);
+
+/* "prog: message" on standard error. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "prog: file:line:col: message"; line or col 0 leaves that part out. */
+void cli_warn_at(const char *file, unsigned long line, unsigned long col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A usage error: the message, a hint to --help, exit 2. */
+void cli_usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+/* A system error: the message, exit 2 (after cleanup). */
+void cli_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+/* "prog (chessdata) VERSION" on standard output. */
+void cli_print_version(void);
+
+/* Open an input: "-" or NULL is standard input, shown as "<stdin>".
+ * NULL on failure (a message has been printed). */
+FILE *cli_open_input(const char *name, const char **display);
+void cli_close_input(FILE *f);
+
+/* The output: standard output when path is NULL or "-", else a
+ * temporary file beside path, renamed over it by cli_output_commit
+ * (so -o may name an input, and a failed run leaves no partial file). */
+FILE *cli_output_open(const char *path);
+/* Exit 2 with a message if the output has a write error (call per
+ * game, so a closed pipe stops the tool at once). */
+void cli_output_check(void);
+
+/* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
+void cli_atexit(void (*fn)(void));
+
+/* Flush and close the output (renaming a -o file into place) and exit
+ * with status; a write error on the output becomes exit 2. */
+void cli_exit(int status) __attribute__((noreturn));
+
+/* Seconds since an arbitrary point (monotonic). */
+double cli_now(void);
+
+/* Progress line on a terminal: call often, it prints at most every
+ * quarter second and only after the first second, never when standard
+ * error is not a terminal or when quiet is set. */
+extern int cli_quiet;
+void cli_progress(uint64_t games, uint64_t bytes);
+void cli_progress_end(void);
+
+/* "--stats": "prog: N games read, N written, N rejected in S s". */
+void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
+
+#endif

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * epd-validate: check EPD (and FEN) lines, one record a line: the four
+ * fields, the position, every operation.  Each finding is reported as
+ * "epd-validate: file:line:col: message"; --normalize writes the valid
+ * lines in canonical form, --rejects=FILE the invalid ones unchanged.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+static bool opt_normalize, opt_stats;
+static const char *opt_rejects;
+static FILE *out, *rejects;
+static cd_epd *rec;
+static uint64_t n_read, n_written, n_rejected, bytes_done;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
+"Check EPD lines (FEN lines too): the four fields, the position, and the\n"
+"syntax and rules of every operation (PGN standard 16.2).  With no FILE,\n"
+"or when FILE is -, read standard input.\n"
+"\n"
+"  -n, --normalize      write the valid lines in canonical form\n"
+"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -q, --quiet          report errors only: no notes, no progress line\n"
+"      --rejects=FILE   copy the invalid lines unchanged to FILE\n"
+"      --stats          print lines read, written and rejected at the end\n"
+"  -h, --help           display this help and exit\n"
+"  -V, --version        output version information and exit\n"
+"\n"
+"Each finding is reported as 'epd-validate: FILE:LINE:COL: message'; notes\n"
+"(unknown opcodes, moves not in canonical SAN, a missing final ';', ...)\n"
+"do not make a line invalid.  Exit status: 0 if every line is valid, 1 if\n"
+"some line is invalid, 2 on a usage or system error.\n", stdout);
+}
+
+/*
+ * The unknown opcodes already noted in the current file: a small open
+ * addressing hash set of names, so each is noted once per file.
+ */
+static struct {
+	char (*names)[CD_EPD_OPCODE_MAX + 1];
+	size_t cap, count;
+} seen;
+
+static size_t
+hash_name(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static void
+seen_clear(void)
+{
+	size_t i;
+
+	for (i = 0; i < seen.cap; i++)
+		seen.names[i][0] = '\0';
+	seen.count = 0;
+}
+
+/* Add name; false if it was there already. */
+static bool
+seen_add(const char *name)
+{
+	size_t i;
+
+	if (2 * (seen.count + 1) > seen.cap) {
+		size_t ncap = seen.cap ? 2 * seen.cap : 64, j;
+		char (*old)[CD_EPD_OPCODE_MAX + 1] = seen.names;
+		size_t ocap = seen.cap;
+
+		seen.names = calloc(ncap, sizeof(*seen.names));
+		if (seen.names == NULL)
+			cli_fatal("out of memory");
+		seen.cap = ncap;
+		for (j = 0; j < ocap; j++)
+			if (old[j][0] != '\0') {
+				i = hash_name(old[j]) & (ncap - 1);
+				while (seen.names[i][0] != '\0')
+					i = (i + 1) & (ncap - 1);
+				memcpy(seen.names[i], old[j], sizeof(old[j]));
+			}
+		free(old);
+	}
+	i = hash_name(name) & (seen.cap - 1);
+	while (seen.names[i][0] != '\0') {
+		if (strcmp(seen.names[i], name) == 0)
+			return false;
+		i = (i + 1) & (seen.cap - 1);
+	}
+	snprintf(seen.names[i], sizeof(seen.names[i]), "%s", name);
+	seen.count++;
+	return true;
+}
+
+static void
+report(const char *name, unsigned long lineno)
+{
+	size_t i, n = cd_epd_finding_count(rec);
+
+	for (i = 0; i < n; i++) {
+		const cd_epd_finding *f = cd_epd_finding_get(rec, i);
+
+		if (!f->error && cli_quiet)
+			continue;
+		if (f->code == CD_EPD_N_UNKNOWN) {
+			if (!seen_add(f->opcode))
+				continue;
+			cli_warn_at(name, lineno, f->col, "note: %s; noted "
+			    "once per file", f->message);
+			continue;
+		}
+		cli_warn_at(name, lineno, f->col, "%s%s",
+		    f->error ? "" : "note: ", f->message);
+	}
+}
+
+static void
+write_reject(const char *raw, size_t len)
+{
+	if (rejects == NULL)
+		return;
+	fwrite(raw, 1, len, rejects);
+	if (len == 0 || raw[len - 1] != '\n')
+		putc('\n', rejects);
+	if (ferror(rejects))
+		cli_fatal("write error on %s: %s", opt_rejects,
+		    strerror(errno));
+}
+
+/* Check one input; 2 on a read error, else 0. */
+static int
+process(FILE *f, const char *name)
+{
+	cd_epd_reader *r = cd_epd_reader_new(f);
+	const char *line, *raw;
+	size_t len, rawlen;
+	cd_status st;
+	uint64_t base = bytes_done;
+
+	if (r == NULL)
+		cli_fatal("out of memory");
+	seen_clear();
+	while ((st = cd_epd_reader_next(r, &line, &len)) == CD_OK) {
+		unsigned long lineno = cd_epd_reader_lineno(r);
+		int kind = cd_epd_line_kind(line, len);
+
+		if (kind == CD_EPD_LINE_BLANK)
+			continue;
+		if (kind == CD_EPD_LINE_COMMENT) {
+			if (!cli_quiet)
+				cli_warn_at(name, lineno, 1, "note: comment "
+				    "line skipped (not EPD)");
+			continue;
+		}
+		n_read++;
+		st = cd_epd_parse(rec, line, len, 0);
+		if (st == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		report(name, lineno);
+		if (cd_epd_invalid(rec)) {
+			n_rejected++;
+			raw = cd_epd_reader_raw(r, &rawlen);
+			write_reject(raw, rawlen);
+		} else if (opt_normalize) {
+			const char *text;
+			size_t tlen;
+
+			if (cd_epd_write(rec, &text, &tlen) != CD_OK)
+				cli_fatal("out of memory");
+			fwrite(text, 1, tlen, out);
+			putc('\n', out);
+			cli_output_check();
+			n_written++;
+		}
+		bytes_done = base + cd_epd_reader_offset(r);
+		cli_progress(n_read, bytes_done);
+	}
+	bytes_done = base + cd_epd_reader_offset(r);
+	cd_epd_reader_free(r);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_ERR_IO) {
+		cli_warn("%s: read error: %s", name, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_REJECTS = 256, OPT_STATS };
+	static const struct option longopts[] = {
+		{ "normalize", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rejects", required_argument, NULL, OPT_REJECTS },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *opt_output = NULL;
+	int c, status = 0, i;
+
+	cli_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":no:qhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			opt_normalize = true;
+			break;
+		case 'o':
+			opt_output = optarg;
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case OPT_REJECTS:
+			opt_rejects = optarg;
+			break;
+		case OPT_STATS:
+			opt_stats = true;
+			break;
+		case 'h':
+			usage();
+			cli_exit(0);
+		case 'V':
+			cli_print_version();
+			cli_exit(0);
+		case ':':
+			if (optopt != 0)
+				cli_usage_error("option requires an argument "
+				    "-- '%c'", optopt);
+			cli_usage_error("option '%s' requires an argument",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				cli_usage_error("invalid option -- '%c'",
+				    optopt);
+			cli_usage_error("unrecognized option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (opt_output != NULL && !opt_normalize)
+		cli_usage_error("-o needs --normalize (nothing else is "
+		    "written)");
+	rec = cd_epd_new();
+	if (rec == NULL)
+		cli_fatal("out of memory");
+	out = cli_output_open(opt_output);
+	if (opt_rejects != NULL) {
+		rejects = fopen(opt_rejects, "wb");
+		if (rejects == NULL)
+			cli_fatal("%s: %s", opt_rejects, strerror(errno));
+	}
+	i = optind;
+	do {
+		const char *arg = i < argc ? argv[i] : NULL;
+		const char *display;
+		FILE *f = cli_open_input(arg, &display);
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		if (process(f, display) != 0)
+			status = 2;
+		cli_close_input(f);
+	} while (++i < argc);
+	cd_epd_free(rec);
+	free(seen.names);
+	if (rejects != NULL && fclose(rejects) != 0)
+		cli_fatal("write error on %s: %s", opt_rejects,
+		    strerror(errno));
+	cli_progress_end();
+	if (opt_stats)
+		cli_stats(n_read, n_written, n_rejected);
+	if (status == 0 && n_rejected > 0)
+		status = 1;
+	cli_exit(status);
+}

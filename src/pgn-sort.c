@@ -1,0 +1,1088 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn-sort: sort PGN games in the standard's collating order (section
+ * 12; docs/tools.md), stable, writing each game's bytes as they came.
+ *
+ * Games are read into one buffer of the memory budget (-S): their bytes
+ * and encoded sort keys grow up from the bottom, the records that point
+ * to them grow down from the top.  When the buffer is full its games
+ * are sorted and written to a temporary file (a run); at the end the
+ * runs are merged at once with a heap (a k-way merge; only when there
+ * are more runs than the budget gives buffers for are groups of them
+ * merged first).  Every record carries its input sequence number, so
+ * the order is total and the same however the runs fall: sorting is
+ * stable.  When everything fits, no temporary file is written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+#define MIN_BUDGET	((size_t)64 << 10)
+#define DEFAULT_BUDGET	((size_t)256 << 20)
+#define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
+
+static int opt_reverse, opt_unique, opt_check, opt_merge, opt_stats;
+static size_t opt_budget = DEFAULT_BUDGET;
+static const char *opt_tmpdir;
+static FILE *out;
+static int status;		/* exit status so far */
+static uint64_t games_read, games_written;
+
+/* ---- a game with its key ---- */
+
+struct item {
+	uint64_t prefix;	/* first 8 key bytes, big-endian */
+	uint64_t seq;		/* input order */
+	const unsigned char *key;
+	const char *text;
+	size_t klen, len, mt_off, mt_len;
+};
+
+static uint64_t
+key_prefix(const unsigned char *k, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? k[i] : 0);
+	return v;
+}
+
+/* The eight keys: <0, 0, >0. */
+static int
+keys_cmp(const struct item *a, const struct item *b)
+{
+	int c;
+
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	c = cd_collate_key_cmp(a->key, a->klen, b->key, b->klen);
+	if (c == 0)
+		c = cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
+		    b->text + b->mt_off, b->mt_len);
+	return c;
+}
+
+/* The output order: keys (reversed with -r), then input order. */
+static int
+item_cmp(const struct item *a, const struct item *b)
+{
+	int c = keys_cmp(a, b);
+
+	if (c != 0)
+		return opt_reverse ? -c : c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int
+item_qcmp(const void *a, const void *b)
+{
+	return item_cmp(a, b);
+}
+
+/* Fill the key fields of it from a raw game; the key goes to kbuf
+ * (kcap bytes).  Returns the key length (more than kcap: nothing
+ * written, give more room). */
+static size_t
+item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
+{
+	cd_collate_game cg;
+
+	cd_collate_from_raw(g, &cg);
+	return cd_collate_key(&cg, kbuf, kcap);
+}
+
+/* ---- output ---- */
+
+/*
+ * Games go to the output file descriptor with writev, straight from
+ * where they lie (the buffer or a run's buffer): no copy.  The queue is
+ * flushed before any of those buffers changes (flush_pending).
+ */
+#define IOV_BATCH	512
+
+static const char *out_name = "standard output";
+static int out_fd = -1;
+static struct iovec oq[IOV_BATCH];
+static int noq;
+
+/* Write iov[0..n) fully to fd; -1 on error. */
+static int
+writev_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t k = writev(fd, iov, n);
+
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		while (n > 0 && (size_t)k >= iov->iov_len) {
+			k -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + k;
+			iov->iov_len -= (size_t)k;
+		}
+	}
+	return 0;
+}
+
+static void
+oq_flush(void)
+{
+	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
+		cli_fatal("write error on %s: %s", out_name, strerror(errno));
+	noq = 0;
+}
+
+static void
+oq_add(const void *p, size_t n)
+{
+	if (noq == IOV_BATCH)
+		oq_flush();
+	oq[noq].iov_base = (void *)(uintptr_t)p;
+	oq[noq].iov_len = n;
+	noq++;
+}
+
+static void
+emit_text(const char *text, size_t len)
+{
+	oq_add(text, len);
+	/* A game without a final line end (the last one of a file) gets
+	 * one and a blank line, so the next game starts on its own line. */
+	if (len > 0 && text[len - 1] != '\n')
+		oq_add("\n\n", 2);
+	games_written++;
+}
+
+/* With -u: the last game written, to drop the games equal to it. */
+static struct item last;
+static unsigned char *last_buf;
+static size_t last_cap;
+static int have_last;
+
+/* Keep a copy of the keys of it as the last game. */
+static void
+remember(const struct item *it)
+{
+	size_t need = it->klen + it->mt_len;
+
+	if (need > last_cap) {
+		free(last_buf);
+		last_cap = need + need / 2 + 64;
+		last_buf = malloc(last_cap);
+		if (last_buf == NULL)
+			cli_fatal("out of memory");
+	}
+	memcpy(last_buf, it->key, it->klen);
+	memcpy(last_buf + it->klen, it->text + it->mt_off, it->mt_len);
+	last = *it;
+	last.key = last_buf;
+	last.text = (const char *)last_buf + it->klen;
+	last.mt_off = 0;
+	have_last = 1;
+}
+
+/* Whether it repeats the last game written (-u); if not, it becomes
+ * the last game. */
+static int
+unique_skip(const struct item *it)
+{
+	if (!opt_unique)
+		return 0;
+	if (have_last && keys_cmp(&last, it) == 0)
+		return 1;
+	remember(it);
+	return 0;
+}
+
+/* ---- temporary files ---- */
+
+static char **tmp_names;	/* NULL entries: removed */
+static size_t ntmp, tmpcap;
+
+static void
+tmp_cleanup(void)
+{
+	size_t i;
+
+	for (i = 0; i < ntmp; i++)
+		if (tmp_names[i] != NULL)
+			unlink(tmp_names[i]);
+}
+
+/* Block the signals that remove temporary files while the list
+ * changes. */
+static void
+tmp_lock(sigset_t *old)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+/* A new temporary file open for writing; *id names it. */
+static int
+tmp_create(size_t *id)
+{
+	const char *dir = opt_tmpdir;
+	size_t n;
+	char *name;
+	sigset_t old;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + 32;
+	name = malloc(n);
+	if (name == NULL)
+		cli_fatal("out of memory");
+	snprintf(name, n, "%s/pgn-sortXXXXXX", dir);
+	tmp_lock(&old);
+	if (ntmp == tmpcap) {
+		size_t nc = tmpcap ? 2 * tmpcap : 64;
+		char **nn = realloc(tmp_names, nc * sizeof(*nn));
+
+		if (nn == NULL)
+			cli_fatal("out of memory");
+		tmp_names = nn;
+		tmpcap = nc;
+	}
+	fd = mkstemp(name);
+	if (fd >= 0)
+		tmp_names[ntmp++] = name;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0)
+		cli_fatal("cannot create a temporary file in %s: %s", dir,
+		    strerror(errno));
+	*id = ntmp - 1;
+	return fd;
+}
+
+static void
+tmp_remove(size_t id)
+{
+	sigset_t old;
+	char *name;
+
+	tmp_lock(&old);
+	name = tmp_names[id];
+	tmp_names[id] = NULL;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (name != NULL) {
+		unlink(name);
+		free(name);
+	}
+}
+
+/* ---- runs ---- */
+
+/* A run file holds records: five 64-bit numbers (sequence, text length,
+ * key length, movetext offset and length), the text, the key. */
+#define RUN_HDR	(5 * sizeof(uint64_t))
+
+static size_t *runs;		/* temporary file ids */
+static size_t nruns, runcap;
+
+static void
+run_add(size_t id)
+{
+	if (nruns == runcap) {
+		runcap = runcap ? 2 * runcap : 64;
+		runs = realloc(runs, runcap * sizeof(*runs));
+		if (runs == NULL)
+			cli_fatal("out of memory");
+	}
+	runs[nruns++] = id;
+}
+
+/* The run being written: records gathered for writev. */
+static struct runw {
+	int fd;
+	size_t id;
+	int n, nh;
+	struct iovec iov[IOV_BATCH];
+	uint64_t hdr[IOV_BATCH / 3][5];
+} rw = { -1, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
+
+static void
+run_flush(void)
+{
+	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
+		cli_fatal("write error on %s: %s", tmp_names[rw.id],
+		    strerror(errno));
+	rw.n = 0;
+	rw.nh = 0;
+}
+
+static void
+run_open(void)
+{
+	rw.fd = tmp_create(&rw.id);
+	rw.n = 0;
+	rw.nh = 0;
+}
+
+static void
+run_put(const struct item *it)
+{
+	uint64_t *h;
+
+	if (rw.nh == IOV_BATCH / 3)
+		run_flush();
+	h = rw.hdr[rw.nh++];
+	h[0] = it->seq;
+	h[1] = it->len;
+	h[2] = it->klen;
+	h[3] = it->mt_off;
+	h[4] = it->mt_len;
+	rw.iov[rw.n].iov_base = h;
+	rw.iov[rw.n++].iov_len = RUN_HDR;
+	if ((const char *)it->key == it->text + it->len) {
+		rw.iov[rw.n].iov_base = (void *)(uintptr_t)it->text;
+		rw.iov[rw.n++].iov_len = it->len + it->klen;
+	} else {
+		rw.iov[rw.n].iov_base = (void *)(uintptr_t)it->text;
+		rw.iov[rw.n++].iov_len = it->len;
+		rw.iov[rw.n].iov_base = (void *)(uintptr_t)it->key;
+		rw.iov[rw.n++].iov_len = it->klen;
+	}
+}
+
+static void
+run_close(void)
+{
+	run_flush();
+	if (close(rw.fd) != 0)
+		cli_fatal("write error on %s: %s", tmp_names[rw.id],
+		    strerror(errno));
+	rw.fd = -1;
+	run_add(rw.id);
+}
+
+/* Write out what points into buffers that are about to change. */
+static void
+flush_pending(void)
+{
+	oq_flush();
+	if (rw.fd >= 0)
+		run_flush();
+}
+
+/* ---- the in-memory buffer ---- */
+
+static char *mem;		/* opt_budget bytes */
+static size_t mem_lo;		/* game bytes and keys below */
+static size_t mem_hi;		/* items from here to the end */
+
+/* The buffer: untouched pages cost nothing, and huge pages make the
+ * first touch cheap. */
+static void
+mem_alloc(void)
+{
+	void *p;
+
+	if (mem != NULL)
+		return;
+	if (posix_memalign(&p, (size_t)2 << 20, opt_budget) != 0)
+		cli_fatal("cannot allocate the %zu-byte buffer", opt_budget);
+	mem = p;
+#ifdef MADV_HUGEPAGE
+	madvise(mem, opt_budget, MADV_HUGEPAGE);
+#endif
+}
+
+static size_t
+mem_nitems(void)
+{
+	return (opt_budget - mem_hi) / sizeof(struct item);
+}
+
+static struct item *
+mem_items(void)
+{
+	return (struct item *)(void *)(mem + mem_hi);
+}
+
+/* Sort the buffer's games; write them as a run, or to the output when
+ * final (no run was written). */
+static void
+mem_flush(int final)
+{
+	size_t n = mem_nitems(), i;
+	struct item *it = mem_items();
+
+	if (n == 0)
+		return;
+	qsort(it, n, sizeof(*it), item_qcmp);
+	if (!final)
+		run_open();
+	for (i = 0; i < n; i++) {
+		if (unique_skip(&it[i]))
+			continue;
+		if (final)
+			emit_text(it[i].text, it[i].len);
+		else
+			run_put(&it[i]);
+	}
+	if (final)
+		oq_flush();
+	else
+		run_close();
+	have_last = 0;		/* runs are merged with -u again */
+	mem_lo = 0;
+	mem_hi = opt_budget - opt_budget % sizeof(struct item);
+}
+
+/* One game bigger than the whole buffer: a run of its own, written
+ * from the reader's memory. */
+static void
+big_game(const cd_pgn_raw_game *g, uint64_t seq)
+{
+	struct item it;
+	unsigned char *k;
+	size_t klen;
+
+	klen = item_key(g, NULL, 0);
+	k = malloc(klen ? klen : 1);
+	if (k == NULL)
+		cli_fatal("out of memory");
+	item_key(g, k, klen);
+	it.key = k;
+	it.klen = klen;
+	it.prefix = key_prefix(k, klen);
+	it.seq = seq;
+	it.text = g->text;
+	it.len = g->len;
+	it.mt_off = g->movetext;
+	it.mt_len = g->movetext_end - g->movetext;
+	run_open();
+	run_put(&it);
+	run_close();
+	free(k);
+}
+
+/* Add a game to the buffer (flushing it to a run when full). */
+static void
+mem_add(const cd_pgn_raw_game *g, uint64_t seq)
+{
+	size_t room, klen;
+	struct item *it;
+	int tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		size_t need_items = sizeof(struct item);
+
+		room = mem_hi - mem_lo;
+		if (room >= g->len + need_items) {
+			klen = item_key(g, (unsigned char *)mem + mem_lo +
+			    g->len, room - g->len - need_items);
+			if (g->len + klen + need_items <= room)
+				goto fits;
+		}
+		if (mem_nitems() == 0)
+			break;
+		mem_flush(0);
+	}
+	big_game(g, seq);
+	return;
+fits:
+	memcpy(mem + mem_lo, g->text, g->len);
+	mem_hi -= sizeof(struct item);
+	it = mem_items();
+	it->text = mem + mem_lo;
+	it->len = g->len;
+	it->key = (unsigned char *)mem + mem_lo + g->len;
+	it->klen = klen;
+	it->prefix = key_prefix(it->key, klen);
+	it->seq = seq;
+	it->mt_off = g->movetext;
+	it->mt_len = g->movetext_end - g->movetext;
+	/* Keep items aligned: round the data up to 8 bytes. */
+	mem_lo += (g->len + klen + 7) & ~(size_t)7;
+	if (mem_lo > mem_hi)
+		mem_lo = mem_hi;
+}
+
+/* ---- merging ---- */
+
+struct src {
+	/* A run... */
+	int fd;
+	size_t id;
+	char *buf;
+	size_t cap, pos, end;
+	int eof;
+	int owned;		/* buf is malloc'ed (else a part of mem) */
+	/* ...or a sorted PGN input (-m). */
+	cd_pgn_reader *r;
+	const char *name;
+	FILE *f;
+	unsigned char *kbuf;
+	size_t kcap;
+	uint64_t seqbase;
+	unsigned long line;	/* of the current game */
+	uint64_t number;
+	struct item cur;
+};
+
+static void warn_skipped(const char *name, const cd_pgn_raw_game *g);
+
+/* Read more of a run so that want bytes from pos are in the buffer. */
+static int
+src_ensure(struct src *s, size_t want)
+{
+	while (s->end - s->pos < want) {
+		ssize_t k;
+
+		if (s->eof)
+			return 0;
+		flush_pending();
+		if (s->pos > 0) {
+			memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+			s->end -= s->pos;
+			s->pos = 0;
+		}
+		if (want > s->cap) {
+			/* A record bigger than the share: its own buffer. */
+			char *nb = malloc(want);
+
+			if (nb == NULL)
+				cli_fatal("out of memory");
+			memcpy(nb, s->buf, s->end);
+			if (s->owned)
+				free(s->buf);
+			s->buf = nb;
+			s->cap = want;
+			s->owned = 1;
+		}
+		k = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			cli_fatal("read error on %s: %s", tmp_names[s->id],
+			    strerror(errno));
+		if (k == 0)
+			s->eof = 1;
+		s->end += (size_t)k;
+	}
+	return 1;
+}
+
+/* The next record of a source into s->cur; 0 at its end. */
+static int
+src_next(struct src *s)
+{
+	if (s->r != NULL) {
+		cd_pgn_raw_game g;
+		cd_status st;
+		size_t klen;
+
+		flush_pending();	/* the reader reuses its buffer */
+		st = cd_pgn_reader_next(s->r, &g);
+		warn_skipped(s->name, &g);
+		if (st == CD_EOF)
+			return 0;
+		if (st != CD_OK) {
+			cli_warn("%s: %s", s->name, st == CD_ERR_IO ?
+			    strerror(errno) : cd_strerror(st));
+			status = 2;
+			return 0;
+		}
+		games_read++;
+		while ((klen = item_key(&g, s->kbuf, s->kcap)) > s->kcap) {
+			free(s->kbuf);
+			s->kcap = klen * 2;
+			s->kbuf = malloc(s->kcap);
+			if (s->kbuf == NULL)
+				cli_fatal("out of memory");
+		}
+		s->cur.key = s->kbuf;
+		s->cur.klen = klen;
+		s->cur.prefix = key_prefix(s->kbuf, klen);
+		s->cur.seq = s->seqbase + g.number;
+		s->line = g.line;
+		s->number = g.number;
+		s->cur.text = g.text;
+		s->cur.len = g.len;
+		s->cur.mt_off = g.movetext;
+		s->cur.mt_len = g.movetext_end - g.movetext;
+		return 1;
+	} else {
+		uint64_t h[5];
+		size_t total;
+
+		if (!src_ensure(s, RUN_HDR)) {
+			if (s->end != s->pos)
+				cli_fatal("%s: truncated temporary file",
+				    tmp_names[s->id]);
+			return 0;
+		}
+		memcpy(h, s->buf + s->pos, sizeof(h));
+		total = RUN_HDR + (size_t)h[2] + (size_t)h[1];
+		if (!src_ensure(s, total))
+			cli_fatal("%s: truncated temporary file",
+			    tmp_names[s->id]);
+		s->cur.seq = h[0];
+		s->cur.len = (size_t)h[1];
+		s->cur.klen = (size_t)h[2];
+		s->cur.mt_off = (size_t)h[3];
+		s->cur.mt_len = (size_t)h[4];
+		s->cur.text = s->buf + s->pos + RUN_HDR;
+		s->cur.key = (unsigned char *)s->buf + s->pos + RUN_HDR +
+		    s->cur.len;
+		s->cur.prefix = key_prefix(s->cur.key, s->cur.klen);
+		s->pos += total;
+		return 1;
+	}
+}
+
+/* Heap of sources by their current record. */
+static void
+heap_down(struct src **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct src *t;
+
+		if (l < n && item_cmp(&h[l]->cur, &h[m]->cur) < 0)
+			m = l;
+		if (l + 1 < n && item_cmp(&h[l + 1]->cur, &h[m]->cur) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Merge n sources into the output, or into a new run when to_run. */
+static void
+merge(struct src *srcs, size_t n, int to_run)
+{
+	struct src **h = malloc(n * sizeof(*h));
+	size_t nh = 0, i;
+
+	if (h == NULL)
+		cli_fatal("out of memory");
+	for (i = 0; i < n; i++)
+		if (src_next(&srcs[i]))
+			h[nh++] = &srcs[i];
+	for (i = nh / 2; i-- > 0;)
+		heap_down(h, nh, i);
+	if (to_run)
+		run_open();
+	have_last = 0;
+	while (nh > 0) {
+		struct src *s = h[0];
+
+		if (!unique_skip(&s->cur)) {
+			if (to_run)
+				run_put(&s->cur);
+			else
+				emit_text(s->cur.text, s->cur.len);
+		}
+		if (!src_next(s))
+			h[0] = h[--nh];
+		heap_down(h, nh, 0);
+		if (!to_run)
+			cli_progress(games_written, 0);
+	}
+	have_last = 0;
+	if (to_run)
+		run_close();
+	else
+		oq_flush();
+	free(h);
+}
+
+/* How many runs can be merged at once within the budget and the open
+ * file limit. */
+static size_t
+fan_in(void)
+{
+	size_t k = opt_budget / MERGE_BUF;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 32 && k > (size_t)rl.rlim_cur - 24)
+		k = (size_t)rl.rlim_cur - 24;
+	return k < 2 ? 2 : k;
+}
+
+/* Merge runs[first..first+n) into the output or a new run. */
+static void
+merge_runs(size_t first, size_t n, int to_run)
+{
+	struct src *s = calloc(n, sizeof(*s));
+	size_t i, share = opt_budget / n;
+
+	if (s == NULL)
+		cli_fatal("out of memory");
+	share -= share % 64;
+	for (i = 0; i < n; i++) {
+		s[i].id = runs[first + i];
+		s[i].fd = open(tmp_names[s[i].id], O_RDONLY);
+		if (s[i].fd < 0)
+			cli_fatal("%s: %s", tmp_names[s[i].id],
+			    strerror(errno));
+#ifdef POSIX_FADV_SEQUENTIAL
+		posix_fadvise(s[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+		/* The buffer of the sort phase, shared out. */
+		s[i].cap = share;
+		s[i].buf = mem + i * share;
+	}
+	merge(s, n, to_run);
+	for (i = 0; i < n; i++) {
+		close(s[i].fd);
+		if (s[i].owned)
+			free(s[i].buf);
+		tmp_remove(s[i].id);
+	}
+	free(s);
+}
+
+/* Merge all runs into the output, in groups first if there are more
+ * than can be open at once. */
+static void
+merge_all_runs(void)
+{
+	size_t k = fan_in(), first = 0;
+
+	while (nruns - first > k) {
+		merge_runs(first, k, 1);
+		first += k;
+	}
+	merge_runs(first, nruns - first, 0);
+}
+
+/* ---- reading ---- */
+
+static void
+warn_skipped(const char *name, const cd_pgn_raw_game *g)
+{
+	if (g->skipped_bytes > 0)
+		cli_warn_at(name, g->skipped_line, 0,
+		    "skipped %llu bytes of text that is not PGN",
+		    (unsigned long long)g->skipped_bytes);
+}
+
+static void
+read_error(const char *name, cd_status st)
+{
+	cli_warn("%s: %s", name, st == CD_ERR_IO ? strerror(errno) :
+	    cd_strerror(st));
+	status = 2;
+}
+
+/* Sort: read every input into the buffer (and runs). */
+static void
+sort_inputs(char **files, int nfiles)
+{
+	uint64_t seq = 0, bytes = 0;
+	int i;
+
+	mem_alloc();
+	mem_lo = 0;
+	mem_hi = opt_budget - opt_budget % sizeof(struct item);
+	for (i = 0; i < nfiles || (i == 0 && nfiles == 0); i++) {
+		const char *name;
+		FILE *f = cli_open_input(nfiles ? files[i] : "-", &name);
+		cd_pgn_reader *r;
+		cd_pgn_raw_game g;
+		cd_status st;
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		r = cd_pgn_reader_new(f);
+		if (r == NULL)
+			cli_fatal("out of memory");
+		while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+			warn_skipped(name, &g);
+			mem_add(&g, ++seq);
+			games_read++;
+			cli_progress(games_read, bytes +
+			    cd_pgn_reader_tell(r));
+		}
+		warn_skipped(name, &g);
+		if (st != CD_EOF)
+			read_error(name, st);
+		bytes += cd_pgn_reader_tell(r);
+		cd_pgn_reader_free(r);
+		cli_close_input(f);
+	}
+	if (nruns == 0) {
+		mem_flush(1);
+	} else {
+		mem_flush(0);
+		merge_all_runs();
+	}
+	free(mem);
+	mem = NULL;
+}
+
+/* -m: merge sorted inputs. */
+static void
+merge_inputs(char **files, int nfiles)
+{
+	size_t n = nfiles ? (size_t)nfiles : 1, k = fan_in(), first, i;
+
+	/* Too many inputs for one merge: merge groups into runs first. */
+	for (first = 0; first < n; first += k) {
+		size_t m = n - first < k ? n - first : k;
+		struct src *s = calloc(m, sizeof(*s));
+		size_t used = 0;
+
+		if (s == NULL)
+			cli_fatal("out of memory");
+		for (i = 0; i < m; i++) {
+			const char *name;
+			FILE *f = cli_open_input(nfiles ? files[first + i] :
+			    "-", &name);
+
+			if (f == NULL) {
+				status = 2;
+				continue;
+			}
+			s[used].f = f;
+			s[used].name = name;
+			s[used].r = cd_pgn_reader_new(f);
+			if (s[used].r == NULL)
+				cli_fatal("out of memory");
+			s[used].seqbase = (uint64_t)(first + i) << 40;
+			used++;
+		}
+		merge(s, used, !(first == 0 && m == n));
+		for (i = 0; i < used; i++) {
+			cd_pgn_reader_free(s[i].r);
+			cli_close_input(s[i].f);
+			free(s[i].kbuf);
+		}
+		free(s);
+	}
+	if (nruns > 0) {
+		mem_alloc();
+		merge_all_runs();
+		free(mem);
+		mem = NULL;
+	}
+}
+
+/* -c: check that the inputs (one sequence) are sorted. */
+static void
+check_inputs(char **files, int nfiles)
+{
+	int i;
+
+	have_last = 0;
+	for (i = 0; i < nfiles || (i == 0 && nfiles == 0); i++) {
+		struct src s;
+		const char *name;
+		FILE *f = cli_open_input(nfiles ? files[i] : "-", &name);
+		int bad = 0;
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		memset(&s, 0, sizeof(s));
+		s.f = f;
+		s.name = name;
+		s.r = cd_pgn_reader_new(f);
+		if (s.r == NULL)
+			cli_fatal("out of memory");
+		while (!bad && src_next(&s)) {
+			if (have_last) {
+				int c = keys_cmp(&last, &s.cur);
+
+				if (opt_reverse)
+					c = -c;
+				if (c > 0 || (c == 0 && opt_unique)) {
+					cli_warn_at(name, s.line, 0,
+					    "game %llu is %s",
+					    (unsigned long long)s.number,
+					    c > 0 ? "out of order" :
+					    "equal to the one before it");
+					status = 1;
+					bad = 1;
+				}
+			}
+			remember(&s.cur);
+		}
+		cd_pgn_reader_free(s.r);
+		cli_close_input(f);
+		free(s.kbuf);
+		if (bad)
+			return;
+	}
+}
+
+/* ---- options ---- */
+
+static size_t
+parse_size(const char *s)
+{
+	char *end;
+	double v;
+	double mult = 1024;	/* like sort(1): KiB by default */
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || v < 0)
+		cli_usage_error("bad size '%s'", s);
+	switch (*end) {
+	case '\0': break;
+	case 'b': mult = 1; end++; break;
+	case 'k': case 'K': mult = 1024.0; end++; break;
+	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
+	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+	case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+	case '%': {
+		long pages = sysconf(_SC_PHYS_PAGES);
+		long psize = sysconf(_SC_PAGESIZE);
+
+		if (pages <= 0 || psize <= 0 || v > 100)
+			cli_usage_error("bad size '%s'", s);
+		mult = (double)pages * (double)psize / 100.0;
+		end++;
+		break;
+	}
+	default:
+		cli_usage_error("bad size '%s'", s);
+	}
+	if (*end != '\0')
+		cli_usage_error("bad size '%s'", s);
+	v *= mult;
+	if (v > (double)(SIZE_MAX / 2))
+		cli_usage_error("size '%s' is too large", s);
+	return v < MIN_BUDGET ? MIN_BUDGET : (size_t)v;
+}
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n"
+	    "Sort PGN games in the standard's collating order (Date, Event,\n"
+	    "Site, Round, White, Black, Result, movetext), stable, writing\n"
+	    "each game's bytes as they came.\n\n"
+	    "  -c, --check           check that the input is sorted; exit 1 at\n"
+	    "                        the first game out of order\n"
+	    "  -m, --merge           merge already sorted inputs\n"
+	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -q, --quiet           no progress line\n"
+	    "  -r, --reverse         reverse the order (equal games keep\n"
+	    "                        their input order)\n"
+	    "  -S, --buffer-size=SIZE  memory budget: bytes with b, K, M, G,\n"
+	    "                        T (KiB without a suffix) or %% of memory\n"
+	    "                        (default 256M)\n"
+	    "      --stats           print counts and time on standard error\n"
+	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
+	    "                        (default $TMPDIR or /tmp)\n"
+	    "  -u, --unique          keep only the first of games equal in\n"
+	    "                        all eight keys\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 input out of order (-c),\n"
+	    "2 usage or system error.\n", cli_prog);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, 'c' },
+		{ "merge", no_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "reverse", no_argument, NULL, 'r' },
+		{ "buffer-size", required_argument, NULL, 'S' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "temporary-directory", required_argument, NULL, 'T' },
+		{ "unique", no_argument, NULL, 'u' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *outpath = NULL;
+	int c;
+
+	cli_init(argv[0]);
+	cli_atexit(tmp_cleanup);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uhV", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'c': opt_check = 1; break;
+		case 'm': opt_merge = 1; break;
+		case 'o': outpath = optarg; break;
+		case 'q': cli_quiet = 1; break;
+		case 'r': opt_reverse = 1; break;
+		case 'S': opt_budget = parse_size(optarg); break;
+		case 's': opt_stats = 1; break;
+		case 'T': opt_tmpdir = optarg; break;
+		case 'u': opt_unique = 1; break;
+		case 'h': usage(); cli_exit(0);
+		case 'V': cli_print_version(); cli_exit(0);
+		case ':':
+			cli_usage_error("option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0 && optopt != '?')
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if (opt_check && opt_merge)
+		cli_usage_error("-c and -m cannot be used together");
+	if (opt_check && outpath != NULL)
+		cli_usage_error("-c writes no output: -o makes no sense");
+	out = cli_output_open(opt_check ? NULL : outpath);
+	/* Games are written with writev on its descriptor. */
+	fflush(out);
+	out_fd = fileno(out);
+	if (outpath != NULL && strcmp(outpath, "-") != 0)
+		out_name = outpath;
+	if (opt_check)
+		check_inputs(argv + optind, argc - optind);
+	else if (opt_merge)
+		merge_inputs(argv + optind, argc - optind);
+	else
+		sort_inputs(argv + optind, argc - optind);
+	free(last_buf);
+	free(runs);
+	if (opt_stats)
+		cli_stats(games_read, games_written, 0);
+	cli_exit(status);
+}

@@ -1,0 +1,664 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_epd.c: EPD records: every opcode of standard 16.2.5, valid and
+ * invalid; the syntax of operations and strings; FEN lines; the
+ * canonical writer; the builder; the line reader.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+
+#define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+/* the first operation of START " op" starts at column 54 */
+#define KK "4k3/8/8/8/8/8/8/4K3 w - -"
+#define TWO_N "4k3/8/8/8/8/8/8/1N2KN2 w - -"
+
+enum { ANY = -1, NONE = -2 };
+
+/*
+ * One row: the line; the status cd_epd_parse returns; the code and
+ * column of the first finding (NONE: no finding at all; column 0: not
+ * checked); the canonical line (NULL: not checked, or invalid).
+ */
+struct row {
+	const char *line;
+	cd_status status;
+	int code;
+	size_t col;
+	const char *norm;
+};
+
+static const struct row rows[] = {
+	/* no operations */
+	{ START, CD_OK, NONE, 0, START },
+	{ KK, CD_OK, NONE, 0, KK },
+
+	/* acn, acs: one non-negative integer */
+	{ START " acn 1000;", CD_OK, NONE, 0, START " acn 1000;" },
+	{ START " acn 0;", CD_OK, NONE, 0, START " acn 0;" },
+	{ START " acn -1;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " acn x;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " acn;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " acn 1 2;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " acn 99999999999999999999;", CD_ERR_RANGE, CD_EPD_E_OPERAND,
+	    58, NULL },
+	{ START " acn 1.5;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " acs 9;", CD_OK, NONE, 0, START " acs 9;" },
+	{ START " acs -9;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " acs \"9\";", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 58, NULL },
+
+	/* am, bm: a set of legal moves, written in ASCII order */
+	{ START " am e4;", CD_OK, NONE, 0, START " am e4;" },
+	{ START " am;", CD_OK, NONE, 0, START " am;" },
+	{ START " am e4 Nf3;", CD_OK, NONE, 0, START " am Nf3 e4;" },
+	{ START " am e5;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 57, NULL },
+	{ START " am \"e4\";", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " bm d4 Nf3 c4;", CD_OK, NONE, 0, START " bm Nf3 c4 d4;" },
+	{ START " bm d4 Nf3 d4;", CD_OK, CD_EPD_N_FORMAT, 64,
+	    START " bm Nf3 d4;" },
+	{ START " bm e2e4;", CD_OK, CD_EPD_N_SAN, 57, START " bm e4;" },
+	{ START " bm Ng1f3 nf3;", CD_OK, CD_EPD_N_SAN, 57, START " bm Nf3;" },
+	{ START " bm Ke2;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 57, NULL },
+	{ START " bm Zz9;", CD_ERR_SYNTAX, CD_EPD_E_MOVE, 57, NULL },
+	{ START " bm --;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 57, NULL },
+	{ TWO_N " bm Nd2;", CD_ERR_AMBIGUOUS, CD_EPD_E_MOVE, 33, NULL },
+	{ TWO_N " bm Nbd2;", CD_OK, NONE, 0, TWO_N " bm Nbd2;" },
+
+	/* c0-c9, v0-v9, eco, nic: one string or none */
+	{ START " c0;", CD_OK, NONE, 0, START " c0;" },
+	{ START " c0 \"x y\";", CD_OK, NONE, 0, START " c0 \"x y\";" },
+	{ START " c9 \"z\"; c1 \"a\";", CD_OK, NONE, 0,
+	    START " c1 \"a\"; c9 \"z\";" },
+	{ START " c0 x;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " c0 8;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " c0 \"a\" \"b\";", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " v0;", CD_OK, NONE, 0, START " v0;" },
+	{ START " v5 \"Ruy Lopez\";", CD_OK, NONE, 0,
+	    START " v5 \"Ruy Lopez\";" },
+	{ START " v0 1;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " eco \"C20\";", CD_OK, NONE, 0, START " eco \"C20\";" },
+	{ START " eco;", CD_OK, NONE, 0, START " eco;" },
+	{ START " eco C20;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " nic \"KP 1.1\";", CD_OK, NONE, 0, START " nic \"KP 1.1\";" },
+	{ START " nic KP;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 58, NULL },
+	{ START " c10 \"x\";", CD_OK, CD_EPD_N_UNKNOWN, 54,
+	    START " c10 \"x\";" },
+
+	/* ce: an integer in -32767..32766 */
+	{ START " ce 32766;", CD_OK, NONE, 0, START " ce 32766;" },
+	{ START " ce -32767;", CD_OK, NONE, 0, START " ce -32767;" },
+	{ START " ce +5;", CD_OK, NONE, 0, START " ce 5;" },
+	{ START " ce 32767;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " ce -32768;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " ce 1.5;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " ce;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+
+	/* dm: a positive integer */
+	{ START " dm 3;", CD_OK, NONE, 0, START " dm 3;" },
+	{ START " dm 0;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " dm -21;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 57, NULL },
+
+	/* draw_*, resign: no operands; draw_claim, draw_offer need sm */
+	{ START " draw_accept;", CD_OK, NONE, 0, START " draw_accept;" },
+	{ START " draw_accept x;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " draw_reject;", CD_OK, NONE, 0, START " draw_reject;" },
+	{ START " draw_claim;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " sm e4; draw_claim;", CD_OK, NONE, 0,
+	    START " draw_claim; sm e4;" },
+	{ START " draw_offer;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " draw_offer; sm d4;", CD_OK, NONE, 0,
+	    START " draw_offer; sm d4;" },
+	{ START " resign;", CD_OK, NONE, 0, START " resign;" },
+	{ START " resign now;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+
+	/* fmvn, hmvc: the clocks */
+	{ START " fmvn 12; hmvc 7;", CD_OK, NONE, 0,
+	    START " fmvn 12; hmvc 7;" },
+	{ START " fmvn 0;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 59, NULL },
+	{ START " hmvc 0;", CD_OK, NONE, 0, START " hmvc 0;" },
+	{ START " hmvc -1;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 59, NULL },
+	{ START " hmvc 4294967296;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 59,
+	    NULL },
+	{ START " fmvn x;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 59, NULL },
+
+	/* id: one string */
+	{ START " id \"BK.01\";", CD_OK, NONE, 0, START " id \"BK.01\";" },
+	{ START " id;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " id BK.01;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " id \"a\" \"b\";", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+
+	/* noop: anything */
+	{ START " noop;", CD_OK, NONE, 0, START " noop;" },
+	{ START " noop +1 x \"s\" e2e4 1.50;", CD_OK, NONE, 0,
+	    START " noop +1 x \"s\" e2e4 1.50;" },
+
+	/* pm, sm: one legal move */
+	{ START " pm e4;", CD_OK, NONE, 0, START " pm e4;" },
+	{ START " pm;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " pm e4 d4;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+	{ START " pm e5;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 57, NULL },
+	{ START " sm Nc3;", CD_OK, NONE, 0, START " sm Nc3;" },
+	{ START " sm b1c3;", CD_OK, CD_EPD_N_SAN, 57, START " sm Nc3;" },
+	{ START " sm Nc6;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 57, NULL },
+	{ START " sm;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54, NULL },
+
+	/* pv: a legal sequence, played out; pm is its first move */
+	{ START " pv e4 e5 Nf3 Nc6;", CD_OK, NONE, 0,
+	    START " pv e4 e5 Nf3 Nc6;" },
+	{ START " pv;", CD_OK, NONE, 0, START " pv;" },
+	{ START " pv e2e4 e7e5 g1f3;", CD_OK, CD_EPD_N_SAN, 57,
+	    START " pv e4 e5 Nf3;" },
+	{ START " pv e4 e4;", CD_ERR_ILLEGAL, CD_EPD_E_MOVE, 60, NULL },
+	{ START " pv e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7;", CD_OK, CD_EPD_N_SAN, 79,
+	    START " pv e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#;" },
+	{ START " pm e4; pv e4 e5;", CD_OK, NONE, 0,
+	    START " pm e4; pv e4 e5;" },
+	{ START " pm d4; pv e4 e5;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54,
+	    NULL },
+
+	/* rc, tcgs: positive */
+	{ START " rc 3;", CD_OK, NONE, 0, START " rc 3;" },
+	{ START " rc 0;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 57, NULL },
+	{ START " tcgs 1;", CD_OK, NONE, 0, START " tcgs 1;" },
+	{ START " tcgs 0;", CD_ERR_RANGE, CD_EPD_E_OPERAND, 59, NULL },
+
+	/* tcri, tcsi: two strings */
+	{ START " tcri \"a@b.org\" \"Arasan\";", CD_OK, NONE, 0,
+	    START " tcri \"a@b.org\" \"Arasan\";" },
+	{ START " tcri \"a@b.org\";", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 54,
+	    NULL },
+	{ START " tcsi \"a@b.org\" \"X\";", CD_OK, NONE, 0,
+	    START " tcsi \"a@b.org\" \"X\";" },
+	{ START " tcsi \"a@b.org\" X;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 69,
+	    NULL },
+
+	/* unknown opcodes: noted, kept; private ones: kept silently */
+	{ START " wdl 2; dtz -3;", CD_OK, CD_EPD_N_UNKNOWN, 54,
+	    START " dtz -3; wdl 2;" },
+	{ START " Ae \"x\"; Zq 1.5 +7;", CD_OK, NONE, 0,
+	    START " Ae \"x\"; Zq 1.5 +7;" },
+	{ START " a \"x\";", CD_OK, CD_EPD_N_UNKNOWN, 54, START " a \"x\";" },
+	{ START " x1_ 3;", CD_OK, CD_EPD_N_UNKNOWN, 54, START " x1_ 3;" },
+	{ START " Abcdefghijklmno;", CD_OK, NONE, 0,
+	    START " Abcdefghijklmno;" },
+
+	/* opcode syntax, duplicates */
+	{ START " Abcdefghijklmnop;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54,
+	    NULL },
+	{ START " 1bad 2;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54, NULL },
+	{ START " gate-prone;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54, NULL },
+	{ START " _x;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54, NULL },
+	{ START " - bm e4;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54, NULL },
+	{ START " bm e4; bm d4;", CD_ERR_SYNTAX, CD_EPD_E_DUPLICATE, 61, NULL },
+	{ START " id \"a\"; id \"b\";", CD_ERR_SYNTAX, CD_EPD_E_DUPLICATE, 62,
+	    NULL },
+
+	/* strings */
+	{ START " id \"a\\\"b\\\\c\";", CD_OK, NONE, 0,
+	    START " id \"a\\\"b\\\\c\";" },
+	{ START " id \"semi;colon\"; bm e4;", CD_OK, NONE, 0,
+	    START " bm e4; id \"semi;colon\";" },
+	{ START " id \"a\\nb\";", CD_OK, CD_EPD_N_FORMAT, 59,
+	    START " id \"a\\\\nb\";" },
+	{ START " id \"open;", CD_ERR_SYNTAX, CD_EPD_E_STRING, 57, NULL },
+	{ START " id \"a\"b;", CD_ERR_SYNTAX, CD_EPD_E_STRING, 60, NULL },
+	{ START " id \"tab\there\";", CD_ERR_SYNTAX, CD_EPD_E_CHAR, 61, NULL },
+	{ START " id \"caf\xe9\";", CD_OK, NONE, 0, START " id \"caf\xe9\";" },
+	{ START " id \"\";", CD_OK, NONE, 0, START " id \"\";" },
+
+	/* control characters */
+	{ START " noop x\x01;", CD_ERR_SYNTAX, CD_EPD_E_CHAR, 60, NULL },
+	{ START " bm e4;\x7f", CD_ERR_SYNTAX, CD_EPD_E_CHAR, 60, NULL },
+
+	/* spacing, semicolons */
+	{ START " bm e4", CD_OK, CD_EPD_N_FORMAT, 59, START " bm e4;" },
+	{ START " resign", CD_OK, CD_EPD_N_FORMAT, 60, START " resign;" },
+	{ START " ; bm e4;;", CD_OK, CD_EPD_N_FORMAT, 54, START " bm e4;" },
+	{ "  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR   w\tKQkq  -   bm"
+	    "   e4 ;   id  \"x\" ;  ", CD_OK, NONE, 0,
+	    START " bm e4; id \"x\";" },
+	{ START " id \"x\";bm e4;", CD_OK, NONE, 0, START " bm e4; id \"x\";" },
+	{ START " bm e4;\r", CD_OK, NONE, 0, START " bm e4;" },
+
+	/* FEN lines: the clocks become hmvc and fmvn */
+	{ START " 0 1", CD_OK, NONE, 0, START " fmvn 1; hmvc 0;" },
+	{ START " 3 20 bm e4; id \"x\";", CD_OK, NONE, 0,
+	    START " bm e4; fmvn 20; hmvc 3; id \"x\";" },
+	{ START " 3 20; bm e4;", CD_OK, CD_EPD_N_FORMAT, 58,
+	    START " bm e4; fmvn 20; hmvc 3;" },
+	{ START " 3 20 hmvc 3;", CD_OK, NONE, 0, START " fmvn 20; hmvc 3;" },
+	{ START " 3 20 hmvc 4;", CD_ERR_SYNTAX, CD_EPD_E_OPERAND, 64, NULL },
+	{ START " 0 0", CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 56, NULL },
+	{ START " 0 bm e4;", CD_ERR_SYNTAX, CD_EPD_E_OPCODE, 54, NULL },
+
+	/* the fields and the position */
+	{ "", CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 1, NULL },
+	{ "rnbqkbnr/pppppppp w", CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 20, NULL },
+	{ "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4;",
+	    CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 0, NULL },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - bm e4;",
+	    CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 45, NULL },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w   KQkq  e9 bm e4;",
+	    CD_ERR_SYNTAX, CD_EPD_E_FIELDS, 56, NULL },
+	{ "8/8/8/8/8/8/8/4K3 w - - bm Kd1;", CD_ERR_POSITION,
+	    CD_EPD_E_POSITION, 1, NULL },
+	{ "4k3/8/8/8/8/8/8/4K3 w K - bm Kd1;", CD_ERR_POSITION,
+	    CD_EPD_E_POSITION, 0, NULL },
+	{ "4k3/8/8/8/8/8/8/4K2R w K - bm O-O;", CD_OK, NONE, 0,
+	    "4k3/8/8/8/8/8/8/4K2R w K - bm O-O;" },
+	{ "4k3/8/8/8/8/8/8/4K2R w K - bm e1g1;", CD_OK, CD_EPD_N_SAN, 31,
+	    "4k3/8/8/8/8/8/8/4K2R w K - bm O-O;" },
+	/* an invalid position still gets its operations checked */
+	{ "8/8/8/8/8/8/8/4K3 w - - bm Kd1; 9x;", CD_ERR_POSITION,
+	    CD_EPD_E_POSITION, 1, NULL },
+	/* en passant square after a double push, kept */
+	{ "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 bm Nf3;",
+	    CD_OK, NONE, 0,
+	    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 bm Nf3;" },
+	/* the standard's own example of a mate in five */
+	{ KK " ce 32758;", CD_OK, NONE, 0, KK " ce 32758;" },
+};
+
+static void
+check_row(const struct row *r, size_t len)
+{
+	cd_epd *e = cd_epd_new();
+	cd_status st;
+	const cd_epd_finding *f;
+
+	ck_assert_ptr_nonnull(e);
+	st = cd_epd_parse(e, r->line, len, 0);
+	ck_assert_msg(st == r->status, "'%s': status %d, expected %d", r->line,
+	    st, r->status);
+	f = cd_epd_finding_get(e, 0);
+	if (r->code == NONE) {
+		ck_assert_msg(f == NULL, "'%s': unexpected finding '%s'",
+		    r->line, f ? f->message : "");
+	} else if (r->code != ANY) {
+		ck_assert_msg(f != NULL, "'%s': no finding", r->line);
+		ck_assert_msg((int)f->code == r->code, "'%s': code %d (%s), "
+		    "expected %d", r->line, f->code, f->message, r->code);
+		ck_assert_msg(f->error == (r->code < CD_EPD_N_UNKNOWN),
+		    "'%s': wrong severity", r->line);
+		if (r->col != 0)
+			ck_assert_msg(f->col == r->col, "'%s': column %zu (%s), "
+			    "expected %zu", r->line, f->col, f->message,
+			    r->col);
+		ck_assert(f->message[0] != '\0');
+	}
+	ck_assert(cd_epd_invalid(e) == (r->status != CD_OK));
+	if (r->norm != NULL) {
+		const char *text;
+		size_t n;
+
+		ck_assert_int_eq(cd_epd_write(e, &text, &n), CD_OK);
+		ck_assert_str_eq(text, r->norm);
+		ck_assert_uint_eq(n, strlen(r->norm));
+		/* the canonical form reads back to itself, without notes */
+		ck_assert_int_eq(cd_epd_parse(e, r->norm, n, 0), CD_OK);
+		if (strstr(r->norm, " c10 ") == NULL &&
+		    strstr(r->norm, " a ") == NULL &&
+		    strstr(r->norm, " x1_ ") == NULL &&
+		    strstr(r->norm, " wdl ") == NULL)
+			ck_assert_uint_eq(cd_epd_finding_count(e), 0);
+		ck_assert_int_eq(cd_epd_write(e, &text, &n), CD_OK);
+		ck_assert_str_eq(text, r->norm);
+	} else if (r->status != CD_OK) {
+		const char *text;
+		size_t n;
+
+		ck_assert_int_eq(cd_epd_write(e, &text, &n), CD_ERR_ARG);
+	}
+	cd_epd_free(e);
+}
+
+START_TEST(test_rows)
+{
+	check_row(&rows[_i], strlen(rows[_i].line));
+}
+END_TEST
+
+/* Findings come in column order, each with its opcode. */
+START_TEST(test_findings_order)
+{
+	cd_epd *e = cd_epd_new();
+	const char *line = START " ce 99999; wdl 1; bm e5; id x; dm 0";
+	size_t i, n;
+
+	ck_assert_int_eq(cd_epd_parse(e, line, strlen(line), 0), CD_ERR_RANGE);
+	n = cd_epd_finding_count(e);
+	ck_assert_uint_eq(n, 6);
+	for (i = 1; i < n; i++)
+		ck_assert_uint_le(cd_epd_finding_get(e, i - 1)->col,
+		    cd_epd_finding_get(e, i)->col);
+	ck_assert_str_eq(cd_epd_finding_get(e, 0)->opcode, "ce");
+	ck_assert_str_eq(cd_epd_finding_get(e, 1)->opcode, "wdl");
+	ck_assert_str_eq(cd_epd_finding_get(e, 2)->opcode, "bm");
+	ck_assert_str_eq(cd_epd_finding_get(e, 3)->opcode, "id");
+	ck_assert_str_eq(cd_epd_finding_get(e, 4)->opcode, "dm");
+	ck_assert(!cd_epd_finding_get(e, 5)->error);	/* missing ';' */
+	ck_assert_ptr_null(cd_epd_finding_get(e, 6));
+	cd_epd_free(e);
+}
+END_TEST
+
+/* A hostile line: 100 findings listed, then one that says there are
+ * more, an error if any of the rest is. */
+START_TEST(test_many_findings)
+{
+	char line[2048];
+	size_t n, i;
+	cd_epd *e = cd_epd_new();
+	const cd_epd_finding *f;
+
+	n = (size_t)snprintf(line, sizeof(line), "%s", START);
+	for (i = 0; i < 300; i++) {
+		line[n++] = ' ';
+		line[n++] = ';';
+	}
+	n += (size_t)snprintf(line + n, sizeof(line) - n, " bm e5;");
+	ck_assert_int_eq(cd_epd_parse(e, line, n, 0), CD_ERR_ILLEGAL);
+	ck_assert_uint_eq(cd_epd_finding_count(e), 101);
+	ck_assert(!cd_epd_finding_get(e, 99)->error);
+	f = cd_epd_finding_get(e, 100);
+	ck_assert(f->error);
+	ck_assert_int_eq(f->code, CD_EPD_E_MOVE);
+	ck_assert_ptr_nonnull(strstr(f->message, "too many findings"));
+	ck_assert(cd_epd_invalid(e));
+	/* only notes: still valid */
+	n -= sizeof(" bm e5;") - 1;
+	ck_assert_int_eq(cd_epd_parse(e, line, n, 0), CD_OK);
+	ck_assert_uint_eq(cd_epd_finding_count(e), 101);
+	ck_assert(!cd_epd_finding_get(e, 100)->error);
+	ck_assert(!cd_epd_invalid(e));
+	cd_epd_free(e);
+}
+END_TEST
+
+/* A NUL byte anywhere makes the line invalid, at its column. */
+START_TEST(test_nul)
+{
+	static const char line[] = START " id \"a\0b\";";
+	cd_epd *e = cd_epd_new();
+	const cd_epd_finding *f;
+
+	ck_assert_int_eq(cd_epd_parse(e, line, sizeof(line) - 1, 0),
+	    CD_ERR_SYNTAX);
+	f = cd_epd_finding_get(e, 0);
+	ck_assert_int_eq(f->code, CD_EPD_E_CHAR);
+	ck_assert_uint_eq(f->col, 59);
+	ck_assert_ptr_null(cd_epd_board(e));
+	cd_epd_free(e);
+}
+END_TEST
+
+/* What the parser keeps: operands, kinds, values, columns, the board. */
+START_TEST(test_operands)
+{
+	static const char line[] = START " noop +7 -3 1.25 x \"q\\\"\";"
+	    " pv e4 e5; hmvc 5; fmvn 9;";
+	cd_epd *e = cd_epd_new();
+	const cd_epd_op *o;
+	const cd_board *b;
+
+	ck_assert_int_eq(cd_epd_parse(e, line, strlen(line), 0), CD_OK);
+	ck_assert_uint_eq(cd_epd_op_count(e), 4);
+	o = cd_epd_op_get(e, 0);
+	ck_assert_str_eq(o->opcode, "noop");
+	ck_assert_uint_eq(o->col, 54);
+	ck_assert_uint_eq(o->count, 5);
+	ck_assert_int_eq(o->operands[0].kind, CD_EPD_INTEGER);
+	ck_assert_int_eq(o->operands[0].integer, 7);
+	ck_assert_str_eq(o->operands[0].text, "+7");
+	ck_assert_uint_eq(o->operands[0].col, 59);
+	ck_assert_int_eq(o->operands[1].integer, -3);
+	ck_assert_int_eq(o->operands[2].kind, CD_EPD_FLOAT);
+	ck_assert(o->operands[2].real == 1.25);
+	ck_assert_int_eq(o->operands[3].kind, CD_EPD_TOKEN);
+	ck_assert_int_eq(o->operands[4].kind, CD_EPD_STRING);
+	ck_assert_str_eq(o->operands[4].text, "q\"");
+	ck_assert_uint_eq(o->operands[4].len, 2);
+	o = cd_epd_op_find(e, "pv");
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(o->operands[0].kind, CD_EPD_MOVE);
+	ck_assert_int_eq(o->operands[0].move,
+	    CD_MOVE(CD_SQ(4, 1), CD_SQ(4, 3), CD_MK_NORMAL));
+	ck_assert_int_eq(o->operands[1].move,
+	    CD_MOVE(CD_SQ(4, 6), CD_SQ(4, 4), CD_MK_NORMAL));
+	ck_assert_ptr_null(cd_epd_op_find(e, "bm"));
+	b = cd_epd_board(e);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(b->halfmove, 5);
+	ck_assert_uint_eq(b->fullmove, 9);
+	ck_assert_int_eq(b->side, CD_WHITE);
+	cd_epd_free(e);
+}
+END_TEST
+
+/* FEN clocks feed the board; CD_EPD_NO_FEN refuses them. */
+START_TEST(test_fen_clocks)
+{
+	static const char line[] = START " 12 34 bm e4;";
+	cd_epd *e = cd_epd_new();
+
+	ck_assert_int_eq(cd_epd_parse(e, line, strlen(line), 0), CD_OK);
+	ck_assert_uint_eq(cd_epd_board(e)->halfmove, 12);
+	ck_assert_uint_eq(cd_epd_board(e)->fullmove, 34);
+	ck_assert_int_eq(cd_epd_op_find(e, "hmvc")->operands[0].integer, 12);
+	ck_assert_int_eq(cd_epd_parse(e, line, strlen(line), CD_EPD_NO_FEN),
+	    CD_ERR_SYNTAX);
+	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_E_FIELDS);
+	cd_epd_free(e);
+}
+END_TEST
+
+/* Lines of any length: a 200 kB line of operands. */
+START_TEST(test_long_line)
+{
+	size_t n = 0, cap = 300000, i;
+	char *line = malloc(cap);
+	cd_epd *e = cd_epd_new();
+	const char *text;
+	size_t len;
+
+	n = (size_t)snprintf(line, cap, "%s id \"", START);
+	for (i = 0; i < 1000; i++)
+		line[n++] = 'a';
+	n += (size_t)snprintf(line + n, cap - n, "\"; noop");
+	for (i = 0; i < 40000; i++)
+		n += (size_t)snprintf(line + n, cap - n, " x%zu", i);
+	line[n++] = ';';
+	ck_assert_int_eq(cd_epd_parse(e, line, n, 0), CD_OK);
+	/* the only finding: the string is over 255 bytes */
+	ck_assert_uint_eq(cd_epd_finding_count(e), 1);
+	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_N_FORMAT);
+	ck_assert_uint_eq(cd_epd_op_find(e, "noop")->count, 40000);
+	ck_assert_str_eq(cd_epd_op_find(e, "noop")->operands[39999].text,
+	    "x39999");
+	ck_assert_uint_eq(cd_epd_op_find(e, "id")->operands[0].len, 1000);
+	/* already canonical: written back byte for byte */
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
+	ck_assert_uint_eq(len, n);
+	ck_assert(memcmp(text, line, n) == 0);
+	free(line);
+	cd_epd_free(e);
+}
+END_TEST
+
+START_TEST(test_builder)
+{
+	cd_epd *e = cd_epd_new();
+	cd_board b;
+	const char *text;
+	size_t len;
+	cd_move e4 = CD_MOVE(CD_SQ(4, 1), CD_SQ(4, 3), CD_MK_NORMAL);
+	cd_move e5 = CD_MOVE(CD_SQ(4, 6), CD_SQ(4, 4), CD_MK_NORMAL);
+	cd_move nf3 = CD_MOVE(CD_SQ(6, 0), CD_SQ(5, 2), CD_MK_NORMAL);
+
+	ck_assert_int_eq(cd_epd_reset(e, NULL), CD_OK);
+	ck_assert_int_eq(cd_epd_add_string(e, "x", 1), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_op_begin(e, "sm"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_move(e, e5), CD_ERR_ILLEGAL);
+	ck_assert_int_eq(cd_epd_add_move(e, CD_MOVE_NULL), CD_ERR_ILLEGAL);
+	ck_assert_int_eq(cd_epd_add_move(e, e4), CD_OK);
+	ck_assert_int_eq(cd_epd_op_begin(e, "id"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_string(e, "a \"q\" \\", 7), CD_OK);
+	ck_assert_int_eq(cd_epd_add_string(e, "tab\t", 4), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_op_begin(e, "pv"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_move(e, e4), CD_OK);
+	ck_assert_int_eq(cd_epd_add_move(e, e4), CD_ERR_ILLEGAL);
+	ck_assert_int_eq(cd_epd_add_move(e, e5), CD_OK);
+	ck_assert_int_eq(cd_epd_add_move(e, nf3), CD_OK);
+	ck_assert_int_eq(cd_epd_op_begin(e, "hmvc"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_integer(e, -1), CD_ERR_RANGE);
+	ck_assert_int_eq(cd_epd_add_integer(e, 4), CD_OK);
+	ck_assert_int_eq(cd_epd_op_begin(e, "Xq"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_token(e, "a;b", 3), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_add_token(e, "", 0), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_add_token(e, "-12", 3), CD_OK);
+	ck_assert_int_eq(cd_epd_op_get(e, 4)->operands[0].kind,
+	    CD_EPD_INTEGER);
+	ck_assert_int_eq(cd_epd_op_begin(e, "9x"), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_op_begin(e, "abcdefghijklmnop"), CD_ERR_ARG);
+	ck_assert_uint_eq(cd_epd_board(e)->halfmove, 4);
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
+	ck_assert_str_eq(text, START " Xq -12; hmvc 4; id \"a \\\"q\\\" \\\\\";"
+	    " pv e4 e5 Nf3; sm e4;");
+	/* replace and remove */
+	ck_assert_int_eq(cd_epd_op_begin(e, "sm"), CD_OK);
+	ck_assert_int_eq(cd_epd_add_move(e, nf3), CD_OK);
+	ck_assert_int_eq(cd_epd_op_remove(e, "Xq"), CD_OK);
+	ck_assert_int_eq(cd_epd_op_remove(e, "Xq"), CD_EOF);
+	ck_assert_int_eq(cd_epd_op_remove(e, "id"), CD_OK);
+	ck_assert_uint_eq(cd_epd_op_count(e), 3);
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
+	ck_assert_str_eq(text, START " hmvc 4; pv e4 e5 Nf3; sm Nf3;");
+	/* the text reads back the same */
+	ck_assert_int_eq(cd_epd_parse(e, text, len, 0), CD_OK);
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
+	ck_assert_str_eq(text, START " hmvc 4; pv e4 e5 Nf3; sm Nf3;");
+	/* another position; an impossible one is refused */
+	ck_assert_int_eq(cd_fen_parse(&b, KK, strlen(KK), 0, NULL, NULL),
+	    CD_OK);
+	ck_assert_int_eq(cd_epd_reset(e, &b), CD_OK);
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
+	ck_assert_str_eq(text, KK);
+	cd_board_clear(&b);
+	ck_assert_int_eq(cd_epd_reset(e, &b), CD_ERR_POSITION);
+	cd_epd_free(e);
+}
+END_TEST
+
+START_TEST(test_opcode_names)
+{
+	ck_assert(cd_epd_opcode_valid("a", 1));
+	ck_assert(cd_epd_opcode_valid("Ae", 2));
+	ck_assert(cd_epd_opcode_valid("draw_accept", 11));
+	ck_assert(cd_epd_opcode_valid("abcdefghijklmno", 15));
+	ck_assert(!cd_epd_opcode_valid("abcdefghijklmnop", 16));
+	ck_assert(!cd_epd_opcode_valid("", 0));
+	ck_assert(!cd_epd_opcode_valid("1a", 2));
+	ck_assert(!cd_epd_opcode_valid("_a", 2));
+	ck_assert(!cd_epd_opcode_valid("a-b", 3));
+	ck_assert(cd_epd_opcode_known("bm"));
+	ck_assert(cd_epd_opcode_known("c7"));
+	ck_assert(cd_epd_opcode_known("v0"));
+	ck_assert(cd_epd_opcode_known("tcsi"));
+	ck_assert(cd_epd_opcode_known("draw_reject"));
+	ck_assert(!cd_epd_opcode_known("c10"));
+	ck_assert(!cd_epd_opcode_known("BM"));
+	ck_assert(!cd_epd_opcode_known("wdl"));
+	ck_assert(!cd_epd_opcode_known(NULL));
+}
+END_TEST
+
+START_TEST(test_line_kind)
+{
+	ck_assert_int_eq(cd_epd_line_kind("", 0), CD_EPD_LINE_BLANK);
+	ck_assert_int_eq(cd_epd_line_kind(" \t\r", 3), CD_EPD_LINE_BLANK);
+	ck_assert_int_eq(cd_epd_line_kind("# x", 3), CD_EPD_LINE_COMMENT);
+	ck_assert_int_eq(cd_epd_line_kind("% x", 3), CD_EPD_LINE_COMMENT);
+	ck_assert_int_eq(cd_epd_line_kind(" #", 2), CD_EPD_LINE_RECORD);
+	ck_assert_int_eq(cd_epd_line_kind(KK, strlen(KK)),
+	    CD_EPD_LINE_RECORD);
+}
+END_TEST
+
+START_TEST(test_reader)
+{
+	static const char data[] = "\xef\xbb\xbf" KK " bm Kd1;\r\n"
+	    "\n# comment\n" KK " id \"a\0b\";\n" KK " bm Kf1";
+	FILE *f = fmemopen((void *)data, sizeof(data) - 1, "rb");
+	cd_epd_reader *r;
+	cd_epd *e = cd_epd_new();
+	const char *line, *raw;
+	size_t len, rawlen;
+
+	ck_assert_ptr_nonnull(f);
+	r = cd_epd_reader_new(f);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_epd_reader_next(r, &line, &len), CD_OK);
+	ck_assert_uint_eq(len, strlen(KK " bm Kd1;"));
+	ck_assert(memcmp(line, KK " bm Kd1;", len) == 0);
+	raw = cd_epd_reader_raw(r, &rawlen);
+	ck_assert_uint_eq(rawlen, 3 + len + 2);
+	ck_assert(memcmp(raw, "\xef\xbb\xbf", 3) == 0);
+	ck_assert_uint_eq(cd_epd_reader_lineno(r), 1);
+	ck_assert_uint_eq(cd_epd_reader_offset(r), rawlen);
+	/* cd_epd_read skips the blank and the comment line */
+	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_ERR_SYNTAX);
+	ck_assert_uint_eq(cd_epd_reader_lineno(r), 4);
+	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_E_CHAR);
+	raw = cd_epd_reader_raw(r, &rawlen);
+	ck_assert_uint_eq(rawlen, strlen(KK " id \"a") + 5);
+	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_OK);
+	ck_assert_uint_eq(cd_epd_reader_lineno(r), 5);
+	raw = cd_epd_reader_raw(r, &rawlen);
+	ck_assert_uint_eq(rawlen, strlen(KK " bm Kf1"));
+	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_EOF);
+	ck_assert_uint_eq(cd_epd_reader_offset(r), sizeof(data) - 1);
+	cd_epd_reader_free(r);
+	cd_epd_reader_free(NULL);
+	cd_epd_free(e);
+	cd_epd_free(NULL);
+	fclose(f);
+}
+END_TEST
+
+static Suite *
+epd_suite(void)
+{
+	Suite *s = suite_create("epd");
+	TCase *tc = tcase_create("epd");
+
+	tcase_add_loop_test(tc, test_rows, 0, sizeof(rows) / sizeof(rows[0]));
+	tcase_add_test(tc, test_findings_order);
+	tcase_add_test(tc, test_many_findings);
+	tcase_add_test(tc, test_nul);
+	tcase_add_test(tc, test_operands);
+	tcase_add_test(tc, test_fen_clocks);
+	tcase_add_test(tc, test_long_line);
+	tcase_add_test(tc, test_builder);
+	tcase_add_test(tc, test_opcode_names);
+	tcase_add_test(tc, test_line_kind);
+	tcase_add_test(tc, test_reader);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(epd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,1074 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_pgn_lex.c: the PGN game reader and token lexer.
+ *
+ * Game boundaries, tags, skipped text, BOM, CRLF, NUL, unclosed comments
+ * and block boundaries (a FILE reader must split exactly like a memory
+ * reader, however big the games) on handwritten inputs; tokens in a
+ * table; and, when $CORPUS is there, counts and invariants over the
+ * real quirk files of ../shared/corpus/quirks.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+
+/* ---- helpers ---- */
+
+struct games {
+	size_t n;
+	char *text[64];
+	size_t len[64];
+	cd_pgn_raw_game g[64];	/* pointers in g are not kept */
+	char *tags[64];		/* "Name=value;..." */
+	uint64_t skipped[65];
+	unsigned long skipped_line[65];
+};
+
+static void
+games_free(struct games *gs)
+{
+	size_t i;
+
+	for (i = 0; i < gs->n; i++) {
+		free(gs->text[i]);
+		free(gs->tags[i]);
+	}
+	free(gs);
+}
+
+static struct games *
+read_all(cd_pgn_reader *r)
+{
+	struct games *gs = calloc(1, sizeof(*gs));
+	cd_pgn_raw_game g;
+	cd_status st;
+
+	ck_assert_ptr_nonnull(gs);
+	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+		size_t i, tl = 1;
+		char *t;
+
+		ck_assert_uint_lt(gs->n, 64);
+		gs->text[gs->n] = malloc(g.len + 1);
+		memcpy(gs->text[gs->n], g.text, g.len);
+		gs->text[gs->n][g.len] = '\0';
+		gs->len[gs->n] = g.len;
+		for (i = 0; i < g.ntags; i++)
+			tl += g.tags[i].name_len + g.tags[i].value_len + 2;
+		t = gs->tags[gs->n] = malloc(tl);
+		*t = '\0';
+		for (i = 0; i < g.ntags; i++) {
+			if (memchr(g.tags[i].name, 0, g.tags[i].name_len) ==
+			    NULL)
+				ck_assert_uint_eq(strlen(g.tags[i].name),
+				    g.tags[i].name_len);
+			strcat(t, g.tags[i].name);
+			strcat(t, "=");
+			strcat(t, g.tags[i].value);
+			strcat(t, ";");
+		}
+		gs->skipped[gs->n] = g.skipped_bytes;
+		gs->skipped_line[gs->n] = g.skipped_line;
+		gs->g[gs->n] = g;
+		gs->n++;
+	}
+	ck_assert_int_eq(st, CD_EOF);
+	gs->skipped[gs->n] = g.skipped_bytes;
+	gs->skipped_line[gs->n] = g.skipped_line;
+	/* At the end it stays at the end. */
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_EOF);
+	return gs;
+}
+
+static struct games *
+read_mem(const char *s, size_t len)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(s, len);
+	struct games *gs;
+
+	ck_assert_ptr_nonnull(r);
+	gs = read_all(r);
+	ck_assert_uint_eq(cd_pgn_reader_tell(r), len);
+	cd_pgn_reader_free(r);
+	return gs;
+}
+
+static struct games *
+read_str(const char *s)
+{
+	return read_mem(s, strlen(s));
+}
+
+/* The same input through a FILE (a temporary file). */
+static struct games *
+read_file(const char *s, size_t len)
+{
+	FILE *f = tmpfile();
+	cd_pgn_reader *r;
+	struct games *gs;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(s, 1, len, f), len);
+	rewind(f);
+	r = cd_pgn_reader_new(f);
+	ck_assert_ptr_nonnull(r);
+	gs = read_all(r);
+	ck_assert_uint_eq(cd_pgn_reader_tell(r), len);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	return gs;
+}
+
+/* Both readers must agree game for game. */
+static void
+same_games(const struct games *a, const struct games *b)
+{
+	size_t i;
+
+	ck_assert_uint_eq(a->n, b->n);
+	for (i = 0; i < a->n; i++) {
+		ck_assert_uint_eq(a->len[i], b->len[i]);
+		ck_assert(memcmp(a->text[i], b->text[i], a->len[i]) == 0);
+		ck_assert_str_eq(a->tags[i], b->tags[i]);
+		ck_assert_uint_eq(a->g[i].offset, b->g[i].offset);
+		ck_assert_uint_eq(a->g[i].line, b->g[i].line);
+		ck_assert_uint_eq(a->g[i].col, b->g[i].col);
+		ck_assert_uint_eq(a->g[i].movetext, b->g[i].movetext);
+		ck_assert_uint_eq(a->g[i].movetext_end, b->g[i].movetext_end);
+		ck_assert_uint_eq(a->g[i].movetext_line,
+		    b->g[i].movetext_line);
+		ck_assert_uint_eq(a->g[i].flags, b->g[i].flags);
+		ck_assert_int_eq(a->g[i].result, b->g[i].result);
+		ck_assert_uint_eq(a->skipped[i], b->skipped[i]);
+	}
+	ck_assert_uint_eq(a->skipped[a->n], b->skipped[b->n]);
+}
+
+static struct games *
+read_both(const char *s)
+{
+	struct games *a = read_str(s), *b = read_file(s, strlen(s));
+
+	same_games(a, b);
+	games_free(b);
+	return a;
+}
+
+/* The movetext of game i as a string. */
+static char *
+movetext(const struct games *gs, size_t i)
+{
+	static char buf[4096];
+	size_t n = gs->g[i].movetext_end - gs->g[i].movetext;
+
+	ck_assert_uint_lt(n, sizeof(buf));
+	memcpy(buf, gs->text[i] + gs->g[i].movetext, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---- results ---- */
+
+START_TEST(test_result_parse)
+{
+	static const struct {
+		const char *s;
+		cd_pgn_result r;
+	} rows[] = {
+		{ "1-0", CD_PGN_RESULT_WHITE }, { "0-1", CD_PGN_RESULT_BLACK },
+		{ "1/2-1/2", CD_PGN_RESULT_DRAW }, { "*", CD_PGN_RESULT_UNKNOWN },
+		{ "1\xe2\x80\x93" "0", CD_PGN_RESULT_WHITE },	/* en dash */
+		{ "0\xe2\x80\x94" "1", CD_PGN_RESULT_BLACK },	/* em dash */
+		{ "1\xe2\x88\x92" "0", CD_PGN_RESULT_WHITE },	/* minus */
+		{ "\xc2\xbd-\xc2\xbd", CD_PGN_RESULT_DRAW },
+		{ "\xc2\xbd\xe2\x80\x93\xc2\xbd", CD_PGN_RESULT_DRAW },
+		{ "1/2", CD_PGN_RESULT_DRAW }, { "\xc2\xbd", CD_PGN_RESULT_DRAW },
+		{ "0-0", CD_PGN_RESULT_NONE }, { "1-1", CD_PGN_RESULT_NONE },
+		{ "1-0-0", CD_PGN_RESULT_NONE }, { "", CD_PGN_RESULT_NONE },
+		{ "**", CD_PGN_RESULT_NONE }, { "?", CD_PGN_RESULT_NONE },
+		{ "1/2-", CD_PGN_RESULT_NONE }, { "10", CD_PGN_RESULT_NONE }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		ck_assert_msg(cd_pgn_result_parse(rows[i].s,
+		    strlen(rows[i].s)) == rows[i].r, "row %zu: %s", i,
+		    rows[i].s);
+	ck_assert_str_eq(cd_pgn_result_str(CD_PGN_RESULT_DRAW), "1/2-1/2");
+	ck_assert_str_eq(cd_pgn_result_str(CD_PGN_RESULT_NONE), "");
+}
+END_TEST
+
+/* ---- game boundaries ---- */
+
+START_TEST(test_two_games)
+{
+	const char *in =
+	    "[Event \"a\"]\n[Site \"s\"]\n\n1. e4 e5 1-0\n\n"
+	    "[Event \"b\"]\n\n1. d4 d5 0-1\n";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->text[0],
+	    "[Event \"a\"]\n[Site \"s\"]\n\n1. e4 e5 1-0\n\n");
+	ck_assert_str_eq(gs->text[1], "[Event \"b\"]\n\n1. d4 d5 0-1\n");
+	ck_assert_str_eq(gs->tags[0], "Event=a;Site=s;");
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 e5 1-0");
+	ck_assert_str_eq(movetext(gs, 1), "1. d4 d5 0-1");
+	ck_assert_uint_eq(gs->g[0].line, 1);
+	ck_assert_uint_eq(gs->g[1].line, 6);
+	ck_assert_uint_eq(gs->g[0].movetext_line, 4);
+	ck_assert_uint_eq(gs->g[0].movetext_col, 1);
+	ck_assert_uint_eq(gs->g[1].offset, strlen(gs->text[0]));
+	ck_assert_uint_eq(gs->g[0].number, 1);
+	ck_assert_uint_eq(gs->g[1].number, 2);
+	ck_assert_int_eq(gs->g[0].result, CD_PGN_RESULT_WHITE);
+	ck_assert_int_eq(gs->g[1].result, CD_PGN_RESULT_BLACK);
+	ck_assert_uint_eq(gs->g[0].flags, 0);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_missing_marker)
+{
+	/* No marker: the game ends where the next tag section begins. */
+	const char *in =
+	    "[Event \"a\"]\n1. e4 e5 2. Nf3\n  [Event \"b\"]\n1. d4 *";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->text[0], "[Event \"a\"]\n1. e4 e5 2. Nf3\n");
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 e5 2. Nf3");
+	ck_assert_uint_eq(gs->g[0].flags, CD_PGN_RAW_NO_RESULT);
+	ck_assert_int_eq(gs->g[0].result, CD_PGN_RESULT_NONE);
+	ck_assert_str_eq(gs->text[1], "  [Event \"b\"]\n1. d4 *");
+	ck_assert_uint_eq(gs->g[1].col, 1);
+	ck_assert_uint_eq(gs->g[1].flags, 0);
+	games_free(gs);
+
+	/* At the end of input. */
+	gs = read_both("[Event \"a\"]\n\n1. e4 e5\n\n");
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 e5");
+	ck_assert_uint_eq(gs->len[0], strlen("[Event \"a\"]\n\n1. e4 e5\n\n"));
+	ck_assert_uint_eq(gs->g[0].flags, CD_PGN_RAW_NO_RESULT);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_no_blank_lines)
+{
+	struct games *gs = read_both(
+	    "[Event \"a\"]1. e4 1-0[Event \"b\"]1. d4 0-1 [Event \"c\"]*");
+
+	ck_assert_uint_eq(gs->n, 3);
+	ck_assert_str_eq(gs->text[0], "[Event \"a\"]1. e4 1-0");
+	ck_assert_str_eq(gs->text[1], "[Event \"b\"]1. d4 0-1 ");
+	ck_assert_str_eq(gs->text[2], "[Event \"c\"]*");
+	ck_assert_uint_eq(gs->g[1].col, 21);
+	ck_assert_str_eq(movetext(gs, 2), "*");
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_not_fooled)
+{
+	/* Markers and brackets inside comments, strings, escape lines. */
+	const char *in =
+	    "[Event \"a\"]\n"
+	    "1. e4 { 1-0 * [Event \"x\"] } e5 ; 0-1 { [\n"
+	    "%1-0 *\n"
+	    "2. Nf3 \"1-0\" (2. d4 *) 1/2-1/2\n"
+	    "[Event \"b\"] 1. d4 *\n";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	/* A marker inside a variation does not end the game. */
+	ck_assert_int_eq(gs->g[0].result, CD_PGN_RESULT_DRAW);
+	ck_assert_str_eq(movetext(gs, 0),
+	    "1. e4 { 1-0 * [Event \"x\"] } e5 ; 0-1 { [\n%1-0 *\n2. Nf3 "
+	    "\"1-0\" (2. d4 *) 1/2-1/2");
+	games_free(gs);
+
+	/* Without the marker in the variation the game runs on. */
+	gs = read_both("1. e4 {*} (1. d4 {1-0}) 1... e5 ; *\n2. Nf3 1/2-1/2\n");
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_int_eq(gs->g[0].result, CD_PGN_RESULT_DRAW);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_untagged)
+{
+	struct games *gs = read_both(
+	    "1. e4 e5 *\n1. d4 d5 1-0\n\n{A comment first} 1. c4 0-1\n"
+	    "e4 c5\n");
+
+	ck_assert_uint_eq(gs->n, 4);
+	ck_assert_str_eq(gs->text[0], "1. e4 e5 *\n");
+	ck_assert_str_eq(gs->text[1], "1. d4 d5 1-0\n\n");
+	ck_assert_str_eq(gs->text[2], "{A comment first} 1. c4 0-1\n");
+	ck_assert_str_eq(movetext(gs, 2), "{A comment first} 1. c4 0-1");
+	ck_assert_str_eq(gs->text[3], "e4 c5\n");
+	ck_assert_uint_eq(gs->g[3].flags, CD_PGN_RAW_NO_RESULT);
+	ck_assert_uint_eq(gs->g[0].ntags, 0);
+	ck_assert_uint_eq(gs->g[3].line, 5);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_skipped)
+{
+	const char *in =
+	    "From: someone@example.org\nSubject: games\n\n"
+	    "[Event \"a\"]\n1. e4 *\nnot chess at all\n[Event \"b\"]\n*\n"
+	    "trailing words\n";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_uint_eq(gs->skipped[0], 41);
+	ck_assert_uint_eq(gs->skipped_line[0], 1);
+	ck_assert_uint_eq(gs->g[0].line, 4);
+	ck_assert_uint_eq(gs->skipped[1], 17);
+	ck_assert_uint_eq(gs->skipped_line[1], 6);
+	ck_assert_uint_eq(gs->skipped[2], 15);
+	ck_assert_uint_eq(gs->skipped_line[2], 9);
+	ck_assert_str_eq(gs->text[1], "[Event \"b\"]\n*\n");
+	games_free(gs);
+
+	/* A comment before the first tag section (pgn-extract's eco.pgn). */
+	gs = read_both("{\nAbout this file\n}\n\n[ECO \"A00\"]\n\n1. b4 *\n");
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_uint_eq(gs->skipped[0], 21);
+	ck_assert_str_eq(gs->tags[0], "ECO=A00;");
+	games_free(gs);
+
+	/* Only blank lines: no game, nothing skipped. */
+	gs = read_both("\n \n\t\r\n");
+	ck_assert_uint_eq(gs->n, 0);
+	ck_assert_uint_eq(gs->skipped[0], 0);
+	games_free(gs);
+	gs = read_both("");
+	ck_assert_uint_eq(gs->n, 0);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_bom_crlf)
+{
+	const char *in =
+	    "\xef\xbb\xbf[Event \"a\"]\r\n[Site \"b\"]\r\n\r\n1. e4 1-0\r\n"
+	    "\r\n[Event \"c\"]\r\n\r\n1. d4 *\r\n";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->tags[0], "Event=a;Site=b;");
+	ck_assert_str_eq(gs->text[0],
+	    "[Event \"a\"]\r\n[Site \"b\"]\r\n\r\n1. e4 1-0\r\n\r\n");
+	ck_assert_uint_eq(gs->g[0].offset, 3);
+	ck_assert_uint_eq(gs->g[0].line, 1);
+	ck_assert_uint_eq(gs->g[0].col, 1);
+	ck_assert_uint_eq(gs->g[1].line, 6);
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 1-0");
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_nul)
+{
+	static const char in[] =
+	    "[Event \"a\0b\"]\n1. e4\0 *\0\n[Event \"c\"] *";
+	struct games *gs = read_mem(in, sizeof(in) - 1);
+	struct games *gf = read_file(in, sizeof(in) - 1);
+
+	same_games(gs, gf);
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_uint_eq(gs->skipped[1], 2);	/* the NUL after the marker */
+	ck_assert_uint_eq(gs->g[0].flags & CD_PGN_RAW_NUL, CD_PGN_RAW_NUL);
+	ck_assert_int_eq(gs->g[0].result, CD_PGN_RESULT_UNKNOWN);
+	games_free(gs);
+	games_free(gf);
+	{
+		cd_pgn_reader *r = cd_pgn_reader_new_mem(in, sizeof(in) - 1);
+		cd_pgn_raw_game g;
+
+		ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+		ck_assert_uint_eq(g.tags[0].value_len, 3);
+		ck_assert(memcmp(g.tags[0].value, "a\0b", 4) == 0);
+		cd_pgn_reader_free(r);
+	}
+}
+END_TEST
+
+START_TEST(test_unclosed_comment)
+{
+	const char *in =
+	    "[Event \"a\"]\n1. e4 { oops\n1-0\n\n[Event \"b\"]\n1. d4 *\n";
+	struct games *gs = read_both(in);
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->text[0], "[Event \"a\"]\n1. e4 { oops\n1-0\n\n");
+	ck_assert_uint_eq(gs->g[0].flags,
+	    CD_PGN_RAW_UNCLOSED_COMMENT | CD_PGN_RAW_NO_RESULT);
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 { oops\n1-0");
+	ck_assert_uint_eq(gs->g[1].flags, 0);
+	games_free(gs);
+
+	/* To the end of input: every byte is in the game. */
+	in = "[Event \"a\"]\n1. e4 { oops 1-0\n\n[Event b] *\n";
+	gs = read_both(in);
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(gs->text[0], in);
+	ck_assert(gs->g[0].flags & CD_PGN_RAW_UNCLOSED_COMMENT);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_tags)
+{
+	struct games *gs = read_both(
+	    "[Event \"a\"] [Site \"b\"][Date\n  \"1993.??.??\"\n]\n"
+	    "[Round\"3\"]\n"
+	    "[White \"Joe \"the kid\" Bloggs\"]\n"
+	    "[Black \"x \\\"y\\\" \\\\ z\"]\n"
+	    "[Annotator \"Tournament \\\"]\n"
+	    "[BlackType: \"program\"]\n"
+	    "[GreatestGameEverPlayed? \"True\"]\n"
+	    "[Opening \"closing ] opening [x]\"]\n"
+	    "[ECO \"\"]\n"
+	    "1. e4 *\n");
+
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(gs->tags[0],
+	    "Event=a;Site=b;Date=1993.??.??;Round=3;"
+	    "White=Joe \"the kid\" Bloggs;Black=x \"y\" \\ z;"
+	    "Annotator=Tournament \\;BlackType:=program;"
+	    "GreatestGameEverPlayed?=True;Opening=closing ] opening [x];"
+	    "ECO=;");
+	ck_assert_uint_eq(gs->g[0].flags, 0);
+	ck_assert_uint_eq(gs->g[0].movetext_line, 12);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_tag_positions)
+{
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	const char *in = "\n\n[Event \"a\"]  [Site \"b\"]\n\n [Round \"1\"] e4 *";
+
+	r = cd_pgn_reader_new_mem(in, strlen(in));
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+	ck_assert_uint_eq(g.ntags, 3);
+	ck_assert_uint_eq(g.tags[0].line, 3);
+	ck_assert_uint_eq(g.tags[0].col, 1);
+	ck_assert_uint_eq(g.tags[1].line, 3);
+	ck_assert_uint_eq(g.tags[1].col, 14);
+	ck_assert_uint_eq(g.tags[2].line, 5);
+	ck_assert_uint_eq(g.tags[2].col, 2);
+	ck_assert_uint_eq(g.movetext_line, 5);
+	ck_assert_uint_eq(g.movetext_col, 14);
+	ck_assert_str_eq(cd_pgn_raw_tag(&g, "Site")->value, "b");
+	ck_assert_ptr_null(cd_pgn_raw_tag(&g, "White"));
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
+START_TEST(test_bad_tags)
+{
+	struct games *gs = read_both(
+	    "[Event \"a\"]\n[Site b]\n[Date \"x\n[White \"w\"]\n1. e4 *\n");
+
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(gs->tags[0], "Event=a;White=w;");
+	ck_assert_uint_eq(gs->g[0].flags, CD_PGN_RAW_BAD_TAG);
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_tag_sections)
+{
+	/* A tag section without movetext, then the next game (Event). */
+	struct games *gs = read_both(
+	    "[Event \"a\"]\n[Result \"*\"]\n[Event \"b\"]\n1. e4 *\n");
+
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->text[0], "[Event \"a\"]\n[Result \"*\"]\n");
+	ck_assert_uint_eq(gs->g[0].movetext, gs->g[0].movetext_end);
+	ck_assert_uint_eq(gs->g[0].flags, CD_PGN_RAW_NO_RESULT);
+	games_free(gs);
+
+	/* A blank line inside a tag section; a repeated name after a
+	 * blank line starts the next game. */
+	gs = read_both("[Site \"a\"]\n\n[White \"w\"]\n\n \n[Site \"b\"]\n*\n");
+	ck_assert_uint_eq(gs->n, 2);
+	ck_assert_str_eq(gs->tags[0], "Site=a;White=w;");
+	ck_assert_str_eq(gs->text[0], "[Site \"a\"]\n\n[White \"w\"]\n\n \n");
+	ck_assert_str_eq(gs->tags[1], "Site=b;");
+	games_free(gs);
+
+	/* A repeated name without a blank line: the same game. */
+	gs = read_both("[Site \"a\"]\n[Site \"b\"]\n*\n");
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(gs->tags[0], "Site=a;Site=b;");
+	games_free(gs);
+
+	/* Escape lines in a tag section. */
+	gs = read_both("[Event \"a\"]\n%private\n[Site \"b\"]\n*\n");
+	ck_assert_uint_eq(gs->n, 1);
+	ck_assert_str_eq(gs->tags[0], "Event=a;Site=b;");
+	games_free(gs);
+}
+END_TEST
+
+START_TEST(test_after_marker)
+{
+	/* Comment lines after the marker go with the game when the next
+	 * tag section follows them. */
+	struct games *gs = read_both(
+	    "[Event \"a\"]\n1. e4 1-0 {end}\n; {Game Nr. 1 :\n; done }\n\n"
+	    "[Event \"b\"]\n1. d4 0-1\n{about the next}\n1. c4 *\n");
+
+	ck_assert_uint_eq(gs->n, 3);
+	ck_assert_str_eq(gs->text[0],
+	    "[Event \"a\"]\n1. e4 1-0 {end}\n; {Game Nr. 1 :\n; done }\n\n");
+	ck_assert_str_eq(movetext(gs, 0), "1. e4 1-0");
+	ck_assert_str_eq(gs->text[1], "[Event \"b\"]\n1. d4 0-1\n");
+	ck_assert_str_eq(gs->text[2], "{about the next}\n1. c4 *\n");
+	games_free(gs);
+}
+END_TEST
+
+/* Big games and many games across the reader's block boundaries. */
+START_TEST(test_blocks)
+{
+	size_t cap = 4 << 20, len = 0, i;
+	char *in = malloc(cap);
+	struct games *a, *b;
+
+	ck_assert_ptr_nonnull(in);
+	for (i = 0; i < 40; i++) {
+		size_t k, big = i == 7 ? 700000 : i == 20 ? 300000 : i * 997;
+
+		len += (size_t)sprintf(in + len,
+		    "[Event \"e%zu\"]\n[Annotator \"", i);
+		for (k = 0; k < (i == 30 ? 600000u : 3u); k++)
+			in[len++] = 'v';
+		len += (size_t)sprintf(in + len, "\"]\r\n\r\n1. e4 {");
+		for (k = 0; k < big; k++)
+			in[len++] = k % 61 == 60 ? '\n' : 'c';
+		len += (size_t)sprintf(in + len, "} e5 %s\n\n",
+		    i % 3 == 0 ? "1-0" : i % 3 == 1 ? "*" : "");
+		ck_assert_uint_lt(len, cap - 800000);
+	}
+	a = read_mem(in, len);
+	b = read_file(in, len);
+	same_games(a, b);
+	ck_assert_uint_eq(a->n, 40);
+	for (i = 0; i < 40; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "Event=e%zu;", i);
+		ck_assert(strncmp(a->tags[i], want, strlen(want)) == 0);
+	}
+	games_free(a);
+	games_free(b);
+	free(in);
+}
+END_TEST
+
+/* ---- tokens ---- */
+
+/* The tokens of s as "TYPE(text)" words. */
+static void
+lex_str(const char *s, size_t n, char *out, size_t cap)
+{
+	static const char *const names[] = {
+		"END", "TAG", "NUM", "MOVE", "SFX", "NAG", "EVAL", "EP",
+		"RES", "COM", "LCOM", "ESC", "RAVO", "RAVC", "STR", "ERR"
+	};
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	size_t len = 0;
+
+	out[0] = '\0';
+	cd_pgn_lex_init(&lx, s, n, 1, 1);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END) {
+		len += (size_t)snprintf(out + len, cap - len, "%s%s(%.*s)",
+		    len ? " " : "", names[t.type], (int)t.len, t.text);
+		if (t.type == CD_PGN_TOK_NAG || t.type == CD_PGN_TOK_EVAL ||
+		    t.type == CD_PGN_TOK_SUFFIX || t.type == CD_PGN_TOK_RESULT ||
+		    t.type == CD_PGN_TOK_MOVENUM)
+			len += (size_t)snprintf(out + len, cap - len, "=%ld",
+			    t.num);
+		if (t.type == CD_PGN_TOK_TAG)
+			len += (size_t)snprintf(out + len, cap - len, "=%.*s",
+			    (int)t.value_len, t.value);
+		if (t.flags & CD_PGN_TOKF_NULLMOVE)
+			len += (size_t)snprintf(out + len, cap - len, "!null");
+		if (t.flags & CD_PGN_TOKF_CASTLING)
+			len += (size_t)snprintf(out + len, cap - len, "!castle");
+		if (t.flags & CD_PGN_TOKF_UNCLOSED)
+			len += (size_t)snprintf(out + len, cap - len,
+			    "!unclosed");
+		ck_assert_uint_lt(len, cap);
+	}
+	/* The end stays the end. */
+	ck_assert_int_eq(cd_pgn_lex_next(&lx, &t), CD_PGN_TOK_END);
+}
+
+static const struct {
+	const char *in, *out;
+} lex_rows[] = {
+	{ "1. e4 e5 2.Nf3", "NUM(1.)=1 MOVE(e4) MOVE(e5) NUM(2.)=2 MOVE(Nf3)" },
+	{ "1...e5 2.. d6 37..Ra3 4 . c4",
+	  "NUM(1...)=1 MOVE(e5) NUM(2..)=2 MOVE(d6) NUM(37..)=37 MOVE(Ra3) "
+	  "NUM(4)=4 NUM(.)=-1 MOVE(c4)" },
+	{ "0-0 0-0-0+ O-O O-O-O# o-o O\xe2\x80\x93O",
+	  "MOVE(0-0)!castle MOVE(0-0-0+)!castle MOVE(O-O)!castle "
+	  "MOVE(O-O-O#)!castle MOVE(o-o)!castle "
+	  "MOVE(O\xe2\x80\x93O)!castle" },
+	{ "1-0 0-1 1/2-1/2 * \xc2\xbd-\xc2\xbd 1\xe2\x80\x93" "0 1/2",
+	  "RES(1-0)=1 RES(0-1)=2 RES(1/2-1/2)=3 RES(*)=4 "
+	  "RES(\xc2\xbd-\xc2\xbd)=3 RES(1\xe2\x80\x93" "0)=1 RES(1/2)=3" },
+	{ "e8=Q e8Q e8(Q) e8/Q exd8=N+ e7e8q Ng1-f3 e4:d5",
+	  "MOVE(e8=Q) MOVE(e8Q) MOVE(e8(Q)) MOVE(e8/Q) MOVE(exd8=N+) "
+	  "MOVE(e7e8q) MOVE(Ng1-f3) MOVE(e4:d5)" },
+	{ "Nf3! e5? Bb5!! a6?? Ba4!? Nf6?! Qxf7#!",
+	  "MOVE(Nf3) SFX(!)=1 MOVE(e5) SFX(?)=2 MOVE(Bb5) SFX(!!)=3 "
+	  "MOVE(a6) SFX(?" "?)=4 MOVE(Ba4) SFX(!?)=5 MOVE(Nf6) SFX(?!)=6 "
+	  "MOVE(Qxf7#) SFX(!)=1" },
+	{ "e4 !? ?!? $1 $255 $",
+	  "MOVE(e4) SFX(!?)=5 ERR(?!?) NAG($1)=1 NAG($255)=255 ERR($)" },
+	{ "+= =+ \xc2\xb1 +- -+ \xe2\x88\x9e = +/= =/+ +/- -/+ "
+	  "\xe2\xa9\xb2 \xe2\xa9\xb1 \xe2\x88\x93 +",
+	  "EVAL(+=)=14 EVAL(=+)=15 EVAL(\xc2\xb1)=16 EVAL(+-)=18 "
+	  "EVAL(-+)=19 EVAL(\xe2\x88\x9e)=13 EVAL(=)=10 EVAL(+/=)=14 "
+	  "EVAL(=/+)=15 EVAL(+/-)=16 EVAL(-/+)=17 EVAL(\xe2\xa9\xb2)=14 "
+	  "EVAL(\xe2\xa9\xb1)=15 EVAL(\xe2\x88\x93)=17 ERR(+)" },
+	{ "-- Z0 0000 @@@@",
+	  "MOVE(--)!null MOVE(Z0)!null MOVE(0000)!null MOVE(@@@@)!null" },
+	{ "\xe2\x99\x98" "f3 \xe2\x99\x9e" "c6 \xe2\x99\x95xd8",
+	  "MOVE(\xe2\x99\x98" "f3) MOVE(\xe2\x99\x9e" "c6) "
+	  "MOVE(\xe2\x99\x95xd8)" },
+	{ "exd6 e.p. exd6ep f5 ep",
+	  "MOVE(exd6) EP(e.p.) MOVE(exd6ep) MOVE(f5) EP(ep)" },
+	{ "{a comment\nover lines} e4{glued}(e5)",
+	  "COM(a comment\nover lines) MOVE(e4) COM(glued) RAVO(() MOVE(e5) RAVC())" },
+	{ "e4 ; rest { of line\r\ne5",
+	  "MOVE(e4) LCOM( rest { of line) MOVE(e5)" },
+	{ "%escape line\ne4 %x", "ESC(escape line) MOVE(e4) ERR(%) MOVE(x)" },
+	{ "[Event \"a \\\"b\\\"\"] [Site\"x\"]",
+	  "TAG(Event)=a \\\"b\\\" TAG(Site)=x" },
+	{ "[White \"Joe \"the kid\" Bloggs\"]",
+	  "TAG(White)=Joe \"the kid\" Bloggs" },
+	{ "[Event x] e4", "ERR([Event x]) MOVE(e4)" },
+	{ "\"a string\" \"open", "STR(a string) STR(open)!unclosed" },
+	{ "{never closed", "COM(never closed)!unclosed" },
+	{ "< > ] , \xc3\xa9 \x01",
+	  "ERR(<) ERR(>) ERR(]) ERR(,) ERR(\xc3\xa9) ERR(\x01)" },
+	{ "12. e4 1.e4 12e4", "NUM(12.)=12 MOVE(e4) NUM(1.)=1 MOVE(e4) "
+	  "NUM(12)=12 MOVE(e4)" },
+	{ "Pe4 Pxd5 nf3 Sf3 Ngf3 Nb8c6",
+	  "MOVE(Pe4) MOVE(Pxd5) MOVE(nf3) MOVE(Sf3) MOVE(Ngf3) MOVE(Nb8c6)" },
+	{ "e4*", "MOVE(e4) RES(*)=4" },
+	{ "", "" }
+};
+
+START_TEST(test_tokens)
+{
+	char out[1024];
+
+	lex_str(lex_rows[_i].in, strlen(lex_rows[_i].in), out, sizeof(out));
+	ck_assert_msg(strcmp(out, lex_rows[_i].out) == 0,
+	    "row %d: got\n  %s\nwant\n  %s", _i, out, lex_rows[_i].out);
+}
+END_TEST
+
+START_TEST(test_token_positions)
+{
+	const char *in = "[Event \"a\"]\n{x\ny} 1. e4\n\t e5 $1\n%esc\n  *";
+	static const struct {
+		cd_pgn_tok_type type;
+		unsigned long line, col;
+	} want[] = {
+		{ CD_PGN_TOK_TAG, 1, 1 }, { CD_PGN_TOK_COMMENT, 2, 1 },
+		{ CD_PGN_TOK_MOVENUM, 3, 4 }, { CD_PGN_TOK_MOVE, 3, 7 },
+		{ CD_PGN_TOK_MOVE, 4, 3 }, { CD_PGN_TOK_NAG, 4, 6 },
+		{ CD_PGN_TOK_ESCAPE, 5, 1 }, { CD_PGN_TOK_RESULT, 6, 3 },
+		{ CD_PGN_TOK_END, 6, 4 }
+	};
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	size_t i;
+
+	cd_pgn_lex_init(&lx, in, strlen(in), 1, 1);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		cd_pgn_lex_next(&lx, &t);
+		ck_assert_msg(t.type == want[i].type && t.line == want[i].line &&
+		    t.col == want[i].col, "token %zu: %s at %lu:%lu", i,
+		    cd_pgn_tok_name(t.type), t.line, t.col);
+	}
+	/* Starting in mid line: columns go on from there. */
+	cd_pgn_lex_init(&lx, "e4 e5\nNf3", 9, 7, 20);
+	cd_pgn_lex_next(&lx, &t);
+	ck_assert_uint_eq(t.line, 7);
+	ck_assert_uint_eq(t.col, 20);
+	cd_pgn_lex_next(&lx, &t);
+	ck_assert_uint_eq(t.col, 23);
+	cd_pgn_lex_next(&lx, &t);
+	ck_assert_uint_eq(t.line, 8);
+	ck_assert_uint_eq(t.col, 1);
+}
+END_TEST
+
+START_TEST(test_tag_value)
+{
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	char buf[64];
+	const char *in = "[Black \"x \\\"y\\\" \\\\ z\"][Event \"Tournament \\\"]";
+
+	cd_pgn_lex_init(&lx, in, strlen(in), 1, 1);
+	ck_assert_int_eq(cd_pgn_lex_next(&lx, &t), CD_PGN_TOK_TAG);
+	ck_assert(t.flags & CD_PGN_TOKF_ESCAPES);
+	ck_assert_uint_eq(cd_pgn_tag_value(&t, buf), 9);
+	ck_assert_str_eq(buf, "x \"y\" \\ z");
+	ck_assert_int_eq(cd_pgn_lex_next(&lx, &t), CD_PGN_TOK_TAG);
+	ck_assert_uint_eq(cd_pgn_tag_value(&t, buf), 12);
+	ck_assert_str_eq(buf, "Tournament \\");
+}
+END_TEST
+
+/* Every byte value through the lexer and the reader: no crash, the
+ * tokens cover the input in order. */
+START_TEST(test_all_bytes)
+{
+	char in[4096];
+	size_t i, n = sizeof(in);
+	unsigned x = 12345;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	const char *prev = in;
+	struct games *gs;
+	int round;
+
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			in[i] = round % 2 ? (char)(x >> 16) :
+			    "[]{}()\"; %\n\r\t*1-0/2.e4$!?=+#O\\"[(x >> 16) % 31];
+		}
+		cd_pgn_lex_init(&lx, in, n, 1, 1);
+		prev = in;
+		while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END) {
+			ck_assert(t.raw >= prev);
+			ck_assert_uint_gt(t.raw_len, 0);
+			ck_assert(t.raw + t.raw_len <= in + n);
+			prev = t.raw + t.raw_len;
+		}
+		gs = read_mem(in, n);
+		games_free(gs);
+	}
+}
+END_TEST
+
+/* ---- the real quirk files ---- */
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Games of a corpus file, or -1 when the corpus is absent. */
+static long
+corpus_games(const char *rel, uint64_t *skipped, cd_pgn_raw_game *first,
+    char *tags, size_t tagcap)
+{
+	const char *corpus = getenv("CORPUS");
+	char path[1024];
+	char *buf;
+	size_t len;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	long n = 0;
+	uint64_t at = 0;
+	cd_status st;
+
+	if (corpus == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "%s/quirks/%s", corpus, rel);
+	buf = slurp(path, &len);
+	if (buf == NULL)
+		return -1;
+	r = cd_pgn_reader_new_mem(buf, len);
+	*skipped = 0;
+	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+		size_t i;
+
+		/* Games come in order; only blanks or skipped text lie
+		 * between them. */
+		ck_assert_uint_ge(g.offset, at);
+		for (i = (size_t)at; i < g.offset && g.skipped_bytes == 0;
+		    i++)
+			ck_assert(strchr(" \t\r\n\v\f", buf[i]) != NULL ||
+			    (i < 3 && at == 0));
+		ck_assert(g.text == buf + g.offset);
+		ck_assert_uint_le(g.movetext, g.movetext_end);
+		ck_assert_uint_le(g.movetext_end, g.len);
+		at = g.offset + g.len;
+		*skipped += g.skipped_bytes;
+		if (n == 0 && first != NULL) {
+			*first = g;
+			tags[0] = '\0';
+			for (i = 0; i < g.ntags; i++) {
+				ck_assert_uint_lt(strlen(tags) +
+				    g.tags[i].name_len + g.tags[i].value_len +
+				    3, tagcap);
+				strcat(tags, g.tags[i].name);
+				strcat(tags, "=");
+				strcat(tags, g.tags[i].value);
+				strcat(tags, ";");
+			}
+		}
+		n++;
+	}
+	ck_assert_int_eq(st, CD_EOF);
+	*skipped += g.skipped_bytes;
+	cd_pgn_reader_free(r);
+	free(buf);
+	return n;
+}
+
+static const struct {
+	const char *file;
+	long games;
+	uint64_t skipped;
+} corpus_rows[] = {
+	{ "pgn-extract/eco.pgn", 2014, 457 },
+	{ "python-chess/hist_immortal-games.pgn", 36, 86 },
+	{ "chess-library/empty_body.pgn", 2, 0 },
+	{ "chess-library/no_moves_two_games.pgn", 2, 0 },
+	{ "chess-library/no_moves_but_game_termination_multiple_2.pgn", 3, 0 },
+	{ "chess-library/no_moves_but_comment_followed_by_termination_marker.pgn",
+	  2, 0 },
+	{ "chess-library/newline.pgn", 1, 0 },
+	{ "fastchess/test.pgn", 6, 0 },
+	{ "fastchess/dfrc.pgn", 4, 0 },
+	{ "mliebelt-pgn-parser/twic-01-232games.pgn", 232, 0 },
+	{ "mliebelt-pgn-parser/sampleGameThrow.pgn", 1, 0 },
+	{ "notnil-chess/0008.pgn", 1, 0 },
+	{ "notnil-chess/0015.pgn", 1, 0 },
+	{ "pgn-extract/nested-comment.pgn", 1, 0 },
+	{ "pgn-extract/test-nobadresults.pgn", 9, 0 },
+	{ "python-chess/utf8-bom.pgn", 2, 0 },
+	{ "chessx/t1.pgn", 1, 0 },
+	{ "rust-pgn-reader/legal.pgn", 100, 0 }
+};
+
+START_TEST(test_corpus_counts)
+{
+	uint64_t skipped;
+	long n = corpus_games(corpus_rows[_i].file, &skipped, NULL, NULL, 0);
+
+	if (n < 0)
+		return;		/* no corpus here */
+	ck_assert_msg(n == corpus_rows[_i].games, "%s: %ld games",
+	    corpus_rows[_i].file, n);
+	ck_assert_msg(skipped == corpus_rows[_i].skipped, "%s: %llu skipped",
+	    corpus_rows[_i].file, (unsigned long long)skipped);
+}
+END_TEST
+
+START_TEST(test_corpus_tags)
+{
+	static const struct {
+		const char *file, *prefix;
+	} rows[] = {
+		{ "chess-library/backslash_header.pgn",
+		  "Event=Tournament \\;Site=Madrid ESP;" },
+		{ "chess-library/unescaped_quote_header.pgn",
+		  "Event=Tournament \"Championship\" Finals;"
+		  "Site=Club \"Victory\";Date=2024.04.20;Round=5;"
+		  "White=Smith, John \"The King\";"
+		  "Black=Jones, \"Lightning\" Mike;Result=*;" },
+		{ "chess-library/square_bracket_in_header.pgn",
+		  "Event=Batch 10: s20red4c4_t3 vs master[!important];"
+		  "Variation=closing ] opening;" },
+		{ "chess.js/pgn_0.pgn", "Event=?;" },
+		{ "python-chess/utf8-bom.pgn", "Event=A;Site=?;" },
+		{ "chessx/t1.pgn", "Event=test;Site=test;Date=2008.??.??;" }
+	};
+	char tags[8192];
+	cd_pgn_raw_game g;
+	uint64_t skipped;
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		if (corpus_games(rows[i].file, &skipped, &g, tags,
+		    sizeof(tags)) < 0)
+			return;
+		ck_assert_msg(strncmp(tags, rows[i].prefix,
+		    strlen(rows[i].prefix)) == 0, "%s: %s", rows[i].file, tags);
+		ck_assert_uint_eq(g.flags & CD_PGN_RAW_BAD_TAG, 0);
+	}
+}
+END_TEST
+
+static size_t
+count_games(const char *buf, size_t len)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(buf, len);
+	cd_pgn_raw_game g;
+	size_t n = 0;
+
+	while (cd_pgn_reader_next(r, &g) == CD_OK)
+		n++;
+	cd_pgn_reader_free(r);
+	return n;
+}
+
+/* Every quirk file: the invariants above, and the lexer over every game
+ * covers each game's bytes in order. */
+START_TEST(test_corpus_all)
+{
+	const char *corpus = getenv("CORPUS");
+	char dir[1024], path[2048];
+	DIR *d, *sub;
+	struct dirent *de, *fe;
+	int files = 0;
+
+	if (corpus == NULL)
+		return;
+	snprintf(dir, sizeof(dir), "%s/quirks", corpus);
+	d = opendir(dir);
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		sub = opendir(path);
+		if (sub == NULL)
+			continue;
+		while ((fe = readdir(sub)) != NULL) {
+			char file[2048 + 256], *buf;
+			size_t len;
+			cd_pgn_reader *r;
+			cd_pgn_raw_game g;
+			struct games *a, *b;
+
+			if (strstr(fe->d_name, ".pgn") == NULL)
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", path, fe->d_name);
+			buf = slurp(file, &len);
+			ck_assert_ptr_nonnull(buf);
+			r = cd_pgn_reader_new_mem(buf, len);
+			while (cd_pgn_reader_next(r, &g) == CD_OK) {
+				cd_pgn_lexer lx;
+				cd_pgn_token t;
+				const char *prev = g.text;
+
+				cd_pgn_lex_init(&lx, g.text, g.len, g.line,
+				    g.col);
+				while (cd_pgn_lex_next(&lx, &t) !=
+				    CD_PGN_TOK_END) {
+					ck_assert(t.raw >= prev);
+					prev = t.raw + t.raw_len;
+				}
+				ck_assert(prev <= g.text + g.len);
+			}
+			cd_pgn_reader_free(r);
+			/* A FILE reader splits like a memory reader. */
+			if (count_games(buf, len) <= 64) {
+				a = read_mem(buf, len);
+				b = read_file(buf, len);
+				same_games(a, b);
+				games_free(a);
+				games_free(b);
+			}
+			free(buf);
+			files++;
+		}
+		closedir(sub);
+	}
+	closedir(d);
+	ck_assert_int_gt(files, 50);
+}
+END_TEST
+
+static Suite *
+pgn_lex_suite(void)
+{
+	Suite *s = suite_create("pgn_lex");
+	TCase *tc = tcase_create("reader");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_result_parse);
+	tcase_add_test(tc, test_two_games);
+	tcase_add_test(tc, test_missing_marker);
+	tcase_add_test(tc, test_no_blank_lines);
+	tcase_add_test(tc, test_not_fooled);
+	tcase_add_test(tc, test_untagged);
+	tcase_add_test(tc, test_skipped);
+	tcase_add_test(tc, test_bom_crlf);
+	tcase_add_test(tc, test_nul);
+	tcase_add_test(tc, test_unclosed_comment);
+	tcase_add_test(tc, test_tags);
+	tcase_add_test(tc, test_tag_positions);
+	tcase_add_test(tc, test_bad_tags);
+	tcase_add_test(tc, test_tag_sections);
+	tcase_add_test(tc, test_after_marker);
+	tcase_add_test(tc, test_blocks);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tokens");
+	tcase_add_loop_test(tc, test_tokens, 0,
+	    (int)(sizeof(lex_rows) / sizeof(lex_rows[0])));
+	tcase_add_test(tc, test_token_positions);
+	tcase_add_test(tc, test_tag_value);
+	tcase_add_test(tc, test_all_bytes);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("corpus");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_corpus_counts, 0,
+	    (int)(sizeof(corpus_rows) / sizeof(corpus_rows[0])));
+	tcase_add_test(tc, test_corpus_tags);
+	tcase_add_test(tc, test_corpus_all);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(pgn_lex_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-epd-validate.sh: epd-validate's options, messages, exit status,
+# golden outputs (tests/expected/epd-*), rejects, and its own pipeline.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+
+V="$top_builddir/src/epd-validate"
+F="$top_srcdir/tests/files"
+X="$top_srcdir/tests/expected"
+T=$(mktemp -d "${TMPDIR:-/tmp}/epdv.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# run EXPECTED-STATUS CMD...: stdout to $T/out, stderr to $T/err
+run() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	[ "$got" -eq "$want" ] || {
+		cat "$T/err" >&2
+		fail "exit $got, expected $want: $*"
+	}
+}
+
+cd "$F" || exit 99
+
+# --help, --version, usage errors
+run 0 "$V" --help
+grep -q '^Usage: epd-validate ' "$T/out" || fail "--help text"
+grep -q -- '--rejects=FILE' "$T/out" || fail "--help lists --rejects"
+[ -s "$T/err" ] && fail "--help wrote to stderr"
+run 0 "$V" -h
+run 0 "$V" --version
+grep -q '^epd-validate (chessdata) [0-9]' "$T/out" || fail "--version text"
+run 2 "$V" -x epd-valid.epd
+grep -q "^epd-validate: invalid option -- 'x'" "$T/err" || fail "-x message"
+grep -q "Try 'epd-validate --help'" "$T/err" || fail "-x hint"
+[ -s "$T/out" ] && fail "-x wrote to stdout"
+run 2 "$V" --bogus epd-valid.epd
+grep -q "unrecognized option '--bogus'" "$T/err" || fail "--bogus message"
+run 2 "$V" -n -o
+grep -q "requires an argument" "$T/err" || fail "-o without argument"
+run 2 "$V" -o "$T/x" epd-valid.epd
+grep -q "needs --normalize" "$T/err" || fail "-o without -n"
+[ -e "$T/x" ] && fail "-o without -n created its file"
+
+# valid lines: exit 0, canonical output, notes only
+run 0 "$V" -n epd-valid.epd
+cmp "$T/out" "$X/epd-valid.norm" || fail "epd-valid.norm differs"
+cmp "$T/err" "$X/epd-valid.err" || fail "epd-valid.err differs"
+grep -v ': note: ' "$T/err" && fail "errors on valid lines"
+
+# the canonical form is a fixed point and draws no notes but
+# unknown opcodes
+run 0 "$V" -n "$X/epd-valid.norm"
+cmp "$T/out" "$X/epd-valid.norm" || fail "normalizing twice changes it"
+grep -v 'note: unknown opcode' "$T/err" && fail "notes on canonical lines"
+
+# invalid lines: exit 1, every finding, rejects unchanged, nothing lost
+run 1 "$V" -n --rejects="$T/rej" --stats epd-invalid.epd
+grep -v ' games read, ' "$T/err" >"$T/err2"
+cmp "$T/err2" "$X/epd-invalid.err" || fail "epd-invalid.err differs"
+cmp "$T/rej" "$X/epd-invalid.rej" || fail "epd-invalid.rej differs"
+grep -q '^epd-validate: 20 games read, 3 written, 17 rejected in ' \
+    "$T/err" || fail "--stats line"
+[ "$(wc -l <"$T/out")" -eq 3 ] || fail "valid lines of epd-invalid.epd"
+grep -q '"valid.2"' "$T/out" || fail "valid line missing from output"
+# valid output and rejects hold every record of the input
+[ "$(wc -l <epd-invalid.epd)" -eq \
+    "$(($(wc -l <"$T/out") + $(wc -l <"$T/rej")))" ] || fail "lines lost"
+# the rejects are invalid again, line for line
+run 1 "$V" -q --rejects="$T/rej2" "$T/rej"
+cmp "$T/rej" "$T/rej2" || fail "rejects are not stable"
+
+# real-file quirks: BOM, CRLF, tabs, Latin-1, lenient SAN, no final LF
+run 0 "$V" -n epd-odd.epd
+cmp "$T/out" "$X/epd-odd.norm" || fail "epd-odd.norm differs"
+cmp "$T/err" "$X/epd-odd.err" || fail "epd-odd.err differs"
+
+# -q: errors only
+run 0 "$V" -q epd-valid.epd
+[ -s "$T/err" ] && fail "-q printed notes"
+[ -s "$T/out" ] && fail "output without --normalize"
+run 1 "$V" -q epd-invalid.epd
+grep -q 'note:' "$T/err" && fail "-q printed notes"
+[ "$(wc -l <"$T/err")" -eq 22 ] || fail "-q error count"
+
+# standard input, by default and as -
+run 0 sh -c "cat epd-valid.epd | '$V' -n"
+cmp "$T/out" "$X/epd-valid.norm" || fail "stdin output"
+sed 's/<stdin>/epd-valid.epd/' "$T/err" | cmp - "$X/epd-valid.err" ||
+    fail "stdin messages"
+run 0 sh -c "'$V' -n - <epd-odd.epd"
+cmp "$T/out" "$X/epd-odd.norm" || fail "stdin as -"
+
+# several files in order; an unreadable one is reported, the rest done
+run 2 "$V" -n epd-valid.epd "$T/nosuch.epd" epd-odd.epd
+grep -q "^epd-validate: $T/nosuch.epd: No such file" "$T/err" ||
+    fail "missing file message"
+cat "$X/epd-valid.norm" "$X/epd-odd.norm" | cmp - "$T/out" ||
+    fail "files after a missing one"
+
+# -o, also naming the input
+run 0 "$V" -n -o "$T/o.epd" epd-valid.epd
+[ -s "$T/out" ] && fail "-o also wrote to stdout"
+cmp "$T/o.epd" "$X/epd-valid.norm" || fail "-o output"
+cp epd-odd.epd "$T/same.epd"
+run 0 "$V" -n -o "$T/same.epd" "$T/same.epd"
+cmp "$T/same.epd" "$X/epd-odd.norm" || fail "-o naming the input"
+
+# write errors are system errors
+if [ -w /dev/full ]; then
+	run 2 sh -c "'$V' -n epd-valid.epd >/dev/full"
+	grep -q 'write error' "$T/err" || fail "write error message"
+fi
+run 2 "$V" --rejects="$T/no/such/dir" epd-invalid.epd
+grep -q "^epd-validate: $T/no/such/dir: " "$T/err" || fail "rejects error"
+
+# a line of 1 MB: no limit on line length
+awk 'BEGIN { printf "4k3/8/8/8/8/8/8/4K3 w - - noop"
+	for (i = 0; i < 150000; i++) printf " x%d", i
+	print ";" }' >"$T/long.epd"
+run 0 "$V" -n "$T/long.epd"
+cmp "$T/out" "$T/long.epd" || fail "long line"
+
+exit 0

@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn-sort.sh: pgn-sort end to end: help, version, usage errors,
+# golden outputs (every key and tie-break, -r, -u, skipped text, an
+# unclosed comment, no final newline), -c, -m, -o on an input, the
+# external sort of an input 20 times larger than -S compared with the
+# in-memory result (also with -r and -u), temporary files removed on
+# every exit and on SIGTERM, and, when the corpus is there, a real
+# archive sorted both ways.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+P="$top_builddir/src/pgn-sort"
+F="$top_srcdir/tests/files"
+E="$top_srcdir/tests/expected"
+T=$(mktemp -d "${TMPDIR:-/tmp}/pgnsort.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+status=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	status=1
+}
+
+# expect STATUS COMMAND...: run, compare the exit status
+expect() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
+}
+
+# --help, --version, usage errors
+expect 0 "$P" --help
+grep -q '^Usage: pgn-sort ' "$T/out" || fail "--help: no usage line"
+[ -s "$T/err" ] && fail "--help wrote to stderr"
+expect 0 "$P" --version
+grep -q '^pgn-sort (chessdata) ' "$T/out" || fail "--version"
+expect 2 "$P" --no-such-option
+grep -q "^pgn-sort: unknown option" "$T/err" || fail "bad option message"
+expect 2 "$P" -S
+grep -q "needs a value" "$T/err" || fail "-S without value message"
+expect 2 "$P" -S 12Q "$F/sort-keys.pgn"
+grep -q "bad size '12Q'" "$T/err" || fail "bad size message"
+expect 2 "$P" -c -m "$F/sort-keys.pgn"
+expect 2 "$P" "$T/no-such-file.pgn"
+grep -q "no-such-file.pgn: No such file" "$T/err" || fail "missing file message"
+
+# golden outputs (see tests/README for what they hold)
+expect 0 "$P" "$F/sort-keys.pgn"
+cmp -s "$T/out" "$E/sort-keys.pgn" || fail "sort-keys.pgn differs"
+[ -s "$T/err" ] && fail "sort-keys.pgn: stderr not empty"
+expect 0 "$P" -r "$F/sort-keys.pgn"
+cmp -s "$T/out" "$E/sort-keys-r.pgn" || fail "-r: sort-keys-r.pgn differs"
+expect 0 "$P" -u "$F/sort-keys.pgn"
+cmp -s "$T/out" "$E/sort-keys-u.pgn" || fail "-u: sort-keys-u.pgn differs"
+expect 0 "$P" "$F/sort-odd.pgn"
+cmp -s "$T/out" "$E/sort-odd.pgn" || fail "sort-odd.pgn differs"
+grep -q "^pgn-sort: .*sort-odd.pgn:1: skipped 35 bytes of text that is not PGN$" \
+    "$T/err" || fail "sort-odd.pgn: no warning about skipped text"
+# standard input, by name and by default
+"$P" - <"$F/sort-keys.pgn" | cmp -s - "$E/sort-keys.pgn" || fail "stdin (-)"
+"$P" <"$F/sort-keys.pgn" | cmp -s - "$E/sort-keys.pgn" || fail "stdin"
+
+# byte for byte: the same bytes (plus the line end added to the last
+# game, which had none), and sorting is idempotent
+in_size=$(wc -c <"$F/sort-keys.pgn")
+out_size=$(wc -c <"$E/sort-keys.pgn")
+[ "$out_size" -eq $((in_size + 2)) ] || fail "sizes $in_size -> $out_size"
+"$P" "$E/sort-keys.pgn" | cmp -s - "$E/sort-keys.pgn" || fail "not idempotent"
+
+# -c: the output is in order, the input is not (named at its game)
+expect 0 "$P" -c "$E/sort-keys.pgn"
+expect 0 "$P" -c -r "$E/sort-keys-r.pgn"
+expect 0 "$P" -cu "$E/sort-keys-u.pgn"
+expect 1 "$P" -cu "$E/sort-keys.pgn"
+grep -q "sort-keys.pgn:3: game 2 is equal to the one before it" "$T/err" ||
+    fail "-cu message: $(cat "$T/err")"
+expect 1 "$P" -c "$F/sort-keys.pgn"
+grep -q "^pgn-sort: .*sort-keys.pgn:15: game 4 is out of order$" "$T/err" ||
+    fail "-c message: $(cat "$T/err")"
+[ -s "$T/out" ] && fail "-c wrote games"
+
+# -m: sorted pieces merge into the whole; equal games from the first
+# input first
+awk 'NR % 2 == 1' RS= ORS='\n\n' "$F/sort-keys.pgn" >"$T/odd.pgn"
+awk 'NR % 2 == 0' RS= ORS='\n\n' "$F/sort-keys.pgn" >"$T/even.pgn"
+"$P" -o "$T/odd.s" "$T/odd.pgn" && "$P" -o "$T/even.s" "$T/even.pgn" ||
+    fail "sorting the halves"
+cat "$T/odd.pgn" "$T/even.pgn" | "$P" >"$T/whole.s"
+"$P" -m "$T/odd.s" "$T/even.s" >"$T/merged.s" || fail "-m exit"
+cmp -s "$T/merged.s" "$T/whole.s" || fail "-m differs from the sort"
+"$P" -m -S 64K "$T/odd.s" "$T/even.s" "$T/odd.s" >"$T/merged3.s" ||
+    fail "-m three"
+"$P" -c "$T/merged3.s" || fail "-m three: not sorted"
+
+# -o naming an input
+cp "$F/sort-keys.pgn" "$T/inplace.pgn"
+"$P" -o "$T/inplace.pgn" "$T/inplace.pgn" || fail "-o on the input"
+cmp -s "$T/inplace.pgn" "$E/sort-keys.pgn" || fail "-o on the input differs"
+ls "$T" | grep -q 'inplace.pgn.tmp' && fail "-o left a temporary file"
+
+# An input 20 times larger than -S: 6000 generated games (about 2 MB,
+# many equal keys, multipart rounds, query dates, CRLF, comments; the
+# Annotator tag, no key, tells equal games apart, so stability shows).
+awk 'BEGIN {
+	x = 7
+	for (i = 1; i <= 6000; i++) {
+		x = (x * 1103515245 + 12345) % 2147483648
+		y = 1990 + x % 7; m = int(x / 7) % 13; d = int(x / 91) % 29
+		date = y "." (m == 0 ? "??" : sprintf("%02d", m)) "." \
+		    (d == 0 ? "??" : sprintf("%02d", d))
+		r = int(x / 2639) % 6
+		round = r == 0 ? "?" : r == 1 ? "-" : (r % 3) "." (int(x / 13) % 12)
+		eol = (i % 17 == 0) ? "\r" : ""
+		printf "[Event \"E%d\"]%s\n[Site \"S\"]%s\n[Date \"%s\"]%s\n", \
+		    int(x / 7) % 3, eol, eol, date, eol
+		printf "[Round \"%s\"]%s\n[White \"W%d\"]%s\n[Black \"B\"]%s\n", \
+		    round, eol, int(x / 5) % 4, eol, eol
+		printf "[Result \"*\"]%s\n[Annotator \"%d\"]%s\n%s\n", eol, i, \
+		    eol, eol
+		printf "1. e4 {"
+		for (k = 0; k < 30; k++)
+			printf "padding "
+		printf "} %s *%s\n%s\n", (x % 5 == 0 ? "e5" : "c5"), eol, eol
+	}
+}' >"$T/big.pgn"
+size=$(wc -c <"$T/big.pgn")
+[ "$size" -gt $((20 * 100 * 1024)) ] || fail "generated input too small"
+mkdir "$T/tmp"
+for opt in "" -r -u; do
+	"$P" $opt -S 64M "$T/big.pgn" >"$T/big.mem" || fail "in memory $opt"
+	"$P" $opt -S 100K -T "$T/tmp" "$T/big.pgn" >"$T/big.ext" ||
+	    fail "external $opt"
+	cmp -s "$T/big.mem" "$T/big.ext" || fail "external sort $opt differs"
+	"$P" -c $opt "$T/big.ext" || fail "-c $opt on the external output"
+	[ -z "$(ls "$T/tmp")" ] || fail "temporary files left ($opt)"
+done
+[ "$(wc -c <"$T/big.mem")" -lt "$size" ] || fail "-u dropped nothing"
+"$P" "$T/big.pgn" >"$T/big.sorted"
+[ "$(wc -c <"$T/big.sorted")" -eq "$size" ] || fail "bytes lost"
+[ "$(grep -c '^\[Annotator' "$T/big.sorted")" -eq 6000 ] || fail "games lost"
+
+# Temporary files go on SIGTERM too: the input stalls after the runs
+# are written, then the sort is killed.
+mkfifo "$T/fifo" || exit 99
+"$P" -S 64K -T "$T/tmp" "$T/fifo" >/dev/null 2>&1 &
+pid=$!
+exec 3>"$T/fifo"
+cat "$T/big.pgn" >&3
+n=0
+while [ -z "$(ls "$T/tmp")" ] && [ $n -lt 100 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -n "$(ls "$T/tmp")" ] || fail "no temporary file while sorting"
+kill -TERM $pid
+wait $pid 2>/dev/null
+rc=$?
+exec 3>&-
+[ $rc -eq 143 ] || fail "SIGTERM: exit $rc"
+[ -z "$(ls "$T/tmp")" ] || fail "temporary files left after SIGTERM"
+
+# An error exit removes them as well (the output cannot be written).
+if [ -w /dev/full ]; then
+	"$P" -S 64K -T "$T/tmp" "$T/big.pgn" >/dev/full 2>"$T/err"
+	[ $? -eq 2 ] || fail "write error: exit status"
+	grep -q "write error" "$T/err" || fail "write error: message"
+	[ -z "$(ls "$T/tmp")" ] || fail "temporary files left after an error"
+fi
+
+# The corpus, when it is there: a real archive, external and in memory.
+X="${CORPUS:-}/pgn/otb-14539.pgn.xz"
+if [ -f "$X" ] && command -v xz >/dev/null; then
+	xz -dc "$X" >"$T/otb.pgn"
+	"$P" -S 256M "$T/otb.pgn" >"$T/otb.mem" || fail "otb in memory"
+	"$P" -S 500K -T "$T/tmp" "$T/otb.pgn" >"$T/otb.ext" || fail "otb ext"
+	cmp -s "$T/otb.mem" "$T/otb.ext" || fail "otb: external sort differs"
+	"$P" -c "$T/otb.ext" || fail "otb: -c on the output"
+	[ "$(wc -c <"$T/otb.ext")" -eq "$(wc -c <"$T/otb.pgn")" ] ||
+	    fail "otb: bytes lost"
+else
+	echo "corpus not found: skipping the corpus part"
+fi
+
+exit $status
