@@ -1542,7 +1542,7 @@ add_operand(cd_epd *e, cd_epd_kind kind, const char *s, size_t len,
 {
 	cd_epd_operand *d;
 
-	if (e->nops == 0)
+	if (e->nops == 0 || e->nerrors > 0 || !e->have_board)
 		return CD_ERR_ARG;
 	if ((d = operand_add(e, kind, s, len, 0)) == NULL)
 		return CD_ERR_NOMEM;
@@ -1590,7 +1590,7 @@ cd_epd_add_integer(cd_epd *e, int64_t v)
 	const char *name;
 	int n = snprintf(num, sizeof(num), "%lld", (long long)v);
 
-	if (e->nops == 0)
+	if (e->nops == 0 || e->nerrors > 0 || !e->have_board)
 		return CD_ERR_ARG;
 	name = e->ops[e->nops - 1].pub.opcode;
 	if (strcmp(name, "hmvc") == 0 || strcmp(name, "fmvn") == 0) {
@@ -1617,7 +1617,7 @@ cd_epd_add_move(cd_epd *e, cd_move m)
 	struct op *o;
 	size_t i;
 
-	if (e->nops == 0)
+	if (e->nops == 0 || e->nerrors > 0 || !e->have_board)
 		return CD_ERR_ARG;
 	o = &e->ops[e->nops - 1];
 	b = e->board;

@@ -380,6 +380,28 @@ START_TEST(test_many_findings)
 }
 END_TEST
 
+/* Without a position the operations are still read and checked, all
+ * but the moves. */
+START_TEST(test_no_position)
+{
+	static const char line[] = "8/8/8/8/8/8/8/4K3 w - - 0 1 bm Kd1; 9x; "
+	    "dm 0;";
+	cd_epd *e = cd_epd_new();
+
+	ck_assert_int_eq(cd_epd_parse(e, line, strlen(line), 0),
+	    CD_ERR_POSITION);
+	ck_assert_uint_eq(cd_epd_finding_count(e), 3);
+	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_E_POSITION);
+	ck_assert_int_eq(cd_epd_finding_get(e, 1)->code, CD_EPD_E_OPCODE);
+	ck_assert_uint_eq(cd_epd_finding_get(e, 1)->col, 37);
+	ck_assert_int_eq(cd_epd_finding_get(e, 2)->code, CD_EPD_E_OPERAND);
+	ck_assert_ptr_null(cd_epd_board(e));
+	ck_assert_int_eq(cd_epd_op_find(e, "bm")->operands[0].kind,
+	    CD_EPD_TOKEN);
+	cd_epd_free(e);
+}
+END_TEST
+
 /* A NUL byte anywhere makes the line invalid, at its column. */
 START_TEST(test_nul)
 {
@@ -550,6 +572,12 @@ START_TEST(test_builder)
 	ck_assert_str_eq(text, KK);
 	cd_board_clear(&b);
 	ck_assert_int_eq(cd_epd_reset(e, &b), CD_ERR_POSITION);
+	/* a parsed record with errors is not built on */
+	ck_assert_int_eq(cd_epd_parse(e, START " bm e5;", strlen(START) + 7,
+	    0), CD_ERR_ILLEGAL);
+	ck_assert_int_eq(cd_epd_add_integer(e, 1), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_op_begin(e, "id"), CD_ERR_ARG);
+	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_ERR_ARG);
 	cd_epd_free(e);
 }
 END_TEST
@@ -639,6 +667,7 @@ epd_suite(void)
 	tcase_add_loop_test(tc, test_rows, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(tc, test_findings_order);
 	tcase_add_test(tc, test_many_findings);
+	tcase_add_test(tc, test_no_position);
 	tcase_add_test(tc, test_nul);
 	tcase_add_test(tc, test_operands);
 	tcase_add_test(tc, test_fen_clocks);

@@ -152,7 +152,9 @@ CD_API cd_status cd_epd_write(cd_epd *e, const char **text, size_t *len);
  * but NUL and other control characters; tokens are non-empty, without
  * white space, ';' or a leading '"'.  Adding an integer to hmvc or fmvn
  * sets the board's clock.  Errors: CD_ERR_ARG (bad opcode or text, no
- * operation begun), CD_ERR_ILLEGAL, CD_ERR_RANGE, CD_ERR_NOMEM.
+ * operation begun, a record with errors: reset it first),
+ * CD_ERR_ILLEGAL, CD_ERR_RANGE, CD_ERR_POSITION (cd_epd_reset of an
+ * impossible position), CD_ERR_NOMEM.
  */
 CD_API cd_status cd_epd_reset(cd_epd *e, const cd_board *b);
 CD_API cd_status cd_epd_op_begin(cd_epd *e, const char *opcode);
