@@ -626,7 +626,8 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    "FEN clocks where an EPD line has operations");
 		return SIZE_MAX;
 	}
-	st = cd_fen_parse(&e->board, copy, copy_len, CD_FEN_NO_VALIDATE,
+	st = cd_fen_parse(&e->board, copy, copy_len,
+	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960,
 	    &why, &col);
 	if (st != CD_OK) {
 		/* map the column back into the line */

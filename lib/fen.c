@@ -171,6 +171,25 @@ parse_castling(struct cursor *c, cd_board *b)
 	return CD_OK;
 }
 
+/* Whether every castling right is one of standard chess (king on the
+ * e-file, rook on the a- or h-file of its side). */
+static int
+standard_rights(const cd_board *b)
+{
+	int color, s;
+
+	for (color = 0; color < 2; color++)
+		for (s = 0; s < 2; s++) {
+			int r = b->castle_rook[color][s];
+			int k = cd_board_king(b, color);
+
+			if (r != CD_SQ_NONE && (k == CD_SQ_NONE || CD_FILE(k) != 4 ||
+			    CD_FILE(r) != (s == CD_KINGSIDE ? 7 : 0)))
+				return 0;
+		}
+	return 1;
+}
+
 static int
 parse_uint(struct cursor *c, uint32_t *out, const char *what)
 {
@@ -279,6 +298,8 @@ cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
 		goto out;
 	}
 	b->chess960 = (flags & CD_FEN_960) != 0;
+	if (!b->chess960 && (flags & CD_FEN_DETECT_960) && !standard_rights(b))
+		b->chess960 = 1;
 	cd_board_finish(b);
 	if (!(flags & CD_FEN_NO_VALIDATE) &&
 	    (pe = cd_board_validate(b)) != CD_POS_OK) {

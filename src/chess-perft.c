@@ -85,7 +85,8 @@ static int
 parse_position(const char *fen, size_t len, cd_board *b, const char **why,
     size_t *col)
 {
-	unsigned flags = CD_FEN_NO_VALIDATE | (opt_960 ? CD_FEN_960 : 0);
+	unsigned flags = CD_FEN_NO_VALIDATE |
+	    (opt_960 ? CD_FEN_960 : CD_FEN_DETECT_960);
 	cd_position_error pe;
 	cd_status st;
 
@@ -93,11 +94,6 @@ parse_position(const char *fen, size_t len, cd_board *b, const char **why,
 	if (st != CD_OK)
 		return st;
 	pe = cd_board_validate(b);
-	if (pe == CD_POS_BAD_CASTLING && !opt_960) {
-		if (cd_fen_parse(b, fen, len, flags | CD_FEN_960, why, col) != CD_OK)
-			return CD_ERR_POSITION;
-		pe = cd_board_validate(b);
-	}
 	switch (pe) {
 	case CD_POS_NO_WHITE_KING:
 	case CD_POS_NO_BLACK_KING:

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "chessdata.h"
@@ -17,6 +18,7 @@
 
 const char *cli_prog = "chessdata";
 int cli_quiet;
+const char *cli_unit = "games";
 
 static FILE *out_file;
 static char *out_path;		/* final name with -o */
@@ -56,6 +58,8 @@ cli_init(const char *name)
 	/* libtool wrappers run the real binary as lt-NAME */
 	if (strncmp(cli_prog, "lt-", 3) == 0)
 		cli_prog += 3;
+	/* one write per message line, not one per fragment */
+	setvbuf(stderr, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
@@ -176,12 +180,24 @@ FILE *
 cli_output_open(const char *path)
 {
 	static char outbuf[1 << 17];
+	struct stat st;
 	int fd;
 	size_t n;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
 		out_file = stdout;
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		return out_file;
+	}
+	/* a device, fifo or socket is written in place: never replaced */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		out_file = fopen(path, "wb");
+		if (out_file == NULL)
+			cli_fatal("%s: %s", path, strerror(errno));
+		out_path = strdup(path);
+		if (out_path == NULL)
+			cli_fatal("out of memory");
+		setvbuf(out_file, NULL, _IOFBF, 1 << 17);
 		return out_file;
 	}
 	n = strlen(path);
@@ -282,8 +298,10 @@ cli_progress(uint64_t games, uint64_t bytes)
 	if (el < 1.0 || now - last_progress < 0.25)
 		return;
 	last_progress = now;
-	fprintf(stderr, "\r%s: %llu games, %.1f MB, %.0f games/s ", cli_prog,
-	    (unsigned long long)games, bytes / 1e6, games / el);
+	fprintf(stderr, "\r%s: %llu %s, %.1f MB, %.0f %s/s ", cli_prog,
+	    (unsigned long long)games, cli_unit, bytes / 1e6, games / el,
+	    cli_unit);
+	fflush(stderr);
 	progress_shown = 1;
 }
 

@@ -61,6 +61,8 @@ double cli_now(void);
  * quarter second and only after the first second, never when standard
  * error is not a terminal or when quiet is set. */
 extern int cli_quiet;
+/* What the progress line counts: "games" unless a tool says otherwise. */
+extern const char *cli_unit;
 void cli_progress(uint64_t games, uint64_t bytes);
 void cli_progress_end(void);
 

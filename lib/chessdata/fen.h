@@ -18,7 +18,8 @@ extern "C" {
 enum {
 	CD_FEN_STRICT = 1 << 0,	/* exactly six fields, single spaces */
 	CD_FEN_960 = 1 << 1,	/* Chess960: KQkq mean the outermost rooks */
-	CD_FEN_NO_VALIDATE = 1 << 2	/* skip cd_board_validate */
+	CD_FEN_NO_VALIDATE = 1 << 2,	/* skip cd_board_validate */
+	CD_FEN_DETECT_960 = 1 << 3	/* Chess960 when the rights need it */
 };
 
 /*
@@ -28,7 +29,9 @@ enum {
  * castling rights may name any rook, as X-FEN (KQkq: the outermost rook
  * of that side) or Shredder-FEN (HAha: the rook's file).  Without it the
  * rights must be those of standard chess (king on e1/e8, rooks on the a
- * and h files), though file letters are accepted for them.  On error
+ * and h files), though file letters are accepted for them, unless
+ * CD_FEN_DETECT_960 is given: then rights that only Chess960 allows make
+ * the board a Chess960 board.  On error
  * returns a negative status; *why (if not NULL) gets a static message
  * and *col (if not NULL) the 1-based column where the problem was found.
  * The position is validated (cd_board_validate) unless

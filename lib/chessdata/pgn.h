@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/pgn.h: the game model, the PGN parser and the PGN writer.
+ *
+ * A cd_game holds one game: its tags, its start position, its move tree
+ * (main line and variations to any depth) with NAGs, comments and escape
+ * lines, and its result.  Everything is stored in flat arrays that the
+ * game owns and keeps from one game to the next: cd_game_clear() empties
+ * a game without freeing, so reading a whole archive into one cd_game
+ * allocates only while games grow beyond the largest seen so far.
+ *
+ * Building a game (the parser does exactly this, and so can any decoder):
+ *
+ *	cd_game_clear(g);
+ *	cd_game_add_tag(g, "Event", 5, "x", 1);	   ... every tag
+ *	cd_game_setup(g, &why);			   start position from the
+ *						   Variant/SetUp/FEN tags
+ *	cd_game_add_move(g, m);			   m legal in cd_game_board(g)
+ *	cd_game_add_nag(g, 1);			   on the last move
+ *	cd_game_add_comment(g, text, len);	   after the last move (or
+ *						   before the next one at the
+ *						   start of a line)
+ *	cd_game_begin_variation(g);		   alternatives to the last move
+ *	cd_game_add_move(g, m2);		   m2 legal where the last move
+ *	cd_game_end_variation(g);		   was played
+ *	cd_game_set_result(g, CD_PGN_RESULT_WHITE);
+ *
+ * The builder keeps a cursor (the current line, its last move and the
+ * position after it) and a stack of open variations, on the heap, so no
+ * depth of nesting can overflow anything.
+ *
+ * Walking a game: nodes[0] is the start position (no move).  A node's
+ * `next` is the move that follows it in its line, so the main line is
+ * nodes[0].next, nodes[that].next, ...  A node's `var` is the first
+ * move of its first variation (an alternative to the node's move,
+ * played from the same position, written after it in PGN); the next
+ * variation of the same move starts at nodes[that].var_next, and so
+ * on.  A variation's moves can have variations of their own (nesting
+ * is kept as it was read).  Index 0 is never a move, so 0 means "none"
+ * in next, var and var_next.
+ *
+ * Ownership: every pointer a game hands out (tag names and values,
+ * comment texts, the export tag list) stays valid until the next call
+ * that changes the game.  The library never prints: the parser reports
+ * errors in a cd_pgn_error and warnings through a callback.
+ */
+#ifndef CHESSDATA_PGN_H
+#define CHESSDATA_PGN_H
+
+#include <stdio.h>
+#include <chessdata/base.h>
+#include <chessdata/board.h>
+#include <chessdata/san.h>
+#include <chessdata/fen.h>
+#include <chessdata/pgn_lex.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- The game model ---- */
+
+/* A tag pair.  name and value are offsets into the game's string store
+ * (use cd_game_str()); both are NUL-terminated there.  The value has
+ * had every control byte (tab, CR, LF, ... and DEL) turned into a space
+ * (export-format.md rule 4). */
+typedef struct cd_game_tag {
+	size_t name, name_len;
+	size_t value, value_len;
+} cd_game_tag;
+
+/* What a note is. */
+enum {
+	CD_NOTE_COMMENT = 0,	/* a comment, written { text } */
+	CD_NOTE_ESCAPE = 1	/* a % escape line (not written in PGN;
+				 * kept for PGC) */
+};
+
+/*
+ * A comment or an escape line.  text is an offset into the string store
+ * (NUL-terminated there).  A comment's text is already in export form:
+ * white space and control bytes folded to single spaces, no leading or
+ * trailing space, never empty, no `}` (see cd_game_add_comment).  An
+ * escape line's text is the line after its `%`, as it came (no line end).
+ * next: the next note of the same place, 0 if none (notes[0] is unused).
+ */
+typedef struct cd_game_note {
+	size_t text, len;
+	uint32_t next;
+	uint8_t kind;		/* CD_NOTE_* */
+} cd_game_note;
+
+/* Node flags. */
+enum {
+	CD_NODE_CHECK = 1 << 0,	/* the move gives check (not mate) */
+	CD_NODE_MATE = 1 << 1	/* the move gives checkmate */
+};
+
+/*
+ * One move of the tree (or, for nodes[0], the start position).
+ */
+typedef struct cd_game_node {
+	cd_move move;		/* CD_MOVE_NONE in nodes[0]; CD_MOVE_NULL
+				 * for a null move */
+	uint8_t flags;		/* CD_NODE_* */
+	uint8_t san_len;
+	char san[CD_SAN_MAX];	/* canonical SAN with its check or mate
+				 * mark ("--" for a null move); "" in
+				 * nodes[0] */
+	uint32_t ply;		/* plies from the start position: 0 for
+				 * nodes[0], 1 for a first move */
+	uint32_t parent;	/* the move is played from the position
+				 * after node parent (the move before it
+				 * in its line; for a variation's first
+				 * move, the parent of the move it
+				 * replaces); 0 for first moves */
+	uint32_t next;		/* the move that follows in the line */
+	uint32_t var;		/* first move of the first variation of
+				 * this move */
+	uint32_t var_next;	/* in a variation's first move: the first
+				 * move of the next variation of the same
+				 * move */
+	uint32_t before;	/* notes standing before this move, between
+				 * `(` and the move (first move of a
+				 * variation only); 0 none */
+	uint32_t after;		/* notes after this move (and its NAGs);
+				 * in nodes[0]: the notes before the first
+				 * move of the game (even with no moves) */
+	uint64_t nags[4];	/* NAG set: bit n of nags[n / 64] for $n;
+				 * written in ascending order, each once */
+} cd_game_node;
+
+/*
+ * A game.  Read the fields freely; change it only through the functions
+ * below.
+ */
+typedef struct cd_game {
+	/* string store: tag names and values, note texts */
+	char *str;
+	size_t str_len, str_cap;
+
+	cd_game_tag *tags;	/* in the order added; names unique */
+	size_t ntags, tags_cap;
+
+	cd_game_node *nodes;	/* nodes[0] is the start position */
+	uint32_t nnodes, nodes_cap;
+
+	cd_game_note *notes;	/* notes[0] unused */
+	uint32_t nnotes, notes_cap;
+
+	cd_board start;		/* the start position (after cd_game_setup) */
+	bool has_fen;		/* a FEN tag gave the start position */
+	bool chess960;		/* Variant names Chess960 */
+	cd_pgn_result result;	/* the termination marker; NONE when
+				 * there was none (the Result tag then
+				 * decides, see cd_game_result) */
+
+	/* Private: builder state, scratch of the writer and parser. */
+	struct cd__game_priv *priv;
+} cd_game;
+
+/* A new empty game (no tags, standard start position, one node);
+ * NULL when out of memory. */
+CD_API cd_game *cd_game_new(void);
+CD_API void cd_game_free(cd_game *g);
+
+/* Empty the game for reuse (keeps its memory): no tags, the standard
+ * initial position, no moves, no result. */
+CD_API void cd_game_clear(cd_game *g);
+
+/* The string at offset off of the game's store. */
+static inline const char *
+cd_game_str(const cd_game *g, size_t off)
+{
+	return g->str + off;
+}
+
+/* ---- Tags ---- */
+
+/*
+ * Set a tag: a new name is added at the end, a name already present
+ * gets the new value (the last value wins, export-format.md rule 3).
+ * Control bytes in the value become spaces.  Any name is accepted
+ * (SetUp, FEN, Variant and Result too: see cd_game_setup and
+ * cd_game_result for what they mean).  CD_OK or CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_game_add_tag(cd_game *g, const char *name,
+    size_t name_len, const char *value, size_t value_len);
+
+/* Index of the tag named name (NUL-terminated), or -1. */
+CD_API long cd_game_tag_find(const cd_game *g, const char *name);
+
+/* The value of tag name (NUL-terminated), NULL if absent; *len (if not
+ * NULL) gets its length. */
+CD_API const char *cd_game_tag_value(const cd_game *g, const char *name,
+    size_t *len);
+
+/* Remove a tag by name; false if it was not there. */
+CD_API bool cd_game_remove_tag(cd_game *g, const char *name);
+
+/* Whether value names Chess960 (Chess960, Fischerandom, FRC, 960; case
+ * does not matter). */
+CD_API bool cd_pgn_variant_is_960(const char *value, size_t len);
+
+/*
+ * Set up the start position from the tags, after all tags were added
+ * and before the first move: the Variant tag (absent, Standard, From
+ * Position or a Chess960 alias; anything else is CD_ERR_UNSUPPORTED),
+ * then the FEN tag when present (with or without SetUp; parsed with
+ * Chess960 rules for a Chess960 game and validated: CD_ERR_SYNTAX or
+ * CD_ERR_POSITION), else the standard initial position.  Sets start,
+ * has_fen and chess960, and puts the builder's cursor at the start of
+ * the main line.  On error *why (if not NULL) gets a static message and
+ * the start position is the standard one.
+ */
+CD_API cd_status cd_game_setup(cd_game *g, const char **why);
+
+/* Set the start position directly (instead of a FEN tag): has_fen
+ * becomes true, chess960 follows b->chess960.  Must come before the
+ * first move.  The SetUp and FEN tags are written from it. */
+CD_API cd_status cd_game_set_start(cd_game *g, const cd_board *b);
+
+/* The result to write: the termination marker if there was one, else
+ * the Result tag's value when it is one of the four, else `*`
+ * (export-format.md rule 12).  Never CD_PGN_RESULT_NONE. */
+CD_API cd_pgn_result cd_game_result(const cd_game *g);
+
+/* Set the termination marker (CD_PGN_RESULT_NONE: none). */
+CD_API void cd_game_set_result(cd_game *g, cd_pgn_result r);
+
+/* One tag of the export form: pointers valid until the game changes. */
+typedef struct cd_game_xtag {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+} cd_game_xtag;
+
+/* Writer and export-form flags. */
+enum {
+	CD_PGN_REDUCED = 1 << 0	/* reduced export format (standard 3.2.4) */
+};
+
+/*
+ * The tags as the export format writes them, in its order
+ * (export-format.md rules 1-5): the seven roster tags (missing ones
+ * with `?` or `????.??.??`, Result from cd_game_result), then the other
+ * tags in byte order of name, SetUp "1" and FEN (canonical, from the
+ * start position) included when has_fen is set or the start position is
+ * not the initial one.  With CD_PGN_REDUCED: the roster, SetUp/FEN only
+ * when the start position is not the initial one, and Variant for a
+ * Chess960 game.  Values are unescaped (the writer escapes `\` and `"`).
+ * Sets *n; NULL when out of memory.  The list lives in the game.
+ */
+CD_API const cd_game_xtag *cd_game_export_tags(cd_game *g, unsigned flags,
+    size_t *n);
+
+/* ---- Moves, NAGs, notes: the builder ---- */
+
+/* The position where the next cd_game_add_move is played. */
+CD_API const cd_board *cd_game_board(const cd_game *g);
+
+/* The last move of the current line (0 when the line has no move yet:
+ * nodes[0] in the main line). */
+CD_API uint32_t cd_game_cursor(const cd_game *g);
+
+/*
+ * Add move m, which must be legal in cd_game_board(g) (or CD_MOVE_NULL
+ * when the side to move is not in check), after the last move of the
+ * current line.  Computes its SAN and check/mate flags and moves the
+ * cursor to it.  *node (if not NULL) gets its index.  CD_OK,
+ * CD_ERR_ILLEGAL (m not legal: nothing added), CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_game_add_move(cd_game *g, cd_move m, uint32_t *node);
+
+/* Add NAG n (0..255) to the last move of the current line.
+ * CD_ERR_RANGE for n out of range; CD_ERR_ARG when the line has no
+ * move yet. */
+CD_API cd_status cd_game_add_nag(cd_game *g, int n);
+
+/*
+ * Add a comment where the cursor stands: after the last move of the
+ * current line (after its NAGs), or, when the line has no move yet,
+ * before its first move (for the main line: in nodes[0].after).  The
+ * text is folded: leading and trailing white space dropped, every run
+ * of white space or control bytes made one space, and a `}` (possible in
+ * a `;` comment) made a space; an empty result adds nothing.  *changed
+ * (if not NULL) is set when a `}` had to be replaced.  CD_OK or
+ * CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_game_add_comment(cd_game *g, const char *text,
+    size_t len, bool *changed);
+
+/* Add an escape line (the text after `%`) where the cursor stands. */
+CD_API cd_status cd_game_add_escape(cd_game *g, const char *text,
+    size_t len);
+
+/*
+ * Open a variation: alternatives to the last move of the current line,
+ * played from the position before it.  CD_ERR_ARG when the current line
+ * has no move yet.
+ */
+CD_API cd_status cd_game_begin_variation(cd_game *g);
+
+/*
+ * Close the innermost variation and return to the line it branched
+ * from.  A variation without a move is dropped (its notes with it) and
+ * *empty (if not NULL) set.  CD_ERR_ARG when no variation is open.
+ */
+CD_API cd_status cd_game_end_variation(cd_game *g, bool *empty);
+
+/* How many variations are open. */
+CD_API size_t cd_game_depth(const cd_game *g);
+
+/* The position at the end of the main line (replays it). */
+CD_API void cd_game_end_position(const cd_game *g, cd_board *out);
+
+/* The NAGs of a node in ascending order: the first NAG above `after`
+ * (pass -1 to start), or -1 when there is none. */
+CD_API int cd_game_node_nag_next(const cd_game_node *nd, int after);
+
+/* Whether a node has any NAG. */
+static inline bool
+cd_game_node_has_nags(const cd_game_node *nd)
+{
+	return (nd->nags[0] | nd->nags[1] | nd->nags[2] | nd->nags[3]) != 0;
+}
+
+/* ---- Parsing ---- */
+
+/* A parse error: where (line and column of the offending token, from
+ * 1) and why (a message naming the move, e.g. "12... Nf6: illegal
+ * move"). */
+typedef struct cd_pgn_error {
+	cd_status status;
+	unsigned long line, col;
+	char msg[240];
+} cd_pgn_error;
+
+/* Parser flags. */
+enum {
+	/* reject a null move in the main line (it cannot be written in
+	 * reduced form) */
+	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0
+};
+
+typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
+    unsigned long col, const char *msg);
+
+typedef struct cd_pgn_parse_opts {
+	const cd_san_lang *lang;	/* NULL: English (and figurines) */
+	unsigned flags;			/* CD_PGN_PARSE_* */
+	/* Called for every normalization worth telling (duplicate tag,
+	 * marker and Result tag disagreeing, missing marker, empty
+	 * variation dropped, moves not in canonical SAN, ...); NULL to
+	 * skip the work of finding them. */
+	cd_pgn_warn_fn *warn;
+	void *warn_ctx;
+} cd_pgn_parse_opts;
+
+/*
+ * Parse one raw game (from cd_pgn_reader_next) into g (cleared first),
+ * per docs/import-format.md: tags, start position, every move checked
+ * on the board, NAGs, comments, variations (an explicit stack: no
+ * recursion), escape lines, the termination marker.  opts may be NULL.
+ * CD_OK, or an error with err filled in (err may be NULL): CD_ERR_SYNTAX
+ * (unreadable token, unbalanced parentheses, unclosed comment, bad tag),
+ * CD_ERR_ILLEGAL, CD_ERR_AMBIGUOUS, CD_ERR_POSITION (bad FEN),
+ * CD_ERR_UNSUPPORTED (variant), CD_ERR_NOMEM.  After an error g holds
+ * what was read before it.
+ */
+CD_API cd_status cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *opts, cd_pgn_error *err);
+
+/* Parse the first game of len bytes of PGN text (for tests and small
+ * inputs).  CD_EOF when the text holds no game. */
+CD_API cd_status cd_pgn_parse_text(cd_game *g, const char *text,
+    size_t len, const cd_pgn_parse_opts *opts, cd_pgn_error *err);
+
+/* ---- Writing ---- */
+
+/* A growable output buffer the caller owns: start it zeroed. */
+typedef struct cd_pgn_buf {
+	char *data;
+	size_t len, cap;
+} cd_pgn_buf;
+
+CD_API void cd_pgn_buf_free(cd_pgn_buf *b);
+
+/*
+ * Append the game in export format (docs/export-format.md), byte for
+ * byte: tags, an empty line, the movetext filled to 79 columns, an
+ * empty line.  flags: CD_PGN_REDUCED.  CD_OK; CD_ERR_UNSUPPORTED when
+ * the reduced form is asked for and the main line holds a null move
+ * (nothing is appended); CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_pgn_write_buf(cd_game *g, unsigned flags,
+    cd_pgn_buf *out);
+
+/* The same to a stdio stream (one fwrite).  CD_ERR_IO on a write
+ * error. */
+CD_API cd_status cd_pgn_write(cd_game *g, unsigned flags, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
