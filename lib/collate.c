@@ -271,7 +271,7 @@ put_string(struct out *o, const char *s, size_t len)
 {
 	size_t i;
 
-	if (o->len + len <= o->cap && memchr(s, 0, len) == NULL) {
+	if (len > 0 && o->len + len <= o->cap && memchr(s, 0, len) == NULL) {
 		memcpy(o->p + o->len, s, len);
 		o->len += len;
 	} else {

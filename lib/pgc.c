@@ -5,9 +5,12 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pgn_internal.h"
 
 /*
  * Move ordinals.
@@ -141,8 +144,11 @@ find_shared(const cd_board *b, const cd_move *moves, int n, cd_bitboard *dup)
 	}
 }
 
-void
-cd_pgc_keys(const cd_board *b, const cd_move *moves, int n, uint64_t *keys)
+/* The keys of moves[0..n), which hold every legal move of b of the
+ * piece types among them.  (moves is not const: gcc would take a const
+ * array for one to be read whole and warn about the buckets.) */
+static void
+keys_of(const cd_board *b, cd_move *moves, int n, uint64_t *keys)
 {
 	cd_bitboard dup[7];
 	int i;
@@ -152,30 +158,15 @@ cd_pgc_keys(const cd_board *b, const cd_move *moves, int n, uint64_t *keys)
 		keys[i] = move_key(b, moves[i], moves, n, dup);
 }
 
-int
-cd_pgc_ordinal(const cd_board *b, cd_move m)
+void
+cd_pgc_keys(const cd_board *b, const cd_move *moves, int n, uint64_t *keys)
 {
-	cd_move moves[CD_MAX_MOVES];
 	cd_bitboard dup[7];
-	uint64_t km;
-	int n, i, at = -1, ord = 0;
+	int i;
 
-	n = cd_board_legal_moves(b, moves);
-	for (i = 0; i < n; i++)
-		if (moves[i] == m)
-			at = i;
-	if (at < 0)
-		return -1;
 	find_shared(b, moves, n, dup);
-	km = move_key(b, m, moves, n, dup);
-	for (i = 0; i < n; i++) {
-		uint64_t k = move_key(b, moves[i], moves, n, dup);
-
-		/* keys of legal moves differ; the index breaks ties in
-		 * positions that are not legal chess (two kings) */
-		ord += k < km || (k == km && i < at);
-	}
-	return ord;
+	for (i = 0; i < n; i++)
+		keys[i] = move_key(b, moves[i], moves, n, dup);
 }
 
 /* Sort n composite keys (key << 8 | index) in place. */
@@ -210,19 +201,989 @@ cd_pgc_sorted_moves(const cd_board *b, cd_move *out)
 	return n;
 }
 
+/* The first character of a move's SAN: its piece letter, 'O' for
+ * castling, the file of a pawn move's origin. */
+static inline int
+first_char(const cd_board *b, cd_move m)
+{
+	int from = CD_MOVE_FROM(m), t;
+
+	if (CD_MOVE_KIND(m) == CD_MK_CASTLE)
+		return 'O';
+	t = CD_PIECE_TYPE(b->squares[from]);
+	return t == CD_PAWN ? 'a' + CD_FILE(from) : piece_letter[t];
+}
+
+/*
+ * The ordinal of a move is the number of moves whose first character is
+ * smaller plus its rank among the moves that share its first character
+ * (its bucket).  A bucket holds the moves of one piece type (or the
+ * castling moves, or the pawn moves from one file), so the full keys,
+ * disambiguation included, are needed only inside it: the other
+ * buckets are counted, not keyed.
+ */
+
+int
+cd_pgc_ordinal(const cd_board *b, cd_move m)
+{
+	cd_move moves[CD_MAX_MOVES], bucket[CD_MAX_MOVES];
+	uint64_t keys[CD_MAX_MOVES];
+	int n, i, at = -1, nb = 0, below = 0, fc;
+
+	n = cd_board_legal_moves(b, moves);
+	for (i = 0; i < n; i++)
+		if (moves[i] == m)
+			break;
+	if (i == n)
+		return -1;
+	fc = first_char(b, m);
+	for (i = 0; i < n; i++) {
+		int c = first_char(b, moves[i]);
+
+		if (c < fc) {
+			below++;
+		} else if (c == fc) {
+			if (moves[i] == m)
+				at = nb;
+			bucket[nb++] = moves[i];
+		}
+	}
+	if (nb == 1)
+		return below;
+	keys_of(b, bucket, nb, keys);
+	for (i = 0; i < nb; i++)
+		below += keys[i] < keys[at] || (keys[i] == keys[at] && i < at);
+	return below;
+}
+
+/* The move of ordinal ord among the n legal moves of b (ord < n). */
+static cd_move
+select_move(const cd_board *b, const cd_move *moves, int n, unsigned ord)
+{
+	/* first characters run from 'B' to 'h' */
+	unsigned char fcs[CD_MAX_MOVES], count['h' - 'B' + 1];
+	cd_move bucket[CD_MAX_MOVES];
+	uint64_t c[CD_MAX_MOVES];
+	unsigned below = 0;
+	int i, fc, nb = 0;
+
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < n; i++) {
+		fcs[i] = (unsigned char)first_char(b, moves[i]);
+		count[fcs[i] - 'B']++;
+	}
+	for (fc = 0; below + count[fc] <= ord; fc++)
+		below += count[fc];
+	if (count[fc] == 1) {
+		for (i = 0; fcs[i] != fc + 'B'; i++)
+			;
+		return moves[i];
+	}
+	for (i = 0; i < n; i++)
+		if (fcs[i] == fc + 'B')
+			bucket[nb++] = moves[i];
+	keys_of(b, bucket, nb, c);
+	for (i = 0; i < nb; i++)
+		c[i] = c[i] << 8 | (uint64_t)i;
+	sort_keys(c, nb);
+	return bucket[c[ord - below] & 0xff];
+}
+
 cd_move
 cd_pgc_move(const cd_board *b, unsigned ord)
 {
 	cd_move moves[CD_MAX_MOVES];
-	uint64_t c[CD_MAX_MOVES];
-	int n, i;
+	int n;
 
 	n = cd_board_legal_moves(b, moves);
 	if (ord >= (unsigned)n)
 		return CD_MOVE_NONE;
-	cd_pgc_keys(b, moves, n, c);
+	return select_move(b, moves, n, ord);
+}
+
+/* ---- errors ---- */
+
+static void
+set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return;
+	err->status = st;
+	err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the encoder ---- */
+
+struct enc {
+	cd_game *g;
+	cd_pgn_buf *out;
+	unsigned flags;
+	size_t dropped;
+	cd_pgc_error *err;
+	size_t run_pos;		/* where the open move sequence starts */
+	unsigned run_n;		/* its moves; 0: none open */
+};
+
+/* Room for n more bytes in b; -1 when out of memory. */
+static int
+reserve(cd_pgn_buf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->cap - b->len >= n)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			return -1;
+		cap *= 2;
+	}
+	p = realloc(b->data, cap);
+	if (p == NULL)
+		return -1;
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+static int
+put(struct enc *e, const void *p, size_t n)
+{
+	if (reserve(e->out, n) != 0)
+		return -1;
+	memcpy(e->out->data + e->out->len, p, n);
+	e->out->len += n;
+	return 0;
+}
+
+static int
+put_byte(struct enc *e, int c)
+{
+	unsigned char u = (unsigned char)c;
+
+	return put(e, &u, 1);
+}
+
+/* Close the open move sequence: 0x03 with a one-byte count when it has
+ * at most 255 moves, else 0x04 with a two-byte count (room for which
+ * was kept when it was opened). */
+static void
+run_close(struct enc *e)
+{
+	unsigned char *h;
+
+	if (e->run_n == 0)
+		return;
+	h = (unsigned char *)e->out->data + e->run_pos;
+	if (e->run_n <= 255) {
+		h[0] = CD_PGC_MOVES_1;
+		h[1] = (unsigned char)e->run_n;
+		memmove(h + 2, h + 3, e->run_n);
+		e->out->len--;
+	} else {
+		h[0] = CD_PGC_MOVES_2;
+		h[1] = (unsigned char)(e->run_n & 0xff);
+		h[2] = (unsigned char)(e->run_n >> 8);
+	}
+	e->run_n = 0;
+}
+
+/* Add one ordinal to the open move sequence (opening one if needed). */
+static int
+run_add(struct enc *e, int ord)
+{
+	if (e->run_n == 65535)
+		run_close(e);
+	if (e->run_n == 0) {
+		e->run_pos = e->out->len;
+		if (put(e, "\x04\0\0", 3) != 0)
+			return -1;
+	}
+	e->run_n++;
+	return put_byte(e, ord);
+}
+
+/* Text for messages: "12." or "12..." before a move. */
+static void
+move_label(const cd_game *g, uint32_t node, char *buf, size_t size)
+{
+	const cd_game_node *nd = &g->nodes[node];
+
+	snprintf(buf, size, "%lu%s %s", cd__game_move_number(g, nd->ply),
+	    cd__game_mover(g, nd->ply) == CD_WHITE ? "." : "...", nd->san);
+}
+
+static cd_status
+enc_nomem(struct enc *e)
+{
+	set_error(e->err, CD_ERR_NOMEM, 0, "out of memory");
+	return CD_ERR_NOMEM;
+}
+
+/* The notes of a chain: comments as 0x0b (or dropped and counted),
+ * escape lines as 0x0a. */
+static cd_status
+put_notes(struct enc *e, uint32_t first)
+{
+	const cd_game *g = e->g;
+	uint32_t i;
+
+	for (i = first; i != 0; i = g->notes[i].next) {
+		const cd_game_note *nt = &g->notes[i];
+		bool comment = nt->kind == CD_NOTE_COMMENT;
+		unsigned char h[3];
+
+		if (comment && !(e->flags & CD_PGC_WITH_COMMENTS)) {
+			e->dropped++;
+			continue;
+		}
+		if (nt->len > 65535) {
+			set_error(e->err, CD_ERR_RANGE, 0,
+			    "%s of %zu bytes: more than a string-2 holds "
+			    "(65535)", comment ? "comment" : "escape line",
+			    nt->len);
+			return CD_ERR_RANGE;
+		}
+		run_close(e);
+		h[0] = comment ? CD_PGC_COMMENT : CD_PGC_ESCAPE;
+		h[1] = (unsigned char)(nt->len & 0xff);
+		h[2] = (unsigned char)(nt->len >> 8);
+		if (put(e, h, 3) != 0 ||
+		    put(e, cd_game_str(g, nt->text), nt->len) != 0)
+			return enc_nomem(e);
+	}
+	return CD_OK;
+}
+
+/* Whether a note chain gives records (escape lines always, comments
+ * with CD_PGC_WITH_COMMENTS); counts the comments it would drop. */
+static bool
+notes_give_records(struct enc *e, uint32_t first, size_t *comments)
+{
+	uint32_t i;
+	bool any = false;
+
+	for (i = first; i != 0; i = e->g->notes[i].next) {
+		if (e->g->notes[i].kind != CD_NOTE_COMMENT ||
+		    (e->flags & CD_PGC_WITH_COMMENTS))
+			any = true;
+		else
+			(*comments)++;
+	}
+	return any;
+}
+
+/* Whether the game fits record 0x01: the seven roster tags only, the
+ * standard initial position (both seen in the export tags), no NAG,
+ * variation or escape line, no comment that is kept, no null move,
+ * strings of at most 255 bytes, at most 65535 moves.  *comments gets
+ * the number of comments dropped then. */
+static bool
+fits_reduced(struct enc *e, const cd_game_xtag *x, size_t nx,
+    size_t *comments)
+{
+	const cd_game *g = e->g;
+	uint32_t i, count = 0;
+	size_t k;
+
+	*comments = 0;
+	if (nx != 7)
+		return false;
+	for (k = 0; k < nx; k++)
+		if (x[k].value_len > 255)
+			return false;
+	if (notes_give_records(e, g->nodes[0].after, comments))
+		return false;
+	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		const cd_game_node *nd = &g->nodes[i];
+
+		if (nd->move == CD_MOVE_NULL || nd->var != 0 ||
+		    cd_game_node_has_nags(nd) || ++count > 65535 ||
+		    notes_give_records(e, nd->after, comments))
+			return false;
+	}
+	return true;
+}
+
+/* Check a string-1 item. */
+static cd_status
+check_string1(struct enc *e, const char *what, const cd_game_xtag *t,
+    size_t len)
+{
+	if (len <= 255)
+		return CD_OK;
+	set_error(e->err, CD_ERR_RANGE, 0,
+	    "%s %.40s%s: %zu bytes, more than a string-1 holds (255)", what,
+	    t->name, t->name_len > 40 ? "..." : "", len);
+	return CD_ERR_RANGE;
+}
+
+static cd_status
+put_string1(struct enc *e, const char *s, size_t len)
+{
+	if (put_byte(e, (int)len) != 0 || put(e, s, len) != 0)
+		return enc_nomem(e);
+	return CD_OK;
+}
+
+/* A frame of the movetext walk: a line being written. */
+struct frame {
+	uint32_t node;		/* the move to write, 0: line done */
+	uint32_t var;		/* the next variation of node to write */
+	bool vars;		/* node's move is written, now variations */
+	cd_board board;		/* the position before node's move */
+};
+
+/* The movetext of a general game: the main line and, after each move,
+ * its NAGs, notes and variations; an explicit stack, no recursion. */
+static cd_status
+put_movetext(struct enc *e)
+{
+	cd_game *g = e->g;
+	struct frame fixed[8], *st = fixed, *f;
+	size_t depth = 1, cap = 8;
+	cd_status rc = CD_OK;
+	char label[48];
+
+	if ((rc = put_notes(e, g->nodes[0].after)) != CD_OK)
+		return rc;
+	st[0].node = g->nodes[0].next;
+	st[0].var = 0;
+	st[0].vars = false;
+	st[0].board = g->start;
+	while (depth > 0) {
+		const cd_game_node *nd;
+
+		f = &st[depth - 1];
+		if (f->node == 0) {
+			if (--depth > 0) {
+				run_close(e);
+				if (put_byte(e, CD_PGC_RAV_END) != 0) {
+					rc = enc_nomem(e);
+					break;
+				}
+			}
+			continue;
+		}
+		nd = &g->nodes[f->node];
+		if (!f->vars) {
+			int ord, n;
+
+			if (nd->move == CD_MOVE_NULL) {
+				move_label(g, f->node, label, sizeof(label));
+				set_error(e->err, CD_ERR_UNSUPPORTED, 0,
+				    "%s: a null move, which PGC cannot hold",
+				    label);
+				rc = CD_ERR_UNSUPPORTED;
+				break;
+			}
+			ord = cd_pgc_ordinal(&f->board, nd->move);
+			if (ord < 0) {
+				move_label(g, f->node, label, sizeof(label));
+				set_error(e->err, CD_ERR_ARG, 0,
+				    "%s: not a legal move", label);
+				rc = CD_ERR_ARG;
+				break;
+			}
+			if (run_add(e, ord) != 0) {
+				rc = enc_nomem(e);
+				break;
+			}
+			if (cd_game_node_has_nags(nd)) {
+				run_close(e);
+				for (n = cd_game_node_nag_next(nd, -1); n >= 0;
+				    n = cd_game_node_nag_next(nd, n)) {
+					unsigned char r[2] = { CD_PGC_NAG,
+						(unsigned char)n };
+
+					if (put(e, r, 2) != 0)
+						break;
+				}
+				if (n >= 0) {
+					rc = enc_nomem(e);
+					break;
+				}
+			}
+			if ((rc = put_notes(e, nd->after)) != CD_OK)
+				break;
+			f->var = nd->var;
+			f->vars = true;
+		}
+		if (f->var != 0) {
+			uint32_t v = f->var;
+
+			f->var = g->nodes[v].var_next;
+			run_close(e);
+			if (put_byte(e, CD_PGC_RAV_BEGIN) != 0) {
+				rc = enc_nomem(e);
+				break;
+			}
+			if ((rc = put_notes(e, g->nodes[v].before)) != CD_OK)
+				break;
+			if (depth == cap) {
+				struct frame *ns;
+
+				ns = malloc(2 * cap * sizeof(*ns));
+				if (ns == NULL) {
+					rc = enc_nomem(e);
+					break;
+				}
+				memcpy(ns, st, depth * sizeof(*ns));
+				if (st != fixed)
+					free(st);
+				st = ns;
+				cap *= 2;
+				f = &st[depth - 1];
+			}
+			st[depth].node = v;
+			st[depth].var = 0;
+			st[depth].vars = false;
+			st[depth].board = f->board;
+			depth++;
+			continue;
+		}
+		cd_board_make(&f->board, nd->move);
+		f->node = nd->next;
+		f->vars = false;
+	}
+	if (st != fixed)
+		free(st);
+	if (rc == CD_OK)
+		run_close(e);
+	return rc;
+}
+
+cd_status
+cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out, size_t *dropped,
+    cd_pgc_error *err)
+{
+	struct enc e;
+	const cd_game_xtag *x;
+	size_t nx, k, comments;
+	size_t start = out->len;
+	cd_status rc = CD_OK;
+
+	memset(&e, 0, sizeof(e));
+	e.g = g;
+	e.out = out;
+	e.flags = flags;
+	e.err = err;
+	if (dropped)
+		*dropped = 0;
+	x = cd_game_export_tags(g, 0, &nx);
+	if (x == NULL)
+		return enc_nomem(&e);
+	if (fits_reduced(&e, x, nx, &comments)) {
+		uint32_t i;
+		unsigned count = 0;
+		cd_board b = g->start;
+		size_t at;
+
+		if (put_byte(&e, CD_PGC_REDUCED_GAME) != 0)
+			return enc_nomem(&e);
+		for (k = 0; k < 7 && rc == CD_OK; k++)
+			rc = put_string1(&e, x[k].value, x[k].value_len);
+		at = out->len;
+		if (rc == CD_OK && put(&e, "\0\0", 2) != 0)
+			rc = enc_nomem(&e);
+		for (i = g->nodes[0].next; i != 0 && rc == CD_OK;
+		    i = g->nodes[i].next) {
+			int ord = cd_pgc_ordinal(&b, g->nodes[i].move);
+
+			if (ord < 0) {
+				set_error(err, CD_ERR_ARG, 0,
+				    "a move that is not legal");
+				rc = CD_ERR_ARG;
+			} else if (put_byte(&e, ord) != 0) {
+				rc = enc_nomem(&e);
+			}
+			cd_board_make(&b, g->nodes[i].move);
+			count++;
+		}
+		if (rc == CD_OK) {
+			out->data[at] = (char)(count & 0xff);
+			out->data[at + 1] = (char)(count >> 8);
+			if (dropped)
+				*dropped = comments;
+			return CD_OK;
+		}
+		out->len = start;
+		return rc;
+	}
+	for (k = 0; k < nx; k++) {
+		if ((rc = check_string1(&e, "tag name", &x[k],
+		    x[k].name_len)) != CD_OK ||
+		    (rc = check_string1(&e, "tag value of", &x[k],
+		    x[k].value_len)) != CD_OK)
+			return rc;
+	}
+	if (put_byte(&e, CD_PGC_GAME_BEGIN) != 0)
+		return enc_nomem(&e);
+	for (k = 0; k < nx && rc == CD_OK; k++) {
+		if (put_byte(&e, CD_PGC_TAG) != 0)
+			rc = enc_nomem(&e);
+		else if ((rc = put_string1(&e, x[k].name, x[k].name_len)) ==
+		    CD_OK)
+			rc = put_string1(&e, x[k].value, x[k].value_len);
+	}
+	if (rc == CD_OK)
+		rc = put_movetext(&e);
+	if (rc == CD_OK && put_byte(&e, CD_PGC_GAME_END) != 0)
+		rc = enc_nomem(&e);
+	if (rc != CD_OK) {
+		out->len = start;
+		return rc;
+	}
+	if (dropped)
+		*dropped = e.dropped;
+	return CD_OK;
+}
+
+/* ---- the decoder ---- */
+
+#define READ_BLOCK	((size_t)64 << 10)
+
+struct cd_pgc_reader {
+	FILE *f;			/* NULL for a memory reader */
+	unsigned char *block;		/* the read buffer (file readers) */
+	const unsigned char *buf;	/* the bytes at hand */
+	size_t pos, end;
+	uint64_t base;			/* stream offset of buf[0] */
+	bool eof, ioerr;
+	cd_status failed;		/* a sticky error, else CD_OK */
+	cd_pgc_error saved;
+	char text[65536];		/* one string item */
+};
+
+cd_pgc_reader *
+cd_pgc_reader_new(FILE *f)
+{
+	cd_pgc_reader *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->block = malloc(READ_BLOCK);
+	if (r->block == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->f = f;
+	r->buf = r->block;
+	return r;
+}
+
+cd_pgc_reader *
+cd_pgc_reader_new_mem(const void *buf, size_t len)
+{
+	cd_pgc_reader *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->buf = buf;
+	r->end = len;
+	r->eof = true;
+	return r;
+}
+
+void
+cd_pgc_reader_free(cd_pgc_reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->block);
+	free(r);
+}
+
+uint64_t
+cd_pgc_reader_tell(const cd_pgc_reader *r)
+{
+	return r->base + r->pos;
+}
+
+/* Read the next block; false at the end of the stream or on error. */
+static bool
+refill(cd_pgc_reader *r)
+{
+	size_t n;
+
+	if (r->eof)
+		return false;
+	r->base += r->end;
+	r->pos = r->end = 0;
+	n = fread(r->block, 1, READ_BLOCK, r->f);
+	if (n == 0) {
+		r->eof = true;
+		r->ioerr = ferror(r->f) != 0;
+		return false;
+	}
+	r->end = n;
+	return true;
+}
+
+/* The next byte, or -1 at the end of the stream. */
+static inline int
+get_byte(cd_pgc_reader *r)
+{
+	if (r->pos == r->end && !refill(r))
+		return -1;
+	return r->buf[r->pos++];
+}
+
+/* n bytes into dst; false if the stream ends first. */
+static bool
+get_bytes(cd_pgc_reader *r, char *dst, size_t n)
+{
+	while (n > 0) {
+		size_t k;
+
+		if (r->pos == r->end && !refill(r))
+			return false;
+		k = r->end - r->pos;
+		if (k > n)
+			k = n;
+		memcpy(dst, r->buf + r->pos, k);
+		r->pos += k;
+		dst += k;
+		n -= k;
+	}
+	return true;
+}
+
+/* A little-endian unsigned integer of n bytes; false at the end. */
+static bool
+get_uint(cd_pgc_reader *r, int n, unsigned *v)
+{
+	int i, c;
+
+	*v = 0;
+	for (i = 0; i < n; i++) {
+		if ((c = get_byte(r)) < 0)
+			return false;
+		*v |= (unsigned)c << (8 * i);
+	}
+	return true;
+}
+
+/* The state of one game being decoded. */
+struct dec {
+	cd_pgc_reader *r;
+	cd_game *g;
+	cd_pgc_error *err;
+	uint64_t rec;		/* offset of the current record */
+	int marker;		/* its marker */
+	bool setup;		/* the start position is set */
+};
+
+static cd_status
+corrupt(struct dec *d, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static cd_status
+corrupt(struct dec *d, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+	cd_pgc_error *e = &d->r->saved;
+
+	e->status = CD_ERR_CORRUPT;
+	e->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return CD_ERR_CORRUPT;
+}
+
+/* The stream ended inside the current record (or failed to read). */
+static cd_status
+truncated(struct dec *d)
+{
+	if (d->r->ioerr) {
+		cd_pgc_error *e = &d->r->saved;
+
+		e->status = CD_ERR_IO;
+		e->offset = cd_pgc_reader_tell(d->r);
+		snprintf(e->msg, sizeof(e->msg), "read error");
+		return CD_ERR_IO;
+	}
+	return corrupt(d, d->rec, "record 0x%02x truncated at offset %llu",
+	    d->marker, (unsigned long long)cd_pgc_reader_tell(d->r));
+}
+
+static cd_status
+dec_nomem(struct dec *d)
+{
+	cd_pgc_error *e = &d->r->saved;
+
+	e->status = CD_ERR_NOMEM;
+	e->offset = d->rec;
+	snprintf(e->msg, sizeof(e->msg), "out of memory");
+	return CD_ERR_NOMEM;
+}
+
+/* A string item with a length field of n bytes into r->text. */
+static cd_status
+get_string(struct dec *d, int n, size_t *len)
+{
+	unsigned v;
+
+	if (!get_uint(d->r, n, &v) || !get_bytes(d->r, d->r->text, v))
+		return truncated(d);
+	d->r->text[v] = '\0';
+	*len = v;
+	return CD_OK;
+}
+
+/* Check the per-game limits after the game grew. */
+static cd_status
+check_limits(struct dec *d)
+{
+	if (d->g->str_len > CD_PGC_MAX_TEXT)
+		return corrupt(d, d->rec, "game over the limit of %zu MiB "
+		    "of text", CD_PGC_MAX_TEXT >> 20);
+	return CD_OK;
+}
+
+/* Set the start position from the tags read so far. */
+static cd_status
+dec_setup(struct dec *d)
+{
+	const char *why = NULL;
+	cd_status st;
+
+	if (d->setup)
+		return CD_OK;
+	d->setup = true;
+	st = cd_game_setup(d->g, &why);
+	if (st == CD_ERR_NOMEM)
+		return dec_nomem(d);
+	if (st != CD_OK)
+		return corrupt(d, d->rec, "start position: %s",
+		    why ? why : cd_strerror(st));
+	return CD_OK;
+}
+
+/* A move sequence of count ordinals. */
+static cd_status
+get_moves(struct dec *d, unsigned count)
+{
+	cd_move moves[CD_MAX_MOVES];
+	unsigned i;
+
+	for (i = 0; i < count; i++) {
+		const cd_board *b = cd_game_board(d->g);
+		uint64_t at = cd_pgc_reader_tell(d->r);
+		int ord = get_byte(d->r), n;
+		cd_status st;
+
+		if (ord < 0)
+			return truncated(d);
+		n = cd_board_legal_moves(b, moves);
+		if (ord >= n)
+			return corrupt(d, at, "move ordinal %d beyond the %d "
+			    "legal moves", ord, n);
+		if (d->g->nnodes >= CD_PGC_MAX_MOVES)
+			return corrupt(d, at, "game over the limit of %lu "
+			    "moves", (unsigned long)CD_PGC_MAX_MOVES);
+		st = cd__game_add_move_trusted(d->g,
+		    select_move(b, moves, n, (unsigned)ord), NULL);
+		if (st != CD_OK)
+			return dec_nomem(d);
+	}
+	return CD_OK;
+}
+
+/* Record 0x01: the seven roster values, the moves. */
+static cd_status
+get_reduced(struct dec *d)
+{
+	static const char *const roster[7] = {
+		"Event", "Site", "Date", "Round", "White", "Black", "Result"
+	};
+	cd_status st;
+	unsigned count;
+	size_t len;
+	int i;
+
+	for (i = 0; i < 7; i++) {
+		if ((st = get_string(d, 1, &len)) != CD_OK)
+			return st;
+		if (cd_game_add_tag(d->g, roster[i], strlen(roster[i]),
+		    d->r->text, len) != CD_OK)
+			return dec_nomem(d);
+	}
+	if ((st = dec_setup(d)) != CD_OK)
+		return st;
+	if (!get_uint(d->r, 2, &count))
+		return truncated(d);
+	return get_moves(d, count);
+}
+
+/* Whether a tag name reads back from PGN: not empty, no white space,
+ * quote, bracket or NUL byte. */
+static bool
+tag_name_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return false;
 	for (i = 0; i < n; i++)
-		c[i] = c[i] << 8 | (uint64_t)i;
-	sort_keys(c, n);
-	return moves[c[ord] & 0xff];
+		if (s[i] == '\0' || strchr(" \t\n\r\v\f\"[]", s[i]) != NULL)
+			return false;
+	return true;
+}
+
+/* The records of a general game, after its 0x05, through its 0x06. */
+static cd_status
+get_general(struct dec *d)
+{
+	cd_pgc_reader *r = d->r;
+	uint64_t begin = d->rec;
+	cd_status st;
+	size_t len, nlen;
+	unsigned v;
+	char name[256];
+	int c;
+
+	for (;;) {
+		d->rec = cd_pgc_reader_tell(r);
+		if ((c = get_byte(r)) < 0) {
+			if (r->ioerr)
+				return truncated(d);
+			return corrupt(d, d->rec, "end of input inside the "
+			    "game that begins at offset %llu (0x05 without "
+			    "0x06)", (unsigned long long)begin);
+		}
+		d->marker = c;
+		if (c == CD_PGC_NOOP)
+			continue;
+		if (c == CD_PGC_TAG) {
+			if (d->setup)
+				return corrupt(d, d->rec, "tag pair (0x02) "
+				    "after the movetext");
+			if (!get_uint(r, 1, &v) || !get_bytes(r, name, v))
+				return truncated(d);
+			nlen = v;
+			if (!tag_name_ok(name, nlen))
+				return corrupt(d, d->rec, "tag name (0x02) "
+				    "that PGN cannot write");
+			if ((st = get_string(d, 1, &len)) != CD_OK)
+				return st;
+			if (cd_game_add_tag(d->g, name, nlen, r->text, len) !=
+			    CD_OK)
+				return dec_nomem(d);
+			if ((st = check_limits(d)) != CD_OK)
+				return st;
+			continue;
+		}
+		if (c < CD_PGC_MOVES_1 || c > CD_PGC_COMMENT ||
+		    c == CD_PGC_GAME_BEGIN)
+			break;
+		if ((st = dec_setup(d)) != CD_OK)
+			return st;
+		switch (c) {
+		case CD_PGC_MOVES_1:
+		case CD_PGC_MOVES_2:
+			if (!get_uint(r, c == CD_PGC_MOVES_1 ? 1 : 2, &v))
+				return truncated(d);
+			if ((st = get_moves(d, v)) != CD_OK)
+				return st;
+			break;
+		case CD_PGC_GAME_END:
+			if (cd_game_depth(d->g) > 0)
+				return corrupt(d, d->rec, "game end (0x06) "
+				    "inside a variation (0x08 without 0x09)");
+			return CD_OK;
+		case CD_PGC_NAG:
+			if (!get_uint(r, 1, &v))
+				return truncated(d);
+			if (cd_game_add_nag(d->g, (int)v) != CD_OK)
+				return corrupt(d, d->rec, "NAG (0x07) before "
+				    "any move of its line");
+			break;
+		case CD_PGC_RAV_BEGIN:
+			if ((st = cd_game_begin_variation(d->g)) != CD_OK) {
+				if (st == CD_ERR_NOMEM)
+					return dec_nomem(d);
+				return corrupt(d, d->rec, "variation (0x08) "
+				    "before any move of its line");
+			}
+			break;
+		case CD_PGC_RAV_END:
+			if (cd_game_depth(d->g) == 0)
+				return corrupt(d, d->rec, "variation end "
+				    "(0x09) without 0x08");
+			if (cd_game_end_variation(d->g, NULL) != CD_OK)
+				return dec_nomem(d);
+			break;
+		case CD_PGC_ESCAPE:
+		case CD_PGC_COMMENT:
+			if ((st = get_string(d, 2, &len)) != CD_OK)
+				return st;
+			st = c == CD_PGC_ESCAPE ?
+			    cd_game_add_escape(d->g, r->text, len) :
+			    cd_game_add_comment(d->g, r->text, len, NULL);
+			if (st != CD_OK)
+				return dec_nomem(d);
+			if ((st = check_limits(d)) != CD_OK)
+				return st;
+			break;
+		}
+	}
+	if (c == CD_PGC_REDUCED_GAME || c == CD_PGC_GAME_BEGIN)
+		return corrupt(d, d->rec, "record 0x%02x inside the game that "
+		    "begins at offset %llu", c, (unsigned long long)begin);
+	return corrupt(d, d->rec, "unknown marker 0x%02x", c);
+}
+
+cd_status
+cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_pgc_error *err)
+{
+	struct dec d;
+	cd_status st;
+	int c;
+
+	if (r->failed == CD_OK) {
+		cd_game_clear(g);
+		memset(&d, 0, sizeof(d));
+		d.r = r;
+		d.g = g;
+		for (;;) {
+			d.rec = cd_pgc_reader_tell(r);
+			c = get_byte(r);
+			d.marker = c;
+			if (c != CD_PGC_NOOP)
+				break;
+		}
+		if (c < 0) {
+			if (!r->ioerr)
+				return CD_EOF;
+			st = truncated(&d);
+		} else if (c == CD_PGC_REDUCED_GAME) {
+			st = get_reduced(&d);
+		} else if (c == CD_PGC_GAME_BEGIN) {
+			st = get_general(&d);
+		} else if (c > CD_PGC_COMMENT) {
+			st = corrupt(&d, d.rec, "unknown marker 0x%02x", c);
+		} else {
+			st = corrupt(&d, d.rec, "record 0x%02x outside a game "
+			    "(no 0x05 before it)", c);
+		}
+		if (st == CD_OK)
+			return CD_OK;
+		r->failed = st;
+	}
+	if (err)
+		*err = r->saved;
+	return r->failed;
 }

@@ -1257,6 +1257,13 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 		n = 0;
 		switch (scan(r, &n)) {
 		case S_MORE:
+			if (r->eof) {
+				/* Cannot happen: the scanners decide at the
+				 * end of input.  Never loop. */
+				r->failed = 1;
+				errno = EIO;
+				return CD_ERR_IO;
+			}
 			st = fill(r);
 			if (st != CD_OK) {
 				r->failed = 1;

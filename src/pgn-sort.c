@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -88,10 +87,51 @@ item_cmp(const struct item *a, const struct item *b)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
-static int
-item_qcmp(const void *a, const void *b)
+/*
+ * Sort n items stably (bottom-up merge sort) with room for n more at
+ * tmp: the room is kept free in the buffer, so sorting stays within the
+ * budget (qsort would allocate on its own).
+ */
+static void
+items_sort(struct item *a, struct item *tmp, size_t n)
 {
-	return item_cmp(a, b);
+	struct item *src = a, *dst = tmp, *t, x;
+	size_t i, j, w;
+
+	for (i = 0; i < n; i += 8) {	/* insertion sort, runs of 8 */
+		size_t e = i + 8 < n ? i + 8 : n;
+
+		for (j = i + 1; j < e; j++) {
+			size_t k = j;
+
+			x = a[j];
+			while (k > i && item_cmp(&a[k - 1], &x) > 0) {
+				a[k] = a[k - 1];
+				k--;
+			}
+			a[k] = x;
+		}
+	}
+	for (w = 8; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t l = i, le = i + w < n ? i + w : n;
+			size_t r = le, re = i + 2 * w < n ? i + 2 * w : n;
+			size_t o = i;
+
+			while (l < le && r < re)
+				dst[o++] = item_cmp(&src[l], &src[r]) <= 0 ?
+				    src[l++] : src[r++];
+			while (l < le)
+				dst[o++] = src[l++];
+			while (r < re)
+				dst[o++] = src[r++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
 }
 
 /* Fill the key fields of it from a raw game; the key goes to kbuf
@@ -163,15 +203,33 @@ oq_add(const void *p, size_t n)
 	noq++;
 }
 
+/*
+ * Write a game's bytes, and an empty line after them when they do not
+ * end with one (the last game of a file often does not), so that games
+ * stay apart whatever order they come in.
+ */
 static void
 emit_text(const char *text, size_t len)
 {
-	oq_add(text, len);
-	/* A game without a final line end (the last one of a file) gets
-	 * one and a blank line, so the next game starts on its own line. */
-	if (len > 0 && text[len - 1] != '\n')
-		oq_add("\n\n", 2);
+	size_t p;
+
 	games_written++;
+	if (len == 0)
+		return;
+	oq_add(text, len);
+	if (text[len - 1] != '\n') {
+		oq_add("\n\n", 2);
+		return;
+	}
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n') {
+		if (len >= 2 && text[len - 2] == '\r')
+			oq_add("\r\n", 2);
+		else
+			oq_add("\n", 1);
+	}
 }
 
 /* With -u: the last game written, to drop the games equal to it. */
@@ -400,21 +458,17 @@ static char *mem;		/* opt_budget bytes */
 static size_t mem_lo;		/* game bytes and keys below */
 static size_t mem_hi;		/* items from here to the end */
 
-/* The buffer: untouched pages cost nothing, and huge pages make the
- * first touch cheap. */
+/* The buffer: pages not touched (a small input) cost nothing.  (Huge
+ * pages were tried: faults get cheaper, but compaction stalls make the
+ * time vary more than it saves.) */
 static void
 mem_alloc(void)
 {
-	void *p;
-
 	if (mem != NULL)
 		return;
-	if (posix_memalign(&p, (size_t)2 << 20, opt_budget) != 0)
+	mem = malloc(opt_budget);
+	if (mem == NULL)
 		cli_fatal("cannot allocate the %zu-byte buffer", opt_budget);
-	mem = p;
-#ifdef MADV_HUGEPAGE
-	madvise(mem, opt_budget, MADV_HUGEPAGE);
-#endif
 }
 
 static size_t
@@ -439,7 +493,8 @@ mem_flush(int final)
 
 	if (n == 0)
 		return;
-	qsort(it, n, sizeof(*it), item_qcmp);
+	/* The room below the items was kept free for this. */
+	items_sort(it, it - n, n);
 	if (!final)
 		run_open();
 	for (i = 0; i < n; i++) {
@@ -496,13 +551,15 @@ mem_add(const cd_pgn_raw_game *g, uint64_t seq)
 	int tries;
 
 	for (tries = 0; tries < 2; tries++) {
-		size_t need_items = sizeof(struct item);
+		/* The new item, and free room of one item per item to sort
+		 * with (items_sort), and the rounding of the data. */
+		size_t reserve = (mem_nitems() + 2) * sizeof(struct item) + 7;
 
 		room = mem_hi - mem_lo;
-		if (room >= g->len + need_items) {
+		if (room >= g->len + reserve) {
 			klen = item_key(g, (unsigned char *)mem + mem_lo +
-			    g->len, room - g->len - need_items);
-			if (g->len + klen + need_items <= room)
+			    g->len, room - g->len - reserve);
+			if (g->len + klen + reserve <= room)
 				goto fits;
 		}
 		if (mem_nitems() == 0)
@@ -523,10 +580,8 @@ fits:
 	it->seq = seq;
 	it->mt_off = g->movetext;
 	it->mt_len = g->movetext_end - g->movetext;
-	/* Keep items aligned: round the data up to 8 bytes. */
+	/* Round the data up to 8 bytes. */
 	mem_lo += (g->len + klen + 7) & ~(size_t)7;
-	if (mem_lo > mem_hi)
-		mem_lo = mem_hi;
 }
 
 /* ---- merging ---- */
@@ -687,7 +742,7 @@ heap_down(struct src **h, size_t n, size_t i)
 static void
 merge(struct src *srcs, size_t n, int to_run)
 {
-	struct src **h = malloc(n * sizeof(*h));
+	struct src **h = malloc((n + 1) * sizeof(*h));
 	size_t nh = 0, i;
 
 	if (h == NULL)

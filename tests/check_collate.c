@@ -374,6 +374,8 @@ collate_suite(void)
 	Suite *s = suite_create("collate");
 	TCase *tc = tcase_create("keys");
 
+	tcase_set_timeout(tc, 60);
+
 	tcase_add_test(tc, test_date);
 	tcase_add_test(tc, test_round);
 	tcase_add_test(tc, test_bytes);

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "chessdata.h"
 
@@ -583,6 +585,76 @@ START_TEST(test_blocks)
 }
 END_TEST
 
+/* Through a pipe fed a few bytes at a time: every read ends at another
+ * place, and the games come out the same as from memory. */
+START_TEST(test_pipe_chunks)
+{
+	static const char *const parts[] = {
+		"\xef\xbb\xbf\x46rom: x\n\n",	/* BOM, "From" */
+		"[Event \"a\"] [Site \"b\"][Date\n \"1993.??.??\"\n]\r\n",
+		"[White \"Joe \"the kid\" Bloggs\"]\n[Black \"x \\\"y\\\"\"]\n",
+		"1. e4 { 1-0 * \n[Event \"x\"] } e5 ; 0-1 {\n%1-0\n",
+		"2. Nf3 \"1-0\" (2. d4 *) 1/2-1/2 {after}\n; more\n\n",
+		"1. d4 d5 *\n[Event \"b\"]1. c4 0-1[Event \"c\"]\n[Event \"d\"]\n",
+		"1. e4 e5\n[Event \"e\"]\n1. f4 { never closed\n1-0\n"
+	};
+	char in[2048];
+	size_t len = 0, i, off;
+	int fd[2];
+	pid_t pid;
+	FILE *f;
+	cd_pgn_reader *r;
+	struct games *a, *b;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		memcpy(in + len, parts[i], strlen(parts[i]));
+		len += strlen(parts[i]);
+	}
+	ck_assert_int_eq(pipe(fd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		unsigned x = 1;
+
+		close(fd[0]);
+		for (off = 0; off < len;) {
+			size_t n;
+
+			x = x * 1103515245u + 12345u;
+			n = 1 + (x >> 16) % 7;
+			if (n > len - off)
+				n = len - off;
+			if (write(fd[1], in + off, n) != (ssize_t)n)
+				_exit(1);
+			off += n;
+			usleep(200);
+		}
+		_exit(0);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "rb");
+	ck_assert_ptr_nonnull(f);
+	r = cd_pgn_reader_new(f);
+	b = read_all(r);
+	ck_assert_uint_eq(cd_pgn_reader_tell(r), len);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	waitpid(pid, NULL, 0);
+	a = read_mem(in, len);
+	same_games(a, b);
+	ck_assert_uint_eq(a->n, 6);
+	ck_assert_uint_eq(a->skipped[0], 8);	/* "From: x\n" */
+	ck_assert_str_eq(a->tags[0],
+	    "Event=a;Site=b;Date=1993.??.??;White=Joe \"the kid\" Bloggs;"
+	    "Black=x \"y\";");
+	ck_assert_int_eq(a->g[0].result, CD_PGN_RESULT_DRAW);
+	ck_assert_uint_eq(a->g[5].flags,
+	    CD_PGN_RAW_UNCLOSED_COMMENT | CD_PGN_RAW_NO_RESULT);
+	games_free(a);
+	games_free(b);
+}
+END_TEST
+
 /* ---- tokens ---- */
 
 /* The tokens of s as "TYPE(text)" words. */
@@ -759,7 +831,7 @@ START_TEST(test_all_bytes)
 	struct games *gs;
 	int round;
 
-	for (round = 0; round < 200; round++) {
+	for (round = 0; round < 60; round++) {
 		for (i = 0; i < n; i++) {
 			x = x * 1103515245u + 12345u;
 			in[i] = round % 2 ? (char)(x >> 16) :
@@ -1041,9 +1113,11 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
+	tcase_add_test(tc, test_pipe_chunks);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tokens");
+	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_tokens, 0,
 	    (int)(sizeof(lex_rows) / sizeof(lex_rows[0])));
 	tcase_add_test(tc, test_token_positions);

@@ -7,11 +7,18 @@
  * moves written in canonical SAN (check and mate marks included) and
  * sorted in ascending byte order.  The library computes that order
  * without writing or sorting strings: see cd_pgc_keys.
+ *
+ * The encoder turns a cd_game (as the PGN parser builds it) into PGC
+ * records; the decoder reads records from a stream and builds the same
+ * game with the game builder, so that the PGN writer writes it exactly
+ * as pgn-regularize writes the game it came from.
  */
 #ifndef CHESSDATA_PGC_H
 #define CHESSDATA_PGC_H
 
+#include <stdio.h>
 #include <chessdata/board.h>
+#include <chessdata/pgn.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +49,85 @@ CD_API cd_move cd_pgc_move(const cd_board *b, unsigned ord);
 /* All legal moves of b in ordinal order into out (room for
  * CD_MAX_MOVES); returns their number. */
 CD_API int cd_pgc_sorted_moves(const cd_board *b, cd_move *out);
+
+/* Record markers (man/pgc.5). */
+enum {
+	CD_PGC_NOOP = 0x00,
+	CD_PGC_REDUCED_GAME = 0x01,	/* seven string-1, mvseq-2 */
+	CD_PGC_TAG = 0x02,		/* string-1 name, string-1 value */
+	CD_PGC_MOVES_1 = 0x03,		/* mvseq-1 */
+	CD_PGC_MOVES_2 = 0x04,		/* mvseq-2 */
+	CD_PGC_GAME_BEGIN = 0x05,
+	CD_PGC_GAME_END = 0x06,
+	CD_PGC_NAG = 0x07,		/* int-1 */
+	CD_PGC_RAV_BEGIN = 0x08,
+	CD_PGC_RAV_END = 0x09,
+	CD_PGC_ESCAPE = 0x0a,		/* string-2 */
+	CD_PGC_COMMENT = 0x0b		/* string-2; our extension */
+};
+
+/* Limits of the decoder per game (a damaged or hostile stream cannot
+ * make it use more memory than these allow): moves (all lines), and
+ * bytes of tag, comment and escape text. */
+#define CD_PGC_MAX_MOVES	((uint32_t)1 << 22)
+#define CD_PGC_MAX_TEXT		((size_t)64 << 20)
+
+/* Encoder flags. */
+enum {
+	CD_PGC_WITH_COMMENTS = 1 << 0	/* comments as 0x0b records */
+};
+
+/* What went wrong: the status, a message (lower case, no final
+ * period), and for the decoder the byte offset in the stream (from 0)
+ * where the fault lies. */
+typedef struct cd_pgc_error {
+	cd_status status;
+	uint64_t offset;
+	char msg[160];
+} cd_pgc_error;
+
+/*
+ * Append the PGC records of game g to out: one 0x01 record when the
+ * game is in reduced form (after dropping its comments, unless
+ * CD_PGC_WITH_COMMENTS), else 0x05, its export tags as 0x02, its
+ * movetext, 0x06.  Without CD_PGC_WITH_COMMENTS the comments are left
+ * out and *dropped (if not NULL) gets their number.  Errors, for what
+ * PGC cannot hold (nothing is appended; err filled in if not NULL):
+ * CD_ERR_UNSUPPORTED (a null move), CD_ERR_RANGE (a tag name or value
+ * over 255 bytes, a comment or escape line over 65535 bytes),
+ * CD_ERR_NOMEM.
+ */
+CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out,
+    size_t *dropped, cd_pgc_error *err);
+
+/*
+ * The streaming decoder.  It reads its input in blocks and holds one
+ * game at a time: memory stays bounded (CD_PGC_MAX_*) whatever the
+ * bytes are.
+ */
+typedef struct cd_pgc_reader cd_pgc_reader;
+
+/* A reader of the stream f (read from its current position to its
+ * end), or of len bytes at buf (not copied: keep them).  NULL when out
+ * of memory. */
+CD_API cd_pgc_reader *cd_pgc_reader_new(FILE *f);
+CD_API cd_pgc_reader *cd_pgc_reader_new_mem(const void *buf, size_t len);
+CD_API void cd_pgc_reader_free(cd_pgc_reader *r);
+
+/*
+ * Decode the next game into g (cleared first).  CD_OK; CD_EOF at the
+ * clean end of the stream; CD_ERR_CORRUPT for damaged data (unknown
+ * marker, truncated record, ordinal beyond the legal moves, unbalanced
+ * 0x08/0x09, a record where it cannot stand, a game over the limits),
+ * CD_ERR_IO, CD_ERR_NOMEM, with err filled in (if not NULL).  After an
+ * error the reader stays failed: every later call returns the same
+ * status.
+ */
+CD_API cd_status cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g,
+    cd_pgc_error *err);
+
+/* Bytes consumed so far. */
+CD_API uint64_t cd_pgc_reader_tell(const cd_pgc_reader *r);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,1114 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_game.c: the game model (tags, start position, move tree, notes)
+ * and the builder that the PGN parser and the PGC decoder share.
+ *
+ * Everything lives in arrays owned by the game and reused after
+ * cd_game_clear(), so a steady stream of games allocates nothing.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn_internal.h"
+
+/* Grow *arr (of elements of size sz) to hold at least need elements. */
+static int
+grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
+{
+	size_t n = *cap ? *cap : min;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / sz)
+			return -1;
+		n *= 2;
+	}
+	p = realloc(*arr, n * sz);
+	if (p == NULL)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+static int
+grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
+{
+	size_t c = *cap;
+
+	if (need > UINT32_MAX)
+		return -1;
+	if (need <= c)
+		return 0;
+	if (grow(arr, &c, need, sz, min) != 0)
+		return -1;
+	*cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+	return 0;
+}
+
+/* Append len bytes and a NUL to the string store; the offset or
+ * (size_t)-1 when out of memory. */
+static size_t
+str_add(cd_game *g, const char *s, size_t len)
+{
+	size_t off = g->str_len;
+
+	if (len > SIZE_MAX - off - 1 ||
+	    grow((void **)&g->str, &g->str_cap, off + len + 1, 1, 256) != 0)
+		return (size_t)-1;
+	if (len)
+		memcpy(g->str + off, s, len);
+	g->str[off + len] = '\0';
+	g->str_len = off + len + 1;
+	return off;
+}
+
+static void
+line_reset(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	memset(&p->line, 0, sizeof(p->line));
+	p->line.board = g->start;
+	p->line.check = cd_board_in_check(&g->start);
+	p->depth = 0;
+	p->tail_key = UINT64_MAX;
+}
+
+cd_game *
+cd_game_new(void)
+{
+	cd_game *g = calloc(1, sizeof(*g));
+
+	if (g == NULL)
+		return NULL;
+	g->priv = calloc(1, sizeof(*g->priv));
+	if (g->priv == NULL ||
+	    grow32((void **)&g->nodes, &g->nodes_cap, 1, sizeof(cd_game_node),
+	    256) != 0 ||
+	    grow32((void **)&g->notes, &g->notes_cap, 1, sizeof(cd_game_note),
+	    64) != 0) {
+		cd_game_free(g);
+		return NULL;
+	}
+	cd_board_init(&g->priv->initial);
+	cd_game_clear(g);
+	return g;
+}
+
+void
+cd_game_free(cd_game *g)
+{
+	if (g == NULL)
+		return;
+	if (g->priv) {
+		free(g->priv->stack);
+		free(g->priv->xtags);
+		free(g->priv->wstack);
+		cd_pgn_buf_free(&g->priv->fbuf);
+		free(g->priv);
+	}
+	free(g->str);
+	free(g->tags);
+	free(g->nodes);
+	free(g->notes);
+	free(g);
+}
+
+void
+cd_game_clear(cd_game *g)
+{
+	g->str_len = 0;
+	g->ntags = 0;
+	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
+	g->nnodes = 1;
+	memset(&g->notes[0], 0, sizeof(g->notes[0]));
+	g->nnotes = 1;
+	g->start = g->priv->initial;
+	g->has_fen = false;
+	g->chess960 = false;
+	g->result = CD_PGN_RESULT_NONE;
+	line_reset(g);
+}
+
+/* ---- Tags ---- */
+
+static long
+tag_find(const cd_game *g, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < g->ntags; i++)
+		if (g->tags[i].name_len == len &&
+		    memcmp(g->str + g->tags[i].name, name, len) == 0)
+			return (long)i;
+	return -1;
+}
+
+cd_status
+cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
+    const char *value, size_t value_len)
+{
+	long i = tag_find(g, name, name_len);
+	size_t v, k;
+	cd_game_tag *t;
+
+	if ((v = str_add(g, value, value_len)) == (size_t)-1)
+		return CD_ERR_NOMEM;
+	for (k = 0; k < value_len; k++) {
+		unsigned char c = (unsigned char)g->str[v + k];
+
+		if (c < 0x20 || c == 0x7f)
+			g->str[v + k] = ' ';
+	}
+	if (i >= 0) {
+		t = &g->tags[i];
+	} else {
+		size_t n;
+
+		if (grow((void **)&g->tags, &g->tags_cap, g->ntags + 1,
+		    sizeof(*g->tags), 16) != 0)
+			return CD_ERR_NOMEM;
+		if ((n = str_add(g, name, name_len)) == (size_t)-1)
+			return CD_ERR_NOMEM;
+		t = &g->tags[g->ntags++];
+		t->name = n;
+		t->name_len = name_len;
+	}
+	t->value = v;
+	t->value_len = value_len;
+	return CD_OK;
+}
+
+long
+cd_game_tag_find(const cd_game *g, const char *name)
+{
+	return tag_find(g, name, strlen(name));
+}
+
+const char *
+cd_game_tag_value(const cd_game *g, const char *name, size_t *len)
+{
+	long i = tag_find(g, name, strlen(name));
+
+	if (i < 0)
+		return NULL;
+	if (len)
+		*len = g->tags[i].value_len;
+	return g->str + g->tags[i].value;
+}
+
+bool
+cd_game_remove_tag(cd_game *g, const char *name)
+{
+	long i = tag_find(g, name, strlen(name));
+
+	if (i < 0)
+		return false;
+	memmove(&g->tags[i], &g->tags[i + 1],
+	    (g->ntags - (size_t)i - 1) * sizeof(*g->tags));
+	g->ntags--;
+	return true;
+}
+
+static bool
+word_eq(const char *s, size_t len, const char *w)
+{
+	size_t n = strlen(w), i;
+
+	if (len != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != w[i])
+			return false;
+	}
+	return true;
+}
+
+bool
+cd_pgn_variant_is_960(const char *value, size_t len)
+{
+	static const char *const names[] = { "chess960", "chess 960",
+	    "fischerandom", "fischerrandom", "fischer random", "frc", "960" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (word_eq(value, len, names[i]))
+			return true;
+	return false;
+}
+
+/* Variant values that mean standard chess. */
+static bool
+variant_is_standard(const char *value, size_t len)
+{
+	return len == 0 || word_eq(value, len, "standard") ||
+	    word_eq(value, len, "normal") ||
+	    word_eq(value, len, "from position");
+}
+
+cd_status
+cd_game_setup(cd_game *g, const char **why)
+{
+	const char *v, *fen, *dummy;
+	size_t vlen = 0, flen = 0;
+	cd_status st;
+
+	if (why == NULL)
+		why = &dummy;
+	*why = NULL;
+	g->start = g->priv->initial;
+	g->has_fen = false;
+	g->chess960 = false;
+	v = cd_game_tag_value(g, "Variant", &vlen);
+	if (v != NULL) {
+		if (cd_pgn_variant_is_960(v, vlen)) {
+			g->chess960 = true;
+		} else if (!variant_is_standard(v, vlen)) {
+			*why = "unsupported variant";
+			line_reset(g);
+			return CD_ERR_UNSUPPORTED;
+		}
+	}
+	fen = cd_game_tag_value(g, "FEN", &flen);
+	if (fen != NULL) {
+		cd_board b;
+
+		st = cd_fen_parse(&b, fen, flen, g->chess960 ? CD_FEN_960 : 0,
+		    why, NULL);
+		if (st != CD_OK) {
+			line_reset(g);
+			return st;
+		}
+		g->start = b;
+		g->has_fen = true;
+	}
+	g->start.chess960 = g->chess960;
+	line_reset(g);
+	return CD_OK;
+}
+
+cd_status
+cd_game_set_start(cd_game *g, const cd_board *b)
+{
+	if (g->nnodes > 1)
+		return CD_ERR_ARG;
+	g->start = *b;
+	g->has_fen = true;
+	g->chess960 = b->chess960 != 0;
+	line_reset(g);
+	return CD_OK;
+}
+
+cd_pgn_result
+cd_game_result(const cd_game *g)
+{
+	static const char *const vals[] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+	const char *v;
+	size_t len, i;
+
+	if (g->result != CD_PGN_RESULT_NONE)
+		return g->result;
+	v = cd_game_tag_value(g, "Result", &len);
+	if (v != NULL)
+		for (i = 1; i < 5; i++)
+			if (len == strlen(vals[i]) && memcmp(v, vals[i], len) == 0)
+				return (cd_pgn_result)i;
+	return CD_PGN_RESULT_UNKNOWN;
+}
+
+void
+cd_game_set_result(cd_game *g, cd_pgn_result r)
+{
+	g->result = r;
+}
+
+static const char *const roster[7] = { "Event", "Site", "Date", "Round",
+    "White", "Black", "Result" };
+
+static bool
+is_roster(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < 7; i++)
+		if (strlen(roster[i]) == len && memcmp(roster[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+static int
+name_cmp(const cd_game_xtag *a, const cd_game_xtag *b)
+{
+	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c = memcmp(a->name, b->name, n);
+
+	if (c != 0)
+		return c;
+	return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
+}
+
+static void
+xtag_set(cd_game_xtag *x, const char *name, const char *value, size_t vlen)
+{
+	x->name = name;
+	x->name_len = strlen(name);
+	x->value = value;
+	x->value_len = vlen;
+}
+
+const cd_game_xtag *
+cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
+{
+	struct cd__game_priv *p = g->priv;
+	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+	bool initial = cd_board_is_initial(&g->start);
+	bool setup = reduced ? !initial : (g->has_fen || !initial);
+	size_t k = 0, i, j, first;
+	cd_game_xtag *x;
+	const char *v;
+	size_t vlen;
+
+	if (grow((void **)&p->xtags, &p->xtags_cap, g->ntags + 10,
+	    sizeof(*p->xtags), 16) != 0)
+		return NULL;
+	x = p->xtags;
+	for (i = 0; i < 7; i++) {
+		if (i == 6) {
+			v = cd_pgn_result_str(cd_game_result(g));
+			vlen = strlen(v);
+		} else if ((v = cd_game_tag_value(g, roster[i], &vlen)) == NULL) {
+			v = i == 2 ? "????.??.??" : "?";
+			vlen = strlen(v);
+		}
+		xtag_set(&x[k++], roster[i], v, vlen);
+	}
+	first = k;
+	if (setup) {
+		xtag_set(&x[k++], "SetUp", "1", 1);
+		vlen = cd_fen_write(&g->start, p->fen);
+		xtag_set(&x[k++], "FEN", p->fen, vlen);
+	}
+	if (reduced) {
+		if (g->chess960) {
+			v = cd_game_tag_value(g, "Variant", &vlen);
+			if (v == NULL) {
+				v = "Chess960";
+				vlen = 8;
+			}
+			xtag_set(&x[k++], "Variant", v, vlen);
+		}
+	} else {
+		bool has_variant = false;
+
+		for (i = 0; i < g->ntags; i++) {
+			const cd_game_tag *t = &g->tags[i];
+			const char *name = g->str + t->name;
+
+			if (is_roster(name, t->name_len))
+				continue;
+			if ((t->name_len == 5 && memcmp(name, "SetUp", 5) == 0) ||
+			    (t->name_len == 3 && memcmp(name, "FEN", 3) == 0))
+				continue;
+			if (t->name_len == 7 && memcmp(name, "Variant", 7) == 0)
+				has_variant = true;
+			x[k].name = name;
+			x[k].name_len = t->name_len;
+			x[k].value = g->str + t->value;
+			x[k].value_len = t->value_len;
+			k++;
+		}
+		if (g->chess960 && !has_variant)
+			xtag_set(&x[k++], "Variant", "Chess960", 8);
+	}
+	/* insertion sort of the non-roster tags by name */
+	for (i = first + 1; i < k; i++) {
+		cd_game_xtag t = x[i];
+
+		for (j = i; j > first && name_cmp(&x[j - 1], &t) > 0; j--)
+			x[j] = x[j - 1];
+		x[j] = t;
+	}
+	*n = k;
+	return x;
+}
+
+/* ---- The builder ---- */
+
+const cd_board *
+cd_game_board(const cd_game *g)
+{
+	return &g->priv->line.board;
+}
+
+uint32_t
+cd_game_cursor(const cd_game *g)
+{
+	return g->priv->line.has_move ? g->priv->line.cur : 0;
+}
+
+size_t
+cd_game_depth(const cd_game *g)
+{
+	return g->priv->depth;
+}
+
+/*
+ * Canonical SAN without the mark, quickly: a piece move needs no
+ * disambiguation when no other piece of its type and colour attacks the
+ * destination at all, which is the common case; otherwise ask
+ * cd_san_write_bare (which looks at the legal moves).
+ */
+static size_t
+san_bare(const cd_board *b, cd_move m, char *buf)
+{
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+	int kind = CD_MOVE_KIND(m), type;
+	cd_bitboard others;
+	char *p = buf;
+
+	if (kind != CD_MK_NORMAL)
+		return cd_san_write_bare(b, m, buf);
+	type = CD_PIECE_TYPE(b->squares[from]);
+	if (type == CD_PAWN || type == CD_KING)
+		return cd_san_write_bare(b, m, buf);
+	others = b->by_type[type] & b->by_color[b->side] & ~CD_BB(from);
+	if (others && (cd_attacks(type, b->side, to, b->by_type[0]) & others))
+		return cd_san_write_bare(b, m, buf);
+	*p++ = "?PNBRQK"[type];
+	if (b->squares[to])
+		*p++ = 'x';
+	*p++ = (char)('a' + CD_FILE(to));
+	*p++ = (char)('1' + CD_RANK(to));
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/*
+ * Slider attacks without the magic tables: the pieces are few, and the
+ * between/line tables are small enough to stay in cache, while a magic
+ * lookup per move is a cache miss in a parser that touches each
+ * position once.
+ */
+static inline bool
+is_orth(int a, int b)
+{
+	return CD_FILE(a) == CD_FILE(b) || CD_RANK(a) == CD_RANK(b);
+}
+
+/* Which of the sliders in set reach sq on occupancy occ: bishops along
+ * diagonals, rooks along ranks and files, queens both. */
+static inline cd_bitboard
+slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
+{
+	cd_bitboard hits = 0;
+
+	while (set) {
+		int f = cd__pop_lsb(&set), t;
+
+		if (!cd__line[f][sq] || (cd__between[f][sq] & occ))
+			continue;
+		t = CD_PIECE_TYPE(b->squares[f]);
+		if (t == CD_QUEEN || (t == CD_ROOK) == is_orth(f, sq))
+			hits |= CD_BB(f);
+	}
+	return hits;
+}
+
+/* Whether square sq is attacked by color by on occupancy occ. */
+static inline bool
+attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard th = b->by_color[by] & occ;
+
+	if ((cd__knight_att[sq] & b->by_type[CD_KNIGHT] & th) ||
+	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN] & th) ||
+	    (cd__king_att[sq] & b->by_type[CD_KING] & th))
+		return true;
+	th &= b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
+	    b->by_type[CD_QUEEN];
+	return slider_hits(b, th, sq, occ) != 0;
+}
+
+/*
+ * Whether the normal move from -> to, just made in b, gives check: the
+ * piece on to attacks the king directly, or from uncovered a slider of
+ * the mover.  Other moves (castling, en passant, promotions, null) use
+ * in_check().
+ */
+static inline bool
+gives_check(const cd_board *b, int from, int to)
+{
+	int them = b->side, us = them ^ 1, ek, t;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
+	cd_bitboard occ = b->by_type[0], line, mine;
+
+	if (!kbb)
+		return false;
+	ek = cd__lsb(kbb);
+	t = CD_PIECE_TYPE(b->squares[to]);
+	switch (t) {
+	case CD_PAWN:
+		if (cd__pawn_att[us][to] & kbb)
+			return true;
+		break;
+	case CD_KNIGHT:
+		if (cd__knight_att[to] & kbb)
+			return true;
+		break;
+	case CD_KING:
+		break;
+	default:
+		if (cd__line[to][ek] && !(cd__between[to][ek] & occ) &&
+		    (t == CD_QUEEN || (t == CD_ROOK) == is_orth(to, ek)))
+			return true;
+		break;
+	}
+	line = cd__line[ek][from];
+	if (!line || (line & CD_BB(to)))
+		return false;
+	mine = b->by_color[us] & line & (is_orth(ek, from) ?
+	    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN] :
+	    b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]);
+	while (mine) {
+		int sq = cd__pop_lsb(&mine);
+
+		if (!(cd__between[ek][sq] & occ))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the side to move, in check in b, has a legal move: a king
+ * step is tried first (the usual answer), then the full generator. */
+static bool
+can_answer_check(const cd_board *b)
+{
+	int us = b->side, them = us ^ 1, k;
+	cd_bitboard own = b->by_color[us], kbb = b->by_type[CD_KING] & own;
+	cd_bitboard t, occ = b->by_type[0];
+
+	if (!kbb)
+		return cd_board_has_legal_move(b);
+	k = cd__lsb(kbb);
+	t = cd__king_att[k] & ~own;
+	while (t) {
+		int to = cd__pop_lsb(&t);
+
+		if (!attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
+			return true;
+	}
+	return cd_board_has_legal_move(b);
+}
+
+/* Whether the side to move in b is in check. */
+static inline bool
+in_check(const cd_board *b)
+{
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[b->side];
+
+	return kbb && attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
+}
+
+/*
+ * The common move tokens, resolved without the general reader: a pawn
+ * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
+ * "Qxh7", "Nb1d2" (with any check or mate mark), English letters, the
+ * side to move not in check.  Candidates come from the attack tables,
+ * legality from the pin line through the king; the canonical SAN
+ * (without its mark) falls out of the same candidate set.  1 with *m
+ * and san filled in when the token names exactly one legal move; 0
+ * when anything is unusual (promotion, en passant, castling, no or
+ * several moves, ...): the caller then asks cd_san_parse, which also
+ * gives the error message.
+ */
+int
+cd__san_fast(const cd_board *b, const char *t, size_t len, cd_move *m,
+    char *san, size_t *san_len)
+{
+	static const char letters[] = "??NBRQK";
+	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
+	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
+	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
+	cd_bitboard their_bq, their_rq;
+	int ksq;
+	size_t n = len, i;
+	char *p = san;
+
+	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
+		n--;
+	if (n < 2 || n > 6 || !kbb)
+		return 0;
+	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
+	    t[n - 1] > '8')
+		return 0;
+	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	tobb = CD_BB(to);
+	if (own & tobb)
+		return 0;
+	ksq = cd__lsb(kbb);
+	if (t[0] >= 'a' && t[0] <= 'h') {
+		int dir = us == CD_WHITE ? 8 : -8;
+
+		if (CD_RANK(to) == (us == CD_WHITE ? 7 : 0))
+			return 0;	/* promotion */
+		if (n == 2) {
+			if (occ & tobb)
+				return 0;
+			from = to - dir;
+			if (from < 0 || from > 63)
+				return 0;
+			if (!(occ & CD_BB(from)) && CD_RANK(to) ==
+			    (us == CD_WHITE ? 3 : 4))
+				from -= dir;
+		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
+		    t[2] - t[0] == 1)) {
+			if (!(b->by_color[them] & tobb))
+				return 0;	/* en passant or illegal */
+			from = CD_SQ(t[0] - 'a', CD_RANK(to)) - dir;
+			if (from < 0 || from > 63)
+				return 0;
+		} else {
+			return 0;
+		}
+		if (!(b->by_type[CD_PAWN] & own & CD_BB(from)))
+			return 0;
+		cand = CD_BB(from);
+		type = CD_PAWN;
+	} else {
+		size_t e = n - 2;
+
+		switch (t[0]) {
+		case 'N': type = CD_KNIGHT; break;
+		case 'B': type = CD_BISHOP; break;
+		case 'R': type = CD_ROOK; break;
+		case 'Q': type = CD_QUEEN; break;
+		case 'K': type = CD_KING; break;
+		default: return 0;
+		}
+		i = 1;
+		if (e > i && t[e - 1] == 'x')
+			e--;
+		if (i < e && t[i] >= 'a' && t[i] <= 'h')
+			ff = t[i++] - 'a';
+		if (i < e && t[i] >= '1' && t[i] <= '8')
+			fr = t[i++] - '1';
+		if (i != e)
+			return 0;
+		switch (type) {
+		case CD_KNIGHT:
+			cand = cd__knight_att[to] & b->by_type[type] & own;
+			break;
+		case CD_KING:
+			cand = cd__king_att[to] & b->by_type[type] & own;
+			break;
+		default:
+			cand = slider_hits(b, b->by_type[type] & own, to, occ);
+			break;
+		}
+	}
+	/* legal ones, knowing the side to move is not in check: a piece
+	 * off the king's lines is free; one on them is pinned when an
+	 * enemy slider sees the king once it has moved */
+	their_bq = (b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]) &
+	    b->by_color[them];
+	their_rq = (b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]) &
+	    b->by_color[them];
+	legal = 0;
+	while (cand) {
+		cd_bitboard fbb, line;
+
+		from = cd__pop_lsb(&cand);
+		fbb = CD_BB(from);
+		if (type == CD_KING) {
+			if (attacked(b, to, them, (occ ^ fbb) & ~tobb))
+				continue;
+		} else if ((line = cd__line[ksq][from]) != 0 &&
+		    !(line & tobb)) {
+			cd_bitboard o2 = (occ ^ fbb) | tobb;
+			cd_bitboard snipers = line & ~tobb &
+			    (is_orth(ksq, from) ? their_rq : their_bq);
+			bool pinned = false;
+
+			while (snipers) {
+				int sn = cd__pop_lsb(&snipers);
+
+				if (!(cd__between[ksq][sn] & o2)) {
+					pinned = true;
+					break;
+				}
+			}
+			if (pinned)
+				continue;
+		}
+		legal |= fbb;
+	}
+	cand = legal;
+	if (ff >= 0)
+		cand &= 0x0101010101010101ULL << ff;
+	if (fr >= 0)
+		cand &= 0xffULL << (8 * fr);
+	if (cand == 0 || (cand & (cand - 1)))
+		return 0;
+	from = cd__lsb(cand);
+	*m = CD_MOVE(from, to, CD_MK_NORMAL);
+	if (type == CD_PAWN) {
+		if (n == 4) {
+			*p++ = t[0];
+			*p++ = 'x';
+		}
+	} else {
+		cd_bitboard others = legal & ~CD_BB(from);
+
+		*p++ = letters[type];
+		if (others) {
+			bool same_file = false, same_rank = false;
+
+			while (others) {
+				int o = cd__pop_lsb(&others);
+
+				same_file |= CD_FILE(o) == CD_FILE(from);
+				same_rank |= CD_RANK(o) == CD_RANK(from);
+			}
+			if (!same_file) {
+				*p++ = (char)('a' + CD_FILE(from));
+			} else if (!same_rank) {
+				*p++ = (char)('1' + CD_RANK(from));
+			} else {
+				*p++ = (char)('a' + CD_FILE(from));
+				*p++ = (char)('1' + CD_RANK(from));
+			}
+		}
+		if (occ & tobb)
+			*p++ = 'x';
+	}
+	*p++ = (char)('a' + CD_FILE(to));
+	*p++ = (char)('1' + CD_RANK(to));
+	*p = '\0';
+	*san_len = (size_t)(p - san);
+	return 1;
+}
+
+cd_status
+cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
+    uint32_t *node)
+{
+	struct cd__game_priv *p = g->priv;
+	struct cd__line *l = &p->line;
+	uint32_t idx = g->nnodes, parent;
+	cd_game_node *nd;
+	size_t n;
+
+	if (idx >= g->nodes_cap &&
+	    grow32((void **)&g->nodes, &g->nodes_cap, (size_t)idx + 1,
+	    sizeof(*g->nodes), 256) != 0)
+		return CD_ERR_NOMEM;
+	g->nnodes++;
+	nd = &g->nodes[idx];
+	memset(nd, 0, sizeof(*nd));
+	parent = l->has_move ? l->cur : l->base;
+	nd->move = m;
+	nd->parent = parent;
+	nd->ply = g->nodes[parent].ply + 1;
+	if (l->has_move) {
+		g->nodes[l->cur].next = idx;
+	} else if (l->var_of == 0) {
+		g->nodes[0].next = idx;
+	} else {
+		uint32_t v = g->nodes[l->var_of].var;
+
+		if (v == 0) {
+			g->nodes[l->var_of].var = idx;
+		} else {
+			while (g->nodes[v].var_next)
+				v = g->nodes[v].var_next;
+			g->nodes[v].var_next = idx;
+		}
+		nd->before = l->pending;
+		l->pending = 0;
+	}
+	if (san != NULL) {
+		memcpy(nd->san, san, slen + 1);
+		n = slen;
+	} else {
+		n = san_bare(&l->board, m, nd->san);
+	}
+	l->prev = l->board;
+	l->prev_check = l->check;
+	cd_board_make(&l->board, m);
+	if (m == CD_MOVE_NULL)
+		l->check = false;
+	else if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
+		l->check = gives_check(&l->board, CD_MOVE_FROM(m),
+		    CD_MOVE_TO(m));
+	else
+		l->check = in_check(&l->board);
+	if (l->check) {
+		if (can_answer_check(&l->board)) {
+			nd->flags = CD_NODE_CHECK;
+			nd->san[n++] = '+';
+		} else {
+			nd->flags = CD_NODE_MATE;
+			nd->san[n++] = '#';
+		}
+		nd->san[n] = '\0';
+	}
+	nd->san_len = (uint8_t)n;
+	l->cur = idx;
+	l->has_move = true;
+	if (node)
+		*node = idx;
+	return CD_OK;
+}
+
+cd_status
+cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node)
+{
+	return cd__game_add_move_san(g, m, NULL, 0, node);
+}
+
+cd_status
+cd_game_add_move(cd_game *g, cd_move m, uint32_t *node)
+{
+	const cd_board *b = &g->priv->line.board;
+
+	if (m == CD_MOVE_NULL) {
+		if (cd_board_in_check(b))
+			return CD_ERR_ILLEGAL;
+	} else if (!cd_board_is_legal(b, m)) {
+		return CD_ERR_ILLEGAL;
+	}
+	return cd__game_add_move_trusted(g, m, node);
+}
+
+cd_status
+cd_game_add_nag(cd_game *g, int n)
+{
+	struct cd__line *l = &g->priv->line;
+
+	if (n < 0 || n > 255)
+		return CD_ERR_RANGE;
+	if (!l->has_move)
+		return CD_ERR_ARG;
+	g->nodes[l->cur].nags[n >> 6] |= (uint64_t)1 << (n & 63);
+	return CD_OK;
+}
+
+int
+cd_game_node_nag_next(const cd_game_node *nd, int after)
+{
+	int n = after + 1;
+
+	while (n < 256) {
+		uint64_t w = nd->nags[n >> 6] >> (n & 63);
+
+		if (w)
+			return n + __builtin_ctzll(w);
+		n = (n | 63) + 1;
+	}
+	return -1;
+}
+
+/* Bytes folded in comments: white space, control bytes, DEL, `}`. */
+static inline bool
+fold_byte(unsigned char c)
+{
+	return c <= 0x20 || c == 0x7f || c == '}';
+}
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+#define LOWS	0x7f7f7f7f7f7f7f7fULL
+
+/* 0x80 in each byte of x that is zero, exactly. */
+static inline uint64_t
+zero_bytes(uint64_t x)
+{
+	return ~(((x & LOWS) + LOWS) | x | LOWS);
+}
+
+/*
+ * Fold len bytes at s (trimmed: first and last bytes are not folded)
+ * into d: every run of folded bytes becomes one space.  Eight bytes at a
+ * time while they hold nothing to fold but single spaces.  Returns the
+ * length written (at most len).
+ */
+static size_t
+fold(char *d, const char *s, size_t len)
+{
+	size_t i = 0, k = 0;
+	bool space = false;
+
+	while (i < len) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (i + 8 <= len) {
+			uint64_t w, sp;
+
+			memcpy(&w, s + i, 8);
+			/* any byte < 0x20, == 0x7f or == '}'? */
+			if ((((w - ONES * 0x20) & ~w & HIGHS) |
+			    zero_bytes(w ^ (ONES * 0x7f)) |
+			    zero_bytes(w ^ (ONES * '}'))) == 0) {
+				sp = zero_bytes(w ^ (ONES * ' '));
+				if ((sp & (sp << 8)) == 0 &&
+				    !(space && (sp & 0x80))) {
+					memcpy(d + k, &w, 8);
+					k += 8;
+					i += 8;
+					space = (w >> 56) == ' ';
+					continue;
+				}
+			}
+		}
+#endif
+		if (fold_byte((unsigned char)s[i])) {
+			if (!space)
+				d[k++] = ' ';
+			space = true;
+		} else {
+			d[k++] = s[i];
+			space = false;
+		}
+		i++;
+	}
+	return k;
+}
+
+/* Append a note of kind at the cursor's place. */
+static cd_status
+note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
+    bool *changed)
+{
+	struct cd__game_priv *p = g->priv;
+	struct cd__line *l = &p->line;
+	uint32_t idx = g->nnotes, *head;
+	uint64_t key;
+	size_t off;
+	cd_game_note *nt;
+
+	if (fold_it) {
+		/* trim, fold white space and control bytes, drop `}` */
+		size_t a = 0, b = len;
+
+		while (a < b && fold_byte((unsigned char)text[a]))
+			a++;
+		while (b > a && fold_byte((unsigned char)text[b - 1]))
+			b--;
+		if (changed)
+			*changed = memchr(text, '}', len) != NULL;
+		if (a == b)
+			return CD_OK;
+		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
+		    grow((void **)&g->str, &g->str_cap, off + (b - a) + 1, 1,
+		    256) != 0)
+			return CD_ERR_NOMEM;
+		len = fold(g->str + off, text + a, b - a);
+		g->str[off + len] = '\0';
+		g->str_len = off + len + 1;
+	} else {
+		if ((off = str_add(g, text, len)) == (size_t)-1)
+			return CD_ERR_NOMEM;
+	}
+	if (grow32((void **)&g->notes, &g->notes_cap, (size_t)idx + 1,
+	    sizeof(*g->notes), 64) != 0)
+		return CD_ERR_NOMEM;
+	g->nnotes++;
+	nt = &g->notes[idx];
+	nt->text = off;
+	nt->len = len;
+	nt->next = 0;
+	nt->kind = (uint8_t)kind;
+	if (l->has_move) {
+		head = &g->nodes[l->cur].after;
+		key = (uint64_t)l->cur << 1;
+	} else if (l->var_of == 0) {
+		head = &g->nodes[0].after;
+		key = 0;
+	} else {
+		head = &l->pending;
+		key = ((uint64_t)p->depth << 1) | 1;
+	}
+	if (*head == 0) {
+		*head = idx;
+	} else if (key == p->tail_key) {
+		g->notes[p->tail].next = idx;
+	} else {
+		uint32_t t = *head;
+
+		while (g->notes[t].next)
+			t = g->notes[t].next;
+		g->notes[t].next = idx;
+	}
+	p->tail_key = key;
+	p->tail = idx;
+	return CD_OK;
+}
+
+cd_status
+cd_game_add_comment(cd_game *g, const char *text, size_t len, bool *changed)
+{
+	return note_add(g, CD_NOTE_COMMENT, text, len, true, changed);
+}
+
+cd_status
+cd_game_add_escape(cd_game *g, const char *text, size_t len)
+{
+	return note_add(g, CD_NOTE_ESCAPE, text, len, false, NULL);
+}
+
+cd_status
+cd_game_begin_variation(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+	struct cd__line *l = &p->line;
+	uint32_t replaced;
+
+	if (!l->has_move)
+		return CD_ERR_ARG;
+	if (grow((void **)&p->stack, &p->stack_cap, p->depth + 1,
+	    sizeof(*p->stack), 8) != 0)
+		return CD_ERR_NOMEM;
+	p->stack[p->depth++] = *l;
+	replaced = l->cur;
+	l->var_of = replaced;
+	l->base = g->nodes[replaced].parent;
+	l->board = l->prev;
+	l->check = l->prev_check;
+	l->has_move = false;
+	l->pending = 0;
+	l->cur = 0;
+	p->tail_key = UINT64_MAX;
+	return CD_OK;
+}
+
+cd_status
+cd_game_end_variation(cd_game *g, bool *empty)
+{
+	struct cd__game_priv *p = g->priv;
+
+	if (p->depth == 0)
+		return CD_ERR_ARG;
+	if (empty)
+		*empty = !p->line.has_move;
+	p->line = p->stack[--p->depth];
+	p->tail_key = UINT64_MAX;
+	return CD_OK;
+}
+
+void
+cd_game_end_position(const cd_game *g, cd_board *out)
+{
+	uint32_t i;
+
+	*out = g->start;
+	for (i = g->nodes[0].next; i; i = g->nodes[i].next)
+		cd_board_make(out, g->nodes[i].move);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_internal.h: the private part of a cd_game, shared by pgn_game.c
+ * (model and builder), pgn_parse.c and pgn_write.c.
+ */
+#ifndef CHESSDATA_PGN_INTERNAL_H
+#define CHESSDATA_PGN_INTERNAL_H
+
+#include "internal.h"
+
+/* The state of one line while it is being built. */
+struct cd__line {
+	uint32_t cur;		/* its last move (valid when has_move) */
+	uint32_t base;		/* its first move is played after base */
+	uint32_t var_of;	/* the move it is a variation of (0: main) */
+	uint32_t pending;	/* notes before its first move (variations) */
+	bool has_move;
+	bool check;		/* the side to move in board is in check */
+	bool prev_check;	/* the same in prev */
+	unsigned long line, col;	/* where its `(` stood (parser) */
+	cd_board board;		/* position after cur (or at base) */
+	cd_board prev;		/* position before cur */
+};
+
+/* A frame of the writer's stack: a move whose variations are written. */
+struct cd__wframe {
+	uint32_t node;
+	uint32_t var;
+};
+
+struct cd__game_priv {
+	cd_board initial;	/* the standard initial position */
+
+	struct cd__line line;	/* the current line */
+	struct cd__line *stack;	/* the lines it branched from */
+	size_t depth, stack_cap;
+
+	/* the last note appended, to append the next in O(1) */
+	uint64_t tail_key;
+	uint32_t tail;
+
+	/* export tags */
+	cd_game_xtag *xtags;
+	size_t xtags_cap;
+	char fen[CD_FEN_MAX];
+
+	/* writer */
+	struct cd__wframe *wstack;
+	size_t wstack_cap;
+	cd_pgn_buf fbuf;	/* for cd_pgn_write to a FILE */
+};
+
+/* Add a move known to be legal (the parser's moves come from
+ * cd_san_parse). */
+cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
+/* The same with the SAN (without mark) already known (san NULL: compute
+ * it). */
+cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
+    size_t slen, uint32_t *node);
+/* Resolve a common SAN token quickly (English, not in check); 0 when
+ * the general reader must decide. */
+int cd__san_fast(const cd_board *b, const char *t, size_t len, cd_move *m,
+    char *san, size_t *san_len);
+
+/* The move number and side of the move at ply (from 1) of g. */
+static inline unsigned long
+cd__game_move_number(const cd_game *g, uint32_t ply)
+{
+	return (unsigned long)g->start.fullmove +
+	    ((unsigned long)ply - 1 + g->start.side) / 2;
+}
+
+static inline int
+cd__game_mover(const cd_game *g, uint32_t ply)
+{
+	return (int)((g->start.side + ply - 1) & 1);
+}
+
+#endif

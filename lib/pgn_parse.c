@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_parse.c: one raw game (from the PGN reader) into a cd_game, per
+ * docs/import-format.md.  Tokens come from the lexer (pgn_lex.c); every
+ * move is read with cd_san_parse on the current position; variations go
+ * through the game builder, whose stack lives on the heap, so the
+ * parser has no recursion at all.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn_internal.h"
+
+struct parse {
+	cd_game *g;
+	const cd_pgn_raw_game *raw;
+	const cd_pgn_parse_opts *o;
+	cd_pgn_error *err;
+	/* notation warnings, one summary per game */
+	unsigned long odd_moves;
+	char odd_first[128];
+	unsigned long odd_line, odd_col;
+};
+
+/* A token for a message: at most 40 bytes, control bytes as \xNN. */
+static void
+show(char *out, size_t cap, const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k + 5 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i == 40) {
+			memcpy(out + k, "...", 3);
+			k += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(out + k, cap - k, "\\x%02x", c);
+			k += 4;
+		} else {
+			out[k++] = (char)c;
+		}
+	}
+	out[k] = '\0';
+}
+
+static cd_status
+fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static cd_status
+fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->err) {
+		ps->err->status = st;
+		ps->err->line = line;
+		ps->err->col = col;
+		va_start(ap, fmt);
+		vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return st;
+}
+
+static void
+warn(struct parse *ps, unsigned long line, unsigned long col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+warn(struct parse *ps, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	char buf[320];
+	va_list ap;
+
+	if (ps->o->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ps->o->warn(ps->o->warn_ctx, line, col, buf);
+}
+
+/* "12." or "12..." for the move about to be played. */
+static void
+next_move_label(const cd_game *g, char *buf, size_t cap)
+{
+	const struct cd__line *l = &g->priv->line;
+	uint32_t ply = g->nodes[l->has_move ? l->cur : l->base].ply + 1;
+
+	snprintf(buf, cap, "%lu%s", cd__game_move_number(g, ply),
+	    cd__game_mover(g, ply) == CD_WHITE ? "." : "...");
+}
+
+static cd_status
+move_error(struct parse *ps, const cd_pgn_token *t, cd_status st,
+    const char *why)
+{
+	char label[32], tok[64];
+
+	next_move_label(ps->g, label, sizeof(label));
+	show(tok, sizeof(tok), t->raw, t->raw_len);
+	return fail(ps, st, t->line, t->col, "%s %s: %s", label, tok, why);
+}
+
+/* Tags into the game, then the start position. */
+static cd_status
+read_tags(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_game *g = ps->g;
+	const char *why;
+	cd_status st;
+	size_t i;
+
+	for (i = 0; i < raw->ntags; i++) {
+		const cd_pgn_tag *t = &raw->tags[i];
+
+		if (ps->o->warn) {
+			size_t k;
+
+			for (k = 0; k < g->ntags; k++)
+				if (g->tags[k].name_len == t->name_len &&
+				    memcmp(g->str + g->tags[k].name, t->name,
+				    t->name_len) == 0)
+					break;
+			if (k < g->ntags) {
+				char nm[64];
+
+				show(nm, sizeof(nm), t->name, t->name_len);
+				warn(ps, t->line, t->col, "tag %s given twice: "
+				    "the last value wins", nm);
+			}
+			for (k = 0; k < t->value_len; k++)
+				if ((unsigned char)t->value[k] < 0x20 ||
+				    t->value[k] == 0x7f)
+					break;
+			if (k < t->value_len) {
+				char nm[64];
+
+				show(nm, sizeof(nm), t->name, t->name_len);
+				warn(ps, t->line, t->col, "control bytes in the "
+				    "value of tag %s written as spaces", nm);
+			}
+		}
+		st = cd_game_add_tag(g, t->name, t->name_len, t->value,
+		    t->value_len);
+		if (st != CD_OK)
+			return fail(ps, st, t->line, t->col, "out of memory");
+	}
+	st = cd_game_setup(g, &why);
+	if (st == CD_ERR_UNSUPPORTED) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
+		char v[64];
+
+		show(v, sizeof(v), t->value, t->value_len);
+		return fail(ps, st, t->line, t->col, "unsupported variant %s",
+		    v);
+	}
+	if (st != CD_OK) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+
+		return fail(ps, st, t ? t->line : raw->line,
+		    t ? t->col : raw->col, "bad FEN: %s",
+		    why ? why : cd_strerror(st));
+	}
+	if (ps->o->warn) {
+		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
+		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
+
+		if (fen && !su)
+			warn(ps, fen->line, fen->col,
+			    "FEN tag without SetUp tag: SetUp added");
+		else if (fen && su && !(su->value_len == 1 &&
+		    su->value[0] == '1'))
+			warn(ps, su->line, su->col, "SetUp tag is not \"1\" "
+			    "but a FEN tag is given: the FEN is used");
+		else if (su && !fen && !(su->value_len == 1 &&
+		    su->value[0] == '0'))
+			warn(ps, su->line, su->col,
+			    "SetUp tag without FEN tag dropped");
+	}
+	return CD_OK;
+}
+
+/* Remember a move whose notation was not canonical SAN. */
+static void
+note_odd_move(struct parse *ps, const cd_pgn_token *t, uint32_t idx)
+{
+	const cd_game *g = ps->g;
+	const cd_game_node *nd = &g->nodes[idx];
+
+	if (t->len == nd->san_len && memcmp(t->text, nd->san, t->len) == 0)
+		return;
+	if (ps->odd_moves++ == 0) {
+		char tok[64];
+
+		show(tok, sizeof(tok), t->text, t->len);
+		snprintf(ps->odd_first, sizeof(ps->odd_first), "%lu%s %s read "
+		    "as %s", cd__game_move_number(g, nd->ply),
+		    cd__game_mover(g, nd->ply) == CD_WHITE ? "." : "...", tok,
+		    nd->san);
+		ps->odd_line = t->line;
+		ps->odd_col = t->col;
+	}
+}
+
+/* Comments, escape lines and errors in the tag section (rare: only
+ * looked at when its bytes hold one of `{ ; %` or a bad tag). */
+static cd_status
+read_tag_section(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st = CD_OK;
+	char tok[64];
+
+	cd_pgn_lex_init(&lx, raw->text, raw->movetext, raw->line, raw->col);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END) {
+		switch (t.type) {
+		case CD_PGN_TOK_TAG:
+			break;
+		case CD_PGN_TOK_COMMENT:
+			if (t.flags & CD_PGN_TOKF_UNCLOSED)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "brace comment never closed");
+			/* fall through */
+		case CD_PGN_TOK_LINE_COMMENT:
+			st = cd_game_add_comment(ps->g, t.text, t.len, NULL);
+			break;
+		case CD_PGN_TOK_ESCAPE:
+			st = cd_game_add_escape(ps->g, t.text, t.len);
+			break;
+		default:
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "tag pair that does not read: %s", tok);
+		}
+		if (st != CD_OK)
+			return fail(ps, st, t.line, t.col, "out of memory");
+	}
+	return CD_OK;
+}
+
+static cd_status
+read_movetext(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_game *g = ps->g;
+	struct cd__game_priv *p = g->priv;
+	const cd_san_lang *lang = ps->o->lang;
+	bool check_null = (ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) != 0;
+	bool ended = false, warned_after = false;
+	unsigned long res_line = 0, res_col = 0;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st = CD_OK;
+	char tok[64];
+
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
+	for (;;) {
+		cd_pgn_tok_type type = cd_pgn_lex_next(&lx, &t);
+
+		if (type == CD_PGN_TOK_END)
+			break;
+		if (ended && type != CD_PGN_TOK_COMMENT &&
+		    type != CD_PGN_TOK_LINE_COMMENT &&
+		    type != CD_PGN_TOK_ESCAPE) {
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "%s after the termination marker", tok);
+		}
+		switch (type) {
+		case CD_PGN_TOK_MOVENUM:
+		case CD_PGN_TOK_EP:
+			break;
+		case CD_PGN_TOK_MOVE: {
+			const cd_board *b = &p->line.board;
+			const char *why = NULL;
+			char san[CD_SAN_MAX];
+			size_t slen;
+			cd_move m;
+			uint32_t idx;
+
+			if (lang == NULL && !p->line.check &&
+			    cd__san_fast(b, t.text, t.len, &m, san, &slen)) {
+				st = cd__game_add_move_san(g, m, san, slen,
+				    &idx);
+				if (st != CD_OK)
+					break;
+				if (ps->o->warn)
+					note_odd_move(ps, &t, idx);
+				break;
+			}
+			st = cd_san_parse(b, t.text, t.len, lang, 0, &m, &why);
+			if (st != CD_OK)
+				return move_error(ps, &t, st,
+				    why ? why : cd_strerror(st));
+			if (m == CD_MOVE_NULL) {
+				if (cd_board_in_check(b))
+					return move_error(ps, &t, CD_ERR_ILLEGAL,
+					    "null move while in check");
+				if (check_null && p->depth == 0)
+					return move_error(ps, &t,
+					    CD_ERR_UNSUPPORTED,
+					    "null move in the main line "
+					    "(not allowed in reduced form)");
+			}
+			st = cd__game_add_move_trusted(g, m, &idx);
+			if (st != CD_OK)
+				break;
+			if (ps->o->warn)
+				note_odd_move(ps, &t, idx);
+			break;
+		}
+		case CD_PGN_TOK_SUFFIX:
+		case CD_PGN_TOK_NAG:
+		case CD_PGN_TOK_EVAL:
+			if (t.num < 0 || t.num > 255) {
+				show(tok, sizeof(tok), t.raw, t.raw_len);
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "NAG %s out of range (0 to 255)", tok);
+			}
+			if (!p->line.has_move) {
+				show(tok, sizeof(tok), t.raw, t.raw_len);
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "%s %s does not follow a move",
+				    cd_pgn_tok_name(type), tok);
+			}
+			st = cd_game_add_nag(g, (int)t.num);
+			break;
+		case CD_PGN_TOK_RESULT:
+			if (p->depth > 0) {
+				warn(ps, t.line, t.col, "termination marker "
+				    "inside a variation ignored");
+				break;
+			}
+			g->result = (cd_pgn_result)t.num;
+			res_line = t.line;
+			res_col = t.col;
+			ended = true;
+			break;
+		case CD_PGN_TOK_COMMENT:
+		case CD_PGN_TOK_LINE_COMMENT: {
+			bool changed = false;
+
+			if (t.flags & CD_PGN_TOKF_UNCLOSED)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "brace comment never closed");
+			st = cd_game_add_comment(g, t.text, t.len,
+			    type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
+			if (changed)
+				warn(ps, t.line, t.col,
+				    "`}` in a comment written as a space");
+			if (ended && !warned_after) {
+				warn(ps, t.line, t.col, "comment after the "
+				    "termination marker moved before it");
+				warned_after = true;
+			}
+			break;
+		}
+		case CD_PGN_TOK_ESCAPE:
+			st = cd_game_add_escape(g, t.text, t.len);
+			break;
+		case CD_PGN_TOK_RAV_OPEN:
+			if (!p->line.has_move)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "variation does not follow a move");
+			st = cd_game_begin_variation(g);
+			p->line.line = t.line;
+			p->line.col = t.col;
+			break;
+		case CD_PGN_TOK_RAV_CLOSE: {
+			bool empty = false;
+			unsigned long vl = p->line.line, vc = p->line.col;
+
+			if (p->depth == 0)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "unbalanced parentheses: `)` closes no "
+				    "variation");
+			st = cd_game_end_variation(g, &empty);
+			if (empty)
+				warn(ps, vl, vc, "empty variation dropped");
+			break;
+		}
+		case CD_PGN_TOK_STRING:
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token: a quoted string in movetext");
+		case CD_PGN_TOK_TAG:
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token: a tag pair in movetext");
+		default:
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token %s", tok);
+		}
+		if (st != CD_OK)
+			return fail(ps, st, t.line, t.col, "%s",
+			    cd_strerror(st));
+	}
+	if (p->depth > 0)
+		return fail(ps, CD_ERR_SYNTAX, p->line.line, p->line.col,
+		    "unbalanced parentheses: variation never closed");
+	if (ps->o->warn) {
+		size_t vlen = 0;
+		const char *v = cd_game_tag_value(g, "Result", &vlen);
+		const char *r;
+
+		if (!ended) {
+			r = cd_pgn_result_str(cd_game_result(g));
+			warn(ps, raw->line, raw->col, "no termination marker: "
+			    "result %s%s", r, v != NULL &&
+			    strcmp(v, r) == 0 ? " from the Result tag" : "");
+		} else if (v == NULL) {
+			warn(ps, res_line, res_col, "no Result tag: taken from "
+			    "the termination marker");
+		} else if (strcmp(v, cd_pgn_result_str(g->result)) != 0) {
+			show(tok, sizeof(tok), v, vlen);
+			warn(ps, res_line, res_col, "Result tag \"%s\" disagrees "
+			    "with the termination marker %s: the marker wins",
+			    tok, cd_pgn_result_str(g->result));
+		}
+		if (ps->odd_moves == 1)
+			warn(ps, ps->odd_line, ps->odd_col, "move %s",
+			    ps->odd_first);
+		else if (ps->odd_moves > 1)
+			warn(ps, ps->odd_line, ps->odd_col, "%lu moves not in "
+			    "canonical SAN (first: %s)", ps->odd_moves,
+			    ps->odd_first);
+	}
+	return CD_OK;
+}
+
+cd_status
+cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *opts, cd_pgn_error *err)
+{
+	static const cd_pgn_parse_opts none;
+	struct parse ps;
+	cd_status st;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.g = g;
+	ps.raw = raw;
+	ps.o = opts ? opts : &none;
+	ps.err = err;
+	if (err) {
+		err->status = CD_OK;
+		err->line = err->col = 0;
+		err->msg[0] = '\0';
+	}
+	cd_game_clear(g);
+	if ((st = read_tags(&ps)) != CD_OK)
+		return st;
+	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||
+	    memchr(raw->text, '%', raw->movetext) ||
+	    memchr(raw->text, '{', raw->movetext) ||
+	    memchr(raw->text, ';', raw->movetext)))
+		if ((st = read_tag_section(&ps)) != CD_OK)
+			return st;
+	return read_movetext(&ps);
+}
+
+cd_status
+cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
+    const cd_pgn_parse_opts *opts, cd_pgn_error *err)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, len);
+	cd_pgn_raw_game raw;
+	cd_status st;
+
+	if (r == NULL)
+		return CD_ERR_NOMEM;
+	st = cd_pgn_reader_next(r, &raw);
+	if (st == CD_OK)
+		st = cd_pgn_parse(g, &raw, opts, err);
+	else if (err)
+		err->status = st;
+	cd_pgn_reader_free(r);
+	return st;
+}

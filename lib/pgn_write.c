@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_write.c: a game in export format, byte for byte as
+ * docs/export-format.md defines it (full and reduced).
+ *
+ * The move tree already holds each move's canonical SAN, so writing
+ * needs no board: it walks the tree with an explicit stack (no
+ * recursion) and fills lines of at most 79 characters greedily.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn_internal.h"
+
+#define LINE_MAX_LEN 79
+
+/* The output: a buffer and the length of the current movetext line. */
+struct out {
+	cd_pgn_buf *b;
+	size_t col;		/* length of the current line, 0 if empty */
+	bool need_num;		/* a Black move needs "N..." */
+	bool fail;
+};
+
+void
+cd_pgn_buf_free(cd_pgn_buf *b)
+{
+	if (b == NULL)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+static int
+reserve(struct out *o, size_t n)
+{
+	cd_pgn_buf *b = o->b;
+	size_t cap;
+	char *p;
+
+	if (b->cap - b->len >= n)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2) {
+			o->fail = true;
+			return -1;
+		}
+		cap *= 2;
+	}
+	p = realloc(b->data, cap);
+	if (p == NULL) {
+		o->fail = true;
+		return -1;
+	}
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+static void
+put(struct out *o, const char *s, size_t n)
+{
+	if (reserve(o, n) != 0)
+		return;
+	memcpy(o->b->data + o->b->len, s, n);
+	o->b->len += n;
+}
+
+/* Put one movetext token made of up to three pieces (a comment's
+ * `{ ` and ` }` are joined to its first and last word), separated by a
+ * space or starting a new line. */
+static void
+token3(struct out *o, const char *pre, size_t pn, const char *s, size_t n,
+    const char *suf, size_t sn)
+{
+	size_t len = pn + n + sn;
+	char *d;
+
+	if (reserve(o, len + 1) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	if (o->col == 0) {
+		o->col = len;
+	} else if (o->col + 1 + len <= LINE_MAX_LEN) {
+		*d++ = ' ';
+		o->col += 1 + len;
+	} else {
+		*d++ = '\n';
+		o->col = len;
+	}
+	memcpy(d, pre, pn);
+	d += pn;
+	memcpy(d, s, n);
+	d += n;
+	memcpy(d, suf, sn);
+	d += sn;
+	o->b->len = (size_t)(d - o->b->data);
+}
+
+static void
+token(struct out *o, const char *s, size_t n)
+{
+	token3(o, "", 0, s, n, "", 0);
+}
+
+/* Put a separator (space, or line end when the line is full) is done
+ * by the caller; this appends n bytes. */
+static inline void
+raw_put(struct out *o, const char *s, size_t n)
+{
+	memcpy(o->b->data + o->b->len, s, n);
+	o->b->len += n;
+}
+
+/*
+ * A comment (already folded: single spaces, trimmed, not empty).  Each
+ * word is a token, `{ ` joined to the first and ` }` to the last; a
+ * word longer than a line stands alone on its line.  Filled a line at a
+ * time: the comment is the string "{ " text " }", cut at its spaces
+ * except the two that join the braces.
+ */
+static void
+comment(struct out *o, const char *s, size_t len)
+{
+	size_t n = len + 4, pos = 0;
+
+	/* room for the text, its separators and line ends */
+	if (reserve(o, 2 * n + 2) != 0)
+		return;
+	while (pos < n) {
+		size_t rem = n - pos, sep = o->col ? 1 : 0, avail, k, lim;
+		char piece[2];
+		const char *r;
+		bool found = false;
+
+		avail = o->col + sep < LINE_MAX_LEN ?
+		    LINE_MAX_LEN - o->col - sep : 0;
+		if (rem <= avail) {
+			k = rem;
+		} else {
+			/* the last cut at index k <= avail */
+			lim = avail < rem ? avail : rem - 1;
+			for (k = lim; k > 0; k--) {
+				size_t at = pos + k;
+
+				if (at == 1 || at == n - 2)
+					continue;
+				if (at >= 2 && at < n - 2 && s[at - 2] == ' ') {
+					found = true;
+					break;
+				}
+			}
+			if (!found) {
+				if (o->col > 0) {
+					o->b->data[o->b->len++] = '\n';
+					o->col = 0;
+					continue;
+				}
+				/* a word longer than a line: whole */
+				for (k = 1; pos + k < n; k++) {
+					size_t at = pos + k;
+
+					if (at >= 2 && at < n - 2 &&
+					    s[at - 2] == ' ')
+						break;
+				}
+			}
+		}
+		if (sep)
+			o->b->data[o->b->len++] = ' ';
+		/* bytes [pos, pos + k) of "{ " s " }" */
+		r = s + (pos >= 2 ? pos - 2 : 0);
+		{
+			size_t i = pos, end = pos + k;
+
+			if (i < 2) {
+				piece[0] = '{';
+				piece[1] = ' ';
+				raw_put(o, piece + i, (end < 2 ? end : 2) - i);
+				i = end < 2 ? end : 2;
+			}
+			if (i < end && i < n - 2) {
+				size_t stop = end < n - 2 ? end : n - 2;
+
+				raw_put(o, r, stop - i);
+				i = stop;
+			}
+			if (i < end) {
+				piece[0] = ' ';
+				piece[1] = '}';
+				raw_put(o, piece + (i - (n - 2)), end - i);
+			}
+		}
+		o->col += sep + k;
+		pos += k;
+		if (pos < n) {
+			/* skip the cut space; the rest goes on a new line
+			 * (it did not fit) unless this was a long word */
+			pos++;
+			if (found || o->col > LINE_MAX_LEN) {
+				o->b->data[o->b->len++] = '\n';
+				o->col = 0;
+			}
+		}
+	}
+}
+
+static void
+notes(struct out *o, const cd_game *g, uint32_t i)
+{
+	for (; i; i = g->notes[i].next) {
+		const cd_game_note *nt = &g->notes[i];
+
+		if (nt->kind != CD_NOTE_COMMENT)
+			continue;
+		comment(o, g->str + nt->text, nt->len);
+		o->need_num = true;
+	}
+}
+
+/* "12." or "12..." */
+static void
+move_number(struct out *o, unsigned long n, bool black)
+{
+	char buf[32], *p = buf + sizeof(buf);
+	size_t len;
+
+	if (black) {
+		*--p = '.';
+		*--p = '.';
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	len = (size_t)(buf + sizeof(buf) - p);
+	token(o, p, len);
+}
+
+static void
+write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
+{
+	const cd_game_node *nd = &g->nodes[i];
+	int mover = cd__game_mover(g, nd->ply);
+
+	if (!reduced && nd->before)
+		notes(o, g, nd->before);
+	if (mover == CD_WHITE)
+		move_number(o, cd__game_move_number(g, nd->ply), false);
+	else if (o->need_num)
+		move_number(o, cd__game_move_number(g, nd->ply), true);
+	token(o, nd->san, nd->san_len);
+	o->need_num = false;
+	if (reduced)
+		return;
+	if (cd_game_node_has_nags(nd)) {
+		int n;
+
+		for (n = cd_game_node_nag_next(nd, -1); n >= 0;
+		    n = cd_game_node_nag_next(nd, n)) {
+			char buf[8];
+			int len = 0;
+
+			buf[len++] = '$';
+			if (n >= 100)
+				buf[len++] = (char)('0' + n / 100);
+			if (n >= 10)
+				buf[len++] = (char)('0' + n / 10 % 10);
+			buf[len++] = (char)('0' + n % 10);
+			token(o, buf, (size_t)len);
+		}
+		o->need_num = true;
+	}
+	if (nd->after)
+		notes(o, g, nd->after);
+}
+
+/* A tag line: [Name "value"] with \ and " escaped. */
+static void
+tag_line(struct out *o, const cd_game_xtag *x)
+{
+	size_t i, extra = 0;
+	char *d;
+
+	for (i = 0; i < x->value_len; i++)
+		if (x->value[i] == '\\' || x->value[i] == '"')
+			extra++;
+	if (reserve(o, x->name_len + x->value_len + extra + 6) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	*d++ = '[';
+	memcpy(d, x->name, x->name_len);
+	d += x->name_len;
+	*d++ = ' ';
+	*d++ = '"';
+	if (extra == 0) {
+		memcpy(d, x->value, x->value_len);
+		d += x->value_len;
+	} else {
+		for (i = 0; i < x->value_len; i++) {
+			if (x->value[i] == '\\' || x->value[i] == '"')
+				*d++ = '\\';
+			*d++ = x->value[i];
+		}
+	}
+	*d++ = '"';
+	*d++ = ']';
+	*d++ = '\n';
+	o->b->len = (size_t)(d - o->b->data);
+}
+
+cd_status
+cd_pgn_write_buf(cd_game *g, unsigned flags, cd_pgn_buf *outb)
+{
+	struct cd__game_priv *p = g->priv;
+	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+	const cd_game_xtag *x;
+	size_t nx, i, depth = 0, start_len = outb->len;
+	struct out o;
+	uint32_t n;
+	const char *res;
+
+	if (reduced)
+		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
+			if (g->nodes[n].move == CD_MOVE_NULL)
+				return CD_ERR_UNSUPPORTED;
+	if ((x = cd_game_export_tags(g, flags, &nx)) == NULL)
+		return CD_ERR_NOMEM;
+	memset(&o, 0, sizeof(o));
+	o.b = outb;
+	for (i = 0; i < nx; i++)
+		tag_line(&o, &x[i]);
+	put(&o, "\n", 1);
+
+	o.need_num = true;
+	if (!reduced)
+		notes(&o, g, g->nodes[0].after);
+	n = g->nodes[0].next;
+	while (n) {
+		write_move(&o, g, n, reduced);
+		if (!reduced && g->nodes[n].var) {
+			if (depth + 1 > p->wstack_cap) {
+				size_t cap = p->wstack_cap ? p->wstack_cap * 2 : 16;
+				struct cd__wframe *s = realloc(p->wstack,
+				    cap * sizeof(*s));
+
+				if (s == NULL) {
+					o.fail = true;
+					break;
+				}
+				p->wstack = s;
+				p->wstack_cap = cap;
+			}
+			p->wstack[depth].node = n;
+			p->wstack[depth].var = g->nodes[n].var;
+			depth++;
+			token(&o, "(", 1);
+			o.need_num = true;
+			n = g->nodes[n].var;
+			continue;
+		}
+		n = g->nodes[n].next;
+		while (n == 0 && depth > 0) {
+			struct cd__wframe *f = &p->wstack[depth - 1];
+			uint32_t v;
+
+			token(&o, ")", 1);
+			v = g->nodes[f->var].var_next;
+			if (v) {
+				f->var = v;
+				token(&o, "(", 1);
+				o.need_num = true;
+				n = v;
+				break;
+			}
+			depth--;
+			o.need_num = true;
+			n = g->nodes[f->node].next;
+		}
+	}
+	res = cd_pgn_result_str(cd_game_result(g));
+	token(&o, res, strlen(res));
+	put(&o, "\n\n", 2);
+	if (o.fail) {
+		outb->len = start_len;
+		return CD_ERR_NOMEM;
+	}
+	return CD_OK;
+}
+
+cd_status
+cd_pgn_write(cd_game *g, unsigned flags, FILE *f)
+{
+	cd_pgn_buf *b = &g->priv->fbuf;
+	cd_status st;
+
+	b->len = 0;
+	if ((st = cd_pgn_write_buf(g, flags, b)) != CD_OK)
+		return st;
+	if (fwrite(b->data, 1, b->len, f) != b->len)
+		return CD_ERR_IO;
+	return CD_OK;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgc2pgn: PGC (man/pgc.5) in, PGN in export format out, written by the
+ * same writer as pgn-regularize.  The decoder streams: it holds one game
+ * at a time.  Damaged input stops the file at the damage with one
+ * message naming its byte offset; the games before it are written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+#define OUT_FLUSH	((size_t)1 << 20)
+
+static int opt_reduced, opt_stats;
+static FILE *out;
+static int status;
+static uint64_t games_read, games_written, games_damaged, bytes_done;
+static cd_pgn_buf obuf;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n"
+	    "Read PGC, the binary coding of PGN (see pgc(5)), and write the\n"
+	    "games in the PGN export format.\n\n"
+	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -q, --quiet           no progress line\n"
+	    "  -r, --reduced         write the reduced export format\n"
+	    "      --stats           print counts and time on standard error\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 some input was damaged,\n"
+	    "2 usage or system error.\n", cli_prog);
+}
+
+static void
+flush_out(void)
+{
+	if (obuf.len == 0)
+		return;
+	if (fwrite(obuf.data, 1, obuf.len, out) != obuf.len)
+		cli_output_check();
+	obuf.len = 0;
+	cli_output_check();
+}
+
+static void
+decode_file(FILE *f, const char *name, cd_game *g)
+{
+	cd_pgc_reader *r = cd_pgc_reader_new(f);
+	cd_pgc_error err;
+	uint64_t base = bytes_done;
+	cd_status st;
+
+	if (r == NULL)
+		cli_fatal("out of memory");
+	while ((st = cd_pgc_reader_next(r, g, &err)) == CD_OK) {
+		games_read++;
+		st = cd_pgn_write_buf(g, opt_reduced ? CD_PGN_REDUCED : 0,
+		    &obuf);
+		if (st == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		if (st != CD_OK)
+			cli_fatal("%s: %s", name, cd_strerror(st));
+		games_written++;
+		if (obuf.len >= OUT_FLUSH)
+			flush_out();
+		cli_progress(games_read, base + cd_pgc_reader_tell(r));
+	}
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_ERR_IO) {
+		cli_warn("%s: read error: %s", name, strerror(errno));
+		status = 2;
+	} else if (st != CD_EOF) {
+		cli_warn_at(name, 0, 0, "offset %llu: %s",
+		    (unsigned long long)err.offset, err.msg);
+		games_damaged++;
+		if (status < 1)
+			status = 1;
+	}
+	bytes_done = base + cd_pgc_reader_tell(r);
+	cd_pgc_reader_free(r);
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_STATS = 256 };
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "reduced", no_argument, NULL, 'r' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *outpath = NULL;
+	cd_game *g;
+	int c, i;
+
+	cli_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qrhV", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case 'o': outpath = optarg; break;
+		case 'q': cli_quiet = 1; break;
+		case 'r': opt_reduced = 1; break;
+		case OPT_STATS: opt_stats = 1; break;
+		case 'h': usage(); cli_exit(0);
+		case 'V': cli_print_version(); cli_exit(0);
+		case ':':
+			cli_usage_error("option '%s' needs a value",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0 && optopt != '?')
+				cli_usage_error("unknown option '-%c'", optopt);
+			cli_usage_error("unknown option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if ((g = cd_game_new()) == NULL)
+		cli_fatal("out of memory");
+	out = cli_output_open(outpath);
+	if (optind >= argc) {
+		const char *name;
+		FILE *f = cli_open_input(NULL, &name);
+
+		decode_file(f, name, g);
+	}
+	for (i = optind; i < argc; i++) {
+		const char *name;
+		FILE *f = cli_open_input(argv[i], &name);
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		decode_file(f, name, g);
+		cli_close_input(f);
+	}
+	flush_out();
+	cd_pgn_buf_free(&obuf);
+	cd_game_free(g);
+	if (opt_stats)
+		cli_stats(games_read + games_damaged, games_written,
+		    games_damaged);
+	cli_exit(status);
+}

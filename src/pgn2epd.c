@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn2epd: one EPD line per position of each game (docs/tools.md): the
+ * start position and the position after every main-line move, and with
+ * --variations the positions of the variations too.
+ *
+ * Games are read one at a time (cd_pgn_reader_next) and parsed into one
+ * reused cd_game (cd_pgn_parse); a game that does not parse is reported
+ * and copied to the rejects file.  The lines are written in the
+ * canonical form of cd_epd_write (the four fields of cd_fen_write_epd,
+ * then the operations in ASCII order of opcode, strings with \" and \\
+ * escapes), formatted here straight from the game's nodes: the SAN of
+ * every move is already in the node, so no position is looked at twice.
+ * The test suite checks that epd-validate -n leaves the output unchanged.
+ *
+ * Memory stays flat (the largest game) except with --unique, which keeps
+ * a set of 16-byte keys, one per distinct position written: the Zobrist
+ * key of the position and a 64-bit hash of its four EPD fields, in an
+ * open addressing table at most half full.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+/* The operations pgn2epd can write, in ASCII order of opcode. */
+enum {
+	OP_C0 = 1 << 0,
+	OP_C1 = 1 << 1,
+	OP_FMVN = 1 << 2,
+	OP_HMVC = 1 << 3,
+	OP_ID = 1 << 4,
+	OP_SM = 1 << 5
+};
+static const struct {
+	const char *name;
+	unsigned bit;
+} op_names[] = {
+	{ "c0", OP_C0 }, { "c1", OP_C1 }, { "fmvn", OP_FMVN },
+	{ "hmvc", OP_HMVC }, { "id", OP_ID }, { "sm", OP_SM }
+};
+#define N_OPS	(sizeof(op_names) / sizeof(op_names[0]))
+
+/* The longest string operand written (standard 16.2.4: 255 bytes). */
+#define STRING_MAX	255
+
+static unsigned opt_ops = OP_C0 | OP_C1 | OP_FMVN | OP_HMVC | OP_ID | OP_SM;
+static bool opt_unique, opt_variations, opt_stats;
+static long opt_first = -1, opt_last = -1;	/* -1: not given */
+static const char *opt_rejects;
+
+static FILE *out, *rejects;
+static cd_game *game;
+static uint64_t n_read, n_written, n_rejected, n_positions, bytes_done;
+static uint64_t game_seq;	/* games read from all inputs: the id's game */
+
+/* The output of one game, written with one fwrite. */
+static struct {
+	char *data;
+	size_t len, cap;
+} ob;
+
+/* The current game's c0 and c1 operations, ready to write. */
+static char game_c0[2 * STRING_MAX + 16];
+static size_t game_c0_len;
+static char game_c1[32];
+static size_t game_c1_len;
+
+/* Per node: the position after its move (nodes[0]: the start). */
+static cd_board *boards;
+static size_t boards_cap;
+
+/* The walk's stack of lines still to write. */
+struct pending {
+	uint32_t node;		/* first move to write */
+	uint32_t line;		/* its line's number; 0 = main line */
+	bool variation;		/* node starts a variation: number it
+				 * and queue its next sibling first */
+};
+static struct pending *stack;
+static size_t stack_len, stack_cap;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
+"Write one EPD line per position of each PGN game: the start position and\n"
+"the position after each main-line move.  With no FILE, or when FILE is -,\n"
+"read standard input.\n"
+"\n"
+"      --first=N        write the first N positions of each line (plies\n"
+"                       0 to N-1 from the game's start)\n"
+"      --last=N         write the last N positions of each line (with\n"
+"                       --first: the positions either one selects)\n"
+"  -o, --output=FILE    write to FILE instead of standard output\n"
+"      --ops=LIST       the operations to write, comma-separated, from\n"
+"                       c0,c1,fmvn,hmvc,id,sm (the default: all of them);\n"
+"                       empty: the four fields only\n"
+"  -q, --quiet          no progress line, no notes on skipped text\n"
+"      --rejects=FILE   copy the games that do not parse unchanged to FILE\n"
+"      --stats          print games read, written and rejected at the end\n"
+"  -u, --unique         write each position (the four fields) only the\n"
+"                       first time it occurs\n"
+"      --variations     also write the positions of the variations\n"
+"  -h, --help           display this help and exit\n"
+"  -V, --version        output version information and exit\n"
+"\n"
+"The operations: c0 \"White - Black, Event, Site, Date\", c1 the result,\n"
+"fmvn and hmvc the clocks, id \"GAME.PLY\" (\"GAME.PLYvN\" in the Nth\n"
+"variation of a game), sm the move played from the position (none at the\n"
+"end of a line).  Exit status: 0 if every game was converted, 1 if some\n"
+"game was rejected, 2 on a usage or system error.\n", stdout);
+}
+
+/* ---- the output buffer ---- */
+
+static void
+ob_reserve(size_t n)
+{
+	if (ob.cap - ob.len >= n)
+		return;
+	while (ob.cap - ob.len < n)
+		ob.cap = ob.cap ? 2 * ob.cap : 1 << 16;
+	if ((ob.data = realloc(ob.data, ob.cap)) == NULL)
+		cli_fatal("out of memory");
+}
+
+static void
+ob_flush(void)
+{
+	if (ob.len > 0)
+		fwrite(ob.data, 1, ob.len, out);
+	ob.len = 0;
+	cli_output_check();
+}
+
+/* Append n bytes without a check: the caller reserved the room. */
+static inline void
+put(const char *s, size_t n)
+{
+	memcpy(ob.data + ob.len, s, n);
+	ob.len += n;
+}
+
+/* Append a decimal number (at most 20 digits) without a check. */
+static inline void
+put_uint(uint64_t v)
+{
+	char tmp[24];
+	size_t n = sizeof(tmp);
+
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	put(tmp + n, sizeof(tmp) - n);
+}
+
+/* ---- the operations of a game ---- */
+
+/*
+ * Append s to a quoted string being built in buf (room for 2 *
+ * STRING_MAX + 2 more bytes), escaping `"` and `\`, while the string's
+ * unescaped length *used stays within STRING_MAX; a cut falls before a
+ * UTF-8 continuation byte, never inside a character.
+ */
+static size_t
+string_add(char *buf, size_t pos, size_t *used, const char *s, size_t n)
+{
+	size_t room = STRING_MAX - *used, i;
+
+	if (n > room) {
+		n = room;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			buf[pos++] = '\\';
+		buf[pos++] = s[i];
+	}
+	*used += n;
+	return pos;
+}
+
+/* The value of tag name, "?" (def) when it is missing or empty. */
+static const char *
+tag_or(const char *name, const char *def, size_t *len)
+{
+	const char *v = cd_game_tag_value(game, name, len);
+
+	if (v == NULL || *len == 0) {
+		*len = strlen(def);
+		return def;
+	}
+	return v;
+}
+
+/* Prepare c0 and c1 for the current game. */
+static void
+game_ops(void)
+{
+	static const struct {
+		const char *tag, *def, *sep;
+	} parts[] = {
+		{ "White", "?", "" }, { "Black", "?", " - " },
+		{ "Event", "?", ", " }, { "Site", "?", ", " },
+		{ "Date", "????.??.??", ", " }
+	};
+	size_t i, pos = 0, used = 0, len;
+	const char *v, *r;
+
+	if (opt_ops & OP_C0) {
+		memcpy(game_c0, " c0 \"", 5);
+		pos = 5;
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+			pos = string_add(game_c0, pos, &used, parts[i].sep,
+			    strlen(parts[i].sep));
+			v = tag_or(parts[i].tag, parts[i].def, &len);
+			pos = string_add(game_c0, pos, &used, v, len);
+		}
+		game_c0[pos++] = '"';
+		game_c0[pos++] = ';';
+		game_c0_len = pos;
+	}
+	if (opt_ops & OP_C1) {
+		r = cd_pgn_result_str(cd_game_result(game));
+		game_c1_len = (size_t)snprintf(game_c1, sizeof(game_c1),
+		    " c1 \"%s\";", r);
+	}
+}
+
+/* ---- --unique: the set of positions written ---- */
+
+static struct key {
+	uint64_t a, b;		/* (0, 0): an empty slot */
+} *keys;
+static size_t keys_cap, keys_count;
+
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	x ^= x >> 32;
+	return x;
+}
+
+/* A 64-bit hash of the four fields' text, independent of the Zobrist
+ * key. */
+static uint64_t
+text_hash(const char *s, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, w;
+
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = mix64(h ^ w) + 0x632be59bd9b4e019ULL;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	return mix64(h ^ w ^ ((uint64_t)n << 59));
+}
+
+static void
+keys_insert(struct key k)
+{
+	size_t i = (size_t)(k.a ^ (k.b >> 7)) & (keys_cap - 1);
+
+	while (keys[i].a != 0 || keys[i].b != 0)
+		i = (i + 1) & (keys_cap - 1);
+	keys[i] = k;
+}
+
+/* Add a position; false if it was in the set already. */
+static bool
+keys_add(uint64_t a, uint64_t b)
+{
+	struct key k = { a, b };
+	size_t i;
+
+	if (a == 0 && b == 0)
+		k.b = 1;
+	if (2 * (keys_count + 1) > keys_cap) {
+		struct key *old = keys;
+		size_t ocap = keys_cap, j;
+
+		keys_cap = ocap ? 2 * ocap : 1 << 12;
+		if ((keys = calloc(keys_cap, sizeof(*keys))) == NULL)
+			cli_fatal("out of memory");
+		for (j = 0; j < ocap; j++)
+			if (old[j].a != 0 || old[j].b != 0)
+				keys_insert(old[j]);
+		free(old);
+	}
+	i = (size_t)(k.a ^ (k.b >> 7)) & (keys_cap - 1);
+	while (keys[i].a != 0 || keys[i].b != 0) {
+		if (keys[i].a == k.a && keys[i].b == k.b)
+			return false;
+		i = (i + 1) & (keys_cap - 1);
+	}
+	keys[i] = k;
+	keys_count++;
+	return true;
+}
+
+/* ---- writing positions ---- */
+
+/*
+ * Write the position b at ply (from the game's start) of line number
+ * line (0: the main line), the move sm played from it (NULL: none), if
+ * the selection keeps it: plies 0..first-1, and the plies after
+ * last_ply - last (last_ply: the ply of the line's final position).
+ */
+static void
+emit(const cd_board *b, uint32_t ply, uint32_t line, uint32_t last_ply,
+    const cd_game_node *sm)
+{
+	char *fen;
+	size_t n;
+
+	if (opt_first >= 0 || opt_last >= 0) {
+		bool keep = false;
+
+		if (opt_first >= 0 && (uint64_t)ply < (uint64_t)opt_first)
+			keep = true;
+		if (opt_last >= 0 &&
+		    (uint64_t)ply + (uint64_t)opt_last > (uint64_t)last_ply)
+			keep = true;
+		if (!keep)
+			return;
+	}
+	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
+	 * hmvc and id (at most 20 digits each), sm, the line end */
+	ob_reserve(CD_FEN_MAX + game_c0_len + game_c1_len + 160);
+	fen = ob.data + ob.len;
+	n = cd_fen_write_epd(b, fen);
+	if (opt_unique && !keys_add(b->key, text_hash(fen, n)))
+		return;
+	ob.len += n;
+	if (opt_ops & OP_C0)
+		put(game_c0, game_c0_len);
+	if (opt_ops & OP_C1)
+		put(game_c1, game_c1_len);
+	if (opt_ops & OP_FMVN) {
+		put(" fmvn ", 6);
+		put_uint(b->fullmove);
+		put(";", 1);
+	}
+	if (opt_ops & OP_HMVC) {
+		put(" hmvc ", 6);
+		put_uint(b->halfmove);
+		put(";", 1);
+	}
+	if (opt_ops & OP_ID) {
+		put(" id \"", 5);
+		put_uint(game_seq);
+		put(".", 1);
+		put_uint(ply);
+		if (line > 0) {
+			put("v", 1);
+			put_uint(line);
+		}
+		put("\";", 2);
+	}
+	/* a null move is no legal move for sm: left out */
+	if ((opt_ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
+		put(" sm ", 4);
+		put(sm->san, sm->san_len);
+		put(";", 1);
+	}
+	put("\n", 1);
+	n_positions++;
+}
+
+static void
+push(uint32_t node, uint32_t line, bool variation)
+{
+	if (stack_len == stack_cap) {
+		stack_cap = stack_cap ? 2 * stack_cap : 64;
+		stack = realloc(stack, stack_cap * sizeof(*stack));
+		if (stack == NULL)
+			cli_fatal("out of memory");
+	}
+	stack[stack_len].node = node;
+	stack[stack_len].line = line;
+	stack[stack_len].variation = variation;
+	stack_len++;
+}
+
+/* The ply of the last move of the line that goes on from node n. */
+static uint32_t
+line_end(uint32_t n)
+{
+	const cd_game_node *nodes = game->nodes;
+
+	while (nodes[n].next != 0)
+		n = nodes[n].next;
+	return nodes[n].ply;
+}
+
+/*
+ * Write the positions of the current game in the order of its PGN text:
+ * the start, each move's position, and (with --variations) after a
+ * move the positions of its variations, depth first, before the line
+ * goes on.  An explicit stack: no depth of nesting overflows anything.
+ * Every node's position is made from its parent's, which the walk has
+ * always made before.
+ */
+static void
+write_game(void)
+{
+	const cd_game_node *nodes = game->nodes;
+	uint32_t nvar = 0, n, end;
+
+	if (boards_cap < game->nnodes) {
+		boards_cap = game->nnodes + game->nnodes / 2 + 16;
+		free(boards);
+		boards = malloc(boards_cap * sizeof(*boards));
+		if (boards == NULL)
+			cli_fatal("out of memory");
+	}
+	boards[0] = game->start;
+	end = line_end(0);
+	emit(&boards[0], 0, 0, end,
+	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
+	stack_len = 0;
+	if (nodes[0].next != 0)
+		push(nodes[0].next, 0, false);
+	while (stack_len > 0) {
+		struct pending p = stack[--stack_len];
+
+		n = p.node;
+		if (p.variation) {
+			/* its next sibling after it (and all its
+			 * subvariations) */
+			if (nodes[n].var_next != 0)
+				push(nodes[n].var_next, 0, true);
+			p.line = ++nvar;
+		}
+		end = line_end(n);
+		for (; n != 0; n = nodes[n].next) {
+			const cd_game_node *nd = &nodes[n];
+
+			boards[n] = boards[nd->parent];
+			cd_board_make(&boards[n], nd->move);
+			emit(&boards[n], nd->ply, p.line, end,
+			    nd->next ? &nodes[nd->next] : NULL);
+			if (opt_variations && nd->var != 0) {
+				if (nd->next != 0) {
+					push(nd->next, p.line, false);
+					push(nd->var, 0, true);
+					break;
+				}
+				push(nd->var, 0, true);
+			}
+		}
+	}
+}
+
+/* ---- games ---- */
+
+static void
+write_reject(const cd_pgn_raw_game *raw)
+{
+	if (rejects == NULL)
+		return;
+	fwrite(raw->text, 1, raw->len, rejects);
+	/* a game without a final line end (the last of its file) gets one
+	 * and a blank line, so the next game starts on its own line */
+	if (raw->len > 0 && raw->text[raw->len - 1] != '\n')
+		fputs("\n\n", rejects);
+	if (ferror(rejects))
+		cli_fatal("write error on %s: %s", opt_rejects,
+		    strerror(errno));
+}
+
+static void
+warn_skipped(const char *name, const cd_pgn_raw_game *raw)
+{
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(name, raw->skipped_line, 0,
+		    "skipped %llu bytes of text that is not PGN",
+		    (unsigned long long)raw->skipped_bytes);
+}
+
+/* Convert one input; 2 on a read error, else 0. */
+static int
+process(FILE *f, const char *name)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new(f);
+	cd_pgn_raw_game raw;
+	cd_pgn_error err;
+	cd_status st;
+	uint64_t base = bytes_done;
+
+	if (r == NULL)
+		cli_fatal("out of memory");
+	while ((st = cd_pgn_reader_next(r, &raw)) == CD_OK) {
+		warn_skipped(name, &raw);
+		n_read++;
+		game_seq++;
+		memset(&err, 0, sizeof(err));
+		st = cd_pgn_parse(game, &raw, NULL, &err);
+		if (st == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		if (st != CD_OK) {
+			cli_warn_at(name, err.line, err.col, "game %llu: %s",
+			    (unsigned long long)raw.number, err.msg[0] ?
+			    err.msg : cd_strerror(st));
+			write_reject(&raw);
+			n_rejected++;
+		} else {
+			game_ops();
+			write_game();
+			ob_flush();
+			n_written++;
+		}
+		bytes_done = base + cd_pgn_reader_tell(r);
+		cli_progress(n_read, bytes_done);
+	}
+	if (st == CD_EOF)
+		warn_skipped(name, &raw);
+	bytes_done = base + cd_pgn_reader_tell(r);
+	cd_pgn_reader_free(r);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_ERR_IO) {
+		cli_warn("%s: read error: %s", name, strerror(errno));
+		return 2;
+	}
+	return 0;
+}
+
+/* ---- options ---- */
+
+static long
+parse_count(const char *opt, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || arg[0] == '-' || arg[0] == '+' ||
+	    errno == ERANGE || v > (long)UINT32_MAX)
+		cli_usage_error("invalid number '%s' for --%s", arg, opt);
+	return v;
+}
+
+static unsigned
+parse_ops(const char *arg)
+{
+	unsigned set = 0;
+	const char *p = arg, *q;
+	size_t i, n;
+
+	while (*p != '\0') {
+		q = strchr(p, ',');
+		n = q ? (size_t)(q - p) : strlen(p);
+		for (i = 0; i < N_OPS; i++)
+			if (strlen(op_names[i].name) == n &&
+			    memcmp(op_names[i].name, p, n) == 0)
+				break;
+		if (i == N_OPS)
+			cli_usage_error("unknown operation '%.*s' in --ops "
+			    "(c0, c1, fmvn, hmvc, id and sm are known)",
+			    (int)n, p);
+		set |= op_names[i].bit;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return set;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum {
+		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_REJECTS, OPT_STATS,
+		OPT_VARIATIONS
+	};
+	static const struct option longopts[] = {
+		{ "first", required_argument, NULL, OPT_FIRST },
+		{ "last", required_argument, NULL, OPT_LAST },
+		{ "output", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, OPT_OPS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rejects", required_argument, NULL, OPT_REJECTS },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "unique", no_argument, NULL, 'u' },
+		{ "variations", no_argument, NULL, OPT_VARIATIONS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *opt_output = NULL;
+	int c, status = 0, i;
+
+	cli_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:quhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FIRST:
+			opt_first = parse_count("first", optarg);
+			break;
+		case OPT_LAST:
+			opt_last = parse_count("last", optarg);
+			break;
+		case 'o':
+			opt_output = optarg;
+			break;
+		case OPT_OPS:
+			opt_ops = parse_ops(optarg);
+			break;
+		case 'q':
+			cli_quiet = 1;
+			break;
+		case OPT_REJECTS:
+			opt_rejects = optarg;
+			break;
+		case OPT_STATS:
+			opt_stats = true;
+			break;
+		case 'u':
+			opt_unique = true;
+			break;
+		case OPT_VARIATIONS:
+			opt_variations = true;
+			break;
+		case 'h':
+			usage();
+			cli_exit(0);
+		case 'V':
+			cli_print_version();
+			cli_exit(0);
+		case ':':
+			if (optopt != 0)
+				cli_usage_error("option requires an argument "
+				    "-- '%c'", optopt);
+			cli_usage_error("option '%s' requires an argument",
+			    argv[optind - 1]);
+		default:
+			if (optopt != 0)
+				cli_usage_error("invalid option -- '%c'",
+				    optopt);
+			cli_usage_error("unrecognized option '%s'",
+			    argv[optind - 1]);
+		}
+	}
+	if ((game = cd_game_new()) == NULL)
+		cli_fatal("out of memory");
+	out = cli_output_open(opt_output);
+	if (opt_rejects != NULL) {
+		rejects = fopen(opt_rejects, "wb");
+		if (rejects == NULL)
+			cli_fatal("%s: %s", opt_rejects, strerror(errno));
+	}
+	i = optind;
+	do {
+		const char *arg = i < argc ? argv[i] : NULL;
+		const char *display;
+		FILE *f = cli_open_input(arg, &display);
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		if (process(f, display) != 0)
+			status = 2;
+		cli_close_input(f);
+	} while (++i < argc);
+	cd_game_free(game);
+	free(ob.data);
+	free(boards);
+	free(stack);
+	free(keys);
+	if (rejects != NULL && fclose(rejects) != 0)
+		cli_fatal("write error on %s: %s", opt_rejects,
+		    strerror(errno));
+	cli_progress_end();
+	if (opt_stats)
+		cli_stats(n_read, n_written, n_rejected);
+	if (status == 0 && n_rejected > 0)
+		status = 1;
+	cli_exit(status);
+}

@@ -1,0 +1,1221 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_pgn.c: the game model, the PGN parser and the export writer.
+ *
+ * Golden tests, one or more per rule of docs/export-format.md and per
+ * line of docs/import-format.md: accepted inputs with their exact export
+ * (each also regularized a second time, which must change nothing),
+ * rejected inputs with their status, line, column and message; the
+ * builder API as the PGC decoder uses it; nesting far deeper than any
+ * C stack would allow.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+
+/* ---- helpers ---- */
+
+static cd_game *game;
+
+static void
+setup(void)
+{
+	game = cd_game_new();
+	ck_assert_ptr_nonnull(game);
+}
+
+static void
+teardown(void)
+{
+	cd_game_free(game);
+	game = NULL;
+}
+
+/* Regularize the first game of text: the export text (malloc'd), or
+ * NULL with *err filled in. */
+static char *
+regularize(const char *text, size_t len, unsigned wflags,
+    const cd_pgn_parse_opts *po, cd_pgn_error *err)
+{
+	cd_pgn_buf b = { 0 };
+	cd_status st;
+
+	st = cd_pgn_parse_text(game, text, len, po, err);
+	if (st != CD_OK)
+		return NULL;
+	st = cd_pgn_write_buf(game, wflags, &b);
+	ck_assert_int_eq(st, CD_OK);
+	ck_assert_ptr_nonnull(b.data);
+	b.data = realloc(b.data, b.len + 1);
+	b.data[b.len] = '\0';
+	return b.data;
+}
+
+/* The movetext of an export: after the first empty line, without the
+ * final line end and empty line. */
+static const char *
+movetext(char *out)
+{
+	char *p = strstr(out, "\n\n"), *e;
+
+	ck_assert_ptr_nonnull(p);
+	p += 2;
+	e = p + strlen(p);
+	ck_assert(e - p >= 2 && e[-1] == '\n' && e[-2] == '\n');
+	e[-2] = '\0';
+	return p;
+}
+
+/* Export twice: the second pass must give the same bytes. */
+static char *
+regularize_checked(const char *in, unsigned wflags,
+    const cd_pgn_parse_opts *po)
+{
+	cd_pgn_error err;
+	char *out = regularize(in, strlen(in), wflags, po, &err), *again;
+
+	if (out == NULL)
+		ck_abort_msg("rejected: %lu:%lu: %s\ninput: %s", err.line,
+		    err.col, err.msg, in);
+	again = regularize(out, strlen(out), wflags, NULL, &err);
+	if (again == NULL)
+		ck_abort_msg("output rejected: %s\n%s", err.msg, out);
+	ck_assert_msg(strcmp(out, again) == 0, "not idempotent:\n%s\n---\n%s",
+	    out, again);
+	free(again);
+	return out;
+}
+
+#define HDR(result) \
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n" \
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"" result "\"]\n"
+
+/* ---- accepted inputs: movetext out ---- */
+
+struct mcase {
+	const char *in;
+	const char *out;	/* the movetext of the export */
+	unsigned wflags;
+	const char *lang;
+};
+
+#define F_CASTLE "[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n"
+#define F_PROMO "[FEN \"k7/4P3/8/8/8/8/8/7K w - - 0 1\"]\n"
+#define F_EP "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1\"]\n"
+#define F_BLACK "[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\"]\n"
+
+static const struct mcase mcases[] = {
+	/* canonical input comes out as it went in */
+	{ "1. e4 e5 2. Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *", 0, NULL },
+	/* import: castling with zeros, lower case, dashes, marks */
+	{ F_CASTLE "1. 0-0 0-0-0 *", "1. O-O O-O-O *", 0, NULL },
+	{ F_CASTLE "1. o-o o-o-o *", "1. O-O O-O-O *", 0, NULL },
+	{ F_CASTLE "1. O\xe2\x80\x93O O\xe2\x80\x94O\xe2\x80\x94O *",
+	    "1. O-O O-O-O *", 0, NULL },
+	{ F_CASTLE "1. O-O+ O-O-O# *", "1. O-O O-O-O *", 0, NULL },
+	{ F_CASTLE "1. Rxa8 Kd7 *", "1. Rxa8+ Kd7 *", 0, NULL },
+	/* import: the six promotion forms */
+	{ F_PROMO "1. e8=Q *", "1. e8=Q+ *", 0, NULL },
+	{ F_PROMO "1. e8Q *", "1. e8=Q+ *", 0, NULL },
+	{ F_PROMO "1. e8=q *", "1. e8=Q+ *", 0, NULL },
+	{ F_PROMO "1. e8q *", "1. e8=Q+ *", 0, NULL },
+	{ F_PROMO "1. e8(Q) *", "1. e8=Q+ *", 0, NULL },
+	{ F_PROMO "1. e8/N *", "1. e8=N *", 0, NULL },
+	/* import: coordinate and long algebraic moves, both castlings */
+	{ "1. e2e4 e7e5 2. Ng1f3 Nb8-c6 3. f1c4 g8f6 4. e1g1 *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O *", 0, NULL },
+	{ F_CASTLE "1. e1h1 e8a8 *", "1. O-O O-O-O *", 0, NULL },
+	{ "1. e4 d5 2. e4xd5 *", "1. e4 d5 2. exd5 *", 0, NULL },
+	{ "1. e4 d5 2. e4:d5 *", "1. e4 d5 2. exd5 *", 0, NULL },
+	{ "1. e4 e5 2. f2f4 e5xf4 3. g1f3 *", "1. e4 e5 2. f4 exf4 3. Nf3 *",
+	    0, NULL },
+	/* import: over-disambiguated, missing or spurious x, marks */
+	{ "1. Ngf3 Nb8c6 2. Nb1c3 Ng8f6 *", "1. Nf3 Nc6 2. Nc3 Nf6 *", 0,
+	    NULL },
+	{ "1. e4 d5 2. ed5 Qd5 *", "1. e4 d5 2. exd5 Qxd5 *", 0, NULL },
+	{ "1. Nxf3 e5 *", "1. Nf3 e5 *", 0, NULL },
+	{ "1. e4+ e5# 2. Qh5++ Nc6 3. Bc4 Nf6 4. Qxf7 *",
+	    "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# *", 0, NULL },
+	{ "1. f3 e5 2. g4 Qh4 0-1", "1. f3 e5 2. g4 Qh4# 0-1", 0, NULL },
+	{ "1. e4 f5 2. Qh5 *", "1. e4 f5 2. Qh5+ *", 0, NULL },
+	/* import: en passant marks, pawn letters */
+	{ F_EP "1. exd6 e.p. *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6ep *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6 ep *", "1. exd6 *", 0, NULL },
+	{ "1. Pe4 d5 2. Pxd5 *", "1. e4 d5 2. exd5 *", 0, NULL },
+	/* import: lower case piece letters; b is a file first */
+	{ "1. nf3 nf6 2. g3 g6 3. bg2 bg7 4. kf1 kf8 5. qe1 qe8 *",
+	    "1. Nf3 Nf6 2. g3 g6 3. Bg2 Bg7 4. Kf1 Kf8 5. Qe1 Qe8 *", 0, NULL },
+	{ "1. e4 e5 2. bc4 *", "1. e4 e5 2. Bc4 *", 0, NULL },
+	{ "[FEN \"4k3/8/8/8/2n5/1P6/8/4K3 w - - 0 1\"]\n1. bc4 *",
+	    "1. bxc4 *", 0, NULL },
+	{ "[FEN \"r3k3/8/8/8/8/8/8/R3K3 w Qq - 0 1\"]\n1. rd1 rd8 *",
+	    "1. Rd1 Rd8 *", 0, NULL },
+	/* import: figurines */
+	{ "1. e4 e5 2. \xe2\x99\x98" "f3 \xe2\x99\x9e" "c6 3. \xe2\x99\x97"
+	    "b5 *", "1. e4 e5 2. Nf3 Nc6 3. Bb5 *", 0, NULL },
+	/* import: null moves; written -- in full export */
+	{ "1. e4 -- 2. d4 Z0 3. c4 0000 4. Nf3 @@@@ *",
+	    "1. e4 -- 2. d4 -- 3. c4 -- 4. Nf3 -- *", 0, NULL },
+	/* import: suffix annotations glued or alone; rule 9 */
+	{ "1. e4! e5? 2. Nf3!! Nc6?? 3. Bb5!? a6?! *",
+	    "1. e4 $1 1... e5 $2 2. Nf3 $3 2... Nc6 $4 3. Bb5 $5 3... a6 $6 *",
+	    0, NULL },
+	{ "1. e4 ! e5 ?? *", "1. e4 $1 1... e5 $4 *", 0, NULL },
+	{ "1. e4 $5 $1 ! $1 $200 $22 e5 *",
+	    "1. e4 $1 $5 $22 $200 1... e5 *", 0, NULL },
+	{ "1. e4 $0 e5 *", "1. e4 $0 1... e5 *", 0, NULL },
+	/* import: evaluation symbols as NAGs */
+	{ "1. e4 = e5 += 2. Nf3 =+ Nc6 +/- 3. Bb5 -/+ a6 +- 4. Ba4 -+ "
+	    "Nf6 \xe2\x88\x9e *",
+	    "1. e4 $10 1... e5 $14 2. Nf3 $15 2... Nc6 $16 3. Bb5 $17 3... a6 "
+	    "$18 4. Ba4 $19\n4... Nf6 $13 *", 0, NULL },
+	{ "1. e4 +/= e5 =/+ 2. Nf3 \xc2\xb1 Nc6 \xe2\x88\x93 3. Bb5 "
+	    "\xe2\xa9\xb2 a6 \xe2\xa9\xb1 *",
+	    "1. e4 $14 1... e5 $15 2. Nf3 $16 2... Nc6 $17 3. Bb5 $14 3... a6 "
+	    "$15 *", 0, NULL },
+	/* import: move numbers of any form, or none, or wrong */
+	{ "1.e4 1...e5 2.. Nf3 37..Nc6 Bb5 9. a6 *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *", 0, NULL },
+	{ "e4 e5 Nf3 *", "1. e4 e5 2. Nf3 *", 0, NULL },
+	/* import: other languages when asked for */
+	{ "1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. O-O Df6 *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Qf6 *", 0, "de" },
+	{ "1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Re2 *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ke2 *", 0, "fr" },
+	/* import: results with dashes and halves */
+	{ "1. e4 1\xe2\x80\x93" "0", "1. e4 1-0", 0, NULL },
+	{ "1. e4 0\xe2\x80\x94" "1", "1. e4 0-1", 0, NULL },
+	{ "1. e4 \xc2\xbd-\xc2\xbd", "1. e4 1/2-1/2", 0, NULL },
+	{ "1. e4 1/2", "1. e4 1/2-1/2", 0, NULL },
+	/* rule 7: marks computed; a Black first move (rule 8) */
+	{ F_BLACK "1... e5 2. Nf3 *", "1... e5 2. Nf3 *", 0, NULL },
+	{ F_BLACK "e5 Nf3 Nc6 *", "1... e5 2. Nf3 Nc6 *", 0, NULL },
+	/* rule 8: N... after a NAG, a comment, a variation, nowhere else */
+	{ "1. e4 $1 e5 2. Nf3 {c} Nc6 3. Bb5 (3. Bc4) a6 4. Ba4 Nf6 *",
+	    "1. e4 $1 1... e5 2. Nf3 { c } 2... Nc6 3. Bb5 ( 3. Bc4 ) 3... a6 "
+	    "4. Ba4 Nf6 *", 0, NULL },
+	{ "1. e4 e5 (1... c5 2. Nf3) (1... e6) 2. Nf3 *",
+	    "1. e4 e5 ( 1... c5 2. Nf3 ) ( 1... e6 ) 2. Nf3 *", 0, NULL },
+	/* rule 10: comments folded, `;` comments, empty ones dropped,
+	 * several after one move, before the first move, after NAGs */
+	{ "1. e4 {  King\n\tpawn\r\n  opening } e5 *",
+	    "1. e4 { King pawn opening } 1... e5 *", 0, NULL },
+	{ "1. e4 {} e5 {   } 2. Nf3 *", "1. e4 e5 2. Nf3 *", 0, NULL },
+	{ "1. e4 ; rest of line\ne5 *", "1. e4 { rest of line } 1... e5 *", 0,
+	    NULL },
+	{ "1. e4 ; a } b\ne5 *", "1. e4 { a b } 1... e5 *", 0, NULL },
+	{ "1. e4 {a} {b} e5 *", "1. e4 { a } { b } 1... e5 *", 0, NULL },
+	{ "{start} 1. e4 *", "{ start } 1. e4 *", 0, NULL },
+	{ "{start} *", "{ start } *", 0, NULL },
+	{ "1. e4 {c} $1 e5 *", "1. e4 $1 { c } 1... e5 *", 0, NULL },
+	{ "1. e4 {one} e5 {two} *", "1. e4 { one } 1... e5 { two } *", 0,
+	    NULL },
+	{ "1. e4 e5 * {after the marker}", "1. e4 e5 { after the marker } *",
+	    0, NULL },
+	/* rule 10: a comment before the first move of a variation */
+	{ "1. e4 ({alt} 1. d4) *", "1. e4 ( { alt } 1. d4 ) *", 0, NULL },
+	{ "1. e4 e5 ({alt} 1... c5) *", "1. e4 e5 ( { alt } 1... c5 ) *", 0,
+	    NULL },
+	/* rule 11: variations follow the move, its NAGs and comments;
+	 * they nest; they start with a move number */
+	{ "1. e4 (1. d4) {c} $2 e5 *", "1. e4 $2 { c } ( 1. d4 ) 1... e5 *",
+	    0, NULL },
+	{ "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 *",
+	    "1. e4 ( 1. d4 d5 ( 1... Nf6 2. c4 ) 2. c4 ) 1... e5 *", 0, NULL },
+	{ "1. e4 (1. d4 (1. c4) (1. Nf3)) (1. b3) e5 *",
+	    "1. e4 ( 1. d4 ( 1. c4 ) ( 1. Nf3 ) ) ( 1. b3 ) 1... e5 *", 0,
+	    NULL },
+	{ "1. e4 e5 2. Nf3 (2. f4 exf4 (2... d5)) *",
+	    "1. e4 e5 2. Nf3 ( 2. f4 exf4 ( 2... d5 ) ) *", 0, NULL },
+	/* import: empty variations dropped */
+	{ "1. e4 () e5 *", "1. e4 e5 *", 0, NULL },
+	{ "1. e4 ( {only a comment} ) e5 *", "1. e4 e5 *", 0, NULL },
+	/* rule 12: the marker; none: the Result tag if valid, else * */
+	{ "[Result \"0-1\"]\n1. e4", "1. e4 0-1", 0, NULL },
+	{ "[Result \"0:1\"]\n1. e4", "1. e4 *", 0, NULL },
+	{ "[Result \"1-0\"]\n1. e4 0-1", "1. e4 0-1", 0, NULL },
+	{ "[Result \"1-0\"]\n", "1-0", 0, NULL },
+	{ "1. e4 (1. d4 1-0) *", "1. e4 ( 1. d4 ) *", 0, NULL },
+	/* rule 13: escape lines are not written */
+	{ "%escape before\n1. e4\n%escape inside\ne5 *", "1. e4 e5 *", 0,
+	    NULL },
+	/* rule 7: a null move in a variation; reduced form drops it */
+	{ "1. e4 (1. -- d5) e5 *", "1. e4 ( 1. -- d5 ) 1... e5 *", 0, NULL },
+	{ "1. e4 (1. -- d5) e5 *", "1. e4 e5 *", CD_PGN_REDUCED, NULL },
+	/* reduced: no comments, NAGs, variations; numbers only at start */
+	{ "{c} 1. e4 $1 {d} e5 (1... c5) 2. Nf3 *", "1. e4 e5 2. Nf3 *",
+	    CD_PGN_REDUCED, NULL },
+	{ F_BLACK "1... e5 {c} 2. Nf3 $2 Nc6 *", "1... e5 2. Nf3 Nc6 *",
+	    CD_PGN_REDUCED, NULL },
+	/* long lines and strings: no fixed buffers */
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
+	    "7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 "
+	    "Re8 13. Nf1 Bf8 14. Ng3 g6 15. a4 c5 16. d5 c4 17. Bg5 h6 18. "
+	    "Be3 Nc5 19. Qd2 h5 20. Bg5 Bg7 *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. "
+	    "Bb3 d6 8. c3\nO-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 "
+	    "13. Nf1 Bf8 14. Ng3 g6 15.\na4 c5 16. d5 c4 17. Bg5 h6 18. Be3 "
+	    "Nc5 19. Qd2 h5 20. Bg5 Bg7 *", 0, NULL },
+};
+
+START_TEST(test_movetext)
+{
+	const struct mcase *c = &mcases[_i];
+	cd_pgn_parse_opts po;
+	char *out;
+
+	memset(&po, 0, sizeof(po));
+	if (c->lang) {
+		po.lang = cd_san_lang_find(c->lang);
+		ck_assert_ptr_nonnull(po.lang);
+	}
+	const char *mt;
+
+	out = regularize_checked(c->in, c->wflags, &po);
+	mt = movetext(out);
+	ck_assert_msg(strcmp(mt, c->out) == 0,
+	    "case %d: input\n%s\ngave\n%s\nexpected\n%s", _i, c->in, mt,
+	    c->out);
+	free(out);
+}
+END_TEST
+
+/* ---- accepted inputs: whole export ---- */
+
+struct wcase {
+	const char *in;
+	const char *out;
+	unsigned wflags;
+};
+
+static const struct wcase wcases[] = {
+	/* the example of export-format.md, byte for byte */
+	{ "[White \"Smith, J.\"] [Annotator \"Me\"]\n"
+	  "[Event \"Club ch\"][Black \"Jones\"] [Result \"1-0\"]\n"
+	  "[ECO \"C20\"]\n"
+	  "1.e4 {King\npawn} e5 2 Nf3! Nc6?! 3.Bb5 a6 (3...Nf6 4.0-0 Nxe4 $6) "
+	  "4.Ba4 Nf6 5.o-o 1-0\n",
+	  "[Event \"Club ch\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+	  "[Round \"?\"]\n[White \"Smith, J.\"]\n[Black \"Jones\"]\n"
+	  "[Result \"1-0\"]\n[Annotator \"Me\"]\n[ECO \"C20\"]\n\n"
+	  "1. e4 { King pawn } 1... e5 2. Nf3 $1 2... Nc6 $6 3. Bb5 a6 ( 3... "
+	  "Nf6 4. O-O\nNxe4 $6 ) 4. Ba4 Nf6 5. O-O 1-0\n\n", 0 },
+	/* rule 1: the roster always, with its unknown values */
+	{ "1. e4 *", HDR("*") "\n1. e4 *\n\n", 0 },
+	{ "", NULL, 0 },
+	/* rule 2: other tags in byte order; rule 3: the last value wins */
+	{ "[PlyCount \"1\"][ECO \"C20\"][WhiteElo \"2\"][Annotator \"a\"]"
+	  "[aaa \"x\"][BlackElo \"1\"][ECO \"C21\"][Date \"2020.01.01\"]\n"
+	  "1. e4 *",
+	  "[Event \"?\"]\n[Site \"?\"]\n[Date \"2020.01.01\"]\n[Round \"?\"]\n"
+	  "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Annotator \"a\"]\n"
+	  "[BlackElo \"1\"]\n[ECO \"C21\"]\n[PlyCount \"1\"]\n"
+	  "[WhiteElo \"2\"]\n[aaa \"x\"]\n\n1. e4 *\n\n", 0 },
+	/* rule 4: escapes, control bytes, 8-bit bytes unchanged */
+	{ "[Event \"a \\\"b\\\" c\\\\d\"][Site \"tab\there\"]"
+	  "[White \"Joe \"the kid\" Bloggs\"][Black \"M\xfcller \xc3\xa9\"]"
+	  "[BlackType: \"x\"][Round\"y \\\"z\"]\n1. e4 *",
+	  "[Event \"a \\\"b\\\" c\\\\d\"]\n[Site \"tab here\"]\n"
+	  "[Date \"????.??.??\"]\n[Round \"y \\\"z\"]\n[White \"Joe \\\"the kid\\\" Bloggs\"]\n"
+	  "[Black \"M\xfcller \xc3\xa9\"]\n[Result \"*\"]\n"
+	  "[BlackType: \"x\"]\n\n1. e4 *\n\n", 0 },
+	/* rule 5: FEN without SetUp, written canonically with SetUp */
+	{ "[FEN \"  4k3/8/8/8/8/8/8/4K2R   w K -\"]\n1. O-O *",
+	  HDR("*") "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n"
+	  "[SetUp \"1\"]\n\n1. O-O *\n\n", 0 },
+	/* rule 5: the en passant field after any double push */
+	{ "[SetUp \"1\"][FEN \"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1\"]\n1... Kd7 *",
+	  HDR("*") "[FEN \"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1\"]\n"
+	  "[SetUp \"1\"]\n\n1... Kd7 *\n\n", 0 },
+	/* rule 5: a FEN of the initial position: kept in full export,
+	 * dropped in reduced; SetUp 0 without FEN dropped */
+	{ "[SetUp \"1\"][FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR "
+	  "w KQkq - 0 1\"]\n1. e4 *",
+	  HDR("*") "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq "
+	  "- 0 1\"]\n[SetUp \"1\"]\n\n1. e4 *\n\n", 0 },
+	{ "[SetUp \"1\"][FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR "
+	  "w KQkq - 0 1\"]\n1. e4 *",
+	  HDR("*") "\n1. e4 *\n\n", CD_PGN_REDUCED },
+	{ "[SetUp \"0\"]\n1. e4 *", HDR("*") "\n1. e4 *\n\n", 0 },
+	/* Chess960: Variant kept, X-FEN castling field (file letters
+	 * only for a rook that is not the outermost) */
+	{ "[Variant \"Chess960\"][SetUp \"1\"]"
+	  "[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR "
+	  "w HFhf - 2 9\"]\n9. g3 g6 *",
+	  HDR("*") "[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/"
+	  "BQ1BNRKR w KQkq - 2 9\"]\n[SetUp \"1\"]\n[Variant \"Chess960\"]\n\n"
+	  "9. g3 g6 *\n\n", 0 },
+	{ "[Variant \"fischerandom\"][Annotator \"x\"]"
+	  "[FEN \"rk1r4/8/8/8/8/8/8/RK1R4 w DAda - 0 1\"]\n1. Rd2 *",
+	  HDR("*") "[FEN \"rk1r4/8/8/8/8/8/8/RK1R4 w KQkq - 0 1\"]\n"
+	  "[SetUp \"1\"]\n[Variant \"fischerandom\"]\n\n1. Rd2 *\n\n",
+	  CD_PGN_REDUCED },
+	{ "[Variant \"960\"][FEN \"r1k1r3/8/8/8/8/8/8/R1K1RR2 w EAea - 0 1\"]\n"
+	  "1. Rf2 *",
+	  HDR("*") "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1RR2 w EQkq - 0 1\"]\n"
+	  "[SetUp \"1\"]\n[Variant \"960\"]\n\n1. Rf2 *\n\n", 0 },
+	/* Variant values that mean standard chess */
+	{ "[Variant \"Standard\"]\n1. e4 *",
+	  HDR("*") "[Variant \"Standard\"]\n\n1. e4 *\n\n", 0 },
+	{ "[Variant \"From Position\"][FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n"
+	  "1. Kd2 *",
+	  HDR("*") "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n"
+	  "[Variant \"From Position\"]\n\n1. Kd2 *\n\n", 0 },
+	/* reduced: only the roster */
+	{ "[Event \"e\"][Annotator \"a\"][ECO \"C20\"][Result \"1-0\"]\n"
+	  "1. e4 {c} 1-0",
+	  "[Event \"e\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	  "[White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n",
+	  CD_PGN_REDUCED },
+	/* a tag section without movetext */
+	{ "[Event \"x\"]\n[Result \"1/2-1/2\"]\n",
+	  "[Event \"x\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	  "[White \"?\"]\n[Black \"?\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n",
+	  0 },
+	/* tag layout: several per line, one spread over lines, blank
+	 * lines inside, leading spaces, CRLF, a BOM */
+	{ "\xef\xbb\xbf  [Event\r\n \"x\"]\r\n\r\n   [Site \"y\"]\r\n\r\n"
+	  "1. e4\r\n{a\r\nb}\r\n*\r\n",
+	  "[Event \"x\"]\n[Site \"y\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	  "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. e4 { a b } *\n\n",
+	  0 },
+};
+
+START_TEST(test_whole)
+{
+	const struct wcase *c = &wcases[_i];
+	cd_pgn_error err;
+	char *out;
+
+	if (c->out == NULL) {
+		/* no game at all */
+		ck_assert_int_eq(cd_pgn_parse_text(game, c->in, strlen(c->in),
+		    NULL, &err), CD_EOF);
+		return;
+	}
+	out = regularize_checked(c->in, c->wflags, NULL);
+	ck_assert_msg(strcmp(out, c->out) == 0,
+	    "case %d: input\n%s\ngave\n%s\nexpected\n%s", _i, c->in, out,
+	    c->out);
+	free(out);
+}
+END_TEST
+
+/* ---- rejected inputs ---- */
+
+struct rcase {
+	const char *in;
+	cd_status st;
+	unsigned long line, col;
+	const char *msg;
+	unsigned pflags;
+};
+
+#define F_CHECK "[FEN \"4k3/8/8/8/8/8/8/4RK2 b - - 0 1\"]\n"
+
+static const struct rcase rcases[] = {
+	{ "1. e4 e5 2. Ke3 *", CD_ERR_ILLEGAL, 1, 13, "2. Ke3: illegal move",
+	    0 },
+	{ "1. Nc3 Nc6 2. Ne4 Ne5 3. Nf3 a6 4. Ng5 *", CD_ERR_AMBIGUOUS, 1, 36,
+	    "4. Ng5: ambiguous move", 0 },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Kg1 *", CD_ERR_ILLEGAL, 1, 35,
+	    "4. Kg1: illegal move", 0 },
+	{ F_PROMO "\n1. e8 *", CD_ERR_SYNTAX, 3, 4,
+	    "1. e8: promotion piece missing", 0 },
+	{ "1. Sf3 *", CD_ERR_SYNTAX, 1, 4, "1. Sf3: not a piece letter", 0 },
+	{ "1. e4 e5 2. Cf3 *", CD_ERR_SYNTAX, 1, 13,
+	    "2. Cf3: not a piece letter", 0 },
+	{ "[FEN \"4k3/8/8/8/2n5/1P6/8/4KB2 w - - 0 1\"]\n1. bc4 *",
+	    CD_ERR_AMBIGUOUS, 2, 4, "1. bc4: ambiguous move: both a pawn and "
+	    "a bishop move", 0 },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O-O *", CD_ERR_ILLEGAL, 1, 35,
+	    "4. O-O-O: castling is not legal here", 0 },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 Bxc6 *", CD_ERR_ILLEGAL, 1,
+	    39, "4... Bxc6: illegal move", 0 },
+	{ "1. e4 e5 ( 2. Nf3 ) *", CD_ERR_ILLEGAL, 1, 15, "1... Nf3: "
+	    "illegal move", 0 },
+	{ "1. e4 e5 ( 1... d5 2. Nf6 ) *", CD_ERR_ILLEGAL, 1, 23,
+	    "2. Nf6: illegal move", 0 },
+	/* variations */
+	{ "( 1. e4 ) 1. d4 *", CD_ERR_SYNTAX, 1, 1,
+	    "variation does not follow a move", 0 },
+	{ "1. e4 ( ( 1. d4 ) ) *", CD_ERR_SYNTAX, 1, 9,
+	    "variation does not follow a move", 0 },
+	{ "1. e4 ) *", CD_ERR_SYNTAX, 1, 7,
+	    "unbalanced parentheses: `)` closes no variation", 0 },
+	{ "1. e4 ( 1. d4 ( 1. c4 ) *", CD_ERR_SYNTAX, 1, 7,
+	    "unbalanced parentheses: variation never closed", 0 },
+	/* comments, tokens */
+	{ "1. e4 { never closed", CD_ERR_SYNTAX, 1, 7,
+	    "brace comment never closed", 0 },
+	{ "1. e4 < e5 *", CD_ERR_SYNTAX, 1, 7, "unreadable token <", 0 },
+	{ "1. e4 \"x\" e5 *", CD_ERR_SYNTAX, 1, 7,
+	    "unreadable token: a quoted string in movetext", 0 },
+	{ "1. e4 e5\x01 *", CD_ERR_SYNTAX, 1, 9, "unreadable token \\x01", 0 },
+	{ "$1 1. e4 *", CD_ERR_SYNTAX, 1, 1, "NAG $1 does not follow a move",
+	    0 },
+	{ "1. e4 ( ! 1. d4 ) *", CD_ERR_SYNTAX, 1, 9,
+	    "suffix annotation ! does not follow a move", 0 },
+	{ "1. e4 $256 *", CD_ERR_SYNTAX, 1, 7,
+	    "NAG $256 out of range (0 to 255)", 0 },
+	{ "[Event \"x]\n1. e4 *", CD_ERR_SYNTAX, 1, 1,
+	    "tag pair that does not read", 0 },
+	/* null moves */
+	{ F_CHECK "1... -- *", CD_ERR_ILLEGAL, 2, 6,
+	    "1... --: null move while in check", 0 },
+	{ "1. e4 -- 2. d4 *", CD_ERR_UNSUPPORTED, 1, 7, "1... --: null move "
+	    "in the main line (not allowed in reduced form)",
+	    CD_PGN_PARSE_NO_NULL_MAIN },
+	/* FEN tags and variants */
+	{ "[FEN \"xyz\"]\n1. e4 *", CD_ERR_SYNTAX, 1, 1, "bad FEN: ", 0 },
+	{ "[Event \"e\"]\n[FEN \"8/8/8/8/8/8/8/K7 w - - 0 1\"]\n*",
+	    CD_ERR_POSITION, 2, 1, "bad FEN: missing black king", 0 },
+	{ "[FEN \"kk6/8/8/8/8/8/8/K7 w - - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: more than one king of a color", 0 },
+	{ "[FEN \"k7/8/8/8/8/8/8/K6P w - - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: pawn on the first or last rank", 0 },
+	{ "[FEN \"k6R/8/8/8/8/8/8/K7 w - - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: the side not to move is in check", 0 },
+	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w K - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: castling rights without king and rook in place", 0 },
+	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w - e3 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: en passant square that no double push can have made",
+	    0 },
+	{ "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1R3 w EA - 0 1\"]\n*", CD_ERR_POSITION,
+	    1, 1, "bad FEN: ", 0 },
+	{ "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n1. e4 *",
+	    CD_ERR_UNSUPPORTED, 2, 1, "unsupported variant Crazyhouse", 0 },
+};
+
+START_TEST(test_reject)
+{
+	const struct rcase *c = &rcases[_i];
+	cd_pgn_parse_opts po;
+	cd_pgn_error err;
+	cd_status st;
+
+	memset(&po, 0, sizeof(po));
+	po.flags = c->pflags;
+	memset(&err, 0x55, sizeof(err));
+	st = cd_pgn_parse_text(game, c->in, strlen(c->in), &po, &err);
+	ck_assert_msg(st == c->st, "case %d: status %d (%s), expected %d",
+	    _i, st, err.msg, c->st);
+	ck_assert_int_eq(err.status, c->st);
+	ck_assert_msg(err.line == c->line && err.col == c->col,
+	    "case %d: at %lu:%lu, expected %lu:%lu (%s)", _i, err.line,
+	    err.col, c->line, c->col, err.msg);
+	ck_assert_msg(strncmp(err.msg, c->msg, strlen(c->msg)) == 0,
+	    "case %d: message \"%s\", expected \"%s\"", _i, err.msg, c->msg);
+}
+END_TEST
+
+/* Reduced form of a game with a null move in the main line: the writer
+ * refuses it and writes nothing. */
+START_TEST(test_reduced_null)
+{
+	cd_pgn_buf b = { 0 };
+	const char *in = "1. e4 -- 2. d4 *";
+
+	ck_assert_int_eq(cd_pgn_parse_text(game, in, strlen(in), NULL, NULL),
+	    CD_OK);
+	ck_assert_int_eq(cd_pgn_write_buf(game, CD_PGN_REDUCED, &b),
+	    CD_ERR_UNSUPPORTED);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+	ck_assert_ptr_nonnull(strstr(b.data, "1. e4 -- 2. d4 *\n"));
+	cd_pgn_buf_free(&b);
+}
+END_TEST
+
+/* ---- warnings ---- */
+
+struct warns {
+	char text[2048];
+	int n;
+};
+
+static void
+collect(void *ctx, unsigned long line, unsigned long col, const char *msg)
+{
+	struct warns *w = ctx;
+	size_t n = strlen(w->text);
+
+	snprintf(w->text + n, sizeof(w->text) - n, "%lu:%lu: %s\n", line, col,
+	    msg);
+	w->n++;
+}
+
+struct wncase {
+	const char *in;
+	const char *want;	/* all warnings, one per line */
+};
+
+static const struct wncase wncases[] = {
+	{ "[Result \"1-0\"]\n1. e4 e5 *", "2:10: Result tag \"1-0\" disagrees "
+	    "with the termination marker *: the marker wins\n" },
+	{ "[Result \"1-0\"]\n1. e4", "1:1: no termination marker: result 1-0 "
+	    "from the Result tag\n" },
+	{ "1. e4 *", "1:7: no Result tag: taken from the termination marker\n" },
+	{ "[Result \"*\"][Site \"a\"][Site \"b\"]\n1. e4 *",
+	    "1:23: tag Site given twice: the last value wins\n" },
+	{ "[Result \"*\"]\n1. e4 () e5 *", "2:7: empty variation dropped\n" },
+	{ "[Result \"*\"]\n1. o-o *", "2:4: 1. o-o: castling is not legal here\n" },
+	{ "[Result \"*\"]\n1. e4 e5 2. nf3 Nc6 3. Bb5+ *",
+	    "2:13: 2 moves not in canonical SAN (first: 2. nf3 read as Nf3)\n" },
+	{ "[Result \"*\"]\n1. e4 e5 2. nf3 *",
+	    "2:13: move 2. nf3 read as Nf3\n" },
+	{ "[Result \"*\"][FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 1\"]\n1. Kd2 *",
+	    "1:13: FEN tag without SetUp tag: SetUp added\n" },
+	{ "[Result \"*\"]\n1. e4 (1. d4 1-0) *",
+	    "2:14: termination marker inside a variation ignored\n" },
+	{ "[Result \"*\"]\n1. e4 ; a } b\n*",
+	    "2:7: `}` in a comment written as a space\n" },
+	{ "[Result \"*\"][White \"a\tb\"]\n1. e4 *",
+	    "1:13: control bytes in the value of tag White written as spaces\n" },
+	{ "[Result \"*\"]\n1. e4 * {x}",
+	    "2:9: comment after the termination marker moved before it\n" },
+};
+
+START_TEST(test_warnings)
+{
+	const struct wncase *c = &wncases[_i];
+	cd_pgn_parse_opts po;
+	struct warns w;
+	cd_pgn_error err;
+
+	memset(&w, 0, sizeof(w));
+	memset(&po, 0, sizeof(po));
+	po.warn = collect;
+	po.warn_ctx = &w;
+	if (cd_pgn_parse_text(game, c->in, strlen(c->in), &po, &err) != CD_OK)
+		snprintf(w.text + strlen(w.text), sizeof(w.text) -
+		    strlen(w.text), "%lu:%lu: %s\n", err.line, err.col, err.msg);
+	ck_assert_msg(strcmp(w.text, c->want) == 0,
+	    "case %d: warnings\n%s\nexpected\n%s", _i, w.text, c->want);
+}
+END_TEST
+
+/* ---- line filling (rule 6) ---- */
+
+/* Greedy filling: every line at most 79 characters unless it is one
+ * token, and the first token of each line did not fit on the line
+ * before. */
+static void
+check_fill(const char *mt)
+{
+	const char *p = mt;
+	size_t prev = 0;
+
+	while (*p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		size_t first = strcspn(p, " \n");
+
+		ck_assert_msg(len <= 79 || first == len, "long line: %.*s",
+		    (int)len, p);
+		if (prev)
+			ck_assert_msg(prev + 1 + first > 79,
+			    "token fits on the line before: %.*s", (int)len, p);
+		ck_assert(len > 0 && p[0] != ' ' && p[len - 1] != ' ');
+		prev = len;
+		p += len + (e != NULL);
+	}
+}
+
+START_TEST(test_fill)
+{
+	/* Kasparov's immortal: long enough for many lines; numbers of
+	 * several widths; a line ending with a move number */
+	static const char *in =
+	    "1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 "
+	    "7. Nge2 Nbd7 8. Bh6 Bxh6 9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 "
+	    "12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 "
+	    "17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 "
+	    "22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 25. Re7+ Kb6 "
+	    "26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 "
+	    "Qc4 31. Qxf6 Kxa3 32. Qxa6+ Kxb4 33. c3+ Kxc3 34. Qa1+ Kd2 "
+	    "35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 bxc4 39. Qxh8 "
+	    "Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0";
+	char *out = regularize_checked(in, 0, NULL);
+	const char *mt = movetext(out);
+
+	check_fill(mt);
+	ck_assert_str_eq(mt,
+	    "1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 7. Nge2 "
+	    "Nbd7 8. Bh6\n"
+	    "Bxh6 9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 12. Kb1 a6 13. Nc1 O-O-O "
+	    "14. Nb3 exd4\n"
+	    "15. Rxd4 c5 16. Rd1 Nb6 17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ "
+	    "Ka7 21. Rhe1\n"
+	    "d4 22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 cxd4 25. Re7+ Kb6 26. Qxd4+ "
+	    "Kxa5 27. b4+\n"
+	    "Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 Qc4 31. Qxf6 Kxa3 32. Qxa6+ "
+	    "Kxb4 33. c3+\n"
+	    "Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 "
+	    "bxc4 39. Qxh8\n"
+	    "Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0");
+	free(out);
+}
+END_TEST
+
+/* A line may end with a move number: it is a token of its own. */
+START_TEST(test_fill_number)
+{
+	/* 72 characters of comment, then "1." fits (75), "e4" not */
+	char in[256], want[256];
+	const char *word = "abcdefghi";	/* 9 + 1 per word */
+	char *out;
+	int i;
+
+	strcpy(in, "{");
+	strcpy(want, "{");
+	for (i = 0; i < 7; i++) {
+		strcat(in, " ");
+		strcat(in, word);
+		strcat(want, " ");
+		strcat(want, word);
+	}
+	/* "{ " + 7 * 10 + "ab" + " }" = 76 characters */
+	strcat(in, " ab } 1. e4 *");
+	strcat(want, " ab } 1.\ne4 *");
+	out = regularize_checked(in, 0, NULL);
+	ck_assert_str_eq(movetext(out), want);
+	free(out);
+}
+END_TEST
+
+/* Rule 10: a word longer than 79 characters on a line of its own,
+ * `{ ` and ` }` joined to the first and last words. */
+START_TEST(test_long_word)
+{
+	char in[512], word[101], want[512];
+	char *out;
+
+	memset(word, 'x', 100);
+	word[100] = '\0';
+	snprintf(in, sizeof(in), "1. e4 { see %s now } e5 {%s} *", word, word);
+	snprintf(want, sizeof(want), "1. e4 { see\n%s\nnow } 1... e5\n{ %s }\n*",
+	    word, word);
+	out = regularize_checked(in, 0, NULL);
+	ck_assert_str_eq(movetext(out), want);
+	free(out);
+}
+END_TEST
+
+/* A tag value and a comment far beyond 255 bytes; a 100 KB line. */
+START_TEST(test_big)
+{
+	size_t n = 100000, i;
+	char *in = malloc(n + 64), *out;
+
+	ck_assert_ptr_nonnull(in);
+	strcpy(in, "[Event \"");
+	for (i = 0; i < 1000; i++)
+		strcat(in, "e");
+	strcat(in, "\"] 1. e4 {");
+	i = strlen(in);
+	while (i < n)
+	{
+		in[i] = i % 7 ? 'c' : ' ';
+		i++;
+	}
+	strcpy(in + i, "} *");
+	out = regularize_checked(in, 0, NULL);
+	ck_assert_ptr_nonnull(strstr(out, "[Event \"eeee"));
+	check_fill(movetext(out));
+	free(out);
+	free(in);
+}
+END_TEST
+
+/* ---- the builder, as a decoder uses it ---- */
+
+static cd_move
+find_move(const cd_board *b, const char *san)
+{
+	cd_move m;
+
+	ck_assert_int_eq(cd_san_parse(b, san, strlen(san), NULL, CD_SAN_STRICT,
+	    &m, NULL), CD_OK);
+	return m;
+}
+
+START_TEST(test_builder)
+{
+	static const char *want =
+	    "[Event \"Built\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+	    "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n"
+	    "[Annotator \"me\"]\n\n"
+	    "{ before } 1. e4 $1 $3 { good } ( { alt } 1. d4 d5 ( 1... Nf6 ) ) "
+	    "( 1. c4 )\n1... e5 1-0\n\n";
+	cd_pgn_buf b = { 0 };
+	const cd_game_xtag *x;
+	uint32_t e4, d4, d5, nf6, c4, e5;
+	size_t n;
+	bool empty;
+	int k;
+
+	cd_game_clear(game);
+	ck_assert_int_eq(cd_game_add_tag(game, "Annotator", 9, "me", 2), CD_OK);
+	ck_assert_int_eq(cd_game_add_tag(game, "Event", 5, "x", 1), CD_OK);
+	ck_assert_int_eq(cd_game_add_tag(game, "Event", 5, "Built", 5), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_int_eq(cd_game_setup(game, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_ERR_ARG);
+	ck_assert_int_eq(cd_game_add_nag(game, 1), CD_ERR_ARG);
+	ck_assert_int_eq(cd_game_add_comment(game, " before ", 8, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE(CD_SQ(4, 6),
+	    CD_SQ(4, 4), CD_MK_NORMAL), NULL), CD_ERR_ILLEGAL);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "e4"), &e4), CD_OK);
+	ck_assert_int_eq(cd_game_add_nag(game, 3), CD_OK);
+	ck_assert_int_eq(cd_game_add_nag(game, 1), CD_OK);
+	ck_assert_int_eq(cd_game_add_nag(game, 256), CD_ERR_RANGE);
+	ck_assert_int_eq(cd_game_add_comment(game, "good", 4, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_add_escape(game, "esc", 3), CD_OK);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+	ck_assert_int_eq(cd_game_add_comment(game, "alt", 3, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "d4"), &d4), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "d5"), &d5), CD_OK);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+	ck_assert_uint_eq(cd_game_depth(game), 2);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "Nf6"), &nf6), CD_OK);
+	ck_assert_int_eq(cd_game_end_variation(game, &empty), CD_OK);
+	ck_assert(!empty);
+	ck_assert_int_eq(cd_game_end_variation(game, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "c4"), &c4), CD_OK);
+	ck_assert_int_eq(cd_game_end_variation(game, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+	ck_assert_int_eq(cd_game_end_variation(game, &empty), CD_OK);
+	ck_assert(empty);
+	ck_assert_int_eq(cd_game_end_variation(game, NULL), CD_ERR_ARG);
+	ck_assert_uint_eq(cd_game_cursor(game), e4);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "e5"), &e5), CD_OK);
+	cd_game_set_result(game, CD_PGN_RESULT_WHITE);
+
+	/* the tree */
+	ck_assert_uint_eq(game->nodes[0].next, e4);
+	ck_assert_uint_eq(game->nodes[e4].next, e5);
+	ck_assert_uint_eq(game->nodes[e4].var, d4);
+	ck_assert_uint_eq(game->nodes[d4].var_next, c4);
+	ck_assert_uint_eq(game->nodes[c4].var_next, 0);
+	ck_assert_uint_eq(game->nodes[d4].next, d5);
+	ck_assert_uint_eq(game->nodes[d5].var, nf6);
+	ck_assert_uint_eq(game->nodes[nf6].parent, d4);
+	ck_assert_uint_eq(game->nodes[d4].parent, 0);
+	ck_assert_uint_eq(game->nodes[e5].parent, e4);
+	ck_assert_uint_eq(game->nodes[e5].ply, 2);
+	ck_assert_uint_eq(game->nodes[nf6].ply, 2);
+	ck_assert_str_eq(game->nodes[nf6].san, "Nf6");
+	k = cd_game_node_nag_next(&game->nodes[e4], -1);
+	ck_assert_int_eq(k, 1);
+	k = cd_game_node_nag_next(&game->nodes[e4], k);
+	ck_assert_int_eq(k, 3);
+	ck_assert_int_eq(cd_game_node_nag_next(&game->nodes[e4], k), -1);
+	ck_assert(!cd_game_node_has_nags(&game->nodes[e5]));
+	ck_assert_uint_ne(game->nodes[d4].before, 0);
+	ck_assert_str_eq(cd_game_str(game,
+	    game->notes[game->nodes[d4].before].text), "alt");
+	{
+		uint32_t a = game->nodes[e4].after;
+
+		ck_assert_int_eq(game->notes[a].kind, CD_NOTE_COMMENT);
+		a = game->notes[a].next;
+		ck_assert_int_eq(game->notes[a].kind, CD_NOTE_ESCAPE);
+		ck_assert_str_eq(cd_game_str(game, game->notes[a].text), "esc");
+	}
+
+	/* export tags and the text */
+	x = cd_game_export_tags(game, 0, &n);
+	ck_assert_uint_eq(n, 8);
+	ck_assert_str_eq(x[6].value, "1-0");
+	ck_assert_str_eq(x[7].name, "Annotator");
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
+	    "built:\n%.*s", (int)b.len, b.data);
+
+	/* reuse: clear and build again */
+	cd_game_clear(game);
+	ck_assert_uint_eq(game->ntags, 0);
+	ck_assert_uint_eq(game->nnodes, 1);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "Nf3"), NULL), CD_OK);
+	b.len = 0;
+	ck_assert_int_eq(cd_pgn_write_buf(game, CD_PGN_REDUCED, &b), CD_OK);
+	ck_assert(b.len > 11 && memcmp(b.data + b.len - 11, "\n1. Nf3 *\n\n",
+	    11) == 0);
+	cd_pgn_buf_free(&b);
+}
+END_TEST
+
+/* A start position set directly, and a null move added. */
+START_TEST(test_builder_start)
+{
+	cd_board bd;
+	cd_pgn_buf b = { 0 };
+
+	cd_game_clear(game);
+	ck_assert_int_eq(cd_fen_parse(&bd, "4k3/8/8/8/8/8/8/4K2R b K - 3 40",
+	    31, 0, NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_set_start(game, &bd), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE_NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
+	    "O-O"), NULL), CD_OK);
+	ck_assert_int_eq(cd_game_set_start(game, &bd), CD_ERR_ARG);
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+	b.data[b.len - 1] = '\0';
+	ck_assert_msg(strstr(b.data,
+	    "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 40\"]\n[SetUp \"1\"]\n\n"
+	    "40... -- 41. O-O *\n") != NULL, "built:\n%s", b.data);
+	cd_pgn_buf_free(&b);
+	cd_game_end_position(game, &bd);
+	ck_assert_int_eq(bd.squares[CD_F1], CD_PIECE(CD_WHITE, CD_ROOK));
+}
+END_TEST
+
+/* ---- hostile depth: no recursion anywhere ---- */
+
+START_TEST(test_deep)
+{
+	size_t depth = 200000, i, len = 0;
+	char *in = malloc(depth * 10 + 64), *out;
+	cd_pgn_buf b = { 0 };
+	cd_pgn_error err;
+
+	ck_assert_ptr_nonnull(in);
+	len += (size_t)sprintf(in + len, "1. e4 ");
+	for (i = 0; i < depth; i++)
+		len += (size_t)sprintf(in + len, "( 1. d4 ");
+	for (i = 0; i < depth; i++)
+		in[len++] = ')';
+	len += (size_t)sprintf(in + len, " *");
+	ck_assert_int_eq(cd_pgn_parse_text(game, in, len, NULL, &err), CD_OK);
+	ck_assert_uint_eq(game->nnodes, depth + 2);
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+	out = malloc(b.len + 1);
+	memcpy(out, b.data, b.len);
+	out[b.len] = '\0';
+	ck_assert_int_eq(cd_pgn_parse_text(game, out, b.len, NULL, &err), CD_OK);
+	b.len = 0;
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+	ck_assert(memcmp(b.data, out, b.len) == 0);
+	/* unclosed at that depth: an error, no crash */
+	in[len - 3] = ' ';
+	ck_assert_int_eq(cd_pgn_parse_text(game, in, len, NULL, &err),
+	    CD_ERR_SYNTAX);
+	free(out);
+	free(in);
+	cd_pgn_buf_free(&b);
+}
+END_TEST
+
+/* Many notes after one move, many NAGs: linear, kept in order. */
+START_TEST(test_many_notes)
+{
+	size_t n = 50000, i, len = 0;
+	char *in = malloc(n * 16 + 64);
+	cd_pgn_error err;
+	uint32_t a;
+
+	ck_assert_ptr_nonnull(in);
+	len += (size_t)sprintf(in + len, "1. e4 ");
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(in + len, "{%zu} $%zu ", i % 1000, i % 256);
+	len += (size_t)sprintf(in + len, "*");
+	ck_assert_int_eq(cd_pgn_parse_text(game, in, len, NULL, &err), CD_OK);
+	for (i = 0, a = game->nodes[1].after; a; a = game->notes[a].next, i++)
+		ck_assert_uint_eq(strtoul(cd_game_str(game,
+		    game->notes[a].text), NULL, 10), i % 1000);
+	ck_assert_uint_eq(i, n);
+	for (i = 0; i < 4; i++)
+		ck_assert(game->nodes[1].nags[i] == ~(uint64_t)0);
+	free(in);
+}
+END_TEST
+
+/* A whole file through the reader: game numbers, reuse of one game. */
+START_TEST(test_stream)
+{
+	static const char text[] =
+	    "[Event \"a\"]\n1. e4 e5 *\n"
+	    "[Event \"b\"]\n1. e4 e5 2. Ke3 *\n"
+	    "[Event \"c\"]\n1. d4 1-0\n";
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
+	cd_pgn_raw_game raw;
+	cd_pgn_error err;
+	int ok = 0, bad = 0;
+
+	while (cd_pgn_reader_next(r, &raw) == CD_OK) {
+		if (cd_pgn_parse(game, &raw, NULL, &err) == CD_OK) {
+			ok++;
+		} else {
+			bad++;
+			ck_assert_uint_eq(raw.number, 2);
+			ck_assert_uint_eq(err.line, 4);
+			ck_assert_uint_eq(err.col, 13);
+			ck_assert_str_eq(err.msg, "2. Ke3: illegal move");
+		}
+	}
+	ck_assert_int_eq(ok, 2);
+	ck_assert_int_eq(bad, 1);
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
+/* ---- random games: every move read back exactly ---- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+/*
+ * Random legal games from positions rich in pins, en passant,
+ * promotions, castling and checks, written in canonical SAN by the core
+ * (cd_san_write) and read back: every move and every SAN must come out
+ * as it went in (the parser's fast path agrees with cd_san_parse).
+ */
+START_TEST(test_random_games)
+{
+	static const char *fens[] = {
+	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
+	    "0 1",
+	    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0 1",
+	};
+	cd_move list[CD_MAX_MOVES], played[400];
+	char sans[400][CD_SAN_MAX];
+	char *text = malloc(1 << 16);
+	int gi, moves = 0;
+
+	ck_assert_ptr_nonnull(text);
+	for (gi = 0; gi < 1200; gi++) {
+		const char *fen = fens[gi % 6];
+		cd_board b;
+		size_t len;
+		int ply, n, nplies = 0;
+		uint32_t i;
+		cd_pgn_error err;
+
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
+		    NULL), CD_OK);
+		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
+		for (ply = 0; ply < 300; ply++) {
+			n = cd_board_legal_moves(&b, list);
+			if (n == 0 || cd_board_insufficient_material(&b))
+				break;
+			played[ply] = list[rnd((unsigned)n)];
+			cd_san_write(&b, played[ply], sans[ply]);
+			len += (size_t)sprintf(text + len, "%s ", sans[ply]);
+			cd_board_make(&b, played[ply]);
+			nplies++;
+		}
+		strcpy(text + len, "*");
+		ck_assert_msg(cd_pgn_parse_text(game, text, len + 1, NULL, &err)
+		    == CD_OK, "%s\n%s", err.msg, text);
+		for (ply = 0, i = game->nodes[0].next; i;
+		    i = game->nodes[i].next, ply++) {
+			ck_assert_int_lt(ply, nplies);
+			ck_assert_msg(game->nodes[i].move == played[ply] &&
+			    strcmp(game->nodes[i].san, sans[ply]) == 0,
+			    "ply %d: %s read as %s\n%s", ply, sans[ply],
+			    game->nodes[i].san, text);
+		}
+		ck_assert_int_eq(ply, nplies);
+		moves += nplies;
+	}
+	ck_assert_int_gt(moves, 50000);
+	free(text);
+}
+END_TEST
+
+/*
+ * Tokens of every shape (piece letter, file, rank, square, with and
+ * without `x`) for every piece and every square it attacks, legal or
+ * not, at random points of random games: the parser must accept exactly
+ * what cd_san_parse accepts, as the same move.
+ */
+START_TEST(test_random_tokens)
+{
+	static const char *fens[] = {
+	    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
+	    "0 1",
+	    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0 1",
+	    "4k3/4r3/8/8/1b6/2N1N3/3N4/4K3 w - - 0 1",
+	};
+	static const char letters[] = "?PNBRQK";
+	cd_move list[CD_MAX_MOVES];
+	char *text = malloc(1 << 16), tok[16];
+	int gi, tried = 0, accepted = 0;
+
+	ck_assert_ptr_nonnull(text);
+	for (gi = 0; gi < 160; gi++) {
+		const char *fen = fens[gi % 4];
+		cd_board b;
+		size_t len;
+		int ply, n, stop = (int)rnd(40), sq;
+
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
+		    NULL), CD_OK);
+		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
+		for (ply = 0; ply < stop; ply++) {
+			char san[CD_SAN_MAX];
+			cd_move m;
+
+			n = cd_board_legal_moves(&b, list);
+			if (n == 0)
+				break;
+			m = list[rnd((unsigned)n)];
+			cd_san_write(&b, m, san);
+			len += (size_t)sprintf(text + len, "%s ", san);
+			cd_board_make(&b, m);
+		}
+		if (cd_board_count_moves(&b) == 0)
+			continue;
+		for (sq = 0; sq < 64; sq++) {
+			int pc = b.squares[sq], type = CD_PIECE_TYPE(pc), shape;
+			cd_bitboard att;
+
+			if (!pc || CD_PIECE_COLOR(pc) != b.side)
+				continue;
+			att = cd_attacks(type, b.side, sq, b.by_type[0]);
+			if (type == CD_PAWN) {
+				int d = b.side == CD_WHITE ? 8 : -8, k;
+
+				for (k = 1; k <= 2; k++)
+					if (sq + k * d >= 0 && sq + k * d < 64)
+						att |= (cd_bitboard)1 <<
+						    (sq + k * d);
+			}
+			while (att) {
+				int to = __builtin_ctzll(att);
+
+				att &= att - 1;
+				for (shape = 0; shape < 8; shape++) {
+					char *q = tok;
+					cd_move want, got;
+					cd_status ws, gs;
+					cd_pgn_error err;
+
+					if (type == CD_PAWN) {
+						if (shape > 1)
+							break;
+						if (shape == 1)
+							*q++ = (char)('a' + CD_FILE(sq));
+					} else {
+						*q++ = letters[type];
+						if (shape & 1)
+							*q++ = (char)('a' + CD_FILE(sq));
+						if (shape & 2)
+							*q++ = (char)('1' + CD_RANK(sq));
+					}
+					if ((shape & 4) || (type == CD_PAWN &&
+					    shape == 1))
+						*q++ = 'x';
+					*q++ = (char)('a' + CD_FILE(to));
+					*q++ = (char)('1' + CD_RANK(to));
+					*q = '\0';
+					ws = cd_san_parse(&b, tok, strlen(tok), NULL,
+					    0, &want, NULL);
+					sprintf(text + len, "%s *", tok);
+					gs = cd_pgn_parse_text(game, text,
+					    strlen(text), NULL, &err);
+					tried++;
+					ck_assert_msg((ws == CD_OK) == (gs == CD_OK),
+					    "%s: san %d, parser %d\n%s", tok, ws,
+					    gs, text);
+					if (gs != CD_OK)
+						continue;
+					accepted++;
+					got = game->nodes[game->nnodes - 1].move;
+					ck_assert_msg(got == want, "%s\n%s", tok,
+					    text);
+				}
+			}
+		}
+	}
+	ck_assert_int_gt(tried, 10000);
+	ck_assert_int_gt(accepted, 1000);
+	ck_assert_int_gt(tried - accepted, 1000);
+	free(text);
+}
+END_TEST
+
+static Suite *
+pgn_suite(void)
+{
+	Suite *s = suite_create("pgn");
+	TCase *tc;
+
+	tc = tcase_create("accept");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_movetext, 0,
+	    (int)(sizeof(mcases) / sizeof(mcases[0])));
+	tcase_add_loop_test(tc, test_whole, 0,
+	    (int)(sizeof(wcases) / sizeof(wcases[0])));
+	tcase_add_test(tc, test_fill);
+	tcase_add_test(tc, test_fill_number);
+	tcase_add_test(tc, test_long_word);
+	tcase_add_test(tc, test_big);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("reject");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_reject, 0,
+	    (int)(sizeof(rcases) / sizeof(rcases[0])));
+	tcase_add_test(tc, test_reduced_null);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("warn");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_warnings, 0,
+	    (int)(sizeof(wncases) / sizeof(wncases[0])));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("model");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_builder);
+	tcase_add_test(tc, test_builder_start);
+	tcase_add_test(tc, test_deep);
+	tcase_add_test(tc, test_many_notes);
+	tcase_add_test(tc, test_stream);
+	tcase_add_test(tc, test_random_games);
+	tcase_add_test(tc, test_random_tokens);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(pgn_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

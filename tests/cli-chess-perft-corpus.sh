@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-chess-perft-corpus.sh: the standard and Chess960 perft suites of the
+# shared corpus through chess-perft, each to a depth that keeps the whole
+# test under a minute (about 30 s on one core; measured counts per suite
+# below).  Under a sanitizer build every depth is one less.  The deepest
+# published counts run in bench/perft-deep (make perft-deep).  Skipped
+# (77) without the corpus.
+set -u
+: "${top_builddir:?}"
+P="$top_builddir/src/chess-perft"
+D="${CORPUS:-}/perft"
+[ -d "$D" ] || { echo "SKIP: no corpus at $D"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/perftc.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+
+# A sanitizer build runs several times slower: one depth less.
+less=0
+for f in "$top_builddir"/lib/.libs/libchessdata.so* \
+    "$top_builddir"/lib/.libs/libchessdata.a; do
+	if [ -f "$f" ] && grep -q -e __asan_init -e __ubsan_handle "$f"; then
+		less=1
+		break
+	fi
+done
+
+status=0
+# suite, depth, positions, counts checked at that depth
+while read -r suite depth npos ncounts; do
+	case $suite in '#'*|'') continue ;; esac
+	d=$((depth - less))
+	[ -f "$D/$suite" ] || { echo "FAIL: no $D/$suite" >&2; status=1; continue; }
+	"$P" -q --stats --depth="$d" "$D/$suite" >"$T/out" 2>"$T/err"
+	st=$?
+	tail -n 1 "$T/err"
+	if [ "$st" -ne 0 ]; then
+		echo "FAIL: $suite at depth $d: exit $st" >&2
+		head -n 20 "$T/err" >&2
+		status=1
+		continue
+	fi
+	# every position counted, and every published count up to the
+	# depth checked
+	grep -q "^chess-perft: $npos positions, " "$T/err" || {
+		echo "FAIL: $suite: not $npos positions" >&2
+		status=1
+	}
+	if [ "$less" -eq 0 ]; then
+		grep -q ", $ncounts counts checked, 0 mismatches" "$T/err" || {
+			echo "FAIL: $suite: not $ncounts counts checked" >&2
+			status=1
+		}
+	fi
+done <<'EOF'
+# suite				depth	positions	counts
+ethereal/standard.epd		5	128	633
+ethereal/fischer.epd		4	960	3840
+python-chess/random.perft	4	6838	27352
+python-chess/tricky.perft	5	19	67
+python-chess/chess960.perft	4	960	3840
+scalachess/x-fen.perft		5	5	25
+EOF
+exit $status

@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgc.sh: pgn2pgc and pgc2pgn end to end: help, version, usage
+# errors, golden PGC and PGN outputs, the round trip against
+# pgn-regularize (with and without --comments, full and reduced), games
+# PGC cannot hold (message, exit 1, --rejects), damaged PGC (every kind
+# of damage named with its offset, earlier games written), the sample
+# cut at every byte offset (never a crash, always a prefix of the
+# games), random bytes, and, when the corpus is there, the round trip
+# of a real archive.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+ENC="$top_builddir/src/pgn2pgc"
+DEC="$top_builddir/src/pgc2pgn"
+REG="$top_builddir/src/pgn-regularize"
+F="$top_srcdir/tests/files"
+E="$top_srcdir/tests/expected"
+T=$(mktemp -d "${TMPDIR:-/tmp}/pgc.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+status=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	status=1
+}
+
+# expect STATUS COMMAND...: run, compare the exit status
+expect() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
+}
+
+# --help, --version, usage errors, missing files
+for p in pgn2pgc pgc2pgn; do
+	P="$top_builddir/src/$p"
+	expect 0 "$P" --help
+	grep -q "^Usage: $p " "$T/out" || fail "$p --help: no usage line"
+	[ -s "$T/err" ] && fail "$p --help wrote to stderr"
+	expect 0 "$P" -V
+	grep -q "^$p (chessdata) " "$T/out" || fail "$p --version"
+	expect 2 "$P" --no-such-option
+	grep -q "^$p: unknown option" "$T/err" || fail "$p: bad option message"
+	expect 2 "$P" -o
+	grep -q "needs a value" "$T/err" || fail "$p: -o without value"
+	expect 2 "$P" "$T/no-such-file"
+	grep -q "no-such-file: No such file" "$T/err" || fail "$p: missing file"
+done
+
+# golden outputs: the PGC of the sample with and without comments, and
+# its decoding, which is what pgn-regularize writes
+expect 0 "$ENC" --comments "$F/pgc-sample.pgn"
+cmp -s "$T/out" "$E/pgc-sample.pgc" || fail "pgc-sample.pgc differs"
+[ -s "$T/err" ] && fail "pgn2pgc --comments: stderr not empty"
+cp "$T/out" "$T/sample.pgc"
+expect 0 "$ENC" "$F/pgc-sample.pgn"
+cmp -s "$T/out" "$E/pgc-sample-nc.pgc" || fail "pgc-sample-nc.pgc differs"
+grep -q "^pgn2pgc: dropped 4 comments of 2 games (--comments keeps them)$" \
+    "$T/err" || fail "no summary of dropped comments"
+cp "$T/out" "$T/sample-nc.pgc"
+expect 0 "$ENC" -q "$F/pgc-sample.pgn"
+[ -s "$T/err" ] && fail "pgn2pgc -q: stderr not empty"
+expect 0 "$DEC" "$E/pgc-sample.pgc"
+cmp -s "$T/out" "$E/pgc-sample.pgn" || fail "pgc-sample.pgn differs"
+cp "$T/out" "$T/sample.pgn"
+"$REG" "$F/pgc-sample.pgn" >"$T/reg.pgn" 2>/dev/null
+cmp -s "$T/sample.pgn" "$T/reg.pgn" || fail "round trip differs from pgn-regularize"
+"$REG" -r "$F/pgc-sample.pgn" >"$T/regr.pgn" 2>/dev/null
+expect 0 "$DEC" -r "$T/sample-nc.pgc"
+cmp -s "$T/out" "$T/regr.pgn" || fail "--reduced round trip differs"
+# standard input, several files, -o, --stats
+"$ENC" --comments <"$F/pgc-sample.pgn" | "$DEC" >"$T/out" 2>"$T/err" ||
+    fail "pipe: exit status"
+cmp -s "$T/out" "$T/reg.pgn" || fail "pipe: round trip differs"
+expect 0 "$DEC" -o "$T/two.pgn" --stats "$T/sample.pgc" - <"$T/sample.pgc"
+cat "$T/sample.pgn" "$T/sample.pgn" | cmp -s - "$T/two.pgn" || fail "-o, two inputs"
+grep -q "^pgc2pgn: 10 games read, 10 written, 0 rejected" "$T/err" ||
+    fail "pgc2pgn --stats"
+# empty in, empty out
+expect 0 "$ENC" /dev/null
+[ -s "$T/out" ] && fail "empty PGN gives bytes"
+expect 0 "$DEC" /dev/null
+[ -s "$T/out" ] && fail "empty PGC gives bytes"
+
+# games that PGC cannot hold, and one that does not read
+(cd "$F" && "$ENC" --rejects="$T/rej.pgn" pgc-unfit.pgn) >"$T/out" 2>"$T/err"
+[ $? -eq 1 ] || fail "pgc-unfit.pgn: exit status"
+cmp -s "$T/err" "$E/pgc-unfit.err" || { fail "pgc-unfit.err differs"; cat "$T/err" >&2; }
+cmp -s "$T/rej.pgn" "$E/pgc-unfit.rej" || fail "pgc-unfit.rej differs"
+"$DEC" "$T/out" >"$T/fit.pgn" || fail "unfit: the written game does not decode"
+[ "$(grep -c '^\[Event ' "$T/fit.pgn")" -eq 1 ] || fail "unfit: not one game written"
+
+# damaged PGC: each case names the offset; the game before it is kept
+damaged() {
+	# damaged NAME 'printf bytes' 'message regex'
+	head -c 49 "$E/pgc-sample.pgc" >"$T/$1.pgc"
+	printf "$2" >>"$T/$1.pgc"
+	expect 1 "$DEC" "$T/$1.pgc"
+	grep -q "^pgc2pgn: $T/$1.pgc: offset $3\$" "$T/err" ||
+	    { fail "damaged $1: message"; cat "$T/err" >&2; }
+	[ "$(grep -c '^\[Event ' "$T/out")" -eq 1 ] || fail "damaged $1: first game lost"
+}
+# the first record of the sample is 49 bytes long
+head -c 49 "$E/pgc-sample.pgc" | "$DEC" >"$T/one.pgn" 2>"$T/err" ||
+    fail "the first 49 bytes are not one game"
+damaged marker '\014' '49: unknown marker 0x0c'
+damaged marker-ff '\000\377' '50: unknown marker 0xff'
+damaged trunc-string '\005\002\005Ev' '50: record 0x02 truncated at offset 54'
+damaged trunc-seq '\005\003\002\015' '50: record 0x03 truncated at offset 53'
+damaged trunc-game '\005\003\001\015' '53: end of input inside the game that begins at offset 49 (0x05 without 0x06)'
+damaged ordinal '\001\000\000\000\000\000\000\001*\001\000\024' '60: move ordinal 20 beyond the 20 legal moves'
+damaged ordinal-2 '\005\003\002\015\377\006' '53: move ordinal 255 beyond the 20 legal moves'
+damaged rav-end '\005\003\001\015\011\006' '53: variation end (0x09) without 0x08'
+damaged rav-open '\005\003\001\015\010\003\001\000\006' '57: game end (0x06) inside a variation (0x08 without 0x09)'
+damaged rav-first '\005\010' '50: variation (0x08) before any move of its line'
+damaged nag-first '\005\007\001\006' '50: NAG (0x07) before any move of its line'
+damaged tag-outside '\002\001a\001b' '49: record 0x02 outside a game (no 0x05 before it)'
+damaged rav-outside '\011' '49: record 0x09 outside a game (no 0x05 before it)'
+damaged tag-late '\005\003\001\015\002\001a\001b\006' '53: tag pair (0x02) after the movetext'
+damaged nested '\005\005' '50: record 0x05 inside the game that begins at offset 49'
+damaged reduced-inside '\005\001' '50: record 0x01 inside the game that begins at offset 49'
+damaged bad-fen '\005\002\003FEN\0038/8\006' '59: start position: .*'
+
+# the sample cut at every offset: exit 0 at a game boundary, else 1
+# with an offset message; never a crash; the games written are always
+# the first games of the whole decoding
+size=$(wc -c <"$E/pgc-sample.pgc")
+n=0
+while [ "$n" -lt "$size" ]; do
+	head -c "$n" "$E/pgc-sample.pgc" >"$T/cut.pgc"
+	"$DEC" "$T/cut.pgc" >"$T/cut.pgn" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -gt 1 ]; then
+		fail "cut at $n: exit $rc"
+	elif [ "$rc" -eq 1 ] && ! grep -q "^pgc2pgn: $T/cut.pgc: offset [0-9]*: " "$T/err"; then
+		fail "cut at $n: no offset message"
+	fi
+	len=$(wc -c <"$T/cut.pgn")
+	cmp -s -n "$len" "$T/cut.pgn" "$T/sample.pgn" ||
+	    fail "cut at $n: output is not a prefix"
+	n=$((n + 1))
+done
+
+# random bytes: never a crash, never a hang
+if [ -r /dev/urandom ]; then
+	i=0
+	while [ "$i" -lt 200 ]; do
+		head -c $((i * 7 + 1)) /dev/urandom >"$T/rand.pgc"
+		"$DEC" "$T/rand.pgc" >/dev/null 2>"$T/err"
+		rc=$?
+		[ "$rc" -le 1 ] || { fail "random bytes: exit $rc"; cp "$T/rand.pgc" "${TMPDIR:-/tmp}/pgc-crash.pgc"; }
+		i=$((i + 1))
+	done
+fi
+
+# the corpus: the OTB archive round trip, with comments and reduced
+if [ -n "${CORPUS:-}" ] && [ -r "$CORPUS/pgn/otb-14539.pgn.xz" ] &&
+    command -v xz >/dev/null 2>&1; then
+	xz -dc "$CORPUS/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"
+	"$REG" -q "$T/otb.pgn" >"$T/otb-reg.pgn" 2>/dev/null
+	"$ENC" -q --comments "$T/otb.pgn" 2>/dev/null | "$DEC" >"$T/otb-rt.pgn" ||
+	    fail "corpus: pgc2pgn failed"
+	cmp -s "$T/otb-reg.pgn" "$T/otb-rt.pgn" || fail "corpus: round trip differs"
+	"$REG" -q -r "$T/otb.pgn" >"$T/otb-regr.pgn" 2>/dev/null
+	"$ENC" -q "$T/otb.pgn" 2>/dev/null | "$DEC" -r >"$T/otb-rtr.pgn" ||
+	    fail "corpus: pgc2pgn -r failed"
+	cmp -s "$T/otb-regr.pgn" "$T/otb-rtr.pgn" || fail "corpus: reduced round trip differs"
+fi
+exit $status

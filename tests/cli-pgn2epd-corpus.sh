@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn2epd-corpus.sh: pgn2epd | epd-validate over the shared corpus:
+# every quirks file, and the first 2000 games (at most about 12 MB) of
+# each big PGN file, with variations.  No EPD line may be invalid, every game read must be
+# written or rejected (with one message each), and the output of a
+# sample must be canonical (epd-validate -n leaves it unchanged).
+# Skipped (77) without the corpus.
+set -u
+: "${top_builddir:?}"
+P="$top_builddir/src/pgn2epd"
+V="$top_builddir/src/epd-validate"
+C="${CORPUS:-}"
+[ -d "$C/pgn" ] && [ -d "$C/quirks" ] ||
+    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/p2ec.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+SAMPLE=${SAMPLE:-2000}
+SAMPLE_MB=${SAMPLE_MB:-12}
+
+status=0
+total=0
+
+# check NAME FILE...: the files through pgn2epd, then epd-validate
+check() {
+	name=$1
+	shift
+	"$P" -q --stats --variations --rejects="$T/rej" "$@" \
+	    >"$T/out.epd" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -gt 1 ]; then
+		echo "FAIL: $name: pgn2epd exit $rc" >&2
+		head -3 "$T/err" >&2
+		status=1
+		return
+	fi
+	set -- "$name" $(sed -n 's/^pgn2epd: \([0-9]*\) games read, \([0-9]*\) written, \([0-9]*\) rejected in .*/\1 \2 \3/p' "$T/err")
+	if [ $# -ne 4 ] || [ "$2" -ne $(($3 + $4)) ]; then
+		echo "FAIL: $1: games lost ($*)" >&2
+		status=1
+	fi
+	msgs=$(grep -c ': game [0-9]*: ' "$T/err")
+	if [ "$msgs" -ne "${4:-0}" ]; then
+		echo "FAIL: $1: $msgs messages for ${4:-0} rejected games" >&2
+		status=1
+	fi
+	if [ "${4:-0}" -gt 0 ] && [ ! -s "$T/rej" ]; then
+		echo "FAIL: $1: rejects file empty" >&2
+		status=1
+	fi
+	"$V" -q -n "$T/out.epd" >"$T/norm.epd" 2>"$T/verr"
+	if [ $? -ne 0 ]; then
+		echo "FAIL: $1: invalid EPD lines:" >&2
+		head -5 "$T/verr" >&2
+		status=1
+	elif ! cmp -s "$T/out.epd" "$T/norm.epd"; then
+		echo "FAIL: $1: output not canonical" >&2
+		status=1
+	fi
+	total=$((total + $(grep -c '' "$T/out.epd")))
+}
+
+# all quirks files in one run (a tool started per file costs more than
+# the work); the messages name the files
+set -- "$C"/quirks/*/*.pgn
+[ $# -gt 20 ] || { echo "FAIL: only $# quirks files" >&2; status=1; }
+check quirks "$@"
+
+# the first SAMPLE games of each big file, at most about SAMPLE_MB
+# megabytes of them (the engine games carry long comments); each game
+# of those files starts with an Event tag at the start of a line
+for f in "$C"/pgn/*.pgn.xz; do
+	xz -dc "$f" | awk -v max="$SAMPLE" -v cap="$SAMPLE_MB" '
+	    /^\[Event / && (++n > max || bytes > cap * 1000000) { exit }
+	    { print; bytes += length($0) + 1 }' >"$T/in.pgn"
+	check "${f#"$C"/} (first $(grep -c '^\[Event ' "$T/in.pgn") games)" \
+	    "$T/in.pgn"
+done
+echo "$total positions checked"
+exit $status

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * core-util.h: small helpers shared by the core's Check suites
+ * (check_board, check_fen, check_san, check_perft): reading a position,
+ * finding a legal move by its UCI text, playing a list of moves, listing
+ * the legal moves as sorted SAN, and a fixed pseudo-random sequence.
+ * Everything is static: each suite includes this once.
+ */
+#ifndef CD_TESTS_CORE_UTIL_H
+#define CD_TESTS_CORE_UTIL_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <chessdata/base.h>
+#include <chessdata/board.h>
+#include <chessdata/fen.h>
+#include <chessdata/san.h>
+
+/* Parse fen with flags, failing the test (with the reason) if it does
+ * not parse. */
+static inline void
+tu_fen(cd_board *b, const char *fen, unsigned flags)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = cd_fen_parse(b, fen, strlen(fen), flags, &why, &col);
+
+	ck_assert_msg(st == CD_OK, "FEN '%s' rejected: %s (col %zu)", fen,
+	    why ? why : "?", col);
+}
+
+/* The FEN of b, in a static buffer. */
+static inline const char *
+tu_fen_of(const cd_board *b)
+{
+	static char buf[CD_FEN_MAX];
+
+	cd_fen_write(b, buf);
+	return buf;
+}
+
+/* The legal move whose UCI text is uci; fails the test if none. */
+static inline cd_move
+tu_uci(const cd_board *b, const char *uci)
+{
+	cd_move list[CD_MAX_MOVES];
+	char buf[8];
+	int n = cd_board_legal_moves(b, list), i;
+
+	for (i = 0; i < n; i++) {
+		cd_move_to_uci(b, list[i], buf);
+		if (strcmp(buf, uci) == 0)
+			return list[i];
+	}
+	ck_abort_msg("no legal move %s in %s", uci, tu_fen_of(b));
+	return CD_MOVE_NONE;
+}
+
+/* Play space-separated moves (lenient SAN or UCI) on b. */
+static inline void
+tu_play(cd_board *b, const char *moves)
+{
+	const char *p = moves;
+
+	while (*p) {
+		const char *why = NULL;
+		size_t n;
+		cd_move m;
+		cd_status st;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		n = strcspn(p, " ");
+		st = cd_san_parse(b, p, n, NULL, 0, &m, &why);
+		ck_assert_msg(st == CD_OK, "move '%.*s' in %s: %s", (int)n, p,
+		    tu_fen_of(b), why ? why : "?");
+		cd_board_make(b, m);
+		p += n;
+	}
+}
+
+static inline int
+tu_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The canonical SAN of every legal move, sorted, space-separated, in a
+ * static buffer. */
+static inline const char *
+tu_san_list(const cd_board *b)
+{
+	static char out[CD_MAX_MOVES * CD_SAN_MAX];
+	char sans[CD_MAX_MOVES][CD_SAN_MAX];
+	char *ptr[CD_MAX_MOVES];
+	cd_move list[CD_MAX_MOVES];
+	int n = cd_board_legal_moves(b, list), i;
+	size_t len = 0;
+
+	for (i = 0; i < n; i++) {
+		cd_san_write(b, list[i], sans[i]);
+		ptr[i] = sans[i];
+	}
+	qsort(ptr, (size_t)n, sizeof(ptr[0]), tu_strcmp);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		size_t k = strlen(ptr[i]);
+
+		if (i)
+			out[len++] = ' ';
+		memcpy(out + len, ptr[i], k + 1);
+		len += k;
+	}
+	return out;
+}
+
+/* A fixed pseudo-random sequence (xorshift64*): the same in every run. */
+static uint64_t tu_rng_state = 0x2545f4914f6cdd1dULL;
+
+static inline uint64_t
+tu_rand(void)
+{
+	tu_rng_state ^= tu_rng_state >> 12;
+	tu_rng_state ^= tu_rng_state << 25;
+	tu_rng_state ^= tu_rng_state >> 27;
+	return tu_rng_state * 2685821657736338717ULL;
+}
+
+/* The directory of the test fixtures: $top_srcdir/tests/files, or
+ * tests/files relative to the current directory. */
+static inline const char *
+tu_files_dir(void)
+{
+	static char buf[4096];
+	const char *top = getenv("top_srcdir");
+
+	if (top == NULL || !*top)
+		top = ".";
+	snprintf(buf, sizeof(buf), "%s/tests/files", top);
+	return buf;
+}
+
+/* Run one suite; the exit status for make check. */
+static inline int
+tu_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif
