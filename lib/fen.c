@@ -322,24 +322,25 @@ write_fields(const cd_board *b, char *buf, int clocks)
 {
 	static const char letters[] = ".PNBRQK..pnbrqk.";
 	char *p = buf;
-	int rank, file, empty, color, s;
+	int rank, file, color, s;
 
 	for (rank = 7; rank >= 0; rank--) {
-		empty = 0;
-		for (file = 0; file < 8; file++) {
-			int pc = b->squares[CD_SQ(file, rank)];
+		/* walk the occupied squares of the rank; runs of empty
+		 * squares become digits */
+		unsigned occ = (unsigned)(b->by_type[0] >> (8 * rank)) & 0xff;
 
-			if (!pc) {
-				empty++;
-				continue;
-			}
-			if (empty)
-				*p++ = (char)('0' + empty);
-			empty = 0;
-			*p++ = letters[pc];
+		file = 0;
+		while (occ) {
+			int f = __builtin_ctz(occ);
+
+			occ &= occ - 1;
+			if (f > file)
+				*p++ = (char)('0' + f - file);
+			*p++ = letters[b->squares[CD_SQ(f, rank)]];
+			file = f + 1;
 		}
-		if (empty)
-			*p++ = (char)('0' + empty);
+		if (file < 8)
+			*p++ = (char)('0' + 8 - file);
 		if (rank)
 			*p++ = '/';
 	}

@@ -57,7 +57,7 @@ cd__ep_capture_legal(const cd_board *b)
 	int us = b->side, them = us ^ 1, ep = b->ep, cap, ksq, from;
 	cd_bitboard cands, occ;
 
-	if (ep == CD_SQ_NONE)
+	if (ep == CD_SQ_NONE || CD_RANK(ep) != (us == CD_WHITE ? 5 : 2))
 		return false;
 	cap = ep ^ 8;
 	if (!(b->by_type[CD_PAWN] & b->by_color[them] & CD_BB(cap)) ||
@@ -242,7 +242,11 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 			out = gen_pawns(b, out, mode, &count, CD_BB(from),
 			    target & cd__line[ksq][from], ~occ, thembb);
 		}
-		if (b->ep != CD_SQ_NONE && (to_mask & CD_BB(b->ep))) {
+		/* en passant: only onto the square behind a pawn that can
+		 * have just made a double push (a FEN read without
+		 * validation may name any square) */
+		if (b->ep != CD_SQ_NONE && (to_mask & CD_BB(b->ep)) &&
+		    CD_RANK(b->ep) == (us == CD_WHITE ? 5 : 2)) {
 			int cap = b->ep ^ 8;
 
 			t = cd__pawn_att[them][b->ep] & pawns;

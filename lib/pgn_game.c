@@ -621,9 +621,10 @@ in_check(const cd_board *b)
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
- * "Qxh7", "Nb1d2" (with any check or mate mark), English letters, the
- * side to move not in check.  Candidates come from the attack tables,
- * legality from the pin line through the king; the canonical SAN
+ * "Qxh7", "Nb1d2" (with any check or mate mark), English letters;
+ * check says whether the side to move is in check.  Candidates come
+ * from the attack tables, legality from the pin line through the king
+ * and, in check, from the squares that answer it; the canonical SAN
  * (without its mark) falls out of the same candidate set.  1 with *m
  * and san filled in when the token names exactly one legal move; 0
  * when anything is unusual (promotion, en passant, castling, no or
@@ -631,8 +632,8 @@ in_check(const cd_board *b)
  * gives the error message.
  */
 int
-cd__san_fast(const cd_board *b, const char *t, size_t len, cd_move *m,
-    char *san, size_t *san_len)
+cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
+    cd_move *m, char *san, size_t *san_len)
 {
 	static const char letters[] = "??NBRQK";
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
@@ -715,9 +716,23 @@ cd__san_fast(const cd_board *b, const char *t, size_t len, cd_move *m,
 			break;
 		}
 	}
-	/* legal ones, knowing the side to move is not in check: a piece
-	 * off the king's lines is free; one on them is pinned when an
-	 * enemy slider sees the king once it has moved */
+	if (check && type != CD_KING) {
+		/* in check: capture the checker or block it */
+		cd_bitboard th = b->by_color[them], checkers;
+
+		checkers = (cd__knight_att[ksq] & b->by_type[CD_KNIGHT] & th) |
+		    (cd__pawn_att[us][ksq] & b->by_type[CD_PAWN] & th) |
+		    slider_hits(b, th & (b->by_type[CD_BISHOP] |
+		    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]), ksq, occ);
+		if (checkers == 0 || (checkers & (checkers - 1)))
+			return 0;
+		if (!(tobb & (cd__between[ksq][cd__lsb(checkers)] | checkers)))
+			return 0;
+	}
+	/* legal ones: a piece off the king's lines is free; one on them
+	 * is pinned when an enemy slider sees the king once it has moved
+	 * (a move along the line keeps it covered, and in check no such
+	 * move answers the check); the king must not step into an attack */
 	their_bq = (b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]) &
 	    b->by_color[them];
 	their_rq = (b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]) &

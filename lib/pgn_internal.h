@@ -57,10 +57,11 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
-/* Resolve a common SAN token quickly (English, not in check); 0 when
+/* Resolve a common SAN token quickly (English; check: the side to move
+ * is in check); 0 when
  * the general reader must decide. */
-int cd__san_fast(const cd_board *b, const char *t, size_t len, cd_move *m,
-    char *san, size_t *san_len);
+int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
+    cd_move *m, char *san, size_t *san_len);
 
 /* The move number and side of the move at ply (from 1) of g. */
 static inline unsigned long

@@ -293,8 +293,8 @@ read_movetext(struct parse *ps)
 			cd_move m;
 			uint32_t idx;
 
-			if (lang == NULL && !p->line.check &&
-			    cd__san_fast(b, t.text, t.len, &m, san, &slen)) {
+			if (lang == NULL && cd__san_fast(b, p->line.check,
+			    t.text, t.len, &m, san, &slen)) {
 				st = cd__game_add_move_san(g, m, san, slen,
 				    &idx);
 				if (st != CD_OK)

@@ -412,8 +412,12 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 
 		if (r != CD_OK)
 			return r;
-		if (*out == CD_MOVE_NULL)
-			return CD_OK;	/* "--" is the only null form */
+		if (*out == CD_MOVE_NULL) {
+			if (len == 2 && memcmp(text, "--", 2) == 0)
+				return CD_OK;	/* the only null form */
+			*why = "not canonical SAN";
+			return CD_ERR_SYNTAX;
+		}
 		if (cd_san_write(b, *out, canon) != len ||
 		    memcmp(canon, text, len) != 0) {
 			*why = "not canonical SAN";

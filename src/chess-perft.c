@@ -32,6 +32,7 @@ static int opt_960;
 static int opt_stats;
 static uint64_t total_nodes;
 static unsigned long positions, checked, mismatches, bad_lines;
+static int io_error;
 static FILE *out;
 
 static void
@@ -324,8 +325,10 @@ read_file(FILE *f, const char *file)
 		run_job(&blk, file);
 	free_job(&blk);
 	free(line);
-	if (ferror(f))
+	if (ferror(f)) {
 		cli_warn("%s: read error", file);
+		io_error = 1;
+	}
 }
 
 int
@@ -394,7 +397,7 @@ main(int argc, char **argv)
 		FILE *f = cli_open_input(i < argc ? argv[i] : "-", &name);
 
 		if (f == NULL) {
-			bad_lines++;
+			io_error = 1;	/* exit 2 after the other files */
 			continue;
 		}
 		read_file(f, name);
@@ -409,5 +412,5 @@ main(int argc, char **argv)
 		    mismatches, (unsigned long long)total_nodes, el,
 		    el > 0 ? total_nodes / el / 1e6 : 0.0);
 	}
-	cli_exit(mismatches || bad_lines ? 1 : 0);
+	cli_exit(io_error ? 2 : mismatches || bad_lines ? 1 : 0);
 }

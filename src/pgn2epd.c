@@ -81,6 +81,8 @@ static size_t boards_cap;
 struct pending {
 	uint32_t node;		/* first move to write */
 	uint32_t line;		/* its line's number; 0 = main line */
+	uint32_t end;		/* the ply of its line's last move (set
+				 * when a variation is begun) */
 	bool variation;		/* node starts a variation: number it
 				 * and queue its next sibling first */
 };
@@ -386,7 +388,7 @@ emit(const cd_board *b, uint32_t ply, uint32_t line, uint32_t last_ply,
 }
 
 static void
-push(uint32_t node, uint32_t line, bool variation)
+push(uint32_t node, uint32_t line, uint32_t end, bool variation)
 {
 	if (stack_len == stack_cap) {
 		stack_cap = stack_cap ? 2 * stack_cap : 64;
@@ -396,11 +398,14 @@ push(uint32_t node, uint32_t line, bool variation)
 	}
 	stack[stack_len].node = node;
 	stack[stack_len].line = line;
+	stack[stack_len].end = end;
 	stack[stack_len].variation = variation;
 	stack_len++;
 }
 
-/* The ply of the last move of the line that goes on from node n. */
+/* The ply of the last move of the line that goes on from node n (each
+ * line is walked once: a line resumed after its variations keeps its
+ * end). */
 static uint32_t
 line_end(uint32_t n)
 {
@@ -438,7 +443,7 @@ write_game(void)
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
 	stack_len = 0;
 	if (nodes[0].next != 0)
-		push(nodes[0].next, 0, false);
+		push(nodes[0].next, 0, end, false);
 	while (stack_len > 0) {
 		struct pending p = stack[--stack_len];
 
@@ -447,10 +452,11 @@ write_game(void)
 			/* its next sibling after it (and all its
 			 * subvariations) */
 			if (nodes[n].var_next != 0)
-				push(nodes[n].var_next, 0, true);
+				push(nodes[n].var_next, 0, 0, true);
 			p.line = ++nvar;
+			p.end = line_end(n);
 		}
-		end = line_end(n);
+		end = p.end;
 		for (; n != 0; n = nodes[n].next) {
 			const cd_game_node *nd = &nodes[n];
 
@@ -460,11 +466,11 @@ write_game(void)
 			    nd->next ? &nodes[nd->next] : NULL);
 			if (opt_variations && nd->var != 0) {
 				if (nd->next != 0) {
-					push(nd->next, p.line, false);
-					push(nd->var, 0, true);
+					push(nd->next, p.line, end, false);
+					push(nd->var, 0, 0, true);
 					break;
 				}
-				push(nd->var, 0, true);
+				push(nd->var, 0, 0, true);
 			}
 		}
 	}

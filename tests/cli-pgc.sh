@@ -92,19 +92,29 @@ cmp -s "$T/rej.pgn" "$E/pgc-unfit.rej" || fail "pgc-unfit.rej differs"
 "$DEC" "$T/out" >"$T/fit.pgn" || fail "unfit: the written game does not decode"
 [ "$(grep -c '^\[Event ' "$T/fit.pgn")" -eq 1 ] || fail "unfit: not one game written"
 
+# the game of the pgc(5) example: 49 bytes, exactly those of the page
+printf '[Event "Club ch"]\n[White "Smith"]\n[Black "Jones"]\n[Result "1-0"]\n\n1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7# 1-0\n' >"$T/ex.pgn"
+"$ENC" "$T/ex.pgn" >"$T/ex.pgc" || fail "example: exit status"
+hex=$(od -An -tx1 "$T/ex.pgc" | tr -d ' \n')
+[ "$hex" = "0107436c7562206368013f0a3f3f3f3f2e3f3f2e3f3f013f05536d697468054a6f6e657303312d3007000d0c0e07020b1c" ] ||
+    fail "example: bytes differ from pgc(5): $hex"
+printf '[Event "Club ch"]\n[White "Smith"]\n[Black "Jones"]\n[Result "1-0"]\n[ECO "C20"]\n\n1.e4 e5 2.Qh5? (2.Nf3) Nc6 {Attack on f7} 3.Bc4 Nf6 4.Qxf7# 1-0\n' >"$T/ex2.pgn"
+"$ENC" --comments "$T/ex2.pgn" >"$T/ex2.pgc" || fail "example 2: exit status"
+hex=$(od -An -tx1 "$T/ex2.pgc" | tr -d ' \n')
+[ "$hex" = "0502054576656e7407436c7562206368020453697465013f0204446174650a3f3f3f3f2e3f3f2e3f3f0205526f756e64013f0205576869746505536d6974680205426c61636b054a6f6e65730206526573756c7403312d30020345434f0343323003030d0c0e070208030109090301070b0c0041747461636b206f6e2066370303020b1c06" ] ||
+    fail "example 2: bytes differ from pgc(5): $hex"
+[ "$(wc -c <"$T/ex2.pgc")" -eq 133 ] || fail "example 2: not 133 bytes"
+
 # damaged PGC: each case names the offset; the game before it is kept
 damaged() {
 	# damaged NAME 'printf bytes' 'message regex'
-	head -c 49 "$E/pgc-sample.pgc" >"$T/$1.pgc"
+	cp "$T/ex.pgc" "$T/$1.pgc"
 	printf "$2" >>"$T/$1.pgc"
 	expect 1 "$DEC" "$T/$1.pgc"
 	grep -q "^pgc2pgn: $T/$1.pgc: offset $3\$" "$T/err" ||
 	    { fail "damaged $1: message"; cat "$T/err" >&2; }
 	[ "$(grep -c '^\[Event ' "$T/out")" -eq 1 ] || fail "damaged $1: first game lost"
 }
-# the first record of the sample is 49 bytes long
-head -c 49 "$E/pgc-sample.pgc" | "$DEC" >"$T/one.pgn" 2>"$T/err" ||
-    fail "the first 49 bytes are not one game"
 damaged marker '\014' '49: unknown marker 0x0c'
 damaged marker-ff '\000\377' '50: unknown marker 0xff'
 damaged trunc-string '\005\002\005Ev' '50: record 0x02 truncated at offset 54'
@@ -119,26 +129,32 @@ damaged nag-first '\005\007\001\006' '50: NAG (0x07) before any move of its line
 damaged tag-outside '\002\001a\001b' '49: record 0x02 outside a game (no 0x05 before it)'
 damaged rav-outside '\011' '49: record 0x09 outside a game (no 0x05 before it)'
 damaged tag-late '\005\003\001\015\002\001a\001b\006' '53: tag pair (0x02) after the movetext'
+damaged tag-name '\005\002\002a]\001b\006' '50: tag name (0x02) that PGN cannot write'
 damaged nested '\005\005' '50: record 0x05 inside the game that begins at offset 49'
 damaged reduced-inside '\005\001' '50: record 0x01 inside the game that begins at offset 49'
 damaged bad-fen '\005\002\003FEN\0038/8\006' '59: start position: .*'
 
-# the sample cut at every offset: exit 0 at a game boundary, else 1
-# with an offset message; never a crash; the games written are always
-# the first games of the whole decoding
-size=$(wc -c <"$E/pgc-sample.pgc")
+# a small sample (both examples) cut at every offset: exit 0 at a game
+# boundary, else 1 with an offset message; never a crash; the games
+# written are always the first games of the whole decoding
+# (check_pgc does the same in-process on the larger sample)
+cat "$T/ex.pgc" "$T/ex2.pgc" >"$T/small.pgc"
+"$DEC" "$T/small.pgc" >"$T/small.pgn" || fail "small sample: exit status"
+size=$(wc -c <"$T/small.pgc")
 n=0
 while [ "$n" -lt "$size" ]; do
-	head -c "$n" "$E/pgc-sample.pgc" >"$T/cut.pgc"
+	head -c "$n" "$T/small.pgc" >"$T/cut.pgc"
 	"$DEC" "$T/cut.pgc" >"$T/cut.pgn" 2>"$T/err"
 	rc=$?
 	if [ "$rc" -gt 1 ]; then
 		fail "cut at $n: exit $rc"
-	elif [ "$rc" -eq 1 ] && ! grep -q "^pgc2pgn: $T/cut.pgc: offset [0-9]*: " "$T/err"; then
-		fail "cut at $n: no offset message"
+	elif [ "$n" -eq 0 ] || [ "$n" -eq 49 ]; then
+		[ "$rc" -eq 0 ] || fail "cut at $n: a game boundary, exit $rc"
+	elif [ "$rc" -ne 1 ] || ! grep -q "^pgc2pgn: $T/cut.pgc: offset [0-9]*: " "$T/err"; then
+		fail "cut at $n: exit $rc, no offset message"
 	fi
 	len=$(wc -c <"$T/cut.pgn")
-	cmp -s -n "$len" "$T/cut.pgn" "$T/sample.pgn" ||
+	cmp -s -n "$len" "$T/cut.pgn" "$T/small.pgn" ||
 	    fail "cut at $n: output is not a prefix"
 	n=$((n + 1))
 done
@@ -146,8 +162,8 @@ done
 # random bytes: never a crash, never a hang
 if [ -r /dev/urandom ]; then
 	i=0
-	while [ "$i" -lt 200 ]; do
-		head -c $((i * 7 + 1)) /dev/urandom >"$T/rand.pgc"
+	while [ "$i" -lt 40 ]; do
+		head -c $((i * 37 + 1)) /dev/urandom >"$T/rand.pgc"
 		"$DEC" "$T/rand.pgc" >/dev/null 2>"$T/err"
 		rc=$?
 		[ "$rc" -le 1 ] || { fail "random bytes: exit $rc"; cp "$T/rand.pgc" "${TMPDIR:-/tmp}/pgc-crash.pgc"; }
