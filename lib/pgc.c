@@ -41,6 +41,15 @@
  * Disambiguation is found from the list of legal moves itself: one pass
  * marks the destinations that two pieces of one type reach, and only
  * the moves to those squares look at the others.
+ *
+ * The first character alone orders most pairs (B < K < N < O < Q < R <
+ * a..h), and moves with one first character are the moves of one piece
+ * type, the castling moves, or the pawn moves from one file: a bucket.
+ * So an ordinal is the number of legal moves in the buckets before the
+ * move's own, counted with bitboards (bucket_counts), plus the move's
+ * rank among the keys of its bucket, the only moves listed and keyed.
+ * check_pgc compares the result with sorted cd_san_write strings on
+ * every position of perft trees and of the whole corpus.
  */
 
 #define KEY_CHARS 6
@@ -201,19 +210,6 @@ cd_pgc_sorted_moves(const cd_board *b, cd_move *out)
 	return n;
 }
 
-/* The first character of a move's SAN: its piece letter, 'O' for
- * castling, the file of a pawn move's origin. */
-static inline int
-first_char(const cd_board *b, cd_move m)
-{
-	int from = CD_MOVE_FROM(m), t;
-
-	if (CD_MOVE_KIND(m) == CD_MK_CASTLE)
-		return 'O';
-	t = CD_PIECE_TYPE(b->squares[from]);
-	return t == CD_PAWN ? 'a' + CD_FILE(from) : piece_letter[t];
-}
-
 /*
  * The ordinal of a move is the number of moves whose first character is
  * smaller plus its rank among the moves that share its first character
@@ -221,84 +217,309 @@ first_char(const cd_board *b, cd_move m)
  * castling moves, or the pawn moves from one file), so the full keys,
  * disambiguation included, are needed only inside it: the other
  * buckets are counted, not keyed.
+ *
+ * Buckets are numbered in the order of their first characters:
+ * B=0 K=1 N=2 O=3 Q=4 R=5, then the pawn files a..h = 6..13.
  */
+#define NBUCKETS 14
 
-int
-cd_pgc_ordinal(const cd_board *b, cd_move m)
+static const uint8_t type_bucket[8] = {
+	0, 6 /* pawn: plus its file */, 2 /* N */, 0 /* B */, 5 /* R */,
+	4 /* Q */, 1 /* K */, 0
+};
+
+/* The bucket of a legal move (without branches that mispredict). */
+static inline unsigned
+bucket_of(const cd_board *b, cd_move m)
 {
-	cd_move moves[CD_MAX_MOVES], bucket[CD_MAX_MOVES];
-	uint64_t keys[CD_MAX_MOVES];
-	int n, i, at = -1, nb = 0, below = 0, fc;
+	unsigned from = CD_MOVE_FROM(m);
+	unsigned t = CD_PIECE_TYPE(b->squares[from]);
+	unsigned k = type_bucket[t] + (unsigned)(t == CD_PAWN) * (from & 7);
 
-	n = cd_board_legal_moves(b, moves);
-	for (i = 0; i < n; i++)
-		if (moves[i] == m)
-			break;
-	if (i == n)
-		return -1;
-	fc = first_char(b, m);
-	for (i = 0; i < n; i++) {
-		int c = first_char(b, moves[i]);
+	return CD_MOVE_KIND(m) == CD_MK_CASTLE ? 3 : k;
+}
 
-		if (c < fc) {
-			below++;
-		} else if (c == fc) {
-			if (moves[i] == m)
-				at = nb;
-			bucket[nb++] = moves[i];
-		}
+/*
+ * Counting the moves of each bucket without listing them.  In the usual
+ * position (side to move not in check, no en passant capture possible)
+ * the legal moves of a piece are its attacks on squares not its own,
+ * along the pin line when it is pinned; king steps are tested one by
+ * one, and castling moves come from the generator.  Pawns are counted
+ * per file with the generator's shifts.  Other positions take the
+ * general path: list every legal move.  Returns the total, or -1 for
+ * the general path.
+ */
+#define FILE_A	0x0101010101010101ULL
+#define FILE_H	0x8080808080808080ULL
+#define RANK_1	0x00000000000000ffULL
+#define RANK_3	0x0000000000ff0000ULL
+#define RANK_6	0x0000ff0000000000ULL
+#define RANK_8	0xff00000000000000ULL
+
+/* Add the pawn moves to the squares of t, coming from file
+ * file(to) + df, to the per-file counts. */
+static inline void
+count_pawn_targets(cd_bitboard t, int df, cd_bitboard promo,
+    unsigned *cnt)
+{
+	while (t) {
+		int to = cd__pop_lsb(&t);
+
+		cnt[6 + (to & 7) + df] += (CD_BB(to) & promo) ? 4 : 1;
 	}
-	if (nb == 1)
-		return below;
+}
+
+/* The pawn moves of pawns (none pinned off target) onto target. */
+static void
+count_pawns(const cd_board *b, cd_bitboard pawns, cd_bitboard target,
+    cd_bitboard empty, cd_bitboard enemies, unsigned *cnt)
+{
+	cd_bitboard promo, third, single, dbl, capl, capr;
+
+	if (b->side == CD_WHITE) {
+		promo = RANK_8;
+		third = RANK_3;
+		single = (pawns << 8) & empty;
+		dbl = ((single & third) << 8) & empty;
+		capl = ((pawns & ~FILE_A) << 7) & enemies;
+		capr = ((pawns & ~FILE_H) << 9) & enemies;
+	} else {
+		promo = RANK_1;
+		third = RANK_6;
+		single = (pawns >> 8) & empty;
+		dbl = ((single & third) >> 8) & empty;
+		capl = ((pawns & ~FILE_A) >> 9) & enemies;
+		capr = ((pawns & ~FILE_H) >> 7) & enemies;
+	}
+	count_pawn_targets(single & target, 0, promo, cnt);
+	count_pawn_targets(dbl & target, 0, 0, cnt);
+	count_pawn_targets(capl & target, 1, promo, cnt);
+	count_pawn_targets(capr & target, -1, promo, cnt);
+}
+
+static int
+bucket_counts(const cd_board *b, unsigned *cnt)
+{
+	int us = b->side, them = us ^ 1, ksq, from, i, n, total;
+	cd_bitboard usbb = b->by_color[us], thembb = b->by_color[them];
+	cd_bitboard occ = usbb | thembb, kbb = b->by_type[CD_KING] & usbb;
+	cd_bitboard their_rq, their_bq, snipers, pinned, t, a, notus = ~usbb;
+	cd_move list[CD_MAX_MOVES];
+
+	if (kbb == 0 || (kbb & (kbb - 1)))
+		return -1;
+	ksq = cd__lsb(kbb);
+	if (cd_attackers(b, ksq, them, occ))
+		return -1;
+	if (b->ep != CD_SQ_NONE && (cd__pawn_att[them][b->ep] &
+	    b->by_type[CD_PAWN] & usbb))
+		return -1;
+	memset(cnt, 0, NBUCKETS * sizeof(*cnt));
+
+	their_rq = (b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]) & thembb;
+	their_bq = (b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]) & thembb;
+	pinned = 0;
+	snipers = (cd__rook_att(ksq, 0) & their_rq) |
+	    (cd__bishop_att(ksq, 0) & their_bq);
+	while (snipers) {
+		cd_bitboard between = cd__between[ksq][cd__pop_lsb(&snipers)] &
+		    occ;
+
+		if (between && !(between & (between - 1)))
+			pinned |= between & usbb;
+	}
+
+	/* knights: a pinned knight cannot move */
+	t = b->by_type[CD_KNIGHT] & usbb & ~pinned;
+	while (t)
+		cnt[2] += (unsigned)cd__popcount(cd__knight_att[
+		    cd__pop_lsb(&t)] & notus);
+	t = (b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
+	    b->by_type[CD_QUEEN]) & usbb;
+	while (t) {
+		int type;
+
+		from = cd__pop_lsb(&t);
+		type = CD_PIECE_TYPE(b->squares[from]);
+		a = type == CD_BISHOP ? cd__bishop_att(from, occ) :
+		    type == CD_ROOK ? cd__rook_att(from, occ) :
+		    cd__bishop_att(from, occ) | cd__rook_att(from, occ);
+		a &= notus;
+		if (pinned & CD_BB(from))
+			a &= cd__line[ksq][from];
+		cnt[type_bucket[type]] += (unsigned)cd__popcount(a);
+	}
+	/* the king: steps, and castling from the generator */
+	if (b->castle_rook[us][0] != CD_SQ_NONE ||
+	    b->castle_rook[us][1] != CD_SQ_NONE) {
+		n = cd_board_legal_moves_to(b, CD_KING, -1, list);
+		for (i = 0; i < n; i++)
+			cnt[CD_MOVE_KIND(list[i]) == CD_MK_CASTLE ? 3 : 1]++;
+	} else {
+		t = cd__king_att[ksq] & notus;
+		while (t)
+			cnt[1] += !cd_attackers(b, cd__pop_lsb(&t), them,
+			    occ ^ kbb);
+	}
+	/* pawns: the free ones together, a pinned one along its line */
+	t = b->by_type[CD_PAWN] & usbb;
+	count_pawns(b, t & ~pinned, notus, ~occ, thembb, cnt);
+	t &= pinned;
+	while (t) {
+		from = cd__pop_lsb(&t);
+		count_pawns(b, CD_BB(from), notus & cd__line[ksq][from], ~occ,
+		    thembb, cnt);
+	}
+	total = 0;
+	for (i = 0; i < NBUCKETS; i++)
+		total += (int)cnt[i];
+	return total;
+}
+
+/* The legal moves of bucket k into out; returns their number. */
+static int
+bucket_moves(const cd_board *b, unsigned k, cd_move *out)
+{
+	static const uint8_t bucket_type[NBUCKETS] = {
+		CD_BISHOP, CD_KING, CD_KNIGHT, CD_KING, CD_QUEEN, CD_ROOK,
+		CD_PAWN, CD_PAWN, CD_PAWN, CD_PAWN, CD_PAWN, CD_PAWN, CD_PAWN,
+		CD_PAWN
+	};
+	int n = cd_board_legal_moves_to(b, bucket_type[k], -1, out), i, m;
+
+	if (k >= 6) {
+		for (i = m = 0; i < n; i++)
+			if ((unsigned)CD_FILE(CD_MOVE_FROM(out[i])) == k - 6)
+				out[m++] = out[i];
+		return m;
+	}
+	if (k == 1 || k == 3) {
+		for (i = m = 0; i < n; i++)
+			if ((CD_MOVE_KIND(out[i]) == CD_MK_CASTLE) == (k == 3))
+				out[m++] = out[i];
+		return m;
+	}
+	return n;
+}
+
+/* The rank of m among the nb moves of its bucket, -1 if not there. */
+static int
+rank_in_bucket(const cd_board *b, cd_move *bucket, int nb, cd_move m)
+{
+	uint64_t keys[CD_MAX_MOVES];
+	int i, at = -1, below = 0;
+
+	for (i = 0; i < nb; i++)
+		if (bucket[i] == m)
+			at = i;
+	if (at < 0 || nb == 1)
+		return at;
 	keys_of(b, bucket, nb, keys);
 	for (i = 0; i < nb; i++)
 		below += keys[i] < keys[at] || (keys[i] == keys[at] && i < at);
 	return below;
 }
 
-/* The move of ordinal ord among the n legal moves of b (ord < n). */
+/* The move of rank r among the nb moves of a bucket. */
 static cd_move
-select_move(const cd_board *b, const cd_move *moves, int n, unsigned ord)
+select_in_bucket(const cd_board *b, cd_move *bucket, int nb, unsigned r)
 {
-	/* first characters run from 'B' to 'h' */
-	unsigned char fcs[CD_MAX_MOVES], count['h' - 'B' + 1];
-	cd_move bucket[CD_MAX_MOVES];
 	uint64_t c[CD_MAX_MOVES];
-	unsigned below = 0;
-	int i, fc, nb = 0;
+	int i, j;
 
-	memset(count, 0, sizeof(count));
-	for (i = 0; i < n; i++) {
-		fcs[i] = (unsigned char)first_char(b, moves[i]);
-		count[fcs[i] - 'B']++;
-	}
-	for (fc = 0; below + count[fc] <= ord; fc++)
-		below += count[fc];
-	if (count[fc] == 1) {
-		for (i = 0; fcs[i] != fc + 'B'; i++)
-			;
-		return moves[i];
-	}
-	for (i = 0; i < n; i++)
-		if (fcs[i] == fc + 'B')
-			bucket[nb++] = moves[i];
+	if (nb == 1)
+		return bucket[0];
 	keys_of(b, bucket, nb, c);
 	for (i = 0; i < nb; i++)
 		c[i] = c[i] << 8 | (uint64_t)i;
-	sort_keys(c, nb);
-	return bucket[c[ord - below] & 0xff];
+	for (i = 0; i < nb - 1; i++) {
+		unsigned less = 0;
+
+		for (j = 0; j < nb; j++)
+			less += c[j] < c[i];
+		if (less == r)
+			break;
+	}
+	return bucket[i];
+}
+
+int
+cd_pgc_ordinal(const cd_board *b, cd_move m)
+{
+	cd_move moves[CD_MAX_MOVES], bucket[CD_MAX_MOVES];
+	unsigned cnt[NBUCKETS], fc, k;
+	int n, i, nb = 0, below = 0, r;
+
+	if (bucket_counts(b, cnt) >= 0) {
+		fc = bucket_of(b, m);
+		for (k = 0; k < fc; k++)
+			below += (int)cnt[k];
+		nb = bucket_moves(b, fc, bucket);
+		r = rank_in_bucket(b, bucket, nb, m);
+		return r < 0 ? -1 : below + r;
+	}
+	/* the general path: every legal move */
+	n = cd_board_legal_moves(b, moves);
+	for (i = 0; i < n; i++)
+		if (moves[i] == m)
+			break;
+	if (i == n)
+		return -1;
+	fc = bucket_of(b, m);
+	for (i = 0; i < n; i++) {
+		unsigned c = bucket_of(b, moves[i]);
+
+		below += c < fc;
+		if (c == fc)
+			bucket[nb++] = moves[i];
+	}
+	return below + rank_in_bucket(b, bucket, nb, m);
+}
+
+/* The move of ordinal ord of b, CD_MOVE_NONE if there is none; *n
+ * gets the number of legal moves. */
+static cd_move
+select_move(const cd_board *b, unsigned ord, int *nmoves)
+{
+	cd_move moves[CD_MAX_MOVES], bucket[CD_MAX_MOVES];
+	unsigned char bk[CD_MAX_MOVES];
+	unsigned cnt[NBUCKETS], below = 0, fc;
+	int i, n, nb = 0;
+
+	n = bucket_counts(b, cnt);
+	if (n >= 0) {
+		*nmoves = n;
+		if (ord >= (unsigned)n)
+			return CD_MOVE_NONE;
+		for (fc = 0; below + cnt[fc] <= ord; fc++)
+			below += cnt[fc];
+		nb = bucket_moves(b, fc, bucket);
+		return select_in_bucket(b, bucket, nb, ord - below);
+	}
+	/* the general path */
+	n = cd_board_legal_moves(b, moves);
+	*nmoves = n;
+	if (ord >= (unsigned)n)
+		return CD_MOVE_NONE;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		bk[i] = (unsigned char)bucket_of(b, moves[i]);
+		cnt[bk[i]]++;
+	}
+	for (fc = 0; below + cnt[fc] <= ord; fc++)
+		below += cnt[fc];
+	for (i = 0; i < n; i++)
+		if (bk[i] == fc)
+			bucket[nb++] = moves[i];
+	return select_in_bucket(b, bucket, nb, ord - below);
 }
 
 cd_move
 cd_pgc_move(const cd_board *b, unsigned ord)
 {
-	cd_move moves[CD_MAX_MOVES];
 	int n;
 
-	n = cd_board_legal_moves(b, moves);
-	if (ord >= (unsigned)n)
-		return CD_MOVE_NONE;
-	return select_move(b, moves, n, ord);
+	return select_move(b, ord, &n);
 }
 
 /* ---- errors ---- */
@@ -950,6 +1171,13 @@ check_limits(struct dec *d)
 	if (d->g->str_len > CD_PGC_MAX_TEXT)
 		return corrupt(d, d->rec, "game over the limit of %zu MiB "
 		    "of text", CD_PGC_MAX_TEXT >> 20);
+	if (d->g->ntags > CD_PGC_MAX_TAGS)
+		return corrupt(d, d->rec, "game over the limit of %d tags",
+		    CD_PGC_MAX_TAGS);
+	if (d->g->nnotes > CD_PGC_MAX_NOTES)
+		return corrupt(d, d->rec, "game over the limit of %lu "
+		    "comments and escape lines",
+		    (unsigned long)CD_PGC_MAX_NOTES);
 	return CD_OK;
 }
 
@@ -976,27 +1204,24 @@ dec_setup(struct dec *d)
 static cd_status
 get_moves(struct dec *d, unsigned count)
 {
-	cd_move moves[CD_MAX_MOVES];
 	unsigned i;
 
 	for (i = 0; i < count; i++) {
 		const cd_board *b = cd_game_board(d->g);
 		uint64_t at = cd_pgc_reader_tell(d->r);
 		int ord = get_byte(d->r), n;
-		cd_status st;
+		cd_move m;
 
 		if (ord < 0)
 			return truncated(d);
-		n = cd_board_legal_moves(b, moves);
-		if (ord >= n)
+		m = select_move(b, (unsigned)ord, &n);
+		if (m == CD_MOVE_NONE)
 			return corrupt(d, at, "move ordinal %d beyond the %d "
 			    "legal moves", ord, n);
 		if (d->g->nnodes >= CD_PGC_MAX_MOVES)
 			return corrupt(d, at, "game over the limit of %lu "
 			    "moves", (unsigned long)CD_PGC_MAX_MOVES);
-		st = cd__game_add_move_trusted(d->g,
-		    select_move(b, moves, n, (unsigned)ord), NULL);
-		if (st != CD_OK)
+		if (cd__game_add_move_trusted(d->g, m, NULL) != CD_OK)
 			return dec_nomem(d);
 	}
 	return CD_OK;

@@ -10,6 +10,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pgn_internal.h"
 
@@ -952,8 +955,9 @@ zero_bytes(uint64_t x)
 
 /*
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
- * into d: every run of folded bytes becomes one space.  Eight bytes at a
- * time while they hold nothing to fold but single spaces.  Returns the
+ * into d: every run of folded bytes becomes one space.  Sixteen (SSE2)
+ * or eight bytes at a time while they hold nothing to fold but single
+ * spaces.  Returns the
  * length written (at most len).
  */
 static size_t
@@ -963,6 +967,28 @@ fold(char *d, const char *s, size_t len)
 	bool space = false;
 
 	while (i < len) {
+#ifdef __SSE2__
+		if (i + 16 <= len) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
+			    _mm_set1_epi8(0x1f)), v);
+			unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    ctl, _mm_or_si128(_mm_cmpeq_epi8(v,
+			    _mm_set1_epi8(0x7f)), _mm_cmpeq_epi8(v,
+			    _mm_set1_epi8('}')))));
+			unsigned sp = (unsigned)_mm_movemask_epi8(
+			    _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+
+			if (bad == 0 && (sp & (sp << 1)) == 0 &&
+			    !(space && (sp & 1))) {
+				_mm_storeu_si128((__m128i *)(d + k), v);
+				k += 16;
+				i += 16;
+				space = (sp >> 15) & 1;
+				continue;
+			}
+		}
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		if (i + 8 <= len) {
 			uint64_t w, sp;

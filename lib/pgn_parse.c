@@ -163,7 +163,7 @@ read_tags(struct parse *ps)
 		char v[64];
 
 		show(v, sizeof(v), t->value, t->value_len);
-		return fail(ps, st, t->line, t->col, "unsupported variant %s",
+		return fail(ps, st, t->line, t->col, "unsupported variant '%s'",
 		    v);
 	}
 	if (st != CD_OK) {
@@ -403,7 +403,7 @@ read_movetext(struct parse *ps)
 		default:
 			show(tok, sizeof(tok), t.raw, t.raw_len);
 			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-			    "unreadable token %s", tok);
+			    "unreadable token '%s'", tok);
 		}
 		if (st != CD_OK)
 			return fail(ps, st, t.line, t.col, "%s",

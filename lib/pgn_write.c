@@ -107,106 +107,80 @@ token(struct out *o, const char *s, size_t n)
 	token3(o, "", 0, s, n, "", 0);
 }
 
-/* Put a separator (space, or line end when the line is full) is done
- * by the caller; this appends n bytes. */
-static inline void
-raw_put(struct out *o, const char *s, size_t n)
-{
-	memcpy(o->b->data + o->b->len, s, n);
-	o->b->len += n;
-}
-
 /*
  * A comment (already folded: single spaces, trimmed, not empty).  Each
- * word is a token, `{ ` joined to the first and ` }` to the last; a
- * word longer than a line stands alone on its line.  Filled a line at a
- * time: the comment is the string "{ " text " }", cut at its spaces
- * except the two that join the braces.
+ * word is a token, `{ ` joined to the first and ` }` to the last, and
+ * a word longer than a line stands alone on its line.  The comment is
+ * copied whole as "{ " text " }" (after a separator when the line is
+ * not empty); filling then only turns some of its spaces (never the two
+ * that join the braces) into line ends, a line at a time.
  */
 static void
 comment(struct out *o, const char *s, size_t len)
 {
-	size_t n = len + 4, pos = 0;
+	size_t n = len + 4, col = o->col, p, q;
+	char *c, *pre = NULL;
 
-	/* room for the text, its separators and line ends */
-	if (reserve(o, 2 * n + 2) != 0)
+	if (reserve(o, n + 1) != 0)
 		return;
-	while (pos < n) {
-		size_t rem = n - pos, sep = o->col ? 1 : 0, avail, k, lim;
-		char piece[2];
-		const char *r;
+	if (col > 0) {
+		pre = o->b->data + o->b->len;
+		o->b->data[o->b->len++] = ' ';
+	}
+	c = o->b->data + o->b->len;
+	c[0] = '{';
+	c[1] = ' ';
+	memcpy(c + 2, s, len);
+	c[n - 2] = ' ';
+	c[n - 1] = '}';
+	o->b->len += n;
+	/* p: where the rest starts (after a separator); col: the length of
+	 * the line before that separator (0: the line is empty) */
+	p = 0;
+	for (;;) {
+		size_t sep = col ? 1 : 0, avail, k;
 		bool found = false;
 
-		avail = o->col + sep < LINE_MAX_LEN ?
-		    LINE_MAX_LEN - o->col - sep : 0;
-		if (rem <= avail) {
-			k = rem;
-		} else {
-			/* the last cut at index k <= avail */
-			lim = avail < rem ? avail : rem - 1;
-			for (k = lim; k > 0; k--) {
-				size_t at = pos + k;
-
-				if (at == 1 || at == n - 2)
-					continue;
-				if (at >= 2 && at < n - 2 && s[at - 2] == ' ') {
-					found = true;
-					break;
-				}
-			}
-			if (!found) {
-				if (o->col > 0) {
-					o->b->data[o->b->len++] = '\n';
-					o->col = 0;
-					continue;
-				}
-				/* a word longer than a line: whole */
-				for (k = 1; pos + k < n; k++) {
-					size_t at = pos + k;
-
-					if (at >= 2 && at < n - 2 &&
-					    s[at - 2] == ' ')
-						break;
-				}
+		avail = col + sep < LINE_MAX_LEN ? LINE_MAX_LEN - col - sep : 0;
+		if (n - p <= avail) {
+			col += sep + (n - p);
+			break;
+		}
+		/* the last cut q with c[p..q) fitting: q - p <= avail */
+		for (k = avail; k > 0; k--) {
+			q = p + k;
+			if (c[q] == ' ' && q != 1 && q != n - 2) {
+				found = true;
+				break;
 			}
 		}
-		if (sep)
-			o->b->data[o->b->len++] = ' ';
-		/* bytes [pos, pos + k) of "{ " s " }" */
-		r = s + (pos >= 2 ? pos - 2 : 0);
-		{
-			size_t i = pos, end = pos + k;
-
-			if (i < 2) {
-				piece[0] = '{';
-				piece[1] = ' ';
-				raw_put(o, piece + i, (end < 2 ? end : 2) - i);
-				i = end < 2 ? end : 2;
-			}
-			if (i < end && i < n - 2) {
-				size_t stop = end < n - 2 ? end : n - 2;
-
-				raw_put(o, r, stop - i);
-				i = stop;
-			}
-			if (i < end) {
-				piece[0] = ' ';
-				piece[1] = '}';
-				raw_put(o, piece + (i - (n - 2)), end - i);
-			}
+		if (found) {
+			c[q] = '\n';
+			p = q + 1;
+			col = 0;
+			continue;
 		}
-		o->col += sep + k;
-		pos += k;
-		if (pos < n) {
-			/* skip the cut space; the rest goes on a new line
-			 * (it did not fit) unless this was a long word */
-			pos++;
-			if (found || o->col > LINE_MAX_LEN) {
-				o->b->data[o->b->len++] = '\n';
-				o->col = 0;
-			}
+		if (col > 0) {
+			/* not even the next word fits: a new line */
+			if (p == 0)
+				*pre = '\n';
+			else
+				c[p - 1] = '\n';
+			col = 0;
+			continue;
 		}
+		/* a word longer than a line: whole, then a new line */
+		for (q = p + 1; q < n; q++)
+			if (c[q] == ' ' && q != 1 && q != n - 2)
+				break;
+		if (q == n) {
+			col = n - p;
+			break;
+		}
+		c[q] = '\n';
+		p = q + 1;
 	}
+	o->col = col;
 }
 
 static void

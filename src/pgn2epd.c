@@ -422,7 +422,8 @@ line_end(uint32_t n)
  * move the positions of its variations, depth first, before the line
  * goes on.  An explicit stack: no depth of nesting overflows anything.
  * Every node's position is made from its parent's, which the walk has
- * always made before.
+ * always made before; boards[] keeps one per node (the main line alone
+ * needs only one).
  */
 static void
 write_game(void)
@@ -430,6 +431,20 @@ write_game(void)
 	const cd_game_node *nodes = game->nodes;
 	uint32_t nvar = 0, n, end;
 
+	end = line_end(0);
+	if (!opt_variations) {
+		/* the main line alone: one board suffices */
+		cd_board b = game->start;
+
+		emit(&b, 0, 0, end,
+		    nodes[0].next ? &nodes[nodes[0].next] : NULL);
+		for (n = nodes[0].next; n != 0; n = nodes[n].next) {
+			cd_board_make(&b, nodes[n].move);
+			emit(&b, nodes[n].ply, 0, end,
+			    nodes[n].next ? &nodes[nodes[n].next] : NULL);
+		}
+		return;
+	}
 	if (boards_cap < game->nnodes) {
 		boards_cap = game->nnodes + game->nnodes / 2 + 16;
 		free(boards);
@@ -438,7 +453,6 @@ write_game(void)
 			cli_fatal("out of memory");
 	}
 	boards[0] = game->start;
-	end = line_end(0);
 	emit(&boards[0], 0, 0, end,
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
 	stack_len = 0;
@@ -464,7 +478,7 @@ write_game(void)
 			cd_board_make(&boards[n], nd->move);
 			emit(&boards[n], nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL);
-			if (opt_variations && nd->var != 0) {
+			if (nd->var != 0) {
 				if (nd->next != 0) {
 					push(nd->next, p.line, end, false);
 					push(nd->var, 0, 0, true);

@@ -137,6 +137,41 @@ START_TEST(test_castling_rooks)
 }
 END_TEST
 
+/* CD_FEN_DETECT_960: a Chess960 board only when the rights need it. */
+static const struct {
+	const char *fen;
+	int status;
+	bool c960;
+} detect[] = {
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", CD_OK, false },
+	{ "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", CD_OK, false },
+	{ "4k3/8/8/8/8/8/8/4K3 w - - 0 1", CD_OK, false },
+	{ "r3k2r/8/8/8/8/8/8/R2K3R w KQkq - 0 1", CD_OK, true },
+	{ "r3k2r/8/8/8/8/8/8/1R2K2R w KQkq - 0 1", CD_OK, true },
+	{ "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+	  CD_OK, true },
+	{ "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", CD_OK, true },
+	{ "4k3/8/8/8/8/8/8/4K3 w K - 0 1", CD_ERR_POSITION, false },
+};
+
+START_TEST(test_detect_960)
+{
+	cd_board b;
+	cd_status st;
+
+	st = cd_fen_parse(&b, detect[_i].fen, strlen(detect[_i].fen),
+	    CD_FEN_DETECT_960, NULL, NULL);
+	ck_assert_int_eq(st, detect[_i].status);
+	if (st != CD_OK)
+		return;
+	ck_assert_int_eq(b.chess960, detect[_i].c960);
+	/* without the flag a Chess960 position is refused */
+	if (detect[_i].c960)
+		ck_assert_int_eq(cd_fen_parse(&b, detect[_i].fen,
+		    strlen(detect[_i].fen), 0, NULL, NULL), CD_ERR_POSITION);
+}
+END_TEST
+
 START_TEST(test_write_epd)
 {
 	cd_board b;
@@ -537,6 +572,8 @@ fen_suite(void)
 	tcase_add_loop_test(tc, test_spellings, 0,
 	    (int)(sizeof(spellings) / sizeof(spellings[0])));
 	tcase_add_test(tc, test_castling_rooks);
+	tcase_add_loop_test(tc, test_detect_960, 0,
+	    (int)(sizeof(detect) / sizeof(detect[0])));
 	tcase_add_test(tc, test_write_epd);
 	tcase_add_test(tc, test_longest);
 	tcase_add_test(tc, test_fixture_positions);

@@ -454,10 +454,10 @@ static const struct rcase rcases[] = {
 	/* comments, tokens */
 	{ "1. e4 { never closed", CD_ERR_SYNTAX, 1, 7,
 	    "brace comment never closed", 0 },
-	{ "1. e4 < e5 *", CD_ERR_SYNTAX, 1, 7, "unreadable token <", 0 },
+	{ "1. e4 < e5 *", CD_ERR_SYNTAX, 1, 7, "unreadable token '<'", 0 },
 	{ "1. e4 \"x\" e5 *", CD_ERR_SYNTAX, 1, 7,
 	    "unreadable token: a quoted string in movetext", 0 },
-	{ "1. e4 e5\x01 *", CD_ERR_SYNTAX, 1, 9, "unreadable token \\x01", 0 },
+	{ "1. e4 e5\x01 *", CD_ERR_SYNTAX, 1, 9, "unreadable token '\\x01'", 0 },
 	{ "$1 1. e4 *", CD_ERR_SYNTAX, 1, 1, "NAG $1 does not follow a move",
 	    0 },
 	{ "1. e4 ( ! 1. d4 ) *", CD_ERR_SYNTAX, 1, 9,
@@ -490,7 +490,7 @@ static const struct rcase rcases[] = {
 	{ "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1R3 w EA - 0 1\"]\n*", CD_ERR_POSITION,
 	    1, 1, "bad FEN: ", 0 },
 	{ "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n1. e4 *",
-	    CD_ERR_UNSUPPORTED, 2, 1, "unsupported variant Crazyhouse", 0 },
+	    CD_ERR_UNSUPPORTED, 2, 1, "unsupported variant 'Crazyhouse'", 0 },
 };
 
 START_TEST(test_reject)
@@ -1064,6 +1064,9 @@ START_TEST(test_random_tokens)
 	    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0 1",
 	    "4k3/4r3/8/8/1b6/2N1N3/3N4/4K3 w - - 0 1",
+	    /* in check, in double check */
+	    "4k3/8/8/8/1b6/8/1N3P2/R2QK1NR w - - 0 1",
+	    "4k3/8/8/8/1b6/3n4/1N3P2/R2QK1NR w - - 0 1",
 	};
 	static const char letters[] = "?PNBRQK";
 	cd_move list[CD_MAX_MOVES];
@@ -1071,11 +1074,11 @@ START_TEST(test_random_tokens)
 	int gi, tried = 0, accepted = 0;
 
 	ck_assert_ptr_nonnull(text);
-	for (gi = 0; gi < 160; gi++) {
-		const char *fen = fens[gi % 4];
+	for (gi = 0; gi < 180; gi++) {
+		const char *fen = fens[gi % 6];
 		cd_board b;
 		size_t len;
-		int ply, n, stop = (int)rnd(40), sq;
+		int ply, n, stop = (int)rnd(gi % 6 >= 4 ? 3 : 40), sq;
 
 		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
 		    NULL), CD_OK);
@@ -1163,6 +1166,118 @@ START_TEST(test_random_tokens)
 }
 END_TEST
 
+/* Comment folding against a plain reference, on random bytes. */
+START_TEST(test_fold_random)
+{
+	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9";
+	char in[300], want[300];
+	int round;
+
+	for (round = 0; round < 20000; round++) {
+		size_t n = rnd(260), i, k = 0;
+		bool space = true, changed;
+		uint32_t a;
+
+		for (i = 0; i < n; i++)
+			in[i] = alphabet[rnd(sizeof(alphabet) - 1)];
+		for (i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)in[i];
+
+			if (c <= 0x20 || c == 0x7f || c == '}') {
+				if (!space)
+					want[k++] = ' ';
+				space = true;
+			} else {
+				want[k++] = (char)c;
+				space = false;
+			}
+		}
+		if (k > 0 && want[k - 1] == ' ')
+			k--;
+		want[k] = '\0';
+		cd_game_clear(game);
+		ck_assert_int_eq(cd_game_add_comment(game, in, n, &changed),
+		    CD_OK);
+		ck_assert(changed == (memchr(in, '}', n) != NULL));
+		a = game->nodes[0].after;
+		if (k == 0) {
+			ck_assert_uint_eq(a, 0);
+			continue;
+		}
+		ck_assert_uint_ne(a, 0);
+		ck_assert_uint_eq(game->notes[a].len, k);
+		ck_assert_str_eq(cd_game_str(game, game->notes[a].text), want);
+	}
+}
+END_TEST
+
+/* Filling with comments of random words against a plain greedy
+ * filler over the token list (rule 6 and rule 10). */
+START_TEST(test_fill_random)
+{
+	static char in[4096], want[8192], tok[300][136];
+	int round;
+
+	for (round = 0; round < 3000; round++) {
+		int nw = 1 + (int)rnd(12), ntok = 0, i, w;
+		size_t len, col = 0, k = 0;
+		char *out;
+
+		/* a prefix of moves moves the comment's first column */
+		strcpy(in, "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 ");
+		strcpy(tok[ntok++], "1.");
+		strcpy(tok[ntok++], "e4");
+		strcpy(tok[ntok++], "e5");
+		strcpy(tok[ntok++], "2.");
+		strcpy(tok[ntok++], "Nf3");
+		strcpy(tok[ntok++], "Nc6");
+		strcpy(tok[ntok++], "3.");
+		strcpy(tok[ntok++], "Bb5");
+		strcpy(tok[ntok++], "a6");
+		for (i = (int)rnd(4); i > 0; i--) {
+			strcat(in, "{x} ");
+			strcpy(tok[ntok++], "{ x }");
+		}
+		strcat(in, "{");
+		for (w = 0; w < nw; w++) {
+			int wl = 1 + (int)(rnd(4) ? rnd(12) : rnd(100));
+			char word[128];
+
+			for (i = 0; i < wl; i++)
+				word[i] = (char)('a' + rnd(26));
+			word[wl] = '\0';
+			strcat(in, rnd(2) ? " " : "\n  ");
+			strcat(in, word);
+			snprintf(tok[ntok++], sizeof(tok[0]), "%s%s%s",
+			    w == 0 ? "{ " : "", word, w == nw - 1 ? " }" : "");
+		}
+		strcat(in, " } 4. Ba4 *");
+		strcpy(tok[ntok++], "4.");
+		strcpy(tok[ntok++], "Ba4");
+		strcpy(tok[ntok++], "*");
+		for (i = 0; i < ntok; i++) {
+			len = strlen(tok[i]);
+			if (col == 0) {
+				col = len;
+			} else if (col + 1 + len <= 79) {
+				want[k++] = ' ';
+				col += 1 + len;
+			} else {
+				want[k++] = '\n';
+				col = len;
+			}
+			memcpy(want + k, tok[i], len);
+			k += len;
+		}
+		want[k] = '\0';
+		out = regularize_checked(in, 0, NULL);
+		ck_assert_msg(strcmp(movetext(out), want) == 0,
+		    "input\n%s\nexpected\n%s", in, want);
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *
 pgn_suite(void)
 {
@@ -1179,6 +1294,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_fill_number);
 	tcase_add_test(tc, test_long_word);
 	tcase_add_test(tc, test_big);
+	tcase_add_test(tc, test_fill_random);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reject");
@@ -1203,6 +1319,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
+	tcase_add_test(tc, test_fold_random);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

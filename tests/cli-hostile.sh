@@ -156,22 +156,24 @@ PARSERS="pgn-regularize pgn2pgc pgn2epd"
 # pgn CASE MEM SECS EXITS-PARSERS EXITS-SORT MSG-PARSERS: every PGN tool
 # on in.CASE (pgn-sort reads without parsing: no message asked of it).
 pgn() {
-	c=$1 mem=$2 secs=$3 ep=$4 es=$5 msg=$6
-	for tool in $PGN_TOOLS; do
-		have "$tool" || continue
+	# (sh has no local variables: none of check's names here)
+	p_c=$1 p_mem=$2 p_secs=$3 p_ep=$4 p_es=$5 p_msg=$6
+	for p_tool in $PGN_TOOLS; do
+		have "$p_tool" || continue
 		rm -f "$T/rej"
-		if [ "$tool" = pgn-sort ]; then
-			check "$c" "$tool" "$mem" "$secs" "$es" "" $(opts "$tool")
+		if [ "$p_tool" = pgn-sort ]; then
+			check "$p_c" "$p_tool" "$p_mem" "$p_secs" "$p_es" "" \
+			    $(opts "$p_tool")
 		else
-			check "$c" "$tool" "$mem" "$secs" "$ep" "$msg" \
-			    $(opts "$tool")
+			check "$p_c" "$p_tool" "$p_mem" "$p_secs" "$p_ep" \
+			    "$p_msg" $(opts "$p_tool")
 		fi
-		if [ "$tool" = pgn-regularize ] && [ -s "$T/out" ]; then
+		if [ "$p_tool" = pgn-regularize ] && [ -s "$T/out" ]; then
 			mv "$T/out" "$T/out1"
 			"$B/pgn-regularize" "$T/out1" >"$T/out2" 2>"$T/err2"
 			rc=$?
 			[ "$rc" -eq 0 ] && cmp -s "$T/out1" "$T/out2" ||
-			    fail "$c: pgn-regularize output is not a fixed" \
+			    fail "$p_c: pgn-regularize output is not a fixed" \
 			    "point (exit $rc)"
 			rm -f "$T/out1" "$T/out2"
 		fi
@@ -305,12 +307,12 @@ head -c 100000 /dev/urandom >"$T/in.epdrandom"
 printf '4k3/8/8/8/8/8/8/4K3 w - - id "ok";\nrnbqkbnr/pppppppp/8/8/8/8/PP' \
     >"$T/in.epdcut"
 check epdline epd-validate 1024 "$TL" "1" ":1:" -n --stats
-for tool in $EPD_TOOLS; do
-	[ "$tool" = chess-perft ] &&
-	    check epdline "$tool" 1024 "$TL" "1" ":1:" --stats
-	check epdctl "$tool" 256 "$TL" "1" ":1:"
-	check epdrandom "$tool" 256 "$TL" "1" "."
-	check epdcut "$tool" 256 "$TL" "1" ":2:"
+for e_tool in $EPD_TOOLS; do
+	[ "$e_tool" = chess-perft ] &&
+	    check epdline "$e_tool" 1024 "$TL" "1" ":1:" --stats
+	check epdctl "$e_tool" 256 "$TL" "1" ":1:"
+	check epdrandom "$e_tool" 256 "$TL" "1" "."
+	check epdcut "$e_tool" 256 "$TL" "1" ":2:"
 done
 
 if [ "$ran" -eq 0 ]; then

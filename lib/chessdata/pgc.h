@@ -6,7 +6,9 @@
  * Move ordinals: the index of a move in the list of the position's legal
  * moves written in canonical SAN (check and mate marks included) and
  * sorted in ascending byte order.  The library computes that order
- * without writing or sorting strings: see cd_pgc_keys.
+ * without writing or sorting strings (see cd_pgc_keys and lib/pgc.c):
+ * moves group by their first character (B K N O Q R a..h), groups are
+ * counted with bitboards, and only the group of the move is keyed.
  *
  * The encoder turns a cd_game (as the PGN parser builds it) into PGC
  * records; the decoder reads records from a stream and builds the same
@@ -67,10 +69,12 @@ enum {
 };
 
 /* Limits of the decoder per game (a damaged or hostile stream cannot
- * make it use more memory than these allow): moves (all lines), and
- * bytes of tag, comment and escape text. */
-#define CD_PGC_MAX_MOVES	((uint32_t)1 << 22)
-#define CD_PGC_MAX_TEXT		((size_t)64 << 20)
+ * make it use more memory than these allow, about 200 MB): moves (all
+ * lines), tags, comments and escape lines, and bytes of their text. */
+#define CD_PGC_MAX_MOVES	((uint32_t)1 << 20)
+#define CD_PGC_MAX_TAGS		4096
+#define CD_PGC_MAX_NOTES	((uint32_t)1 << 20)
+#define CD_PGC_MAX_TEXT		((size_t)32 << 20)
 
 /* Encoder flags. */
 enum {

@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-output-errors.sh: every tool, when its output fails, says so and
+# exits 2, and never leaves a partial file that looks good (issue 7):
+# - standard output on a full disk (/dev/full);
+# - standard output into a pipe closed early (| head -c 100);
+# - -o FILE hitting the file size limit (ulimit -f, SIGXFSZ ignored so
+#   the write fails with EFBIG): exit 2, FILE keeps its old content and
+#   no temporary file is left beside it;
+# - -o FILE and SIGTERM while the tool waits for input: FILE untouched,
+#   no temporary file left;
+# - -o naming a FIFO: written through (not replaced by a regular file).
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+B="$top_builddir/src"
+F="$top_srcdir/tests/files"
+T=$(mktemp -d "${TMPDIR:-/tmp}/outerr.XXXXXX") || exit 99
+pids=""
+trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+status=0
+ran=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	status=1
+}
+
+# Inputs with a few hundred KB of output for each tool.
+i=0
+while [ $i -lt 400 ]; do
+	cat "$F/sample.pgn"
+	echo
+	i=$((i + 1))
+done >"$T/big.pgn"
+i=0
+while [ $i -lt 200 ]; do
+	cat "$F/epd-valid.epd"
+	echo
+	i=$((i + 1))
+done >"$T/big.epd"
+if [ -x "$B/pgn2pgc" ]; then
+	"$B/pgn2pgc" -q "$T/big.pgn" >"$T/big.pgc" 2>/dev/null
+fi
+
+# tool NAME: its arguments for a big output, or nothing if not built
+args() {
+	[ -x "$B/$1" ] || return 1
+	case $1 in
+	pgn-regularize|pgn-sort|pgn2pgc|pgn2epd) echo "-q $T/big.pgn" ;;
+	pgc2pgn) [ -s "$T/big.pgc" ] || return 1; echo "-q $T/big.pgc" ;;
+	epd-validate) echo "-q -n $T/big.epd" ;;
+	chess-perft) echo "-q -d 1 $T/big.epd" ;;
+	esac
+}
+
+for tool in pgn-regularize pgn-sort pgn2pgc pgn2epd pgc2pgn epd-validate \
+    chess-perft; do
+	if ! a=$(args "$tool"); then
+		echo "SKIP: $tool is not built"
+		continue
+	fi
+	ran=$((ran + 1))
+
+	# the input is good: the output alone must make the tool fail
+	# shellcheck disable=SC2086
+	"$B/$tool" $a >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -s "$T/out" ] ||
+	    fail "$tool: exit $rc on the good input"
+
+	# full disk
+	# shellcheck disable=SC2086
+	"$B/$tool" $a >/dev/full 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$tool >/dev/full: exit $rc, expected 2"
+	grep -q "^$tool: write error on standard output: No space left" \
+	    "$T/err" || fail "$tool >/dev/full: no message: $(cat "$T/err")"
+
+	# closed pipe
+	# shellcheck disable=SC2086
+	{ "$B/$tool" $a 2>"$T/err"; echo $? >"$T/rc"; } | head -c 100 \
+	    >/dev/null
+	rc=$(cat "$T/rc")
+	[ "$rc" -eq 2 ] || fail "$tool | head: exit $rc, expected 2"
+	grep -q "^$tool: write error on standard output: Broken pipe" \
+	    "$T/err" || fail "$tool | head: no message: $(cat "$T/err")"
+
+	# -o FILE over the file size limit
+	mkdir "$T/o"
+	echo old >"$T/o/file"
+	# shellcheck disable=SC2086
+	(trap '' XFSZ; ulimit -f 16 && exec "$B/$tool" -o "$T/o/file" $a) \
+	    2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$tool -o (file too large): exit $rc"
+	grep -q "^$tool: write error on $T/o/file: File too large" \
+	    "$T/err" || fail "$tool -o: no message: $(cat "$T/err")"
+	[ "$(cat "$T/o/file")" = old ] ||
+	    fail "$tool -o: the old file was replaced by a partial one"
+	[ "$(ls "$T/o")" = file ] ||
+	    fail "$tool -o: files left: $(ls "$T/o" | tr '\n' ' ')"
+	rm -rf "$T/o"
+
+	# -o FILE and SIGTERM while reading: input from a FIFO kept open
+	mkdir "$T/o"
+	mkfifo "$T/o/in"
+	case $tool in
+	pgc2pgn) src="$T/big.pgc" ;;
+	epd-validate|chess-perft) src="$F/epd-valid.epd" ;;
+	*) src="$F/sample.pgn" ;;
+	esac
+	(cat "$src"; exec sleep 30) >"$T/o/in" 2>/dev/null &
+	wpid=$!
+	pids="$pids $wpid"
+	"$B/$tool" -o "$T/o/file" "$T/o/in" 2>"$T/err" &
+	tpid=$!
+	sleep 1
+	kill -TERM "$tpid" 2>/dev/null
+	wait "$tpid" 2>/dev/null
+	rc=$?
+	{ kill "$wpid"; wait "$wpid"; } 2>/dev/null
+	[ "$rc" -ne 0 ] || fail "$tool -o: exit 0 after SIGTERM"
+	[ ! -e "$T/o/file" ] || fail "$tool -o: output file after SIGTERM"
+	[ "$(ls "$T/o")" = in ] ||
+	    fail "$tool -o, SIGTERM: files left: $(ls "$T/o" | tr '\n' ' ')"
+	rm -rf "$T/o"
+
+	# -o naming a FIFO: the reader gets the output
+	mkfifo "$T/fifo"
+	cat "$T/fifo" >"$T/got" &
+	cpid=$!
+	# shellcheck disable=SC2086
+	timeout 60 "$B/$tool" -o "$T/fifo" $a 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || fail "$tool -o FIFO: exit $rc"
+	{ [ "$rc" -eq 0 ] || kill "$cpid"; wait "$cpid"; } 2>/dev/null
+	[ -p "$T/fifo" ] || fail "$tool -o FIFO: the FIFO was replaced"
+	cmp -s "$T/got" "$T/out" ||
+	    fail "$tool -o FIFO: the output differs from standard output's"
+	rm -f "$T/fifo" "$T/got"
+	echo "ok: $tool"
+done
+
+if [ "$ran" -eq 0 ]; then
+	echo "SKIP: no tool built"
+	exit 77
+fi
+exit $status
