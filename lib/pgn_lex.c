@@ -55,7 +55,10 @@ cls_init(void)
 			k |= K_LETTER | K_MOVE;
 		if (c != 0 && strchr("-+#=:/_@", c) != NULL)
 			k |= K_MOVE;
-		if (!(k & K_WS) && c != '"' && c != '[' && c != ']')
+		/* a tag name: printing bytes but quotes and brackets (bytes
+		 * beyond ASCII are kept; control bytes never are) */
+		if (!(k & K_WS) && c != '"' && c != '[' && c != ']' &&
+		    c >= 0x20 && c != 0x7f)
 			k |= K_TAGNAME;
 		cls[c] = k;
 	}

@@ -61,6 +61,8 @@ cli_init(const char *name)
 	/* one write per message line, not one per fragment */
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
+	/* past the file size limit, writes fail with EFBIG instead */
+	signal(SIGXFSZ, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
@@ -317,7 +319,7 @@ cli_progress_end(void)
 void
 cli_stats(uint64_t read, uint64_t written, uint64_t rejected)
 {
-	cli_warn("%llu games read, %llu written, %llu rejected in %.2f s",
-	    (unsigned long long)read, (unsigned long long)written,
+	cli_warn("%llu %s read, %llu written, %llu rejected in %.2f s",
+	    (unsigned long long)read, cli_unit, (unsigned long long)written,
 	    (unsigned long long)rejected, cli_now() - start_time);
 }

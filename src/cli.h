@@ -66,7 +66,8 @@ extern const char *cli_unit;
 void cli_progress(uint64_t games, uint64_t bytes);
 void cli_progress_end(void);
 
-/* "--stats": "prog: N games read, N written, N rejected in S s". */
+/* "--stats": "prog: N games read, N written, N rejected in S s" (the
+ * unit word is cli_unit). */
 void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
 
 #endif

@@ -221,6 +221,7 @@ main(int argc, char **argv)
 	int c, status = 0, i;
 
 	cli_init(argv[0]);
+	cli_unit = "lines";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":no:qhV", longopts, NULL)) != -1) {
 		switch (c) {

@@ -46,7 +46,7 @@ for f in "$D"/*/*.epd; do
 	if [ "$got" != "$want" ] || [ "$rejected" != "$want" ]; then
 		echo "FAIL: $name: $got invalid lines ($rejected rejected)," \
 		    "expected $want" >&2
-		grep -v ' games read, ' "$T/err" | head -5 >&2
+		grep -v ' lines read, ' "$T/err" | head -5 >&2
 		status=1
 	fi
 	if [ "$want" -eq 0 ] && [ "$rc" -ne 0 ]; then

@@ -64,10 +64,10 @@ grep -v 'note: unknown opcode' "$T/err" && fail "notes on canonical lines"
 
 # invalid lines: exit 1, every finding, rejects unchanged, nothing lost
 run 1 "$V" -n --rejects="$T/rej" --stats epd-invalid.epd
-grep -v ' games read, ' "$T/err" >"$T/err2"
+grep -v ' lines read, ' "$T/err" >"$T/err2"
 cmp "$T/err2" "$X/epd-invalid.err" || fail "epd-invalid.err differs"
 cmp "$T/rej" "$X/epd-invalid.rej" || fail "epd-invalid.rej differs"
-grep -q '^epd-validate: 20 games read, 3 written, 17 rejected in ' \
+grep -q '^epd-validate: 20 lines read, 3 written, 17 rejected in ' \
     "$T/err" || fail "--stats line"
 [ "$(wc -l <"$T/out")" -eq 3 ] || fail "valid lines of epd-invalid.epd"
 grep -q '"valid.2"' "$T/out" || fail "valid line missing from output"
