@@ -397,11 +397,24 @@ cd_fen_write_epd(const cd_board *b, char *buf)
 bool
 cd_board_is_initial(const cd_board *b)
 {
-	cd_board init;
+	/* compare with the initial position's key and fields, no board
+	 * built: the Zobrist key covers pieces, rights and side */
+	static const uint8_t back[8] = { CD_ROOK, CD_KNIGHT, CD_BISHOP,
+	    CD_QUEEN, CD_KING, CD_BISHOP, CD_KNIGHT, CD_ROOK };
+	int f;
 
-	cd_board_init(&init);
-	return memcmp(init.squares, b->squares, 64) == 0 &&
-	    b->side == CD_WHITE && b->ep == CD_SQ_NONE &&
-	    memcmp(init.castle_rook, b->castle_rook, 4) == 0 &&
-	    b->halfmove == 0 && b->fullmove == 1;
+	if (b->side != CD_WHITE || b->ep != CD_SQ_NONE || b->halfmove != 0 ||
+	    b->fullmove != 1 || b->by_type[0] != 0xffff00000000ffffULL ||
+	    b->castle_rook[CD_WHITE][CD_KINGSIDE] != CD_H1 ||
+	    b->castle_rook[CD_WHITE][CD_QUEENSIDE] != CD_A1 ||
+	    b->castle_rook[CD_BLACK][CD_KINGSIDE] != CD_H8 ||
+	    b->castle_rook[CD_BLACK][CD_QUEENSIDE] != CD_A8)
+		return false;
+	for (f = 0; f < 8; f++)
+		if (b->squares[f] != CD_PIECE(CD_WHITE, back[f]) ||
+		    b->squares[8 + f] != CD_PIECE(CD_WHITE, CD_PAWN) ||
+		    b->squares[48 + f] != CD_PIECE(CD_BLACK, CD_PAWN) ||
+		    b->squares[56 + f] != CD_PIECE(CD_BLACK, back[f]))
+			return false;
+	return true;
 }

@@ -386,7 +386,14 @@ cd_board_count_moves(const cd_board *b)
 bool
 cd_board_has_legal_move(const cd_board *b)
 {
-	return cd_board_count_moves(b) > 0;
+	cd_move list[CD_MAX_MOVES];
+
+	/* the king first: when it can move, no other piece need be tried
+	 * (Chess960 castling can be legal when no king step is, so the
+	 * full count follows) */
+	if (generate(b, list, GEN_COUNT, 1u << CD_KING, ~(cd_bitboard)0) > 0)
+		return true;
+	return generate(b, list, GEN_COUNT, ALL_TYPES, ~(cd_bitboard)0) > 0;
 }
 
 bool

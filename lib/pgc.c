@@ -159,10 +159,13 @@ find_shared(const cd_board *b, const cd_move *moves, int n, cd_bitboard *dup)
 static void
 keys_of(const cd_board *b, cd_move *moves, int n, uint64_t *keys)
 {
-	cd_bitboard dup[7];
-	int i;
+	cd_bitboard dup[7] = { 0 };
+	int i, t;
 
-	find_shared(b, moves, n, dup);
+	/* only knights, bishops, rooks and queens are disambiguated */
+	t = CD_PIECE_TYPE(b->squares[CD_MOVE_FROM(moves[0])]);
+	if (n > 1 && t >= CD_KNIGHT && t <= CD_QUEEN)
+		find_shared(b, moves, n, dup);
 	for (i = 0; i < n; i++)
 		keys[i] = move_key(b, moves[i], moves, n, dup);
 }
@@ -334,20 +337,31 @@ bucket_counts(const cd_board *b, unsigned *cnt)
 	while (t)
 		cnt[2] += (unsigned)cd__popcount(cd__knight_att[
 		    cd__pop_lsb(&t)] & notus);
-	t = (b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
-	    b->by_type[CD_QUEEN]) & usbb;
+	/* sliders: along the pin line when pinned */
+	t = b->by_type[CD_BISHOP] & usbb;
 	while (t) {
-		int type;
-
 		from = cd__pop_lsb(&t);
-		type = CD_PIECE_TYPE(b->squares[from]);
-		a = type == CD_BISHOP ? cd__bishop_att(from, occ) :
-		    type == CD_ROOK ? cd__rook_att(from, occ) :
-		    cd__bishop_att(from, occ) | cd__rook_att(from, occ);
-		a &= notus;
+		a = cd__bishop_att(from, occ) & notus;
 		if (pinned & CD_BB(from))
 			a &= cd__line[ksq][from];
-		cnt[type_bucket[type]] += (unsigned)cd__popcount(a);
+		cnt[0] += (unsigned)cd__popcount(a);
+	}
+	t = b->by_type[CD_ROOK] & usbb;
+	while (t) {
+		from = cd__pop_lsb(&t);
+		a = cd__rook_att(from, occ) & notus;
+		if (pinned & CD_BB(from))
+			a &= cd__line[ksq][from];
+		cnt[5] += (unsigned)cd__popcount(a);
+	}
+	t = b->by_type[CD_QUEEN] & usbb;
+	while (t) {
+		from = cd__pop_lsb(&t);
+		a = (cd__bishop_att(from, occ) | cd__rook_att(from, occ)) &
+		    notus;
+		if (pinned & CD_BB(from))
+			a &= cd__line[ksq][from];
+		cnt[4] += (unsigned)cd__popcount(a);
 	}
 	/* the king: steps, and castling from the generator */
 	if (b->castle_rook[us][0] != CD_SQ_NONE ||
@@ -425,22 +439,15 @@ static cd_move
 select_in_bucket(const cd_board *b, cd_move *bucket, int nb, unsigned r)
 {
 	uint64_t c[CD_MAX_MOVES];
-	int i, j;
+	int i;
 
 	if (nb == 1)
 		return bucket[0];
 	keys_of(b, bucket, nb, c);
 	for (i = 0; i < nb; i++)
 		c[i] = c[i] << 8 | (uint64_t)i;
-	for (i = 0; i < nb - 1; i++) {
-		unsigned less = 0;
-
-		for (j = 0; j < nb; j++)
-			less += c[j] < c[i];
-		if (less == r)
-			break;
-	}
-	return bucket[i];
+	sort_keys(c, nb);
+	return bucket[c[r < (unsigned)nb ? r : (unsigned)nb - 1] & 0xff];
 }
 
 int
@@ -1253,8 +1260,8 @@ get_reduced(struct dec *d)
 	return get_moves(d, count);
 }
 
-/* Whether a tag name reads back from PGN: not empty, no white space,
- * quote, bracket or NUL byte. */
+/* Whether a tag name reads back from PGN: not empty, no control byte
+ * (white space and DEL included), quote or bracket. */
 static bool
 tag_name_ok(const char *s, size_t n)
 {
@@ -1262,9 +1269,13 @@ tag_name_ok(const char *s, size_t n)
 
 	if (n == 0)
 		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] == '\0' || strchr(" \t\n\r\v\f\"[]", s[i]) != NULL)
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= 0x20 || c == 0x7f || c == '"' || c == '[' ||
+		    c == ']')
 			return false;
+	}
 	return true;
 }
 

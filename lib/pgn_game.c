@@ -337,13 +337,15 @@ cd_game_set_result(cd_game *g, cd_pgn_result r)
 static const char *const roster[7] = { "Event", "Site", "Date", "Round",
     "White", "Black", "Result" };
 
+static const size_t roster_len[7] = { 5, 4, 4, 5, 5, 5, 6 };
+
 static bool
 is_roster(const char *name, size_t len)
 {
 	int i;
 
 	for (i = 0; i < 7; i++)
-		if (strlen(roster[i]) == len && memcmp(roster[i], name, len) == 0)
+		if (roster_len[i] == len && memcmp(roster[i], name, len) == 0)
 			return true;
 	return false;
 }
@@ -368,14 +370,28 @@ xtag_set(cd_game_xtag *x, const char *name, const char *value, size_t vlen)
 	x->value_len = vlen;
 }
 
+/* Whether the start position is the standard initial one (as
+ * cd_board_is_initial, against the copy the game keeps). */
+static bool
+is_initial(const cd_game *g)
+{
+	const cd_board *a = &g->start, *b = &g->priv->initial;
+
+	return memcmp(a->squares, b->squares, 64) == 0 && a->side == b->side &&
+	    a->ep == b->ep && memcmp(a->castle_rook, b->castle_rook,
+	    sizeof(a->castle_rook)) == 0 && a->halfmove == b->halfmove &&
+	    a->fullmove == b->fullmove;
+}
+
 const cd_game_xtag *
 cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
 {
 	struct cd__game_priv *p = g->priv;
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
-	bool initial = cd_board_is_initial(&g->start);
+	bool initial = is_initial(g);
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
 	size_t k = 0, i, j, first;
+	long k2;
 	cd_game_xtag *x;
 	const char *v;
 	size_t vlen;
@@ -388,7 +404,10 @@ cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
 		if (i == 6) {
 			v = cd_pgn_result_str(cd_game_result(g));
 			vlen = strlen(v);
-		} else if ((v = cd_game_tag_value(g, roster[i], &vlen)) == NULL) {
+		} else if ((k2 = tag_find(g, roster[i], roster_len[i])) >= 0) {
+			v = g->str + g->tags[k2].value;
+			vlen = g->tags[k2].value_len;
+		} else {
 			v = i == 2 ? "????.??.??" : "?";
 			vlen = strlen(v);
 		}
@@ -854,7 +873,9 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 		l->pending = 0;
 	}
 	if (san != NULL) {
-		memcpy(nd->san, san, slen + 1);
+		/* san has CD_SAN_MAX bytes (the parser's buffer) */
+		memcpy(nd->san, san, CD_SAN_MAX);
+		nd->san[slen] = '\0';
 		n = slen;
 	} else {
 		n = san_bare(&l->board, m, nd->san);
@@ -969,7 +990,7 @@ fold(char *d, const char *s, size_t len)
 	while (i < len) {
 #ifdef __SSE2__
 		if (i + 16 <= len) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+			__m128i v = _mm_loadu_si128((const void *)(s + i));
 			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
 			    _mm_set1_epi8(0x1f)), v);
 			unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
@@ -981,7 +1002,7 @@ fold(char *d, const char *s, size_t len)
 
 			if (bad == 0 && (sp & (sp << 1)) == 0 &&
 			    !(space && (sp & 1))) {
-				_mm_storeu_si128((__m128i *)(d + k), v);
+				_mm_storeu_si128((void *)(d + k), v);
 				k += 16;
 				i += 16;
 				space = (sp >> 15) & 1;

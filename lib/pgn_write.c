@@ -11,6 +11,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pgn_internal.h"
 
@@ -34,15 +37,14 @@ cd_pgn_buf_free(cd_pgn_buf *b)
 	b->len = b->cap = 0;
 }
 
+/* Make room for n more bytes (the slow part of reserve). */
 static int
-reserve(struct out *o, size_t n)
+grow_out(struct out *o, size_t n)
 {
 	cd_pgn_buf *b = o->b;
 	size_t cap;
 	char *p;
 
-	if (b->cap - b->len >= n)
-		return 0;
 	cap = b->cap ? b->cap : 4096;
 	while (cap - b->len < n) {
 		if (cap > SIZE_MAX / 2) {
@@ -59,6 +61,14 @@ reserve(struct out *o, size_t n)
 	b->data = p;
 	b->cap = cap;
 	return 0;
+}
+
+static inline int
+reserve(struct out *o, size_t n)
+{
+	if (o->b->cap - o->b->len >= n)
+		return 0;
+	return grow_out(o, n);
 }
 
 static void
@@ -107,6 +117,51 @@ token(struct out *o, const char *s, size_t n)
 	token3(o, "", 0, s, n, "", 0);
 }
 
+/* A short token (n <= 8) whose source has 8 readable bytes: one fixed
+ * copy instead of a call. */
+static inline void
+token8(struct out *o, const char *s8, size_t n)
+{
+	char *d;
+
+	if (reserve(o, 9) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	if (o->col == 0) {
+		o->col = n;
+	} else if (o->col + 1 + n <= LINE_MAX_LEN) {
+		*d++ = ' ';
+		o->col += 1 + n;
+	} else {
+		*d++ = '\n';
+		o->col = n;
+	}
+	memcpy(d, s8, 8);
+	o->b->len = (size_t)(d - o->b->data) + n;
+}
+
+/* The index of the last space in s[0..n), or -1. */
+static inline long
+last_space(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' ');
+
+	while (n >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + n - 16)), sp));
+
+		if (m)
+			return (long)(n - 16) + 31 - __builtin_clz(m);
+		n -= 16;
+	}
+#endif
+	while (n > 0)
+		if (s[--n] == ' ')
+			return (long)n;
+	return -1;
+}
+
 /*
  * A comment (already folded: single spaces, trimmed, not empty).  Each
  * word is a token, `{ ` joined to the first and ` }` to the last, and
@@ -147,12 +202,18 @@ comment(struct out *o, const char *s, size_t len)
 			break;
 		}
 		/* the last cut q with c[p..q) fitting: q - p <= avail */
-		for (k = avail; k > 0; k--) {
-			q = p + k;
-			if (c[q] == ' ' && q != 1 && q != n - 2) {
+		k = avail + 1;
+		while (k > 1) {
+			long at = last_space(c + p + 1, k - 1);
+
+			if (at < 0)
+				break;
+			q = p + 1 + (size_t)at;
+			if (q != 1 && q != n - 2) {
 				found = true;
 				break;
 			}
+			k = (size_t)at + 1;
 		}
 		if (found) {
 			c[q] = '\n';
@@ -200,7 +261,7 @@ notes(struct out *o, const cd_game *g, uint32_t i)
 static void
 move_number(struct out *o, unsigned long n, bool black)
 {
-	char buf[32], *p = buf + sizeof(buf);
+	char buf[40] = { 0 }, *p = buf + 24;
 	size_t len;
 
 	if (black) {
@@ -212,8 +273,11 @@ move_number(struct out *o, unsigned long n, bool black)
 		*--p = (char)('0' + n % 10);
 		n /= 10;
 	} while (n);
-	len = (size_t)(buf + sizeof(buf) - p);
-	token(o, p, len);
+	len = (size_t)(buf + 24 - p);
+	if (len <= 8)
+		token8(o, p, len);	/* buf has 16 bytes after p */
+	else
+		token(o, p, len);
 }
 
 static void
@@ -228,7 +292,7 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 		move_number(o, cd__game_move_number(g, nd->ply), false);
 	else if (o->need_num)
 		move_number(o, cd__game_move_number(g, nd->ply), true);
-	token(o, nd->san, nd->san_len);
+	token8(o, nd->san, nd->san_len);	/* san: 10 bytes, <= 7 used */
 	o->need_num = false;
 	if (reduced)
 		return;

@@ -41,8 +41,8 @@ usage(void)
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -q, --quiet           no progress line, no note about dropped\n"
 	    "                        comments or text that is not PGN\n"
-	    "      --rejects=FILE    copy the original bytes of every rejected\n"
-	    "                        game to FILE\n"
+	    "      --rejects=FILE    copy the original bytes of every\n"
+	    "                        rejected game to FILE\n"
 	    "      --stats           print counts and time on standard error\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
@@ -164,7 +164,8 @@ main(int argc, char **argv)
 		case OPT_LANG:
 			opt_lang = cd_san_lang_find(optarg);
 			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
+				cli_usage_error("unknown language '%s'",
+				    optarg);
 			break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;

@@ -513,6 +513,32 @@ START_TEST(test_legal_moves_to)
 }
 END_TEST
 
+/* An en passant square that no double push made (read without
+ * validation) gives no capture and is not in the key. */
+START_TEST(test_bad_ep_square)
+{
+	cd_board b;
+	cd_move list[CD_MAX_MOVES];
+	int n, i;
+
+	tu_fen(&b, "4k3/8/8/8/4p3/8/3P4/4K3 w - e3 0 1", CD_FEN_NO_VALIDATE);
+	ck_assert_int_eq(cd_board_validate(&b), CD_POS_BAD_EP);
+	n = cd_board_legal_moves(&b, list);
+	ck_assert_int_eq(n, 6);
+	for (i = 0; i < n; i++)
+		ck_assert_int_ne(CD_MOVE_KIND(list[i]), CD_MK_EP);
+	/* as with "-" (Stockfish: 38) */
+	ck_assert_uint_eq(cd_perft(&b, 2), 38);
+	ck_assert(!b.ep_hashed);
+	/* black to move, the square on the sixth rank */
+	tu_fen(&b, "4k3/4p3/8/3P4/8/8/8/4K3 b - d6 0 1", CD_FEN_NO_VALIDATE);
+	n = cd_board_legal_moves(&b, list);
+	for (i = 0; i < n; i++)
+		ck_assert_int_ne(CD_MOVE_KIND(list[i]), CD_MK_EP);
+	ck_assert(!b.ep_hashed);
+}
+END_TEST
+
 /* ---- making moves ---- */
 
 struct make_case {
@@ -973,6 +999,7 @@ board_suite(void)
 	    (int)(sizeof(mixed) / sizeof(mixed[0])));
 	tcase_add_loop_test(tc, test_legal_moves_to, 0,
 	    (int)(sizeof(mixed) / sizeof(mixed[0])));
+	tcase_add_test(tc, test_bad_ep_square);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("make");

@@ -997,8 +997,8 @@ START_TEST(test_random_games)
 {
 	static const char *fens[] = {
 	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-	    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
-	    "0 1",
+	    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
+	    "0 1"),
 	    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 	    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
@@ -1059,8 +1059,8 @@ END_TEST
 START_TEST(test_random_tokens)
 {
 	static const char *fens[] = {
-	    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
-	    "0 1",
+	    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - "
+	    "0 1"),
 	    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0 1",
 	    "4k3/4r3/8/8/1b6/2N1N3/3N4/4K3 w - - 0 1",

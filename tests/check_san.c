@@ -698,6 +698,123 @@ START_TEST(test_read_back)
 }
 END_TEST
 
+/* Every legal move of random games under the other spellings the import
+ * format accepts (no mark, wrong or doubled marks, figurines, lower-case
+ * piece letters but b, a pawn letter, long algebraic with "-", "x" or
+ * ":", castling with zeros and dashes, the promotion forms): each reads
+ * as the same move in lenient mode and is refused in strict mode. */
+static void
+variants(const cd_board *b, cd_move m, char out[][32], int *n)
+{
+	static const char *const fig[7] = { "", "\xe2\x99\x99", "\xe2\x99\x98",
+	    "\xe2\x99\x97", "\xe2\x99\x96", "\xe2\x99\x95", "\xe2\x99\x94" };
+	static const char letters[] = "?PNBRQK";
+	char bare[CD_SAN_MAX], uci[8], full[CD_SAN_MAX];
+	size_t k;
+	int type = cd_board_moving_type(b, m);
+	int from = CD_MOVE_FROM(m);
+	const char *sep[3] = { "-", "x", ":" };
+	char piece[2] = { 0, 0 };
+	int i;
+
+	*n = 0;
+	cd_san_write(b, m, full);
+	k = cd_san_write_bare(b, m, bare);
+	cd_move_to_uci(b, m, uci);
+	/* marks: none, "+", "#", "++" */
+	snprintf(out[(*n)++], 32, "%s", bare);
+	snprintf(out[(*n)++], 32, "%s+", bare);
+	snprintf(out[(*n)++], 32, "%s#", bare);
+	snprintf(out[(*n)++], 32, "%s++", bare);
+	if (CD_MOVE_KIND(m) == CD_MK_CASTLE) {
+		snprintf(out[(*n)++], 32, "%s", k == 3 ? "0-0" : "0-0-0");
+		snprintf(out[(*n)++], 32, "%s", k == 3 ? "o-o" : "o-o-o");
+		snprintf(out[(*n)++], 32, "%s", k == 3 ? "O\xe2\x80\x93O" :
+		    "O\xe2\x80\x94O\xe2\x80\x94O");
+		return;
+	}
+	/* a missing x (not "bxc3": "bc3" may be a bishop's move too), or a
+	 * spurious one on a piece move */
+	if (strchr(bare, 'x') != NULL && bare[0] != 'b') {
+		char *x = strchr(bare, 'x');
+
+		snprintf(out[(*n)++], 32, "%.*s%s", (int)(x - bare), bare, x + 1);
+	} else if (type != CD_PAWN) {
+		snprintf(out[(*n)++], 32, "%.*sx%s", (int)(k - 2), bare,
+		    bare + k - 2);
+	}
+	if (type != CD_PAWN) {
+		snprintf(out[(*n)++], 32, "%s%s", fig[type], bare + 1);
+		if (type != CD_BISHOP)
+			snprintf(out[(*n)++], 32, "%c%s", letters[type] | 0x20,
+			    bare + 1);
+	} else {
+		snprintf(out[(*n)++], 32, "P%s", bare);
+	}
+	if (type != CD_PAWN)
+		piece[0] = letters[type];
+	for (i = 0; i < 3; i++)
+		snprintf(out[(*n)++], 32, "%s%c%c%s%s", piece, 'a' + CD_FILE(from),
+		    '1' + CD_RANK(from), sep[i], uci + 2);
+	if (CD_MOVE_IS_PROMO(m)) {
+		char p = letters[CD_MOVE_PROMO_TYPE(m)];
+
+		k -= 2;		/* without "=Q" */
+		snprintf(out[(*n)++], 32, "%.*s%c", (int)k, bare, p);
+		snprintf(out[(*n)++], 32, "%.*s=%c", (int)k, bare, p | 0x20);
+		snprintf(out[(*n)++], 32, "%.*s(%c)", (int)k, bare, p);
+		snprintf(out[(*n)++], 32, "%.*s/%c", (int)k, bare, p);
+	}
+}
+
+START_TEST(test_read_variants)
+{
+	int g, ply;
+
+	for (g = 0; g < 12; g++) {
+		cd_board b;
+
+		if (g % 3 == 2)
+			tu_fen(&b, "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 0);
+		else if (g % 3 == 1)
+			tu_fen(&b, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/"
+			    "PPPBBPPP/R3K2R w KQkq - 0 1", 0);
+		else
+			cd_board_init(&b);
+		for (ply = 0; ply < 80; ply++) {
+			cd_move list[CD_MAX_MOVES], m;
+			int n = cd_board_legal_moves(&b, list), i, j, nv;
+			char v[24][32], full[CD_SAN_MAX];
+
+			for (i = 0; i < n; i++) {
+				variants(&b, list[i], v, &nv);
+				cd_san_write(&b, list[i], full);
+				for (j = 0; j < nv; j++) {
+					const char *why = NULL;
+					cd_status st;
+
+					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL, 0,
+					    &m, &why);
+					ck_assert_msg(st == CD_OK && m == list[i],
+					    "%s: '%s' (for %s): %s", tu_fen_of(&b), v[j],
+					    full, st == CD_OK ? "another move" : why);
+					if (strcmp(v[j], full) == 0)
+						continue;
+					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL,
+					    CD_SAN_STRICT, &m, &why);
+					ck_assert_msg(st == CD_ERR_SYNTAX,
+					    "%s: strict accepts '%s' for %s", tu_fen_of(&b),
+					    v[j], full);
+				}
+			}
+			if (n == 0)
+				break;
+			cd_board_make(&b, list[tu_rand() % (unsigned)n]);
+		}
+	}
+}
+END_TEST
+
 static Suite *
 san_suite(void)
 {
@@ -724,6 +841,7 @@ san_suite(void)
 	    (int)(sizeof(langs) / sizeof(langs[0])));
 	tcase_add_test(tc, test_lang_find);
 	tcase_add_test(tc, test_read_back);
+	tcase_add_test(tc, test_read_variants);
 	suite_add_tcase(s, tc);
 	return s;
 }

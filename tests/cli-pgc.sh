@@ -130,6 +130,7 @@ damaged tag-outside '\002\001a\001b' '49: record 0x02 outside a game (no 0x05 be
 damaged rav-outside '\011' '49: record 0x09 outside a game (no 0x05 before it)'
 damaged tag-late '\005\003\001\015\002\001a\001b\006' '53: tag pair (0x02) after the movetext'
 damaged tag-name '\005\002\002a]\001b\006' '50: tag name (0x02) that PGN cannot write'
+damaged tag-name-ctl '\005\002\002a\006\001b\006' '50: tag name (0x02) that PGN cannot write'
 damaged nested '\005\005' '50: record 0x05 inside the game that begins at offset 49'
 damaged reduced-inside '\005\001' '50: record 0x01 inside the game that begins at offset 49'
 damaged bad-fen '\005\002\003FEN\0038/8\006' '59: start position: .*'

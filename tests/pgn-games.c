@@ -4,8 +4,10 @@
  * cuts a file into games, so shell tests can check that no game is lost.
  *
  *	pgn-games FILE		one line per game: "NUMBER OFFSET LENGTH
- *				HASH" (HASH: FNV-1a 64 of its bytes), and a
- *				last line "skipped BYTES"
+ *				HASH TRIMMED" (FNV-1a 64 of its bytes, and
+ *				of them without the white space at the end
+ *				that separates it from the next game), and
+ *				a last line "skipped BYTES"
  *	pgn-games -s ALL PART	PART's games must be, in order and byte
  *				for byte, some of ALL's games, and PART
  *				must be nothing but those games; prints
@@ -78,7 +80,7 @@ fnv(const char *s, size_t n)
 struct game {
 	uint64_t offset;
 	size_t len;
-	uint64_t hash;
+	uint64_t hash, trimmed;
 };
 
 /* Cut buf into games; returns their number, *skipped the bytes skipped
@@ -89,7 +91,7 @@ games(const char *path, const char *buf, size_t len, struct game **out,
 {
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(buf, len);
 	struct game *g = NULL, *ng;
-	size_t n = 0, cap = 0;
+	size_t n = 0, cap = 0, k;
 	cd_pgn_raw_game raw;
 	cd_status st;
 
@@ -110,6 +112,12 @@ games(const char *path, const char *buf, size_t len, struct game **out,
 		g[n].offset = raw.offset;
 		g[n].len = raw.len;
 		g[n].hash = fnv(raw.text, raw.len);
+		k = raw.len;
+		while (k > 0 && (raw.text[k - 1] == '\n' ||
+		    raw.text[k - 1] == '\r' || raw.text[k - 1] == ' ' ||
+		    raw.text[k - 1] == '\t'))
+			k--;
+		g[n].trimmed = fnv(raw.text, k);
 		n++;
 		*skipped += raw.skipped_bytes;
 	}
@@ -133,8 +141,8 @@ list(const char *path)
 
 	n = games(path, buf, len, &g, &skipped);
 	for (i = 0; i < n; i++)
-		printf("%zu %" PRIu64 " %zu %016" PRIx64 "\n", i + 1,
-		    g[i].offset, g[i].len, g[i].hash);
+		printf("%zu %" PRIu64 " %zu %016" PRIx64 " %016" PRIx64 "\n",
+		    i + 1, g[i].offset, g[i].len, g[i].hash, g[i].trimmed);
 	printf("skipped %" PRIu64 "\n", skipped);
 	free(g);
 	free(buf);
