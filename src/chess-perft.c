@@ -378,8 +378,7 @@ main(int argc, char **argv)
 		case 's': opt_stats = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
-		case ':': cli_usage_error("option '%s' needs a value", argv[optind - 1]);
-		default: cli_usage_error("unknown option '%s'", argv[optind - 1]);
+		default: cli_bad_option(c, argv);
 		}
 	}
 	out = cli_output_open(outpath);

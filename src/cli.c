@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ static char *out_path;		/* final name with -o */
 static char *out_tmp;		/* temporary file being written */
 static void (*hooks[8])(void);
 static int nhooks;
+static FILE *rejects_file;
+static const char *rejects_path;
 static double start_time;
 static double last_progress;
 static int progress_shown;
@@ -322,4 +325,67 @@ cli_stats(uint64_t read, uint64_t written, uint64_t rejected)
 	cli_warn("%llu %s read, %llu written, %llu rejected in %.2f s",
 	    (unsigned long long)read, cli_unit, (unsigned long long)written,
 	    (unsigned long long)rejected, cli_now() - start_time);
+}
+
+void
+cli_bad_option(int c, char *const *argv)
+{
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+	if (optopt > 0 && optopt < 256 && optopt != '?')
+		cli_usage_error("unknown option '-%c'", optopt);
+	cli_usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+int
+cli_each_input(int argc, char **argv, int first,
+    int (*fn)(FILE *f, const char *name))
+{
+	int status = 0, i = first;
+
+	do {
+		const char *name;
+		FILE *f = cli_open_input(i < argc ? argv[i] : NULL, &name);
+
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		if (fn(f, name) != 0)
+			status = 2;
+		cli_close_input(f);
+	} while (++i < argc);
+	return status;
+}
+
+void
+cli_rejects_open(const char *path)
+{
+	if (path == NULL)
+		return;
+	rejects_path = path;
+	rejects_file = fopen(path, "wb");
+	if (rejects_file == NULL)
+		cli_fatal("%s: %s", path, strerror(errno));
+	setvbuf(rejects_file, NULL, _IOFBF, 1 << 16);
+}
+
+void
+cli_rejects_write(const void *bytes, size_t len)
+{
+	if (rejects_file == NULL)
+		return;
+	if (fwrite(bytes, 1, len, rejects_file) != len ||
+	    ferror(rejects_file))
+		cli_fatal("write error on %s: %s", rejects_path,
+		    strerror(errno));
+}
+
+void
+cli_rejects_close(void)
+{
+	if (rejects_file != NULL && fclose(rejects_file) != 0)
+		cli_fatal("write error on %s: %s", rejects_path,
+		    strerror(errno));
+	rejects_file = NULL;
 }

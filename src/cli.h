@@ -47,6 +47,24 @@ FILE *cli_output_open(const char *path);
  * game, so a closed pipe stops the tool at once). */
 void cli_output_check(void);
 
+/* getopt_long returned ':' (a missing value) or '?' (an unknown
+ * option): the message, a hint to --help, exit 2. */
+void cli_bad_option(int c, char *const *argv) __attribute__((noreturn));
+
+/* Run fn on each input named in argv[first..argc), or on standard input
+ * when none is named.  A file that cannot be opened is reported and
+ * skipped.  Returns 2 if a file could not be opened or fn returned
+ * non-zero for one, else 0. */
+int cli_each_input(int argc, char **argv, int first,
+    int (*fn)(FILE *f, const char *name));
+
+/* The rejects file (--rejects=FILE; nothing happens when path is
+ * NULL): the original bytes of each rejected game or line, unchanged.
+ * A write error is fatal (exit 2). */
+void cli_rejects_open(const char *path);
+void cli_rejects_write(const void *bytes, size_t len);
+void cli_rejects_close(void);
+
 /* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
 void cli_atexit(void (*fn)(void));
 

@@ -18,7 +18,7 @@
 
 static bool opt_normalize, opt_stats;
 static const char *opt_rejects;
-static FILE *out, *rejects;
+static FILE *out;
 static cd_epd *rec;
 static uint64_t n_read, n_written, n_rejected, bytes_done;
 
@@ -134,14 +134,10 @@ report(const char *name, unsigned long lineno)
 static void
 write_reject(const char *raw, size_t len)
 {
-	if (rejects == NULL)
-		return;
-	fwrite(raw, 1, len, rejects);
+	/* a line: its bytes, with a line end if the file's last lacked one */
+	cli_rejects_write(raw, len);
 	if (len == 0 || raw[len - 1] != '\n')
-		putc('\n', rejects);
-	if (ferror(rejects))
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+		cli_rejects_write("\n", 1);
 }
 
 /* Check one input; 2 on a read error, else 0. */
@@ -218,7 +214,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *opt_output = NULL;
-	int c, status = 0, i;
+	int c, status = 0;
 
 	cli_init(argv[0]);
 	cli_unit = "lines";
@@ -246,18 +242,8 @@ main(int argc, char **argv)
 		case 'V':
 			cli_print_version();
 			cli_exit(0);
-		case ':':
-			if (optopt != 0)
-				cli_usage_error("option requires an argument "
-				    "-- '%c'", optopt);
-			cli_usage_error("option '%s' requires an argument",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				cli_usage_error("invalid option -- '%c'",
-				    optopt);
-			cli_usage_error("unrecognized option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
 	if (opt_output != NULL && !opt_normalize)
@@ -267,30 +253,12 @@ main(int argc, char **argv)
 	if (rec == NULL)
 		cli_fatal("out of memory");
 	out = cli_output_open(opt_output);
-	if (opt_rejects != NULL) {
-		rejects = fopen(opt_rejects, "wb");
-		if (rejects == NULL)
-			cli_fatal("%s: %s", opt_rejects, strerror(errno));
-	}
-	i = optind;
-	do {
-		const char *arg = i < argc ? argv[i] : NULL;
-		const char *display;
-		FILE *f = cli_open_input(arg, &display);
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		if (process(f, display) != 0)
-			status = 2;
-		cli_close_input(f);
-	} while (++i < argc);
+	cli_rejects_open(opt_rejects);
+	if (cli_each_input(argc, argv, optind, process) != 0)
+		status = 2;
 	cd_epd_free(rec);
 	free(seen.names);
-	if (rejects != NULL && fclose(rejects) != 0)
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_close();
 	cli_progress_end();
 	if (opt_stats)
 		cli_stats(n_read, n_written, n_rejected);

@@ -52,9 +52,13 @@ flush_out(void)
 	cli_output_check();
 }
 
-static void
-decode_file(FILE *f, const char *name, cd_game *g)
+static cd_game *game;
+
+/* Decode one input; 0 (errors are counted in the games). */
+static int
+decode_file(FILE *f, const char *name)
 {
+	cd_game *g = game;
 	cd_pgc_reader *r = cd_pgc_reader_new(f);
 	cd_pgc_error err;
 	uint64_t base = bytes_done;
@@ -89,6 +93,7 @@ decode_file(FILE *f, const char *name, cd_game *g)
 	}
 	bytes_done = base + cd_pgc_reader_tell(r);
 	cd_pgc_reader_free(r);
+	return 0;
 }
 
 int
@@ -106,7 +111,7 @@ main(int argc, char **argv)
 	};
 	const char *outpath = NULL;
 	cd_game *g;
-	int c, i;
+	int c;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -119,36 +124,15 @@ main(int argc, char **argv)
 		case OPT_STATS: opt_stats = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0 && optopt != '?')
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
-	if ((g = cd_game_new()) == NULL)
+	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
 	out = cli_output_open(outpath);
-	if (optind >= argc) {
-		const char *name;
-		FILE *f = cli_open_input(NULL, &name);
-
-		decode_file(f, name, g);
-	}
-	for (i = optind; i < argc; i++) {
-		const char *name;
-		FILE *f = cli_open_input(argv[i], &name);
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		decode_file(f, name, g);
-		cli_close_input(f);
-	}
+	if (cli_each_input(argc, argv, optind, decode_file) != 0)
+		status = 2;
 	flush_out();
 	cd_pgn_buf_free(&obuf);
 	cd_game_free(g);

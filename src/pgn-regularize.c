@@ -21,7 +21,7 @@
 static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
-static FILE *out, *rejects;
+static FILE *out;
 static int status;
 static uint64_t games_read, games_written, games_rejected, bytes_done;
 static cd_pgn_buf obuf;
@@ -111,15 +111,16 @@ reject(const cd_pgn_raw_game *raw, const cd_pgn_error *err)
 		status = 1;
 	cli_warn_at(cur_file, err->line, err->col, "game %llu: %s",
 	    (unsigned long long)raw->number, err->msg);
-	if (rejects != NULL && (fwrite(raw->text, 1, raw->len, rejects) !=
-	    raw->len || ferror(rejects)))
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_write(raw->text, raw->len);
 }
 
-static void
-regularize(FILE *f, const char *name, cd_game *g)
+static cd_game *game;
+
+/* Regularize one input; 0 (errors are counted in the games). */
+static int
+regularize(FILE *f, const char *name)
 {
+	cd_game *g = game;
 	cd_pgn_reader *r = cd_pgn_reader_new(f);
 	cd_pgn_parse_opts po;
 	cd_pgn_raw_game raw;
@@ -182,6 +183,7 @@ regularize(FILE *f, const char *name, cd_game *g)
 	}
 	bytes_done = base + cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
+	return 0;
 }
 
 int
@@ -202,7 +204,7 @@ main(int argc, char **argv)
 	};
 	const char *outpath = NULL;
 	cd_game *g;
-	int c, i;
+	int c;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -222,47 +224,20 @@ main(int argc, char **argv)
 		case 'v': opt_verbose = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0 && optopt != '?')
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
-	if ((g = cd_game_new()) == NULL)
+	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
-	if (opt_rejects != NULL) {
-		rejects = fopen(opt_rejects, "wb");
-		if (rejects == NULL)
-			cli_fatal("%s: %s", opt_rejects, strerror(errno));
-	}
+	cli_rejects_open(opt_rejects);
 	out = cli_output_open(outpath);
-	if (optind >= argc) {
-		const char *name;
-		FILE *f = cli_open_input(NULL, &name);
-
-		regularize(f, name, g);
-	}
-	for (i = optind; i < argc; i++) {
-		const char *name;
-		FILE *f = cli_open_input(argv[i], &name);
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		regularize(f, name, g);
-		cli_close_input(f);
-	}
+	if (cli_each_input(argc, argv, optind, regularize) != 0)
+		status = 2;
 	flush_out();
 	cd_pgn_buf_free(&obuf);
 	cd_game_free(g);
-	if (rejects != NULL && fclose(rejects) != 0)
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_close();
 	if (opt_stats)
 		cli_stats(games_read, games_written, games_rejected);
 	cli_exit(status);

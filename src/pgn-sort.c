@@ -1109,14 +1109,8 @@ main(int argc, char **argv)
 		case 'u': opt_unique = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0 && optopt != '?')
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
 	if (opt_check && opt_merge)

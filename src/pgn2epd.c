@@ -56,7 +56,7 @@ static bool opt_unique, opt_variations, opt_stats;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static const char *opt_rejects;
 
-static FILE *out, *rejects;
+static FILE *out;
 static cd_game *game;
 static uint64_t n_read, n_written, n_rejected, n_positions, bytes_done;
 static uint64_t game_seq;	/* games read from all inputs: the id's game */
@@ -495,16 +495,7 @@ write_game(void)
 static void
 write_reject(const cd_pgn_raw_game *raw)
 {
-	if (rejects == NULL)
-		return;
-	fwrite(raw->text, 1, raw->len, rejects);
-	/* a game without a final line end (the last of its file) gets one
-	 * and a blank line, so the next game starts on its own line */
-	if (raw->len > 0 && raw->text[raw->len - 1] != '\n')
-		fputs("\n\n", rejects);
-	if (ferror(rejects))
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_write(raw->text, raw->len);
 }
 
 static void
@@ -628,7 +619,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *opt_output = NULL;
-	int c, status = 0, i;
+	int c, status = 0;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -667,50 +658,22 @@ main(int argc, char **argv)
 		case 'V':
 			cli_print_version();
 			cli_exit(0);
-		case ':':
-			if (optopt != 0)
-				cli_usage_error("option requires an argument "
-				    "-- '%c'", optopt);
-			cli_usage_error("option '%s' requires an argument",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				cli_usage_error("invalid option -- '%c'",
-				    optopt);
-			cli_usage_error("unrecognized option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
 	if ((game = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
 	out = cli_output_open(opt_output);
-	if (opt_rejects != NULL) {
-		rejects = fopen(opt_rejects, "wb");
-		if (rejects == NULL)
-			cli_fatal("%s: %s", opt_rejects, strerror(errno));
-	}
-	i = optind;
-	do {
-		const char *arg = i < argc ? argv[i] : NULL;
-		const char *display;
-		FILE *f = cli_open_input(arg, &display);
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		if (process(f, display) != 0)
-			status = 2;
-		cli_close_input(f);
-	} while (++i < argc);
+	cli_rejects_open(opt_rejects);
+	if (cli_each_input(argc, argv, optind, process) != 0)
+		status = 2;
 	cd_game_free(game);
 	free(ob.data);
 	free(boards);
 	free(stack);
 	free(keys);
-	if (rejects != NULL && fclose(rejects) != 0)
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_close();
 	cli_progress_end();
 	if (opt_stats)
 		cli_stats(n_read, n_written, n_rejected);

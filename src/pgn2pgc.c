@@ -23,7 +23,7 @@
 static int opt_comments, opt_stats;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
-static FILE *out, *rejects;
+static FILE *out;
 static int status;
 static uint64_t games_read, games_written, games_rejected, bytes_done;
 static uint64_t comments_dropped, games_dropping;
@@ -71,15 +71,16 @@ reject(const cd_pgn_raw_game *raw, const char *name, unsigned long line,
 		status = 1;
 	cli_warn_at(name, line, col, "game %llu: %s",
 	    (unsigned long long)raw->number, msg);
-	if (rejects != NULL && (fwrite(raw->text, 1, raw->len, rejects) !=
-	    raw->len || ferror(rejects)))
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_write(raw->text, raw->len);
 }
 
-static void
-encode_file(FILE *f, const char *name, cd_game *g)
+static cd_game *game;
+
+/* Encode one input; 0 (errors are counted in the games). */
+static int
+encode_file(FILE *f, const char *name)
 {
+	cd_game *g = game;
 	cd_pgn_reader *r = cd_pgn_reader_new(f);
 	cd_pgn_parse_opts po;
 	cd_pgn_raw_game raw;
@@ -134,6 +135,7 @@ encode_file(FILE *f, const char *name, cd_game *g)
 	}
 	bytes_done = base + cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
+	return 0;
 }
 
 int
@@ -153,7 +155,7 @@ main(int argc, char **argv)
 	};
 	const char *outpath = NULL;
 	cd_game *g;
-	int c, i;
+	int c;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -173,47 +175,20 @@ main(int argc, char **argv)
 		case OPT_STATS: opt_stats = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
-		case ':':
-			cli_usage_error("option '%s' needs a value",
-			    argv[optind - 1]);
 		default:
-			if (optopt != 0 && optopt != '?')
-				cli_usage_error("unknown option '-%c'", optopt);
-			cli_usage_error("unknown option '%s'",
-			    argv[optind - 1]);
+			cli_bad_option(c, argv);
 		}
 	}
-	if ((g = cd_game_new()) == NULL)
+	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
-	if (opt_rejects != NULL) {
-		rejects = fopen(opt_rejects, "wb");
-		if (rejects == NULL)
-			cli_fatal("%s: %s", opt_rejects, strerror(errno));
-	}
+	cli_rejects_open(opt_rejects);
 	out = cli_output_open(outpath);
-	if (optind >= argc) {
-		const char *name;
-		FILE *f = cli_open_input(NULL, &name);
-
-		encode_file(f, name, g);
-	}
-	for (i = optind; i < argc; i++) {
-		const char *name;
-		FILE *f = cli_open_input(argv[i], &name);
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		encode_file(f, name, g);
-		cli_close_input(f);
-	}
+	if (cli_each_input(argc, argv, optind, encode_file) != 0)
+		status = 2;
 	flush_out();
 	cd_pgn_buf_free(&obuf);
 	cd_game_free(g);
-	if (rejects != NULL && fclose(rejects) != 0)
-		cli_fatal("write error on %s: %s", opt_rejects,
-		    strerror(errno));
+	cli_rejects_close();
 	if (comments_dropped > 0 && !cli_quiet)
 		cli_warn("dropped %llu comments of %llu games (--comments "
 		    "keeps them)", (unsigned long long)comments_dropped,

@@ -39,13 +39,13 @@ run 0 "$V" -h
 run 0 "$V" --version
 grep -q '^epd-validate (chessdata) [0-9]' "$T/out" || fail "--version text"
 run 2 "$V" -x epd-valid.epd
-grep -q "^epd-validate: invalid option -- 'x'" "$T/err" || fail "-x message"
+grep -q "^epd-validate: unknown option '-x'" "$T/err" || fail "-x message"
 grep -q "Try 'epd-validate --help'" "$T/err" || fail "-x hint"
 [ -s "$T/out" ] && fail "-x wrote to stdout"
 run 2 "$V" --bogus epd-valid.epd
-grep -q "unrecognized option '--bogus'" "$T/err" || fail "--bogus message"
+grep -q "unknown option '--bogus'" "$T/err" || fail "--bogus message"
 run 2 "$V" -n -o
-grep -q "requires an argument" "$T/err" || fail "-o without argument"
+grep -q "needs a value" "$T/err" || fail "-o without argument"
 run 2 "$V" -o "$T/x" epd-valid.epd
 grep -q "needs --normalize" "$T/err" || fail "-o without -n"
 [ -e "$T/x" ] && fail "-o without -n created its file"

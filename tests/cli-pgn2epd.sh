@@ -51,11 +51,11 @@ run 0 "$P" -h
 run 0 "$P" --version
 grep -q '^pgn2epd (chessdata) [0-9]' "$T/out" || fail "--version text"
 run 2 "$P" -x p2e-games.pgn
-grep -q "^pgn2epd: invalid option -- 'x'" "$T/err" || fail "-x message"
+grep -q "^pgn2epd: unknown option '-x'" "$T/err" || fail "-x message"
 grep -q "Try 'pgn2epd --help'" "$T/err" || fail "-x hint"
 [ -s "$T/out" ] && fail "-x wrote to stdout"
 run 2 "$P" --bogus p2e-games.pgn
-grep -q "unrecognized option '--bogus'" "$T/err" || fail "--bogus message"
+grep -q "unknown option '--bogus'" "$T/err" || fail "--bogus message"
 run 2 "$P" --ops=c0,xx p2e-games.pgn
 grep -q "unknown operation 'xx' in --ops" "$T/err" || fail "--ops=xx message"
 [ -s "$T/out" ] && fail "--ops=xx wrote to stdout"
@@ -64,7 +64,7 @@ grep -q "invalid number '-1' for --first" "$T/err" || fail "--first=-1"
 run 2 "$P" --last=x p2e-games.pgn
 grep -q "invalid number 'x' for --last" "$T/err" || fail "--last=x"
 run 2 "$P" -o
-grep -q "requires an argument" "$T/err" || fail "-o without argument"
+grep -q "needs a value" "$T/err" || fail "-o without argument"
 
 # The standard's FEN examples (16.1.4): 1. e4 c5 2. Nf3 gives exactly
 # these positions, the clocks as fmvn and hmvc, an en passant square
