@@ -111,6 +111,7 @@ cd_game_free(cd_game *g)
 	if (g->priv) {
 		free(g->priv->stack);
 		free(g->priv->xtags);
+		free(g->priv->tag_hash);
 		free(g->priv->wstack);
 		cd_pgn_buf_free(&g->priv->fbuf);
 		free(g->priv);
@@ -122,11 +123,14 @@ cd_game_free(cd_game *g)
 	free(g);
 }
 
+static void tag_index_drop(cd_game *g);
+
 void
 cd_game_clear(cd_game *g)
 {
 	g->str_len = 0;
 	g->ntags = 0;
+	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
 	memset(&g->notes[0], 0, sizeof(g->notes[0]));
@@ -140,11 +144,80 @@ cd_game_clear(cd_game *g)
 
 /* ---- Tags ---- */
 
+/* Games with more tags than this find names through a hash index (a
+ * scan per added tag would make 100,000 tags cost 5e9 comparisons). */
+#define TAG_INDEX_MIN 32
+
+static uint32_t
+name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static void
+tag_index_drop(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	if (p->tag_hashed > 0)
+		memset(p->tag_hash, 0, p->tag_hash_cap * sizeof(*p->tag_hash));
+	p->tag_hashed = 0;
+}
+
+/* Bring the index up to date; false if there is no memory for it. */
+static bool
+tag_index_update(const cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	if (p->tag_hash_cap < 2 * g->ntags) {
+		size_t cap = 64;
+		uint32_t *t;
+
+		while (cap < 4 * g->ntags)
+			cap *= 2;
+		t = calloc(cap, sizeof(*t));
+		if (t == NULL)
+			return false;
+		free(p->tag_hash);
+		p->tag_hash = t;
+		p->tag_hash_cap = cap;
+		p->tag_hashed = 0;
+	}
+	for (; p->tag_hashed < g->ntags; p->tag_hashed++) {
+		const cd_game_tag *t = &g->tags[p->tag_hashed];
+		size_t mask = p->tag_hash_cap - 1;
+		size_t i = name_hash(g->str + t->name, t->name_len) & mask;
+
+		while (p->tag_hash[i] != 0)
+			i = (i + 1) & mask;
+		p->tag_hash[i] = (uint32_t)p->tag_hashed + 1;
+	}
+	return true;
+}
+
 static long
 tag_find(const cd_game *g, const char *name, size_t len)
 {
-	size_t i;
+	const struct cd__game_priv *p = g->priv;
+	size_t i, mask;
 
+	if (g->ntags > TAG_INDEX_MIN && tag_index_update(g)) {
+		mask = p->tag_hash_cap - 1;
+		for (i = name_hash(name, len) & mask; p->tag_hash[i] != 0;
+		    i = (i + 1) & mask) {
+			const cd_game_tag *t = &g->tags[p->tag_hash[i] - 1];
+
+			if (t->name_len == len &&
+			    memcmp(g->str + t->name, name, len) == 0)
+				return (long)(p->tag_hash[i] - 1);
+		}
+		return -1;
+	}
 	for (i = 0; i < g->ntags; i++)
 		if (g->tags[i].name_len == len &&
 		    memcmp(g->str + g->tags[i].name, name, len) == 0)
@@ -215,6 +288,7 @@ cd_game_remove_tag(cd_game *g, const char *name)
 	memmove(&g->tags[i], &g->tags[i + 1],
 	    (g->ntags - (size_t)i - 1) * sizeof(*g->tags));
 	g->ntags--;
+	tag_index_drop(g);	/* the indexes moved */
 	return true;
 }
 

@@ -44,6 +44,12 @@ struct cd__game_priv {
 	size_t xtags_cap;
 	char fen[CD_FEN_MAX];
 
+	/* an index of tag names once a game has many tags (open
+	 * addressing; slots hold tag index + 1; tags[0..tag_hashed) are
+	 * in it) */
+	uint32_t *tag_hash;
+	size_t tag_hash_cap, tag_hashed;
+
 	/* writer */
 	struct cd__wframe *wstack;
 	size_t wstack_cap;

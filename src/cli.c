@@ -39,15 +39,22 @@ run_hooks(void)
 		hooks[--nhooks]();
 	if (out_tmp != NULL) {
 		unlink(out_tmp);
+		free(out_tmp);
 		out_tmp = NULL;
 	}
+	free(out_path);
+	out_path = NULL;
 }
 
 static void
 on_signal(int sig)
 {
-	/* Remove temporary files, then die of the same signal. */
-	run_hooks();
+	/* Remove temporary files (no free(): not safe in a handler), then
+	 * die of the same signal. */
+	while (nhooks > 0)
+		hooks[--nhooks]();
+	if (out_tmp != NULL)
+		unlink(out_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -388,4 +395,32 @@ cli_rejects_close(void)
 		cli_fatal("write error on %s: %s", rejects_path,
 		    strerror(errno));
 	rejects_file = NULL;
+}
+
+void
+cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
+{
+	static const char *last_file;
+	static unsigned long long last_number;
+	static unsigned long last_line;
+	static int last_open;
+
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(file, raw->skipped_line, 0, "skipped %llu bytes of "
+		    "text that is not PGN",
+		    (unsigned long long)raw->skipped_bytes);
+	if (st == CD_OK) {
+		last_file = file;
+		last_number = (unsigned long long)raw->number;
+		last_line = (unsigned long)raw->line;
+		/* (an unclosed comment is rejected with its own message) */
+		last_open = (raw->flags & (CD_PGN_RAW_NO_RESULT |
+		    CD_PGN_RAW_UNCLOSED_COMMENT)) == CD_PGN_RAW_NO_RESULT;
+	} else {
+		if (st == CD_EOF && last_open && last_file == file)
+			cli_warn_at(file, last_line, 0, "game %llu: no "
+			    "termination marker at the end of the input "
+			    "(truncated?)", last_number);
+		last_open = 0;
+	}
 }

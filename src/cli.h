@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "chessdata.h"
+
 extern const char *cli_prog;
 
 /* Set the program name, ignore SIGPIPE (write errors are reported
@@ -64,6 +66,13 @@ int cli_each_input(int argc, char **argv, int first,
 void cli_rejects_open(const char *path);
 void cli_rejects_write(const void *bytes, size_t len);
 void cli_rejects_close(void);
+
+/* Call after every cd_pgn_reader_next (the CD_EOF call too): warns
+ * about text skipped before a game (unless quiet), and at the end of an
+ * input about a last game without a termination marker, which is how a
+ * truncated file looks ("game N: no termination marker at the end of
+ * the input (truncated?)"; always, quiet or not). */
+void cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st);
 
 /* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
 void cli_atexit(void (*fn)(void));

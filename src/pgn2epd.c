@@ -498,15 +498,6 @@ write_reject(const cd_pgn_raw_game *raw)
 	cli_rejects_write(raw->text, raw->len);
 }
 
-static void
-warn_skipped(const char *name, const cd_pgn_raw_game *raw)
-{
-	if (raw->skipped_bytes > 0 && !cli_quiet)
-		cli_warn_at(name, raw->skipped_line, 0,
-		    "skipped %llu bytes of text that is not PGN",
-		    (unsigned long long)raw->skipped_bytes);
-}
-
 /* Convert one input; 2 on a read error, else 0. */
 static int
 process(FILE *f, const char *name)
@@ -520,7 +511,7 @@ process(FILE *f, const char *name)
 	if (r == NULL)
 		cli_fatal("out of memory");
 	while ((st = cd_pgn_reader_next(r, &raw)) == CD_OK) {
-		warn_skipped(name, &raw);
+		cli_pgn_notes(name, &raw, st);
 		n_read++;
 		game_seq++;
 		memset(&err, 0, sizeof(err));
@@ -542,8 +533,7 @@ process(FILE *f, const char *name)
 		bytes_done = base + cd_pgn_reader_tell(r);
 		cli_progress(n_read, bytes_done);
 	}
-	if (st == CD_EOF)
-		warn_skipped(name, &raw);
+	cli_pgn_notes(name, &raw, st);
 	bytes_done = base + cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
 	if (st == CD_ERR_NOMEM)

@@ -97,10 +97,7 @@ encode_file(FILE *f, const char *name)
 		size_t dropped = 0;
 
 		st = cd_pgn_reader_next(r, &raw);
-		if (raw.skipped_bytes > 0 && !cli_quiet)
-			cli_warn_at(name, raw.skipped_line, 0, "skipped %llu "
-			    "bytes of text that is not PGN",
-			    (unsigned long long)raw.skipped_bytes);
+		cli_pgn_notes(name, &raw, st);
 		if (st != CD_OK)
 			break;
 		games_read++;

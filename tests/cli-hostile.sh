@@ -30,20 +30,23 @@ trap 'rm -rf "$T"' EXIT
 status=0
 ran=0
 
-KNOWN_BUGS="${KNOWN_BUGS-tags100k:pgn-regularize tags100k:pgn2pgc
-tags100k:pgn2epd cut:pgn-regularize cut:pgn2pgc cut:pgn2epd}"
+KNOWN_BUGS="${KNOWN_BUGS-}"
 
 # Sanitizer builds: no address-space limit, more time, and a sanitizer
 # report must not pass for a rejected game's exit 1.
+# The sizes are divided by 10 there (the full sizes run in the plain
+# build; memory errors show at the smaller ones too).
 if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
     2>/dev/null; then
 	sanitized=1
+	div=10
 	TL=600
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
 	UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=87"
 	export ASAN_OPTIONS UBSAN_OPTIONS
 else
 	sanitized=0
+	div=1
 	TL=60
 fi
 
@@ -112,6 +115,9 @@ check() {
 	*" $c:$tool "*)
 		if [ -n "$err" ]; then
 			echo "XFAIL: $c: $tool: $err (known bug)"
+		elif [ "$sanitized" -eq 1 ]; then
+			# (time limits do not hold under the sanitizers)
+			echo "XPASS: $c: $tool (sanitizer build: not enforced)"
 		else
 			fail "$c: $tool: XPASS: passes now, remove" \
 			    "'$c:$tool' from KNOWN_BUGS"
@@ -131,9 +137,9 @@ check() {
 # the run printed one; sets $acct on failure.
 account() {
 	acct=""
-	line=$(grep -E "^$1: [0-9]+ games read" "$T/err" | tail -n 1)
+	line=$(grep -E "^$1: [0-9]+ [a-z]+ read" "$T/err" | tail -n 1)
 	[ -n "$line" ] || return 0
-	set -- $(echo "$line" | sed -E 's/.* ([0-9]+) games read, ([0-9]+) written, ([0-9]+) rejected.*/\1 \2 \3/')
+	set -- $(echo "$line" | sed -E 's/.* ([0-9]+) [a-z]+ read, ([0-9]+) written, ([0-9]+) rejected.*/\1 \2 \3/')
 	if [ "$#" -ne 3 ] || [ "$1" -ne $(($2 + $3)) ]; then
 		acct="games lost: $line"
 		return 1
@@ -183,7 +189,7 @@ pgn() {
 # A 100 MB line: a comment of 100 MB in one game.
 {
 	printf '[Event "long line"]\n\n1. e4 { '
-	yes abcdefg | head -c 100000000 | tr '\n' ' '
+	yes abcdefg | head -c $((100000000 / div)) | tr '\n' ' '
 	printf '} e5 1-0\n'
 } >"$T/in.line100m"
 pgn line100m 1024 "$TL" "0" "0" ""
@@ -195,15 +201,15 @@ rm -f "$T/in.line100m"
 # no move inside (an error).
 {
 	printf '[Event "deep"]\n\n1. e4 '
-	yes '( 1. d4' | head -n 1000000 | tr '\n' ' '
-	yes ')' | head -n 1000000 | tr -d '\n'
+	yes '( 1. d4' | head -n $((1000000 / div)) | tr '\n' ' '
+	yes ')' | head -n $((1000000 / div)) | tr -d '\n'
 	printf ' 1-0\n'
 } >"$T/in.nested"
 pgn nested 2048 "$TL" "0" "0" ""
 rm -f "$T/in.nested"
 {
 	printf '[Event "open"]\n\n1. e4 '
-	yes '(' | head -n 1000000 | tr -d '\n'
+	yes '(' | head -n $((1000000 / div)) | tr -d '\n'
 	printf ' e5 1-0\n'
 } >"$T/in.parens"
 pgn parens 512 "$TL" "1" "0" "game 1: .*variation"
@@ -215,31 +221,31 @@ printf '[Event "a"]\n\n1. e4 { never closed e5 1-0\n\n[Event "b"]\n\n1. d4 d5 1-
 pgn unclosed 256 "$TL" "1" "0" "game 1: .*never closed"
 {
 	printf '[Event "a"]\n\n1. e4 { '
-	yes 'word' | head -c 10000000
+	yes 'word' | head -c $((10000000 / div))
 } >"$T/in.unclosed10m"
 pgn unclosed10m 512 "$TL" "1" "0" "game 1: .*never closed"
 
-# 100,000 tags in one game: distinct names (20 s is ample for a linear
-# reader); one name repeated.
+# 100,000 tags in one game: distinct names (5 s is ample for a linear
+# reader: it takes a fraction of a second); one name repeated.
 {
 	printf '[Event "many tags"]\n'
-	awk 'BEGIN { for (i = 0; i < 100000; i++)
+	awk -v n=$((100000 / div)) 'BEGIN { for (i = 0; i < n; i++)
 		printf "[T%06d \"v%d\"]\n", i, i }'
 	printf '\n1. e4 e5 1-0\n'
 } >"$T/in.tags100k"
-pgn tags100k 512 20 "0" "0" ""
+pgn tags100k 512 5 "0" "0" ""
 {
 	printf '[Event "one name"]\n'
-	awk 'BEGIN { for (i = 0; i < 100000; i++)
+	awk -v n=$((100000 / div)) 'BEGIN { for (i = 0; i < n; i++)
 		printf "[Same \"v%d\"]\n", i }'
 	printf '\n1. e4 e5 1-0\n'
 } >"$T/in.tagsame"
-pgn tagsame 512 20 "0" "0" ""
+pgn tagsame 512 5 "0" "0" ""
 
 # A tag value of 10 MB (PGC cannot hold it: pgn2pgc rejects the game).
 {
 	printf '[Event "'
-	yes v | head -n 10000000 | tr -d '\n'
+	yes v | head -n $((10000000 / div)) | tr -d '\n'
 	printf '"]\n\n1. e4 e5 1-0\n'
 } >"$T/in.bigtag"
 PGN_TOOLS="pgn-regularize pgn-sort pgn2epd" pgn bigtag 512 "$TL" "0" "0" ""
@@ -298,7 +304,7 @@ fi
 # bytes, a truncated line.
 EPD_TOOLS="epd-validate chess-perft"
 {
-	head -c 100000000 /dev/zero | tr '\0' a
+	head -c $((100000000 / div)) /dev/zero | tr '\0' a
 	printf '\n4k3/8/8/8/8/8/8/4K3 w - - id "ok";\n'
 } >"$T/in.epdline"
 printf '4k3/8/8/8\000/8/8/8/4K3 w - - id "a\000b";\n4k3/8/8/8/8/8/8/4K3 w - - id "\001";\n4k3/8/8/8/8/8/8/4K3 w - - id "\377\376";\n' \

@@ -8,7 +8,8 @@
 #	pgn-sort -m $(cat parts) >out.pgn
 #
 # against  pgn-regularize in.pgn | pgn-sort >out.pgn,  also with -u and
-# -r, with --sshlogin naming this host (":"), on a file of fixture games
+# -r, with --sshlogin naming this host (":"), and pgn2pgc with -k and no
+# merge (its parts simply follow each other), on a file of fixture games
 # copied 40 times (each copy tagged, so ties in all eight keys must keep
 # their input order), and on the corpus archive when it is present.
 # Skipped (77) without GNU parallel.
@@ -80,6 +81,19 @@ same fixtures "$T/copies.pgn" 20k "" -j2
 same fixtures-unique "$T/copies.pgn" 20k "-u" -j2
 same fixtures-reverse "$T/copies.pgn" 20k "-r" -j2
 same fixtures-sshlogin "$T/copies.pgn" 30k "" --sshlogin 2/:
+
+# A filter whose parts only follow each other: -k, no merge.
+if [ -x "$B/pgn2pgc" ]; then
+	pgn2pgc -q "$T/copies.pgn" >"$T/serial" 2>/dev/null
+	parallel --will-cite --pipe --recend '\n' --recstart '[Event ' \
+	    --block 20k -k -j2 'pgn2pgc -q' <"$T/copies.pgn" >"$T/par" \
+	    2>"$T/err" || fail "pgn2pgc in parallel: $(head -c 300 "$T/err")"
+	if [ -s "$T/serial" ] && cmp -s "$T/serial" "$T/par"; then
+		echo "ok: pgn2pgc: parts in order = serial"
+	else
+		fail "pgn2pgc: the parallel result differs from the serial one"
+	fi
+fi
 
 if [ -f "${CORPUS:-}/pgn/otb-14539.pgn.xz" ]; then
 	xz -dc "$CORPUS/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"
