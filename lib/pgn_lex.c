@@ -848,12 +848,16 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			return S_MORE;
 		if (t > 0) {
 			struct rtag *rt;
+			int is_event = ts.name_len == 5 &&
+			    memcmp(ts.name, "Event", 5) == 0;
 
+			/* a new game: a second Event tag, a repeated tag
+			 * after a blank line, or an Event tag after a blank
+			 * line (a tag section without movetext before it) */
 			if (r->nrt > 0 &&
-			    (((ts.name_len == 5 &&
-			    memcmp(ts.name, "Event", 5) == 0) ||
-			    newlines >= 2) &&
-			    has_tag(r, ts.name, ts.name_len))) {
+			    ((is_event && newlines >= 2) ||
+			    ((is_event || newlines >= 2) &&
+			    has_tag(r, ts.name, ts.name_len)))) {
 				/* The next game begins here. */
 				r->g_result = CD_PGN_RESULT_NONE;
 				r->g_flags |= CD_PGN_RAW_NO_RESULT;

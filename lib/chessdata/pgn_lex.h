@@ -30,9 +30,9 @@
  *   So a game's bytes may hold comments after its termination marker,
  *   and nothing else after it.
  * - Inside a tag section, a tag whose name is already in the section
- *   starts a new game when a blank line came before it, and a second
- *   Event tag always does (a tag section without movetext followed by
- *   the next game).
+ *   starts a new game when a blank line came before it, and an Event
+ *   tag does when it is the section's second or a blank line came before
+ *   it (a tag section without movetext followed by the next game).
  * - Brace comments, `;` comments, `%` escape lines (a `%` in column one)
  *   and quoted strings in movetext are skipped as units, so a `*`, a
  *   `1-0` or a `[` inside them never ends a game.
