@@ -17,6 +17,8 @@ cd_bitboard cd__king_att[64];
 cd_bitboard cd__pawn_att[2][64];
 cd_bitboard cd__between[64][64];
 cd_bitboard cd__line[64][64];
+int8_t cd__dir[64][64];
+cd_bitboard cd__ray[8][64];
 struct cd__magic cd__rook_magic[64];
 struct cd__magic cd__bishop_magic[64];
 
@@ -161,7 +163,21 @@ init_leapers(void)
 static void
 init_lines(void)
 {
-	int a, c;
+	static const int df[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+	static const int dr[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
+	int a, c, d;
+
+	memset(cd__dir, -1, sizeof(cd__dir));
+	for (d = 0; d < 8; d++)
+		for (a = 0; a < 64; a++) {
+			int f = CD_FILE(a) + df[d], r = CD_RANK(a) + dr[d];
+
+			for (; f >= 0 && f < 8 && r >= 0 && r < 8;
+			    f += df[d], r += dr[d]) {
+				cd__ray[d][a] |= CD_BB(CD_SQ(f, r));
+				cd__dir[a][CD_SQ(f, r)] = (int8_t)d;
+			}
+		}
 
 	for (a = 0; a < 64; a++)
 		for (c = 0; c < 64; c++) {

@@ -317,6 +317,48 @@ out:
 	return (cd_status)st;
 }
 
+/*
+ * The FEN of a rank by its occupancy (bit f: a piece on file f): the
+ * text with the digits of its empty runs in place, where each file's
+ * letter goes (8, a scratch byte, for an empty file) and the length.
+ */
+struct rank_shape {
+	char text[8];
+	uint8_t at[8];
+	uint8_t len;
+};
+
+static struct rank_shape rank_shapes[256];
+
+static void rank_shapes_init(void) __attribute__((constructor));
+
+static void
+rank_shapes_init(void)
+{
+	unsigned occ;
+
+	for (occ = 0; occ < 256; occ++) {
+		struct rank_shape *rs = &rank_shapes[occ];
+		int file, run = 0, n = 0;
+
+		memset(rs->text, 0, sizeof(rs->text));
+		for (file = 0; file < 8; file++) {
+			if (!(occ & (1u << file))) {
+				run++;
+				rs->at[file] = 8;
+				continue;
+			}
+			if (run)
+				rs->text[n++] = (char)('0' + run);
+			run = 0;
+			rs->at[file] = (uint8_t)n++;
+		}
+		if (run)
+			rs->text[n++] = (char)('0' + run);
+		rs->len = (uint8_t)n;
+	}
+}
+
 static size_t
 write_fields(const cd_board *b, char *buf, int clocks)
 {
@@ -325,22 +367,18 @@ write_fields(const cd_board *b, char *buf, int clocks)
 	int rank, file, color, s;
 
 	for (rank = 7; rank >= 0; rank--) {
-		/* walk the occupied squares of the rank; runs of empty
-		 * squares become digits */
-		unsigned occ = (unsigned)(b->by_type[0] >> (8 * rank)) & 0xff;
+		/* the rank's shape from the table, then each square's
+		 * letter into its place (an empty square's into the
+		 * scratch byte p[8], overwritten or past the end): no
+		 * branch, no chain of dependent steps */
+		const uint8_t *sq = &b->squares[CD_SQ(0, rank)];
+		const struct rank_shape *rs =
+		    &rank_shapes[(b->by_type[0] >> (8 * rank)) & 0xff];
 
-		file = 0;
-		while (occ) {
-			int f = __builtin_ctz(occ);
-
-			occ &= occ - 1;
-			if (f > file)
-				*p++ = (char)('0' + f - file);
-			*p++ = letters[b->squares[CD_SQ(f, rank)]];
-			file = f + 1;
-		}
-		if (file < 8)
-			*p++ = (char)('0' + 8 - file);
+		memcpy(p, rs->text, 8);
+		for (file = 0; file < 8; file++)
+			p[rs->at[file]] = letters[sq[file]];
+		p += rs->len;
 		if (rank)
 			*p++ = '/';
 	}

@@ -45,6 +45,29 @@ extern cd_bitboard cd__pawn_att[2][64];
 extern cd_bitboard cd__between[64][64];	/* squares strictly between */
 extern cd_bitboard cd__line[64][64];	/* the whole line through both */
 
+/*
+ * The same relations in 8 KB instead of 64 KB, for code that touches
+ * each position once (the PGN parser), where the big tables miss the
+ * cache: cd__dir[a][b] is the direction from a to b (0 N, 1 NE, 2 E,
+ * 3 SE, 4 S, 5 SW, 6 W, 7 NW: even ones are orthogonal, d ^ 4 is the
+ * opposite) or -1; cd__ray[d][a] the squares from a (excluded) to the
+ * edge in direction d.
+ */
+extern int8_t cd__dir[64][64];
+extern cd_bitboard cd__ray[8][64];
+
+/* Directions whose ray grows toward higher squares: their nearest
+ * square is the lowest bit. */
+#define CD_DIR_UP(d)	((d) <= 2 || (d) == 7)
+
+/* The squares strictly between a and b in direction d = cd__dir[a][b]
+ * (d >= 0). */
+static inline cd_bitboard
+cd__between_dir(int a, int b, int d)
+{
+	return cd__ray[d][a] & ~cd__ray[d][b] & ~CD_BB(b);
+}
+
 struct cd__magic {
 	cd_bitboard mask;
 	cd_bitboard magic;

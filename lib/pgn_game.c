@@ -590,14 +590,27 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 
 /*
  * Slider attacks without the magic tables: the pieces are few, and the
- * between/line tables are small enough to stay in cache, while a magic
- * lookup per move is a cache miss in a parser that touches each
- * position once.
+ * direction and ray tables (8 KB) stay in cache, while a magic lookup
+ * per move is a cache miss in a parser that touches each position
+ * once.
  */
+
+/* Whether a slider of type t moves in direction d. */
 static inline bool
-is_orth(int a, int b)
+slides(int t, int d)
 {
-	return CD_FILE(a) == CD_FILE(b) || CD_RANK(a) == CD_RANK(b);
+	return t == CD_QUEEN || t == (d & 1 ? CD_BISHOP : CD_ROOK);
+}
+
+/* The first occupied square from a in direction d, or -1. */
+static inline int
+nearest(int a, int d, cd_bitboard occ)
+{
+	cd_bitboard r = cd__ray[d][a] & occ;
+
+	if (r == 0)
+		return -1;
+	return CD_DIR_UP(d) ? cd__lsb(r) : 63 - __builtin_clzll(r);
 }
 
 /* Which of the sliders in set reach sq on occupancy occ: bishops along
@@ -608,15 +621,30 @@ slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
 	cd_bitboard hits = 0;
 
 	while (set) {
-		int f = cd__pop_lsb(&set), t;
+		int f = cd__pop_lsb(&set), d = cd__dir[f][sq];
 
-		if (!cd__line[f][sq] || (cd__between[f][sq] & occ))
+		if (d < 0 || (cd__between_dir(f, sq, d) & occ))
 			continue;
-		t = CD_PIECE_TYPE(b->squares[f]);
-		if (t == CD_QUEEN || (t == CD_ROOK) == is_orth(f, sq))
+		if (slides(CD_PIECE_TYPE(b->squares[f]), d))
 			hits |= CD_BB(f);
 	}
 	return hits;
+}
+
+/* Whether the piece of side us on from, moved to to, uncovers an
+ * attack on the king at k by a slider of them (occ: the occupancy
+ * after the move). */
+static inline bool
+uncovers(const cd_board *b, int k, int from, int to, int them,
+    cd_bitboard occ)
+{
+	int d = cd__dir[k][from], dt = cd__dir[k][to], s;
+
+	if (d < 0 || dt == d || dt == (d ^ 4))
+		return false;	/* off the king's lines, or along one */
+	s = nearest(k, d, occ);
+	return s >= 0 && (b->by_color[them] & CD_BB(s)) &&
+	    slides(CD_PIECE_TYPE(b->squares[s]), d);
 }
 
 /* Whether square sq is attacked by color by on occupancy occ. */
@@ -643,9 +671,9 @@ attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 static inline bool
 gives_check(const cd_board *b, int from, int to)
 {
-	int them = b->side, us = them ^ 1, ek, t;
+	int them = b->side, us = them ^ 1, ek, t, d;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
-	cd_bitboard occ = b->by_type[0], line, mine;
+	cd_bitboard occ = b->by_type[0];
 
 	if (!kbb)
 		return false;
@@ -663,24 +691,13 @@ gives_check(const cd_board *b, int from, int to)
 	case CD_KING:
 		break;
 	default:
-		if (cd__line[to][ek] && !(cd__between[to][ek] & occ) &&
-		    (t == CD_QUEEN || (t == CD_ROOK) == is_orth(to, ek)))
+		d = cd__dir[to][ek];
+		if (d >= 0 && !(cd__between_dir(to, ek, d) & occ) &&
+		    slides(t, d))
 			return true;
 		break;
 	}
-	line = cd__line[ek][from];
-	if (!line || (line & CD_BB(to)))
-		return false;
-	mine = b->by_color[us] & line & (is_orth(ek, from) ?
-	    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN] :
-	    b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]);
-	while (mine) {
-		int sq = cd__pop_lsb(&mine);
-
-		if (!(cd__between[ek][sq] & occ))
-			return true;
-	}
-	return false;
+	return uncovers(b, ek, from, to, us, occ);
 }
 
 /* Whether the side to move, in check in b, has a legal move: a king
@@ -735,8 +752,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
-	cd_bitboard their_bq, their_rq;
-	int ksq;
+	int ksq, d;
 	size_t n = len, i;
 	char *p = san;
 
@@ -822,43 +838,27 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]), ksq, occ);
 		if (checkers == 0 || (checkers & (checkers - 1)))
 			return 0;
-		if (!(tobb & (cd__between[ksq][cd__lsb(checkers)] | checkers)))
+		d = cd__dir[ksq][cd__lsb(checkers)];
+		if (!(tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
+		    d) : 0) | checkers)))
 			return 0;
 	}
 	/* legal ones: a piece off the king's lines is free; one on them
 	 * is pinned when an enemy slider sees the king once it has moved
 	 * (a move along the line keeps it covered, and in check no such
 	 * move answers the check); the king must not step into an attack */
-	their_bq = (b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]) &
-	    b->by_color[them];
-	their_rq = (b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]) &
-	    b->by_color[them];
 	legal = 0;
 	while (cand) {
-		cd_bitboard fbb, line;
+		cd_bitboard fbb;
 
 		from = cd__pop_lsb(&cand);
 		fbb = CD_BB(from);
 		if (type == CD_KING) {
 			if (attacked(b, to, them, (occ ^ fbb) & ~tobb))
 				continue;
-		} else if ((line = cd__line[ksq][from]) != 0 &&
-		    !(line & tobb)) {
-			cd_bitboard o2 = (occ ^ fbb) | tobb;
-			cd_bitboard snipers = line & ~tobb &
-			    (is_orth(ksq, from) ? their_rq : their_bq);
-			bool pinned = false;
-
-			while (snipers) {
-				int sn = cd__pop_lsb(&snipers);
-
-				if (!(cd__between[ksq][sn] & o2)) {
-					pinned = true;
-					break;
-				}
-			}
-			if (pinned)
-				continue;
+		} else if (uncovers(b, ksq, from, to, them,
+		    (occ ^ fbb) | tobb)) {
+			continue;
 		}
 		legal |= fbb;
 	}

@@ -29,7 +29,8 @@ enum {
 	K_DIGIT = 1 << 2,
 	K_LETTER = 1 << 3,
 	K_MOVE = 1 << 4,	/* may continue a move word (ASCII part) */
-	K_TAGNAME = 1 << 5	/* may be in a tag name */
+	K_TAGNAME = 1 << 5,	/* may be in a tag name */
+	K_STOP = 1 << 6		/* the game reader looks at it in movetext */
 };
 
 static unsigned char cls[256];
@@ -49,6 +50,9 @@ cls_init(void)
 			k |= K_WS | K_DELIM;
 		if (strchr("{}();\"[]*", c) != NULL && c != 0)
 			k |= K_DELIM;
+		if ((strchr("\n{;%\"[*()-/", c) != NULL && c != 0) ||
+		    c == 0xc2 || c == 0xe2)
+			k |= K_STOP;
 		if (c >= '0' && c <= '9')
 			k |= K_DIGIT | K_MOVE;
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
@@ -554,22 +558,63 @@ word_end(const char *p, const char *e)
 	return p;
 }
 
+/* Whether only blanks stand in [p, e). */
+static int
+only_blanks(const char *p, const char *e)
+{
+	while (p < e && IS_HSPACE(*p))
+		p++;
+	return p == e;
+}
+
+/* The first byte at or after p that can change the scan (K_STOP), or
+ * e: four bytes a round, so long runs of moves cost a table look-up a
+ * byte. */
+static const char *
+skip_plain(const char *p, const char *e)
+{
+	while (e - p >= 4) {
+		if (cls[U(p[0])] & K_STOP)
+			return p;
+		if (cls[U(p[1])] & K_STOP)
+			return p + 1;
+		if (cls[U(p[2])] & K_STOP)
+			return p + 2;
+		if (cls[U(p[3])] & K_STOP)
+			return p + 3;
+		p += 4;
+	}
+	while (p < e && !(cls[U(*p)] & K_STOP))
+		p++;
+	return p;
+}
+
 /*
  * Scan movetext from m to the end of the game that starts at s.  ls is
  * the start of m's line (NULL when unknown), blank whether only blanks
  * precede m on it.
+ *
+ * Only the bytes in K_STOP can end a game or open something that hides
+ * a marker, so the scan jumps from one to the next: a line end, a
+ * comment, a string, a `[` that may start the next tag section, a
+ * variation, `*`, and the bytes without which no word is a marker
+ * (`-`, `/`, and the first bytes of `½` and of the dashes).  At one of
+ * those the word around it is looked at whole.
  */
 static int
 scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
 {
-	const char *e = r->data + r->end, *p = m, *last = m, *q, *end;
+	const char *e = r->data + r->end, *p = m, *last = m, *q, *w, *end;
+	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
+						 * may start tags */
 	int eof = r->eof, t;
 	size_t depth = 0;	/* variations open: markers in them do not
 				 * end the game */
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
+		p = skip_plain(p, e);
 		if (p == e) {
 			if (!eof)
 				return S_MORE;
@@ -579,11 +624,7 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		switch (*p) {
 		case '\n':
 			p++;
-			ls = p;
-			blank = 1;
-			continue;
-		case ' ': case '\t': case '\r': case '\v': case '\f':
-			p++;
+			ls = tls = p;
 			continue;
 		case '{':
 			t = comment_end(p, e, eof, &q);
@@ -598,86 +639,79 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 				end = q;
 				goto done;
 			}
-			p = last = q;
-			blank = 0;
+			p = q;
 			continue;
+		case '%':
+			if (p != ls) {
+				p++;
+				continue;
+			}
+			/* FALLTHROUGH */
 		case ';':
 			q = line_end(p, e, eof);
 			if (q == NULL)
 				return S_MORE;
-			p = last = q;
-			while (last > m && last[-1] == '\r')
-				last--;
+			p = q;
 			continue;
-		case '%':
-			if (p == ls) {
-				q = line_end(p, e, eof);
-				if (q == NULL)
-					return S_MORE;
-				p = last = q;
-				while (last > m && last[-1] == '\r')
-					last--;
-				continue;
-			}
-			break;
 		case '"':
 			q = line_end(p, e, eof);
 			if (q == NULL)
 				return S_MORE;
-			{
-				const char *cq = memchr(p + 1, '"',
-				    (size_t)(q - (p + 1)));
-				p = last = cq != NULL ? cq + 1 : q;
-			}
-			blank = 0;
+			w = memchr(p + 1, '"', (size_t)(q - (p + 1)));
+			p = w != NULL ? w + 1 : q;
 			continue;
 		case '[':
-			if (blank && ls != NULL) {
+			if (tls != NULL && only_blanks(tls, p)) {
 				t = tag_start(p, e, eof);
 				if (t < 0)
 					return S_MORE;
 				if (t > 0) {
 					end = ls;
-					goto done;
+					goto trimmed;
 				}
 			}
-			p = last = p + 1;
-			blank = 0;
+			p++;
 			continue;
 		case '*':
-			p = last = p + 1;
-			blank = 0;
+			p++;
 			if (depth > 0)
 				continue;
+			last = p;
 			r->g_result = CD_PGN_RESULT_UNKNOWN;
 			goto marker;
 		case '(':
 			depth++;
-			p = last = p + 1;
-			blank = 0;
+			p++;
 			continue;
 		case ')':
 			if (depth > 0)
 				depth--;
-			p = last = p + 1;
-			blank = 0;
+			p++;
 			continue;
 		default:
 			break;
 		}
-		/* A word. */
+		/* `-`, `/` or a lead byte inside a word: the word whole */
+		w = p;
+		while (w > m && !(cls[U(w[-1])] & K_DELIM))
+			w--;
 		q = word_end(p + 1, e);
 		if (q == e && !eof)
 			return S_MORE;
-		if (depth == 0 && (*p == '0' || *p == '1' || U(*p) == 0xc2) &&
-		    (r->g_result = cd_pgn_result_parse(p, (size_t)(q - p))) !=
+		p = q;
+		if (depth == 0 && (*w == '0' || *w == '1' || U(*w) == 0xc2) &&
+		    (r->g_result = cd_pgn_result_parse(w, (size_t)(q - w))) !=
 		    CD_PGN_RESULT_NONE) {
-			p = last = q;
+			last = q;
 			goto marker;
 		}
-		p = last = q;
-		blank = 0;
 	}
+trimmed:
+	/* no marker: the movetext ends at its last byte that is not
+	 * white space */
+	last = end;
+	while (last > m && IS_WS(last[-1]))
+		last--;
 	goto done;
 marker:
 	/* The rest of the marker's line if blank or comments, then blank
@@ -1527,29 +1561,66 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 {
 	const char *p = lx->p, *e = lx->end, *q;
 	size_t k;
+	unsigned c;
 
 	/* Whitespace. */
-	for (;;) {
-		while (p < e && IS_WS(*p) && *p != '\n')
-			p++;
-		if (p < e && *p == '\n') {
-			p++;
-			lx->line++;
-			lx->line_start = p;
-			lx->col0 = 1;
+	for (; p < e; p++) {
+		c = U(*p);
+		if (c == ' ')
 			continue;
+		if (!(cls[c] & K_WS))
+			break;
+		if (c == '\n') {
+			lx->line++;
+			lx->line_start = p + 1;
+			lx->col0 = 1;
 		}
-		break;
 	}
 	lx->p = p;
-	memset(t, 0, sizeof(*t));
+	t->flags = 0;
 	t->raw = p;
+	t->text = NULL;
+	t->len = 0;
+	t->value = NULL;
+	t->value_len = 0;
+	t->num = 0;
+	t->dots = 0;
 	t->line = lx->line;
 	t->col = (unsigned long)(p - lx->line_start) + lx->col0;
 	if (p == e) {
 		t->type = CD_PGN_TOK_END;
+		t->raw_len = 0;
 		t->text = p;
 		return t->type;
+	}
+	/* The common tokens first: a move word in ASCII that cannot be
+	 * castling, a null move or an en passant mark, and a move number
+	 * with its periods. */
+	c = U(*p);
+	if ((cls[c] & K_LETTER) && c != 'O' && c != 'o' && c != 'Z' &&
+	    (c != 'e' || (e - p >= 2 && p[1] != '.' && p[1] != 'p'))) {
+		for (q = p + 1; q < e && (cls[U(*q)] & K_MOVE); q++)
+			;
+		if (q < e && (U(*q) >= 0xc2 || *q == '('))
+			q = move_word_end(q, e);
+		t->type = CD_PGN_TOK_MOVE;
+		goto span;
+	}
+	if (c >= '1' && c <= '9') {
+		long n = 0;
+
+		for (q = p; q < e && IS_DIGIT(*q) && n < 100000000; q++)
+			n = n * 10 + (*q - '0');
+		if (q < e && *q == '.') {
+			const char *d = q;
+
+			while (q < e && *q == '.')
+				q++;
+			t->type = CD_PGN_TOK_MOVENUM;
+			t->num = n;
+			t->dots = (unsigned)(q - d);
+			goto span;
+		}
 	}
 	q = p + 1;
 	switch (*p) {
