@@ -424,3 +424,66 @@ cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 		last_open = 0;
 	}
 }
+
+/* ---- the games of PGN inputs ---- */
+
+struct cli_games cli_games;
+
+static void
+games_reject(const cd_pgn_raw_game *raw, unsigned long line,
+    unsigned long col, const char *msg)
+{
+	cli_games.rejected++;
+	cli_warn_at(cli_games.file, line, col, "game %llu: %s",
+	    (unsigned long long)raw->number, msg);
+	cli_rejects_write(raw->text, raw->len);
+}
+
+int
+cli_games_file(FILE *f, const char *name)
+{
+	struct cli_games *cg = &cli_games;
+	cd_pgn_reader *r = cd_pgn_reader_new(f);
+	uint64_t base = cg->bytes;
+	cd_pgn_raw_game raw;
+	cd_pgn_error err;
+	cd_status st;
+
+	if (r == NULL)
+		cli_fatal("out of memory");
+	cg->file = name;
+	for (;;) {
+		st = cd_pgn_reader_next(r, &raw);
+		cli_pgn_notes(name, &raw, st);
+		if (st != CD_OK)
+			break;
+		cg->read++;
+		cg->number = raw.number;
+		memset(&err, 0, sizeof(err));
+		st = cd_pgn_parse(cg->game, &raw, &cg->opts, &err);
+		if (st == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		if (st != CD_OK) {
+			games_reject(&raw, err.line, err.col,
+			    err.msg[0] ? err.msg : cd_strerror(st));
+		} else {
+			const char *why = cg->each(cg->game, &raw);
+
+			if (why != NULL)
+				games_reject(&raw, raw.line, raw.col, why);
+			else
+				cg->written++;
+		}
+		cg->bytes = base + cd_pgn_reader_tell(r);
+		cli_progress(cg->read, cg->bytes);
+	}
+	cg->bytes = base + cd_pgn_reader_tell(r);
+	cd_pgn_reader_free(r);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_ERR_IO) {
+		cli_warn("%s: read error: %s", name, strerror(errno));
+		return 2;
+	}
+	return 0;
+}

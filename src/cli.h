@@ -74,6 +74,28 @@ void cli_rejects_close(void);
  * the input (truncated?)"; always, quiet or not). */
 void cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st);
 
+/*
+ * The games of PGN inputs, for the tools that parse them: set game,
+ * opts and each, then pass cli_games_file to cli_each_input.  Every
+ * game is read (with cli_pgn_notes), counted, and parsed into game;
+ * each gets the games that parse and returns NULL when it has written
+ * the game, or why it rejects it.  A game that does not parse or that
+ * each rejects is reported ("file:line:col: game N: message"), counted
+ * and copied to the rejects file.  read = written + rejected, always.
+ */
+struct cli_games {
+	cd_game *game;
+	cd_pgn_parse_opts opts;
+	const char *(*each)(cd_game *g, const cd_pgn_raw_game *raw);
+	uint64_t read, written, rejected;
+	uint64_t bytes;		/* input bytes read, all inputs */
+	const char *file;	/* the input being read */
+	uint64_t number;	/* the game being read, in its input */
+};
+extern struct cli_games cli_games;
+/* Returns 2 after a read error (reported), else 0. */
+int cli_games_file(FILE *f, const char *name);
+
 /* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
 void cli_atexit(void (*fn)(void));
 

@@ -22,13 +22,7 @@ static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 static FILE *out;
-static int status;
-static uint64_t games_read, games_written, games_rejected, bytes_done;
 static cd_pgn_buf obuf;
-
-/* Where warnings of the game being read point. */
-static const char *cur_file;
-static uint64_t cur_game;
 
 static void
 usage(void)
@@ -69,8 +63,8 @@ static void
 warn_cb(void *ctx, unsigned long line, unsigned long col, const char *msg)
 {
 	(void)ctx;
-	cli_warn_at(cur_file, line, col, "game %llu: %s",
-	    (unsigned long long)cur_game, msg);
+	cli_warn_at(cli_games.file, line, col, "game %llu: %s",
+	    (unsigned long long)cli_games.number, msg);
 }
 
 /* With -v: a result that the final position contradicts. */
@@ -87,100 +81,39 @@ check_result(cd_game *g, const cd_pgn_raw_game *raw)
 		    CD_PGN_RESULT_BLACK : CD_PGN_RESULT_WHITE;
 
 		if (r != want)
-			cli_warn_at(cur_file, raw->line, raw->col, "game %llu: "
+			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
 			    "the game ends in checkmate but the result is %s",
-			    (unsigned long long)cur_game, rs);
+			    (unsigned long long)cli_games.number, rs);
 	} else if (cd_board_is_stalemate(&b)) {
 		if (r != CD_PGN_RESULT_DRAW)
-			cli_warn_at(cur_file, raw->line, raw->col, "game %llu: "
+			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
 			    "the game ends in stalemate but the result is %s",
-			    (unsigned long long)cur_game, rs);
+			    (unsigned long long)cli_games.number, rs);
 	} else if (cd_board_insufficient_material(&b)) {
 		if (r != CD_PGN_RESULT_DRAW)
-			cli_warn_at(cur_file, raw->line, raw->col, "game %llu: "
+			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
 			    "the game ends in a dead position but the result "
-			    "is %s", (unsigned long long)cur_game, rs);
+			    "is %s", (unsigned long long)cli_games.number, rs);
 	}
 }
 
-static void
-reject(const cd_pgn_raw_game *raw, const cd_pgn_error *err)
+/* Write one game that parsed; NULL, or why it is rejected. */
+static const char *
+regularize(cd_game *g, const cd_pgn_raw_game *raw)
 {
-	games_rejected++;
-	if (status < 1)
-		status = 1;
-	cli_warn_at(cur_file, err->line, err->col, "game %llu: %s",
-	    (unsigned long long)raw->number, err->msg);
-	cli_rejects_write(raw->text, raw->len);
-}
+	cd_status st = cd_pgn_write_buf(g, opt_reduced ? CD_PGN_REDUCED : 0,
+	    &obuf);
 
-static cd_game *game;
-
-/* Regularize one input; 0 (errors are counted in the games). */
-static int
-regularize(FILE *f, const char *name)
-{
-	cd_game *g = game;
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	cd_pgn_parse_opts po;
-	cd_pgn_raw_game raw;
-	cd_pgn_error err;
-	uint64_t base = bytes_done;
-	cd_status st;
-
-	if (r == NULL)
+	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
-	memset(&po, 0, sizeof(po));
-	po.lang = opt_lang;
-	po.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
+	if (st != CD_OK)	/* not reachable from the parser (it
+				 * rejects null moves in the main line) */
+		return cd_strerror(st);
 	if (opt_verbose)
-		po.warn = warn_cb;
-	cur_file = name;
-	for (;;) {
-		st = cd_pgn_reader_next(r, &raw);
-		cli_pgn_notes(name, &raw, st);
-		if (st != CD_OK)
-			break;
-		games_read++;
-		cur_game = raw.number;
-		st = cd_pgn_parse(g, &raw, &po, &err);
-		if (st == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		if (st != CD_OK) {
-			reject(&raw, &err);
-		} else {
-			unsigned flags = opt_reduced ? CD_PGN_REDUCED : 0;
-
-			st = cd_pgn_write_buf(g, flags, &obuf);
-			if (st == CD_ERR_NOMEM)
-				cli_fatal("out of memory");
-			if (st != CD_OK) {
-				/* not reachable from the parser (it rejects
-				 * null moves in the main line itself) */
-				err.line = raw.line;
-				err.col = raw.col;
-				snprintf(err.msg, sizeof(err.msg), "%s",
-				    cd_strerror(st));
-				reject(&raw, &err);
-			} else {
-				games_written++;
-				if (opt_verbose)
-					check_result(g, &raw);
-			}
-			if (obuf.len >= OUT_FLUSH)
-				flush_out();
-		}
-		cli_progress(games_read, base + cd_pgn_reader_tell(r));
-	}
-	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		status = 2;
-	} else if (st == CD_ERR_NOMEM) {
-		cli_fatal("out of memory");
-	}
-	bytes_done = base + cd_pgn_reader_tell(r);
-	cd_pgn_reader_free(r);
-	return 0;
+		check_result(g, raw);
+	if (obuf.len >= OUT_FLUSH)
+		flush_out();
+	return NULL;
 }
 
 int
@@ -200,8 +133,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *outpath = NULL;
-	cd_game *g;
-	int c;
+	int c, status = 0;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -225,17 +157,25 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((game = g = cd_game_new()) == NULL)
+	if ((cli_games.game = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
+	cli_games.opts.lang = opt_lang;
+	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
+	if (opt_verbose)
+		cli_games.opts.warn = warn_cb;
+	cli_games.each = regularize;
 	cli_rejects_open(opt_rejects);
 	out = cli_output_open(outpath);
-	if (cli_each_input(argc, argv, optind, regularize) != 0)
+	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	flush_out();
 	cd_pgn_buf_free(&obuf);
-	cd_game_free(g);
+	cd_game_free(cli_games.game);
 	cli_rejects_close();
 	if (opt_stats)
-		cli_stats(games_read, games_written, games_rejected);
+		cli_stats(cli_games.read, cli_games.written,
+		    cli_games.rejected);
+	if (status == 0 && cli_games.rejected > 0)
+		status = 1;
 	cli_exit(status);
 }

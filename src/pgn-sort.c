@@ -844,7 +844,7 @@ merge_all_runs(void)
 static void
 warn_skipped(const char *name, const cd_pgn_raw_game *g)
 {
-	if (g->skipped_bytes > 0)
+	if (g->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(name, g->skipped_line, 0,
 		    "skipped %llu bytes of text that is not PGN",
 		    (unsigned long long)g->skipped_bytes);

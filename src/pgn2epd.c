@@ -4,9 +4,9 @@
  * start position and the position after every main-line move, and with
  * --variations the positions of the variations too.
  *
- * Games are read one at a time (cd_pgn_reader_next) and parsed into one
- * reused cd_game (cd_pgn_parse); a game that does not parse is reported
- * and copied to the rejects file.  The lines are written in the
+ * Games are read one at a time and parsed into one reused cd_game
+ * (cli_games_file); a game that does not parse is reported and copied
+ * to the rejects file.  The lines are written in the
  * canonical form of cd_epd_write (the four fields of cd_fen_write_epd,
  * then the operations in ASCII order of opcode, strings with \" and \\
  * escapes), formatted here straight from the game's nodes: the SAN of
@@ -58,8 +58,7 @@ static const char *opt_rejects;
 
 static FILE *out;
 static cd_game *game;
-static uint64_t n_read, n_written, n_rejected, n_positions, bytes_done;
-static uint64_t game_seq;	/* games read from all inputs: the id's game */
+static uint64_t n_positions;
 
 /* The output of one game, written with one fwrite. */
 static struct {
@@ -368,7 +367,8 @@ emit(const cd_board *b, uint32_t ply, uint32_t line, uint32_t last_ply,
 	}
 	if (opt_ops & OP_ID) {
 		put(" id \"", 5);
-		put_uint(game_seq);
+		put_uint(cli_games.read);	/* the game's number in
+						 * all inputs */
 		put(".", 1);
 		put_uint(ply);
 		if (line > 0) {
@@ -492,57 +492,16 @@ write_game(void)
 
 /* ---- games ---- */
 
-static void
-write_reject(const cd_pgn_raw_game *raw)
+/* Write the positions of one game that parsed. */
+static const char *
+convert(cd_game *g, const cd_pgn_raw_game *raw)
 {
-	cli_rejects_write(raw->text, raw->len);
-}
-
-/* Convert one input; 2 on a read error, else 0. */
-static int
-process(FILE *f, const char *name)
-{
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	cd_pgn_raw_game raw;
-	cd_pgn_error err;
-	cd_status st;
-	uint64_t base = bytes_done;
-
-	if (r == NULL)
-		cli_fatal("out of memory");
-	while ((st = cd_pgn_reader_next(r, &raw)) == CD_OK) {
-		cli_pgn_notes(name, &raw, st);
-		n_read++;
-		game_seq++;
-		memset(&err, 0, sizeof(err));
-		st = cd_pgn_parse(game, &raw, NULL, &err);
-		if (st == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		if (st != CD_OK) {
-			cli_warn_at(name, err.line, err.col, "game %llu: %s",
-			    (unsigned long long)raw.number, err.msg[0] ?
-			    err.msg : cd_strerror(st));
-			write_reject(&raw);
-			n_rejected++;
-		} else {
-			game_ops();
-			write_game();
-			ob_flush();
-			n_written++;
-		}
-		bytes_done = base + cd_pgn_reader_tell(r);
-		cli_progress(n_read, bytes_done);
-	}
-	cli_pgn_notes(name, &raw, st);
-	bytes_done = base + cd_pgn_reader_tell(r);
-	cd_pgn_reader_free(r);
-	if (st == CD_ERR_NOMEM)
-		cli_fatal("out of memory");
-	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		return 2;
-	}
-	return 0;
+	(void)g;
+	(void)raw;
+	game_ops();
+	write_game();
+	ob_flush();
+	return NULL;
 }
 
 /* ---- options ---- */
@@ -652,11 +611,12 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((game = cd_game_new()) == NULL)
+	if ((cli_games.game = game = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
+	cli_games.each = convert;
 	out = cli_output_open(opt_output);
 	cli_rejects_open(opt_rejects);
-	if (cli_each_input(argc, argv, optind, process) != 0)
+	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cd_game_free(game);
 	free(ob.data);
@@ -666,8 +626,9 @@ main(int argc, char **argv)
 	cli_rejects_close();
 	cli_progress_end();
 	if (opt_stats)
-		cli_stats(n_read, n_written, n_rejected);
-	if (status == 0 && n_rejected > 0)
+		cli_stats(cli_games.read, cli_games.written,
+		    cli_games.rejected);
+	if (status == 0 && cli_games.rejected > 0)
 		status = 1;
 	cli_exit(status);
 }

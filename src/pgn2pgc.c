@@ -24,8 +24,6 @@ static int opt_comments, opt_stats;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 static FILE *out;
-static int status;
-static uint64_t games_read, games_written, games_rejected, bytes_done;
 static uint64_t comments_dropped, games_dropping;
 static cd_pgn_buf obuf;
 
@@ -62,77 +60,26 @@ flush_out(void)
 	cli_output_check();
 }
 
-static void
-reject(const cd_pgn_raw_game *raw, const char *name, unsigned long line,
-    unsigned long col, const char *msg)
+/* Encode one game that parsed; NULL, or why it is rejected. */
+static const char *
+encode(cd_game *g, const cd_pgn_raw_game *raw)
 {
-	games_rejected++;
-	if (status < 1)
-		status = 1;
-	cli_warn_at(name, line, col, "game %llu: %s",
-	    (unsigned long long)raw->number, msg);
-	cli_rejects_write(raw->text, raw->len);
-}
-
-static cd_game *game;
-
-/* Encode one input; 0 (errors are counted in the games). */
-static int
-encode_file(FILE *f, const char *name)
-{
-	cd_game *g = game;
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	cd_pgn_parse_opts po;
-	cd_pgn_raw_game raw;
-	cd_pgn_error err;
-	cd_pgc_error perr;
-	uint64_t base = bytes_done;
+	static cd_pgc_error perr;
+	size_t dropped = 0;
 	cd_status st;
 
-	if (r == NULL)
+	(void)raw;
+	st = cd_pgc_encode(g, opt_comments ? CD_PGC_WITH_COMMENTS : 0, &obuf,
+	    &dropped, &perr);
+	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
-	memset(&po, 0, sizeof(po));
-	po.lang = opt_lang;
-	for (;;) {
-		size_t dropped = 0;
-
-		st = cd_pgn_reader_next(r, &raw);
-		cli_pgn_notes(name, &raw, st);
-		if (st != CD_OK)
-			break;
-		games_read++;
-		st = cd_pgn_parse(g, &raw, &po, &err);
-		if (st == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		if (st != CD_OK) {
-			reject(&raw, name, err.line, err.col, err.msg);
-		} else {
-			st = cd_pgc_encode(g, opt_comments ?
-			    CD_PGC_WITH_COMMENTS : 0, &obuf, &dropped, &perr);
-			if (st == CD_ERR_NOMEM)
-				cli_fatal("out of memory");
-			if (st != CD_OK) {
-				reject(&raw, name, raw.line, raw.col,
-				    perr.msg);
-			} else {
-				games_written++;
-				comments_dropped += dropped;
-				games_dropping += dropped > 0;
-			}
-			if (obuf.len >= OUT_FLUSH)
-				flush_out();
-		}
-		cli_progress(games_read, base + cd_pgn_reader_tell(r));
-	}
-	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		status = 2;
-	} else if (st == CD_ERR_NOMEM) {
-		cli_fatal("out of memory");
-	}
-	bytes_done = base + cd_pgn_reader_tell(r);
-	cd_pgn_reader_free(r);
-	return 0;
+	if (st != CD_OK)
+		return perr.msg;
+	comments_dropped += dropped;
+	games_dropping += dropped > 0;
+	if (obuf.len >= OUT_FLUSH)
+		flush_out();
+	return NULL;
 }
 
 int
@@ -151,8 +98,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *outpath = NULL;
-	cd_game *g;
-	int c;
+	int c, status = 0;
 
 	cli_init(argv[0]);
 	opterr = 0;
@@ -176,21 +122,26 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((game = g = cd_game_new()) == NULL)
+	if ((cli_games.game = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
+	cli_games.opts.lang = opt_lang;
+	cli_games.each = encode;
 	cli_rejects_open(opt_rejects);
 	out = cli_output_open(outpath);
-	if (cli_each_input(argc, argv, optind, encode_file) != 0)
+	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	flush_out();
 	cd_pgn_buf_free(&obuf);
-	cd_game_free(g);
+	cd_game_free(cli_games.game);
 	cli_rejects_close();
 	if (comments_dropped > 0 && !cli_quiet)
 		cli_warn("dropped %llu comments of %llu games (--comments "
 		    "keeps them)", (unsigned long long)comments_dropped,
 		    (unsigned long long)games_dropping);
 	if (opt_stats)
-		cli_stats(games_read, games_written, games_rejected);
+		cli_stats(cli_games.read, cli_games.written,
+		    cli_games.rejected);
+	if (status == 0 && cli_games.rejected > 0)
+		status = 1;
 	cli_exit(status);
 }
