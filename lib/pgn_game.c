@@ -731,17 +731,61 @@ in_check(const cd_board *b)
 	return kbb && attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
 }
 
+/* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
+ * cd__san_fast: the rules of the generator (rook on the king's rank,
+ * squares between empty, no square of the king's path attacked with
+ * king and rook lifted), Chess960 included. */
+static int
+castle_fast(const cd_board *b, bool check, const char *t, size_t n,
+    cd_move *m, char *san, size_t *san_len)
+{
+	int us = b->side, them = us ^ 1, s, ksq, rsq, kto, rto;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us];
+	cd_bitboard occ = b->by_type[0], path, need_empty, occ2;
+
+	if (n == 3 && memcmp(t, "O-O", 3) == 0)
+		s = CD_KINGSIDE;
+	else if (n == 5 && memcmp(t, "O-O-O", 5) == 0)
+		s = CD_QUEENSIDE;
+	else
+		return 0;
+	if (check || !kbb)
+		return 0;
+	ksq = cd__lsb(kbb);
+	rsq = b->castle_rook[us][s];
+	if (rsq == CD_SQ_NONE || b->squares[rsq] != CD_PIECE(us, CD_ROOK) ||
+	    CD_RANK(rsq) != CD_RANK(ksq))
+		return 0;
+	kto = CD_SQ(s == CD_KINGSIDE ? 6 : 2, CD_RANK(ksq));
+	rto = CD_SQ(s == CD_KINGSIDE ? 5 : 3, CD_RANK(ksq));
+	path = cd__between[ksq][kto] | CD_BB(kto);
+	need_empty = (path | cd__between[rsq][rto] | CD_BB(rto)) &
+	    ~(kbb | CD_BB(rsq));
+	if (need_empty & occ)
+		return 0;
+	occ2 = occ ^ kbb ^ CD_BB(rsq);
+	while (path)
+		if (attacked(b, cd__pop_lsb(&path), them, occ2))
+			return 0;
+	*m = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
+	memcpy(san, t, n);
+	san[n] = '\0';
+	*san_len = n;
+	return 1;
+}
+
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
- * "Qxh7", "Nb1d2" (with any check or mate mark), English letters;
- * check says whether the side to move is in check.  Candidates come
+ * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
+ * mark), English letters; check says whether the side to move is in
+ * check.  Candidates come
  * from the attack tables, legality from the pin line through the king
  * and, in check, from the squares that answer it; the canonical SAN
  * (without its mark) falls out of the same candidate set.  1 with *m
  * and san filled in when the token names exactly one legal move; 0
- * when anything is unusual (promotion, en passant, castling, no or
- * several moves, ...): the caller then asks cd_san_parse, which also
+ * when anything is unusual (promotion, en passant, castling not so
+ * written, no or several moves, ...): the caller then asks cd_san_parse, which also
  * gives the error message.
  */
 int
@@ -760,6 +804,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		n--;
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
+	if (t[0] == 'O')
+		return castle_fast(b, check, t, n, m, san, san_len);
 	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
 	    t[n - 1] > '8')
 		return 0;

@@ -8,6 +8,32 @@
 
 #include "internal.h"
 
+/* The lexer's byte classes (cd__pgn_cls, filled when the library is
+ * loaded), shared with the parser's fast path. */
+enum {
+	K_WS = 1 << 0,		/* space, tab, LF, CR, VT, FF */
+	K_DELIM = 1 << 1,	/* ends a word in the game reader */
+	K_DIGIT = 1 << 2,
+	K_LETTER = 1 << 3,
+	K_MOVE = 1 << 4,	/* may continue a move word (ASCII part) */
+	K_TAGNAME = 1 << 5,	/* may be in a tag name */
+	K_STOP = 1 << 6		/* the game reader looks at it in movetext */
+};
+extern unsigned char cd__pgn_cls[256];
+
+/* Whether the word at p (p < e) is a move word of ASCII letters and
+ * digits for sure: a letter that starts no castling, null move or en
+ * passant mark. */
+static inline bool
+cd__plain_move_start(const char *p, const char *e)
+{
+	unsigned c = (unsigned char)*p;
+
+	return (cd__pgn_cls[c] & K_LETTER) && c != 'O' && c != 'o' &&
+	    c != 'Z' && (c != 'e' || (e - p >= 2 && p[1] != '.' &&
+	    p[1] != 'p'));
+}
+
 /* The state of one line while it is being built. */
 struct cd__line {
 	uint32_t cur;		/* its last move (valid when has_move) */

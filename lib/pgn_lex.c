@@ -18,22 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
-#include "internal.h"
+#include "pgn_internal.h"
 
 /* ---- character classes ---- */
 
-enum {
-	K_WS = 1 << 0,		/* space, tab, LF, CR, VT, FF */
-	K_DELIM = 1 << 1,	/* ends a word in the game reader */
-	K_DIGIT = 1 << 2,
-	K_LETTER = 1 << 3,
-	K_MOVE = 1 << 4,	/* may continue a move word (ASCII part) */
-	K_TAGNAME = 1 << 5,	/* may be in a tag name */
-	K_STOP = 1 << 6		/* the game reader looks at it in movetext */
-};
-
-static unsigned char cls[256];
+#define cls cd__pgn_cls
+unsigned char cd__pgn_cls[256];
 
 static void cls_init(void) __attribute__((constructor));
 
@@ -481,23 +475,50 @@ fill(cd_pgn_reader *r)
 	return CD_OK;
 }
 
+/* The number of line ends in [p, e): sixteen bytes a step where SSE2
+ * is (a game is read line by line otherwise, a call a line). */
+static unsigned long
+count_lines(const char *p, const char *e)
+{
+	unsigned long n = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (e - p >= 16) {
+		/* byte counters (a match is -1), summed before they wrap */
+		__m128i acc = zero;
+		int k;
+
+		for (k = 0; k < 255 && e - p >= 16; k++, p += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(
+			    _mm_loadu_si128((const void *)p), nl));
+		acc = _mm_sad_epu8(acc, zero);
+		n += (unsigned long)_mm_cvtsi128_si32(acc) +
+		    (unsigned long)_mm_extract_epi16(acc, 4);
+	}
+#endif
+	for (; p < e; p++)
+		n += *p == '\n';
+	return n;
+}
+
 /* Consume n bytes: keep line, column and start-of-line up to date. */
 static void
 advance(cd_pgn_reader *r, size_t n)
 {
-	const char *p = r->data + r->pos, *e = p + n, *nl, *last = NULL;
+	const char *p = r->data + r->pos, *e = p + n, *last;
 
 	if (n == 0)
 		return;
-	while ((nl = memchr(p, '\n', (size_t)(e - p))) != NULL) {
-		r->line++;
-		last = nl;
-		p = nl + 1;
-	}
-	if (last != NULL)
+	for (last = e - 1; last >= p && *last != '\n'; last--)
+		;
+	if (last >= p) {
+		r->line += count_lines(p, last + 1);
 		r->col = (unsigned long)(e - (last + 1)) + 1;
-	else
+	} else {
 		r->col += (unsigned long)n;
+	}
 	r->bol = e[-1] == '\n';
 	r->pos += n;
 }
@@ -1597,8 +1618,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	 * castling, a null move or an en passant mark, and a move number
 	 * with its periods. */
 	c = U(*p);
-	if ((cls[c] & K_LETTER) && c != 'O' && c != 'o' && c != 'Z' &&
-	    (c != 'e' || (e - p >= 2 && p[1] != '.' && p[1] != 'p'))) {
+	if (cd__plain_move_start(p, e)) {
 		for (q = p + 1; q < e && (cls[U(*q)] & K_MOVE); q++)
 			;
 		if (q < e && (U(*q) >= 0xc2 || *q == '('))

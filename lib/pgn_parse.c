@@ -261,6 +261,8 @@ read_movetext(struct parse *ps)
 	const cd_san_lang *lang = ps->o->lang;
 	bool check_null = (ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) != 0;
 	bool ended = false, warned_after = false;
+	/* the fast path: English, and no warnings to look for */
+	bool fast = lang == NULL && ps->o->warn == NULL;
 	unsigned long res_line = 0, res_col = 0;
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
@@ -270,7 +272,60 @@ read_movetext(struct parse *ps)
 	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
 	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
 	for (;;) {
-		cd_pgn_tok_type type = cd_pgn_lex_next(&lx, &t);
+		cd_pgn_tok_type type;
+
+		/* The bulk of movetext, move numbers and plain moves, read
+		 * here without a token; anything else, or a move the fast
+		 * reader leaves alone, goes to the lexer from its start. */
+		if (fast && !ended) {
+			const char *q = lx.p, *e = lx.end, *w;
+
+			for (; q < e && (cd__pgn_cls[(unsigned char)*q] &
+			    K_WS); q++)
+				if (*q == '\n') {
+					lx.line++;
+					lx.line_start = q + 1;
+					lx.col0 = 1;
+				}
+			lx.p = q;
+			if (q == e)
+				break;
+			if (*q >= '1' && *q <= '9') {
+				for (w = q + 1; w < e && *w >= '0' && *w <= '9';
+				    w++)
+					;
+				if (w < e && *w == '.') {
+					while (w < e && *w == '.')
+						w++;
+					lx.p = w;
+					continue;
+				}
+			} else if (cd__plain_move_start(q, e)) {
+				const cd_board *b = &p->line.board;
+				char san[CD_SAN_MAX];
+				size_t slen;
+				cd_move m;
+
+				for (w = q + 1; w < e && (cd__pgn_cls[
+				    (unsigned char)*w] & K_MOVE); w++)
+					;
+				if ((w == e || ((unsigned char)*w < 0xc2 &&
+				    *w != '(')) && cd__san_fast(b,
+				    p->line.check, q, (size_t)(w - q), &m,
+				    san, &slen)) {
+					st = cd__game_add_move_san(g, m, san,
+					    slen, NULL);
+					if (st != CD_OK)
+						return fail(ps, st, lx.line,
+						    (unsigned long)(q -
+						    lx.line_start) + lx.col0,
+						    "%s", cd_strerror(st));
+					lx.p = w;
+					continue;
+				}
+			}
+		}
+		type = cd_pgn_lex_next(&lx, &t);
 
 		if (type == CD_PGN_TOK_END)
 			break;

@@ -261,9 +261,29 @@ notes(struct out *o, const cd_game *g, uint32_t i)
 static void
 move_number(struct out *o, unsigned long n, bool black)
 {
-	char buf[40] = { 0 }, *p = buf + 24;
+	char buf[40], *p;
 	size_t len;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (n < 1000) {
+		/* the usual: the bytes built in a register (bytes stored
+		 * one by one and read back as eight would stall) */
+		uint64_t v = 0;
+		int k = 0;
+
+		if (n >= 100)
+			v |= (uint64_t)('0' + n / 100) << (8 * k++);
+		if (n >= 10)
+			v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
+		v |= (uint64_t)('0' + n % 10) << (8 * k++);
+		v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+		memcpy(buf, &v, 8);
+		token8(o, buf, (size_t)k + (black ? 3 : 1));
+		return;
+	}
+#endif
+	memset(buf, 0, sizeof(buf));
+	p = buf + 24;
 	if (black) {
 		*--p = '.';
 		*--p = '.';
