@@ -218,10 +218,15 @@ tag_find(const cd_game *g, const char *name, size_t len)
 		}
 		return -1;
 	}
-	for (i = 0; i < g->ntags; i++)
-		if (g->tags[i].name_len == len &&
-		    memcmp(g->str + g->tags[i].name, name, len) == 0)
+	for (i = 0; i < g->ntags; i++) {
+		const char *tn = g->str + g->tags[i].name;
+
+		/* the first byte before a call: "White" and "Black" have
+		 * the same length */
+		if (g->tags[i].name_len == len && (len == 0 ||
+		    (tn[0] == name[0] && memcmp(tn, name, len) == 0)))
 			return (long)i;
+	}
 	return -1;
 }
 
