@@ -46,6 +46,33 @@ extern cd_bitboard cd__between[64][64];	/* squares strictly between */
 extern cd_bitboard cd__line[64][64];	/* the whole line through both */
 
 /*
+ * Castling of side us on wing s with the king on ksq, for the generator
+ * and the fast SAN reader: the rook's square when the rook stands on
+ * the king's rank and every square the king and rook cross or reach is
+ * empty (king and rook aside), with *path the squares the king must not
+ * be attacked on (king and rook lifted: occ ^ CD_BB(ksq) ^
+ * CD_BB(rook)); else -1.  Whether the king is in check is the
+ * caller's.
+ */
+static inline int
+cd__castle_clear(const cd_board *b, int us, int s, int ksq,
+    cd_bitboard *path)
+{
+	int rsq = b->castle_rook[us][s], kto, rto;
+	cd_bitboard need_empty;
+
+	if (rsq == CD_SQ_NONE || b->squares[rsq] != CD_PIECE(us, CD_ROOK) ||
+	    CD_RANK(rsq) != CD_RANK(ksq))
+		return -1;
+	kto = CD_SQ(s == CD_KINGSIDE ? 6 : 2, CD_RANK(ksq));
+	rto = CD_SQ(s == CD_KINGSIDE ? 5 : 3, CD_RANK(ksq));
+	*path = cd__between[ksq][kto] | CD_BB(kto);
+	need_empty = (*path | cd__between[rsq][rto] | CD_BB(rto)) &
+	    ~(CD_BB(ksq) | CD_BB(rsq));
+	return need_empty & b->by_type[0] ? -1 : rsq;
+}
+
+/*
  * The same relations in 8 KB instead of 64 KB, for code that touches
  * each position once (the PGN parser), where the big tables miss the
  * cache: cd__dir[a][b] is the direction from a to b (0 N, 1 NE, 2 E,

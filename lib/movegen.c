@@ -325,20 +325,11 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 		int s;
 
 		for (s = 0; s < 2; s++) {
-			int rsq = b->castle_rook[us][s], kto, rto;
-			cd_bitboard path, need_empty, occ2;
+			int rsq = b->castle_rook[us][s];
+			cd_bitboard path, occ2;
 
-			if (rsq == CD_SQ_NONE || !(to_mask & CD_BB(rsq)))
-				continue;
-			if (b->squares[rsq] != CD_PIECE(us, CD_ROOK) ||
-			    CD_RANK(rsq) != CD_RANK(ksq))
-				continue;
-			kto = CD_SQ(s == CD_KINGSIDE ? 6 : 2, CD_RANK(ksq));
-			rto = CD_SQ(s == CD_KINGSIDE ? 5 : 3, CD_RANK(ksq));
-			path = cd__between[ksq][kto] | CD_BB(kto);
-			need_empty = (path | cd__between[rsq][rto] | CD_BB(rto)) &
-			    ~(kbb | CD_BB(rsq));
-			if (need_empty & occ)
+			if (rsq == CD_SQ_NONE || !(to_mask & CD_BB(rsq)) ||
+			    cd__castle_clear(b, us, s, ksq, &path) < 0)
 				continue;
 			/* with king and rook lifted; the destination is tested
 			 * even when the king does not move (the rook may have

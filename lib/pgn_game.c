@@ -744,9 +744,8 @@ static int
 castle_fast(const cd_board *b, bool check, const char *t, size_t n,
     cd_move *m, char *san, size_t *san_len)
 {
-	int us = b->side, them = us ^ 1, s, ksq, rsq, kto, rto;
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us];
-	cd_bitboard occ = b->by_type[0], path, need_empty, occ2;
+	int us = b->side, them = us ^ 1, s, ksq, rsq;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
 
 	if (n == 3 && memcmp(t, "O-O", 3) == 0)
 		s = CD_KINGSIDE;
@@ -757,18 +756,9 @@ castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	if (check || !kbb)
 		return 0;
 	ksq = cd__lsb(kbb);
-	rsq = b->castle_rook[us][s];
-	if (rsq == CD_SQ_NONE || b->squares[rsq] != CD_PIECE(us, CD_ROOK) ||
-	    CD_RANK(rsq) != CD_RANK(ksq))
+	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0)
 		return 0;
-	kto = CD_SQ(s == CD_KINGSIDE ? 6 : 2, CD_RANK(ksq));
-	rto = CD_SQ(s == CD_KINGSIDE ? 5 : 3, CD_RANK(ksq));
-	path = cd__between[ksq][kto] | CD_BB(kto);
-	need_empty = (path | cd__between[rsq][rto] | CD_BB(rto)) &
-	    ~(kbb | CD_BB(rsq));
-	if (need_empty & occ)
-		return 0;
-	occ2 = occ ^ kbb ^ CD_BB(rsq);
+	occ2 = b->by_type[0] ^ kbb ^ CD_BB(rsq);
 	while (path)
 		if (attacked(b, cd__pop_lsb(&path), them, occ2))
 			return 0;

@@ -479,6 +479,12 @@ cli_games_file(FILE *f, const char *name)
 	}
 	cg->bytes = base + cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
+	return cli_read_end(name, st);
+}
+
+int
+cli_read_end(const char *name, cd_status st)
+{
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st == CD_ERR_IO) {

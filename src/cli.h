@@ -96,6 +96,11 @@ extern struct cli_games cli_games;
 /* Returns 2 after a read error (reported), else 0. */
 int cli_games_file(FILE *f, const char *name);
 
+/* The status of the last read of an input: out of memory is fatal, a
+ * read error is reported ("prog: file: read error: ...") and gives 2,
+ * anything else 0. */
+int cli_read_end(const char *name, cd_status st);
+
 /* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
 void cli_atexit(void (*fn)(void));
 

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,13 +189,7 @@ process(FILE *f, const char *name)
 	}
 	bytes_done = base + cd_epd_reader_offset(r);
 	cd_epd_reader_free(r);
-	if (st == CD_ERR_NOMEM)
-		cli_fatal("out of memory");
-	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		return 2;
-	}
-	return 0;
+	return cli_read_end(name, st);
 }
 
 int
