@@ -131,9 +131,11 @@ typedef struct cd_pgn_raw_game {
 	const cd_pgn_tag *tags;	/* in input order, duplicates kept */
 	size_t ntags;
 	/* The movetext: from its first token (after the tag section and
-	 * whitespace) to the end of its termination marker, or to the end
-	 * of its last token when the marker is missing.  Offsets into
-	 * text; movetext == movetext_end when there is none. */
+	 * whitespace) to the end of its termination marker, or to its
+	 * last byte that is not white space when the marker is missing
+	 * (the end of its last token, blanks ending a `;` comment left
+	 * out).  Offsets into text; movetext == movetext_end when there
+	 * is none. */
 	size_t movetext, movetext_end;
 	unsigned long movetext_line, movetext_col;
 	cd_pgn_result result;	/* the termination marker */
