@@ -263,6 +263,8 @@ read_movetext(struct parse *ps)
 	bool ended = false, warned_after = false;
 	/* the fast path: English, and no warnings to look for */
 	bool fast = lang == NULL && ps->o->warn == NULL;
+	const char *tried = NULL;	/* a move the fast path could not
+					 * resolve: not tried again */
 	unsigned long res_line = 0, res_col = 0;
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
@@ -309,10 +311,11 @@ read_movetext(struct parse *ps)
 				for (w = q + 1; w < e && (cd__pgn_cls[
 				    (unsigned char)*w] & K_MOVE); w++)
 					;
-				if ((w == e || ((unsigned char)*w < 0xc2 &&
-				    *w != '(')) && cd__san_fast(b,
-				    p->line.check, q, (size_t)(w - q), &m,
-				    san, &slen)) {
+				if (w < e && ((unsigned char)*w >= 0xc2 ||
+				    *w == '('))
+					;	/* the lexer's word is longer */
+				else if (cd__san_fast(b, p->line.check, q,
+				    (size_t)(w - q), &m, san, &slen)) {
 					st = cd__game_add_move_san(g, m, san,
 					    slen, NULL);
 					if (st != CD_OK)
@@ -322,6 +325,8 @@ read_movetext(struct parse *ps)
 						    "%s", cd_strerror(st));
 					lx.p = w;
 					continue;
+				} else {
+					tried = q;	/* same word, same answer */
 				}
 			}
 		}
@@ -348,7 +353,8 @@ read_movetext(struct parse *ps)
 			cd_move m;
 			uint32_t idx;
 
-			if (lang == NULL && cd__san_fast(b, p->line.check,
+			if (lang == NULL && t.text != tried &&
+			    cd__san_fast(b, p->line.check,
 			    t.text, t.len, &m, san, &slen)) {
 				st = cd__game_add_move_san(g, m, san, slen,
 				    &idx);

@@ -80,6 +80,26 @@ put(struct out *o, const char *s, size_t n)
 	o->b->len += n;
 }
 
+/* Where a token of len bytes goes (room reserved): after a space,
+ * at the start of a new line, or first on an empty one; the line's
+ * length counts it. */
+static inline char *
+token_start(struct out *o, size_t len)
+{
+	char *d = o->b->data + o->b->len;
+
+	if (o->col == 0) {
+		o->col = len;
+	} else if (o->col + 1 + len <= LINE_MAX_LEN) {
+		*d++ = ' ';
+		o->col += 1 + len;
+	} else {
+		*d++ = '\n';
+		o->col = len;
+	}
+	return d;
+}
+
 /* Put one movetext token made of up to three pieces (a comment's
  * `{ ` and ` }` are joined to its first and last word), separated by a
  * space or starting a new line. */
@@ -92,16 +112,7 @@ token3(struct out *o, const char *pre, size_t pn, const char *s, size_t n,
 
 	if (reserve(o, len + 1) != 0)
 		return;
-	d = o->b->data + o->b->len;
-	if (o->col == 0) {
-		o->col = len;
-	} else if (o->col + 1 + len <= LINE_MAX_LEN) {
-		*d++ = ' ';
-		o->col += 1 + len;
-	} else {
-		*d++ = '\n';
-		o->col = len;
-	}
+	d = token_start(o, len);
 	memcpy(d, pre, pn);
 	d += pn;
 	memcpy(d, s, n);
@@ -126,16 +137,7 @@ token8(struct out *o, const char *s8, size_t n)
 
 	if (reserve(o, 9) != 0)
 		return;
-	d = o->b->data + o->b->len;
-	if (o->col == 0) {
-		o->col = n;
-	} else if (o->col + 1 + n <= LINE_MAX_LEN) {
-		*d++ = ' ';
-		o->col += 1 + n;
-	} else {
-		*d++ = '\n';
-		o->col = n;
-	}
+	d = token_start(o, n);
 	memcpy(d, s8, 8);
 	o->b->len = (size_t)(d - o->b->data) + n;
 }

@@ -13,25 +13,8 @@ set -u
 ENC="$top_builddir/src/pgn2pgc"
 DEC="$top_builddir/src/pgc2pgn"
 REG="$top_builddir/src/pgn-regularize"
-F="$top_srcdir/tests/files"
-E="$top_srcdir/tests/expected"
-T=$(mktemp -d "${TMPDIR:-/tmp}/pgc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
-
-# expect STATUS COMMAND...: run, compare the exit status
-expect() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
-}
+NAME=pgc
+. "$top_srcdir/tests/testlib.sh"
 
 # --help, --version, usage errors, missing files
 for p in pgn2pgc pgc2pgn; do

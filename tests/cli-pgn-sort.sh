@@ -10,25 +10,8 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
 P="$top_builddir/src/pgn-sort"
-F="$top_srcdir/tests/files"
-E="$top_srcdir/tests/expected"
-T=$(mktemp -d "${TMPDIR:-/tmp}/pgnsort.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
-
-# expect STATUS COMMAND...: run, compare the exit status
-expect() {
-	want=$1
-	shift
-	"$@" >"$T/out" 2>"$T/err"
-	rc=$?
-	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
-}
+NAME=pgnsort
+. "$top_srcdir/tests/testlib.sh"
 
 # --help, --version, usage errors
 expect 0 "$P" --help

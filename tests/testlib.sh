@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/testlib.sh: what the tool tests that report every failure and
+# go on share.  Sourced after `set -u`, with top_srcdir and
+# top_builddir in the environment (make check sets them) and NAME set
+# to a word for the temporary directory.  Sets F (test inputs), E
+# (expected outputs), T (a temporary directory removed on exit) and
+# status (0 until a failure); defines fail and expect.
+: "${top_srcdir:?}" "${top_builddir:?}" "${NAME:?}"
+F="$top_srcdir/tests/files"
+E="$top_srcdir/tests/expected"
+T=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+status=0
+
+# fail MESSAGE: report; the test goes on and exits 1 at the end
+fail() {
+	echo "FAIL: $*" >&2
+	status=1
+}
+
+# expect STATUS COMMAND...: run (output in $T/out and $T/err), compare
+# the exit status
+expect() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
+}
