@@ -7,14 +7,8 @@
 # make uninstall then removes every file it installed.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}"
-T=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
+NAME=install
+. "$top_srcdir/tests/testlib.sh"
 
 command -v pkg-config >/dev/null 2>&1 || {
 	echo "SKIP: pkg-config is not installed"

@@ -23,14 +23,8 @@ if [ ! -d "$CORPUS/pgn" ]; then
 fi
 B="$top_builddir/src"
 G="$top_builddir/tests/pgn-games"
-T=$(mktemp -d "${TMPDIR:-/tmp}/nolost.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
+NAME=nolost
+. "$top_srcdir/tests/testlib.sh"
 
 # stats TOOL: "READ WRITTEN REJECTED" from the --stats line in $T/err
 stats() {
