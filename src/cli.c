@@ -87,21 +87,77 @@ cli_atexit(void (*fn)(void))
 		hooks[nhooks++] = fn;
 }
 
-static void
-vwarn_at(const char *file, unsigned long line, unsigned long col,
-    const char *fmt, va_list ap)
+__thread cd_pgn_buf *cli_capture;
+
+void
+cli_buf_reserve(cd_pgn_buf *b, size_t n)
 {
-	cli_progress_end();
-	fprintf(stderr, "%s: ", cli_prog);
-	if (file != NULL) {
-		fputs(file, stderr);
-		if (line > 0) {
-			fprintf(stderr, ":%lu", line);
-			if (col > 0)
-				fprintf(stderr, ":%lu", col);
-		}
-		fputs(": ", stderr);
+	size_t cap = b->cap;
+	char *d;
+
+	if (cap - b->len >= n)
+		return;
+	while (cap - b->len < n)
+		cap = cap ? 2 * cap : 1 << 16;
+	if ((d = realloc(b->data, cap)) == NULL)
+		cli_fatal("out of memory");
+	b->data = d;
+	b->cap = cap;
+}
+
+/* Append to a message being captured. */
+static void
+capture_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+capture_vprintf(const char *fmt, va_list ap)
+{
+	cd_pgn_buf *b = cli_capture;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	cli_buf_reserve(b, (size_t)n + 1);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+static void
+capture_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	capture_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* A message on standard error, or into cli_capture when this thread
+ * has one (never for a fatal error: capture 0). */
+static void
+vwarn_at(int capture, const char *file, unsigned long line,
+    unsigned long col, const char *fmt, va_list ap)
+{
+	char where[48] = "";
+
+	if (file != NULL && line > 0 && col > 0)
+		snprintf(where, sizeof(where), ":%lu:%lu", line, col);
+	else if (file != NULL && line > 0)
+		snprintf(where, sizeof(where), ":%lu", line);
+	if (capture && cli_capture != NULL) {
+		capture_printf("%s: %s%s%s", cli_prog, file ? file : "",
+		    where, file ? ": " : "");
+		capture_vprintf(fmt, ap);
+		capture_printf("\n");
+		return;
 	}
+	cli_progress_end();
+	fprintf(stderr, "%s: %s%s%s", cli_prog, file ? file : "", where,
+	    file ? ": " : "");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }
@@ -112,7 +168,7 @@ cli_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarn_at(NULL, 0, 0, fmt, ap);
+	vwarn_at(1, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -123,7 +179,7 @@ cli_warn_at(const char *file, unsigned long line, unsigned long col,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarn_at(file, line, col, fmt, ap);
+	vwarn_at(1, file, line, col, fmt, ap);
 	va_end(ap);
 }
 
@@ -133,7 +189,7 @@ cli_usage_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarn_at(NULL, 0, 0, fmt, ap);
+	vwarn_at(0, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
 	run_hooks();
@@ -146,7 +202,7 @@ cli_fatal(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vwarn_at(NULL, 0, 0, fmt, ap);
+	vwarn_at(0, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 	run_hooks();
 	exit(2);
@@ -230,6 +286,12 @@ cli_output_open(const char *path)
 		cli_fatal("%s: %s", path, strerror(errno));
 	setvbuf(out_file, NULL, _IOFBF, 1 << 17);
 	return out_file;
+}
+
+FILE *
+cli_output_file(void)
+{
+	return out_file ? out_file : stdout;
 }
 
 void
@@ -398,17 +460,22 @@ cli_rejects_close(void)
 }
 
 void
-cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
+cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
+{
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(file, raw->skipped_line, 0, "skipped %llu bytes of "
+		    "text that is not PGN",
+		    (unsigned long long)raw->skipped_bytes);
+}
+
+void
+cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 {
 	static const char *last_file;
 	static unsigned long long last_number;
 	static unsigned long last_line;
 	static int last_open;
 
-	if (raw->skipped_bytes > 0 && !cli_quiet)
-		cli_warn_at(file, raw->skipped_line, 0, "skipped %llu bytes of "
-		    "text that is not PGN",
-		    (unsigned long long)raw->skipped_bytes);
 	if (st == CD_OK) {
 		last_file = file;
 		last_number = (unsigned long long)raw->number;
@@ -425,61 +492,11 @@ cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 	}
 }
 
-/* ---- the games of PGN inputs ---- */
-
-struct cli_games cli_games;
-
-static void
-games_reject(const cd_pgn_raw_game *raw, unsigned long line,
-    unsigned long col, const char *msg)
+void
+cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 {
-	cli_games.rejected++;
-	cli_warn_at(cli_games.file, line, col, "game %llu: %s",
-	    (unsigned long long)raw->number, msg);
-	cli_rejects_write(raw->text, raw->len);
-}
-
-int
-cli_games_file(FILE *f, const char *name)
-{
-	struct cli_games *cg = &cli_games;
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	uint64_t base = cg->bytes;
-	cd_pgn_raw_game raw;
-	cd_pgn_error err;
-	cd_status st;
-
-	if (r == NULL)
-		cli_fatal("out of memory");
-	cg->file = name;
-	for (;;) {
-		st = cd_pgn_reader_next(r, &raw);
-		cli_pgn_notes(name, &raw, st);
-		if (st != CD_OK)
-			break;
-		cg->read++;
-		cg->number = raw.number;
-		memset(&err, 0, sizeof(err));
-		st = cd_pgn_parse(cg->game, &raw, &cg->opts, &err);
-		if (st == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		if (st != CD_OK) {
-			games_reject(&raw, err.line, err.col,
-			    err.msg[0] ? err.msg : cd_strerror(st));
-		} else {
-			const char *why = cg->each(cg->game, &raw);
-
-			if (why != NULL)
-				games_reject(&raw, raw.line, raw.col, why);
-			else
-				cg->written++;
-		}
-		cg->bytes = base + cd_pgn_reader_tell(r);
-		cli_progress(cg->read, cg->bytes);
-	}
-	cg->bytes = base + cd_pgn_reader_tell(r);
-	cd_pgn_reader_free(r);
-	return cli_read_end(name, st);
+	cli_pgn_skipped(file, raw);
+	cli_pgn_end_note(file, raw, st);
 }
 
 int

@@ -16,13 +16,9 @@
 #include "chessdata.h"
 #include "cli.h"
 
-#define OUT_FLUSH	((size_t)1 << 20)
-
 static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
-static FILE *out;
-static cd_pgn_buf obuf;
 
 static void
 usage(void)
@@ -30,6 +26,8 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n"
 	    "Read PGN games (lenient import format), check every move, and\n"
 	    "write them in the exact export format.\n\n"
+	    "  -j, --jobs=N          parse with N threads (default: one per\n"
+	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG (de,\n"
 	    "                        fr, German, ...: standard section 17)\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
@@ -49,60 +47,46 @@ usage(void)
 }
 
 static void
-flush_out(void)
-{
-	if (obuf.len == 0)
-		return;
-	if (fwrite(obuf.data, 1, obuf.len, out) != obuf.len)
-		cli_output_check();
-	obuf.len = 0;
-	cli_output_check();
-}
-
-static void
 warn_cb(void *ctx, unsigned long line, unsigned long col, const char *msg)
 {
-	(void)ctx;
-	cli_warn_at(cli_games.file, line, col, "game %llu: %s",
-	    (unsigned long long)cli_games.number, msg);
+	const struct cli_job *j = ctx;
+
+	cli_warn_at(j->file, line, col, "game %llu: %s",
+	    (unsigned long long)j->number, msg);
 }
 
 /* With -v: a result that the final position contradicts. */
 static void
-check_result(cd_game *g, const cd_pgn_raw_game *raw)
+check_result(const struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_pgn_result r = cd_game_result(g);
-	const char *rs = cd_pgn_result_str(r);
+	cd_pgn_result r = cd_game_result(j->game);
+	const char *why = NULL;
 	cd_board b;
 
-	cd_game_end_position(g, &b);
+	cd_game_end_position(j->game, &b);
 	if (cd_board_is_checkmate(&b)) {
-		cd_pgn_result want = b.side == CD_WHITE ?
-		    CD_PGN_RESULT_BLACK : CD_PGN_RESULT_WHITE;
-
-		if (r != want)
-			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
-			    "the game ends in checkmate but the result is %s",
-			    (unsigned long long)cli_games.number, rs);
+		if (r != (b.side == CD_WHITE ? CD_PGN_RESULT_BLACK :
+		    CD_PGN_RESULT_WHITE))
+			why = "ends in checkmate";
 	} else if (cd_board_is_stalemate(&b)) {
 		if (r != CD_PGN_RESULT_DRAW)
-			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
-			    "the game ends in stalemate but the result is %s",
-			    (unsigned long long)cli_games.number, rs);
+			why = "ends in stalemate";
 	} else if (cd_board_insufficient_material(&b)) {
 		if (r != CD_PGN_RESULT_DRAW)
-			cli_warn_at(cli_games.file, raw->line, raw->col, "game %llu: "
-			    "the game ends in a dead position but the result "
-			    "is %s", (unsigned long long)cli_games.number, rs);
+			why = "ends in a dead position";
 	}
+	if (why != NULL)
+		cli_warn_at(j->file, raw->line, raw->col, "game %llu: the "
+		    "game %s but the result is %s",
+		    (unsigned long long)j->number, why, cd_pgn_result_str(r));
 }
 
 /* Write one game that parsed; NULL, or why it is rejected. */
 static const char *
-regularize(cd_game *g, const cd_pgn_raw_game *raw)
+regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_status st = cd_pgn_write_buf(g, opt_reduced ? CD_PGN_REDUCED : 0,
-	    &obuf);
+	cd_status st = cd_pgn_write_buf(j->game,
+	    opt_reduced ? CD_PGN_REDUCED : 0, j->out);
 
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
@@ -110,9 +94,7 @@ regularize(cd_game *g, const cd_pgn_raw_game *raw)
 				 * rejects null moves in the main line) */
 		return cd_strerror(st);
 	if (opt_verbose)
-		check_result(g, raw);
-	if (obuf.len >= OUT_FLUSH)
-		flush_out();
+		check_result(j, raw);
 	return NULL;
 }
 
@@ -121,6 +103,7 @@ main(int argc, char **argv)
 {
 	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS };
 	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -137,9 +120,10 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qrvhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":j:o:qrvhV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
+		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
 		case OPT_LANG:
 			opt_lang = cd_san_lang_find(optarg);
 			if (opt_lang == NULL)
@@ -157,20 +141,16 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((cli_games.game = cd_game_new()) == NULL)
-		cli_fatal("out of memory");
 	cli_games.opts.lang = opt_lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
 	cli_rejects_open(opt_rejects);
-	out = cli_output_open(outpath);
+	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
-	flush_out();
-	cd_pgn_buf_free(&obuf);
-	cd_game_free(cli_games.game);
+	cli_games_end();
 	cli_rejects_close();
 	if (opt_stats)
 		cli_stats(cli_games.read, cli_games.written,

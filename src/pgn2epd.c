@@ -4,16 +4,19 @@
  * start position and the position after every main-line move, and with
  * --variations the positions of the variations too.
  *
- * Games are read one at a time and parsed into one reused cd_game
- * (cli_games_file); a game that does not parse is reported and copied
- * to the rejects file.  The lines are written in the
+ * Games are read and parsed by cli_games_file, in batches on as many
+ * threads as there are CPUs (one with --unique: the set of positions
+ * written is one, filled in input order); a game that does not parse
+ * is reported and copied to the rejects file.  The lines are written in
+ * the
  * canonical form of cd_epd_write (the four fields of cd_fen_write_epd,
  * then the operations in ASCII order of opcode, strings with \" and \\
  * escapes), formatted here straight from the game's nodes: the SAN of
  * every move is already in the node, so no position is looked at twice.
  * The test suite checks that epd-validate -n leaves the output unchanged.
  *
- * Memory stays flat (the largest game) except with --unique, which keeps
+ * Memory stays flat (the largest game and a few batches) except with
+ * --unique, which keeps
  * a set of 16-byte keys, one per distinct position written: the Zobrist
  * key of the position and a 64-bit hash of its four EPD fields, in an
  * open addressing table at most half full.
@@ -56,28 +59,6 @@ static bool opt_unique, opt_variations, opt_stats;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static const char *opt_rejects;
 
-static FILE *out;
-static cd_game *game;
-static uint64_t n_positions;
-
-/* The output, written with one fwrite when it holds OUT_FLUSH bytes
- * (a write a game costs more than the formatting on a small game). */
-#define OUT_FLUSH	((size_t)1 << 20)
-static struct {
-	char *data;
-	size_t len, cap;
-} ob;
-
-/* The current game's c0 and c1 operations, ready to write. */
-static char game_c0[2 * STRING_MAX + 32];	/* 16 bytes of slack */
-static size_t game_c0_len;
-static char game_c1[32];
-static size_t game_c1_len;
-
-/* Per node: the position after its move (nodes[0]: the start). */
-static cd_board *boards;
-static size_t boards_cap;
-
 /* The walk's stack of lines still to write. */
 struct pending {
 	uint32_t node;		/* first move to write */
@@ -87,8 +68,24 @@ struct pending {
 	bool variation;		/* node starts a variation: number it
 				 * and queue its next sibling first */
 };
-static struct pending *stack;
-static size_t stack_len, stack_cap;
+
+/* What one thread needs to write a game's lines (struct cli_job's
+ * priv). */
+struct epd {
+	const cd_game *game;	/* the game being written */
+	cd_pgn_buf *ob;		/* where (the batch's output) */
+	uint64_t index;		/* its number in all inputs */
+	/* its c0 and c1 operations, ready to write */
+	char c0[2 * STRING_MAX + 32];	/* 16 bytes of slack */
+	size_t c0_len;
+	char c1[32];
+	size_t c1_len;
+	/* per node: the position after its move (nodes[0]: the start) */
+	cd_board *boards;
+	size_t boards_cap;
+	struct pending *stack;
+	size_t stack_len, stack_cap;
+};
 
 static void
 usage(void)
@@ -101,6 +98,8 @@ usage(void)
 "\n"
 "      --first=N        write the first N positions of each line (plies\n"
 "                       0 to N-1 from the game's start)\n"
+"  -j, --jobs=N         convert with N threads (default: one per CPU, one\n"
+"                       with --unique; the output is the same)\n"
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
@@ -125,51 +124,30 @@ usage(void)
 
 /* ---- the output buffer ---- */
 
-static void
-ob_reserve(size_t n)
-{
-	if (ob.cap - ob.len >= n)
-		return;
-	while (ob.cap - ob.len < n)
-		ob.cap = ob.cap ? 2 * ob.cap : 1 << 16;
-	if ((ob.data = realloc(ob.data, ob.cap)) == NULL)
-		cli_fatal("out of memory");
-}
-
-static void
-ob_flush(void)
-{
-	if (ob.len > 0)
-		fwrite(ob.data, 1, ob.len, out);
-	ob.len = 0;
-	cli_output_check();
-}
-
 /* Append n bytes without a check: the caller reserved the room. */
 static inline void
-put(const char *s, size_t n)
+put(cd_pgn_buf *o, const char *s, size_t n)
 {
-	memcpy(ob.data + ob.len, s, n);
-	ob.len += n;
+	memcpy(o->data + o->len, s, n);
+	o->len += n;
 }
 
 /* The same for a source with room to read n rounded up to 16 bytes
- * (the output buffer has that much slack): sixteen bytes a copy, no
- * call. */
+ * (emit reserves that much slack): sixteen bytes a copy, no call. */
 static inline void
-put16(const char *s, size_t n)
+put16(cd_pgn_buf *o, const char *s, size_t n)
 {
-	char *d = ob.data + ob.len;
+	char *d = o->data + o->len;
 	size_t i;
 
 	for (i = 0; i < n; i += 16)
 		memcpy(d + i, s + i, 16);
-	ob.len += n;
+	o->len += n;
 }
 
 /* Append a decimal number (at most 20 digits) without a check. */
 static inline void
-put_uint(uint64_t v)
+put_uint(cd_pgn_buf *o, uint64_t v)
 {
 	char tmp[24];
 	size_t n = sizeof(tmp);
@@ -178,7 +156,7 @@ put_uint(uint64_t v)
 		tmp[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v > 0);
-	put(tmp + n, sizeof(tmp) - n);
+	put(o, tmp + n, sizeof(tmp) - n);
 }
 
 /* ---- the operations of a game ---- */
@@ -210,9 +188,9 @@ string_add(char *buf, size_t pos, size_t *used, const char *s, size_t n)
 
 /* The value of tag name, "?" (def) when it is missing or empty. */
 static const char *
-tag_or(const char *name, const char *def, size_t *len)
+tag_or(const cd_game *g, const char *name, const char *def, size_t *len)
 {
-	const char *v = cd_game_tag_value(game, name, len);
+	const char *v = cd_game_tag_value(g, name, len);
 
 	if (v == NULL || *len == 0) {
 		*len = strlen(def);
@@ -223,7 +201,7 @@ tag_or(const char *name, const char *def, size_t *len)
 
 /* Prepare c0 and c1 for the current game. */
 static void
-game_ops(void)
+game_ops(struct epd *e)
 {
 	static const struct {
 		const char *tag, *def, *sep;
@@ -236,21 +214,21 @@ game_ops(void)
 	const char *v, *r;
 
 	if (opt_ops & OP_C0) {
-		memcpy(game_c0, " c0 \"", 5);
+		memcpy(e->c0, " c0 \"", 5);
 		pos = 5;
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			pos = string_add(game_c0, pos, &used, parts[i].sep,
+			pos = string_add(e->c0, pos, &used, parts[i].sep,
 			    strlen(parts[i].sep));
-			v = tag_or(parts[i].tag, parts[i].def, &len);
-			pos = string_add(game_c0, pos, &used, v, len);
+			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
+			pos = string_add(e->c0, pos, &used, v, len);
 		}
-		game_c0[pos++] = '"';
-		game_c0[pos++] = ';';
-		game_c0_len = pos;
+		e->c0[pos++] = '"';
+		e->c0[pos++] = ';';
+		e->c0_len = pos;
 	}
 	if (opt_ops & OP_C1) {
-		r = cd_pgn_result_str(cd_game_result(game));
-		game_c1_len = (size_t)snprintf(game_c1, sizeof(game_c1),
+		r = cd_pgn_result_str(cd_game_result(e->game));
+		e->c1_len = (size_t)snprintf(e->c1, sizeof(e->c1),
 		    " c1 \"%s\";", r);
 	}
 }
@@ -342,9 +320,10 @@ keys_add(uint64_t a, uint64_t b)
  * last_ply - last (last_ply: the ply of the line's final position).
  */
 static void
-emit(const cd_board *b, uint32_t ply, uint32_t line, uint32_t last_ply,
-    const cd_game_node *sm)
+emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
+    uint32_t last_ply, const cd_game_node *sm)
 {
+	cd_pgn_buf *o = e->ob;
 	char *fen;
 	size_t n;
 
@@ -361,71 +340,72 @@ emit(const cd_board *b, uint32_t ply, uint32_t line, uint32_t last_ply,
 	}
 	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
 	 * hmvc and id (at most 20 digits each), sm, the line end */
-	ob_reserve(CD_FEN_MAX + game_c0_len + game_c1_len + 160 + 32);
-	fen = ob.data + ob.len;
+	cli_buf_reserve(o, CD_FEN_MAX + e->c0_len + e->c1_len + 160 + 32);
+	fen = o->data + o->len;
 	n = cd_fen_write_epd(b, fen);
 	if (opt_unique && !keys_add(b->key, text_hash(fen, n)))
 		return;
-	ob.len += n;
+	o->len += n;
 	if (opt_ops & OP_C0)
-		put16(game_c0, game_c0_len);
+		put16(o, e->c0, e->c0_len);
 	if (opt_ops & OP_C1)
-		put16(game_c1, game_c1_len);
+		put16(o, e->c1, e->c1_len);
 	if (opt_ops & OP_FMVN) {
-		put(" fmvn ", 6);
-		put_uint(b->fullmove);
-		put(";", 1);
+		put(o, " fmvn ", 6);
+		put_uint(o, b->fullmove);
+		put(o, ";", 1);
 	}
 	if (opt_ops & OP_HMVC) {
-		put(" hmvc ", 6);
-		put_uint(b->halfmove);
-		put(";", 1);
+		put(o, " hmvc ", 6);
+		put_uint(o, b->halfmove);
+		put(o, ";", 1);
 	}
 	if (opt_ops & OP_ID) {
-		put(" id \"", 5);
-		put_uint(cli_games.read);	/* the game's number in
-						 * all inputs */
-		put(".", 1);
-		put_uint(ply);
+		put(o, " id \"", 5);
+		put_uint(o, e->index);	/* the game's number in all
+					 * inputs */
+		put(o, ".", 1);
+		put_uint(o, ply);
 		if (line > 0) {
-			put("v", 1);
-			put_uint(line);
+			put(o, "v", 1);
+			put_uint(o, line);
 		}
-		put("\";", 2);
+		put(o, "\";", 2);
 	}
 	/* a null move is no legal move for sm: left out */
 	if ((opt_ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
-		put(" sm ", 4);
-		put(sm->san, sm->san_len);
-		put(";", 1);
+		put(o, " sm ", 4);
+		put(o, sm->san, sm->san_len);
+		put(o, ";", 1);
 	}
-	put("\n", 1);
-	n_positions++;
+	put(o, "\n", 1);
 }
 
 static void
-push(uint32_t node, uint32_t line, uint32_t end, bool variation)
+push(struct epd *e, uint32_t node, uint32_t line, uint32_t end,
+    bool variation)
 {
-	if (stack_len == stack_cap) {
-		stack_cap = stack_cap ? 2 * stack_cap : 64;
-		stack = realloc(stack, stack_cap * sizeof(*stack));
-		if (stack == NULL)
+	struct pending *p;
+
+	if (e->stack_len == e->stack_cap) {
+		e->stack_cap = e->stack_cap ? 2 * e->stack_cap : 64;
+		e->stack = realloc(e->stack, e->stack_cap * sizeof(*e->stack));
+		if (e->stack == NULL)
 			cli_fatal("out of memory");
 	}
-	stack[stack_len].node = node;
-	stack[stack_len].line = line;
-	stack[stack_len].end = end;
-	stack[stack_len].variation = variation;
-	stack_len++;
+	p = &e->stack[e->stack_len++];
+	p->node = node;
+	p->line = line;
+	p->end = end;
+	p->variation = variation;
 }
 
 /* The ply of the last move of the line that goes on from node n (each
  * line is walked once: a line resumed after its variations keeps its
  * end). */
 static uint32_t
-line_end(uint32_t n)
+line_end(const cd_game_node *nodes, uint32_t n)
 {
-	const cd_game_node *nodes = game->nodes;
 
 	while (nodes[n].next != 0)
 		n = nodes[n].next;
@@ -442,49 +422,52 @@ line_end(uint32_t n)
  * needs only one).
  */
 static void
-write_game(void)
+write_game(struct epd *e)
 {
-	const cd_game_node *nodes = game->nodes;
+	const cd_game *g = e->game;
+	const cd_game_node *nodes = g->nodes;
+	cd_board *boards;
 	uint32_t nvar = 0, n, end;
 
-	end = line_end(0);
+	end = line_end(nodes, 0);
 	if (!opt_variations) {
 		/* the main line alone: one board suffices */
-		cd_board b = game->start;
+		cd_board b = g->start;
 
-		emit(&b, 0, 0, end,
+		emit(e, &b, 0, 0, end,
 		    nodes[0].next ? &nodes[nodes[0].next] : NULL);
 		for (n = nodes[0].next; n != 0; n = nodes[n].next) {
 			cd_board_make(&b, nodes[n].move);
-			emit(&b, nodes[n].ply, 0, end,
+			emit(e, &b, nodes[n].ply, 0, end,
 			    nodes[n].next ? &nodes[nodes[n].next] : NULL);
 		}
 		return;
 	}
-	if (boards_cap < game->nnodes) {
-		boards_cap = game->nnodes + game->nnodes / 2 + 16;
-		free(boards);
-		boards = malloc(boards_cap * sizeof(*boards));
-		if (boards == NULL)
+	if (e->boards_cap < g->nnodes) {
+		e->boards_cap = g->nnodes + g->nnodes / 2 + 16;
+		free(e->boards);
+		e->boards = malloc(e->boards_cap * sizeof(*e->boards));
+		if (e->boards == NULL)
 			cli_fatal("out of memory");
 	}
-	boards[0] = game->start;
-	emit(&boards[0], 0, 0, end,
+	boards = e->boards;
+	boards[0] = g->start;
+	emit(e, &boards[0], 0, 0, end,
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
-	stack_len = 0;
+	e->stack_len = 0;
 	if (nodes[0].next != 0)
-		push(nodes[0].next, 0, end, false);
-	while (stack_len > 0) {
-		struct pending p = stack[--stack_len];
+		push(e, nodes[0].next, 0, end, false);
+	while (e->stack_len > 0) {
+		struct pending p = e->stack[--e->stack_len];
 
 		n = p.node;
 		if (p.variation) {
 			/* its next sibling after it (and all its
 			 * subvariations) */
 			if (nodes[n].var_next != 0)
-				push(nodes[n].var_next, 0, 0, true);
+				push(e, nodes[n].var_next, 0, 0, true);
 			p.line = ++nvar;
-			p.end = line_end(n);
+			p.end = line_end(nodes, n);
 		}
 		end = p.end;
 		for (; n != 0; n = nodes[n].next) {
@@ -492,15 +475,15 @@ write_game(void)
 
 			boards[n] = boards[nd->parent];
 			cd_board_make(&boards[n], nd->move);
-			emit(&boards[n], nd->ply, p.line, end,
+			emit(e, &boards[n], nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL);
 			if (nd->var != 0) {
 				if (nd->next != 0) {
-					push(nd->next, p.line, end, false);
-					push(nd->var, 0, 0, true);
+					push(e, nd->next, p.line, end, false);
+					push(e, nd->var, 0, 0, true);
 					break;
 				}
-				push(nd->var, 0, 0, true);
+				push(e, nd->var, 0, 0, true);
 			}
 		}
 	}
@@ -510,15 +493,29 @@ write_game(void)
 
 /* Write the positions of one game that parsed. */
 static const char *
-convert(cd_game *g, const cd_pgn_raw_game *raw)
+convert(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	(void)g;
+	struct epd *e = j->priv;
+
 	(void)raw;
-	game_ops();
-	write_game();
-	if (ob.len >= OUT_FLUSH)
-		ob_flush();
+	if (e == NULL && (e = j->priv = calloc(1, sizeof(*e))) == NULL)
+		cli_fatal("out of memory");
+	e->game = j->game;
+	e->ob = j->out;
+	e->index = j->index;
+	game_ops(e);
+	write_game(e);
 	return NULL;
+}
+
+static void
+epd_free(void *p)
+{
+	struct epd *e = p;
+
+	free(e->boards);
+	free(e->stack);
+	free(e);
 }
 
 /* ---- options ---- */
@@ -572,6 +569,7 @@ main(int argc, char **argv)
 	};
 	static const struct option longopts[] = {
 		{ "first", required_argument, NULL, OPT_FIRST },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "last", required_argument, NULL, OPT_LAST },
 		{ "output", required_argument, NULL, 'o' },
 		{ "ops", required_argument, NULL, OPT_OPS },
@@ -589,13 +587,16 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:quhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j:o:quhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FIRST:
 			opt_first = parse_count("first", optarg);
 			break;
 		case OPT_LAST:
 			opt_last = parse_count("last", optarg);
+			break;
+		case 'j':
+			cli_games.jobs = cli_parse_jobs(optarg);
 			break;
 		case 'o':
 			opt_output = optarg;
@@ -628,18 +629,15 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((cli_games.game = game = cd_game_new()) == NULL)
-		cli_fatal("out of memory");
 	cli_games.each = convert;
-	out = cli_output_open(opt_output);
+	cli_games.priv_free = epd_free;
+	if (opt_unique)		/* one set of positions, in input order */
+		cli_games.jobs = 1;
+	cli_output_open(opt_output);
 	cli_rejects_open(opt_rejects);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
-	cd_game_free(game);
-	ob_flush();
-	free(ob.data);
-	free(boards);
-	free(stack);
+	cli_games_end();
 	free(keys);
 	cli_rejects_close();
 	cli_progress_end();

@@ -18,14 +18,10 @@
 #include "chessdata.h"
 #include "cli.h"
 
-#define OUT_FLUSH	((size_t)1 << 20)
-
 static int opt_comments, opt_stats;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
-static FILE *out;
 static uint64_t comments_dropped, games_dropping;
-static cd_pgn_buf obuf;
 
 static void
 usage(void)
@@ -34,6 +30,8 @@ usage(void)
 	    "Read PGN games (lenient import format), check every move, and\n"
 	    "write them in PGC, the binary coding of PGN (see pgc(5)).\n\n"
 	    "  -c, --comments        keep comments (extension record 0x0b)\n"
+	    "  -j, --jobs=N          parse with N threads (default: one per\n"
+	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG (de,\n"
 	    "                        fr, German, ...: standard section 17)\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
@@ -49,36 +47,28 @@ usage(void)
 	    "2 usage or system error.\n", cli_prog);
 }
 
-static void
-flush_out(void)
-{
-	if (obuf.len == 0)
-		return;
-	if (fwrite(obuf.data, 1, obuf.len, out) != obuf.len)
-		cli_output_check();
-	obuf.len = 0;
-	cli_output_check();
-}
-
 /* Encode one game that parsed; NULL, or why it is rejected. */
 static const char *
-encode(cd_game *g, const cd_pgn_raw_game *raw)
+encode(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	static cd_pgc_error perr;
+	cd_pgc_error *perr = j->priv;
 	size_t dropped = 0;
 	cd_status st;
 
 	(void)raw;
-	st = cd_pgc_encode(g, opt_comments ? CD_PGC_WITH_COMMENTS : 0, &obuf,
-	    &dropped, &perr);
+	if (perr == NULL && (perr = j->priv = malloc(sizeof(*perr))) == NULL)
+		cli_fatal("out of memory");
+	st = cd_pgc_encode(j->game, opt_comments ? CD_PGC_WITH_COMMENTS : 0,
+	    j->out, &dropped, perr);
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st != CD_OK)
-		return perr.msg;
-	comments_dropped += dropped;
-	games_dropping += dropped > 0;
-	if (obuf.len >= OUT_FLUSH)
-		flush_out();
+		return perr->msg;
+	if (dropped > 0) {
+		__atomic_add_fetch(&comments_dropped, dropped,
+		    __ATOMIC_RELAXED);
+		__atomic_add_fetch(&games_dropping, 1, __ATOMIC_RELAXED);
+	}
 	return NULL;
 }
 
@@ -88,6 +78,7 @@ main(int argc, char **argv)
 	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS };
 	static const struct option longopts[] = {
 		{ "comments", no_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -102,10 +93,11 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":co:qhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":cj:o:qhV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'c': opt_comments = 1; break;
+		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
 		case OPT_LANG:
 			opt_lang = cd_san_lang_find(optarg);
 			if (opt_lang == NULL)
@@ -122,17 +114,14 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
-	if ((cli_games.game = cd_game_new()) == NULL)
-		cli_fatal("out of memory");
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = encode;
+	cli_games.priv_free = free;
 	cli_rejects_open(opt_rejects);
-	out = cli_output_open(outpath);
+	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
-	flush_out();
-	cd_pgn_buf_free(&obuf);
-	cd_game_free(cli_games.game);
+	cli_games_end();
 	cli_rejects_close();
 	if (comments_dropped > 0 && !cli_quiet)
 		cli_warn("dropped %llu comments of %llu games (--comments "

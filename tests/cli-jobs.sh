@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-jobs.sh: pgn-regularize, pgn2pgc and pgn2epd write the same bytes
+# whatever the number of threads (-j): standard output, standard error
+# (rejected games, -v warnings, skipped text, a truncated last game, a
+# missing input between two others), the rejects file and the exit
+# status of -j 2, 3 and 8 (3 only after the first input) are those of
+# -j 1, on an input of many
+# batches (the fixture games copied 130 times, junk text between some
+# copies, some games that are rejected), on standard input, on an
+# empty input, and, when the corpus is there, on its OTB archive and
+# every quirks file.  Also: -j takes 1 to 256 and nothing else.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+B="$top_builddir/src"
+NAME=jobs
+. "$top_srcdir/tests/testlib.sh"
+
+# The big input: about 1 MB (64 KB batches: 16 of them).
+i=0
+while [ $i -lt 130 ]; do
+	cat "$F/regularize-import.pgn" "$F/sample.pgn" "$F/p2e-games.pgn" \
+	    "$F/regularize-bad.pgn" "$F/pgc-sample.pgn" "$F/sort-odd.pgn"
+	[ $((i % 7)) -eq 3 ] && printf 'From: someone\nSubject: junk\n\n'
+	i=$((i + 1))
+done >"$T/big.pgn"
+# its last game cut short (no termination marker)
+head -c 300 "$F/sample.pgn" >"$T/cut.pgn"
+: >"$T/empty.pgn"
+[ "$(wc -c <"$T/big.pgn")" -gt 1000000 ] || fail "big.pgn is too small"
+
+# run TAG J CMD...: CMD with -j J and --rejects, outputs in $T/TAG.*
+run() {
+	tag=$1 j=$2
+	shift 2
+	rm -f "$T/$tag.rej"
+	"$@" -j "$j" --rejects="$T/$tag.rej" >"$T/$tag.out" 2>"$T/$tag.err"
+	echo $? >"$T/$tag.rc"
+	[ -f "$T/$tag.rej" ] || : >"$T/$tag.rej"
+}
+
+# same NAME CMD...: -j $JOBS (each) against -j 1
+JOBS="2 3 8"
+same() {
+	what=$1
+	shift
+	run one 1 "$@"
+	for j in $JOBS; do
+		run many "$j" "$@"
+		for x in out err rej rc; do
+			cmp -s "$T/one.$x" "$T/many.$x" ||
+			    fail "$what: -j $j: the $x differs from -j 1"
+		done
+	done
+}
+
+for set in "$T/big.pgn" "$T/big.pgn $T/no-such-file $T/cut.pgn" \
+    "$T/empty.pgn $T/cut.pgn $T/big.pgn"; do
+	# shellcheck disable=SC2086
+	set -- $set
+	same "pgn-regularize $*" "$B/pgn-regularize" "$@"
+	same "pgn-regularize -v $*" "$B/pgn-regularize" -v "$@"
+	same "pgn-regularize -r $*" "$B/pgn-regularize" -r "$@"
+	same "pgn2pgc $*" "$B/pgn2pgc" "$@"
+	same "pgn2epd --variations $*" "$B/pgn2epd" --variations "$@"
+	same "pgn2epd -u $*" "$B/pgn2epd" -u "$@"
+	JOBS=3
+done
+# what the comparison stands on: messages of all kinds, and output
+run one 1 "$B/pgn-regularize" -v "$T/big.pgn" "$T/no-such-file" \
+    "$T/cut.pgn"
+for m in ': illegal move$' 'skipped [0-9]* bytes' \
+    'no-such-file: No such file' 'no termination marker at the end' \
+    'not in canonical SAN' 'read as O-O'; do
+	grep -q "$m" "$T/one.err" || fail "pgn-regularize -v: no '$m' message"
+done
+[ "$(grep -c '^\[Event ' "$T/one.out")" -gt 1000 ] ||
+    fail "pgn-regularize: too few games written"
+[ -s "$T/one.rej" ] || fail "pgn-regularize: no rejected game"
+[ "$(cat "$T/one.rc")" -eq 2 ] || fail "pgn-regularize: exit status"
+
+# standard input
+"$B/pgn-regularize" -j 1 <"$T/big.pgn" >"$T/a" 2>"$T/ea"
+"$B/pgn-regularize" -j 4 <"$T/big.pgn" >"$T/b" 2>"$T/eb"
+cmp -s "$T/a" "$T/b" && cmp -s "$T/ea" "$T/eb" ||
+    fail "pgn-regularize: standard input: -j 4 differs from -j 1"
+
+# -j values
+for p in pgn-regularize pgn2pgc pgn2epd; do
+	for bad in 0 257 x 2x -1 ''; do
+		expect 2 "$B/$p" -j "$bad" "$F/sample.pgn"
+		grep -q "invalid number of jobs" "$T/err" ||
+		    fail "$p -j '$bad': no message"
+	done
+	expect 0 "$B/$p" --jobs=256 "$F/sample.pgn"
+done
+
+# the corpus
+C=${CORPUS:-/nonexistent}
+if [ -d "$C/pgn" ] && [ -f "$C/pgn/otb-14539.pgn.xz" ]; then
+	xz -dc "$C/pgn/otb-14539.pgn.xz" >"$T/otb.pgn" || fail "xz"
+	same "pgn-regularize otb" "$B/pgn-regularize" -v "$T/otb.pgn"
+	same "pgn2epd otb" "$B/pgn2epd" "$T/otb.pgn"
+	find -L "$C/quirks" -type f -name '*.pgn' | sort >"$T/quirks"
+	# shellcheck disable=SC2046
+	same "pgn-regularize quirks" "$B/pgn-regularize" -v $(cat "$T/quirks")
+	# shellcheck disable=SC2046
+	same "pgn2pgc quirks" "$B/pgn2pgc" $(cat "$T/quirks")
+fi
+exit $status
