@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -330,47 +331,108 @@ struct rank_shape {
 
 static struct rank_shape rank_shapes[256];
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CD_RANK_SHUFFLE 1
+#include <immintrin.h>
+/* The same shapes as byte shuffles (SSSE3 pshufb) of a vector holding
+ * the rank's eight letters, then the digits 1 to 8: one shuffle writes
+ * a rank.  Used when the processor has SSSE3 (x86-64's baseline does
+ * not). */
+static uint8_t rank_shuffles[256][16] __attribute__((aligned(16)));
+static int have_ssse3;
+#endif
+
 static void rank_shapes_init(void) __attribute__((constructor));
 
 static void
 rank_shapes_init(void)
 {
+#ifdef CD_RANK_SHUFFLE
+	const char *no;
+#endif
 	unsigned occ;
 
 	for (occ = 0; occ < 256; occ++) {
 		struct rank_shape *rs = &rank_shapes[occ];
+		uint8_t shuf[16];
 		int file, run = 0, n = 0;
 
 		memset(rs->text, 0, sizeof(rs->text));
-		for (file = 0; file < 8; file++) {
-			if (!(occ & (1u << file))) {
+		/* shuf: lane f of the source holds file f's letter, lane
+		 * 8 + k - 1 the digit k; 0x80 writes a zero */
+		memset(shuf, 0x80, sizeof(shuf));
+		for (file = 0; file <= 8; file++) {
+			if (file < 8 && !(occ & (1u << file))) {
 				run++;
 				rs->at[file] = 8;
 				continue;
 			}
-			if (run)
+			if (run) {
+				shuf[n] = (uint8_t)(8 + run - 1);
 				rs->text[n++] = (char)('0' + run);
+			}
 			run = 0;
-			rs->at[file] = (uint8_t)n++;
+			if (file < 8) {
+				shuf[n] = (uint8_t)file;
+				rs->at[file] = (uint8_t)n++;
+			}
 		}
-		if (run)
-			rs->text[n++] = (char)('0' + run);
 		rs->len = (uint8_t)n;
+#ifdef CD_RANK_SHUFFLE
+		memcpy(rank_shuffles[occ], shuf, sizeof(shuf));
+#endif
 	}
+#ifdef CD_RANK_SHUFFLE
+	/* CHESSDATA_NO_SSSE3 set and not empty: the plain code (the
+	 * tests compare the two) */
+	__builtin_cpu_init();
+	no = getenv("CHESSDATA_NO_SSSE3");
+	have_ssse3 = __builtin_cpu_supports("ssse3") && (no == NULL ||
+	    *no == '\0');
+#endif
 }
 
-static size_t
-write_fields(const cd_board *b, char *buf, int clocks)
+#ifdef CD_RANK_SHUFFLE
+/* The placement field, one shuffle a rank (p has room for 16 bytes
+ * from the start of each rank: CD_FEN_MAX); the end of the field. */
+__attribute__((target("ssse3"))) static char *
+placement_ssse3(const cd_board *b, char *p)
 {
-	static const char letters[] = ".PNBRQK..pnbrqk.";
-	char *p = buf;
-	int rank, file, color, s;
+	const __m128i letters = _mm_setr_epi8('.', 'P', 'N', 'B', 'R', 'Q',
+	    'K', '.', '.', 'p', 'n', 'b', 'r', 'q', 'k', '.');
+	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
+	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
+	int rank;
 
 	for (rank = 7; rank >= 0; rank--) {
-		/* the rank's shape from the table, then each square's
-		 * letter into its place (an empty square's into the
-		 * scratch byte p[8], overwritten or past the end): no
-		 * branch, no chain of dependent steps */
+		unsigned occ = (unsigned)(b->by_type[0] >> (8 * rank)) & 0xff;
+		__m128i sq = _mm_loadl_epi64((const __m128i *)(const void *)
+		    &b->squares[CD_SQ(0, rank)]);
+		/* the eight letters, then the digits */
+		__m128i src = _mm_unpacklo_epi64(_mm_shuffle_epi8(letters, sq),
+		    digits);
+
+		_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(src,
+		    _mm_load_si128((const __m128i *)(const void *)
+		    rank_shuffles[occ])));
+		p += rank_shapes[occ].len;
+		*p++ = '/';
+	}
+	return p - 1;
+}
+#endif
+
+/* The placement field, each rank from its shape: the text, then each
+ * square's letter into its place (an empty square's into the scratch
+ * byte p[8], overwritten or past the end): no branch, no chain of
+ * dependent steps.  The end of the field. */
+static char *
+placement(const cd_board *b, char *p)
+{
+	static const char letters[] = ".PNBRQK..pnbrqk.";
+	int rank, file;
+
+	for (rank = 7; rank >= 0; rank--) {
 		const uint8_t *sq = &b->squares[CD_SQ(0, rank)];
 		const struct rank_shape *rs =
 		    &rank_shapes[(b->by_type[0] >> (8 * rank)) & 0xff];
@@ -382,6 +444,21 @@ write_fields(const cd_board *b, char *buf, int clocks)
 		if (rank)
 			*p++ = '/';
 	}
+	return p;
+}
+
+static size_t
+write_fields(const cd_board *b, char *buf, int clocks)
+{
+	char *p;
+	int color, s;
+
+#ifdef CD_RANK_SHUFFLE
+	if (have_ssse3)
+		p = placement_ssse3(b, buf);
+	else
+#endif
+		p = placement(b, buf);
 	*p++ = ' ';
 	*p++ = b->side == CD_WHITE ? 'w' : 'b';
 	*p++ = ' ';

@@ -75,11 +75,13 @@ struct epd {
 	const cd_game *game;	/* the game being written */
 	cd_pgn_buf *ob;		/* where (the batch's output) */
 	uint64_t index;		/* its number in all inputs */
-	/* its c0 and c1 operations, ready to write */
-	char c0[2 * STRING_MAX + 32];	/* 16 bytes of slack */
-	size_t c0_len;
-	char c1[32];
-	size_t c1_len;
+	/* what every line of the game has after its four fields: c0 and
+	 * c1, and " fmvn " (the operations asked for), ready to write */
+	char head[2 * STRING_MAX + 64];	/* 16 bytes of slack */
+	size_t head_len;
+	/* and " id \"N." (N: index) */
+	char id[48];
+	size_t id_len;
 	/* per node: the position after its move (nodes[0]: the start) */
 	cd_board *boards;
 	size_t boards_cap;
@@ -145,13 +147,25 @@ put16(cd_pgn_buf *o, const char *s, size_t n)
 	o->len += n;
 }
 
-/* Append a decimal number (at most 20 digits) without a check. */
+/* Append a decimal number (at most 20 digits) without a check; the
+ * clocks and plies are mostly one or two digits. */
 static inline void
 put_uint(cd_pgn_buf *o, uint64_t v)
 {
-	char tmp[24];
+	char tmp[24], *d = o->data + o->len;
 	size_t n = sizeof(tmp);
 
+	if (v < 10) {
+		d[0] = (char)('0' + v);
+		o->len += 1;
+		return;
+	}
+	if (v < 100) {
+		d[0] = (char)('0' + v / 10);
+		d[1] = (char)('0' + v % 10);
+		o->len += 2;
+		return;
+	}
 	do {
 		tmp[--n] = (char)('0' + v % 10);
 		v /= 10;
@@ -199,7 +213,7 @@ tag_or(const cd_game *g, const char *name, const char *def, size_t *len)
 	return v;
 }
 
-/* Prepare c0 and c1 for the current game. */
+/* Prepare head and id for the current game. */
 static void
 game_ops(struct epd *e)
 {
@@ -211,26 +225,30 @@ game_ops(struct epd *e)
 		{ "Date", "????.??.??", ", " }
 	};
 	size_t i, pos = 0, used = 0, len;
-	const char *v, *r;
+	const char *v;
 
 	if (opt_ops & OP_C0) {
-		memcpy(e->c0, " c0 \"", 5);
+		memcpy(e->head, " c0 \"", 5);
 		pos = 5;
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			pos = string_add(e->c0, pos, &used, parts[i].sep,
+			pos = string_add(e->head, pos, &used, parts[i].sep,
 			    strlen(parts[i].sep));
 			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
-			pos = string_add(e->c0, pos, &used, v, len);
+			pos = string_add(e->head, pos, &used, v, len);
 		}
-		e->c0[pos++] = '"';
-		e->c0[pos++] = ';';
-		e->c0_len = pos;
+		e->head[pos++] = '"';
+		e->head[pos++] = ';';
 	}
-	if (opt_ops & OP_C1) {
-		r = cd_pgn_result_str(cd_game_result(e->game));
-		e->c1_len = (size_t)snprintf(e->c1, sizeof(e->c1),
-		    " c1 \"%s\";", r);
+	if (opt_ops & OP_C1)
+		pos += (size_t)snprintf(e->head + pos, 32, " c1 \"%s\";",
+		    cd_pgn_result_str(cd_game_result(e->game)));
+	if (opt_ops & OP_FMVN) {
+		memcpy(e->head + pos, " fmvn ", 6);
+		pos += 6;
 	}
+	e->head_len = pos;
+	e->id_len = (size_t)snprintf(e->id, sizeof(e->id), " id \"%llu.",
+	    (unsigned long long)e->index);
 }
 
 /* ---- --unique: the set of positions written ---- */
@@ -340,18 +358,14 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 	}
 	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
 	 * hmvc and id (at most 20 digits each), sm, the line end */
-	cli_buf_reserve(o, CD_FEN_MAX + e->c0_len + e->c1_len + 160 + 32);
+	cli_buf_reserve(o, CD_FEN_MAX + e->head_len + 160 + 32);
 	fen = o->data + o->len;
 	n = cd_fen_write_epd(b, fen);
 	if (opt_unique && !keys_add(b->key, text_hash(fen, n)))
 		return;
 	o->len += n;
-	if (opt_ops & OP_C0)
-		put16(o, e->c0, e->c0_len);
-	if (opt_ops & OP_C1)
-		put16(o, e->c1, e->c1_len);
+	put16(o, e->head, e->head_len);
 	if (opt_ops & OP_FMVN) {
-		put(o, " fmvn ", 6);
 		put_uint(o, b->fullmove);
 		put(o, ";", 1);
 	}
@@ -361,10 +375,7 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		put(o, ";", 1);
 	}
 	if (opt_ops & OP_ID) {
-		put(o, " id \"", 5);
-		put_uint(o, e->index);	/* the game's number in all
-					 * inputs */
-		put(o, ".", 1);
+		put16(o, e->id, e->id_len);
 		put_uint(o, ply);
 		if (line > 0) {
 			put(o, "v", 1);

@@ -4,7 +4,8 @@
 # every quirks file, and the first 2000 games (at most about 12 MB) of
 # each big PGN file, with variations.  No EPD line may be invalid, every game read must be
 # written or rejected (with one message each), and the output of a
-# sample must be canonical (epd-validate -n leaves it unchanged).
+# sample must be canonical (epd-validate -n leaves it unchanged), and
+# the FEN writer's plain code (CHESSDATA_NO_SSSE3=1) must write the same.
 # Skipped (77) without the corpus.
 set -u
 : "${top_builddir:?}"
@@ -28,6 +29,12 @@ check() {
 	"$P" -q --stats --variations --rejects="$T/rej" "$@" \
 	    >"$T/out.epd" 2>"$T/err"
 	rc=$?
+	CHESSDATA_NO_SSSE3=1 "$P" -q --variations "$@" >"$T/plain.epd" \
+	    2>/dev/null
+	if ! cmp -s "$T/out.epd" "$T/plain.epd"; then
+		echo "FAIL: $name: CHESSDATA_NO_SSSE3=1 changes the output" >&2
+		status=1
+	fi
 	if [ "$rc" -gt 1 ]; then
 		echo "FAIL: $name: pgn2epd exit $rc" >&2
 		head -3 "$T/err" >&2
