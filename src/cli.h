@@ -95,11 +95,11 @@ extern __thread cd_pgn_buf *cli_capture;
  * set opts, each (and priv_free, jobs), pass cli_games_file to
  * cli_each_input, then call cli_games_end.
  *
- * The reading thread copies the games into batches of about 64 KB;
- * cli_games.jobs threads (1: the reading thread itself) parse them and
- * call each, and write each batch's output, messages and rejected
- * games in input order, taking turns, so the result does not depend on
- * the number of threads.  Every game is read (cli_pgn_notes), counted,
+ * cli_games.jobs threads (1: the calling thread alone) take turns
+ * reading batches of about 64 KB of games, parse them at the same time
+ * and call each, and write each batch's output, messages and rejected
+ * games in input order, so the result does not depend on the number of
+ * threads.  Every game is read (cli_pgn_notes), counted,
  * and parsed into the thread's job->game; each gets the games that
  * parse, appends what it writes to job->out (it must not write
  * anywhere else, nor touch state that other threads share) and

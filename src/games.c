@@ -3,20 +3,18 @@
  * games.c: the games of PGN inputs for pgn-regularize, pgn2epd and
  * pgn2pgc (see cli.h).
  *
- * One thread reads: cd_pgn_reader_next finds each game, which is
- * copied (bytes, tags, where it was) into the batch being filled.  A
- * full batch (BATCH_BYTES) goes to a worker thread, which parses each
- * game, calls the tool's each() and collects the output, the messages
- * (cli_capture) and the rejected games' bytes in buffers of its own;
- * then, its turn come (all batches read before written), it writes
- * them itself: the output goes to the kernel from the cache of the
- * thread that made it, and the result is what one thread doing it all
- * would write.  With one job there are no threads: the reading thread
- * parses and writes each batch as soon as it is full.  A ring of 2 *
- * jobs + 2 batches bounds the memory: the reader waits for the oldest
- * batch to be written when the ring is full.  At the end of each input
- * everything is written before the next input is opened (its messages
- * come after this one's).
+ * Every thread (the tool's own and jobs - 1 more) does the same, in
+ * turn: it takes the input, reads games from it into a batch of its own
+ * (bytes, tags, where they were: BATCH_BYTES), lets the input go,
+ * parses the batch's games and calls the tool's each(), collecting the
+ * output, the messages (cli_capture) and the rejected games' bytes in
+ * buffers of its own; then, its turn come (every batch read before it
+ * written), it writes them itself.  So the output, the messages and the
+ * rejects file are what one thread doing it all would write, a game's
+ * bytes stay in the cache of the core that read them, and memory is a
+ * batch and a game for each thread.  With one job there is no other
+ * thread.  At the end of each input everything is written before the
+ * next input is opened (its messages come after this one's).
  */
 #define _GNU_SOURCE 1	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -33,9 +31,9 @@
 
 /* Input bytes (with the tags' copies) that fill a batch: small enough
  * that the last batch of an input keeps one thread busy only a moment
- * and that the ring stays a few megabytes even for pgn2epd (whose
- * output is twenty times its input), large enough that passing a batch
- * costs nothing next to its games. */
+ * and that a thread's output stays in its core's cache even for pgn2epd
+ * (twenty times its input), large enough that taking turns costs
+ * nothing next to the games. */
 #define BATCH_BYTES	((size_t)64 << 10)
 
 struct cli_games cli_games;
@@ -51,31 +49,37 @@ struct batch {
 	uint64_t bytes;		/* input bytes read when it was sealed */
 };
 
-/* What a thread collects from a batch (its own buffers: the thread
- * that writes a batch's output wrote it, and reuses them). */
+/* A thread: its batch and what it collects from it. */
 struct worker {
 	struct cli_job job;
+	struct batch batch;
 	cd_pgn_buf out, msg, rej;
 	uint64_t written, rejected;
 	pthread_t thread;
 };
 
 static struct {
-	struct batch *ring;
-	unsigned nring;
-	struct worker *workers;	/* njobs of them */
-	unsigned njobs, nthreads;
-	pthread_mutex_t lock;
-	pthread_cond_t work;	/* a batch to take, or quit */
-	pthread_cond_t done;	/* a batch written */
-	uint64_t filled;	/* batches handed on (sequence numbers) */
-	uint64_t taken;		/* batches a worker has taken */
+	struct worker *workers;	/* njobs; workers[0]: the tool's thread */
+	unsigned njobs, nthreads;	/* nthreads: the others started */
+	pthread_mutex_t lock;	/* for what follows, to read_lock */
+	pthread_cond_t cv;	/* any of it changed */
+	uint64_t input;		/* inputs begun (the others wait for a
+				 * new one) */
+	unsigned busy;		/* other threads at work on the input */
 	uint64_t emitted;	/* batches written */
 	int quit;
+	pthread_mutex_t read_lock;	/* for what follows */
+	cd_pgn_reader *reader;	/* the input being read */
+	const char *file;
+	uint64_t base;		/* input bytes of the inputs before */
+	uint64_t seq;		/* batches begun */
+	int done;		/* the input is read to its end */
+	cd_status st;		/* how: CD_EOF, or the error */
+	cd_pgn_raw_game end;	/* what the last call of the reader gave */
 } pool = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.work = PTHREAD_COND_INITIALIZER,
-	.done = PTHREAD_COND_INITIALIZER
+	.cv = PTHREAD_COND_INITIALIZER,
+	.read_lock = PTHREAD_MUTEX_INITIALIZER
 };
 
 unsigned
@@ -119,13 +123,13 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-/* Append n bytes and a NUL; the offset of the copy. */
-static size_t
+/* Append n bytes and a NUL (the room is reserved); the offset of the
+ * copy. */
+static inline size_t
 text_add(cd_pgn_buf *t, const char *s, size_t n)
 {
 	size_t off = t->len;
 
-	cli_buf_reserve(t, n + 1);
 	memcpy(t->data + off, s, n);
 	t->data[off + n] = '\0';
 	t->len += n + 1;
@@ -136,12 +140,17 @@ static void
 batch_add(struct batch *b, const cd_pgn_raw_game *raw)
 {
 	cd_pgn_raw_game *g;
-	size_t i;
+	size_t i, need = raw->len + 1;
 
-	b->games = grow(b->games, &b->games_cap, b->ngames + 1,
-	    sizeof(*b->games));
-	b->tags = grow(b->tags, &b->tags_cap, b->ntags + raw->ntags,
-	    sizeof(*b->tags));
+	if (b->ngames == b->games_cap)
+		b->games = grow(b->games, &b->games_cap, b->ngames + 1,
+		    sizeof(*b->games));
+	if (b->ntags + raw->ntags > b->tags_cap)
+		b->tags = grow(b->tags, &b->tags_cap, b->ntags + raw->ntags,
+		    sizeof(*b->tags));
+	for (i = 0; i < raw->ntags; i++)
+		need += raw->tags[i].name_len + raw->tags[i].value_len + 2;
+	cli_buf_reserve(&b->text, need);
 	g = &b->games[b->ngames++];
 	*g = *raw;
 	g->text = (const char *)(uintptr_t)text_add(&b->text, raw->text,
@@ -270,44 +279,87 @@ batch_emit(struct batch *b, struct worker *w)
 	b->ngames = b->ntags = 0;
 }
 
+/*
+ * Read the next batch of the input into w's batch (under read_lock);
+ * its sequence number, or -1 when the input is at its end.  A batch
+ * may hold no game (the input ended): it still takes its turn.
+ */
+static int64_t
+batch_read(struct worker *w)
+{
+	struct batch *b = &w->batch;
+	cd_pgn_raw_game raw;
+	cd_status st;
+	int64_t seq;
+
+	pthread_mutex_lock(&pool.read_lock);
+	if (pool.done) {
+		pthread_mutex_unlock(&pool.read_lock);
+		return -1;
+	}
+	seq = (int64_t)pool.seq++;
+	b->file = pool.file;
+	b->first = cli_games.read + 1;
+	while (b->text.len < BATCH_BYTES) {
+		st = cd_pgn_reader_next(pool.reader, &raw);
+		if (st != CD_OK) {
+			pool.done = 1;
+			pool.st = st;
+			pool.end = raw;
+			break;
+		}
+		cli_pgn_end_note(pool.file, &raw, st);
+		cli_games.read++;
+		batch_add(b, &raw);
+	}
+	b->bytes = pool.base + cd_pgn_reader_tell(pool.reader);
+	pthread_mutex_unlock(&pool.read_lock);
+	batch_seal(b);
+	return seq;
+}
+
+/* Read, parse and write batches of the input until it ends. */
+static void
+work(struct worker *w)
+{
+	int64_t seq;
+
+	while ((seq = batch_read(w)) >= 0) {
+		batch_run(&w->batch, w);
+		pthread_mutex_lock(&pool.lock);
+		while (pool.emitted != (uint64_t)seq)
+			pthread_cond_wait(&pool.cv, &pool.lock);
+		pthread_mutex_unlock(&pool.lock);
+		batch_emit(&w->batch, w);
+		pthread_mutex_lock(&pool.lock);
+		pool.emitted++;
+		pthread_cond_broadcast(&pool.cv);
+		pthread_mutex_unlock(&pool.lock);
+	}
+}
+
+/* The other threads: work on each input begun. */
 static void *
 worker(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t seq;
-	struct batch *b;
+	uint64_t seen = 0;
 
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
-		while (pool.taken == pool.filled && !pool.quit)
-			pthread_cond_wait(&pool.work, &pool.lock);
-		if (pool.taken == pool.filled)
+		while (pool.input == seen && !pool.quit)
+			pthread_cond_wait(&pool.cv, &pool.lock);
+		if (pool.quit)
 			break;
-		seq = pool.taken++;
-		b = &pool.ring[seq % pool.nring];
+		seen = pool.input;
 		pthread_mutex_unlock(&pool.lock);
-		batch_run(b, w);
+		work(w);
 		pthread_mutex_lock(&pool.lock);
-		while (pool.emitted != seq)
-			pthread_cond_wait(&pool.done, &pool.lock);
-		pthread_mutex_unlock(&pool.lock);
-		batch_emit(b, w);
-		pthread_mutex_lock(&pool.lock);
-		pool.emitted++;
-		pthread_cond_broadcast(&pool.done);
+		pool.busy--;
+		pthread_cond_broadcast(&pool.cv);
 	}
 	pthread_mutex_unlock(&pool.lock);
 	return NULL;
-}
-
-/* Wait until at most n batches handed on are not written yet. */
-static void
-wait_written(uint64_t n)
-{
-	pthread_mutex_lock(&pool.lock);
-	while (pool.filled - pool.emitted > n)
-		pthread_cond_wait(&pool.done, &pool.lock);
-	pthread_mutex_unlock(&pool.lock);
 }
 
 static void
@@ -318,10 +370,7 @@ pool_start(void)
 	if (n > 256)
 		n = 256;
 	pool.njobs = n;
-	pool.nring = n == 1 ? 1 : 2 * n + 2;
-	pool.ring = calloc(pool.nring, sizeof(*pool.ring));
-	pool.workers = calloc(n, sizeof(*pool.workers));
-	if (pool.ring == NULL || pool.workers == NULL)
+	if ((pool.workers = calloc(n, sizeof(*pool.workers))) == NULL)
 		cli_fatal("out of memory");
 	for (i = 0; i < n; i++) {
 		struct cli_job *j = &pool.workers[i].job;
@@ -331,9 +380,7 @@ pool_start(void)
 		j->opts = cli_games.opts;
 		j->opts.warn_ctx = j;
 	}
-	if (n == 1)
-		return;
-	for (i = 0; i < n; i++) {
+	for (i = 1; i < n; i++) {
 		if (pthread_create(&pool.workers[i].thread, NULL, worker,
 		    &pool.workers[i]) != 0)
 			cli_fatal("cannot start a thread");
@@ -341,65 +388,36 @@ pool_start(void)
 	}
 }
 
-/* Hand the batch being filled on (it holds at least one game): to a
- * worker, or with one job parse and write it here. */
-static void
-hand_on(struct batch *b, uint64_t bytes)
-{
-	b->bytes = bytes;
-	batch_seal(b);
-	if (pool.nthreads == 0) {
-		batch_run(b, &pool.workers[0]);
-		batch_emit(b, &pool.workers[0]);
-		return;
-	}
-	pthread_mutex_lock(&pool.lock);
-	pool.filled++;
-	pthread_cond_signal(&pool.work);
-	pthread_mutex_unlock(&pool.lock);
-}
-
 int
 cli_games_file(FILE *f, const char *name)
 {
-	struct cli_games *cg = &cli_games;
 	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	uint64_t base = cg->bytes;
-	struct batch *b = NULL;
-	cd_pgn_raw_game raw;
 	cd_status st;
 
 	if (r == NULL)
 		cli_fatal("out of memory");
-	if (pool.ring == NULL)
+	if (pool.workers == NULL)
 		pool_start();
-	for (;;) {
-		st = cd_pgn_reader_next(r, &raw);
-		if (st != CD_OK)
-			break;
-		cli_pgn_end_note(name, &raw, st);
-		if (b == NULL) {
-			/* the next slot of the ring, once written */
-			if (pool.nthreads > 0)
-				wait_written(pool.nring - 1);
-			b = &pool.ring[pool.filled % pool.nring];
-			b->file = name;
-			b->first = cg->read + 1;
-		}
-		cg->read++;
-		batch_add(b, &raw);
-		if (b->text.len >= BATCH_BYTES) {
-			hand_on(b, base + cd_pgn_reader_tell(r));
-			b = NULL;
-		}
-	}
-	cg->bytes = base + cd_pgn_reader_tell(r);
-	if (b != NULL)
-		hand_on(b, cg->bytes);
-	if (pool.nthreads > 0)
-		wait_written(0);
-	cli_pgn_notes(name, &raw, st);
+	/* no other thread works now: the fields are this thread's */
+	pool.reader = r;
+	pool.file = name;
+	pool.base = cli_games.bytes;
+	pool.done = 0;
+	pthread_mutex_lock(&pool.lock);
+	pool.input++;
+	pool.busy = pool.nthreads;
+	pthread_cond_broadcast(&pool.cv);
+	pthread_mutex_unlock(&pool.lock);
+	work(&pool.workers[0]);
+	pthread_mutex_lock(&pool.lock);
+	while (pool.busy > 0)
+		pthread_cond_wait(&pool.cv, &pool.lock);
+	pthread_mutex_unlock(&pool.lock);
+	st = pool.st;
+	cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
+	cli_pgn_notes(name, &pool.end, st);
 	cd_pgn_reader_free(r);
+	pool.reader = NULL;
 	return cli_read_end(name, st);
 }
 
@@ -410,25 +428,22 @@ cli_games_end(void)
 
 	pthread_mutex_lock(&pool.lock);
 	pool.quit = 1;
-	pthread_cond_broadcast(&pool.work);
+	pthread_cond_broadcast(&pool.cv);
 	pthread_mutex_unlock(&pool.lock);
-	for (i = 0; i < pool.nthreads; i++)
+	for (i = 1; i <= pool.nthreads; i++)
 		pthread_join(pool.workers[i].thread, NULL);
-	for (i = 0; i < pool.nring; i++) {
-		free(pool.ring[i].text.data);
-		free(pool.ring[i].games);
-		free(pool.ring[i].tags);
-	}
 	for (i = 0; i < pool.njobs; i++) {
 		struct worker *w = &pool.workers[i];
 
 		cd_game_free(w->job.game);
 		if (w->job.priv != NULL && cli_games.priv_free != NULL)
 			cli_games.priv_free(w->job.priv);
+		free(w->batch.text.data);
+		free(w->batch.games);
+		free(w->batch.tags);
 		free(w->out.data);
 		free(w->msg.data);
 		free(w->rej.data);
 	}
-	free(pool.ring);
 	free(pool.workers);
 }
