@@ -106,7 +106,7 @@ cli_parse_jobs(const char *arg)
 	return (unsigned)v;
 }
 
-/* ---- filling a batch (the reading thread) ---- */
+/* ---- filling a batch (the thread that holds the input) ---- */
 
 static void *
 grow(void *p, size_t *cap, size_t need, size_t size)
