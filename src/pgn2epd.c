@@ -8,18 +8,18 @@
  * threads as there are CPUs (one with --unique: the set of positions
  * written is one, filled in input order); a game that does not parse
  * is reported and copied to the rejects file.  The lines are written in
- * the
- * canonical form of cd_epd_write (the four fields of cd_fen_write_epd,
- * then the operations in ASCII order of opcode, strings with \" and \\
- * escapes), formatted here straight from the game's nodes: the SAN of
- * every move is already in the node, so no position is looked at twice.
- * The test suite checks that epd-validate -n leaves the output unchanged.
+ * the canonical form of cd_epd_write (the four fields of
+ * cd_fen_write_epd, then the operations in ASCII order of opcode,
+ * strings with \" and \\ escapes), formatted here straight from the
+ * game's nodes: the SAN of every move is already in the node, so no
+ * position is looked at twice.  The test suite checks that epd-validate
+ * -n leaves the output unchanged.
  *
- * Memory stays flat (the largest game and a few batches) except with
- * --unique, which keeps
- * a set of 16-byte keys, one per distinct position written: the Zobrist
- * key of the position and a 64-bit hash of its four EPD fields, in an
- * open addressing table at most half full.
+ * Memory stays flat (a batch, its output and a game per thread) except
+ * with --unique, which keeps a set of 16-byte keys, one per distinct
+ * position written: the Zobrist key of the position and a 64-bit hash
+ * of its four EPD fields, in an open addressing table at most half
+ * full.
  */
 #include "config.h"
 
@@ -73,7 +73,7 @@ struct pending {
  * priv). */
 struct epd {
 	const cd_game *game;	/* the game being written */
-	cd_pgn_buf *ob;		/* where (the batch's output) */
+	cd_pgn_buf *ob;		/* where (this thread's output) */
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
@@ -417,7 +417,6 @@ push(struct epd *e, uint32_t node, uint32_t line, uint32_t end,
 static uint32_t
 line_end(const cd_game_node *nodes, uint32_t n)
 {
-
 	while (nodes[n].next != 0)
 		n = nodes[n].next;
 	return nodes[n].ply;
