@@ -28,7 +28,6 @@ struct cd__magic cd__bishop_magic[64];
 static cd_bitboard rook_table[0x19000];
 static cd_bitboard bishop_table[0x1480];
 
-
 #include "magics.h"
 
 /* Attacks of a slider from sq along the directions first, first + 2,
@@ -46,8 +45,7 @@ slide(int sq, cd_bitboard occ, int first)
 		cd_bitboard ray = cd__ray[d][sq], bl = ray & occ;
 
 		if (bl)
-			ray ^= cd__ray[d][CD_DIR_UP(d) ? cd__lsb(bl) :
-			    63 - __builtin_clzll(bl)];
+			ray ^= cd__ray[d][cd__ray_first(d, bl)];
 		att |= ray;
 	}
 	return att;

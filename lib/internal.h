@@ -87,6 +87,14 @@ extern cd_bitboard cd__ray[8][64];
  * square is the lowest bit. */
 #define CD_DIR_UP(d)	((d) <= 2 || (d) == 7)
 
+/* The square of set (not empty, on one ray in direction d) nearest to
+ * the ray's origin. */
+static inline int
+cd__ray_first(int d, cd_bitboard set)
+{
+	return CD_DIR_UP(d) ? cd__lsb(set) : 63 - __builtin_clzll(set);
+}
+
 /* The squares strictly between a and b in direction d = cd__dir[a][b]
  * (d >= 0). */
 static inline cd_bitboard

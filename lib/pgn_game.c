@@ -613,9 +613,7 @@ nearest(int a, int d, cd_bitboard occ)
 {
 	cd_bitboard r = cd__ray[d][a] & occ;
 
-	if (r == 0)
-		return -1;
-	return CD_DIR_UP(d) ? cd__lsb(r) : 63 - __builtin_clzll(r);
+	return r == 0 ? -1 : cd__ray_first(d, r);
 }
 
 /* Which of the sliders in set reach sq on occupancy occ: bishops along
@@ -774,14 +772,13 @@ castle_fast(const cd_board *b, bool check, const char *t, size_t n,
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
  * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
  * mark), English letters; check says whether the side to move is in
- * check.  Candidates come
- * from the attack tables, legality from the pin line through the king
- * and, in check, from the squares that answer it; the canonical SAN
- * (without its mark) falls out of the same candidate set.  1 with *m
- * and san filled in when the token names exactly one legal move; 0
- * when anything is unusual (promotion, en passant, castling not so
- * written, no or several moves, ...): the caller then asks cd_san_parse, which also
- * gives the error message.
+ * check.  Candidates come from the attack tables, legality from the
+ * pin line through the king and, in check, from the squares that
+ * answer it; the canonical SAN (without its mark) falls out of the same
+ * candidate set.  1 with *m and san filled in when the token names
+ * exactly one legal move; 0 when anything is unusual (promotion, en
+ * passant, castling not so written, no or several moves, ...): the
+ * caller then asks cd_san_parse, which also gives the error message.
  */
 int
 cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,

@@ -34,6 +34,41 @@ cd__plain_move_start(const char *p, const char *e)
 	    p[1] != 'p'));
 }
 
+/* The end of the ASCII part (letters, digits, signs) of the move word
+ * that starts at p; *more when the word goes on past it (a UTF-8
+ * sign, or the `(` of "e8(Q)"). */
+static inline const char *
+cd__move_ascii_end(const char *p, const char *e, bool *more)
+{
+	for (p++; p < e && (cd__pgn_cls[(unsigned char)*p] & K_MOVE); p++)
+		;
+	*more = p < e && ((unsigned char)*p >= 0xc2 || *p == '(');
+	return p;
+}
+
+/* Skip the white space at lx->p, counting its line ends (the lexer,
+ * and the parser's fast path, which reads from the same lexer). */
+static inline void
+cd__lex_blanks(cd_pgn_lexer *lx)
+{
+	const char *p = lx->p, *e = lx->end;
+
+	for (; p < e; p++) {
+		unsigned c = (unsigned char)*p;
+
+		if (c == ' ')
+			continue;
+		if (!(cd__pgn_cls[c] & K_WS))
+			break;
+		if (c == '\n') {
+			lx->line++;
+			lx->line_start = p + 1;
+			lx->col0 = 1;
+		}
+	}
+	lx->p = p;
+}
+
 /* The state of one line while it is being built. */
 struct cd__line {
 	uint32_t cur;		/* its last move (valid when has_move) */

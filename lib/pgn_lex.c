@@ -1580,24 +1580,13 @@ lex_delim(const char *p, const char *e)
 cd_pgn_tok_type
 cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 {
-	const char *p = lx->p, *e = lx->end, *q;
+	const char *p, *e = lx->end, *q;
 	size_t k;
 	unsigned c;
+	bool more;
 
-	/* Whitespace. */
-	for (; p < e; p++) {
-		c = U(*p);
-		if (c == ' ')
-			continue;
-		if (!(cls[c] & K_WS))
-			break;
-		if (c == '\n') {
-			lx->line++;
-			lx->line_start = p + 1;
-			lx->col0 = 1;
-		}
-	}
-	lx->p = p;
+	cd__lex_blanks(lx);
+	p = lx->p;
 	t->flags = 0;
 	t->raw = p;
 	t->text = NULL;
@@ -1619,9 +1608,8 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	 * with its periods. */
 	c = U(*p);
 	if (cd__plain_move_start(p, e)) {
-		for (q = p + 1; q < e && (cls[U(*q)] & K_MOVE); q++)
-			;
-		if (q < e && (U(*q) >= 0xc2 || *q == '('))
+		q = cd__move_ascii_end(p, e, &more);
+		if (more)
 			q = move_word_end(q, e);
 		t->type = CD_PGN_TOK_MOVE;
 		goto span;

@@ -280,16 +280,11 @@ read_movetext(struct parse *ps)
 		 * here without a token; anything else, or a move the fast
 		 * reader leaves alone, goes to the lexer from its start. */
 		if (fast && !ended) {
-			const char *q = lx.p, *e = lx.end, *w;
+			const char *q, *e = lx.end, *w;
+			bool more;
 
-			for (; q < e && (cd__pgn_cls[(unsigned char)*q] &
-			    K_WS); q++)
-				if (*q == '\n') {
-					lx.line++;
-					lx.line_start = q + 1;
-					lx.col0 = 1;
-				}
-			lx.p = q;
+			cd__lex_blanks(&lx);
+			q = lx.p;
 			if (q == e)
 				break;
 			if (*q >= '1' && *q <= '9') {
@@ -308,11 +303,8 @@ read_movetext(struct parse *ps)
 				size_t slen;
 				cd_move m;
 
-				for (w = q + 1; w < e && (cd__pgn_cls[
-				    (unsigned char)*w] & K_MOVE); w++)
-					;
-				if (w < e && ((unsigned char)*w >= 0xc2 ||
-				    *w == '('))
+				w = cd__move_ascii_end(q, e, &more);
+				if (more)
 					;	/* the lexer's word is longer */
 				else if (cd__san_fast(b, p->line.check, q,
 				    (size_t)(w - q), &m, san, &slen)) {

@@ -606,8 +606,6 @@ struct src {
 	struct item cur;
 };
 
-static void warn_skipped(const char *name, const cd_pgn_raw_game *g);
-
 /* Read more of a run so that want bytes from pos are in the buffer. */
 static int
 src_ensure(struct src *s, size_t want)
@@ -660,7 +658,7 @@ src_next(struct src *s)
 
 		flush_pending();	/* the reader reuses its buffer */
 		st = cd_pgn_reader_next(s->r, &g);
-		warn_skipped(s->name, &g);
+		cli_pgn_skipped(s->name, &g);
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
@@ -842,15 +840,6 @@ merge_all_runs(void)
 /* ---- reading ---- */
 
 static void
-warn_skipped(const char *name, const cd_pgn_raw_game *g)
-{
-	if (g->skipped_bytes > 0 && !cli_quiet)
-		cli_warn_at(name, g->skipped_line, 0,
-		    "skipped %llu bytes of text that is not PGN",
-		    (unsigned long long)g->skipped_bytes);
-}
-
-static void
 read_error(const char *name, cd_status st)
 {
 	cli_warn("%s: %s", name, st == CD_ERR_IO ? strerror(errno) :
@@ -883,13 +872,13 @@ sort_inputs(char **files, int nfiles)
 		if (r == NULL)
 			cli_fatal("out of memory");
 		while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
-			warn_skipped(name, &g);
+			cli_pgn_skipped(name, &g);
 			mem_add(&g, ++seq);
 			games_read++;
 			cli_progress(games_read, bytes +
 			    cd_pgn_reader_tell(r));
 		}
-		warn_skipped(name, &g);
+		cli_pgn_skipped(name, &g);
 		if (st != CD_EOF)
 			read_error(name, st);
 		bytes += cd_pgn_reader_tell(r);
