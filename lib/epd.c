@@ -111,6 +111,8 @@ struct cd_epd {
 	size_t sort_cap;
 	char *sanbuf;
 	size_t san_cap;
+
+	cd_error err;		/* the first error of the last parse */
 };
 
 /*
@@ -308,6 +310,7 @@ clear(cd_epd *e)
 	e->nerrors = 0;
 	e->dropped = 0;
 	e->msgs_len = 0;
+	cd__error_set(&e->err, CD_OK, 0, 0, 0, NULL);
 }
 
 cd_epd *
@@ -550,10 +553,11 @@ static size_t
 parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
     struct clocks *ck)
 {
-	size_t start[6], flen[6], pos = 0, n = 0, i, copy_len = 0, col = 0;
+	size_t start[6], flen[6], pos = 0, n = 0, i, copy_len = 0, col;
 	size_t copy_start[6], save;
 	char copy[6 * 96 + 8];
-	const char *why = NULL;
+	const char *why;
+	cd_error fe;
 	cd_status st;
 	char tmp[64];
 
@@ -627,12 +631,13 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		return SIZE_MAX;
 	}
 	st = cd_fen_parse(&e->board, copy, copy_len,
-	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960,
-	    &why, &col);
+	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960, &fe);
 	if (st != CD_OK) {
 		/* map the column back into the line */
 		size_t c = start[0] + 1;
 
+		col = fe.col;
+		why = fe.msg;
 		for (i = n; i-- > 0;)
 			if (col >= copy_start[i] + 1) {
 				c = start[i] + 1 + (col - 1 - copy_start[i]);
@@ -985,6 +990,7 @@ check_move(cd_epd *e, struct op *o, size_t i, const cd_board *b,
     size_t nth)
 {
 	const char *name = o->pub.opcode, *why = NULL;
+	cd_error se;
 	cd_epd_operand *d = &e->opnds[o->first + i];
 	const char *t = opnd_text(e, o->first + i);
 	char tmp[64], what[32], san[CD_SAN_MAX];
@@ -1001,7 +1007,8 @@ check_move(cd_epd *e, struct op *o, size_t i, const cd_board *b,
 		    show(tmp, t, d->len));
 		return false;
 	}
-	st = cd_san_parse(b, t, d->len, NULL, 0, &m, &why);
+	st = cd_san_parse(b, t, d->len, NULL, 0, &m, &se);
+	why = se.msg;
 	if (st == CD_OK && m == CD_MOVE_NULL) {
 		finding(e, CD_EPD_E_MOVE, CD_ERR_ILLEGAL, d->col, name,
 		    "%s: %s'%s' is a null move", name, what,
@@ -1216,8 +1223,11 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len > SIZE_MAX / 4 ||
-	    grow(&e->text, &e->text_cap, 2 * len + 64, 1) != 0)
+	    grow(&e->text, &e->text_cap, 2 * len + 64, 1) != 0) {
+		cd__error_set(&e->err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
 		return CD_ERR_NOMEM;
+	}
 	nul = memchr(line, '\0', len);
 	if (nul != NULL) {
 		finding(e, CD_EPD_E_CHAR, CD_ERR_SYNTAX,
@@ -1263,12 +1273,27 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 out:
 	sort_findings(e);
 	fixup(e);
-	if (e->nomem)
+	if (e->nomem) {
+		cd__error_set(&e->err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
 		return CD_ERR_NOMEM;
+	}
 	for (i = 0; i < e->nfinds; i++)
-		if (e->finds[i].pub.error)
+		if (e->finds[i].pub.error) {
+			const cd_epd_finding *f = &e->finds[i].pub;
+
+			cd__error_set(&e->err, e->finds[i].status,
+			    f->col > 0 ? f->col - 1 : 0, 0, f->col, "%s",
+			    f->message);
 			return e->finds[i].status;
+		}
 	return CD_OK;
+}
+
+const cd_error *
+cd_epd_error(const cd_epd *e)
+{
+	return &e->err;
 }
 
 size_t
@@ -1730,7 +1755,14 @@ cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
 	for (;;) {
 		if ((st = cd_epd_reader_next(r, &line, &len)) != CD_OK)
 			return st;
-		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD)
-			return cd_epd_parse(e, line, len, flags);
+		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD) {
+			st = cd_epd_parse(e, line, len, flags);
+			if (st != CD_OK) {
+				/* the place in the stream */
+				e->err.line = r->lineno;
+				e->err.offset += r->offset - r->raw_len;
+			}
+			return st;
+		}
 	}
 }

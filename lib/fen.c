@@ -210,8 +210,8 @@ parse_uint(struct cursor *c, uint32_t *out, const char *what)
 	return CD_OK;
 }
 
-cd_status
-cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+static cd_status
+fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
     const char **why, size_t *col)
 {
 	struct cursor c = { text, len, 0, NULL, 0 };
@@ -316,6 +316,24 @@ out:
 	if (col != NULL)
 		*col = c.col;
 	return (cd_status)st;
+}
+
+cd_status
+cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len, flags, &why, &col);
+
+	if (err != NULL) {
+		if (st == CD_OK)
+			cd__error_set(err, st, 0, 0, 0, NULL);
+		else
+			cd__error_set(err, st, col > 0 ? col - 1 : 0, 1, col,
+			    "%s", why ? why : cd_strerror(st));
+	}
+	return st;
 }
 
 /*

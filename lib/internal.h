@@ -305,6 +305,12 @@ void cd__zobrist_init(void);
 /* attacks.c: whether an en passant capture onto b->ep is legal for
  * b->side. */
 bool cd__ep_capture_legal(const cd_board *b);
+/* util.c: fill *e (if not NULL) with a status, a place and a message
+ * (printf format; NULL leaves it empty). */
+void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
+    unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
 /* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
 

@@ -16,11 +16,11 @@
 /* ---- errors ---- */
 
 static void
-set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+set_error(cd_error *err, cd_status st, uint64_t offset,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
-set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+set_error(cd_error *err, cd_status st, uint64_t offset,
     const char *fmt, ...)
 {
 	va_list ap;
@@ -29,6 +29,7 @@ set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
 		return;
 	err->status = st;
 	err->offset = offset;
+	err->line = err->col = 0;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -41,7 +42,7 @@ struct enc {
 	cd_pgn_buf *out;
 	unsigned flags;
 	size_t dropped;
-	cd_pgc_error *err;
+	cd_error *err;
 	size_t run_pos;		/* where the open move sequence starts */
 	unsigned run_n;		/* its moves; 0: none open */
 };
@@ -378,7 +379,7 @@ put_movetext(struct enc *e)
 
 cd_status
 cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out, size_t *dropped,
-    cd_pgc_error *err)
+    cd_error *err)
 {
 	struct enc e;
 	const cd_game_xtag *x;
@@ -474,7 +475,7 @@ struct cd_pgc_reader {
 	uint64_t base;			/* stream offset of buf[0] */
 	bool eof, ioerr;
 	cd_status failed;		/* a sticky error, else CD_OK */
-	cd_pgc_error saved;
+	cd_error saved;
 	char text[65536];		/* one string item */
 };
 
@@ -591,7 +592,7 @@ get_uint(cd_pgc_reader *r, int n, unsigned *v)
 struct dec {
 	cd_pgc_reader *r;
 	cd_game *g;
-	cd_pgc_error *err;
+	cd_error *err;
 	uint64_t rec;		/* offset of the current record */
 	int marker;		/* its marker */
 	bool setup;		/* the start position is set */
@@ -605,7 +606,7 @@ static cd_status
 corrupt(struct dec *d, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
-	cd_pgc_error *e = &d->r->saved;
+	cd_error *e = &d->r->saved;
 
 	e->status = CD_ERR_CORRUPT;
 	e->offset = offset;
@@ -620,7 +621,7 @@ static cd_status
 truncated(struct dec *d)
 {
 	if (d->r->ioerr) {
-		cd_pgc_error *e = &d->r->saved;
+		cd_error *e = &d->r->saved;
 
 		e->status = CD_ERR_IO;
 		e->offset = cd_pgc_reader_tell(d->r);
@@ -634,7 +635,7 @@ truncated(struct dec *d)
 static cd_status
 dec_nomem(struct dec *d)
 {
-	cd_pgc_error *e = &d->r->saved;
+	cd_error *e = &d->r->saved;
 
 	e->status = CD_ERR_NOMEM;
 	e->offset = d->rec;
@@ -676,18 +677,17 @@ check_limits(struct dec *d)
 static cd_status
 dec_setup(struct dec *d)
 {
-	const char *why = NULL;
+	cd_error se;
 	cd_status st;
 
 	if (d->setup)
 		return CD_OK;
 	d->setup = true;
-	st = cd_game_setup(d->g, &why);
+	st = cd_game_setup(d->g, &se);
 	if (st == CD_ERR_NOMEM)
 		return dec_nomem(d);
 	if (st != CD_OK)
-		return corrupt(d, d->rec, "start position: %s",
-		    why ? why : cd_strerror(st));
+		return corrupt(d, d->rec, "start position: %s", se.msg);
 	return CD_OK;
 }
 
@@ -867,7 +867,7 @@ get_general(struct dec *d)
 }
 
 cd_status
-cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_pgc_error *err)
+cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_error *err)
 {
 	struct dec d;
 	cd_status st;
@@ -906,4 +906,10 @@ cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_pgc_error *err)
 	if (err)
 		*err = r->saved;
 	return r->failed;
+}
+
+const cd_error *
+cd_pgc_reader_error(const cd_pgc_reader *r)
+{
+	return &r->saved;
 }

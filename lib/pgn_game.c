@@ -338,15 +338,13 @@ variant_is_standard(const char *value, size_t len)
 }
 
 cd_status
-cd_game_setup(cd_game *g, const char **why)
+cd_game_setup(cd_game *g, cd_error *err)
 {
-	const char *v, *fen, *dummy;
+	const char *v, *fen;
 	size_t vlen = 0, flen = 0;
 	cd_status st;
 
-	if (why == NULL)
-		why = &dummy;
-	*why = NULL;
+	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	g->start = g->priv->initial;
 	g->has_fen = false;
 	g->chess960 = false;
@@ -355,7 +353,8 @@ cd_game_setup(cd_game *g, const char **why)
 		if (cd_pgn_variant_is_960(v, vlen)) {
 			g->chess960 = true;
 		} else if (!variant_is_standard(v, vlen)) {
-			*why = "unsupported variant";
+			cd__error_set(err, CD_ERR_UNSUPPORTED, 0, 0, 0,
+			    "unsupported variant");
 			line_reset(g);
 			return CD_ERR_UNSUPPORTED;
 		}
@@ -365,7 +364,7 @@ cd_game_setup(cd_game *g, const char **why)
 		cd_board b;
 
 		st = cd_fen_parse(&b, fen, flen, g->chess960 ? CD_FEN_960 : 0,
-		    why, NULL);
+		    err);
 		if (st != CD_OK) {
 			line_reset(g);
 			return st;

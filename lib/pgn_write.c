@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn_write.c: a game in export format, byte for byte as
- * docs/export-format.md defines it (full and reduced).
+ * the export format of pgn(5) defines it (full and reduced).
  *
  * The move tree already holds each move's canonical SAN, so writing
  * needs no board: it walks the tree with an explicit stack (no

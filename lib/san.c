@@ -392,8 +392,8 @@ resolve(const cd_board *b, const char *s, int n, const cd_san_lang *lang,
 	return CD_ERR_ILLEGAL;
 }
 
-cd_status
-cd_san_parse(const cd_board *b, const char *text, size_t len,
+static cd_status
+san_parse(const cd_board *b, const char *text, size_t len,
     const cd_san_lang *lang, unsigned flags, cd_move *out, const char **why)
 {
 	char s[BUF_MAX];
@@ -408,7 +408,7 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 		lang = &languages[3].lang;
 	if (flags & CD_SAN_STRICT) {
 		char canon[CD_SAN_MAX];
-		cd_status r = cd_san_parse(b, text, len, lang, 0, out, why);
+		cd_status r = san_parse(b, text, len, lang, 0, out, why);
 
 		if (r != CD_OK)
 			return r;
@@ -505,5 +505,22 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 		return CD_ERR_SYNTAX;
 	}
 	st = resolve(b, s, n, lang, CD_NO_TYPE, out, why);
+	return st;
+}
+
+cd_status
+cd_san_parse(const cd_board *b, const char *text, size_t len,
+    const cd_san_lang *lang, unsigned flags, cd_move *out, cd_error *err)
+{
+	const char *why = NULL;
+	cd_status st = san_parse(b, text, len, lang, flags, out, &why);
+
+	if (err != NULL) {
+		if (st == CD_OK)
+			cd__error_set(err, st, 0, 0, 0, NULL);
+		else
+			cd__error_set(err, st, 0, 0, 0, "%s",
+			    why ? why : cd_strerror(st));
+	}
 	return st;
 }

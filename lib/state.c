@@ -230,7 +230,8 @@ cd_history_repetitions(const cd_history *h, const cd_board *b)
 
 	if (h == NULL)
 		return 1;
-	/* same side to move: every second entry back from the last */
+	/* every entry: the key includes the side to move, so a position
+	 * with the other side to move never matches */
 	for (i = h->len; i-- > 0;)
 		if (h->keys[i] == b->key)
 			n++;

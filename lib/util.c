@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -51,4 +53,24 @@ cd_pgn_buf_free(cd_pgn_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+void
+cd__error_set(cd_error *e, cd_status st, uint64_t offset,
+    unsigned long line, unsigned long col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	e->status = st;
+	e->offset = offset;
+	e->line = line;
+	e->col = col;
+	e->msg[0] = '\0';
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
 }

@@ -83,15 +83,14 @@ dup_range(const char *s, size_t n)
  * kings, and the side not to move in check.
  */
 static int
-parse_position(const char *fen, size_t len, cd_board *b, const char **why,
-    size_t *col)
+parse_position(const char *fen, size_t len, cd_board *b, cd_error *err)
 {
 	unsigned flags = CD_FEN_NO_VALIDATE |
 	    (opt_960 ? CD_FEN_960 : CD_FEN_DETECT_960);
 	cd_position_error pe;
 	cd_status st;
 
-	st = cd_fen_parse(b, fen, len, flags, why, col);
+	st = cd_fen_parse(b, fen, len, flags, err);
 	if (st != CD_OK)
 		return st;
 	pe = cd_board_validate(b);
@@ -101,8 +100,9 @@ parse_position(const char *fen, size_t len, cd_board *b, const char **why,
 	case CD_POS_TOO_MANY_KINGS:
 	case CD_POS_OPPOSITE_CHECK:
 	case CD_POS_BAD_CASTLING:
-		*why = cd_position_strerror(pe);
-		*col = 1;
+		snprintf(err->msg, sizeof(err->msg), "%s",
+		    cd_position_strerror(pe));
+		err->col = 1;
 		return CD_ERR_POSITION;
 	default:
 		return CD_OK;
@@ -113,13 +113,12 @@ static void
 run_job(struct job *j, const char *file)
 {
 	cd_board b;
-	const char *why = NULL;
-	size_t col = 0;
+	cd_error err;
 	int maxd = 0, d, i;
 	uint64_t nodes[MAX_DEPTH + 1];
 
-	if (parse_position(j->fen, strlen(j->fen), &b, &why, &col) != CD_OK) {
-		cli_warn_at(file, j->line, col, "%s", why ? why : "bad FEN");
+	if (parse_position(j->fen, strlen(j->fen), &b, &err) != CD_OK) {
+		cli_warn_at(file, j->line, err.col, "%s", err.msg);
 		bad_lines++;
 		return;
 	}

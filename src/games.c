@@ -202,7 +202,7 @@ static void
 batch_run(struct batch *b, struct worker *w)
 {
 	struct cli_job *j = &w->job;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 	size_t i;
 

@@ -60,7 +60,7 @@ decode_file(FILE *f, const char *name)
 {
 	cd_game *g = game;
 	cd_pgc_reader *r = cd_pgc_reader_new(f);
-	cd_pgc_error err;
+	cd_error err;
 	uint64_t base = bytes_done;
 	cd_status st;
 

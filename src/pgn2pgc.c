@@ -51,7 +51,7 @@ usage(void)
 static const char *
 encode(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_pgc_error *perr = j->priv;
+	cd_error *perr = j->priv;
 	size_t dropped = 0;
 	cd_status st;
 

@@ -565,7 +565,7 @@ START_TEST(test_builder)
 	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
 	ck_assert_str_eq(text, START " hmvc 4; pv e4 e5 Nf3; sm Nf3;");
 	/* another position; an impossible one is refused */
-	ck_assert_int_eq(cd_fen_parse(&b, KK, strlen(KK), 0, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, KK, strlen(KK), 0, NULL),
 	    CD_OK);
 	ck_assert_int_eq(cd_epd_reset(e, &b), CD_OK);
 	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
@@ -642,9 +642,20 @@ START_TEST(test_reader)
 	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_ERR_SYNTAX);
 	ck_assert_uint_eq(cd_epd_reader_lineno(r), 4);
 	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_E_CHAR);
+	/* the first error as a cd_error, placed in the stream: the NUL
+	 * byte of line 4 */
+	ck_assert_int_eq(cd_epd_error(e)->status, CD_ERR_SYNTAX);
+	ck_assert_uint_eq(cd_epd_error(e)->line, 4);
+	ck_assert_uint_eq(cd_epd_error(e)->col, strlen(KK " id \"a") + 1);
+	ck_assert_uint_eq(cd_epd_error(e)->offset,
+	    (size_t)((const char *)memchr(data + 3, '\0',
+	    sizeof(data) - 4) - data));
+	ck_assert_str_eq(cd_epd_error(e)->msg, "NUL byte");
 	raw = cd_epd_reader_raw(r, &rawlen);
 	ck_assert_uint_eq(rawlen, strlen(KK " id \"a") + 5);
 	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_OK);
+	ck_assert_int_eq(cd_epd_error(e)->status, CD_OK);
+	ck_assert_str_eq(cd_epd_error(e)->msg, "");
 	ck_assert_uint_eq(cd_epd_reader_lineno(r), 5);
 	raw = cd_epd_reader_raw(r, &rawlen);
 	ck_assert_uint_eq(rawlen, strlen(KK " bm Kf1"));

@@ -164,7 +164,7 @@ START_TEST(test_trees)
 	cd_status st;
 	unsigned long count;
 
-	st = cd_fen_parse(&b, t->fen, strlen(t->fen), t->flags, NULL, NULL);
+	st = cd_fen_parse(&b, t->fen, strlen(t->fen), t->flags, NULL);
 	ck_assert_int_eq(st, CD_OK);
 	count = walk(&b, t->depth);
 	ck_assert_uint_gt(count, 0);
@@ -224,7 +224,7 @@ START_TEST(test_no_moves)
 	cd_board b;
 	cd_move out[CD_MAX_MOVES];
 
-	ck_assert_int_eq(cd_fen_parse(&b, mate, strlen(mate), 0, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, mate, strlen(mate), 0, NULL),
 	    CD_OK);
 	ck_assert_int_eq(cd_pgc_sorted_moves(&b, out), 0);
 	ck_assert_uint_eq(cd_pgc_move(&b, 0), CD_MOVE_NONE);
@@ -237,7 +237,7 @@ static cd_game *
 parse(const char *text)
 {
 	cd_game *g = cd_game_new();
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	ck_assert_ptr_nonnull(g);
@@ -268,7 +268,7 @@ decode_one(const void *buf, size_t len, cd_game *g)
 {
 	cd_pgc_reader *r = cd_pgc_reader_new_mem(buf, len);
 	cd_game *scratch = cd_game_new();
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st;
 
 	ck_assert_ptr_nonnull(r);
@@ -305,7 +305,7 @@ START_TEST(test_roundtrip)
 {
 	cd_game *g = parse(games[_i]), *h = cd_game_new();
 	cd_pgn_buf out = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_error err;
 	size_t dropped = 99, i;
 	char *want, *got;
 
@@ -388,7 +388,7 @@ END_TEST
 START_TEST(test_unfit)
 {
 	cd_pgn_buf out = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_error err;
 	char text[70000 + 200], *p;
 	cd_game *g;
 
@@ -561,7 +561,7 @@ sample_pgc(cd_pgn_buf *out, size_t *ngames)
  * the final status returned, err filled. */
 static cd_status
 decode_all(const void *buf, size_t len, cd_pgn_buf *text, size_t *ngames,
-    cd_pgc_error *err)
+    cd_error *err)
 {
 	cd_pgc_reader *r = cd_pgc_reader_new_mem(buf, len);
 	cd_game *g = cd_game_new();
@@ -573,8 +573,19 @@ decode_all(const void *buf, size_t len, cd_pgn_buf *text, size_t *ngames,
 		ck_assert_int_eq(cd_pgn_write_buf(g, 0, text), CD_OK);
 		(*ngames)++;
 	}
-	/* sticky */
+	/* sticky, and kept on the reader */
 	ck_assert_int_eq(cd_pgc_reader_next(r, g, NULL), st);
+	if (st != CD_EOF) {
+		const cd_error *kept = cd_pgc_reader_error(r);
+
+		ck_assert_int_eq(kept->status, st);
+		ck_assert_int_eq(err->status, st);
+		ck_assert_uint_eq(kept->offset, err->offset);
+		ck_assert_str_eq(kept->msg, err->msg);
+		ck_assert(kept->line == 0 && kept->col == 0);
+	} else {
+		ck_assert_int_eq(cd_pgc_reader_error(r)->status, CD_OK);
+	}
 	cd_pgc_reader_free(r);
 	cd_game_free(g);
 	return st;
@@ -587,7 +598,7 @@ START_TEST(test_truncation)
 {
 	cd_pgn_buf pgc = { NULL, 0, 0 }, full = { NULL, 0, 0 };
 	cd_pgn_buf part = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_error err;
 	size_t ngames, n, got, boundaries = 0;
 	cd_status st;
 
@@ -636,7 +647,7 @@ START_TEST(test_damage)
 {
 	cd_pgn_buf pgc = { NULL, 0, 0 }, text = { NULL, 0, 0 };
 	unsigned char buf[512];
-	cd_pgc_error err;
+	cd_error err;
 	size_t ngames, n, len, i;
 	cd_status st;
 
@@ -677,7 +688,7 @@ START_TEST(test_stream)
 	cd_pgn_buf pgc = { NULL, 0, 0 }, many = { NULL, 0, 0 };
 	cd_pgn_buf a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_game *g = cd_game_new();
 	size_t ngames, n, k;
 	cd_status st;

@@ -40,7 +40,7 @@ teardown(void)
  * NULL with *err filled in. */
 static char *
 regularize(const char *text, size_t len, unsigned wflags,
-    const cd_pgn_parse_opts *po, cd_pgn_error *err)
+    const cd_pgn_parse_opts *po, cd_error *err)
 {
 	cd_pgn_buf b = { 0 };
 	cd_status st;
@@ -76,7 +76,7 @@ static char *
 regularize_checked(const char *in, unsigned wflags,
     const cd_pgn_parse_opts *po)
 {
-	cd_pgn_error err;
+	cd_error err;
 	char *out = regularize(in, strlen(in), wflags, po, &err), *again;
 
 	if (out == NULL)
@@ -390,7 +390,7 @@ static const struct wcase wcases[] = {
 START_TEST(test_whole)
 {
 	const struct wcase *c = &wcases[_i];
-	cd_pgn_error err;
+	cd_error err;
 	char *out;
 
 	if (c->out == NULL) {
@@ -497,7 +497,7 @@ START_TEST(test_reject)
 {
 	const struct rcase *c = &rcases[_i];
 	cd_pgn_parse_opts po;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	memset(&po, 0, sizeof(po));
@@ -512,6 +512,17 @@ START_TEST(test_reject)
 	    err.col, c->line, c->col, err.msg);
 	ck_assert_msg(strncmp(err.msg, c->msg, strlen(c->msg)) == 0,
 	    "case %d: message \"%s\", expected \"%s\"", _i, err.msg, c->msg);
+	/* the offset names the byte at that line and column */
+	{
+		const char *p = c->in;
+		unsigned long l;
+
+		for (l = 1; l < c->line; l++)
+			p = strchr(p, '\n') + 1;
+		ck_assert_msg(err.offset == (uint64_t)(p - c->in) + c->col - 1,
+		    "case %d: offset %llu", _i,
+		    (unsigned long long)err.offset);
+	}
 }
 END_TEST
 
@@ -587,7 +598,7 @@ START_TEST(test_warnings)
 	const struct wncase *c = &wncases[_i];
 	cd_pgn_parse_opts po;
 	struct warns w;
-	cd_pgn_error err;
+	cd_error err;
 
 	memset(&w, 0, sizeof(w));
 	memset(&po, 0, sizeof(po));
@@ -868,7 +879,7 @@ START_TEST(test_builder_start)
 
 	cd_game_clear(game);
 	ck_assert_int_eq(cd_fen_parse(&bd, "4k3/8/8/8/8/8/8/4K2R b K - 3 40",
-	    31, 0, NULL, NULL), CD_OK);
+	    31, 0, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_set_start(game, &bd), CD_OK);
 	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE_NULL, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
@@ -892,7 +903,7 @@ START_TEST(test_deep)
 	size_t depth = 200000, i, len = 0;
 	char *in = malloc(depth * 10 + 64), *out;
 	cd_pgn_buf b = { 0 };
-	cd_pgn_error err;
+	cd_error err;
 
 	ck_assert_ptr_nonnull(in);
 	len += (size_t)sprintf(in + len, "1. e4 ");
@@ -926,7 +937,7 @@ START_TEST(test_many_notes)
 {
 	size_t n = 50000, i, len = 0;
 	char *in = malloc(n * 16 + 64);
-	cd_pgn_error err;
+	cd_error err;
 	uint32_t a;
 
 	ck_assert_ptr_nonnull(in);
@@ -954,7 +965,7 @@ START_TEST(test_stream)
 	    "[Event \"c\"]\n1. d4 1-0\n";
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
 	cd_pgn_raw_game raw;
-	cd_pgn_error err;
+	cd_error err;
 	int ok = 0, bad = 0;
 
 	while (cd_pgn_reader_next(r, &raw) == CD_OK) {
@@ -1016,10 +1027,9 @@ START_TEST(test_random_games)
 		size_t len;
 		int ply, n, nplies = 0;
 		uint32_t i;
-		cd_pgn_error err;
+		cd_error err;
 
-		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
-		    NULL), CD_OK);
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
 		for (ply = 0; ply < 300; ply++) {
 			n = cd_board_legal_moves(&b, list);
@@ -1080,8 +1090,7 @@ START_TEST(test_random_tokens)
 		size_t len;
 		int ply, n, stop = (int)rnd(gi % 6 >= 4 ? 3 : 40), sq;
 
-		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
-		    NULL), CD_OK);
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
 		for (ply = 0; ply < stop; ply++) {
 			char san[CD_SAN_MAX];
@@ -1120,7 +1129,7 @@ START_TEST(test_random_tokens)
 					char *q = tok;
 					cd_move want, got;
 					cd_status ws, gs;
-					cd_pgn_error err;
+					cd_error err;
 
 					if (type == CD_PAWN) {
 						if (shape > 1)

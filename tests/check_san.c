@@ -410,10 +410,12 @@ check_read(const char *fen, unsigned fflags, const char *text,
 	cd_board b;
 	cd_move m = 0x1234, want;
 	const char *why = "unset";
+	cd_error err;
 	cd_status st;
 
 	tu_fen(&b, fen, fflags);
-	st = cd_san_parse(&b, text, strlen(text), lang, flags, &m, &why);
+	st = cd_san_parse(&b, text, strlen(text), lang, flags, &m, &err);
+	why = err.msg;
 	ck_assert_msg((int)st == status, "%s '%s' in %s: status %d (%s), "
 	    "expected %d", what, text, fen, st, why ? why : "no message", status);
 	if (status != CD_OK) {
@@ -675,20 +677,20 @@ START_TEST(test_read_back)
 
 			for (i = 0; i < n; i++) {
 				char san[CD_SAN_MAX], bare[CD_SAN_MAX], uci[8];
-				const char *why = NULL;
+				cd_error err;
 
 				cd_san_write(&b, list[i], san);
 				cd_san_write_bare(&b, list[i], bare);
 				cd_move_to_uci(&b, list[i], uci);
 				ck_assert_msg(cd_san_parse(&b, san, strlen(san), NULL,
-				    CD_SAN_STRICT, &m, &why) == CD_OK && m == list[i],
-				    "%s: strict %s: %s", tu_fen_of(&b), san, why);
+				    CD_SAN_STRICT, &m, &err) == CD_OK && m == list[i],
+				    "%s: strict %s: %s", tu_fen_of(&b), san, err.msg);
 				ck_assert_msg(cd_san_parse(&b, bare, strlen(bare), NULL,
-				    0, &m, &why) == CD_OK && m == list[i],
-				    "%s: lenient %s: %s", tu_fen_of(&b), bare, why);
+				    0, &m, &err) == CD_OK && m == list[i],
+				    "%s: lenient %s: %s", tu_fen_of(&b), bare, err.msg);
 				ck_assert_msg(cd_san_parse(&b, uci, strlen(uci), NULL,
-				    0, &m, &why) == CD_OK && m == list[i],
-				    "%s: UCI %s: %s", tu_fen_of(&b), uci, why);
+				    0, &m, &err) == CD_OK && m == list[i],
+				    "%s: UCI %s: %s", tu_fen_of(&b), uci, err.msg);
 			}
 			if (n == 0)
 				break;
@@ -790,18 +792,18 @@ START_TEST(test_read_variants)
 				variants(&b, list[i], v, &nv);
 				cd_san_write(&b, list[i], full);
 				for (j = 0; j < nv; j++) {
-					const char *why = NULL;
+					cd_error err;
 					cd_status st;
 
 					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL, 0,
-					    &m, &why);
+					    &m, &err);
 					ck_assert_msg(st == CD_OK && m == list[i],
 					    "%s: '%s' (for %s): %s", tu_fen_of(&b), v[j],
-					    full, st == CD_OK ? "another move" : why);
+					    full, st == CD_OK ? "another move" : err.msg);
 					if (strcmp(v[j], full) == 0)
 						continue;
 					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL,
-					    CD_SAN_STRICT, &m, &why);
+					    CD_SAN_STRICT, &m, &err);
 					ck_assert_msg(st == CD_ERR_SYNTAX,
 					    "%s: strict accepts '%s' for %s", tu_fen_of(&b),
 					    v[j], full);

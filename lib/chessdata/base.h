@@ -35,6 +35,25 @@ typedef enum cd_status {
 	CD_ERR_ARG = -10	/* a bad argument from the caller */
 } cd_status;
 
+/*
+ * An error as every reader, parser and decoder reports it: the status,
+ * where it was found (the byte offset from the start of the input,
+ * counted from 0; the line and column, counted from 1; each 0 when the
+ * module cannot know it, e.g. the line of a lone FEN string), and a
+ * message (English, lower case, no final period, never longer than
+ * the buffer).  Readers keep the last one (cd_pgc_reader_error,
+ * cd_pgn_reader_error, cd_epd_error); functions without a handle fill
+ * one through a cd_error * argument, which may be NULL.  A status of
+ * CD_OK leaves an empty message.
+ */
+#define CD_ERROR_MSG_MAX 240
+typedef struct cd_error {
+	cd_status status;
+	uint64_t offset;
+	unsigned long line, col;
+	char msg[CD_ERROR_MSG_MAX];
+} cd_error;
+
 /* A short English text for a status, never NULL. */
 CD_API const char *cd_strerror(int status);
 

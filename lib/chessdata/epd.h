@@ -105,7 +105,7 @@ enum {
  * spaces or tabs between fields and operations, a missing final ';',
  * empty operations, and the six fields of FEN (whose clocks become hmvc
  * and fmvn operations, checked against any hmvc and fmvn given).  SAN
- * operands are read as docs/import-format.md says, with a note when
+ * operands are read as the import format of pgn(5) says, with a note when
  * they are not canonical.  hmvc and fmvn set the board's clocks.
  *
  * Returns CD_OK when nothing but notes was found; otherwise the status
@@ -115,6 +115,13 @@ enum {
  */
 CD_API cd_status cd_epd_parse(cd_epd *e, const char *line, size_t len,
     unsigned flags);
+
+/* The first error of the last cd_epd_parse (or cd_epd_read) as a
+ * cd_error: status CD_OK when there was none; the column, and the
+ * offset of that column in the line (in the stream, with the line
+ * number, after cd_epd_read); the message of the finding.  Notes are
+ * not errors: they stay in the findings below. */
+CD_API const cd_error *cd_epd_error(const cd_epd *e);
 
 CD_API size_t cd_epd_finding_count(const cd_epd *e);
 CD_API const cd_epd_finding *cd_epd_finding_get(const cd_epd *e, size_t i);

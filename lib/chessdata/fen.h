@@ -32,14 +32,15 @@ enum {
  * and h files), though file letters are accepted for them, unless
  * CD_FEN_DETECT_960 is given: then rights that only Chess960 allows make
  * the board a Chess960 board.  On error
- * returns a negative status; *why (if not NULL) gets a static message
- * and *col (if not NULL) the 1-based column where the problem was found.
+ * returns a negative status and fills err (if not NULL): the message,
+ * the column (from 1) where the problem was found and its offset in
+ * text, line 1 (a position found impossible by validation: column 1).
  * The position is validated (cd_board_validate) unless
  * CD_FEN_NO_VALIDATE is given; then only what cannot be represented is
  * an error.
  */
 CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
-    unsigned flags, const char **why, size_t *col);
+    unsigned flags, cd_error *err);
 
 /* Write the six-field FEN of b into buf (room for CD_FEN_MAX); returns
  * its length.  Chess960 castling in X-FEN style. */

@@ -81,15 +81,6 @@ enum {
 	CD_PGC_WITH_COMMENTS = 1 << 0	/* comments as 0x0b records */
 };
 
-/* What went wrong: the status, a message (lower case, no final
- * period), and for the decoder the byte offset in the stream (from 0)
- * where the fault lies. */
-typedef struct cd_pgc_error {
-	cd_status status;
-	uint64_t offset;
-	char msg[160];
-} cd_pgc_error;
-
 /*
  * Append the PGC records of game g to out: one 0x01 record when the
  * game is in reduced form (after dropping its comments, unless
@@ -102,7 +93,7 @@ typedef struct cd_pgc_error {
  * CD_ERR_NOMEM.
  */
 CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out,
-    size_t *dropped, cd_pgc_error *err);
+    size_t *dropped, cd_error *err);
 
 /*
  * The streaming decoder.  It reads its input in blocks and holds one
@@ -128,7 +119,12 @@ CD_API void cd_pgc_reader_free(cd_pgc_reader *r);
  * status.
  */
 CD_API cd_status cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g,
-    cd_pgc_error *err);
+    cd_error *err);
+
+/* The reader's last error (status CD_OK while there was none): for the
+ * decoder the byte offset in the stream (from 0) where the fault lies;
+ * line and column are 0 in a binary stream. */
+CD_API const cd_error *cd_pgc_reader_error(const cd_pgc_reader *r);
 
 /* Bytes consumed so far. */
 CD_API uint64_t cd_pgc_reader_tell(const cd_pgc_reader *r);

@@ -35,8 +35,8 @@ check_game(cd_game *g, cd_game *g2)
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *pr;
 	cd_pgc_reader *cr;
-	cd_pgn_error perr;
-	cd_pgc_error err;
+	cd_error perr;
+	cd_error err;
 	cd_status st;
 
 	st = cd_pgn_write_buf(g, 0, &b);
@@ -89,7 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	cd_game *g, *g2;
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st = CD_OK, st2;
 	int n = 0;
 

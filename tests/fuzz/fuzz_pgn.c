@@ -138,7 +138,7 @@ check_fixed_point(cd_game *g2, const cd_pgn_buf *b, unsigned flags)
 	cd_pgn_buf b2 = { NULL, 0, 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	if ((r = cd_pgn_reader_new_mem(b->data, b->len)) == NULL)
@@ -170,7 +170,7 @@ check_pgc(cd_game *g, cd_game *g3, const cd_pgn_buf *b)
 {
 	cd_pgn_buf enc = { NULL, 0, 0 }, b3 = { NULL, 0, 0 };
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st;
 
 	memset(&err, 0, sizeof(err));
@@ -209,7 +209,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cd_game *g, *g2;
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
-	cd_pgn_error err;
+	cd_error err;
 	unsigned long lines;
 	cd_status st;
 	int n = 0;
