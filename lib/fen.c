@@ -416,8 +416,8 @@ rank_shapes_init(void)
 __attribute__((target("ssse3"))) static char *
 placement_ssse3(const cd_board *b, char *p)
 {
-	const __m128i letters = _mm_setr_epi8('.', 'P', 'N', 'B', 'R', 'Q',
-	    'K', '.', '.', 'p', 'n', 'b', 'r', 'q', 'k', '.');
+	const __m128i letters = _mm_loadu_si128((const __m128i *)(const void *)
+	    cd__piece_letters);
 	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
 	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
 	int rank;
@@ -447,7 +447,6 @@ placement_ssse3(const cd_board *b, char *p)
 static char *
 placement(const cd_board *b, char *p)
 {
-	static const char letters[] = ".PNBRQK..pnbrqk.";
 	int rank, file;
 
 	for (rank = 7; rank >= 0; rank--) {
@@ -457,7 +456,7 @@ placement(const cd_board *b, char *p)
 
 		memcpy(p, rs->text, 8);
 		for (file = 0; file < 8; file++)
-			p[rs->at[file]] = letters[sq[file]];
+			p[rs->at[file]] = cd__piece_letters[sq[file]];
 		p += rs->len;
 		if (rank)
 			*p++ = '/';

@@ -295,6 +295,11 @@ int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 int cd__pgc_ordinal(const cd_board *b, cd_move m);
 cd_move cd__pgc_select_move(const cd_board *b, unsigned ord, int *nmoves);
 
+/* board.c: the letter of each piece (CD_PIECE(color, type)): upper
+ * case for White, lower case for Black, '.' for none; the type's
+ * English SAN letter is cd__piece_letters[type]. */
+extern const char cd__piece_letters[16];
+
 /* board.c: Zobrist keys. */
 extern uint64_t cd__z_piece[16][64];
 extern uint64_t cd__z_castle[2][8];	/* [color][rook file] */

@@ -392,7 +392,6 @@ cd_game_set_start(cd_game *g, const cd_board *b)
 cd_pgn_result
 cd_game_result(const cd_game *g)
 {
-	static const char *const vals[] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 	const char *v;
 	size_t len, i;
 
@@ -401,7 +400,8 @@ cd_game_result(const cd_game *g)
 	v = cd_game_tag_value(g, "Result", &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
-			if (len == strlen(vals[i]) && memcmp(v, vals[i], len) == 0)
+			if (len == strlen(cd__pgn_results[i]) &&
+			    memcmp(v, cd__pgn_results[i], len) == 0)
 				return (cd_pgn_result)i;
 	return CD_PGN_RESULT_UNKNOWN;
 }
@@ -583,7 +583,7 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 	others = b->by_type[type] & b->by_color[b->side] & ~CD_BB(from);
 	if (others && (cd_attacks(type, b->side, to, b->by_type[0]) & others))
 		return cd_san_write_bare(b, m, buf);
-	*p++ = "?PNBRQK"[type];
+	*p++ = cd__piece_letters[type];
 	if (b->squares[to])
 		*p++ = 'x';
 	*p++ = (char)('a' + CD_FILE(to));

@@ -21,6 +21,9 @@ enum {
 };
 extern unsigned char cd__pgn_cls[256];
 
+/* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
+extern const char *const cd__pgn_results[5];
+
 /* Whether the word at p (p < e) is a move word of ASCII letters and
  * digits for sure: a letter that starts no castling, null move or en
  * passant mark. */

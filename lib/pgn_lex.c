@@ -57,17 +57,12 @@ cls_init(void)
 
 /* ---- results ---- */
 
+const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+
 const char *
 cd_pgn_result_str(cd_pgn_result r)
 {
-	switch (r) {
-	case CD_PGN_RESULT_WHITE: return "1-0";
-	case CD_PGN_RESULT_BLACK: return "0-1";
-	case CD_PGN_RESULT_DRAW: return "1/2-1/2";
-	case CD_PGN_RESULT_UNKNOWN: return "*";
-	case CD_PGN_RESULT_NONE: break;
-	}
-	return "";
+	return (unsigned)r < 5 ? cd__pgn_results[r] : "";
 }
 
 /*
@@ -117,11 +112,12 @@ cd_pgn_result_parse(const char *s, size_t len)
 	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
 		return CD_PGN_RESULT_NONE;
 	n = result_fold(s, len, buf, (int)sizeof(buf));
-	if (n == 3 && memcmp(buf, "1-0", 3) == 0)
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_WHITE], 3) == 0)
 		return CD_PGN_RESULT_WHITE;
-	if (n == 3 && memcmp(buf, "0-1", 3) == 0)
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_BLACK], 3) == 0)
 		return CD_PGN_RESULT_BLACK;
-	if ((n == 7 && memcmp(buf, "1/2-1/2", 7) == 0) ||
+	if ((n == 7 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_DRAW],
+	    7) == 0) ||
 	    (n == 3 && memcmp(buf, "1/2", 3) == 0))
 		return CD_PGN_RESULT_DRAW;
 	return CD_PGN_RESULT_NONE;

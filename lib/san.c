@@ -13,7 +13,6 @@
 
 #include "internal.h"
 
-static const char piece_letters[] = "?PNBRQK";
 
 size_t
 cd_san_write_bare(const cd_board *b, cd_move m, char *buf)
@@ -43,10 +42,10 @@ cd_san_write_bare(const cd_board *b, cd_move m, char *buf)
 		*p++ = (char)('1' + CD_RANK(to));
 		if (CD_MOVE_IS_PROMO(m)) {
 			*p++ = '=';
-			*p++ = piece_letters[CD_MOVE_PROMO_TYPE(m)];
+			*p++ = cd__piece_letters[CD_MOVE_PROMO_TYPE(m)];
 		}
 	} else {
-		*p++ = piece_letters[type];
+		*p++ = cd__piece_letters[type];
 		if (type != CD_KING) {
 			cd_move list[CD_MAX_MOVES];
 			int n = cd_board_legal_moves_to(b, type, to, list), i;
@@ -98,7 +97,11 @@ cd_san_write(const cd_board *b, cd_move m, char *buf)
 	return n;
 }
 
-/* Section 17 of the standard: pawn knight bishop rook queen king. */
+/* Section 17 of the standard: pawn knight bishop rook queen king.
+ * English, the default, is languages[LANG_ENGLISH]. */
+enum { LANG_ENGLISH = 3 };
+#define ENGLISH	(&languages[LANG_ENGLISH].lang)
+
 static const struct {
 	const char *name, *code;
 	cd_san_lang lang;
@@ -226,7 +229,7 @@ promo_type(int ch, const cd_san_lang *lang)
 {
 	int t = type_of_letter(ch, lang);
 
-	if (t == CD_NO_TYPE && lang == &languages[3].lang) {
+	if (t == CD_NO_TYPE && lang == ENGLISH) {
 		/* English promotions may be lower case: e8=q, e8q */
 		switch (ch) {
 		case 'n': t = CD_KNIGHT; break;
@@ -405,7 +408,7 @@ san_parse(const cd_board *b, const char *text, size_t len,
 		why = &dummy;
 	*why = NULL;
 	if (lang == NULL)
-		lang = &languages[3].lang;
+		lang = ENGLISH;
 	if (flags & CD_SAN_STRICT) {
 		char canon[CD_SAN_MAX];
 		cd_status r = san_parse(b, text, len, lang, 0, out, why);
@@ -458,7 +461,7 @@ san_parse(const cd_board *b, const char *text, size_t len,
 	type = type_of_letter((unsigned char)s[0], lang);
 	if (type != CD_NO_TYPE)
 		return resolve(b, s + 1, n - 1, lang, type, out, why);
-	if (lang == &languages[3].lang) {
+	if (lang == ENGLISH) {
 		switch (s[0]) {
 		case 'n': type = CD_KNIGHT; break;
 		case 'r': type = CD_ROOK; break;
