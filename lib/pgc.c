@@ -39,7 +39,7 @@ set_error(cd_error *err, cd_status st, uint64_t offset,
 
 struct enc {
 	cd_game *g;
-	cd_pgn_buf *out;
+	cd_buf *out;
 	unsigned flags;
 	size_t dropped;
 	cd_error *err;
@@ -48,26 +48,12 @@ struct enc {
 };
 
 /* Room for n more bytes in b; -1 when out of memory. */
-static int
-reserve(cd_pgn_buf *b, size_t n)
+static inline int
+reserve(cd_buf *b, size_t n)
 {
-	size_t cap;
-	char *p;
-
 	if (b->cap - b->len >= n)
 		return 0;
-	cap = b->cap ? b->cap : 256;
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2)
-			return -1;
-		cap *= 2;
-	}
-	p = realloc(b->data, cap);
-	if (p == NULL)
-		return -1;
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	return cd_buf_reserve(b, n) == CD_OK ? 0 : -1;
 }
 
 static int
@@ -378,7 +364,7 @@ put_movetext(struct enc *e)
 }
 
 cd_status
-cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out, size_t *dropped,
+cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out, size_t *dropped,
     cd_error *err)
 {
 	struct enc e;

@@ -113,7 +113,7 @@ cd_game_free(cd_game *g)
 		free(g->priv->xtags);
 		free(g->priv->tag_hash);
 		free(g->priv->wstack);
-		cd_pgn_buf_free(&g->priv->fbuf);
+		cd_buf_free(&g->priv->fbuf);
 		free(g->priv);
 	}
 	free(g->str);

@@ -137,7 +137,7 @@ struct cd__game_priv {
 	/* writer */
 	struct cd__wframe *wstack;
 	size_t wstack_cap;
-	cd_pgn_buf fbuf;	/* for cd_pgn_write to a FILE */
+	cd_buf fbuf;	/* for cd_pgn_write to a FILE */
 };
 
 /* Add a move known to be legal (the parser's moves come from

@@ -87,22 +87,13 @@ cli_atexit(void (*fn)(void))
 		hooks[nhooks++] = fn;
 }
 
-__thread cd_pgn_buf *cli_capture;
+__thread cd_buf *cli_capture;
 
 void
-cli_buf_reserve(cd_pgn_buf *b, size_t n)
+cli_buf_reserve(cd_buf *b, size_t n)
 {
-	size_t cap = b->cap;
-	char *d;
-
-	if (cap - b->len >= n)
-		return;
-	while (cap - b->len < n)
-		cap = cap ? 2 * cap : 1 << 16;
-	if ((d = realloc(b->data, cap)) == NULL)
+	if (b->cap - b->len < n && cd_buf_reserve(b, n) != CD_OK)
 		cli_fatal("out of memory");
-	b->data = d;
-	b->cap = cap;
 }
 
 /* Append to a message being captured. */
@@ -112,7 +103,7 @@ capture_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void
 capture_vprintf(const char *fmt, va_list ap)
 {
-	cd_pgn_buf *b = cli_capture;
+	cd_buf *b = cli_capture;
 	va_list aq;
 	int n;
 

@@ -83,12 +83,12 @@ void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
 
 /* Grow b (start it zeroed) to room for n more bytes; out of memory is
  * fatal. */
-void cli_buf_reserve(cd_pgn_buf *b, size_t n);
+void cli_buf_reserve(cd_buf *b, size_t n);
 
 /* When set, this thread's warnings (cli_warn, cli_warn_at) are appended
  * to the buffer instead of being printed; fatal errors still go to
  * standard error at once. */
-extern __thread cd_pgn_buf *cli_capture;
+extern __thread cd_buf *cli_capture;
 
 /*
  * The games of PGN inputs, for the tools that parse them (src/games.c):
@@ -114,7 +114,7 @@ struct cli_job {
 	const char *file;	/* its input */
 	uint64_t number;	/* its number in its input */
 	uint64_t index;		/* its number in all inputs, from 1 */
-	cd_pgn_buf *out;	/* append the output here */
+	cd_buf *out;	/* append the output here */
 	void *priv;		/* the tool's state for this thread: NULL at
 				 * first, freed with cli_games.priv_free */
 	cd_pgn_parse_opts opts;	/* cli_games.opts, warn_ctx = the job */

@@ -39,7 +39,7 @@
 struct cli_games cli_games;
 
 struct batch {
-	cd_pgn_buf text;	/* the games' bytes and tag strings */
+	cd_buf text;	/* the games' bytes and tag strings */
 	cd_pgn_raw_game *games;	/* pointers as offsets until sealed */
 	size_t ngames, games_cap;
 	cd_pgn_tag *tags;
@@ -53,7 +53,7 @@ struct batch {
 struct worker {
 	struct cli_job job;
 	struct batch batch;
-	cd_pgn_buf out, msg, rej;
+	cd_buf out, msg, rej;
 	uint64_t written, rejected;
 	pthread_t thread;
 };
@@ -126,7 +126,7 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 /* Append n bytes and a NUL (the room is reserved); the offset of the
  * copy. */
 static inline size_t
-text_add(cd_pgn_buf *t, const char *s, size_t n)
+text_add(cd_buf *t, const char *s, size_t n)
 {
 	size_t off = t->len;
 

@@ -73,7 +73,7 @@ struct pending {
  * priv). */
 struct epd {
 	const cd_game *game;	/* the game being written */
-	cd_pgn_buf *ob;		/* where (this thread's output) */
+	cd_buf *ob;		/* where (this thread's output) */
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
@@ -128,7 +128,7 @@ usage(void)
 
 /* Append n bytes without a check: the caller reserved the room. */
 static inline void
-put(cd_pgn_buf *o, const char *s, size_t n)
+put(cd_buf *o, const char *s, size_t n)
 {
 	memcpy(o->data + o->len, s, n);
 	o->len += n;
@@ -137,7 +137,7 @@ put(cd_pgn_buf *o, const char *s, size_t n)
 /* The same for a source with room to read n rounded up to 16 bytes
  * (emit reserves that much slack): sixteen bytes a copy, no call. */
 static inline void
-put16(cd_pgn_buf *o, const char *s, size_t n)
+put16(cd_buf *o, const char *s, size_t n)
 {
 	char *d = o->data + o->len;
 	size_t i;
@@ -150,7 +150,7 @@ put16(cd_pgn_buf *o, const char *s, size_t n)
 /* Append a decimal number (at most 20 digits) without a check; the
  * clocks and plies are mostly one or two digits. */
 static inline void
-put_uint(cd_pgn_buf *o, uint64_t v)
+put_uint(cd_buf *o, uint64_t v)
 {
 	char tmp[24], *d = o->data + o->len;
 	size_t n = sizeof(tmp);
@@ -341,7 +341,7 @@ static void
 emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
     uint32_t last_ply, const cd_game_node *sm)
 {
-	cd_pgn_buf *o = e->ob;
+	cd_buf *o = e->ob;
 	char *fen;
 	size_t n;
 

@@ -42,7 +42,7 @@ static char *
 regularize(const char *text, size_t len, unsigned wflags,
     const cd_pgn_parse_opts *po, cd_error *err)
 {
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	cd_status st;
 
 	st = cd_pgn_parse_text(game, text, len, po, err);
@@ -530,7 +530,7 @@ END_TEST
  * refuses it and writes nothing. */
 START_TEST(test_reduced_null)
 {
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	const char *in = "1. e4 -- 2. d4 *";
 
 	ck_assert_int_eq(cd_pgn_parse_text(game, in, strlen(in), NULL, NULL),
@@ -540,7 +540,7 @@ START_TEST(test_reduced_null)
 	ck_assert_uint_eq(b.len, 0);
 	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
 	ck_assert_ptr_nonnull(strstr(b.data, "1. e4 -- 2. d4 *\n"));
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 
@@ -765,7 +765,7 @@ START_TEST(test_builder)
 	    "[Annotator \"me\"]\n\n"
 	    "{ before } 1. e4 $1 $3 { good } ( { alt } 1. d4 d5 ( 1... Nf6 ) ) "
 	    "( 1. c4 )\n1... e5 1-0\n\n";
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	const cd_game_xtag *x;
 	uint32_t e4, d4, d5, nf6, c4, e5;
 	size_t n;
@@ -867,7 +867,7 @@ START_TEST(test_builder)
 	ck_assert_int_eq(cd_pgn_write_buf(game, CD_PGN_REDUCED, &b), CD_OK);
 	ck_assert(b.len > 11 && memcmp(b.data + b.len - 11, "\n1. Nf3 *\n\n",
 	    11) == 0);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 
@@ -875,7 +875,7 @@ END_TEST
 START_TEST(test_builder_start)
 {
 	cd_board bd;
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 
 	cd_game_clear(game);
 	ck_assert_int_eq(cd_fen_parse(&bd, "4k3/8/8/8/8/8/8/4K2R b K - 3 40",
@@ -890,7 +890,7 @@ START_TEST(test_builder_start)
 	ck_assert_msg(strstr(b.data,
 	    "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 40\"]\n[SetUp \"1\"]\n\n"
 	    "40... -- 41. O-O *\n") != NULL, "built:\n%s", b.data);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 	cd_game_end_position(game, &bd);
 	ck_assert_int_eq(bd.squares[CD_F1], CD_PIECE(CD_WHITE, CD_ROOK));
 }
@@ -902,7 +902,7 @@ START_TEST(test_deep)
 {
 	size_t depth = 200000, i, len = 0;
 	char *in = malloc(depth * 10 + 64), *out;
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	cd_error err;
 
 	ck_assert_ptr_nonnull(in);
@@ -928,7 +928,7 @@ START_TEST(test_deep)
 	    CD_ERR_SYNTAX);
 	free(out);
 	free(in);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 

@@ -54,6 +54,23 @@ typedef struct cd_error {
 	char msg[CD_ERROR_MSG_MAX];
 } cd_error;
 
+/*
+ * A growable byte buffer the caller owns, where writers and encoders
+ * append (PGN text, PGC records, ...): start it zeroed, free it with
+ * cd_buf_free.  data[0..len) is the content, cap the room allocated.
+ */
+typedef struct cd_buf {
+	char *data;
+	size_t len, cap;
+} cd_buf;
+
+/* Room for n more bytes (cap - len >= n), the capacity doubling as it
+ * grows: CD_OK, or CD_ERR_NOMEM with b unchanged. */
+CD_API cd_status cd_buf_reserve(cd_buf *b, size_t n);
+
+/* Free the buffer's memory and leave it empty; NULL does nothing. */
+CD_API void cd_buf_free(cd_buf *b);
+
 /* A short English text for a status, never NULL. */
 CD_API const char *cd_strerror(int status);
 

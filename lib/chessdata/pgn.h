@@ -373,13 +373,10 @@ CD_API cd_status cd_pgn_parse_text(cd_game *g, const char *text,
 
 /* ---- Writing ---- */
 
-/* A growable output buffer the caller owns: start it zeroed. */
-typedef struct cd_pgn_buf {
-	char *data;
-	size_t len, cap;
-} cd_pgn_buf;
-
-CD_API void cd_pgn_buf_free(cd_pgn_buf *b);
+/* The former name of cd_buf (base.h) and of its cd_buf_free, kept for
+ * callers written against it. */
+typedef cd_buf cd_pgn_buf;
+#define cd_pgn_buf_free(b)	cd_buf_free(b)
 
 /*
  * Append the game in export format (pgn(5)), byte for
@@ -389,7 +386,7 @@ CD_API void cd_pgn_buf_free(cd_pgn_buf *b);
  * (nothing is appended); CD_ERR_NOMEM.
  */
 CD_API cd_status cd_pgn_write_buf(cd_game *g, unsigned flags,
-    cd_pgn_buf *out);
+    cd_buf *out);
 
 /* The same to a stdio stream (one fwrite).  CD_ERR_IO on a write
  * error. */

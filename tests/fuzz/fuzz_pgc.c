@@ -30,8 +30,8 @@ const char *const fuzz_seeds[] = {
 static void
 check_game(cd_game *g, cd_game *g2)
 {
-	cd_pgn_buf b = { NULL, 0, 0 }, b2 = { NULL, 0, 0 };
-	cd_pgn_buf enc = { NULL, 0, 0 };
+	cd_buf b = { NULL, 0, 0 }, b2 = { NULL, 0, 0 };
+	cd_buf enc = { NULL, 0, 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *pr;
 	cd_pgc_reader *cr;
@@ -79,9 +79,9 @@ check_game(cd_game *g, cd_game *g2)
 	    "through PGC:\n%.*s\n----\n%.*s", (int)b.len, b.data,
 	    (int)b2.len, b2.data);
 	cd_pgc_reader_free(cr);
-	cd_pgn_buf_free(&enc);
-	cd_pgn_buf_free(&b);
-	cd_pgn_buf_free(&b2);
+	cd_buf_free(&enc);
+	cd_buf_free(&b);
+	cd_buf_free(&b2);
 }
 
 int
