@@ -45,14 +45,15 @@ usage(void)
 	    "      --divide      print the count below each root move\n"
 	    "  -f, --fen=FEN     count this position (repeatable)\n"
 	    "      --960         read castling rights as Chess960\n"
-	    "  -o, --output=FILE write results to FILE\n"
+	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
 	    "  -q, --quiet       no progress line\n"
 	    "      --stats       print totals and speed on standard error\n"
 	    "  -h, --help        show this help and exit\n"
 	    "  -V, --version     show the version and exit\n\n"
 	    "Without --depth, every depth with an expected count is counted,\n"
 	    "and depths 1..3 for positions that carry none.\n"
-	    "Exit status: 0 all counts match, 1 a mismatch or a bad line,\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 a count did not match or a line was bad,\n"
 	    "2 usage or system error.\n", cli_prog);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * games.c: the games of PGN inputs for pgn-regularize, pgn2epd and
- * pgn2pgc (see cli.h).
+ * pgn2pgc (see games.h).
  *
  * Every thread (the tool's own and jobs - 1 more) does the same, in
  * turn: it takes the input, reads games from it into a batch of its own
@@ -28,6 +28,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 /* Input bytes (with the tags' copies) that fill a batch: small enough
  * that the last batch of an input keeps one thread busy only a moment

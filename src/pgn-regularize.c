@@ -15,6 +15,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;

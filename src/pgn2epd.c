@@ -32,6 +32,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 /* The operations pgn2epd can write, in ASCII order of opcode. */
 enum {
@@ -95,8 +96,7 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
 	fputs(
 "Write one EPD line per position of each PGN game: the start position and\n"
-"the position after each main-line move.  With no FILE, or when FILE is -,\n"
-"read standard input.\n"
+"the position after each main-line move.\n"
 "\n"
 "      --first=N        write the first N positions of each line (plies\n"
 "                       0 to N-1 from the game's start)\n"
@@ -104,24 +104,28 @@ usage(void)
 "                       with --unique; the output is the same)\n"
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
-"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
 "      --ops=LIST       the operations to write, comma-separated, from\n"
 "                       c0,c1,fmvn,hmvc,id,sm (the default: all of them);\n"
 "                       empty: the four fields only\n"
-"  -q, --quiet          no progress line, no notes on skipped text\n"
-"      --rejects=FILE   copy the games that do not parse unchanged to FILE\n"
-"      --stats          print games read, written and rejected at the end\n"
+"  -q, --quiet          no progress line, no warning about text that is\n"
+"                       not PGN\n"
+"      --rejects=FILE   copy the original bytes of every rejected game\n"
+"                       to FILE\n"
+"      --stats          print counts and time on standard error\n"
 "  -u, --unique         write each position (the four fields) only the\n"
 "                       first time it occurs\n"
 "      --variations     also write the positions of the variations\n"
-"  -h, --help           display this help and exit\n"
-"  -V, --version        output version information and exit\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
 "\n"
 "The operations: c0 \"White - Black, Event, Site, Date\", c1 the result,\n"
 "fmvn and hmvc the clocks, id \"GAME.PLY\" (\"GAME.PLYvN\" in the Nth\n"
 "variation of a game), sm the move played from the position (none at the\n"
-"end of a line).  Exit status: 0 if every game was converted, 1 if some\n"
-"game was rejected, 2 on a usage or system error.\n", stdout);
+"end of a line).\n"
+"With no FILE, or when FILE is -, read standard input.\n"
+"Exit status: 0 success, 1 some game was rejected,\n"
+"2 usage or system error.\n", stdout);
 }
 
 /* ---- the output buffer ---- */
