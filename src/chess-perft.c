@@ -249,23 +249,41 @@ fen_part(const char *s)
 	return end;
 }
 
-static void
+/* The lines of an input, read by the library's EPD line reader; 2
+ * after a read error, else 0. */
+static int
 read_file(FILE *f, const char *file)
 {
+	cd_epd_reader *r = cd_epd_reader_new(f);
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t cap = 0, n;
+	const char *text;
 	unsigned long lineno = 0;
 	struct job blk;
 	int in_block = 0;
+	cd_status st;
 
+	if (r == NULL)
+		cli_fatal("out of memory");
 	memset(&blk, 0, sizeof(blk));
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		char *s = line;
+	while ((st = cd_epd_reader_next(r, &text, &n)) == CD_OK) {
+		char *s;
 
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+		lineno = cd_epd_reader_lineno(r);
+		/* a C string: the line up to its first NUL byte, without
+		 * the CRs before its end */
+		n = strnlen(text, n);
+		if (n + 1 > cap) {
+			cap = n + 1 + n / 2;
+			free(line);
+			if ((line = malloc(cap)) == NULL)
+				cli_fatal("out of memory");
+		}
+		memcpy(line, text, n);
+		while (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		s = line;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '\0' || *s == '#')
@@ -326,10 +344,8 @@ read_file(FILE *f, const char *file)
 		run_job(&blk, file);
 	free_job(&blk);
 	free(line);
-	if (ferror(f)) {
-		cli_warn("%s: read error", file);
-		io_error = 1;
-	}
+	cd_epd_reader_free(r);
+	return cli_read_end(file, st);
 }
 
 int
@@ -392,17 +408,10 @@ main(int argc, char **argv)
 		run_job(&j, "<argument>");
 		free_job(&j);
 	}
-	for (i = optind; i < argc || (i == optind && nfens == 0); i++) {
-		const char *name;
-		FILE *f = cli_open_input(i < argc ? argv[i] : "-", &name);
-
-		if (f == NULL) {
-			io_error = 1;	/* exit 2 after the other files */
-			continue;
-		}
-		read_file(f, name);
-		cli_close_input(f);
-	}
+	/* (exit 2 after the other files when one cannot be read) */
+	if ((optind < argc || nfens == 0) &&
+	    cli_each_input(argc, argv, optind, read_file) != 0)
+		io_error = 1;
 	free(fens);
 	if (opt_stats) {
 		double el = cli_now() - t0;

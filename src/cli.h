@@ -16,9 +16,10 @@
 
 extern const char *cli_prog;
 
-/* Set the program name, ignore SIGPIPE (write errors are reported
- * instead), and install handlers so cli_atexit hooks run on SIGINT and
- * SIGTERM. */
+/* Set the program name; ignore SIGPIPE and SIGXFSZ (write errors are
+ * reported instead); on SIGINT, SIGTERM and SIGHUP remove the temporary
+ * files (cli_tmp_create) and the -o file being written, then die of
+ * the signal. */
 void cli_init(const char *name);
 
 /* "prog: message" on standard error. */
@@ -95,8 +96,21 @@ extern __thread cd_pgn_buf *cli_capture;
  * anything else 0. */
 int cli_read_end(const char *name, cd_status st);
 
-/* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
-void cli_atexit(void (*fn)(void));
+/* Temporary files, removed by cli_tmp_remove, on every exit and on
+ * SIGINT, SIGTERM and SIGHUP: a new file DIR/PREFIXXXXXXX open for
+ * reading and writing (DIR: NULL or empty for $TMPDIR, else /tmp); *id
+ * names it.  Failure is fatal ("cannot create a temporary file in
+ * DIR: ..."). */
+int cli_tmp_create(const char *dir, const char *prefix, size_t *id);
+const char *cli_tmp_name(size_t id);
+void cli_tmp_remove(size_t id);
+
+/* Block SIGINT, SIGTERM and SIGHUP in this thread, and restore the mask
+ * (calls nest): around changes to what the signal handler reads, and
+ * around pthread_create so that the handler runs in the tool's own
+ * thread. */
+void cli_signals_block(void);
+void cli_signals_unblock(void);
 
 /* Flush and close the output (renaming a -o file into place) and exit
  * with status; a write error on the output becomes exit 2. */

@@ -381,12 +381,16 @@ pool_start(void)
 		j->opts = cli_games.opts;
 		j->opts.warn_ctx = j;
 	}
+	/* the threads start with the signals that clean up blocked: the
+	 * handler runs in this thread */
+	cli_signals_block();
 	for (i = 1; i < n; i++) {
 		if (pthread_create(&pool.workers[i].thread, NULL, worker,
 		    &pool.workers[i]) != 0)
 			cli_fatal("cannot start a thread");
 		pool.nthreads++;
 	}
+	cli_signals_unblock();
 }
 
 int
