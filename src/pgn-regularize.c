@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn-regularize: PGN in import format in, export format out
- * (docs/export-format.md), every move checked.  A game that does not
+ * (pgn(5)), every move checked.  A game that does not
  * read is not written: one message names it, and its original bytes go
  * to the rejects file.  Games read = games written + games rejected.
  */

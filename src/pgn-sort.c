@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn-sort: sort PGN games in the standard's collating order (section
- * 12; docs/tools.md), stable, writing each game's bytes as they came.
+ * 12; pgn-sort(1)), stable, writing each game's bytes as they came.
  *
  * Games are read into one buffer of the memory budget (-S): their bytes
  * and encoded sort keys grow up from the bottom, the records that point

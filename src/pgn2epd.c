@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pgn2epd: one EPD line per position of each game (docs/tools.md): the
+ * pgn2epd: one EPD line per position of each game (pgn2epd(1)): the
  * start position and the position after every main-line move, and with
  * --variations the positions of the variations too.
  *
