@@ -88,6 +88,7 @@ struct finding {
 struct cd_epd {
 	cd_board board;
 	bool have_board;	/* the fields gave a valid position */
+	size_t fields_end;	/* cd_epd_fields_end */
 	bool nomem;		/* an allocation failed while parsing */
 
 	struct op *ops;
@@ -300,6 +301,7 @@ static void
 clear(cd_epd *e)
 {
 	e->have_board = false;
+	e->fields_end = 0;
 	e->nomem = false;
 	e->nops = 0;
 	e->nopnds = 0;
@@ -626,8 +628,8 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    "FEN clocks where an EPD line has operations");
 		return SIZE_MAX;
 	}
-	st = cd_fen_parse(&e->board, copy, copy_len,
-	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960,
+	st = cd_fen_parse(&e->board, copy, copy_len, CD_FEN_NO_VALIDATE |
+	    ((flags & CD_EPD_960) ? CD_FEN_960 : CD_FEN_DETECT_960),
 	    &why, &col);
 	if (st != CD_OK) {
 		/* map the column back into the line */
@@ -653,6 +655,10 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 	{
 		cd_position_error pe = cd_board_validate(&e->board);
 
+		if ((flags & CD_EPD_NO_VALIDATE) && pe != CD_POS_NO_WHITE_KING &&
+		    pe != CD_POS_NO_BLACK_KING && pe != CD_POS_TOO_MANY_KINGS &&
+		    pe != CD_POS_OPPOSITE_CHECK && pe != CD_POS_BAD_CASTLING)
+			pe = CD_POS_OK;
 		if (pe != CD_POS_OK) {
 			finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
 			    start[0] + 1, NULL, "%s", cd_position_strerror(pe));
@@ -660,6 +666,7 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		}
 	}
 	e->have_board = true;
+	e->fields_end = start[n - 1] + flen[n - 1];
 	return pos;
 }
 
@@ -1269,6 +1276,12 @@ out:
 		if (e->finds[i].pub.error)
 			return e->finds[i].status;
 	return CD_OK;
+}
+
+size_t
+cd_epd_fields_end(const cd_epd *e)
+{
+	return e->fields_end;
 }
 
 size_t

@@ -96,7 +96,15 @@ CD_API void cd_epd_free(cd_epd *e);
 
 /* Flags of cd_epd_parse. */
 enum {
-	CD_EPD_NO_FEN = 1 << 0	/* a line with FEN clocks is an error */
+	CD_EPD_NO_FEN = 1 << 0,	/* a line with FEN clocks is an error */
+	/* Positions no game reaches are accepted (perft suites hold
+	 * them); only what move generation cannot handle is an error: a
+	 * missing or extra king, the side not to move in check, castling
+	 * rights without their king and rook. */
+	CD_EPD_NO_VALIDATE = 1 << 1,
+	/* Castling rights are read as Chess960 (else as standard chess
+	 * unless they can only be Chess960: cd_fen_parse CD_FEN_960). */
+	CD_EPD_960 = 1 << 2
 };
 
 /*
@@ -115,6 +123,11 @@ enum {
  */
 CD_API cd_status cd_epd_parse(cd_epd *e, const char *line, size_t len,
     unsigned flags);
+
+/* Where the position of the line last parsed ends: the bytes up to
+ * the end of its last field (the FEN fullmove number when the line has
+ * FEN clocks); 0 when the fields were unreadable or e was built. */
+CD_API size_t cd_epd_fields_end(const cd_epd *e);
 
 CD_API size_t cd_epd_finding_count(const cd_epd *e);
 CD_API const cd_epd_finding *cd_epd_finding_get(const cd_epd *e, size_t i);
