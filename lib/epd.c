@@ -1341,23 +1341,30 @@ out_add(cd_epd *e, const char *s, size_t len)
 	return 0;
 }
 
+size_t
+cd_epd_quote(char *out, const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	out[n++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			out[n++] = '\\';
+		out[n++] = s[i];
+	}
+	out[n++] = '"';
+	return n;
+}
+
 static int
 out_string(cd_epd *e, const char *s, size_t len)
 {
-	size_t i, start = 0;
-
-	if (out_add(e, "\"", 1) != 0)
+	if (len > (SIZE_MAX - 3) / 2 ||
+	    grow(&e->out, &e->out_cap, e->out_len + 2 * len + 3, 1) != 0)
 		return -1;
-	for (i = 0; i < len; i++)
-		if (s[i] == '"' || s[i] == '\\') {
-			if (out_add(e, s + start, i - start) != 0 ||
-			    out_add(e, "\\", 1) != 0)
-				return -1;
-			start = i;
-		}
-	if (out_add(e, s + start, len - start) != 0)
-		return -1;
-	return out_add(e, "\"", 1);
+	e->out_len += cd_epd_quote(e->out + e->out_len, s, len);
+	e->out[e->out_len] = '\0';
+	return 0;
 }
 
 static int

@@ -142,7 +142,6 @@ cli_tmp_create(const char *dir, const char *prefix, size_t *id)
 
 		if (nn == NULL)
 			cli_fatal("out of memory");
-		/* the handler sees the old array or the new, both whole */
 		if (ntmp > 0)
 			memcpy(nn, tmp_paths, ntmp * sizeof(*nn));
 		free(tmp_paths);

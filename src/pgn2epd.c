@@ -10,9 +10,10 @@
  * is reported and copied to the rejects file.  The lines are written in
  * the canonical form of cd_epd_write (the four fields of
  * cd_fen_write_epd, then the operations in ASCII order of opcode,
- * strings with \" and \\ escapes), formatted here straight from the
+ * strings quoted by cd_epd_quote), formatted here straight from the
  * game's nodes: the SAN of every move is already in the node, so no
- * position is looked at twice.  The test suite checks that epd-validate
+ * position is looked at twice (a cd_epd record per position, built and
+ * sorted by cd_epd_write, would cost more than the rest of the work).  The test suite checks that epd-validate
  * -n leaves the output unchanged.
  *
  * Memory stays flat (a batch, its output and a game per thread) except
@@ -180,28 +181,22 @@ put_uint(cd_pgn_buf *o, uint64_t v)
 /* ---- the operations of a game ---- */
 
 /*
- * Append s to a quoted string being built in buf (room for 2 *
- * STRING_MAX + 2 more bytes), escaping `"` and `\`, while the string's
- * unescaped length *used stays within STRING_MAX; a cut falls before a
- * UTF-8 continuation byte, never inside a character.
+ * Append s to the text of a string operand being built in buf, while
+ * its length *used stays within STRING_MAX; a cut falls before a UTF-8
+ * continuation byte, never inside a character.
  */
-static size_t
-string_add(char *buf, size_t pos, size_t *used, const char *s, size_t n)
+static void
+string_add(char *buf, size_t *used, const char *s, size_t n)
 {
-	size_t room = STRING_MAX - *used, i;
+	size_t room = STRING_MAX - *used;
 
 	if (n > room) {
 		n = room;
 		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 			n--;
 	}
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			buf[pos++] = '\\';
-		buf[pos++] = s[i];
-	}
+	memcpy(buf + *used, s, n);
 	*used += n;
-	return pos;
 }
 
 /* The value of tag name, "?" (def) when it is missing or empty. */
@@ -230,17 +225,17 @@ game_ops(struct epd *e)
 	};
 	size_t i, pos = 0, used = 0, len;
 	const char *v;
+	char c0[STRING_MAX];
 
 	if (opt_ops & OP_C0) {
-		memcpy(e->head, " c0 \"", 5);
-		pos = 5;
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			pos = string_add(e->head, pos, &used, parts[i].sep,
+			string_add(c0, &used, parts[i].sep,
 			    strlen(parts[i].sep));
 			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
-			pos = string_add(e->head, pos, &used, v, len);
+			string_add(c0, &used, v, len);
 		}
-		e->head[pos++] = '"';
+		memcpy(e->head, " c0 ", 4);
+		pos = 4 + cd_epd_quote(e->head + 4, c0, used);
 		e->head[pos++] = ';';
 	}
 	if (opt_ops & OP_C1)

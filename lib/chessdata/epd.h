@@ -178,6 +178,12 @@ CD_API cd_status cd_epd_add_move(cd_epd *e, cd_move m);
 /* Remove the operation with this opcode; CD_EOF if there was none. */
 CD_API cd_status cd_epd_op_remove(cd_epd *e, const char *opcode);
 
+/* Write len bytes s as an EPD string operand into out (room for 2 *
+ * len + 2 bytes): in double quotes, with `"` and `\` escaped by a
+ * backslash, as cd_epd_write writes strings.  Returns the bytes
+ * written (no NUL is added). */
+CD_API size_t cd_epd_quote(char *out, const char *s, size_t len);
+
 /* Whether len bytes are a valid opcode (letter, then up to 14 letters,
  * digits or underscores). */
 CD_API bool cd_epd_opcode_valid(const char *s, size_t len);
