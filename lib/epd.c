@@ -88,6 +88,7 @@ struct finding {
 struct cd_epd {
 	cd_board board;
 	bool have_board;	/* the fields gave a valid position */
+	size_t fields_end;	/* cd_epd_fields_end */
 	bool nomem;		/* an allocation failed while parsing */
 
 	struct op *ops;
@@ -302,6 +303,7 @@ static void
 clear(cd_epd *e)
 {
 	e->have_board = false;
+	e->fields_end = 0;
 	e->nomem = false;
 	e->nops = 0;
 	e->nopnds = 0;
@@ -630,8 +632,8 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    "FEN clocks where an EPD line has operations");
 		return SIZE_MAX;
 	}
-	st = cd_fen_parse(&e->board, copy, copy_len,
-	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960, &fe);
+	st = cd_fen_parse(&e->board, copy, copy_len, CD_FEN_NO_VALIDATE |
+	    ((flags & CD_EPD_960) ? CD_FEN_960 : CD_FEN_DETECT_960), &fe);
 	if (st != CD_OK) {
 		/* map the column back into the line */
 		size_t c = start[0] + 1;
@@ -658,6 +660,10 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 	{
 		cd_position_error pe = cd_board_validate(&e->board);
 
+		if ((flags & CD_EPD_NO_VALIDATE) && pe != CD_POS_NO_WHITE_KING &&
+		    pe != CD_POS_NO_BLACK_KING && pe != CD_POS_TOO_MANY_KINGS &&
+		    pe != CD_POS_OPPOSITE_CHECK && pe != CD_POS_BAD_CASTLING)
+			pe = CD_POS_OK;
 		if (pe != CD_POS_OK) {
 			finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
 			    start[0] + 1, NULL, "%s", cd_position_strerror(pe));
@@ -665,6 +671,7 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		}
 	}
 	e->have_board = true;
+	e->fields_end = start[n - 1] + flen[n - 1];
 	return pos;
 }
 
@@ -1297,6 +1304,12 @@ cd_epd_error(const cd_epd *e)
 }
 
 size_t
+cd_epd_fields_end(const cd_epd *e)
+{
+	return e->fields_end;
+}
+
+size_t
 cd_epd_finding_count(const cd_epd *e)
 {
 	return e->nfinds;
@@ -1353,23 +1366,30 @@ out_add(cd_epd *e, const char *s, size_t len)
 	return 0;
 }
 
+size_t
+cd_epd_quote(char *out, const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	out[n++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			out[n++] = '\\';
+		out[n++] = s[i];
+	}
+	out[n++] = '"';
+	return n;
+}
+
 static int
 out_string(cd_epd *e, const char *s, size_t len)
 {
-	size_t i, start = 0;
-
-	if (out_add(e, "\"", 1) != 0)
+	if (len > (SIZE_MAX - 3) / 2 ||
+	    grow(&e->out, &e->out_cap, e->out_len + 2 * len + 3, 1) != 0)
 		return -1;
-	for (i = 0; i < len; i++)
-		if (s[i] == '"' || s[i] == '\\') {
-			if (out_add(e, s + start, i - start) != 0 ||
-			    out_add(e, "\\", 1) != 0)
-				return -1;
-			start = i;
-		}
-	if (out_add(e, s + start, len - start) != 0)
-		return -1;
-	return out_add(e, "\"", 1);
+	e->out_len += cd_epd_quote(e->out + e->out_len, s, len);
+	e->out[e->out_len] = '\0';
+	return 0;
 }
 
 static int

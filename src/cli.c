@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,10 @@ const char *cli_unit = "games";
 static FILE *out_file;
 static char *out_path;		/* final name with -o */
 static char *out_tmp;		/* temporary file being written */
-static void (*hooks[8])(void);
-static int nhooks;
+/* Temporary files to remove on every exit and on a signal: an array
+ * the signal handler reads, changed only with the signals blocked. */
+static char **tmp_paths;	/* NULL entries: removed or kept */
+static size_t ntmp, tmp_cap;
 static FILE *rejects_file;
 static const char *rejects_path;
 static double start_time;
@@ -35,8 +38,16 @@ static int progress_shown;
 static void
 run_hooks(void)
 {
-	while (nhooks > 0)
-		hooks[--nhooks]();
+	size_t i;
+
+	cli_signals_block();
+	for (i = 0; i < ntmp; i++)
+		if (tmp_paths[i] != NULL) {
+			unlink(tmp_paths[i]);
+			free(tmp_paths[i]);
+			tmp_paths[i] = NULL;
+		}
+	cli_signals_unblock();
 	if (out_tmp != NULL) {
 		unlink(out_tmp);
 		free(out_tmp);
@@ -46,17 +57,45 @@ run_hooks(void)
 	out_path = NULL;
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary files and the -o file
+ * being written (only unlink(2): async-signal-safe; the lists change
+ * with these signals blocked), then die of the same signal. */
 static void
 on_signal(int sig)
 {
-	/* Remove temporary files (no free(): not safe in a handler), then
-	 * die of the same signal. */
-	while (nhooks > 0)
-		hooks[--nhooks]();
+	size_t i;
+
+	for (i = 0; i < ntmp; i++)
+		if (tmp_paths[i] != NULL)
+			unlink(tmp_paths[i]);
 	if (out_tmp != NULL)
 		unlink(out_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static sigset_t blocked_old;
+static int blocked_depth;
+
+void
+cli_signals_block(void)
+{
+	sigset_t s, old;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	if (blocked_depth++ == 0)
+		blocked_old = old;
+}
+
+void
+cli_signals_unblock(void)
+{
+	if (blocked_depth > 0 && --blocked_depth == 0)
+		pthread_sigmask(SIG_SETMASK, &blocked_old, NULL);
 }
 
 void
@@ -80,11 +119,71 @@ cli_init(const char *name)
 	last_progress = start_time;
 }
 
-void
-cli_atexit(void (*fn)(void))
+int
+cli_tmp_create(const char *dir, const char *prefix, size_t *id)
 {
-	if (nhooks < (int)(sizeof(hooks) / sizeof(hooks[0])))
-		hooks[nhooks++] = fn;
+	size_t n;
+	char *name;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + strlen(prefix) + 16;
+	name = malloc(n);
+	if (name == NULL)
+		cli_fatal("out of memory");
+	snprintf(name, n, "%s/%sXXXXXX", dir, prefix);
+	cli_signals_block();
+	if (ntmp == tmp_cap) {
+		size_t nc = tmp_cap ? 2 * tmp_cap : 64;
+		char **nn = malloc(nc * sizeof(*nn));
+
+		if (nn == NULL)
+			cli_fatal("out of memory");
+		if (ntmp > 0)
+			memcpy(nn, tmp_paths, ntmp * sizeof(*nn));
+		free(tmp_paths);
+		tmp_paths = nn;
+		tmp_cap = nc;
+	}
+	fd = mkstemp(name);
+	if (fd >= 0)
+		tmp_paths[ntmp++] = name;
+	cli_signals_unblock();
+	if (fd < 0) {
+		int e = errno;
+
+		free(name);
+		cli_fatal("cannot create a temporary file in %s: %s", dir,
+		    strerror(e));
+	}
+	*id = ntmp - 1;
+	return fd;
+}
+
+const char *
+cli_tmp_name(size_t id)
+{
+	return id < ntmp && tmp_paths[id] != NULL ? tmp_paths[id] : "?";
+}
+
+void
+cli_tmp_remove(size_t id)
+{
+	char *name;
+
+	if (id >= ntmp)
+		return;
+	cli_signals_block();
+	name = tmp_paths[id];
+	tmp_paths[id] = NULL;
+	cli_signals_unblock();
+	if (name != NULL) {
+		unlink(name);
+		free(name);
+	}
 }
 
 __thread cd_buf *cli_capture;

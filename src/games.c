@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * games.c: the games of PGN inputs for pgn-regularize, pgn2epd and
- * pgn2pgc (see cli.h).
+ * pgn2pgc (see games.h).
  *
  * Every thread (the tool's own and jobs - 1 more) does the same, in
  * turn: it takes the input, reads games from it into a batch of its own
@@ -28,6 +28,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 /* Input bytes (with the tags' copies) that fill a batch: small enough
  * that the last batch of an input keeps one thread busy only a moment
@@ -380,12 +381,16 @@ pool_start(void)
 		j->opts = cli_games.opts;
 		j->opts.warn_ctx = j;
 	}
+	/* the threads start with the signals that clean up blocked: the
+	 * handler runs in this thread */
+	cli_signals_block();
 	for (i = 1; i < n; i++) {
 		if (pthread_create(&pool.workers[i].thread, NULL, worker,
 		    &pool.workers[i]) != 0)
 			cli_fatal("cannot start a thread");
 		pool.nthreads++;
 	}
+	cli_signals_unblock();
 }
 
 int

@@ -17,6 +17,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 static int opt_comments, opt_stats;
 static const char *opt_rejects;

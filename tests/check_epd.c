@@ -669,6 +669,42 @@ START_TEST(test_reader)
 }
 END_TEST
 
+/* CD_EPD_NO_VALIDATE: positions no game reaches are read, what move
+ * generation cannot handle is not; CD_EPD_960; cd_epd_fields_end. */
+START_TEST(test_no_validate)
+{
+	cd_epd *e = cd_epd_new();
+	/* a white pawn on the eighth rank: impossible, yet countable */
+	static const char pawn8[] = "P3k3/8/8/8/8/8/8/4K3 w - - ;D1 5;";
+	static const char kings[] = "4k3/8/8/8/8/8/8/3KK3 w - - ;D1 5;";
+	static const char fen[] = "  4k3/8/8/8/8/8/8/4K3 w - - 3 9 ;D1 5;";
+	/* Shredder-FEN rights read either way, the rook on the h-file */
+	static const char x960[] = "4k3/8/8/8/8/8/8/4K2R w H - ;";
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_ne(cd_epd_parse(e, pawn8, strlen(pawn8), 0), CD_OK);
+	ck_assert_ptr_null(cd_epd_board(e));
+	ck_assert_uint_eq(cd_epd_fields_end(e), 0);
+	ck_assert_int_eq(cd_epd_parse(e, pawn8, strlen(pawn8),
+	    CD_EPD_NO_VALIDATE), CD_OK);
+	ck_assert_ptr_nonnull(cd_epd_board(e));
+	ck_assert_uint_eq(cd_epd_fields_end(e), strlen("P3k3/8/8/8/8/8/8/4K3 w - -"));
+	ck_assert_str_eq(cd_epd_op_get(e, 0)->opcode, "D1");
+	ck_assert_int_eq(cd_epd_parse(e, kings, strlen(kings),
+	    CD_EPD_NO_VALIDATE), CD_ERR_POSITION);
+	ck_assert_ptr_null(cd_epd_board(e));
+	ck_assert_int_eq(cd_epd_parse(e, fen, strlen(fen),
+	    CD_EPD_NO_VALIDATE), CD_OK);
+	ck_assert_uint_eq(cd_epd_fields_end(e),
+	    strlen("  4k3/8/8/8/8/8/8/4K3 w - - 3 9"));
+	ck_assert_int_eq(cd_epd_parse(e, x960, strlen(x960), CD_EPD_960),
+	    CD_OK);
+	ck_assert(cd_epd_board(e)->chess960);
+	ck_assert_int_eq(cd_epd_parse(e, x960, strlen(x960), 0), CD_OK);
+	cd_epd_free(e);
+}
+END_TEST
+
 static Suite *
 epd_suite(void)
 {
@@ -687,6 +723,7 @@ epd_suite(void)
 	tcase_add_test(tc, test_opcode_names);
 	tcase_add_test(tc, test_line_kind);
 	tcase_add_test(tc, test_reader);
+	tcase_add_test(tc, test_no_validate);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-output-errors.sh: every tool, when its output fails, says so and
-# exits 2, and never leaves a partial file that looks good (issue 7):
+# exits 2, and never leaves a partial file that looks good:
 # - standard output on a full disk (/dev/full);
 # - standard output into a pipe closed early (| head -c 100);
 # - -o FILE hitting the file size limit (ulimit -f; the tool ignores

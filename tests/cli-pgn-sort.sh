@@ -154,6 +154,18 @@ fi
 
 # The corpus, when it is there: a real archive, external and in memory.
 X="${CORPUS:-}/pgn/otb-14539.pgn.xz"
+
+# A read error (a directory as input) is reported as by every tool, the
+# other inputs are sorted, exit 2; -c stops at the first game out of
+# order without opening the inputs after it.
+"$P" "$T/rd.none" / "$F/sort-keys.pgn" >"$T/rd.out" 2>"$T/rd.err"
+[ $? -eq 2 ] || fail "read error: exit status"
+grep -q "^pgn-sort: /: read error: Is a directory\$" "$T/rd.err" ||
+    fail "read error message: $(cat "$T/rd.err")"
+cmp -s "$T/rd.out" "$E/sort-keys.pgn" || fail "read error: other inputs"
+"$P" -c "$F/sort-keys.pgn" "$T/rd.none" >/dev/null 2>"$T/rd.err"
+[ $? -eq 1 ] || fail "-c: exit status at the first game out of order"
+grep -q 'rd.none' "$T/rd.err" && fail "-c opened an input after the end"
 if [ -f "$X" ] && command -v xz >/dev/null; then
 	xz -dc "$X" >"$T/otb.pgn"
 	"$P" -S 256M "$T/otb.pgn" >"$T/otb.mem" || fail "otb in memory"
