@@ -16,8 +16,8 @@
 
 extern const char *cli_prog;
 
-/* Set the program name, ignore SIGPIPE (write errors are reported
- * instead), and install handlers so cli_atexit hooks run on SIGINT and
+/* Set the program name, ignore SIGPIPE (a write error on a closed pipe
+ * ends the tool through cli_write_error, after cleanup), and install handlers so cli_atexit hooks run on SIGINT and
  * SIGTERM. */
 void cli_init(const char *name);
 
@@ -50,6 +50,13 @@ FILE *cli_output_file(void);
 /* Exit 2 with a message if the output has a write error (call per
  * game, so a closed pipe stops the tool at once). */
 void cli_output_check(void);
+
+/* A write on fd (the output named name; -1 once closed) failed with
+ * errno err: when nobody reads the pipe any more, die of SIGPIPE
+ * quietly as sort(1) does (after cleanup); else "write error on NAME:
+ * ...", exit 2. */
+void cli_write_error(int fd, const char *name, int err)
+    __attribute__((noreturn));
 
 /* getopt_long returned ':' (a missing value) or '?' (an unknown
  * option): the message, a hint to --help, exit 2. */

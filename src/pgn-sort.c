@@ -189,7 +189,7 @@ static void
 oq_flush(void)
 {
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
-		cli_fatal("write error on %s: %s", out_name, strerror(errno));
+		cli_write_error(out_fd, out_name, errno);
 	noq = 0;
 }
 
