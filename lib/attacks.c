@@ -241,14 +241,6 @@ cd__attacks_init(void)
 	init_lines();
 }
 
-/* Tables are built when the library is loaded. */
-__attribute__((constructor)) static void
-cd__library_init(void)
-{
-	cd__attacks_init();
-	cd__zobrist_init();
-}
-
 #ifdef CD_MAGIC_SEARCH
 /* Print freshly searched magic numbers (used to make magics.h). */
 #include <stdio.h>
@@ -283,4 +275,66 @@ cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)
 	case CD_KING: return cd__king_att[sq];
 	}
 	return 0;
+}
+
+/* ---- attack and check queries ---- */
+
+cd_bitboard
+cd__attackers(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard them = b->by_color[by];
+	cd_bitboard bq = b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN];
+	cd_bitboard rq = b->by_type[CD_ROOK] | b->by_type[CD_QUEEN];
+
+	return them & ((cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
+	    (cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
+	    (cd__king_att[sq] & b->by_type[CD_KING]) |
+	    (cd__bishop_att(sq, occ) & bq) | (cd__rook_att(sq, occ) & rq));
+}
+
+cd_bitboard
+cd_attackers(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	return cd__attackers(b, sq, by, occ);
+}
+
+cd_bitboard
+cd_board_checkers(const cd_board *b)
+{
+	int k = cd__board_king(b, b->side);
+
+	if (k == CD_SQ_NONE)
+		return 0;
+	return cd__attackers(b, k, b->side ^ 1, b->by_type[0]);
+}
+
+bool
+cd_board_in_check(const cd_board *b)
+{
+	return cd_board_checkers(b) != 0;
+}
+
+bool
+cd__ep_capture_legal(const cd_board *b)
+{
+	int us = b->side, them = us ^ 1, ep = b->ep, cap, ksq, from;
+	cd_bitboard cands, occ;
+
+	if (ep == CD_SQ_NONE || CD_RANK(ep) != (us == CD_WHITE ? 5 : 2))
+		return false;
+	cap = ep ^ 8;
+	if (!(b->by_type[CD_PAWN] & b->by_color[them] & CD_BB(cap)) ||
+	    (b->by_type[0] & CD_BB(ep)))
+		return false;
+	ksq = cd__board_king(b, us);
+	cands = cd__pawn_att[them][ep] & b->by_type[CD_PAWN] & b->by_color[us];
+	while (cands) {
+		from = cd__pop_lsb(&cands);
+		if (ksq == CD_SQ_NONE)
+			return true;
+		occ = (b->by_type[0] ^ CD_BB(from) ^ CD_BB(cap)) | CD_BB(ep);
+		if (!(cd__attackers(b, ksq, them, occ) & ~CD_BB(cap)))
+			return true;
+	}
+	return false;
 }

@@ -27,16 +27,6 @@ struct out {
 	bool fail;
 };
 
-void
-cd_pgn_buf_free(cd_pgn_buf *b)
-{
-	if (b == NULL)
-		return;
-	free(b->data);
-	b->data = NULL;
-	b->len = b->cap = 0;
-}
-
 /* Make room for n more bytes (the slow part of reserve). */
 static int
 grow_out(struct out *o, size_t n)

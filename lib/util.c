@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * util.c: status texts and the version.
+ * util.c: the tables built at load time, status texts, the version and
+ * the output buffer.
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "internal.h"
+
+/* Tables are built when the library is loaded. */
+__attribute__((constructor)) static void
+cd__library_init(void)
+{
+	cd__attacks_init();
+	cd__zobrist_init();
+}
 
 const char *
 cd_strerror(int status)
@@ -30,4 +41,14 @@ const char *
 cd_version(void)
 {
 	return PACKAGE_VERSION;
+}
+
+void
+cd_pgn_buf_free(cd_pgn_buf *b)
+{
+	if (b == NULL)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
 }
