@@ -24,6 +24,8 @@ struct job {
 	char *id;			/* block form: the id line's text */
 	int have[MAX_DEPTH + 1];
 	uint64_t expect[MAX_DEPTH + 1];
+	unsigned long at[MAX_DEPTH + 1];	/* block form: the line of
+						 * each "perft" count */
 };
 
 static int opt_depth = -1;
@@ -79,8 +81,9 @@ dup_range(const char *s, size_t n)
 /*
  * Parse the position, trying standard chess first, then Chess960.  Perft
  * suites hold positions no game can reach (a check no last move gives),
- * so only what the generator cannot handle is refused: missing or extra
- * kings, and the side not to move in check.
+ * so only what the generator cannot handle is refused, whatever else is
+ * wrong: missing or extra kings, the side not to move in check (its king
+ * could be taken), castling rights without their rook.
  */
 static int
 parse_position(const char *fen, size_t len, cd_board *b, const char **why,
@@ -94,19 +97,13 @@ parse_position(const char *fen, size_t len, cd_board *b, const char **why,
 	st = cd_fen_parse(b, fen, len, flags, why, col);
 	if (st != CD_OK)
 		return st;
-	pe = cd_board_validate(b);
-	switch (pe) {
-	case CD_POS_NO_WHITE_KING:
-	case CD_POS_NO_BLACK_KING:
-	case CD_POS_TOO_MANY_KINGS:
-	case CD_POS_OPPOSITE_CHECK:
-	case CD_POS_BAD_CASTLING:
+	pe = cd_board_validate_play(b);
+	if (pe != CD_POS_OK) {
 		*why = cd_position_strerror(pe);
 		*col = 1;
 		return CD_ERR_POSITION;
-	default:
-		return CD_OK;
 	}
+	return CD_OK;
 }
 
 static void
@@ -138,7 +135,8 @@ run_job(struct job *j, const char *file)
 			checked++;
 			if (nodes[d] != j->expect[d]) {
 				mismatches++;
-				cli_warn_at(file, j->line, 0,
+				cli_warn_at(file, j->at[d] ? j->at[d] :
+				    j->line, 0,
 				    "D%d: %llu nodes, expected %llu", d,
 				    (unsigned long long)nodes[d],
 				    (unsigned long long)j->expect[d]);
@@ -299,6 +297,7 @@ read_file(FILE *f, const char *file)
 			}
 			blk.have[d] = 1;
 			blk.expect[d] = v;
+			blk.at[d] = lineno;
 			continue;
 		}
 		if (in_block) {
