@@ -643,6 +643,12 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    why ? why : cd_strerror(st));
 		return SIZE_MAX;
 	}
+	if (cd_fen_castling_check(s + start[2], flen[2], &e->board, &why,
+	    &col) != 0) {
+		finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
+		    start[2] + col, NULL, "%s", why);
+		return SIZE_MAX;
+	}
 	if (n == 6 && e->board.fullmove == 1 && flen[5] > 0 &&
 	    strspn(s + start[5], "0") == flen[5]) {
 		/* cd_fen_parse reads fullmove 0 as 1 */
