@@ -650,6 +650,14 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    why ? why : cd_strerror(st));
 		return SIZE_MAX;
 	}
+	/* (perft positions and Chess960 lines are read as X-FEN) */
+	if (!(flags & (CD_EPD_NO_VALIDATE | CD_EPD_960)) &&
+	    cd_fen_castling_check(s + start[2], flen[2], &e->board, &fe) !=
+	    CD_OK) {
+		finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
+		    start[2] + fe.col, NULL, "%s", fe.msg);
+		return SIZE_MAX;
+	}
 	if (n == 6 && e->board.fullmove == 1 && flen[5] > 0 &&
 	    strspn(s + start[5], "0") == flen[5]) {
 		/* cd_fen_parse reads fullmove 0 as 1 */
@@ -658,12 +666,12 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		return SIZE_MAX;
 	}
 	{
-		cd_position_error pe = cd_board_validate(&e->board);
+		/* without validation, only what play cannot handle, whatever
+		 * else is wrong */
+		cd_position_error pe = (flags & CD_EPD_NO_VALIDATE) ?
+		    cd_board_validate_play(&e->board) :
+		    cd_board_validate(&e->board);
 
-		if ((flags & CD_EPD_NO_VALIDATE) && pe != CD_POS_NO_WHITE_KING &&
-		    pe != CD_POS_NO_BLACK_KING && pe != CD_POS_TOO_MANY_KINGS &&
-		    pe != CD_POS_OPPOSITE_CHECK && pe != CD_POS_BAD_CASTLING)
-			pe = CD_POS_OK;
 		if (pe != CD_POS_OK) {
 			finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
 			    start[0] + 1, NULL, "%s", cd_position_strerror(pe));

@@ -191,6 +191,68 @@ standard_rights(const cd_board *b)
 	return 1;
 }
 
+cd_status
+cd_fen_castling_check(const char *field, size_t len, const cd_board *b,
+    cd_error *err)
+{
+	static const char *const dup[4] = {
+		"castling right 'K' given twice",
+		"castling right 'Q' given twice",
+		"castling right 'k' given twice",
+		"castling right 'q' given twice"
+	};
+	static const char *const off[4] = {
+		"castling right 'K' needs the king on e1 and a rook on h1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'Q' needs the king on e1 and a rook on a1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'k' needs the king on e8 and a rook on h8 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'q' needs the king on e8 and a rook on a8 "
+		"in standard chess (Chess960 rights name the rook's file)"
+	};
+	bool seen[256] = { false }, files = false;
+	size_t i;
+
+	if (len == 1 && field[0] == '-')
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)field[i];
+
+		if (seen[c]) {
+			const char *q = c ? strchr("KQkq", c) : NULL;
+
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    q != NULL ? dup[q - "KQkq"] :
+			    "castling right given twice");
+			return CD_ERR_POSITION;
+		}
+		seen[c] = true;
+		if ((c >= 'A' && c <= 'H') || (c >= 'a' && c <= 'h'))
+			files = true;
+	}
+	if (files)
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		const char *q = strchr("KQkq", field[i]);
+		int color, side, rank;
+
+		if (q == NULL || field[i] == '\0')
+			continue;
+		color = q - "KQkq" < 2 ? CD_WHITE : CD_BLACK;
+		side = (q - "KQkq") % 2 == 0 ? CD_KINGSIDE : CD_QUEENSIDE;
+		rank = color == CD_WHITE ? 0 : 7;
+		if (cd_board_king(b, color) != CD_SQ(4, rank) ||
+		    b->castle_rook[color][side] != CD_SQ(side == CD_KINGSIDE ?
+		    7 : 0, rank)) {
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    off[q - "KQkq"]);
+			return CD_ERR_POSITION;
+		}
+	}
+	return CD_OK;
+}
+
 static int
 parse_uint(struct cursor *c, uint32_t *out, const char *what)
 {
@@ -489,7 +551,13 @@ write_fields(const cd_board *b, char *buf, int clocks)
 
 				if (r == CD_SQ_NONE)
 					continue;
-				if (outer_rook(b, color, s) == r)
+				/* EPD: a Chess960 right that standard chess
+				 * cannot have names its file (cd_fen_castling_
+				 * check reads KQkq as standard chess) */
+				if (outer_rook(b, color, s) == r && (clocks ||
+				    !b->chess960 || (CD_FILE(cd_board_king(b,
+				    color)) == 4 && CD_FILE(r) == (s ==
+				    CD_KINGSIDE ? 7 : 0))))
 					ch = s == CD_KINGSIDE ? 'K' : 'Q';
 				else
 					ch = (char)('A' + CD_FILE(r));

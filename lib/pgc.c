@@ -642,23 +642,6 @@ get_string(struct dec *d, int n, size_t *len)
 	return CD_OK;
 }
 
-/* Check the per-game limits after the game grew. */
-static cd_status
-check_limits(struct dec *d)
-{
-	if (d->g->str_len > CD_PGC_MAX_TEXT)
-		return corrupt(d, d->rec, "game over the limit of %zu MiB "
-		    "of text", CD_PGC_MAX_TEXT >> 20);
-	if (d->g->ntags > CD_PGC_MAX_TAGS)
-		return corrupt(d, d->rec, "game over the limit of %d tags",
-		    CD_PGC_MAX_TAGS);
-	if (d->g->nnotes > CD_PGC_MAX_NOTES)
-		return corrupt(d, d->rec, "game over the limit of %lu "
-		    "comments and escape lines",
-		    (unsigned long)CD_PGC_MAX_NOTES);
-	return CD_OK;
-}
-
 /* Set the start position from the tags read so far. */
 static cd_status
 dec_setup(struct dec *d)
@@ -695,9 +678,6 @@ get_moves(struct dec *d, unsigned count)
 		if (m == CD_MOVE_NONE)
 			return corrupt(d, at, "move ordinal %d beyond the %d "
 			    "legal moves", ord, n);
-		if (d->g->nnodes >= CD_PGC_MAX_MOVES)
-			return corrupt(d, at, "game over the limit of %lu "
-			    "moves", (unsigned long)CD_PGC_MAX_MOVES);
 		if (cd__game_add_move_trusted(d->g, m, NULL) != CD_OK)
 			return dec_nomem(d);
 	}
@@ -788,8 +768,6 @@ get_general(struct dec *d)
 			if (cd_game_add_tag(d->g, name, nlen, r->text, len) !=
 			    CD_OK)
 				return dec_nomem(d);
-			if ((st = check_limits(d)) != CD_OK)
-				return st;
 			continue;
 		}
 		if (c < CD_PGC_MOVES_1 || c > CD_PGC_COMMENT ||
@@ -841,8 +819,6 @@ get_general(struct dec *d)
 			    cd_game_add_comment(d->g, r->text, len, NULL);
 			if (st != CD_OK)
 				return dec_nomem(d);
-			if ((st = check_limits(d)) != CD_OK)
-				return st;
 			break;
 		}
 	}

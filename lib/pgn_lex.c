@@ -367,6 +367,24 @@ move_word_end(const char *p, const char *e)
 	return p;
 }
 
+static int lex_delim(const char *p, const char *e);
+
+/* A move word p..q glued to an "e.p." suffix ("dxe6e.p.", "dxe6e.p.+"):
+ * the end of the suffix, which the word takes in, else q.  (The period would end
+ * the word; the SAN reader drops the suffix.) */
+static const char *
+ep_glued(const char *p, const char *q, const char *e)
+{
+	const char *r;
+
+	if (q - p < 4 || q[-1] != 'e' || !IS_DIGIT(q[-2]) || e - q < 3 ||
+	    q[0] != '.' || q[1] != 'p' || q[2] != '.')
+		return q;
+	for (r = q + 3; r < e && (*r == '+' || *r == '#'); r++)
+		;
+	return lex_delim(r, e) ? r : q;
+}
+
 /* Evaluation symbols standing alone, with their NAGs. */
 static const struct {
 	const char *s;
@@ -486,6 +504,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 		q = cd__move_ascii_end(p, e, &more);
 		if (more)
 			q = move_word_end(q, e);
+		q = ep_glued(p, q, e);
 		t->type = CD_PGN_TOK_MOVE;
 		goto span;
 	}
@@ -720,7 +739,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 
 	/* Move words. */
 	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
-		q = move_word_end(p, e);
+		q = ep_glued(p, move_word_end(p, e), e);
 		t->type = CD_PGN_TOK_MOVE;
 		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
 			t->type = CD_PGN_TOK_EP;

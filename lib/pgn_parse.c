@@ -393,6 +393,10 @@ read_movetext(struct parse *ps)
 					    CD_ERR_UNSUPPORTED,
 					    "null move in the main line "
 					    "(not allowed in reduced form)");
+				if (ps->o->flags & CD_PGN_PARSE_NO_NULL)
+					return move_error(ps, &t,
+					    CD_ERR_UNSUPPORTED, "a null move, "
+					    "which PGC cannot hold");
 			}
 			st = cd__game_add_move_trusted(g, m, &idx);
 			if (st != CD_OK)

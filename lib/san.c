@@ -471,16 +471,22 @@ san_parse(const cd_board *b, const char *text, size_t len,
 		}
 		if (type != CD_NO_TYPE)
 			return resolve(b, s + 1, n - 1, lang, type, out, why);
-		if (s[0] == 'b' && n >= 3 && s[1] >= 'a' && s[1] <= 'h') {
-			/* "bc4": a pawn capture from the b-file, or a
-			 * bishop ("bxc4" is SAN's pawn capture: no doubt) */
+		if (s[0] == 'b' && n >= 3 && ((s[1] >= 'a' && s[1] <= 'h') ||
+		    (n >= 4 && (s[1] == 'x' || s[1] == ':') &&
+		    s[2] >= 'a' && s[2] <= 'h'))) {
+			/* "bc4", "bxc4": a pawn capture from the b-file, or
+			 * a bishop in lower case.  "bxc4" is SAN's pawn
+			 * capture, so when that is legal it is meant; "bc4"
+			 * is no SAN at all, so when both are legal it is
+			 * ambiguous. */
+			int written_x = s[1] == 'x' || s[1] == ':';
 			cd_move pawn_m = 0, bishop_m = 0;
 			const char *w1 = NULL, *w2 = NULL;
 			cd_status sp = resolve(b, s, n, lang, CD_NO_TYPE, &pawn_m, &w1);
 			cd_status sb = resolve(b, s + 1, n - 1, lang, CD_BISHOP,
 			    &bishop_m, &w2);
 
-			if (sp == CD_OK && sb == CD_OK) {
+			if (sp == CD_OK && sb == CD_OK && !written_x) {
 				*why = "ambiguous move: both a pawn and a bishop move";
 				return CD_ERR_AMBIGUOUS;
 			}

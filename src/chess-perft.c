@@ -24,6 +24,8 @@ struct job {
 	int parsed;			/* the position is in rec already */
 	int have[MAX_DEPTH + 1];
 	uint64_t expect[MAX_DEPTH + 1];
+	unsigned long at[MAX_DEPTH + 1];	/* block form: the line of
+						 * each "perft" count */
 };
 
 static int opt_depth = -1;
@@ -101,7 +103,7 @@ position_error(const cd_epd *e)
  * hold positions no game can reach (a check no last move gives), so
  * only what the generator cannot handle is refused (CD_EPD_NO_VALIDATE:
  * missing or extra kings, the side not to move in check, castling
- * rights without their pieces); errors in operations other than the
+ * rights without their pieces, whatever else is wrong); errors in operations other than the
  * counts do not matter here.  A position alone (alone: an "epd" line of
  * a block, -f) is what cd_fen_parse reads, and it says what is wrong
  * with one that is not.  On a bad position, its message and -1.
@@ -212,7 +214,8 @@ run_job(struct job *j, const char *file)
 			checked++;
 			if (nodes[d] != j->expect[d]) {
 				mismatches++;
-				cli_warn_at(file, j->line, 0,
+				cli_warn_at(file, j->at[d] ? j->at[d] :
+				    j->line, 0,
 				    "D%d: %llu nodes, expected %llu", d,
 				    (unsigned long long)nodes[d],
 				    (unsigned long long)j->expect[d]);
@@ -321,6 +324,7 @@ read_file(FILE *f, const char *file)
 			}
 			blk.have[d] = 1;
 			blk.expect[d] = v;
+			blk.at[d] = lineno;
 			continue;
 		}
 		if (in_block) {

@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,8 @@ int cli_quiet;
 const char *cli_unit = "games";
 
 static FILE *out_file;
-static char *out_path;		/* final name with -o */
+static char *out_path;		/* final name with -o (a link's target) */
+static const char *out_name;	/* the name -o gave, for messages */
 static char *out_tmp;		/* temporary file being written */
 /* Temporary files to remove on every exit and on a signal: an array
  * the signal handler reads, changed only with the signals blocked. */
@@ -307,18 +310,29 @@ cli_print_version(void)
 FILE *
 cli_open_input(const char *name, const char **display)
 {
+	struct stat st;
 	FILE *f;
 
 	if (name == NULL || strcmp(name, "-") == 0) {
 		*display = "<stdin>";
-		return stdin;
+		f = stdin;
+	} else {
+		*display = name;
+		f = fopen(name, "rb");
+		if (f == NULL) {
+			cli_warn("%s: %s", name, strerror(errno));
+			return NULL;
+		}
 	}
-	*display = name;
-	f = fopen(name, "rb");
-	if (f == NULL) {
-		cli_warn("%s: %s", name, strerror(errno));
+	/* A directory opens but cannot be read: say so the one way, before
+	 * any reader gets an errno that something else overwrote. */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_warn("%s: read error: %s", *display, strerror(EISDIR));
+		cli_close_input(f);
 		return NULL;
 	}
+	if (f == stdin)
+		return f;
 	/* Large buffer: inputs are read sequentially in big blocks. */
 	setvbuf(f, NULL, _IOFBF, 1 << 18);
 #ifdef HAVE_POSIX_FADVISE
@@ -334,12 +348,57 @@ cli_close_input(FILE *f)
 		fclose(f);
 }
 
+/* The file a -o path names: the end of its chain of symbolic links
+ * (which need not exist, as with a dangling link), in malloc'd
+ * memory, or NULL (errno set: ELOOP after 40 links). */
+static char *
+link_target(const char *path)
+{
+	char *cur, *next, buf[PATH_MAX];
+	struct stat st;
+	int hops;
+
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		ssize_t k;
+		const char *slash;
+		size_t dlen;
+
+		if (hops == 40) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		k = readlink(cur, buf, sizeof(buf) - 1);
+		if (k < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[k] = '\0';
+		/* a relative target is relative to the link's directory */
+		slash = strrchr(cur, '/');
+		dlen = buf[0] == '/' || slash == NULL ? 0 :
+		    (size_t)(slash - cur) + 1;
+		if ((next = malloc(dlen + (size_t)k + 1)) == NULL) {
+			free(cur);
+			return NULL;
+		}
+		memcpy(next, cur, dlen);
+		memcpy(next + dlen, buf, (size_t)k + 1);
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
 FILE *
 cli_output_open(const char *path)
 {
 	static char outbuf[1 << 17];
 	struct stat st;
-	int fd;
+	mode_t mode;
+	int fd, exists;
 	size_t n;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -355,22 +414,45 @@ cli_output_open(const char *path)
 		out_path = strdup(path);
 		if (out_path == NULL)
 			cli_fatal("out of memory");
+		out_name = path;
 		setvbuf(out_file, NULL, _IOFBF, 1 << 17);
 		return out_file;
 	}
-	n = strlen(path);
-	out_path = malloc(n + 1);
-	out_tmp = malloc(n + 16);
-	if (out_path == NULL || out_tmp == NULL)
+	/* As sort(1): write through a symbolic link to the file it names;
+	 * a new file gets 0666 less the umask, an existing one keeps its
+	 * mode and, where we may, its owner.  The temporary file lies
+	 * beside the target, so the rename stays on one file system. */
+	out_name = path;
+	if ((out_path = link_target(path)) == NULL)
+		cli_fatal("%s: %s", path, errno == ENOMEM ? "out of memory" :
+		    strerror(errno));
+	exists = stat(out_path, &st) == 0;
+	if (exists && access(out_path, W_OK) != 0)
+		cli_fatal("%s: %s", path, strerror(errno));
+	n = strlen(out_path);
+	if ((out_tmp = malloc(n + 16)) == NULL)
 		cli_fatal("out of memory");
-	memcpy(out_path, path, n + 1);
-	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", path);
+	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", out_path);
 	fd = mkstemp(out_tmp);
 	if (fd < 0) {
 		free(out_tmp);
 		out_tmp = NULL;
 		cli_fatal("%s: %s", path, strerror(errno));
 	}
+	if (exists) {
+		/* the owner first: fchown may clear set-id bits */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0 &&
+		    fchown(fd, (uid_t)-1, st.st_gid) != 0) {
+			/* not ours to give: the file becomes ours */
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(fd, mode) != 0)
+		cli_fatal("%s: %s", path, strerror(errno));
 	out_file = fdopen(fd, "wb");
 	if (out_file == NULL)
 		cli_fatal("%s: %s", path, strerror(errno));
@@ -384,39 +466,79 @@ cli_output_file(void)
 	return out_file ? out_file : stdout;
 }
 
+/* Whether writing to fd failed because nobody reads it any more: errno
+ * says EPIPE, or (errno being overwritten since) a pipe or socket with
+ * no reader, which poll reports as an error. */
+static int
+broken_pipe(int fd, int err)
+{
+	struct pollfd p;
+	struct stat st;
+
+	if (err == EPIPE)
+		return 1;
+	if (fd < 0 || fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
+		return 0;
+	p.fd = fd;
+	p.events = POLLOUT;
+	p.revents = 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+void
+cli_write_error(int fd, const char *name, int err)
+{
+	sigset_t set;
+
+	if (broken_pipe(fd, err)) {
+		/* as sort(1) and grep(1): die of SIGPIPE, quietly */
+		run_hooks();
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+		_exit(128 + SIGPIPE);
+	}
+	cli_warn("write error on %s: %s", name,
+	    err ? strerror(err) : "unknown error");
+	run_hooks();
+	exit(2);
+}
+
+/* The name of the output in messages. */
+static const char *
+output_name(void)
+{
+	return out_name != NULL ? out_name : "standard output";
+}
+
 void
 cli_output_check(void)
 {
 	FILE *f = out_file ? out_file : stdout;
 
 	if (ferror(f))
-		cli_fatal("write error on %s: %s",
-		    out_path ? out_path : "standard output", strerror(errno));
+		cli_write_error(fileno(f), output_name(), errno);
 }
 
 void
 cli_exit(int status)
 {
 	FILE *f = out_file ? out_file : stdout;
-	const char *name = out_path ? out_path : "standard output";
+	const char *name = output_name();
 
 	cli_progress_end();
 	errno = 0;
-	if (fflush(f) != 0 || ferror(f)) {
-		cli_warn("write error on %s: %s", name,
-		    errno ? strerror(errno) : "unknown error");
-		run_hooks();
-		exit(2);
-	}
+	if (fflush(f) != 0 || ferror(f))
+		cli_write_error(fileno(f), name, errno);
 	if (f != stdout || out_path != NULL) {
-		if (fclose(f) != 0) {
-			cli_warn("write error on %s: %s", name, strerror(errno));
-			run_hooks();
-			exit(2);
-		}
+		if (fclose(f) != 0)
+			cli_write_error(-1, name, errno);
 		if (out_tmp != NULL) {
 			if (rename(out_tmp, out_path) != 0) {
-				cli_warn("%s: %s", out_path, strerror(errno));
+				cli_warn("%s: %s", name, strerror(errno));
 				run_hooks();
 				exit(2);
 			}
@@ -427,10 +549,14 @@ cli_exit(int status)
 	if (f != stdout && fclose(stdout) != 0 && status == 0) {
 		cli_warn("write error on standard output: %s", strerror(errno));
 		status = 2;
-	} else if (f == stdout && fclose(stdout) != 0) {
-		cli_warn("write error on standard output: %s", strerror(errno));
-		run_hooks();
-		exit(2);
+	} else if (f == stdout) {
+		int fd = dup(fileno(stdout));
+
+		errno = 0;
+		if (fclose(stdout) != 0)
+			cli_write_error(fd, name, errno);
+		if (fd >= 0)
+			close(fd);
 	}
 	run_hooks();
 	exit(status);

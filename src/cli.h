@@ -16,8 +16,9 @@
 
 extern const char *cli_prog;
 
-/* Set the program name; ignore SIGPIPE and SIGXFSZ (write errors are
- * reported instead); on SIGINT, SIGTERM and SIGHUP remove the temporary
+/* Set the program name; ignore SIGPIPE and SIGXFSZ (a write error on a
+ * closed pipe ends the tool quietly through cli_write_error, others are
+ * reported); on SIGINT, SIGTERM and SIGHUP remove the temporary
  * files (cli_tmp_create) and the -o file being written, then die of
  * the signal. */
 void cli_init(const char *name);
@@ -51,6 +52,13 @@ FILE *cli_output_file(void);
 /* Exit 2 with a message if the output has a write error (call per
  * game, so a closed pipe stops the tool at once). */
 void cli_output_check(void);
+
+/* A write on fd (the output named name; -1 once closed) failed with
+ * errno err: when nobody reads the pipe any more, die of SIGPIPE
+ * quietly as sort(1) does (after cleanup); else "write error on NAME:
+ * ...", exit 2. */
+void cli_write_error(int fd, const char *name, int err)
+    __attribute__((noreturn));
 
 /* getopt_long returned ':' (a missing value) or '?' (an unknown
  * option): the message, a hint to --help, exit 2. */

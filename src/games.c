@@ -224,10 +224,12 @@ batch_run(struct batch *b, struct worker *w)
 			reject(w, b->file, raw, err.line, err.col,
 			    err.msg[0] ? err.msg : cd_strerror(st));
 		} else {
-			const char *why = cli_games.each(j, raw);
+			const char *why;
 
-			if (why != NULL)
-				reject(w, b->file, raw, raw->line, raw->col,
+			j->line = j->col = 0;
+			if ((why = cli_games.each(j, raw)) != NULL)
+				reject(w, b->file, raw, j->line ? j->line :
+				    raw->line, j->line ? j->col : raw->col,
 				    why);
 			else
 				w->written++;

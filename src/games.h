@@ -36,6 +36,9 @@ struct cli_job {
 	void *priv;		/* the tool's state for this thread: NULL at
 				 * first, freed with cli_games.priv_free */
 	cd_pgn_parse_opts opts;	/* cli_games.opts, warn_ctx = the job */
+	unsigned long line, col;	/* where a game each rejects is
+					 * reported: 0 (the game's first line)
+					 * unless each sets them */
 };
 struct cli_games {
 	cd_pgn_parse_opts opts;

@@ -49,11 +49,41 @@ struct item {
 	size_t klen, len, mt_off, mt_len;
 };
 
+/*
+ * With -u a key holds, after the collating key (keys 1 to 7), the seven
+ * tag values as they are written: each as a 4-byte length and its
+ * bytes, then the 4-byte length of that part.  Games equal in sort
+ * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
+ * same game only when these bytes and the movetext are equal.
+ */
+static size_t
+key_collate_len(const unsigned char *k, size_t klen)
+{
+	uint32_t x;
+
+	if (!opt_unique || klen < 4)
+		return klen;
+	memcpy(&x, k + klen - 4, 4);
+	return klen - 4 - x;
+}
+
+/* The tag values of -u, compared as bytes. */
+static int
+exact_cmp(const struct item *a, const struct item *b)
+{
+	size_t ac = key_collate_len(a->key, a->klen);
+	size_t bc = key_collate_len(b->key, b->klen);
+	size_t an = a->klen - ac, bn = b->klen - bc;
+	int c = memcmp(a->key + ac, b->key + bc, an < bn ? an : bn);
+
+	return c != 0 ? c : (an > bn) - (an < bn);
+}
+
 static uint64_t
-key_prefix(const unsigned char *k, size_t n)
+key_prefix(const unsigned char *k, size_t klen)
 {
 	uint64_t v = 0;
-	size_t i;
+	size_t i, n = key_collate_len(k, klen);
 
 	for (i = 0; i < 8; i++)
 		v = v << 8 | (i < n ? k[i] : 0);
@@ -68,14 +98,16 @@ keys_cmp(const struct item *a, const struct item *b)
 
 	if (a->prefix != b->prefix)
 		return a->prefix < b->prefix ? -1 : 1;
-	c = cd_collate_key_cmp(a->key, a->klen, b->key, b->klen);
+	c = cd_collate_key_cmp(a->key, key_collate_len(a->key, a->klen),
+	    b->key, key_collate_len(b->key, b->klen));
 	if (c == 0)
 		c = cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
 		    b->text + b->mt_off, b->mt_len);
 	return c;
 }
 
-/* The output order: keys (reversed with -r), then input order. */
+/* The output order: keys (reversed with -r), then (with -u, so that
+ * equal games meet) the tag values as bytes, then input order. */
 static int
 item_cmp(const struct item *a, const struct item *b)
 {
@@ -83,6 +115,8 @@ item_cmp(const struct item *a, const struct item *b)
 
 	if (c != 0)
 		return opt_reverse ? -c : c;
+	if (opt_unique && (c = exact_cmp(a, b)) != 0)
+		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -141,8 +175,27 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 {
 	cd_collate_game cg;
 
+	size_t n, x, i;
+	uint32_t len;
+
 	cd_collate_from_raw(g, &cg);
-	return cd_collate_key(&cg, kbuf, kcap);
+	n = cd_collate_key(&cg, kbuf, kcap);
+	if (!opt_unique)
+		return n;
+	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
+		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
+	if (n + x > kcap)
+		return n + x;
+	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
+		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
+		memcpy(kbuf + n, &len, 4);
+		if (len > 0)
+			memcpy(kbuf + n + 4, cg.tag[i], len);
+		n += 4 + len;
+	}
+	len = (uint32_t)(x - 4);
+	memcpy(kbuf + n, &len, 4);
+	return n + 4;
 }
 
 /* ---- output ---- */
@@ -188,7 +241,7 @@ static void
 oq_flush(void)
 {
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
-		cli_fatal("write error on %s: %s", out_name, strerror(errno));
+		cli_write_error(out_fd, out_name, errno);
 	noq = 0;
 }
 
@@ -266,7 +319,7 @@ unique_skip(const struct item *it)
 {
 	if (!opt_unique)
 		return 0;
-	if (have_last && keys_cmp(&last, it) == 0)
+	if (have_last && keys_cmp(&last, it) == 0 && exact_cmp(&last, it) == 0)
 		return 1;
 	remember(it);
 	return 0;
@@ -884,7 +937,8 @@ check_file(FILE *f, const char *name)
 
 			if (opt_reverse)
 				c = -c;
-			if (c > 0 || (c == 0 && opt_unique)) {
+			if (c > 0 || (c == 0 && opt_unique &&
+			    exact_cmp(&last, &s.cur) == 0)) {
 				cli_warn_at(name, s.line, 0, "game %llu is %s",
 				    (unsigned long long)s.number,
 				    c > 0 ? "out of order" :
@@ -971,7 +1025,7 @@ usage(void)
 	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
 	    "                        (default $TMPDIR or /tmp)\n"
 	    "  -u, --unique          keep only the first of games equal in\n"
-	    "                        all eight keys\n"
+	    "                        all eight keys as text\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"

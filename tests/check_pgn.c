@@ -145,6 +145,9 @@ static const struct mcase mcases[] = {
 	{ "1. e4 f5 2. Qh5 *", "1. e4 f5 2. Qh5+ *", 0, NULL },
 	/* import: en passant marks, pawn letters */
 	{ F_EP "1. exd6 e.p. *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p. *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p.+ *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p.!? *", "1. exd6 $5 *", 0, NULL },
 	{ F_EP "1. exd6ep *", "1. exd6 *", 0, NULL },
 	{ F_EP "1. exd6 ep *", "1. exd6 *", 0, NULL },
 	{ "1. Pe4 d5 2. Pxd5 *", "1. e4 d5 2. exd5 *", 0, NULL },
@@ -1125,7 +1128,7 @@ START_TEST(test_random_tokens)
 				int to = __builtin_ctzll(att);
 
 				att &= att - 1;
-				for (shape = 0; shape < 8; shape++) {
+				for (shape = 0; shape < 10; shape++) {
 					char *q = tok;
 					cd_move want, got;
 					cd_status ws, gs;
@@ -1136,6 +1139,14 @@ START_TEST(test_random_tokens)
 							break;
 						if (shape == 1)
 							*q++ = (char)('a' + CD_FILE(sq));
+					} else if (shape >= 8) {
+						/* "bc4", "bxc4": a bishop in
+						 * lower case, or a pawn */
+						if (type != CD_BISHOP)
+							break;
+						*q++ = 'b';
+						if (shape == 9)
+							*q++ = 'x';
 					} else {
 						*q++ = letters[type];
 						if (shape & 1)

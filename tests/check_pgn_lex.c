@@ -732,6 +732,10 @@ static const struct {
 	  "MOVE(\xe2\x99\x95xd8)" },
 	{ "exd6 e.p. exd6ep f5 ep",
 	  "MOVE(exd6) EP(e.p.) MOVE(exd6ep) MOVE(f5) EP(ep)" },
+	{ "exd6e.p. exd6e.p.+ exd6e.p.) exd6e.p.x exd6e.p",
+	  "MOVE(exd6e.p.) MOVE(exd6e.p.+) MOVE(exd6e.p.) RAVC()) "
+	  "MOVE(exd6e) NUM(.)=-1 MOVE(p) NUM(.)=-1 MOVE(x) "
+	  "MOVE(exd6e) NUM(.)=-1 MOVE(p)" },
 	{ "{a comment\nover lines} e4{glued}(e5)",
 	  "COM(a comment\nover lines) MOVE(e4) COM(glued) RAVO(() MOVE(e5) RAVC())" },
 	{ "e4 ; rest { of line\r\ne5",

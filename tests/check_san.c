@@ -38,6 +38,11 @@
 #define P_KG1	"4k3/8/8/8/8/8/8/5K2 w - - 0 1"
 #define P_BC4P	"4k3/8/8/8/2p5/1P6/8/4K3 w - - 0 1"
 #define P_BC4PB	"4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1"
+#define P_BC4B	"4k3/8/8/8/2p5/8/8/4KB2 w - - 0 1"
+/* the b3 pawn is pinned by the a4 bishop */
+#define P_BC4PIN	"8/8/8/8/b1p5/1P6/8/3K1B1k w - - 0 1"
+/* no pawn can take, two bishops can */
+#define P_BC4PBB	"4k3/8/8/8/2p5/8/B7/4KB2 w - - 0 1"
 #define P_DIS	"4k3/8/8/8/8/8/4N3/4RK2 w - - 0 1"
 #define P_MATE	"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"
 #define P_960	"4k3/8/8/8/8/8/8/R5KR w HA - 0 1"
@@ -400,6 +405,20 @@ static const struct read_case lenient[] = {
 	{ P_START, "-", SYN, NULL },
 	{ P_START, "---", SYN, NULL },
 	{ P_START, "xe4", SYN, NULL },
+	/* "bxc4" as "bc4": the pawn capture when legal (SAN's meaning,
+	 * even when a bishop could also go: the pawn), else the bishop */
+	{ P_BC4B, "bxc4", OK, "f1c4" },
+	{ P_BC4B, "b:c4", OK, "f1c4" },
+	{ P_BC4B, "bc4", OK, "f1c4" },
+	{ P_BC4PIN, "bxc4", OK, "f1c4" },
+	{ P_BC4PIN, "bc4", OK, "f1c4" },
+	{ P_BC4PIN, "b3c4", ILL, NULL },
+	{ P_E4E5, "bxc4", OK, "f1c4" },
+	{ P_START, "bxc4", ILL, NULL },
+	{ P_BC4PBB, "bxc4", AMB, NULL },
+	{ P_BC4PB, "bxc4+", OK, "b3c4" },
+	/* an "e.p." glued to the move */
+	{ P_EP, "exf6e.p.#", OK, "e5f6" },
 };
 
 static void

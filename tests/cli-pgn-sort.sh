@@ -124,6 +124,43 @@ done
 [ "$(wc -c <"$T/big.sorted")" -eq "$size" ] || fail "bytes lost"
 [ "$(grep -c '^\[Annotator' "$T/big.sorted")" -eq 6000 ] || fail "games lost"
 
+# -u drops only games equal as text: tag values byte for byte and
+# movetext, not games that merely sort together ("1993.?1.01" and
+# "1993.01.01", Round "1" and "01"), in memory and through runs, with
+# the text-equal copies anywhere in the input.
+g() {
+	printf '[Event "E"]\n[Site "S"]\n[Date "%s"]\n[Round "%s"]\n' "$1" "$2"
+	printf '[White "W"]\n[Black "B"]\n[Result "*"]\n[Annotator "%s"]\n' "$3"
+	printf '\n1. e4 {%s} *\n\n' "$4"
+}
+{
+	i=0
+	while [ $i -lt 300 ]; do
+		g 1993.01.01 1 "a$i" "padding padding padding padding padding"
+		g 1993.?1.01 1 "b$i" "padding padding padding padding padding"
+		g 1993.01.01 01 "c$i" "padding padding padding padding padding"
+		g 1993.01.01 1 "d$i" "padding padding padding padding padding"
+		g 1993.01.01 "1 " "e$i" "padding padding padding padding padding"
+		g 1993.1.01 1 "f$i" "padding padding padding padding padding"
+		g 1993.01.01 1 "g$i" "padding padding padding padding padding "
+		i=$((i + 1))
+	done
+} >"$T/uniq.pgn"
+for S in 64M 8K; do
+	"$P" -u -S $S -T "$T/tmp" "$T/uniq.pgn" >"$T/out" 2>"$T/err" ||
+	    fail "-u -S $S: exit $?"
+	got=$(grep '^\[Annotator' "$T/out" | tr -d '[]"0-9' | sort | tr '\n' ' ')
+	[ "$got" = "Annotator a Annotator b Annotator c Annotator e Annotator \
+f Annotator g " ] || fail "-u -S $S kept: $got"
+	"$P" -cu "$T/out" || fail "-cu on the -u -S $S output"
+done
+"$P" -u "$T/uniq.pgn" "$T/uniq.pgn" >"$T/out2" || fail "-u twice"
+cmp -s "$T/out" "$T/out2" || fail "-u of the input twice differs"
+{ g 1993.01.01 1 x ""; g 1993.?1.01 1 x ""; g 1993.?1.01 1 x ""; } >"$T/dup"
+expect 1 "$P" -cu "$T/dup"
+grep -q "dup:23: game 3 is equal to the one before it" "$T/err" ||
+    fail "-cu: no message: $(cat "$T/err")"
+
 # Temporary files go on SIGTERM too: the input stalls after the runs
 # are written, then the sort is killed.
 mkfifo "$T/fifo" || exit 99

@@ -42,11 +42,28 @@ enum {
 CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
     unsigned flags, cd_error *err);
 
+/*
+ * Check the castling field (field, len bytes: "KQkq", "HAha", "-") of
+ * a FEN that parsed into b for what cd_fen_parse lets pass: a letter
+ * given twice ("KK"), and, when the field uses only the letters K Q k q
+ * (no file letters, which only Chess960 needs), a right whose king is
+ * not on e1 or e8: in standard chess such a right cannot exist, and
+ * reading it as Chess960 X-FEN would change what O-O means.  CD_OK
+ * when the field is fine, else CD_ERR_POSITION with *err (when not
+ * NULL) saying why, its column counted in the field.  For EPD and PGN
+ * FEN tags alike.
+ */
+CD_API cd_status cd_fen_castling_check(const char *field, size_t len,
+    const cd_board *b, cd_error *err);
+
 /* Write the six-field FEN of b into buf (room for CD_FEN_MAX); returns
  * its length.  Chess960 castling in X-FEN style. */
 CD_API size_t cd_fen_write(const cd_board *b, char *buf);
 
-/* Only the four EPD fields (no clocks). */
+/* Only the four EPD fields (no clocks).  A Chess960 castling right that
+ * standard chess cannot have is written with its rook's file
+ * (Shredder-FEN), since EPD readers take KQkq as standard chess
+ * (cd_fen_castling_check). */
 CD_API size_t cd_fen_write_epd(const cd_board *b, char *buf);
 
 /* Whether b is the standard initial position (all six fields). */

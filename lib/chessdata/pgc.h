@@ -68,14 +68,6 @@ enum {
 	CD_PGC_COMMENT = 0x0b		/* string-2; our extension */
 };
 
-/* Limits of the decoder per game (a damaged or hostile stream cannot
- * make it use more memory than these allow, about 200 MB): moves (all
- * lines), tags, comments and escape lines, and bytes of their text. */
-#define CD_PGC_MAX_MOVES	((uint32_t)1 << 20)
-#define CD_PGC_MAX_TAGS		4096
-#define CD_PGC_MAX_NOTES	((uint32_t)1 << 20)
-#define CD_PGC_MAX_TEXT		((size_t)32 << 20)
-
 /* Encoder flags. */
 enum {
 	CD_PGC_WITH_COMMENTS = 1 << 0	/* comments as 0x0b records */
@@ -97,8 +89,11 @@ CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out,
 
 /*
  * The streaming decoder.  It reads its input in blocks and holds one
- * game at a time: memory stays bounded (CD_PGC_MAX_*) whatever the
- * bytes are.
+ * game at a time.  A game has no limit but that of memory, as a PGN
+ * game has none: whatever the encoder writes, the decoder reads.  Each
+ * move, tag, comment or escape line of a game costs at least one byte
+ * of input, so the memory the decoder takes is bounded by a multiple
+ * of the size of the largest game, whatever the bytes are.
  */
 typedef struct cd_pgc_reader cd_pgc_reader;
 
@@ -113,7 +108,7 @@ CD_API void cd_pgc_reader_free(cd_pgc_reader *r);
  * Decode the next game into g (cleared first).  CD_OK; CD_EOF at the
  * clean end of the stream; CD_ERR_CORRUPT for damaged data (unknown
  * marker, truncated record, ordinal beyond the legal moves, unbalanced
- * 0x08/0x09, a record where it cannot stand, a game over the limits),
+ * 0x08/0x09, a record where it cannot stand),
  * CD_ERR_IO, CD_ERR_NOMEM, with err filled in (if not NULL).  After an
  * error the reader stays failed: every later call returns the same
  * status.

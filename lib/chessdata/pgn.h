@@ -333,7 +333,10 @@ cd_game_node_has_nags(const cd_game_node *nd)
 enum {
 	/* reject a null move in the main line (it cannot be written in
 	 * reduced form) */
-	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0
+	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0,
+	/* reject every null move, in variations too (PGC cannot hold
+	 * one) */
+	CD_PGN_PARSE_NO_NULL = 1 << 1
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
