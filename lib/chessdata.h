@@ -19,5 +19,6 @@
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>
 #include <chessdata/rules.h>
+#include <chessdata/select.h>
 
 #endif
