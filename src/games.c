@@ -216,7 +216,8 @@ batch_run(struct batch *b, struct worker *w)
 		j->index = b->first + i;
 		cli_pgn_skipped(b->file, raw);
 		memset(&err, 0, sizeof(err));
-		st = cd_pgn_parse(j->game, raw, &j->opts, &err);
+		st = cli_games.noparse ? CD_OK :
+		    cd_pgn_parse(j->game, raw, &j->opts, &err);
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		if (st != CD_OK) {
@@ -301,6 +302,12 @@ batch_read(struct worker *w)
 	b->file = pool.file;
 	b->first = cli_games.read + 1;
 	while (b->text.len < BATCH_BYTES) {
+		if (cli_games.stop) {
+			pool.done = 1;
+			pool.st = CD_OK;
+			memset(&pool.end, 0, sizeof(pool.end));
+			break;
+		}
 		st = cd_pgn_reader_next(pool.reader, &raw);
 		if (st != CD_OK) {
 			pool.done = 1;
