@@ -562,8 +562,12 @@ tag_holds(const cd_select *s, const struct tagcond *t, const cd_pgn_tag *g)
 		return !re_match(t, g);
 	v = g->value;
 	n = g->value_len;
-	if (t->is_int && parse_int(v, n, &num)) {
+	if (t->cls == CLS_BYTES && t->is_int && parse_int(v, n, &num)) {
 		c = num < t->num ? -1 : num > t->num;
+	} else if (t->cls == CLS_BYTES && t->is_int && t->op != OP_EQ &&
+	    t->op != OP_NE) {
+		/* "?" or "-" is no rating: neither above nor below one */
+		return false;
 	} else if (t->cls == CLS_DATE) {
 		int lo = sign(cd_collate_date(v, n, t->lo, strlen(t->lo)));
 		int hi = sign(cd_collate_date(v, n, t->hi, strlen(t->hi)));

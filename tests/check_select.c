@@ -17,7 +17,7 @@ static const char game_text[] =
     "[Round \"6.2\"]\n[White \"Fischer, Robert J.\"]\n"
     "[Black \"Spassky, Boris V.\"]\n[Result \"1-0\"]\n"
     "[WhiteElo \"2785\"]\n[BlackElo \"2660\"]\n[ECO \"D59\"]\n"
-    "[EventDate \"1972.??.??\"]\n[Annotator \"\"]\n\n"
+    "[EventDate \"1972.??.??\"]\n[Annotator \"\"]\n[BlackFideId \"?\"]\n\n"
     "1. c4 e6 2. Nf3 d5 1-0\n";
 
 struct tag_case {
@@ -37,6 +37,12 @@ static const struct tag_case tag_cases[] = {
 	{ CD_SEL_TAG, "WhiteElo!=2785", 0, false },
 	/* numbers, not bytes: "2785" < "900" in byte order */
 	{ CD_SEL_TAG, "WhiteElo>900", 0, true },
+	/* no number is no rating: never above or below one */
+	{ CD_SEL_TAG, "BlackFideId>=1", 0, false },
+	{ CD_SEL_TAG, "BlackFideId<1", 0, false },
+	{ CD_SEL_TAG, "BlackFideId!=1", 0, true },
+	{ CD_SEL_TAG, "BlackFideId=?", 0, true },
+	{ CD_SEL_TAG, "BlackFideId>=+", 0, true },
 	{ CD_SEL_TAG, "Event=Wch", 0, true },
 	{ CD_SEL_TAG, "Event=wch", 0, false },
 	{ CD_SEL_TAG, "Event=wch", CD_SELECT_ICASE, true },

@@ -10,15 +10,17 @@
  *
  * CD_SEL_TAG	"NAME OP VALUE", spaces around OP optional; OP one of
  *		= != < <= > >= ~ !~ (~: POSIX extended regular
- *		expression, matched anywhere in the value).  Two integers
- *		compare as numbers; tags named Date or ending in "Date"
- *		compare in the collating order of chessdata/collate.h with
- *		a partial value standing for its whole span ("1990" and
- *		"1990.??.??" mean every day of 1990: Date=1990 holds for
- *		1990.05.01, Date<1990 for 1989.12.31 only); Round compares
- *		by cd_collate_round; any other value in byte order.  A
- *		missing tag fails every OP but != and !~.  The last tag of
- *		a name counts.
+ *		expression, matched anywhere in the value).  Tags named
+ *		Date or ending in "Date" compare in the collating order of
+ *		chessdata/collate.h, a partial value standing for its
+ *		whole span ("1990" and "1990.??.??" mean every day of
+ *		1990: Date=1990 holds for 1990.05.01, Date<1990 for
+ *		1989.12.31 only); Round compares by cd_collate_round.  For
+ *		other tags two integers compare as numbers, and when VALUE
+ *		is an integer and the tag's value is not ("?", "-": no
+ *		rating), < <= > >= fail; anything else compares in byte
+ *		order.  A missing tag fails every OP but != and !~.  The
+ *		last tag of a name counts.
  * CD_SEL_PLAYER, CD_SEL_WHITE, CD_SEL_BLACK
  *		a regular expression the White or Black tag (either, for
  *		PLAYER) matches.
