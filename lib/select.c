@@ -686,63 +686,131 @@ material_is(const cd_board *b, const struct material *m)
 	return true;
 }
 
+/* Whether a position with the pieces of b can still come after b:
+ * pieces are never added, and a pawn that left its first square never
+ * comes back to it. */
+static bool
+may_follow(const cd_board *b, const cd_board *target)
+{
+	const cd_bitboard home_w = 0xff00ULL, home_b = 0xff000000000000ULL;
+	cd_bitboard wp = b->by_type[CD_PAWN] & b->by_color[CD_WHITE];
+	cd_bitboard bp = b->by_type[CD_PAWN] & b->by_color[CD_BLACK];
+	cd_bitboard twp = target->by_type[CD_PAWN] &
+	    target->by_color[CD_WHITE];
+	cd_bitboard tbp = target->by_type[CD_PAWN] &
+	    target->by_color[CD_BLACK];
+
+	return cd__popcount(b->by_type[0]) >=
+	    cd__popcount(target->by_type[0]) &&
+	    !(twp & home_w & ~wp) && !(tbp & home_b & ~bp);
+}
+
+/* The number of pieces a material condition asks for at least. */
+static int
+material_min(const struct material *m)
+{
+	int p, n = 0;
+
+	for (p = 0; p < 16; p++)
+		n += m->count[p];
+	return n;
+}
+
 bool
 cd_select_match_moves(const cd_select *s, const cd_game *g)
 {
-	bool want_rep = false, pos_found = s->npos == 0;
+	bool want_rep = false, pos_left = s->npos > 0;
 	uint64_t mat_left = 0;	/* material conditions not yet met */
+	int mat_need = 64;	/* fewest pieces they need */
 	cd_rules rules;
-	cd_board b = g->start;
-	uint32_t i, plies = 0;
+	cd_board b = g->start, end;
+	uint32_t i, last = 0, plies = 0, rep_from = 0;
 	unsigned endings = 0;
 	bool ok = true;
 	size_t k;
 
+	/* the main line's length, and its final position from the
+	 * parser when it left its cursor there */
+	for (i = g->nodes[0].next; i; i = g->nodes[i].next) {
+		last = i;
+		plies++;
+	}
+	if (s->plies && (plies < s->plies_min || plies > s->plies_max))
+		return false;
+	if (cd_game_depth(g) == 0 && cd_game_cursor(g) == last)
+		end = *cd_game_board(g);
+	else
+		cd_game_end_position(g, &end);
 	for (k = 0; k < s->nends; k++)
 		if (s->ends[k] & (CD_END_THREEFOLD | CD_END_FIVEFOLD))
 			want_rep = true;
-	for (k = 0; k < s->nmat && k < 64; k++)
+	/* a threefold repetition needs 8 reversible half-moves at least
+	 * (the clock counts them, whatever a FEN start said) */
+	if (want_rep && end.halfmove < 8)
+		want_rep = false;
+	for (k = 0; k < s->nmat && k < 64; k++) {
+		int n = material_min(&s->mat[k]);
+
 		mat_left |= (uint64_t)1 << k;
-	if (want_rep) {
-		cd_rules_init(&rules);
-		ok = cd_rules_start(&rules, &b) == CD_OK;
+		mat_need = n < mat_need ? n : mat_need;
 	}
-	for (i = 0;;) {
-		if (!pos_found)
-			for (k = 0; k < s->npos; k++)
+	if (want_rep) {
+		/* the positions since the last pawn move or capture */
+		rep_from = end.halfmove >= plies ? 0 : plies - end.halfmove;
+		cd_rules_init(&rules);
+		if (rep_from == 0)
+			ok = cd_rules_start(&rules, &b) == CD_OK;
+	}
+	/* replay while something is still to be found */
+	for (i = 0, plies = 0;;) {
+		if (pos_left) {
+			bool may = false;
+
+			for (k = 0; k < s->npos; k++) {
 				if (same_position(&b, &s->pos[k])) {
-					pos_found = true;
+					pos_left = false;
 					break;
 				}
+				may = may || may_follow(&b, &s->pos[k]);
+			}
+			if (pos_left && !may)
+				break;	/* never reached */
+		}
 		/* material changes only with a capture or promotion,
 		 * which reset the clock */
-		if (mat_left != 0 && (i == 0 || b.halfmove == 0))
+		if (mat_left != 0 && (i == 0 || b.halfmove == 0)) {
+			if (cd__popcount(b.by_type[0]) < mat_need)
+				break;	/* never reached */
 			for (k = 0; k < s->nmat && k < 64; k++)
 				if (((mat_left >> k) & 1) &&
 				    material_is(&b, &s->mat[k]))
 					mat_left &= ~((uint64_t)1 << k);
+		}
+		if (!pos_left && mat_left == 0 && !want_rep)
+			break;
 		i = g->nodes[i].next;
 		if (i == 0)
 			break;
 		cd_board_make(&b, g->nodes[i].move);
 		plies++;
-		if (want_rep && ok)
-			ok = cd_rules_push(&rules, &b) == CD_OK;
+		if (want_rep && ok && plies >= rep_from)
+			ok = (plies == rep_from ? cd_rules_start(&rules, &b) :
+			    cd_rules_push(&rules, &b)) == CD_OK;
+	}
+	if (pos_left || mat_left != 0) {
+		if (want_rep)
+			cd_rules_free(&rules);
+		return false;
 	}
 	if (s->nends > 0) {
 		if (want_rep) {
-			rules.board = b;
 			endings = ok ? cd_rules_endings(&rules) : 0;
 			cd_rules_free(&rules);
 			if (!ok)
 				return false;
 		} else
-			endings = cd_board_endings(&b, NULL);
+			endings = cd_board_endings(&end, NULL);
 	}
-	if (!pos_found || mat_left != 0)
-		return false;
-	if (s->plies && (plies < s->plies_min || plies > s->plies_max))
-		return false;
 	for (k = 0; k < s->nends; k++)
 		if (!(endings & s->ends[k]))
 			return false;

@@ -106,65 +106,115 @@ parse_max(const char *arg)
 	return v;
 }
 
-/* Append a game's bytes, and an empty line when they do not end with
- * one, so that games stay apart (the last game of a file often lacks
- * it). */
-static void
-append_game(cd_pgn_buf *out, const char *text, size_t len)
+/* What goes after a game's bytes so that games stay apart: an empty
+ * line when they do not end with one (the last game of a file often
+ * lacks it), in their line ends. */
+static const char *
+game_tail(const char *text, size_t len)
 {
 	size_t p;
 
 	if (len == 0)
-		return;
-	cli_buf_reserve(out, len + 2);
-	memcpy(out->data + out->len, text, len);
-	out->len += len;
-	if (text[len - 1] != '\n') {
-		memcpy(out->data + out->len, "\n\n", 2);
-		out->len += 2;
-		return;
-	}
+		return "";
+	if (text[len - 1] != '\n')
+		return "\n\n";
 	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
 	    text[p - 1] == '\r'); p--)
 		;
-	if (p > 0 && text[p - 1] != '\n') {
-		if (len >= 2 && text[len - 2] == '\r') {
-			memcpy(out->data + out->len, "\r\n", 2);
-			out->len += 2;
-		} else
-			out->data[out->len++] = '\n';
-	}
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? "\r\n" : "\n";
+	return "";
 }
 
-/* Select or pass one game (parsed when need_moves); never rejects. */
-static const char *
-each(struct cli_job *j, const cd_pgn_raw_game *raw)
+static void
+append_game(cd_pgn_buf *out, const char *text, size_t len)
+{
+	const char *tail = game_tail(text, len);
+	size_t tl = strlen(tail);
+
+	cli_buf_reserve(out, len + tl);
+	memcpy(out->data + out->len, text, len);
+	memcpy(out->data + out->len + len, tail, tl);
+	out->len += len + tl;
+}
+
+/* Whether the game is selected, and counted: the last of -m sets
+ * cli_games.stop. */
+static bool
+take(const cd_pgn_raw_game *raw, const cd_game *g)
 {
 	bool sel;
 
 	sel = cd_select_match_tags(selector, raw) &&
-	    (!need_moves || cd_select_match_moves(selector, j->game));
+	    (g == NULL || cd_select_match_moves(selector, g));
 	if (sel == (bool)opt_invert)
-		return NULL;
+		return false;
 	if (opt_has_max) {
-		/* one job: games come in order */
+		/* one thread: games come in order */
 		if (selected >= opt_max)
-			return NULL;
+			return false;
 		if (++selected == opt_max)
 			cli_games.stop = 1;
 	} else
 		__atomic_add_fetch(&selected, 1, __ATOMIC_RELAXED);
-	if (!opt_count)
+	return true;
+}
+
+/* Conditions on moves: select or pass one parsed game (cli_games_file
+ * rejects the games that do not parse); never rejects. */
+static const char *
+each(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	if (take(raw, j->game) && !opt_count)
 		append_game(j->out, raw->text, raw->len);
 	return NULL;
 }
 
 static int
-select_file(FILE *f, const char *name)
+moves_file(FILE *f, const char *name)
 {
 	if (cli_games.stop)
 		return 0;
 	return cli_games_file(f, name);
+}
+
+/* Conditions on tags only: the games as the reader frames them, on
+ * this thread, the selected ones written straight from the reader. */
+static int
+tags_file(FILE *f, const char *name)
+{
+	FILE *out = cli_output_file();
+	cd_pgn_reader *r;
+	cd_pgn_raw_game raw;
+	cd_status st = CD_EOF;
+
+	if (cli_games.stop)
+		return 0;
+	if ((r = cd_pgn_reader_new(f)) == NULL)
+		cli_fatal("out of memory");
+	while (!cli_games.stop && (st = cd_pgn_reader_next(r, &raw)) ==
+	    CD_OK) {
+		cli_pgn_notes(name, &raw, st);
+		cli_games.read++;
+		if (take(&raw, NULL) && !opt_count) {
+			const char *tail = game_tail(raw.text, raw.len);
+
+			if (fwrite(raw.text, 1, raw.len, out) != raw.len ||
+			    fputs(tail, out) == EOF)
+				cli_output_check();
+		}
+		if ((cli_games.read & 255) == 0) {
+			cli_output_check();
+			cli_progress(cli_games.read, cli_games.bytes +
+			    cd_pgn_reader_tell(r));
+		}
+	}
+	if (st != CD_OK)	/* not stopped by -m: the end of the input */
+		cli_pgn_notes(name, &raw, st);
+	cli_games.bytes += cd_pgn_reader_tell(r);
+	cd_pgn_reader_free(r);
+	cli_output_check();
+	return cli_read_end(name, st == CD_OK ? CD_EOF : st);
 }
 
 int
@@ -266,20 +316,21 @@ main(int argc, char **argv)
 	free(conds);
 	need_moves = cd_select_needs_moves(selector);
 	cli_games.opts.lang = opt_lang;
-	cli_games.noparse = !need_moves;
 	cli_games.each = each;
-	/* without parsing, threads only copy bytes (unless -j asks);
-	 * -m needs the games in order */
-	if (opt_has_max || (!need_moves && cli_games.jobs == 0))
+	/* -m needs the games in order */
+	if (opt_has_max)
 		cli_games.jobs = 1;
 	/* -m 0 selects nothing and reads nothing, as grep's */
 	if (opt_has_max && opt_max == 0)
 		cli_games.stop = 1;
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
-	if (cli_each_input(argc, argv, optind, select_file) != 0)
+	if (cli_each_input(argc, argv, optind,
+	    need_moves ? moves_file : tags_file) != 0)
 		status = 2;
-	cli_games_end();
+	cli_progress_end();
+	if (need_moves)
+		cli_games_end();
 	cli_rejects_close();
 	if (opt_count)
 		fprintf(cli_output_file(), "%llu\n",

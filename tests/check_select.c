@@ -266,6 +266,23 @@ static const struct move_case move_cases[] = {
 	{ moves_text, CD_SEL_ENDS, "dead,threefold", true },
 	{ moves_text, CD_SEL_ENDS, "dead", false },
 	{ moves_text, CD_SEL_PLIES, "18", true },
+	/* variations: the final position is the main line's */
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_POSITION,
+	  "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -", true },
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_POSITION,
+	  "rnbqkbnr/pppp1ppp/8/4p3/4PP2/8/PPPP2PP/RNBQKBNR b KQkq -", false },
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_PLIES, "3", true },
+	{ "1. e4 e5 2. Nf3 (2. Nc3 Nc6 3. Nb1 Nb8 4. Nc3 Nc6 5. Nb1 Nb8) *",
+	  CD_SEL_ENDS, "threefold", false },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 Nc6 5. Ng1 Nb8 "
+	  "(5... Nf6 6. Nf3 Ng8) *", CD_SEL_ENDS, "threefold", true },
+	/* a FEN clock beyond the line: every position counts */
+	{ "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 60 90\"]\n\n"
+	  "90. Ra2 Kd8 91. Ra1 Ke8 92. Ra2 Kd8 93. Ra1 Ke8 *",
+	  CD_SEL_ENDS, "threefold", true },
+	/* a pawn that left its square never comes back: not reached */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq -", false },
 	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 99 80\"]\n\n80. Rh8# 1-0",
 	  CD_SEL_ENDS, "fifty", false },
 	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 99 80\"]\n\n80. Rh8# 1-0",
