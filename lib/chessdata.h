@@ -18,5 +18,7 @@
 #include <chessdata/pgn.h>
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>
+#include <chessdata/rules.h>
+#include <chessdata/select.h>
 
 #endif

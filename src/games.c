@@ -304,6 +304,12 @@ batch_read(struct worker *w)
 	b->file = pool.file;
 	b->first = cli_games.read + 1;
 	while (b->text.len < BATCH_BYTES) {
+		if (cli_games.stop) {
+			pool.done = 1;
+			pool.st = CD_OK;
+			memset(&pool.end, 0, sizeof(pool.end));
+			break;
+		}
 		st = cd_pgn_reader_next(pool.reader, &raw);
 		if (st != CD_OK) {
 			pool.done = 1;

@@ -45,6 +45,8 @@ struct cli_games {
 	const char *(*each)(struct cli_job *j, const cd_pgn_raw_game *raw);
 	void (*priv_free)(void *priv);
 	unsigned jobs;		/* threads that parse; 0: one per CPU */
+	int stop;		/* set (one job only): read no more games;
+				 * the batch read goes on to each */
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };

@@ -56,30 +56,77 @@ warn_cb(void *ctx, unsigned long line, unsigned long col, const char *msg)
 	    (unsigned long long)j->number, msg);
 }
 
-/* With -v: a result that the final position contradicts. */
+/* With -v: a game that goes on after an automatic draw (FIDE 9.6: a
+ * fivefold repetition or 75 moves), told once at the move that drew;
+ * and a result that the final position contradicts. */
 static void
-check_result(const struct cli_job *j, const cd_pgn_raw_game *raw)
+check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
+	cd_rules *rules = j->priv;	/* the thread's, kept between games */
 	cd_pgn_result r = cd_game_result(j->game);
+	const cd_game *g = j->game;
 	const char *why = NULL;
-	cd_board b;
+	cd_board b = g->start;
+	unsigned end = 0;
+	uint32_t i;
+	bool told = false, ok;
 
-	cd_game_end_position(j->game, &b);
-	if (cd_board_is_checkmate(&b)) {
+	if (rules == NULL) {
+		if ((rules = malloc(sizeof(*rules))) == NULL)
+			cli_fatal("out of memory");
+		cd_rules_init(rules);
+		j->priv = rules;
+	}
+	ok = cd_rules_start(rules, &b) == CD_OK;
+	for (i = g->nodes[0].next; i; i = g->nodes[i].next) {
+		const cd_game_node *nd = &g->nodes[i];
+		int white = b.side == CD_WHITE;
+		unsigned long num = b.fullmove;
+
+		cd_board_make(&b, nd->move);
+		if (ok)
+			ok = cd_rules_push(rules, &b) == CD_OK;
+		if (told || !ok || nd->next == 0)
+			continue;
+		end = cd_rules_endings(rules) & CD_END_AUTOMATIC;
+		if (end != 0) {
+			cli_warn_at(j->file, raw->line, raw->col, "game %llu: "
+			    "%lu%s %s: %s: the game was drawn (FIDE %s) but "
+			    "goes on", (unsigned long long)j->number, num,
+			    white ? "." : "...", nd->san,
+			    end & CD_END_FIVEFOLD ? "fivefold repetition" :
+			    "75 moves without a pawn move or capture",
+			    end & CD_END_FIVEFOLD ? "9.6.1" : "9.6.2");
+			told = true;
+		}
+	}
+	end = ok ? cd_rules_endings(rules) : cd_board_endings(&b, NULL);
+	if (end & CD_END_CHECKMATE) {
 		if (r != (b.side == CD_WHITE ? CD_PGN_RESULT_BLACK :
 		    CD_PGN_RESULT_WHITE))
 			why = "ends in checkmate";
-	} else if (cd_board_is_stalemate(&b)) {
-		if (r != CD_PGN_RESULT_DRAW)
+	} else if (r != CD_PGN_RESULT_DRAW) {
+		if (end & CD_END_STALEMATE)
 			why = "ends in stalemate";
-	} else if (cd_board_insufficient_material(&b)) {
-		if (r != CD_PGN_RESULT_DRAW)
+		else if (end & CD_END_DEAD)
 			why = "ends in a dead position";
+		else if (end & CD_END_FIVEFOLD)
+			why = "ends in a fivefold repetition";
+		else if (end & CD_END_SEVENTYFIVE)
+			why = "ends after 75 moves without a pawn move or "
+			    "capture";
 	}
 	if (why != NULL)
 		cli_warn_at(j->file, raw->line, raw->col, "game %llu: the "
 		    "game %s but the result is %s",
 		    (unsigned long long)j->number, why, cd_pgn_result_str(r));
+}
+
+static void
+rules_free(void *p)
+{
+	cd_rules_free(p);
+	free(p);
 }
 
 /* Write one game that parsed; NULL, or why it is rejected. */
@@ -147,6 +194,7 @@ main(int argc, char **argv)
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
+	cli_games.priv_free = rules_free;
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_select.c: the condition engine: every kind of condition read
+ * from text (and the texts that must not read), matched on a raw
+ * game's tags and on a parsed game's main line.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+
+static const char game_text[] =
+    "[Event \"Wch\"]\n[Site \"Reykjavik\"]\n[Date \"1972.07.23\"]\n"
+    "[Round \"6.2\"]\n[White \"Fischer, Robert J.\"]\n"
+    "[Black \"Spassky, Boris V.\"]\n[Result \"1-0\"]\n"
+    "[WhiteElo \"2785\"]\n[BlackElo \"2660\"]\n[ECO \"D59\"]\n"
+    "[EventDate \"1972.??.??\"]\n[Annotator \"\"]\n[BlackFideId \"?\"]\n\n"
+    "1. c4 e6 2. Nf3 d5 1-0\n";
+
+struct tag_case {
+	cd_select_kind kind;
+	const char *text;
+	unsigned flags;
+	bool want;
+};
+
+static const struct tag_case tag_cases[] = {
+	{ CD_SEL_TAG, "WhiteElo>=2600", 0, true },
+	{ CD_SEL_TAG, "WhiteElo >= 2786", 0, false },
+	{ CD_SEL_TAG, "  BlackElo < 2700", 0, true },
+	{ CD_SEL_TAG, "BlackElo<=2660", 0, true },
+	{ CD_SEL_TAG, "BlackElo>2660", 0, false },
+	{ CD_SEL_TAG, "WhiteElo=2785", 0, true },
+	{ CD_SEL_TAG, "WhiteElo!=2785", 0, false },
+	/* numbers, not bytes: "2785" < "900" in byte order */
+	{ CD_SEL_TAG, "WhiteElo>900", 0, true },
+	/* no number is no rating: never above or below one */
+	{ CD_SEL_TAG, "BlackFideId>=1", 0, false },
+	{ CD_SEL_TAG, "BlackFideId<1", 0, false },
+	{ CD_SEL_TAG, "BlackFideId!=1", 0, true },
+	{ CD_SEL_TAG, "BlackFideId=?", 0, true },
+	{ CD_SEL_TAG, "BlackFideId>=+", 0, true },
+	{ CD_SEL_TAG, "Event=Wch", 0, true },
+	{ CD_SEL_TAG, "Event=wch", 0, false },
+	{ CD_SEL_TAG, "Event=wch", CD_SELECT_ICASE, true },
+	{ CD_SEL_TAG, "Event!=wch", CD_SELECT_ICASE, false },
+	{ CD_SEL_TAG, "Event<Wcha", 0, true },
+	{ CD_SEL_TAG, "Event>W", 0, true },
+	{ CD_SEL_TAG, "Site~^Rey", 0, true },
+	{ CD_SEL_TAG, "Site~^rey", 0, false },
+	{ CD_SEL_TAG, "Site~^rey", CD_SELECT_ICASE, true },
+	{ CD_SEL_TAG, "Site!~vik$", 0, false },
+	{ CD_SEL_TAG, "Site !~ ^X", 0, true },
+	/* a missing tag fails all but != and !~ */
+	{ CD_SEL_TAG, "Opening=x", 0, false },
+	{ CD_SEL_TAG, "Opening<x", 0, false },
+	{ CD_SEL_TAG, "Opening~.*", 0, false },
+	{ CD_SEL_TAG, "Opening!=x", 0, true },
+	{ CD_SEL_TAG, "Opening!~x", 0, true },
+	/* an empty value is present */
+	{ CD_SEL_TAG, "Annotator=", 0, true },
+	{ CD_SEL_TAG, "Annotator~^$", 0, true },
+	/* dates: a partial value is its whole span */
+	{ CD_SEL_TAG, "Date=1972", 0, true },
+	{ CD_SEL_TAG, "Date=1972.??.??", 0, true },
+	{ CD_SEL_TAG, "Date=1972.07", 0, true },
+	{ CD_SEL_TAG, "Date=1972.08", 0, false },
+	{ CD_SEL_TAG, "Date=1972.07.23", 0, true },
+	{ CD_SEL_TAG, "Date=1972.07.24", 0, false },
+	{ CD_SEL_TAG, "Date<1972", 0, false },
+	{ CD_SEL_TAG, "Date<1973", 0, true },
+	{ CD_SEL_TAG, "Date<=1972", 0, true },
+	{ CD_SEL_TAG, "Date>1971", 0, true },
+	{ CD_SEL_TAG, "Date>1972", 0, false },
+	{ CD_SEL_TAG, "Date>=1972", 0, true },
+	{ CD_SEL_TAG, "Date>=1972.07.24", 0, false },
+	{ CD_SEL_TAG, "Date!=1972", 0, false },
+	{ CD_SEL_TAG, "Date=197?", 0, true },
+	{ CD_SEL_TAG, "Date=19??.07", 0, true },
+	{ CD_SEL_TAG, "EventDate=1972", 0, true },
+	{ CD_SEL_TAG, "EventDate>=1972.01.01", 0, false },
+	/* rounds in the collating order */
+	{ CD_SEL_TAG, "Round>6", 0, true },
+	{ CD_SEL_TAG, "Round<6.10", 0, true },
+	{ CD_SEL_TAG, "Round=6.2", 0, true },
+	{ CD_SEL_TAG, "Round>=7", 0, false },
+	{ CD_SEL_PLAYER, "Spassky", 0, true },
+	{ CD_SEL_PLAYER, "^Fischer", 0, true },
+	{ CD_SEL_PLAYER, "fischer", 0, false },
+	{ CD_SEL_PLAYER, "fischer", CD_SELECT_ICASE, true },
+	{ CD_SEL_PLAYER, "Tal", 0, false },
+	{ CD_SEL_WHITE, "Fischer", 0, true },
+	{ CD_SEL_WHITE, "Spassky", 0, false },
+	{ CD_SEL_BLACK, "Spassky|Tal", 0, true },
+	{ CD_SEL_BLACK, "Fischer", 0, false },
+	{ CD_SEL_ECO, "D59", 0, true },
+	{ CD_SEL_ECO, "A00-D58", 0, false },
+	{ CD_SEL_ECO, "A00-B99,D50-D69", 0, true },
+	{ CD_SEL_ECO, "D60-E99", 0, false },
+	{ CD_SEL_RESULT, "1-0", 0, true },
+	{ CD_SEL_RESULT, "0-1,1/2-1/2", 0, false },
+	{ CD_SEL_RESULT, "*,1-0", 0, true },
+};
+
+static cd_pgn_reader *reader;
+static cd_pgn_raw_game raw;
+
+static void
+raw_setup(void)
+{
+	reader = cd_pgn_reader_new_mem(game_text, sizeof(game_text) - 1);
+	ck_assert_ptr_nonnull(reader);
+	ck_assert_int_eq(cd_pgn_reader_next(reader, &raw), CD_OK);
+}
+
+static void
+raw_teardown(void)
+{
+	cd_pgn_reader_free(reader);
+}
+
+START_TEST(test_tags)
+{
+	const struct tag_case *c = &tag_cases[_i];
+	cd_select *s = cd_select_new(c->flags);
+	cd_error why;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_msg(cd_select_add(s, c->kind, c->text, &why) == CD_OK,
+	    "%s: %s", c->text, why.msg);
+	ck_assert(cd_select_has_tag_conditions(s));
+	ck_assert(!cd_select_needs_moves(s));
+	ck_assert_msg(cd_select_match_tags(s, &raw) == c->want,
+	    "%s: want %d", c->text, c->want);
+	cd_select_free(s);
+}
+END_TEST
+
+/* All conditions must hold; none at all selects everything. */
+START_TEST(test_and)
+{
+	cd_select *s = cd_select_new(0);
+
+	ck_assert(cd_select_match_tags(s, &raw));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_TAG, "WhiteElo>2700", NULL),
+	    CD_OK);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_PLAYER, "Spassky", NULL),
+	    CD_OK);
+	ck_assert(cd_select_match_tags(s, &raw));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_ECO, "A00", NULL), CD_OK);
+	ck_assert(!cd_select_match_tags(s, &raw));
+	cd_select_free(s);
+}
+END_TEST
+
+struct bad_case {
+	cd_select_kind kind;
+	const char *text;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ CD_SEL_TAG, "WhiteElo" },
+	{ CD_SEL_TAG, ">=2600" },
+	{ CD_SEL_TAG, "White~(" },
+	{ CD_SEL_PLAYER, "a[" },
+	{ CD_SEL_ECO, "F00" },
+	{ CD_SEL_ECO, "B99-A00" },
+	{ CD_SEL_ECO, "A0" },
+	{ CD_SEL_ECO, "A00," },
+	{ CD_SEL_RESULT, "2-0" },
+	{ CD_SEL_RESULT, "" },
+	{ CD_SEL_PLIES, "" },
+	{ CD_SEL_PLIES, ".." },
+	{ CD_SEL_PLIES, "10..5" },
+	{ CD_SEL_PLIES, "x" },
+	{ CD_SEL_PLIES, "-1" },
+	{ CD_SEL_PLIES, "5...9" },
+	{ CD_SEL_POSITION, "rnbqkbnr/pppppppp/8 w" },
+	{ CD_SEL_POSITION, "8/8/8/8/8/8/8/8 w - -" },
+	{ CD_SEL_MATERIAL, "" },
+	{ CD_SEL_MATERIAL, "KRx" },
+	{ CD_SEL_MATERIAL, "*K" },
+	{ CD_SEL_ENDS, "mate" },
+	{ CD_SEL_ENDS, "checkmate," },
+	{ (cd_select_kind)99, "x" },
+};
+
+START_TEST(test_bad)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	cd_select *s = cd_select_new(0);
+	cd_error why;
+
+	ck_assert_msg(cd_select_add(s, c->kind, c->text, &why) < 0,
+	    "%s: read", c->text);
+	ck_assert(why.msg[0] != '\0');
+	/* nothing was added */
+	ck_assert(!cd_select_has_tag_conditions(s));
+	ck_assert(!cd_select_needs_moves(s));
+	cd_select_free(s);
+}
+END_TEST
+
+/* 1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6, then a trade to
+ * a rook ending, a repetition, and a draw. */
+static const char moves_text[] =
+    "[FEN \"4k3/pp3r2/8/8/8/8/PP3R2/4K3 w - - 0 30\"]\n\n"
+    "30. Rf3 Rf6 31. Rf2 Rf7 32. Rxf7 Kxf7 33. Kd2 Ke7 34. Ke1 Ke8 "
+    "35. Kd2 Ke7 36. Ke1 Ke8 37. Kd2 Ke7 38. Ke1 Ke8 1/2-1/2\n";
+
+static const char najdorf[] =
+    "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 *";
+
+struct move_case {
+	const char *game;
+	cd_select_kind kind;
+	const char *text;
+	bool want;
+};
+
+static const struct move_case move_cases[] = {
+	{ najdorf, CD_SEL_PLIES, "10", true },
+	{ najdorf, CD_SEL_PLIES, "11", false },
+	{ najdorf, CD_SEL_PLIES, "..10", true },
+	{ najdorf, CD_SEL_PLIES, "11..", false },
+	{ najdorf, CD_SEL_PLIES, "5..20", true },
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -", true },
+	/* the same with clocks, and with an en passant square that no
+	 * capture can use (so it does not count) */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+	  true },
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6", true },
+	/* the same pieces, Black to move: not reached */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -", false },
+	/* without castling rights: not reached */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w - -", false },
+	/* the start position counts */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", true },
+	{ najdorf, CD_SEL_MATERIAL, "KQRRBBNNPPPPPPPkqrrbbnnpppppppp", true },
+	{ najdorf, CD_SEL_MATERIAL, "QRRBBNNPPPPPPPqrrbbnnppppppp", true },
+	{ najdorf, CD_SEL_MATERIAL, "KQRRBBNNP*kqrrbbnnp*", true },
+	{ najdorf, CD_SEL_MATERIAL, "KRk", false },
+	{ najdorf, CD_SEL_ENDS, "checkmate,stalemate,dead,fifty,threefold",
+	  false },
+	{ moves_text, CD_SEL_MATERIAL, "KRPPkrpp", true },
+	{ moves_text, CD_SEL_MATERIAL, "KPPkpp", true },
+	{ moves_text, CD_SEL_MATERIAL, "kppKPP", true },
+	{ moves_text, CD_SEL_MATERIAL, "KPkpp", false },
+	{ moves_text, CD_SEL_MATERIAL, "KRkr", false },
+	{ moves_text, CD_SEL_MATERIAL, "KRP*kr", false },
+	{ moves_text, CD_SEL_MATERIAL, "KRP*krp*", true },
+	{ moves_text, CD_SEL_MATERIAL, "KP*kp*", true },
+	{ moves_text, CD_SEL_MATERIAL, "KPP*kpp", true },
+	{ moves_text, CD_SEL_MATERIAL, "KPPP*kp*", false },
+		{ moves_text, CD_SEL_ENDS, "threefold", true },
+	{ moves_text, CD_SEL_ENDS, "fivefold", false },
+	{ moves_text, CD_SEL_ENDS, "dead,threefold", true },
+	{ moves_text, CD_SEL_ENDS, "dead", false },
+	{ moves_text, CD_SEL_PLIES, "18", true },
+	/* variations: the final position is the main line's */
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_POSITION,
+	  "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -", true },
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_POSITION,
+	  "rnbqkbnr/pppp1ppp/8/4p3/4PP2/8/PPPP2PP/RNBQKBNR b KQkq -", false },
+	{ "1. e4 (1. d4 d5) e5 2. Nf3 (2. f4 exf4) *", CD_SEL_PLIES, "3", true },
+	{ "1. e4 e5 2. Nf3 (2. Nc3 Nc6 3. Nb1 Nb8 4. Nc3 Nc6 5. Nb1 Nb8) *",
+	  CD_SEL_ENDS, "threefold", false },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 Nc6 5. Ng1 Nb8 "
+	  "(5... Nf6 6. Nf3 Ng8) *", CD_SEL_ENDS, "threefold", true },
+	/* a FEN clock beyond the line: every position counts */
+	{ "[FEN \"4k3/8/8/8/8/8/8/R3K3 w - - 60 90\"]\n\n"
+	  "90. Ra2 Kd8 91. Ra1 Ke8 92. Ra2 Kd8 93. Ra1 Ke8 *",
+	  CD_SEL_ENDS, "threefold", true },
+	/* a pawn that left its square never comes back: not reached */
+	{ najdorf, CD_SEL_POSITION,
+	  "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq -", false },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 99 80\"]\n\n80. Rh8# 1-0",
+	  CD_SEL_ENDS, "fifty", false },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 99 80\"]\n\n80. Rh8# 1-0",
+	  CD_SEL_ENDS, "checkmate", true },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 99 80\"]\n\n80. Rh7 1/2-1/2",
+	  CD_SEL_ENDS, "fifty", true },
+};
+
+START_TEST(test_moves)
+{
+	const struct move_case *c = &move_cases[_i];
+	cd_select *s = cd_select_new(0);
+	cd_game *g = cd_game_new();
+	cd_error err;
+	cd_error why;
+
+	ck_assert_msg(cd_pgn_parse_text(g, c->game, strlen(c->game), NULL,
+	    &err) == CD_OK, "%s", err.msg);
+	ck_assert_msg(cd_select_add(s, c->kind, c->text, &why) == CD_OK,
+	    "%s: %s", c->text, why.msg);
+	ck_assert(cd_select_needs_moves(s));
+	ck_assert(!cd_select_has_tag_conditions(s));
+	ck_assert_msg(cd_select_match_moves(s, g) == c->want,
+	    "%s: want %d", c->text, c->want);
+	cd_select_free(s);
+	cd_game_free(g);
+}
+END_TEST
+
+/* Positions join into one condition (any of them); other move
+ * conditions each must hold. */
+START_TEST(test_moves_combined)
+{
+	cd_select *s = cd_select_new(0);
+	cd_game *g = cd_game_new();
+
+	ck_assert_int_eq(cd_pgn_parse_text(g, najdorf, strlen(najdorf), NULL,
+	    NULL), CD_OK);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_POSITION,
+	    "8/8/8/8/8/8/8/Kk6 w - -", NULL), CD_ERR_SYNTAX);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_POSITION,
+	    "4k3/8/8/8/8/8/8/4K3 w - -", NULL), CD_OK);
+	ck_assert(!cd_select_match_moves(s, g));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_POSITION,
+	    "rnbqkb1r/1p2pppp/p2p1n2/8/3NP3/2N5/PPP2PPP/R1BQKB1R w KQkq -",
+	    NULL), CD_OK);
+	ck_assert(cd_select_match_moves(s, g));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_PLIES, "..9", NULL), CD_OK);
+	ck_assert(!cd_select_match_moves(s, g));
+	cd_select_free(s);
+	s = cd_select_new(0);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_PLIES, "5..", NULL), CD_OK);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_PLIES, "..10", NULL), CD_OK);
+	ck_assert(cd_select_match_moves(s, g));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_PLIES, "11..", NULL), CD_OK);
+	ck_assert(!cd_select_match_moves(s, g));
+	cd_select_free(s);
+	cd_game_free(g);
+}
+END_TEST
+
+static Suite *
+select_suite(void)
+{
+	Suite *s = suite_create("select");
+	TCase *tc = tcase_create("tags");
+
+	tcase_add_checked_fixture(tc, raw_setup, raw_teardown);
+	tcase_add_loop_test(tc, test_tags, 0,
+	    (int)(sizeof(tag_cases) / sizeof(tag_cases[0])));
+	tcase_add_test(tc, test_and);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("read");
+	tcase_add_loop_test(tc, test_bad, 0,
+	    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("moves");
+	tcase_add_loop_test(tc, test_moves, 0,
+	    (int)(sizeof(move_cases) / sizeof(move_cases[0])));
+	tcase_add_test(tc, test_moves_combined);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(select_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

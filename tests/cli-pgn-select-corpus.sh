@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn-select-corpus.sh: pgn-select's counts on the OTB archive of
+# the shared corpus (14,539 games) against independent computations:
+# awk over the tag lines for a rating condition, a player regular
+# expression and a date range (and the game count); chessops (npm) for
+# --position after 1. e4 c5 2. Nf3 d6, --material=KRkr and every
+# --ends kind (tests/select-peer.mjs); -v giving the complement; the
+# same bytes with one thread and two.
+#
+# chessops is taken from CHESSOPS_DIR (a directory with
+# node_modules/chessops), else /tmp/npm-peers, else installed with npm
+# into the test's temporary directory; without node, or when that
+# fails, the chessops half is skipped with a message and the rest runs.
+# Skipped (77) without the corpus.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+P="$top_builddir/src/pgn-select"
+C="${CORPUS:-}"
+[ -f "$C/pgn/otb-14539.pgn.xz" ] ||
+    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/selc.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+status=0
+fail() {
+	echo "FAIL: $*" >&2
+	status=1
+}
+G="$T/otb.pgn"
+xz -dc "$C/pgn/otb-14539.pgn.xz" >"$G" || { echo "FAIL: xz" >&2; exit 1; }
+
+# count N NAME OPTION...: pgn-select -c gives N
+count() {
+	n=$1
+	name=$2
+	shift 2
+	got=$("$P" -q -c "$@" "$G")
+	echo "$name: pgn-select $got, independent $n"
+	[ "$got" = "$n" ] || fail "$name: pgn-select $got, independent $n"
+}
+# same N NAME OPTION...: the same, and -v gives the rest
+same() {
+	count "$@"
+	shift 2
+	inv=$("$P" -q -c -v "$@" "$G")
+	[ $((got + inv)) -eq "$total" ] ||
+	    fail "$name: -v gives $inv, not $total - $got"
+}
+
+# awk: one line per game (WhiteElo, Date, White, Black), a game starting
+# at the first tag line after movetext
+LC_ALL=C awk '
+function flush() {
+	if (ingame) print we "\t" dt "\t" wh "\t" bl
+	ingame = 0; we = dt = wh = bl = "-"
+}
+BEGIN { we = dt = wh = bl = "-" }
+{ sub(/\r$/, "") }
+/^\[[A-Za-z0-9_]+ "/ {
+	if (!intags) { flush(); intags = 1; ingame = 1 }
+	name = $0; sub(/^\[/, "", name); sub(/ .*/, "", name)
+	v = $0; sub(/^\[[A-Za-z0-9_]+ "/, "", v); sub(/"\][ \t]*$/, "", v)
+	if (name == "WhiteElo") we = v
+	else if (name == "Date") dt = v
+	else if (name == "White") wh = v
+	else if (name == "Black") bl = v
+	next
+}
+/^[ \t]*$/ { next }
+{ intags = 0 }
+END { flush() }' "$G" >"$T/tags.tsv"
+total=$(wc -l <"$T/tags.tsv")
+n=$("$P" -q -c "$G")
+echo "games: pgn-select $n, awk $total"
+[ "$n" -eq "$total" ] && [ "$total" -eq 14539 ] ||
+    fail "games: pgn-select $n, awk $total"
+
+n=$(LC_ALL=C awk -F'\t' '$1 ~ /^[0-9]+$/ && $1 + 0 >= 2700' "$T/tags.tsv" |
+    wc -l)
+same "$n" "WhiteElo>=2700" -t 'WhiteElo>=2700'
+n=$(LC_ALL=C awk -F'\t' '$3 ~ /Carlsen|Kasparov/ || $4 ~ /Carlsen|Kasparov/' \
+    "$T/tags.tsv" | wc -l)
+same "$n" "--player='Carlsen|Kasparov'" --player='Carlsen|Kasparov'
+# a year's ? digits count as zeros, as in the collating order
+n=$(LC_ALL=C awk -F'\t' '{ y = substr($2, 1, 4); gsub(/\?/, "0", y) }
+    $2 ~ /^[0-9?][0-9?][0-9?][0-9?]/ && y + 0 >= 2000 && y + 0 < 2010' \
+    "$T/tags.tsv" | wc -l)
+same "$n" "Date 2000..2009" -t 'Date>=2000' -t 'Date<2010'
+
+# the same bytes with one thread and two, and no game lost
+"$P" -q -j 1 --ends=threefold,fifty "$G" >"$T/j1" || fail "-j 1 exit"
+"$P" -q -j 2 --ends=threefold,fifty "$G" >"$T/j2" || fail "-j 2 exit"
+cmp -s "$T/j1" "$T/j2" || fail "-j 2 output differs from -j 1"
+"$P" -q --stats --ends=dead "$G" 2>"$T/stats" >/dev/null
+grep -q "^pgn-select: 14539 games read, [0-9]* written, 0 rejected" \
+    "$T/stats" || fail "--stats: $(cat "$T/stats")"
+
+# chessops
+find_chessops() {
+	for d in "${CHESSOPS_DIR:-}" /tmp/npm-peers; do
+		[ -n "$d" ] && [ -f "$d/node_modules/chessops/package.json" ] &&
+		    { echo "$d"; return 0; }
+	done
+	command -v npm >/dev/null 2>&1 || return 1
+	timeout 120 npm install --silent --no-audit --no-fund \
+	    --prefix "$T/npm" chessops >/dev/null 2>&1 &&
+	    [ -f "$T/npm/node_modules/chessops/package.json" ] &&
+	    { echo "$T/npm"; return 0; }
+	return 1
+}
+if ! command -v node >/dev/null 2>&1; then
+	echo "SKIP (part): no node: the chessops counts are not checked"
+elif ! D=$(find_chessops); then
+	echo "SKIP (part): no chessops (set CHESSOPS_DIR, or npm install" \
+	    "--prefix /tmp/npm-peers chessops): the chessops counts are not" \
+	    "checked"
+else
+	FEN='rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3'
+	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr <"$G" \
+	    >"$T/peer" 2>"$T/peer.err" ||
+	    { fail "select-peer.mjs failed"; cat "$T/peer.err" >&2; }
+	peer() { sed -n "s/^$1 //p" "$T/peer"; }
+	[ "$(peer games)" = "$total" ] ||
+	    fail "chessops read $(peer games) games, not $total"
+	# a game chessops cannot read is told; pgn-select rejects none
+	echo "chessops cannot read $(peer bad) game(s)"
+	same "$(peer position)" "--position (Sicilian, 2...d6)" \
+	    --position="$FEN"
+	count "$(peer material)" "--material=KRkr" --material=KRkr
+	for k in checkmate stalemate dead fivefold seventyfive fifty; do
+		count "$(peer $k)" "--ends=$k" --ends=$k
+	done
+	same "$(peer threefold)" "--ends=threefold" --ends=threefold
+fi
+exit $status
