@@ -18,5 +18,7 @@
 #include <chessdata/pgn.h>
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>
+#include <chessdata/comment.h>
+#include <chessdata/json.h>
 
 #endif
