@@ -18,6 +18,7 @@
 #include <chessdata/pgn.h>
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>
+#include <chessdata/rules.h>
 #include <chessdata/comment.h>
 #include <chessdata/json.h>
 
