@@ -14,6 +14,7 @@
 #include "internal.h"
 #include "chessdata/comment.h"
 #include "chessdata/json.h"
+#include "chessdata/rules.h"
 
 /* ---- the output buffer ---- */
 
@@ -254,83 +255,45 @@ cd_field_append(cd_pgn_buf *out, const char *s, size_t len, int style)
 
 /* ---- replaying the main line ---- */
 
-/*
- * The endings of the final position, as the FIDE rules module names
- * them: a set of bits, the lowest the one to name.
- */
-enum {
-	END_CHECKMATE = 1 << 0, END_STALEMATE = 1 << 1, END_DEAD = 1 << 2,
-	END_FIVEFOLD = 1 << 3, END_SEVENTYFIVE = 1 << 4,
-	END_THREEFOLD = 1 << 5, END_FIFTY = 1 << 6
-};
-static const char *const end_names[] = {
-	"checkmate", "stalemate", "dead", "fivefold", "seventyfive",
-	"threefold", "fifty"
-};
-
-static unsigned
-endings(const cd_board *b, const cd_history *h)
-{
-	unsigned set = 0;
-	int reps = cd_history_repetitions(h, b);
-
-	if (cd_board_is_checkmate(b))
-		return END_CHECKMATE;
-	if (cd_board_is_stalemate(b))
-		set |= END_STALEMATE;
-	if (cd_board_insufficient_material(b))
-		set |= END_DEAD;
-	if (reps >= 5)
-		set |= END_FIVEFOLD;
-	if (b->halfmove >= 150)
-		set |= END_SEVENTYFIVE;
-	if (reps >= 3)
-		set |= END_THREEFOLD;
-	if (b->halfmove >= 100)
-		set |= END_FIFTY;
-	return set;
-}
-
-static const char *
-ending_name(unsigned set)
-{
-	unsigned i;
-
-	for (i = 0; i < 7; i++)
-		if (set & (1u << i))
-			return end_names[i];
-	return NULL;
-}
-
-/* What a replay of the main line gives. */
+/* What a replay of the main line gives: the position reached (r.board),
+ * the plies played, the endings (the FIDE rules module). */
 struct replay {
-	cd_board b;		/* the position reached */
-	cd_history h;
-	uint32_t plies;
+	cd_rules r;
 };
 
 static cd_status
 replay_start(struct replay *r, const cd_game *g)
 {
-	r->b = g->start;
-	r->plies = 0;
-	cd_history_init(&r->h);
-	return cd_history_push(&r->h, &r->b);
+	return cd_rules_start(&r->r, &g->start);
 }
 
 /* Play the move of node n; its UCI into uci (6 bytes) when not NULL. */
 static cd_status
 replay_move(struct replay *r, const cd_game_node *n, char *uci)
 {
+	cd_board b = r->r.board;
+
 	if (uci != NULL) {
 		if (n->move == CD_MOVE_NULL)
 			memcpy(uci, "0000", 5);
 		else
-			uci[cd_move_to_uci(&r->b, n->move, uci)] = '\0';
+			uci[cd_move_to_uci(&b, n->move, uci)] = '\0';
 	}
-	cd_board_make(&r->b, n->move);
-	r->plies++;
-	return cd_history_push(&r->h, &r->b);
+	cd_board_make(&b, n->move);
+	return cd_rules_push(&r->r, &b);
+}
+
+/* The name of the ending of the final position, NULL for none. */
+static const char *
+replay_ending(const struct replay *r)
+{
+	return cd_ending_name(cd_ending_first(cd_rules_endings(&r->r)));
+}
+
+static void
+replay_free(struct replay *r)
+{
+	cd_rules_free(&r->r);
 }
 
 /* ---- a game as JSON ---- */
@@ -564,6 +527,7 @@ game_json(cd_game *g, uint64_t number, unsigned flags, cd_pgn_buf *b)
 	cd_status st = CD_ERR_NOMEM;
 	bool comma;
 
+	cd_rules_init(&r.r);
 	if ((x = cd_game_export_tags(g, 0, &n)) == NULL)
 		return CD_ERR_NOMEM;
 	if (puts_(b, "{\"game\":") != CD_OK || put_u64(b, number) != CD_OK ||
@@ -604,14 +568,14 @@ game_json(cd_game *g, uint64_t number, unsigned flags, cd_pgn_buf *b)
 		comma = true;
 	}
 	{
-		const char *term = ending_name(endings(&r.b, &r.h));
+		const char *term = replay_ending(&r);
 
 		if (puts_(b, "],\"plies\":") != CD_OK ||
-		    put_u64(b, r.plies) != CD_OK ||
+		    put_u64(b, r.r.plies) != CD_OK ||
 		    puts_(b, ",\"result\":\"") != CD_OK ||
 		    puts_(b, cd_pgn_result_str(cd_game_result(g))) != CD_OK ||
 		    puts_(b, "\",\"final\":") != CD_OK ||
-		    put_fen(b, &r.b) != CD_OK ||
+		    put_fen(b, &r.r.board) != CD_OK ||
 		    puts_(b, ",\"termination\":") != CD_OK)
 			goto out;
 		if (term == NULL ? puts_(b, "null") != CD_OK :
@@ -642,7 +606,7 @@ game_json(cd_game *g, uint64_t number, unsigned flags, cd_pgn_buf *b)
 		goto out;
 	st = puts_(b, "}\n");
 out:
-	cd_history_free(&r.h);
+	replay_free(&r);
 	return st;
 }
 
@@ -706,6 +670,7 @@ cd_game_write_field(cd_game *g, const char *name, uint64_t number,
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;
 	/* the rest replays the main line */
+	cd_rules_init(&r.r);
 	if (replay_start(&r, g) != CD_OK)
 		st = CD_ERR_NOMEM;
 	for (k = g->nodes[0].next; k != 0 && st == CD_OK;
@@ -722,17 +687,17 @@ cd_game_write_field(cd_game *g, const char *name, uint64_t number,
 	}
 	if (st == CD_OK) {
 		if (strcmp(name, "@plies") == 0)
-			st = put_u64(out, r.plies);
+			st = put_u64(out, r.r.plies);
 		else if (strcmp(name, "@final") == 0) {
 			char fen[CD_FEN_MAX];
 
-			st = put(out, fen, cd_fen_write(&r.b, fen));
+			st = put(out, fen, cd_fen_write(&r.r.board, fen));
 		} else if (strcmp(name, "@termination") == 0) {
-			const char *t = ending_name(endings(&r.b, &r.h));
+			const char *t = replay_ending(&r);
 
 			st = t ? puts_(out, t) : CD_OK;
 		}
 	}
-	cd_history_free(&r.h);
+	replay_free(&r);
 	return st;
 }
