@@ -124,8 +124,8 @@ struct cli_games {
 	const char *(*each)(struct cli_job *j, const cd_pgn_raw_game *raw);
 	void (*priv_free)(void *priv);
 	unsigned jobs;		/* threads that parse; 0: one per CPU */
-	int no_parse;		/* each gets the raw game alone (tags
-				 * only): job->game is not filled */
+	bool noparse;		/* each gets the raw games unparsed
+				 * (job->game is not filled) */
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };

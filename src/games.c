@@ -216,7 +216,7 @@ batch_run(struct batch *b, struct worker *w)
 		j->index = b->first + i;
 		cli_pgn_skipped(b->file, raw);
 		memset(&err, 0, sizeof(err));
-		st = cli_games.no_parse ? CD_OK :
+		st = cli_games.noparse ? CD_OK :
 		    cd_pgn_parse(j->game, raw, &j->opts, &err);
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");

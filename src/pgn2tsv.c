@@ -197,7 +197,7 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			    ',' : '\t';
 		}
 		if (f[0] != '@') {
-			if (cli_games.no_parse)
+			if (cli_games.noparse)
 				raw_tag(out, raw, f, tmp);
 			else
 				game_tag(out, j->game, f);
@@ -266,10 +266,10 @@ main(int argc, char **argv)
 	parse_fields(list);
 	cli_atexit(free_fields);
 	/* tags alone: the movetext is not parsed */
-	cli_games.no_parse = 1;
+	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
 		if (fields[i][0] == '@')
-			cli_games.no_parse = 0;
+			cli_games.noparse = false;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = row;
 	cli_games.priv_free = free_priv;
