@@ -299,23 +299,40 @@ fold(const char *text, size_t a, size_t b, char *out, size_t *o,
 	}
 }
 
-size_t
-cd_comment_strip(const char *text, size_t len, const char *names,
-    char *out)
+/* One pass of cd_comment_strip; *n gets the number of commands
+ * removed. */
+static size_t
+strip_once(const char *text, size_t len, const char *names, char *out,
+    size_t *n)
 {
 	cd_comment_cmd c;
 	size_t pos = 0, done = 0, o = 0;
 	bool space = false;
 
+	*n = 0;
 	while (cd_comment_cmd_next(text, len, &pos, &c)) {
 		if (!cd_comment_name_in(c.name, c.name_len, names))
 			continue;
 		fold(text, done, c.start, out, &o, &space);
 		space = true;	/* "a[%clk 1]b" leaves "a b" */
 		done = c.end;
+		(*n)++;
 	}
 	fold(text, done, len, out, &o, &space);
 	out[o] = '\0';
+	return o;
+}
+
+size_t
+cd_comment_strip(const char *text, size_t len, const char *names,
+    char *out)
+{
+	size_t n, o = strip_once(text, len, names, out, &n);
+
+	/* what is left may join into a command ("[%a[%x]b 1]" leaves
+	 * "[%a b 1]"): again until none is left (each pass shrinks) */
+	while (n > 0)
+		o = strip_once(out, o, names, out, &n);
 	return o;
 }
 

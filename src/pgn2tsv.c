@@ -264,7 +264,6 @@ main(int argc, char **argv)
 		}
 	}
 	parse_fields(list);
-	cli_atexit(free_fields);
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
@@ -293,6 +292,7 @@ main(int argc, char **argv)
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
+	free_fields();
 	cli_rejects_close();
 	if (opt_stats)
 		cli_stats(cli_games.read, cli_games.written,
