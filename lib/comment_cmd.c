@@ -209,6 +209,83 @@ name_is(const cd_comment_cmd *c, const char *name)
 	return c->name_len == n && memcmp(c->name, name, n) == 0;
 }
 
+/*
+ * TCEC's engine comments: "d=33, sd=33, mt=37918, tl=1765082, ...,
+ * wv=0.60, ...": fields separated by commas, tl (the clock left) and mt
+ * (the move's time) in milliseconds, wv the evaluation from White's
+ * side (pawns, or M12 / -M5 for a mate), d its depth.  They fill what
+ * no command gave.
+ */
+static void
+tcec(const char *t, size_t len, cd_comment_data *d)
+{
+	unsigned had = d->has;
+	int32_t depth = -1;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t s, e, v;
+		int64_t x;
+		int nd;
+
+		while (i < len && is_space((unsigned char)t[i]))
+			i++;
+		s = i;
+		while (i < len && t[i] != ',')
+			i++;
+		e = i++;
+		while (e > s && is_space((unsigned char)t[e - 1]))
+			e--;
+		for (v = s; v < e && t[v] != '='; v++)
+			;
+		if (v == e || v - s > 2)
+			continue;
+		v++;
+		if (v - s == 3 && (memcmp(t + s, "tl=", 3) == 0 ||
+		    memcmp(t + s, "mt=", 3) == 0)) {
+			size_t k = v;
+
+			if (!number(t, e, &k, &x, &nd) || k != e)
+				continue;
+			if (t[s] == 't' && !(had & CD_COMMENT_CLK)) {
+				d->clk_ms = x;
+				d->has |= CD_COMMENT_CLK;
+			} else if (t[s] == 'm' && !(had & CD_COMMENT_EMT)) {
+				d->emt_ms = x;
+				d->has |= CD_COMMENT_EMT;
+			}
+		} else if (v - s == 2 && t[s] == 'd') {
+			size_t k = v;
+
+			if (number(t, e, &k, &x, &nd) && k == e)
+				depth = (int32_t)x;
+		} else if (v - s == 3 && memcmp(t + s, "wv=", 3) == 0 &&
+		    !(had & CD_COMMENT_EVAL)) {
+			size_t k = v;
+			int neg = 0, kind;
+			int32_t val, dep;
+
+			if (k < e && t[k] == '-')
+				neg = 1, k++;
+			if (k < e && t[k] == 'M') {
+				k++;
+				if (!number(t, e, &k, &x, &nd) || k != e)
+					continue;
+				d->eval_kind = CD_EVAL_MATE;
+				d->eval = (int32_t)(neg ? -x : x);
+			} else if (cd_comment_parse_eval(t + v, e - v, &kind,
+			    &val, &dep) && kind == CD_EVAL_CP) {
+				d->eval_kind = kind;
+				d->eval = val;
+			} else
+				continue;
+			d->has |= CD_COMMENT_EVAL;
+		}
+	}
+	if ((d->has & ~had & CD_COMMENT_EVAL) && d->eval_depth < 0)
+		d->eval_depth = depth;
+}
+
 unsigned
 cd_comment_read(const char *text, size_t len, cd_comment_data *d)
 {
@@ -254,6 +331,8 @@ cd_comment_read(const char *text, size_t len, cd_comment_data *d)
 			}
 		}
 	}
+	if (memchr(text, '=', len) != NULL)
+		tcec(text, len, d);
 	return d->has;
 }
 

@@ -116,6 +116,36 @@ START_TEST(test_read)
 }
 END_TEST
 
+START_TEST(test_tcec)
+{
+	const char *t = "d=33, sd=33, mt=37918, tl=1765082, s=54971964, "
+	    "pv=d4 e6 Bd3, tb=0, h=0.0, wv=-0.60, R50=50, mb=+0+0,";
+	cd_comment_data d;
+
+	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d),
+	    CD_COMMENT_CLK | CD_COMMENT_EMT | CD_COMMENT_EVAL);
+	ck_assert_int_eq(d.clk_ms, 1765082);
+	ck_assert_int_eq(d.emt_ms, 37918);
+	ck_assert_int_eq(d.eval_kind, CD_EVAL_CP);
+	ck_assert_int_eq(d.eval, -60);
+	ck_assert_int_eq(d.eval_depth, 33);
+	t = "d=12, wv=-M7, tl=5000";
+	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d),
+	    CD_COMMENT_CLK | CD_COMMENT_EVAL);
+	ck_assert_int_eq(d.eval_kind, CD_EVAL_MATE);
+	ck_assert_int_eq(d.eval, -7);
+	/* a command wins over the fields */
+	t = "[%clk 0:01:00] tl=5000, wv=1.00";
+	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d),
+	    CD_COMMENT_CLK | CD_COMMENT_EVAL);
+	ck_assert_int_eq(d.clk_ms, 60000);
+	ck_assert_int_eq(d.eval, 100);
+	/* text that is no field */
+	t = "a=b, wv=x, tl=1.5, mt=, x = 3";
+	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d), 0);
+}
+END_TEST
+
 START_TEST(test_cmd_next)
 {
 	const char *t = "a [%csl Ra1,Gb2] b [%cal  Ge2e4 ] [%x] [%y";
@@ -213,6 +243,7 @@ comment_suite(void)
 	tcase_add_loop_test(tc, test_eval, 0,
 	    (int)(sizeof(evals) / sizeof(evals[0])));
 	tcase_add_test(tc, test_read);
+	tcase_add_test(tc, test_tcec);
 	tcase_add_test(tc, test_cmd_next);
 	tcase_add_loop_test(tc, test_strip, 0,
 	    (int)(sizeof(strips) / sizeof(strips[0])));

@@ -77,7 +77,11 @@ enum {
  * pawn value with up to two decimals (rounded half away from zero to
  * centipawns) or #N, optionally followed by `,DEPTH`; the timestamp as
  * an integer.  When a command comes twice, the last that reads wins.
- * Returns d->has.
+ * The fields of TCEC's engine comments ("d=33, mt=37918, tl=1765082,
+ * ..., wv=0.60, ..."; fields separated by commas) fill what no command
+ * gave: tl the clock and mt the move's time in milliseconds, wv the
+ * evaluation (pawns from White's side, or M12 / -M5 for a mate), d its
+ * depth.  Returns d->has.
  */
 CD_API unsigned cd_comment_read(const char *text, size_t len,
     cd_comment_data *d);
