@@ -21,7 +21,9 @@ D="${CHESSOPS_DIR:-$top_builddir/tests/chessops}"
 if [ ! -f "$D/node_modules/chessops/package.json" ]; then
 	command -v npm >/dev/null 2>&1 ||
 	    { echo "SKIP: npm is not installed (chessops needed)"; exit 77; }
-	mkdir -p "$D" && (cd "$D" && timeout 300 npm install --no-save \
+	# a package.json of its own, so that npm installs right there
+	mkdir -p "$D" && (cd "$D" && echo '{"private": true}' >package.json &&
+	    timeout 300 npm install --no-save \
 	    --no-audit --no-fund chessops@0.15.1 >npm.log 2>&1) ||
 	    { echo "SKIP: npm install chessops failed (see $D/npm.log)"; exit 77; }
 fi
