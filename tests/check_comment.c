@@ -217,6 +217,7 @@ START_TEST(test_strip_game)
 	    NULL), CD_OK);
 	ck_assert_uint_eq(cd_game_strip_commands(g, "clk"), 4);
 	ck_assert_int_eq(cd_pgn_write_buf(g, 0, &out), CD_OK);
+	cd_utf8_append(&out, "", 1);	/* a NUL: a C string */
 	want = "1. e4 { nice } 1... e5 { [%eval 0.2] } ( 1... c5 ) 2. Nf3 "
 	    "{ [%csl Ra1] } *";
 	ck_assert_msg(strstr(out.data, want) != NULL, "%.*s",
@@ -224,6 +225,7 @@ START_TEST(test_strip_game)
 	ck_assert_uint_eq(cd_game_strip_commands(g, NULL), 2);
 	out.len = 0;
 	ck_assert_int_eq(cd_pgn_write_buf(g, 0, &out), CD_OK);
+	cd_utf8_append(&out, "", 1);
 	ck_assert_msg(strstr(out.data, "\n1. e4 { nice } 1... e5 ( 1... c5 ) "
 	    "2. Nf3 *") != NULL, "%.*s", (int)out.len, out.data);
 	ck_assert_uint_eq(cd_game_strip_commands(g, NULL), 0);

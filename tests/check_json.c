@@ -143,6 +143,19 @@ START_TEST(test_game_json)
 }
 END_TEST
 
+/* The buffer as a C string (the writers do not end it with a NUL). */
+static const char *
+cstr(cd_pgn_buf *b)
+{
+	char *p = realloc(b->data, b->len + 1);
+
+	ck_assert_ptr_nonnull(p);
+	b->data = p;
+	b->cap = b->len + 1;
+	p[b->len] = '\0';
+	return p;
+}
+
 START_TEST(test_game_json_plain)
 {
 	/* no commands: no per-ply arrays; castling in UCI: the king's
@@ -155,6 +168,7 @@ START_TEST(test_game_json_plain)
 	snprintf(pgn, sizeof(pgn), "%s\n1. O-O Kd7 *\n", fen);
 	g = parse(pgn);
 	ck_assert_int_eq(cd_game_write_json(g, 1, CD_JSON_FENS, &b), CD_OK);
+	cstr(&b);
 	ck_assert_ptr_null(strstr(b.data, "\"clocks\""));
 	ck_assert_ptr_null(strstr(b.data, "\"evals\""));
 	ck_assert_ptr_null(strstr(b.data, "\"comments\""));
@@ -170,6 +184,7 @@ START_TEST(test_game_json_plain)
 	    "1. O-O Kd7 *\n", fen);
 	g = parse(pgn);
 	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
+	cstr(&b);
 	ck_assert_msg(strstr(b.data, "\"uci\":[\"e1h1\",\"e8d7\"]") != NULL,
 	    "%s", b.data);
 	cd_pgn_buf_free(&b);
