@@ -20,5 +20,7 @@
 #include <chessdata/pgc.h>
 #include <chessdata/rules.h>
 #include <chessdata/select.h>
+#include <chessdata/comment.h>
+#include <chessdata/json.h>
 
 #endif

@@ -217,7 +217,8 @@ batch_run(struct batch *b, struct worker *w)
 		j->index = b->first + i;
 		cli_pgn_skipped(b->file, raw);
 		memset(&err, 0, sizeof(err));
-		st = cd_pgn_parse(j->game, raw, &j->opts, &err);
+		st = cli_games.noparse ? CD_OK :
+		    cd_pgn_parse(j->game, raw, &j->opts, &err);
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		if (st != CD_OK) {

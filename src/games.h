@@ -47,6 +47,8 @@ struct cli_games {
 	unsigned jobs;		/* threads that parse; 0: one per CPU */
 	int stop;		/* set (one job only): read no more games;
 				 * the batch read goes on to each */
+	bool noparse;		/* each gets the raw games unparsed
+				 * (job->game is not filled) */
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };

@@ -19,6 +19,7 @@
 
 static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
+static const char *opt_strip;	/* --strip-commands: names, "" for all */
 static const cd_san_lang *opt_lang;
 
 static void
@@ -38,6 +39,9 @@ usage(void)
 	    "      --rejects=FILE    copy the original bytes of every rejected\n"
 	    "                        game to FILE\n"
 	    "      --stats           print counts and time on standard error\n"
+	    "      --strip-commands[=LIST]  remove the [%%name ...] commands of\n"
+	    "                        comments (LIST: names such as clk,emt,eval;\n"
+	    "                        default: every command)\n"
 	    "  -v, --verbose         warn about what was normalized, and about\n"
 	    "                        results that contradict the final position\n"
 	    "  -h, --help            show this help and exit\n"
@@ -133,8 +137,12 @@ rules_free(void *p)
 static const char *
 regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_status st = cd_pgn_write_buf(j->game,
-	    opt_reduced ? CD_PGN_REDUCED : 0, j->out);
+	cd_status st;
+
+	if (opt_strip != NULL)
+		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
+	st = cd_pgn_write_buf(j->game, opt_reduced ? CD_PGN_REDUCED : 0,
+	    j->out);
 
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
@@ -149,7 +157,7 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS };
+	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_STRIP };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
@@ -158,6 +166,7 @@ main(int argc, char **argv)
 		{ "reduced", no_argument, NULL, 'r' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -182,6 +191,7 @@ main(int argc, char **argv)
 		case 'r': opt_reduced = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
 		case OPT_STATS: opt_stats = 1; break;
+		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);

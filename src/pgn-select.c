@@ -128,7 +128,7 @@ game_tail(const char *text, size_t len)
 }
 
 static void
-append_game(cd_pgn_buf *out, const char *text, size_t len)
+append_game(cd_buf *out, const char *text, size_t len)
 {
 	const char *tail = game_tail(text, len);
 	size_t tl = strlen(tail);

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/json.h: games as data: one JSON object per game (NDJSON),
+ * and the values of a row of a table (TSV, CSV).
+ *
+ * Text is always written as valid UTF-8: a byte that does not start a
+ * valid UTF-8 sequence (overlong forms, surrogates and code points
+ * above U+10FFFF are not valid) is read as Latin-1, the standard's
+ * character set (section 4.1), and written as the UTF-8 of that
+ * character.  So a Latin-1 archive comes out right, and a broken UTF-8
+ * one comes out readable and valid.
+ *
+ * Everything is appended to a cd_buf the caller owns (start it
+ * zeroed; cd_buf_free).  Functions return CD_OK or CD_ERR_NOMEM.
+ */
+#ifndef CHESSDATA_JSON_H
+#define CHESSDATA_JSON_H
+
+#include <chessdata/base.h>
+#include <chessdata/pgn.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Append s[0..len) as UTF-8 (see above), nothing escaped. */
+CD_API cd_status cd_utf8_append(cd_buf *out, const char *s,
+    size_t len);
+
+/* Append s[0..len) as a JSON string (RFC 8259): quoted, `"` and `\`
+ * escaped, control characters as \n \t \r \b \f or \u00XX. */
+CD_API cd_status cd_json_append_string(cd_buf *out, const char *s,
+    size_t len);
+
+/* Table field styles. */
+enum {
+	CD_FIELD_TSV = 0,	/* tab, LF, CR and backslash written \t \n
+				 * \r \\: a row is one line */
+	CD_FIELD_CSV = 1	/* RFC 4180: quoted ("" for ") when the
+				 * value holds , " CR or LF */
+};
+
+/* Append one field of a table row in style CD_FIELD_*. */
+CD_API cd_status cd_field_append(cd_buf *out, const char *s,
+    size_t len, int style);
+
+/* pgn2json options (cd_game_write_json). */
+enum {
+	CD_JSON_COMMENTS = 1 << 0,	/* "comments" per ply */
+	CD_JSON_FENS = 1 << 1,		/* "fens": FEN after every ply */
+	CD_JSON_VARIATIONS = 1 << 2	/* "variations": the move tree */
+};
+
+/*
+ * Append game g as one JSON object and a newline.  number is the
+ * game's "game" field.  The fields, in this order:
+ *   "game"     number
+ *   "tags"     every tag of the export form, in its order (the seven
+ *              roster tags first: cd_game_export_tags)
+ *   "start"    the start position's FEN (canonical)
+ *   "moves"    the main line in canonical SAN (an array of strings)
+ *   "uci"      the same moves in UCI ("e1g1" for castling in standard
+ *              chess, king takes rook in Chess960, "0000" a null move)
+ *   "plies"    the main line's length
+ *   "result"   "1-0", "0-1", "1/2-1/2" or "*" (cd_game_result)
+ *   "final"    the FEN of the final position
+ *   "termination"  the ending of the final position per the FIDE
+ *              rules (cd_ending_name of its first ending), or null
+ *   "clocks", "emt"  seconds ([%clk], [%emt]), "evals" ({"cp": N} or
+ *              {"mate": N} from White's side, with "depth" when given):
+ *              one entry per ply, null where a ply has none; each
+ *              array only when some ply has one
+ *   "comments" (CD_JSON_COMMENTS) plies + 1 entries: the text before
+ *              the first move, then the text after each ply, without
+ *              the clk, emt and eval commands (they have their own
+ *              fields); null where there is none
+ *   "fens"     (CD_JSON_FENS) the FEN after each ply
+ *   "variations"  (CD_JSON_VARIATIONS) the variations of the main line:
+ *              [{"ply": P, "moves": [SAN...], "variations": [...]}],
+ *              P the ply of the variation's first move; the nested
+ *              "variations" (of that line's moves) only when there are
+ *              some
+ * No white space between tokens.
+ */
+CD_API cd_status cd_game_write_json(cd_game *g, uint64_t number,
+    unsigned flags, cd_buf *out);
+
+/*
+ * Computed fields of a row, named with an `@` so that no tag has their
+ * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
+ * "@uci", "@plies", "@result", "@final", "@termination" (the name, or
+ * nothing).  Appends the plain value (not escaped: see
+ * cd_field_append).  CD_ERR_ARG for an unknown name.
+ */
+CD_API cd_status cd_game_write_field(cd_game *g, const char *name,
+    uint64_t number, cd_buf *out);
+
+/* Whether name is one of the computed fields above. */
+CD_API bool cd_game_field_known(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

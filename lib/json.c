@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * json.c: games as data (see chessdata/json.h): valid UTF-8 text, JSON
+ * strings, TSV and CSV fields, a game as one NDJSON line, the computed
+ * fields of a table row.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "chessdata/comment.h"
+#include "chessdata/json.h"
+#include "chessdata/rules.h"
+
+/* ---- the output buffer ---- */
+
+static int
+grow(cd_buf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 256;
+	char *p;
+
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			return -1;
+		cap *= 2;
+	}
+	if ((p = realloc(b->data, cap)) == NULL)
+		return -1;
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+/* Room for n more bytes. */
+static inline int
+reserve(cd_buf *b, size_t n)
+{
+	return b->cap - b->len >= n ? 0 : grow(b, n);
+}
+
+static inline cd_status
+put(cd_buf *b, const char *s, size_t n)
+{
+	if (reserve(b, n) != 0)
+		return CD_ERR_NOMEM;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	return CD_OK;
+}
+
+static inline cd_status
+puts_(cd_buf *b, const char *s)
+{
+	return put(b, s, strlen(s));
+}
+
+static cd_status
+put_u64(cd_buf *b, uint64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+
+	return put(b, tmp, (size_t)n);
+}
+
+static cd_status
+put_i64(cd_buf *b, int64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+
+	return put(b, tmp, (size_t)n);
+}
+
+/* Milliseconds as seconds: "180", "58.6", "0.05", "-1.5". */
+static cd_status
+put_seconds(cd_buf *b, int64_t ms)
+{
+	char tmp[32];
+	uint64_t a = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
+	unsigned f = (unsigned)(a % 1000);
+	int n;
+
+	if (f == 0)
+		n = snprintf(tmp, sizeof(tmp), "%s%" PRIu64, ms < 0 ? "-" :
+		    "", a / 1000);
+	else {
+		n = snprintf(tmp, sizeof(tmp), "%s%" PRIu64 ".%03u",
+		    ms < 0 ? "-" : "", a / 1000, f);
+		while (tmp[n - 1] == '0')
+			n--;
+	}
+	return put(b, tmp, (size_t)n);
+}
+
+/* ---- UTF-8 ---- */
+
+/* The length of the valid UTF-8 sequence at s (1..4), or 0 when the
+ * byte at s starts none (then it is read as Latin-1). */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		return n >= 2 && (s[1] & 0xc0) == 0x80 ? 2 : 0;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (n < 3 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xe0 && s[1] < 0xa0)
+			return 0;	/* overlong */
+		if (c == 0xed && s[1] >= 0xa0)
+			return 0;	/* surrogate */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (n < 4 || (s[1] & 0xc0) != 0x80 ||
+		    (s[2] & 0xc0) != 0x80 || (s[3] & 0xc0) != 0x80)
+			return 0;
+		if (c == 0xf0 && s[1] < 0x90)
+			return 0;	/* overlong */
+		if (c == 0xf4 && s[1] >= 0x90)
+			return 0;	/* above U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * Append s[0..len) as valid UTF-8, with the bytes in esc (a table of
+ * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
+ * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
+ */
+static cd_status
+text(cd_buf *b, const char *s, size_t len, const char *esc)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + len;
+
+	/* at most 6 bytes out per byte in (\u00XX) */
+	if (len > (SIZE_MAX - b->len) / 6 || reserve(b, len * 6) != 0)
+		return CD_ERR_NOMEM;
+	while (p < e) {
+		const unsigned char *q = p;
+		char *o;
+		size_t k;
+
+		/* the plain ASCII run */
+		while (q < e && *q < 0x80 && (esc == NULL || esc[*q] == 0))
+			q++;
+		memcpy(b->data + b->len, p, (size_t)(q - p));
+		b->len += (size_t)(q - p);
+		if ((p = q) == e)
+			break;
+		o = b->data + b->len;
+		if (*p < 0x80) {
+			char x = esc[*p];
+
+			*o++ = '\\';
+			if (x == 'u') {
+				static const char hex[] = "0123456789abcdef";
+
+				*o++ = 'u';
+				*o++ = '0';
+				*o++ = '0';
+				*o++ = hex[*p >> 4];
+				*o++ = hex[*p & 15];
+			} else
+				*o++ = x;
+			p++;
+		} else if ((k = utf8_len(p, (size_t)(e - p))) != 0) {
+			memcpy(o, p, k);
+			o += k;
+			p += k;
+		} else {
+			/* Latin-1 */
+			*o++ = (char)(0xc0 | (*p >> 6));
+			*o++ = (char)(0x80 | (*p & 0x3f));
+			p++;
+		}
+		b->len = (size_t)(o - b->data);
+	}
+	return CD_OK;
+}
+
+static char json_esc[128], tsv_esc[128];
+
+__attribute__((constructor)) static void
+esc_init(void)
+{
+	int c;
+
+	for (c = 0; c < 0x20; c++)
+		json_esc[c] = 'u';
+	json_esc['\b'] = 'b';
+	json_esc['\f'] = 'f';
+	json_esc['\n'] = 'n';
+	json_esc['\r'] = 'r';
+	json_esc['\t'] = 't';
+	json_esc['"'] = '"';
+	json_esc['\\'] = '\\';
+	tsv_esc['\t'] = 't';
+	tsv_esc['\n'] = 'n';
+	tsv_esc['\r'] = 'r';
+	tsv_esc['\\'] = '\\';
+}
+
+cd_status
+cd_utf8_append(cd_buf *out, const char *s, size_t len)
+{
+	return text(out, s, len, NULL);
+}
+
+cd_status
+cd_json_append_string(cd_buf *out, const char *s, size_t len)
+{
+	if (put(out, "\"", 1) != CD_OK || text(out, s, len, json_esc) !=
+	    CD_OK)
+		return CD_ERR_NOMEM;
+	return put(out, "\"", 1);
+}
+
+cd_status
+cd_field_append(cd_buf *out, const char *s, size_t len, int style)
+{
+	size_t i, start;
+
+	if (style != CD_FIELD_CSV)
+		return text(out, s, len, tsv_esc);
+	for (i = 0; i < len; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' ||
+		    s[i] == '\n')
+			break;
+	if (i == len)
+		return text(out, s, len, NULL);
+	if (put(out, "\"", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	for (start = 0, i = 0; i < len; i++)
+		if (s[i] == '"') {
+			if (text(out, s + start, i + 1 - start, NULL) !=
+			    CD_OK)
+				return CD_ERR_NOMEM;
+			start = i;	/* the quote again: "" */
+		}
+	if (text(out, s + start, len - start, NULL) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(out, "\"", 1);
+}
+
+/* ---- replaying the main line ---- */
+
+/* What a replay of the main line gives: the position reached (r.board),
+ * the plies played, the endings (the FIDE rules module). */
+struct replay {
+	cd_rules r;
+};
+
+static cd_status
+replay_start(struct replay *r, const cd_game *g)
+{
+	return cd_rules_start(&r->r, &g->start);
+}
+
+/* Play the move of node n; its UCI into uci (6 bytes) when not NULL. */
+static cd_status
+replay_move(struct replay *r, const cd_game_node *n, char *uci)
+{
+	cd_board b = r->r.board;
+
+	if (uci != NULL) {
+		if (n->move == CD_MOVE_NULL)
+			memcpy(uci, "0000", 5);
+		else
+			uci[cd_move_to_uci(&b, n->move, uci)] = '\0';
+	}
+	cd_board_make(&b, n->move);
+	return cd_rules_push(&r->r, &b);
+}
+
+/* The name of the ending of the final position, NULL for none. */
+static const char *
+replay_ending(const struct replay *r)
+{
+	return cd_ending_name(cd_ending_first(cd_rules_endings(&r->r)));
+}
+
+static void
+replay_free(struct replay *r)
+{
+	cd_rules_free(&r->r);
+}
+
+/* ---- a game as JSON ---- */
+
+static cd_status
+put_fen(cd_buf *b, const cd_board *pos)
+{
+	char fen[CD_FEN_MAX];
+	size_t n = cd_fen_write(pos, fen);
+
+	if (put(b, "\"", 1) != CD_OK || put(b, fen, n) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(b, "\"", 1);
+}
+
+/* The comment text of the notes from note i on, joined by spaces,
+ * without the commands in names; into tmp (grown); its length. */
+static cd_status
+note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
+{
+	tmp->len = 0;
+	for (; i != 0; i = g->notes[i].next) {
+		const cd_game_note *n = &g->notes[i];
+		size_t k;
+
+		if (n->kind != CD_NOTE_COMMENT)
+			continue;
+		if (reserve(tmp, n->len + 2) != 0)
+			return CD_ERR_NOMEM;
+		if (tmp->len > 0)
+			tmp->data[tmp->len++] = ' ';
+		k = cd_comment_strip(cd_game_str(g, n->text), n->len, names,
+		    tmp->data + tmp->len);
+		if (k == 0 && tmp->len > 0)
+			tmp->len--;	/* no space for nothing */
+		tmp->len += k;
+	}
+	return CD_OK;
+}
+
+/* A frame of the variation writer: one line being written. */
+struct vframe {
+	uint32_t scan;		/* the move whose variations come next */
+	uint32_t var;		/* its next variation to write */
+	uint32_t written;	/* variations written in this line */
+};
+
+/* Write the moves of the line starting at node first, as an object's
+ * "ply" and "moves". */
+static cd_status
+line_head(cd_buf *b, const cd_game *g, uint32_t first)
+{
+	uint32_t i;
+	bool comma = false;
+
+	if (puts_(b, "{\"ply\":") != CD_OK ||
+	    put_u64(b, g->nodes[first].ply) != CD_OK ||
+	    puts_(b, ",\"moves\":[") != CD_OK)
+		return CD_ERR_NOMEM;
+	for (i = first; i != 0; i = g->nodes[i].next) {
+		const cd_game_node *n = &g->nodes[i];
+
+		if ((comma && put(b, ",", 1) != CD_OK) ||
+		    put(b, "\"", 1) != CD_OK ||
+		    put(b, n->san, n->san_len) != CD_OK ||
+		    put(b, "\"", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		comma = true;
+	}
+	return put(b, "]", 1);
+}
+
+/* "variations": the tree under the main line, with a stack on the heap
+ * (nesting has no limit).  Frame 0 is the main line, whose array is
+ * the field itself; a nested line's object gets its own "variations"
+ * when it has some. */
+static cd_status
+variations(cd_buf *b, const cd_game *g)
+{
+	struct vframe *st, *f;
+	size_t n = 0, cap = 16;
+	cd_status rc = CD_ERR_NOMEM;
+	uint32_t m = g->nodes[0].next, v;
+
+	if (puts_(b, ",\"variations\":[") != CD_OK)
+		return CD_ERR_NOMEM;
+	if ((st = malloc(cap * sizeof(*st))) == NULL)
+		return CD_ERR_NOMEM;
+	st[n++] = (struct vframe){ m, m ? g->nodes[m].var : 0, 0 };
+	while (n > 0) {
+		f = &st[n - 1];
+		while (f->scan != 0 && f->var == 0) {
+			f->scan = g->nodes[f->scan].next;
+			f->var = f->scan ? g->nodes[f->scan].var : 0;
+		}
+		if (f->scan == 0) {
+			/* the line is done */
+			if (n > 1 && ((f->written && put(b, "]", 1) !=
+			    CD_OK) || put(b, "}", 1) != CD_OK))
+				goto out;
+			n--;
+			continue;
+		}
+		v = f->var;
+		f->var = g->nodes[v].var_next;
+		if (f->written > 0 ? put(b, ",", 1) != CD_OK : n > 1 &&
+		    puts_(b, ",\"variations\":[") != CD_OK)
+			goto out;
+		f->written++;
+		if (line_head(b, g, v) != CD_OK)
+			goto out;
+		if (n == cap) {
+			struct vframe *p = realloc(st, 2 * cap * sizeof(*st));
+
+			if (p == NULL)
+				goto out;
+			st = p;
+			cap *= 2;
+		}
+		st[n++] = (struct vframe){ v, g->nodes[v].var, 0 };
+	}
+	rc = put(b, "]", 1);
+out:
+	free(st);
+	return rc;
+}
+
+/* Per-ply arrays ("clocks", "emt", "evals") from the main line. */
+static cd_status
+ply_arrays(cd_buf *b, const cd_game *g)
+{
+	static const char *const keys[] = { ",\"clocks\":[", ",\"emt\":[",
+	    ",\"evals\":[" };
+	static const unsigned bits[] = { CD_COMMENT_CLK, CD_COMMENT_EMT,
+	    CD_COMMENT_EVAL };
+	unsigned any = 0, k;
+	uint32_t i;
+	cd_comment_data d;
+
+	/* which arrays there are */
+	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		uint32_t t;
+
+		for (t = g->nodes[i].after; t != 0; t = g->notes[t].next)
+			if (g->notes[t].kind == CD_NOTE_COMMENT)
+				any |= cd_comment_read(cd_game_str(g,
+				    g->notes[t].text), g->notes[t].len, &d);
+	}
+	for (k = 0; k < 3; k++) {
+		bool comma = false;
+
+		if (!(any & bits[k]))
+			continue;
+		if (puts_(b, keys[k]) != CD_OK)
+			return CD_ERR_NOMEM;
+		for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+			uint32_t t;
+			cd_comment_data best;
+			cd_status st;
+
+			memset(&best, 0, sizeof(best));
+			for (t = g->nodes[i].after; t != 0;
+			    t = g->notes[t].next)
+				if (g->notes[t].kind == CD_NOTE_COMMENT &&
+				    (cd_comment_read(cd_game_str(g,
+				    g->notes[t].text), g->notes[t].len, &d) &
+				    bits[k]))
+					best = d;
+			if (comma && put(b, ",", 1) != CD_OK)
+				return CD_ERR_NOMEM;
+			comma = true;
+			if (!(best.has & bits[k]))
+				st = puts_(b, "null");
+			else if (k == 0)
+				st = put_seconds(b, best.clk_ms);
+			else if (k == 1)
+				st = put_seconds(b, best.emt_ms);
+			else {
+				st = puts_(b, best.eval_kind == CD_EVAL_MATE ?
+				    "{\"mate\":" : "{\"cp\":");
+				if (st == CD_OK)
+					st = put_i64(b, best.eval);
+				if (st == CD_OK && best.eval_depth >= 0) {
+					st = puts_(b, ",\"depth\":");
+					if (st == CD_OK)
+						st = put_i64(b,
+						    best.eval_depth);
+				}
+				if (st == CD_OK)
+					st = put(b, "}", 1);
+			}
+			if (st != CD_OK)
+				return st;
+		}
+		if (put(b, "]", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+	}
+	return CD_OK;
+}
+
+static cd_status
+comments(cd_buf *b, const cd_game *g)
+{
+	cd_buf tmp = { 0 };
+	cd_status st = puts_(b, ",\"comments\":[");
+	uint32_t i = 0;
+
+	while (st == CD_OK) {
+		st = note_text(g, g->nodes[i].after, "clk,emt,eval", &tmp);
+		if (st != CD_OK)
+			break;
+		if (i != 0 && (st = put(b, ",", 1)) != CD_OK)
+			break;
+		st = tmp.len ? cd_json_append_string(b, tmp.data, tmp.len) :
+		    puts_(b, "null");
+		if ((i = g->nodes[i].next) == 0)
+			break;
+	}
+	free(tmp.data);
+	return st == CD_OK ? put(b, "]", 1) : st;
+}
+
+/* The body of cd_game_write_json, without the rollback. */
+static cd_status
+game_json(cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
+{
+	const cd_game_xtag *x;
+	struct replay r;
+	size_t n, i;
+	uint32_t k;
+	cd_status st = CD_ERR_NOMEM;
+	bool comma;
+
+	cd_rules_init(&r.r);
+	if ((x = cd_game_export_tags(g, 0, &n)) == NULL)
+		return CD_ERR_NOMEM;
+	if (puts_(b, "{\"game\":") != CD_OK || put_u64(b, number) != CD_OK ||
+	    puts_(b, ",\"tags\":{") != CD_OK)
+		return CD_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		if ((i > 0 && put(b, ",", 1) != CD_OK) ||
+		    cd_json_append_string(b, x[i].name, x[i].name_len) !=
+		    CD_OK || put(b, ":", 1) != CD_OK ||
+		    cd_json_append_string(b, x[i].value, x[i].value_len) !=
+		    CD_OK)
+			return CD_ERR_NOMEM;
+	if (puts_(b, "},\"start\":") != CD_OK || put_fen(b, &g->start) !=
+	    CD_OK || puts_(b, ",\"moves\":[") != CD_OK)
+		return CD_ERR_NOMEM;
+	comma = false;
+	for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next) {
+		const cd_game_node *nd = &g->nodes[k];
+
+		if ((comma && put(b, ",", 1) != CD_OK) ||
+		    put(b, "\"", 1) != CD_OK ||
+		    put(b, nd->san, nd->san_len) != CD_OK ||
+		    put(b, "\"", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		comma = true;
+	}
+	if (puts_(b, "],\"uci\":[") != CD_OK || replay_start(&r, g) != CD_OK)
+		goto out;
+	comma = false;
+	for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next) {
+		char uci[8];
+
+		if (replay_move(&r, &g->nodes[k], uci) != CD_OK ||
+		    (comma && put(b, ",", 1) != CD_OK) ||
+		    put(b, "\"", 1) != CD_OK || puts_(b, uci) != CD_OK ||
+		    put(b, "\"", 1) != CD_OK)
+			goto out;
+		comma = true;
+	}
+	{
+		const char *term = replay_ending(&r);
+
+		if (puts_(b, "],\"plies\":") != CD_OK ||
+		    put_u64(b, r.r.plies) != CD_OK ||
+		    puts_(b, ",\"result\":\"") != CD_OK ||
+		    puts_(b, cd_pgn_result_str(cd_game_result(g))) != CD_OK ||
+		    puts_(b, "\",\"final\":") != CD_OK ||
+		    put_fen(b, &r.r.board) != CD_OK ||
+		    puts_(b, ",\"termination\":") != CD_OK)
+			goto out;
+		if (term == NULL ? puts_(b, "null") != CD_OK :
+		    (put(b, "\"", 1) != CD_OK || puts_(b, term) != CD_OK ||
+		    put(b, "\"", 1) != CD_OK))
+			goto out;
+	}
+	if (ply_arrays(b, g) != CD_OK)
+		goto out;
+	if ((flags & CD_JSON_COMMENTS) && comments(b, g) != CD_OK)
+		goto out;
+	if (flags & CD_JSON_FENS) {
+		cd_board pos = g->start;
+
+		if (puts_(b, ",\"fens\":[") != CD_OK)
+			goto out;
+		for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next) {
+			cd_board_make(&pos, g->nodes[k].move);
+			if ((k != g->nodes[0].next &&
+			    put(b, ",", 1) != CD_OK) ||
+			    put_fen(b, &pos) != CD_OK)
+				goto out;
+		}
+		if (put(b, "]", 1) != CD_OK)
+			goto out;
+	}
+	if ((flags & CD_JSON_VARIATIONS) && variations(b, g) != CD_OK)
+		goto out;
+	st = puts_(b, "}\n");
+out:
+	replay_free(&r);
+	return st;
+}
+
+cd_status
+cd_game_write_json(cd_game *g, uint64_t number, unsigned flags,
+    cd_buf *out)
+{
+	size_t len = out->len;
+	cd_status st = game_json(g, number, flags, out);
+
+	if (st != CD_OK)
+		out->len = len;
+	return st;
+}
+
+/* ---- computed fields of a row ---- */
+
+static const char *const fields[] = {
+	"@game", "@start", "@moves", "@uci", "@plies", "@result", "@final",
+	"@termination", NULL
+};
+
+bool
+cd_game_field_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; fields[i] != NULL; i++)
+		if (strcmp(name, fields[i]) == 0)
+			return true;
+	return false;
+}
+
+cd_status
+cd_game_write_field(cd_game *g, const char *name, uint64_t number,
+    cd_buf *out)
+{
+	struct replay r;
+	cd_status st = CD_OK;
+	uint32_t k;
+	bool sp = false;
+
+	if (strcmp(name, "@game") == 0)
+		return put_u64(out, number);
+	if (strcmp(name, "@start") == 0) {
+		char fen[CD_FEN_MAX];
+
+		return put(out, fen, cd_fen_write(&g->start, fen));
+	}
+	if (strcmp(name, "@result") == 0)
+		return puts_(out, cd_pgn_result_str(cd_game_result(g)));
+	if (strcmp(name, "@moves") == 0) {
+		for (k = g->nodes[0].next; k != 0 && st == CD_OK;
+		    k = g->nodes[k].next, sp = true)
+			if ((sp && put(out, " ", 1) != CD_OK) ||
+			    put(out, g->nodes[k].san, g->nodes[k].san_len) !=
+			    CD_OK)
+				st = CD_ERR_NOMEM;
+		return st;
+	}
+	if (!cd_game_field_known(name))
+		return CD_ERR_ARG;
+	/* the rest replays the main line */
+	cd_rules_init(&r.r);
+	if (replay_start(&r, g) != CD_OK)
+		st = CD_ERR_NOMEM;
+	for (k = g->nodes[0].next; k != 0 && st == CD_OK;
+	    k = g->nodes[k].next, sp = true) {
+		char uci[8];
+		bool want = strcmp(name, "@uci") == 0;
+
+		if (replay_move(&r, &g->nodes[k], want ? uci : NULL) !=
+		    CD_OK)
+			st = CD_ERR_NOMEM;
+		else if (want && ((sp && put(out, " ", 1) != CD_OK) ||
+		    puts_(out, uci) != CD_OK))
+			st = CD_ERR_NOMEM;
+	}
+	if (st == CD_OK) {
+		if (strcmp(name, "@plies") == 0)
+			st = put_u64(out, r.r.plies);
+		else if (strcmp(name, "@final") == 0) {
+			char fen[CD_FEN_MAX];
+
+			st = put(out, fen, cd_fen_write(&r.r.board, fen));
+		} else if (strcmp(name, "@termination") == 0) {
+			const char *t = replay_ending(&r);
+
+			st = t ? puts_(out, t) : CD_OK;
+		}
+	}
+	replay_free(&r);
+	return st;
+}

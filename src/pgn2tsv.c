@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn2tsv: PGN games in, one row per game out: tab-separated values
+ * (or CSV), the columns chosen by --fields: tag names and the computed
+ * fields of pgn2json, named with an `@`.  When every field is a tag,
+ * the movetext is never parsed (the reader's tags are enough), and no
+ * game is rejected.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+#include "cli.h"
+#include "games.h"
+
+#define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
+
+static int opt_stats, opt_no_header, opt_style = CD_FIELD_TSV;
+static const char *opt_rejects;
+static const cd_san_lang *opt_lang;
+
+static char **fields;		/* the columns */
+static size_t nfields;
+
+static void
+usage(void)
+{
+	printf("Usage: %s [OPTION]... [FILE]...\n"
+	    "Read PGN games and write one row per game: tab-separated values\n"
+	    "(or CSV) of chosen tags and computed fields.\n\n"
+	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
+	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
+	    "                        and @game, @start, @moves, @uci, @plies,\n"
+	    "                        @result, @final, @termination (default:\n"
+	    "                        " DEFAULT_FIELDS ")\n"
+	    "  -H, --no-header       no header row\n"
+	    "  -j, --jobs=N          parse with N threads (default: one per\n"
+	    "                        CPU; the output is the same)\n"
+	    "      --lang=LANG       read piece letters of language LANG\n"
+	    "  -o, --output=FILE     write to FILE\n"
+	    "  -q, --quiet           no progress line, no warning about text\n"
+	    "                        that is not PGN\n"
+	    "      --rejects=FILE    copy the original bytes of every rejected\n"
+	    "                        game to FILE\n"
+	    "      --stats           print counts and time on standard error\n"
+	    "  -h, --help            show this help and exit\n"
+	    "  -V, --version         show the version and exit\n\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 some game was rejected,\n"
+	    "2 usage or system error.\n", cli_prog);
+}
+
+/* Split --fields into fields[]; a usage error for an empty or unknown
+ * name. */
+static void
+parse_fields(const char *list)
+{
+	const char *p = list;
+
+	for (;;) {
+		const char *e = strchr(p, ',');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		char *f;
+
+		if (n == 0)
+			cli_usage_error("empty field name in '%s'", list);
+		if ((f = strndup(p, n)) == NULL)
+			cli_fatal("out of memory");
+		if (f[0] == '@' && !cd_game_field_known(f))
+			cli_usage_error("unknown field '%s'", f);
+		if ((fields = realloc(fields, (nfields + 1) *
+		    sizeof(*fields))) == NULL)
+			cli_fatal("out of memory");
+		fields[nfields++] = f;
+		if (e == NULL)
+			break;
+		p = e + 1;
+	}
+}
+
+static void
+free_fields(void)
+{
+	size_t i;
+
+	for (i = 0; i < nfields; i++)
+		free(fields[i]);
+	free(fields);
+}
+
+static void
+field(cd_buf *out, const char *s, size_t len)
+{
+	if (cd_field_append(out, s, len, opt_style) != CD_OK)
+		cli_fatal("out of memory");
+}
+
+/* The value a missing tag has in the export form (export-format.md
+ * rule 1): "?" for the roster, "????.??.??" for Date, else nothing. */
+static const char *
+missing_tag(const char *name)
+{
+	static const char *const roster[] = { "Event", "Site", "Round",
+	    "White", "Black", NULL };
+	size_t i;
+
+	if (strcmp(name, "Date") == 0)
+		return "????.??.??";
+	for (i = 0; roster[i] != NULL; i++)
+		if (strcmp(name, roster[i]) == 0)
+			return "?";
+	return "";
+}
+
+/* A tag of a raw game as the parsed game would hold it: control bytes
+ * made spaces, Result as cd_game_result gives it. */
+static void
+raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const char *name,
+    cd_buf *tmp)
+{
+	const cd_pgn_tag *t = cd_pgn_raw_tag(raw, name);
+	size_t i;
+
+	if (strcmp(name, "Result") == 0) {
+		cd_pgn_result r = raw->result;
+
+		if (r == CD_PGN_RESULT_NONE) {
+			static const char *const v[] = { "1-0", "0-1",
+			    "1/2-1/2", "*" };
+
+			r = CD_PGN_RESULT_UNKNOWN;
+			for (i = 0; t != NULL && i < 4; i++)
+				if (t->value_len == strlen(v[i]) &&
+				    memcmp(t->value, v[i], t->value_len) == 0)
+					r = (cd_pgn_result)(i + 1);
+		}
+		name = cd_pgn_result_str(r);
+		field(out, name, strlen(name));
+		return;
+	}
+	if (t == NULL) {
+		name = missing_tag(name);
+		field(out, name, strlen(name));
+		return;
+	}
+	tmp->len = 0;
+	cli_buf_reserve(tmp, t->value_len);
+	for (i = 0; i < t->value_len; i++) {
+		unsigned char c = (unsigned char)t->value[i];
+
+		tmp->data[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	field(out, tmp->data, t->value_len);
+}
+
+/* A tag of a parsed game. */
+static void
+game_tag(cd_buf *out, const cd_game *g, const char *name)
+{
+	size_t len;
+	const char *v;
+
+	if (strcmp(name, "Result") == 0)
+		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
+	else if ((v = cd_game_tag_value(g, name, &len)) == NULL)
+		v = missing_tag(name), len = strlen(v);
+	field(out, v, len);
+}
+
+static void
+free_priv(void *p)
+{
+	cd_buf *b = p;
+
+	free(b->data);
+	free(b);
+}
+
+/* Write one row. */
+static const char *
+row(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	cd_buf *tmp = j->priv, *out = j->out;
+	size_t i;
+
+	if (tmp == NULL && (tmp = j->priv = calloc(1, sizeof(*tmp))) == NULL)
+		cli_fatal("out of memory");
+	for (i = 0; i < nfields; i++) {
+		const char *f = fields[i];
+
+		if (i > 0) {
+			cli_buf_reserve(out, 1);
+			out->data[out->len++] = opt_style == CD_FIELD_CSV ?
+			    ',' : '\t';
+		}
+		if (f[0] != '@') {
+			if (cli_games.noparse)
+				raw_tag(out, raw, f, tmp);
+			else
+				game_tag(out, j->game, f);
+			continue;
+		}
+		/* computed: plain text, then escaped */
+		tmp->len = 0;
+		if (cd_game_write_field(j->game, f, j->index, tmp) != CD_OK)
+			cli_fatal("out of memory");
+		field(out, tmp->data, tmp->len);
+	}
+	cli_buf_reserve(out, 2);
+	if (opt_style == CD_FIELD_CSV)
+		out->data[out->len++] = '\r';
+	out->data[out->len++] = '\n';
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_CSV = 256, OPT_LANG, OPT_REJECTS, OPT_STATS };
+	static const struct option longopts[] = {
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "fields", required_argument, NULL, 'f' },
+		{ "no-header", no_argument, NULL, 'H' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rejects", required_argument, NULL, OPT_REJECTS },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *outpath = NULL, *list = DEFAULT_FIELDS;
+	cd_buf head = { 0 };
+	int c, status = 0;
+	size_t i;
+
+	cli_init(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:Hj:o:qhV", longopts, NULL)) !=
+	    -1) {
+		switch (c) {
+		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
+		case 'f': list = optarg; break;
+		case 'H': opt_no_header = 1; break;
+		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
+		case OPT_LANG:
+			opt_lang = cd_san_lang_find(optarg);
+			if (opt_lang == NULL)
+				cli_usage_error("unknown language '%s'", optarg);
+			break;
+		case 'o': outpath = optarg; break;
+		case 'q': cli_quiet = 1; break;
+		case OPT_REJECTS: opt_rejects = optarg; break;
+		case OPT_STATS: opt_stats = 1; break;
+		case 'h': usage(); cli_exit(0);
+		case 'V': cli_print_version(); cli_exit(0);
+		default:
+			cli_bad_option(c, argv);
+		}
+	}
+	parse_fields(list);
+	/* tags alone: the movetext is not parsed */
+	cli_games.noparse = true;
+	for (i = 0; i < nfields; i++)
+		if (fields[i][0] == '@')
+			cli_games.noparse = false;
+	cli_games.opts.lang = opt_lang;
+	cli_games.each = row;
+	cli_games.priv_free = free_priv;
+	cli_rejects_open(opt_rejects);
+	cli_output_open(outpath);
+	if (!opt_no_header) {
+		for (i = 0; i < nfields; i++) {
+			if (i > 0) {
+				cli_buf_reserve(&head, 1);
+				head.data[head.len++] =
+				    opt_style == CD_FIELD_CSV ? ',' : '\t';
+			}
+			field(&head, fields[i], strlen(fields[i]));
+		}
+		if (fwrite(head.data, 1, head.len, cli_output_file()) !=
+		    head.len || fputs(opt_style == CD_FIELD_CSV ? "\r\n" :
+		    "\n", cli_output_file()) == EOF)
+			cli_output_check();
+		free(head.data);
+	}
+	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
+		status = 2;
+	cli_games_end();
+	free_fields();
+	cli_rejects_close();
+	if (opt_stats)
+		cli_stats(cli_games.read, cli_games.written,
+		    cli_games.rejected);
+	if (status == 0 && cli_games.rejected > 0)
+		status = 1;
+	cli_exit(status);
+}

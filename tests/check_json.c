@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_json.c: valid UTF-8 out of any bytes (Latin-1 for the rest),
+ * JSON string escapes (RFC 8259), TSV and CSV fields, a game as one
+ * JSON line, and the computed fields of a row.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+
+struct row {
+	const char *in;
+	size_t len;		/* 0: strlen */
+	const char *out;
+};
+
+#define S(s)	s, sizeof(s) - 1
+
+static const struct row json_rows[] = {
+	{ S("plain"), "\"plain\"" },
+	{ S(""), "\"\"" },
+	{ S("a\"b\\c"), "\"a\\\"b\\\\c\"" },
+	{ S("\t\n\r\b\f"), "\"\\t\\n\\r\\b\\f\"" },
+	{ S("\x01\x1f\x7f"), "\"\\u0001\\u001f\x7f\"" },
+	{ S("nul\0x"), "\"nul\\u0000x\"" },
+	{ S("caf\xc3\xa9"), "\"caf\xc3\xa9\"" },		/* UTF-8 kept */
+	{ S("caf\xe9"), "\"caf\xc3\xa9\"" },		/* Latin-1 */
+	{ S("\xc3"), "\"\xc3\x83\"" },			/* cut short */
+	{ S("\xc0\xaf"), "\"\xc3\x80\xc2\xaf\"" },	/* overlong */
+	{ S("\xed\xa0\x80"), "\"\xc3\xad\xc2\xa0\xc2\x80\"" }, /* surrogate */
+	{ S("\xf4\x90\x80\x80"), "\"\xc3\xb4\xc2\x90\xc2\x80\xc2\x80\"" },
+	{ S("\xf0\x9f\x98\x80!"), "\"\xf0\x9f\x98\x80!\"" },
+	{ S("\xe2\x82\xac"), "\"\xe2\x82\xac\"" },
+	{ S("\xff\xfe"), "\"\xc3\xbf\xc3\xbe\"" },
+};
+
+START_TEST(test_json_string)
+{
+	const struct row *r = &json_rows[_i];
+	cd_buf b = { 0 };
+
+	ck_assert_int_eq(cd_json_append_string(&b, r->in, r->len), CD_OK);
+	ck_assert_msg(b.len == strlen(r->out) &&
+	    memcmp(b.data, r->out, b.len) == 0, "row %d: %.*s", _i,
+	    (int)b.len, b.data);
+	cd_buf_free(&b);
+}
+END_TEST
+
+static const struct row tsv_rows[] = {
+	{ S("a b"), "a b" },
+	{ S("a\tb\nc\\d\re"), "a\\tb\\nc\\\\d\\re" },
+	{ S("M\xfcller"), "M\xc3\xbcller" },
+	{ S("x,\"y\""), "x,\"y\"" },
+};
+
+static const struct row csv_rows[] = {
+	{ S("a b"), "a b" },
+	{ S("a,b"), "\"a,b\"" },
+	{ S("say \"hi\""), "\"say \"\"hi\"\"\"" },
+	{ S("\"\""), "\"\"\"\"\"\"" },
+	{ S("two\nlines"), "\"two\nlines\"" },
+	{ S("tab\there"), "tab\there" },
+	{ S("M\xfcller, J"), "\"M\xc3\xbcller, J\"" },
+};
+
+START_TEST(test_tsv)
+{
+	const struct row *r = &tsv_rows[_i];
+	cd_buf b = { 0 };
+
+	ck_assert_int_eq(cd_field_append(&b, r->in, r->len, CD_FIELD_TSV),
+	    CD_OK);
+	ck_assert_msg(b.len == strlen(r->out) &&
+	    memcmp(b.data, r->out, b.len) == 0, "row %d: %.*s", _i,
+	    (int)b.len, b.data);
+	cd_buf_free(&b);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	const struct row *r = &csv_rows[_i];
+	cd_buf b = { 0 };
+
+	ck_assert_int_eq(cd_field_append(&b, r->in, r->len, CD_FIELD_CSV),
+	    CD_OK);
+	ck_assert_msg(b.len == strlen(r->out) &&
+	    memcmp(b.data, r->out, b.len) == 0, "row %d: %.*s", _i,
+	    (int)b.len, b.data);
+	cd_buf_free(&b);
+}
+END_TEST
+
+static cd_game *
+parse(const char *pgn)
+{
+	cd_game *g = cd_game_new();
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert_int_eq(cd_pgn_parse_text(g, pgn, strlen(pgn), NULL, NULL),
+	    CD_OK);
+	return g;
+}
+
+START_TEST(test_game_json)
+{
+	cd_game *g = parse("[White \"W\xe9\"]\n[Zeta \"z\"]\n[Annotator \"a\"]\n\n"
+	    "{start} 1. e4 {[%clk 0:03:00] [%emt 0:00:02]} e5 "
+	    "{[%eval -0.3,20] ok [%clk 0:02:58.6]} "
+	    "2. Qh5 (2. Nf3 Nc6 (2... d6)) Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n");
+	cd_buf b = { 0 };
+	const char *want =
+	    "{\"game\":7,\"tags\":{\"Event\":\"?\",\"Site\":\"?\","
+	    "\"Date\":\"????.??.??\",\"Round\":\"?\",\"White\":\"W\xc3\xa9\","
+	    "\"Black\":\"?\",\"Result\":\"1-0\",\"Annotator\":\"a\","
+	    "\"Zeta\":\"z\"},"
+	    "\"start\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\","
+	    "\"moves\":[\"e4\",\"e5\",\"Qh5\",\"Nc6\",\"Bc4\",\"Nf6\",\"Qxf7#\"],"
+	    "\"uci\":[\"e2e4\",\"e7e5\",\"d1h5\",\"b8c6\",\"f1c4\",\"g8f6\","
+	    "\"h5f7\"],\"plies\":7,\"result\":\"1-0\","
+	    "\"final\":\"r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\","
+	    "\"termination\":\"checkmate\","
+	    "\"clocks\":[180,178.6,null,null,null,null,null],"
+	    "\"emt\":[2,null,null,null,null,null,null],"
+	    "\"evals\":[null,{\"cp\":-30,\"depth\":20},null,null,null,null,"
+	    "null],"
+	    "\"comments\":[\"start\",null,\"ok\",null,null,null,null,null],"
+	    "\"variations\":[{\"ply\":3,\"moves\":[\"Nf3\",\"Nc6\"],"
+	    "\"variations\":[{\"ply\":4,\"moves\":[\"d6\"]}]}]}\n";
+
+	ck_assert_int_eq(cd_game_write_json(g, 7, CD_JSON_COMMENTS |
+	    CD_JSON_VARIATIONS, &b), CD_OK);
+	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) ==
+	    0, "%.*s", (int)b.len, b.data);
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
+/* The buffer as a C string (the writers do not end it with a NUL). */
+static const char *
+cstr(cd_buf *b)
+{
+	char *p = realloc(b->data, b->len + 1);
+
+	ck_assert_ptr_nonnull(p);
+	b->data = p;
+	b->cap = b->len + 1;
+	p[b->len] = '\0';
+	return p;
+}
+
+START_TEST(test_game_json_plain)
+{
+	/* no commands: no per-ply arrays; castling in UCI: the king's
+	 * two squares in standard chess, king takes rook in Chess960 */
+	static const char fen[] = "[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n";
+	char pgn[256];
+	cd_game *g;
+	cd_buf b = { 0 };
+
+	snprintf(pgn, sizeof(pgn), "%s\n1. O-O Kd7 *\n", fen);
+	g = parse(pgn);
+	ck_assert_int_eq(cd_game_write_json(g, 1, CD_JSON_FENS, &b), CD_OK);
+	cstr(&b);
+	ck_assert_ptr_null(strstr(b.data, "\"clocks\""));
+	ck_assert_ptr_null(strstr(b.data, "\"evals\""));
+	ck_assert_ptr_null(strstr(b.data, "\"comments\""));
+	ck_assert_msg(strstr(b.data, "\"uci\":[\"e1g1\",\"e8d7\"]") != NULL,
+	    "%s", b.data);
+	ck_assert_msg(strstr(b.data, "\"fens\":[\"4k3/8/8/8/8/8/8/5RK1 b - - 1 1\","
+	    "\"8/3k4/8/8/8/8/8/5RK1 w - - 2 2\"]") != NULL, "%s", b.data);
+	ck_assert_msg(strstr(b.data, "\"termination\":null") != NULL, "%s",
+	    b.data);
+	cd_game_free(g);
+	b.len = 0;
+	snprintf(pgn, sizeof(pgn), "[Variant \"Chess960\"]\n%s\n"
+	    "1. O-O Kd7 *\n", fen);
+	g = parse(pgn);
+	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
+	cstr(&b);
+	ck_assert_msg(strstr(b.data, "\"uci\":[\"e1h1\",\"e8d7\"]") != NULL,
+	    "%s", b.data);
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
+START_TEST(test_fields)
+{
+	cd_game *g = parse("1. f3 e5 2. g4 Qh4# 0-1\n");
+	cd_buf b = { 0 };
+	static const char *const f[][2] = {
+		{ "@game", "42" },
+		{ "@moves", "f3 e5 g4 Qh4#" },
+		{ "@uci", "f2f3 e7e5 g2g4 d8h4" },
+		{ "@plies", "4" },
+		{ "@result", "0-1" },
+		{ "@termination", "checkmate" },
+		{ "@start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" },
+		{ "@final", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		b.len = 0;
+		ck_assert(cd_game_field_known(f[i][0]));
+		ck_assert_int_eq(cd_game_write_field(g, f[i][0], 42, &b),
+		    CD_OK);
+		ck_assert_msg(b.len == strlen(f[i][1]) &&
+		    memcmp(b.data, f[i][1], b.len) == 0, "%s: %.*s", f[i][0],
+		    (int)b.len, b.data);
+	}
+	ck_assert(!cd_game_field_known("@nope"));
+	ck_assert(!cd_game_field_known("White"));
+	ck_assert_int_eq(cd_game_write_field(g, "@nope", 1, &b), CD_ERR_ARG);
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
+/* Endings of the final position: stalemate, dead, fifty moves and
+ * repetitions as the FIDE rules name them. */
+struct end_row {
+	const char *pgn, *want;
+};
+
+static const struct end_row ends[] = {
+	{ "[FEN \"7k/5Q2/6K1/8/8/8/8/8 w - - 0 1\"]\n\n1. Qf6 *", "" },
+	{ "[FEN \"7k/5Q2/5K2/8/8/8/8/8 w - - 0 1\"]\n\n1. Kg6 *",
+	    "stalemate" },
+	{ "[FEN \"7k/8/5K2/8/8/8/8/6N1 w - - 0 1\"]\n\n1. Nf3 *", "dead" },
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *", "threefold" },
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 "
+	    "Ng8 7. Nf3 Nf6 8. Ng1 Ng8 *", "fivefold" },
+	{ "[FEN \"7k/8/8/8/8/8/R7/K7 w - - 99 80\"]\n\n80. Rb2 *", "fifty" },
+	{ "[FEN \"7k/8/8/8/8/8/R7/K7 w - - 149 80\"]\n\n80. Rb2 *",
+	    "seventyfive" },
+	{ "[FEN \"7k/8/6K1/8/8/8/Q7/8 w - - 149 80\"]\n\n80. Qa8# *",
+	    "checkmate" },
+};
+
+START_TEST(test_termination)
+{
+	cd_game *g = parse(ends[_i].pgn);
+	cd_buf b = { 0 };
+
+	ck_assert_int_eq(cd_game_write_field(g, "@termination", 1, &b),
+	    CD_OK);
+	ck_assert_msg(b.len == strlen(ends[_i].want) && (b.len == 0 ||
+	    memcmp(b.data, ends[_i].want, b.len) == 0), "row %d: %.*s", _i,
+	    (int)b.len, b.data ? b.data : "");
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
+static Suite *
+json_suite(void)
+{
+	Suite *s = suite_create("json");
+	TCase *tc = tcase_create("json");
+
+	tcase_add_loop_test(tc, test_json_string, 0,
+	    (int)(sizeof(json_rows) / sizeof(json_rows[0])));
+	tcase_add_loop_test(tc, test_tsv, 0,
+	    (int)(sizeof(tsv_rows) / sizeof(tsv_rows[0])));
+	tcase_add_loop_test(tc, test_csv, 0,
+	    (int)(sizeof(csv_rows) / sizeof(csv_rows[0])));
+	tcase_add_test(tc, test_game_json);
+	tcase_add_test(tc, test_game_json_plain);
+	tcase_add_test(tc, test_fields);
+	tcase_add_loop_test(tc, test_termination, 0,
+	    (int)(sizeof(ends) / sizeof(ends[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(json_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn2json-chessops.sh: pgn2json against an independent computation.
+# For every game of the corpus files with clock and evaluation comments
+# (online/*, the first 12 MB of the chess.com archive, CORPUS_MB=N for
+# more; the quirks files with [%clk] or [%eval]), tests/json-check.mjs
+# replays the game with chessops (npm), reads the comment commands with
+# its own regular expressions, and compares the SAN and UCI moves, the
+# final FEN, the clocks, elapsed times and evaluations with pgn2json's.
+# chessops is installed once with npm into $top_builddir/tests/chessops
+# (or taken from CHESSOPS_DIR, a directory with node_modules/chessops).
+# Skipped (77) without the corpus, node, or chessops.
+set -u
+: "${top_srcdir:?}" "${top_builddir:?}"
+J="$top_builddir/src/pgn2json"
+C="${CORPUS:-}"
+[ -d "$C/online" ] && [ -d "$C/quirks" ] ||
+    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
+command -v node >/dev/null 2>&1 || { echo "SKIP: node is not installed"; exit 77; }
+D="${CHESSOPS_DIR:-$top_builddir/tests/chessops}"
+if [ ! -f "$D/node_modules/chessops/package.json" ]; then
+	command -v npm >/dev/null 2>&1 ||
+	    { echo "SKIP: npm is not installed (chessops needed)"; exit 77; }
+	# a package.json of its own, so that npm installs right there
+	mkdir -p "$D" && (cd "$D" && echo '{"private": true}' >package.json &&
+	    timeout 300 npm install --no-save \
+	    --no-audit --no-fund chessops@0.15.1 >npm.log 2>&1) ||
+	    { echo "SKIP: npm install chessops failed (see $D/npm.log)"; exit 77; }
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/p2jx.XXXXXX") || exit 99
+trap 'rm -rf "$T"' EXIT
+status=0
+
+# compare FILE: pgn2json of the file, then the independent check
+compare() {
+	"$J" -q "$1" >"$T/out.json" 2>"$T/err"
+	if [ $? -gt 1 ]; then
+		echo "FAIL: $1: pgn2json: $(head -3 "$T/err")" >&2
+		status=1
+		return
+	fi
+	node "$top_srcdir/tests/json-check.mjs" "$D" "$1" "$T/out.json" ||
+	    status=1
+}
+
+for f in "$C"/online/*.pgn.xz; do
+	b=$(basename "$f" .pgn.xz)
+	# whole games: stop at the first Event tag past the size
+	xz -dc "$f" | awk -v max=$((${CORPUS_MB:-12} * 1000000)) \
+	    '/^\[Event / && n > max { exit } { n += length($0) + 1; print }' \
+	    >"$T/$b.pgn"
+	compare "$T/$b.pgn"
+	rm -f "$T/$b.pgn"
+done
+for f in $(grep -l -e '%clk' -e '%eval' -e '%emt' "$C"/quirks/*/*); do
+	compare "$f"
+done
+exit $status

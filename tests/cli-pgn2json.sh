@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn2json.sh: pgn2json: help, version, usage errors, the golden
+# NDJSON of tests/files/json-games.pgn (clocks, elapsed times, evals,
+# comments, variations, Latin-1 and broken UTF-8, a rejected game),
+# every line valid JSON (jq, when installed), the same output with any
+# number of threads; and pgn-regularize --strip-commands.
+set -u
+NAME=p2j
+. "$top_srcdir/tests/testlib.sh"
+P="$top_builddir/src/pgn2json"
+R="$top_builddir/src/pgn-regularize"
+G="$F/json-games.pgn"
+
+expect 0 "$P" --help
+grep -q -- '--variations' "$T/out" || fail "--help does not list --variations"
+expect 0 "$P" -V
+grep -q '^pgn2json ' "$T/out" || fail "-V: $(cat "$T/out")"
+expect 2 "$P" --bogus
+grep -q "^pgn2json: unknown option '--bogus'" "$T/err" ||
+    fail "--bogus: $(cat "$T/err")"
+expect 2 "$P" "$T/missing.pgn"
+grep -q "^pgn2json: .*missing.pgn" "$T/err" || fail "missing file: $(cat "$T/err")"
+
+# the golden output: games 1, 2, 4, 5, 6 written, 3 rejected
+cd "$F" || exit 99
+expect 1 "$P" -c --variations --rejects="$T/rej" json-games.pgn
+cmp -s "$T/out" "$E/json-games.ndjson" || { fail "json-games.ndjson differs"; diff "$E/json-games.ndjson" "$T/out" | head -5 >&2; }
+cmp -s "$T/err" "$E/json-games.err" || { fail "json-games.err differs"; cat "$T/err" >&2; }
+printf '[Event "Illegal"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n' >"$T/rej.want"
+cmp -s "$T/rej" "$T/rej.want" || fail "rejects file differs"
+cp "$T/out" "$T/golden"
+
+# any number of threads, standard input, -o
+for j in 1 3; do
+	"$P" -j $j -c --variations <json-games.pgn >"$T/j$j" 2>/dev/null
+	cmp -s "$T/j$j" "$T/golden" || fail "-j $j changes the output"
+done
+"$P" -q -o "$T/o.json" json-games.pgn 2>/dev/null
+[ "$(wc -l <"$T/o.json")" -eq 5 ] || fail "-o: $(wc -l <"$T/o.json") lines"
+
+# --fens: a FEN per ply, the last one the final position
+"$P" -f json-games.pgn 2>/dev/null >"$T/fens"
+if command -v jq >/dev/null 2>&1; then
+	jq -e . "$T/golden" >/dev/null 2>&1 || fail "jq cannot read the output"
+	n=$(jq -r 'select((.fens | length) == .plies and (.plies == 0 or .fens[-1] == .final)) | .game' "$T/fens" | wc -l)
+	[ "$n" -eq 5 ] || fail "--fens: $n games with plies FENs ending at final"
+	w=$(jq -r 'select(.game == 1) | .tags.White' "$T/golden")
+	[ "$w" = "Müller" ] || fail "Latin-1 tag read as '$w'"
+else
+	echo "jq not installed: JSON syntax not checked"
+fi
+
+# pgn-regularize --strip-commands: all, then a list
+cd "$T" || exit 99
+cat >strip.pgn <<'PGN'
+[Event "x"]
+
+{[%clk 0:03:00]} 1. e4 {[%eval 0.2] [%clk 0:02:59] good} e5 {[%clk 0:02:58]}
+(1... c5 {[%csl Ra1][%cal Gc7c5] [%mine 3] fine}) 2. Nf3 {[%emt 0:00:01]} *
+PGN
+expect 0 "$R" --strip-commands strip.pgn
+grep -q '^1\. e4 { good } 1\.\.\. e5 ( 1\.\.\. c5 { fine } ) 2\. Nf3 \*$' out ||
+    fail "--strip-commands: $(cat out)"
+expect 0 "$R" --strip-commands=clk,mine strip.pgn
+grep -q '^1\. e4 { \[%eval 0\.2\] good } 1\.\.\. e5 ( 1\.\.\. c5 { \[%csl Ra1\]\[%cal Gc7c5\] fine } )$' out ||
+    fail "--strip-commands=clk,mine: $(cat out)"
+expect 0 "$R" strip.pgn
+tr '\n' ' ' <out | grep -q '%clk 0:02:58' || fail "commands stripped without --strip-commands"
+exit $status

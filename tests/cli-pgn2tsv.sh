@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-pgn2tsv.sh: pgn2tsv: help, version, usage errors, the golden TSV
+# and CSV of tests/files/json-games.pgn, the tag-only path (no parse,
+# no game rejected, the same values as the parsed path), --no-header.
+set -u
+NAME=p2t
+. "$top_srcdir/tests/testlib.sh"
+P="$top_builddir/src/pgn2tsv"
+cd "$F" || exit 99
+
+expect 0 "$P" --help
+grep -q -- '--fields' "$T/out" || fail "--help does not list --fields"
+expect 0 "$P" --version
+expect 2 "$P" -f White,@nope json-games.pgn
+grep -q "^pgn2tsv: unknown field '@nope'" "$T/err" || fail "@nope: $(cat "$T/err")"
+expect 2 "$P" -f White,,Black json-games.pgn
+expect 2 "$P" -x
+
+# default columns: the roster and @plies; game 3 rejected
+expect 1 "$P" json-games.pgn
+cmp -s "$T/out" "$E/json-games.tsv" || { fail "json-games.tsv differs"; diff "$E/json-games.tsv" "$T/out" >&2; }
+sed 's/^pgn2json:/pgn2tsv:/' "$E/json-games.err" >"$T/err.want"
+cmp -s "$T/err" "$T/err.want" || fail "messages differ: $(cat "$T/err")"
+
+# every computed field, CSV
+expect 1 "$P" --csv -f @game,White,@start,@moves,@uci,@plies,@result,@final,@termination,Missing json-games.pgn
+cmp -s "$T/out" "$E/json-games.csv" || { fail "json-games.csv differs"; diff "$E/json-games.csv" "$T/out" >&2; }
+
+# tags only: nothing parsed, nothing rejected, the same values
+expect 0 "$P" -H -f Event,White,Black,Result,ECO json-games.pgn
+[ "$(wc -l <"$T/out")" -eq 6 ] || fail "tag-only: $(wc -l <"$T/out") rows, expected 6"
+[ -s "$T/err" ] && fail "tag-only: messages: $(cat "$T/err")"
+grep -v '^Illegal' "$T/out" >"$T/tags"
+"$P" -H -f Event,White,Black,Result,ECO,@plies json-games.pgn 2>/dev/null |
+    cut -f1-5 >"$T/parsed"
+cmp -s "$T/tags" "$T/parsed" || { fail "tag-only and parsed values differ"; diff "$T/tags" "$T/parsed" >&2; }
+# every row one line
+[ "$(awk -F'\t' 'NF != 5' "$T/out" | wc -l)" -eq 0 ] || fail "rows with other than 5 fields"
+
+# standard input, -o, -j
+"$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null
+cmp -s "$T/j3" "$E/json-games.tsv" || fail "-j 3 from standard input differs"
+"$P" -q -o "$T/o.tsv" -H json-games.pgn 2>/dev/null
+[ "$(wc -l <"$T/o.tsv")" -eq 5 ] || fail "-o -H: $(wc -l <"$T/o.tsv") rows"
+exit $status
