@@ -90,6 +90,7 @@ struct cd_epd {
 	bool have_board;	/* the fields gave a valid position */
 	size_t fields_end;	/* cd_epd_fields_end */
 	bool nomem;		/* an allocation failed while parsing */
+	bool strict;		/* CD_EPD_STRICT: deviations are errors */
 
 	struct op *ops;
 	size_t nops, cap_ops;
@@ -235,6 +236,13 @@ show(char *out, const char *s, size_t len)
 /* Findings kept per line; past it, one more says that there are more. */
 #define FINDINGS_MAX 100
 
+/* Whether a finding code makes the line invalid. */
+static bool
+code_is_error(cd_epd_code code)
+{
+	return code < CD_EPD_N_UNKNOWN || code >= CD_EPD_S_SAN;
+}
+
 /* Record a finding. */
 static void
 #if defined(__GNUC__)
@@ -251,11 +259,11 @@ finding(cd_epd *e, cd_epd_code code, cd_status st, size_t col,
 	if (e->nfinds >= FINDINGS_MAX) {
 		/* a hostile line: keep one more finding that says so */
 		e->dropped++;
-		if (code < CD_EPD_N_UNKNOWN)
+		if (code_is_error(code))
 			e->nerrors++;
 		if (e->nfinds > FINDINGS_MAX) {
 			f = &e->finds[FINDINGS_MAX];
-			if (code < CD_EPD_N_UNKNOWN && !f->pub.error) {
+			if (code_is_error(code) && !f->pub.error) {
 				f->pub.code = code;
 				f->pub.error = true;
 				f->status = st;
@@ -290,7 +298,7 @@ finding(cd_epd *e, cd_epd_code code, cd_status st, size_t col,
 		return;
 	}
 	f->pub.code = code;
-	f->pub.error = code < CD_EPD_N_UNKNOWN;
+	f->pub.error = code_is_error(code);
 	f->pub.col = col;
 	f->status = st;
 	f->seq = e->nfinds;
@@ -305,6 +313,7 @@ clear(cd_epd *e)
 	e->have_board = false;
 	e->fields_end = 0;
 	e->nomem = false;
+	e->strict = false;
 	e->nops = 0;
 	e->nopnds = 0;
 	e->text_len = 0;
@@ -856,7 +865,9 @@ parse_ops(cd_epd *e, const char *s, size_t len, size_t pos)
 				pos++;
 			if (pos >= len) {
 				if (keep)
-					finding(e, CD_EPD_N_FORMAT, CD_OK,
+					finding(e, e->strict ?
+					    CD_EPD_S_FORMAT : CD_EPD_N_FORMAT,
+					    e->strict ? CD_ERR_SYNTAX : CD_OK,
 					    len + 1, cur, "missing ';' after "
 					    "the last operation");
 				return;
@@ -1046,7 +1057,8 @@ check_move(cd_epd *e, struct op *o, size_t i, const cd_board *b,
 	d->move = m;
 	cd_san_write(b, m, san);
 	if (strlen(san) != d->len || memcmp(san, t, d->len) != 0)
-		finding(e, CD_EPD_N_SAN, CD_OK, d->col, name,
+		finding(e, e->strict ? CD_EPD_S_SAN : CD_EPD_N_SAN,
+		    e->strict ? CD_ERR_SYNTAX : CD_OK, d->col, name,
 		    "%s: %s'%s' is '%s' in canonical SAN", name, what,
 		    show(tmp, t, d->len), san);
 	return true;
@@ -1227,6 +1239,70 @@ sort_findings(cd_epd *e)
 		qsort(e->finds, n, sizeof(*e->finds), cmp_finding);
 }
 
+/*
+ * CD_EPD_STRICT: a byte order mark at the start (skipped: columns count
+ * after it) and a CR before the line end are errors.
+ */
+static void
+strict_bytes(cd_epd *e, const char **line, size_t *len)
+{
+	if (*len >= 3 && memcmp(*line, "\xef\xbb\xbf", 3) == 0) {
+		finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, 1, NULL,
+		    "byte order mark (the standard has none)");
+		*line += 3;
+		*len -= 3;
+	}
+	if (*len > 0 && (*line)[*len - 1] == '\r')
+		finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, *len, NULL,
+		    "CRLF line end (the standard has LF)");
+}
+
+/*
+ * CD_EPD_STRICT: white space outside strings other than one space
+ * between fields and operations is an error: leading or trailing white
+ * space, a run of spaces or tabs, a tab.  One finding per run.
+ */
+static void
+strict_spaces(cd_epd *e, const char *s, size_t len)
+{
+	size_t p = 0, q;
+	bool in_string = false;
+
+	while (p < len) {
+		if (in_string) {
+			if (s[p] == '\\' && p + 1 < len &&
+			    (s[p + 1] == '"' || s[p + 1] == '\\'))
+				p++;
+			else if (s[p] == '"')
+				in_string = false;
+			p++;
+			continue;
+		}
+		if (!is_ws((unsigned char)s[p])) {
+			if (s[p] == '"')
+				in_string = true;
+			p++;
+			continue;
+		}
+		for (q = p; q < len && is_ws((unsigned char)s[q]); q++)
+			;
+		if (p == 0)
+			finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, p + 1, NULL,
+			    "white space at the start of the line");
+		else if (q == len)
+			finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, p + 1, NULL,
+			    "white space at the end of the line");
+		else if (q - p > 1)
+			finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, p + 1, NULL,
+			    "run of %zu spaces or tabs (the standard has "
+			    "one space)", q - p);
+		else if (s[p] == '\t')
+			finding(e, CD_EPD_S_SPACE, CD_ERR_SYNTAX, p + 1, NULL,
+			    "tab (the standard has one space)");
+		p = q;
+	}
+}
+
 cd_status
 cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 {
@@ -1235,6 +1311,10 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 	size_t pos, i;
 
 	clear(e);
+	if (flags & CD_EPD_STRICT) {
+		e->strict = true;
+		strict_bytes(e, &line, &len);
+	}
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len > SIZE_MAX / 4 ||
@@ -1285,6 +1365,8 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 	if (e->nomem)
 		goto out;
 	check_ops(e, &ck, line);
+	if (e->strict)
+		strict_spaces(e, line, len);
 out:
 	sort_findings(e);
 	fixup(e);
@@ -1761,6 +1843,20 @@ cd_epd_reader_raw(const cd_epd_reader *r, size_t *len)
 	return r->buf;
 }
 
+/* The last line without its LF, its CR and byte order mark kept, for
+ * cd_epd_parse with CD_EPD_STRICT. */
+void
+cd_epd_reader_strict_line(const cd_epd_reader *r, const char **line,
+    size_t *len)
+{
+	size_t l = r->raw_len;
+
+	if (l > 0 && r->buf[l - 1] == '\n')
+		l--;
+	*line = r->buf;
+	*len = l;
+}
+
 unsigned long
 cd_epd_reader_lineno(const cd_epd_reader *r)
 {
@@ -1784,6 +1880,8 @@ cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
 		if ((st = cd_epd_reader_next(r, &line, &len)) != CD_OK)
 			return st;
 		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD) {
+			if (flags & CD_EPD_STRICT)
+				cd_epd_reader_strict_line(r, &line, &len);
 			st = cd_epd_parse(e, line, len, flags);
 			if (st != CD_OK) {
 				/* the place in the stream */

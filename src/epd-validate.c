@@ -15,7 +15,7 @@
 #include "chessdata.h"
 #include "cli.h"
 
-static bool opt_normalize, opt_stats;
+static bool opt_normalize, opt_stats, opt_strict;
 static const char *opt_rejects;
 static FILE *out;
 static cd_epd *rec;
@@ -35,12 +35,16 @@ usage(void)
 "      --rejects=FILE   copy the original bytes of every invalid line\n"
 "                       to FILE\n"
 "      --stats          print counts and time on standard error\n"
+"      --strict         the standard's form only: a missing final ';', a\n"
+"                       move not in canonical SAN, runs of spaces or tabs,\n"
+"                       leading or trailing white space, CRLF and a byte\n"
+"                       order mark make a line invalid\n"
 "  -h, --help           show this help and exit\n"
 "  -V, --version        show the version and exit\n"
 "\n"
 "Each finding is reported as 'epd-validate: FILE:LINE:COL: message'; notes\n"
 "(unknown opcodes, moves not in canonical SAN, a missing final ';', ...)\n"
-"do not make a line invalid.\n"
+"do not make a line invalid (under --strict some do).\n"
 "With no FILE, or when FILE is -, read standard input.\n"
 "Exit status: 0 success, 1 some line was invalid,\n"
 "2 usage or system error.\n", stdout);
@@ -167,7 +171,10 @@ process(FILE *f, const char *name)
 			continue;
 		}
 		n_read++;
-		st = cd_epd_parse(rec, line, len, 0);
+		if (opt_strict)
+			cd_epd_reader_strict_line(r, &line, &len);
+		st = cd_epd_parse(rec, line, len,
+		    opt_strict ? CD_EPD_STRICT : 0);
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		report(name, lineno);
@@ -197,13 +204,14 @@ process(FILE *f, const char *name)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJECTS = 256, OPT_STATS };
+	enum { OPT_REJECTS = 256, OPT_STATS, OPT_STRICT };
 	static const struct option longopts[] = {
 		{ "normalize", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -230,6 +238,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			opt_stats = true;
+			break;
+		case OPT_STRICT:
+			opt_strict = true;
 			break;
 		case 'h':
 			usage();

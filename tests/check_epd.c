@@ -705,6 +705,55 @@ START_TEST(test_no_validate)
 }
 END_TEST
 
+/* CD_EPD_STRICT: each deviation is an error with its code and column;
+ * without the flag the same line is valid. */
+static const struct {
+	const char *line;
+	cd_epd_code code;
+	size_t col;
+} strict_rows[] = {
+	{ "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+", CD_EPD_S_FORMAT, 35 },
+	{ "4k3/8/8/8/8/8/3N4/4K1N1 w - - bm Nge2;", CD_EPD_S_SAN, 34 },
+	{ "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8;", CD_EPD_S_SAN, 31 },
+	{ "4k3/8/8/8/8/8/8/4K2R w K - bm 0-0;", CD_EPD_S_SAN, 31 },
+	{ "4k3/8/8/8/8/8/8/4K3 w -  - id \"x\";", CD_EPD_S_SPACE, 24 },
+	{ "4k3/8/8/8/8/8/8/4K3\tw - - id \"x\";", CD_EPD_S_SPACE, 20 },
+	{ " 4k3/8/8/8/8/8/8/4K3 w - - id \"x\";", CD_EPD_S_SPACE, 1 },
+	{ "4k3/8/8/8/8/8/8/4K3 w - - id \"x\"; ", CD_EPD_S_SPACE, 34 },
+	{ "4k3/8/8/8/8/8/8/4K3 w - - id \"x\";\r", CD_EPD_S_SPACE, 34 },
+	{ "\xef\xbb\xbf" "4k3/8/8/8/8/8/8/4K3 w - - id \"x\";", CD_EPD_S_SPACE,
+	    1 },
+};
+
+START_TEST(test_strict)
+{
+	cd_epd *e = cd_epd_new();
+	const char *l = strict_rows[_i].line;
+	const cd_epd_finding *f;
+	size_t len = strlen(l);
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(cd_epd_parse(e, l, len, CD_EPD_STRICT),
+	    CD_ERR_SYNTAX);
+	ck_assert(cd_epd_invalid(e));
+	ck_assert_uint_eq(cd_epd_finding_count(e), 1);
+	f = cd_epd_finding_get(e, 0);
+	ck_assert_int_eq(f->code, strict_rows[_i].code);
+	ck_assert(f->error);
+	ck_assert_uint_eq(f->col, strict_rows[_i].col);
+	ck_assert_uint_eq(cd_epd_error(e)->col, strict_rows[_i].col);
+	if (_i != 9) {	/* a BOM is not EPD without the flag */
+		cd_epd_parse(e, l, len, 0);
+		ck_assert(!cd_epd_invalid(e));
+	}
+	/* the canonical form passes */
+	l = "4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+; id \"a  b\";";
+	ck_assert_int_eq(cd_epd_parse(e, l, strlen(l), CD_EPD_STRICT), CD_OK);
+	ck_assert_uint_eq(cd_epd_finding_count(e), 0);
+	cd_epd_free(e);
+}
+END_TEST
+
 static Suite *
 epd_suite(void)
 {
@@ -724,6 +773,8 @@ epd_suite(void)
 	tcase_add_test(tc, test_line_kind);
 	tcase_add_test(tc, test_reader);
 	tcase_add_test(tc, test_no_validate);
+	tcase_add_loop_test(tc, test_strict, 0,
+	    (int)(sizeof(strict_rows) / sizeof(strict_rows[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

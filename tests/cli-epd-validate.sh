@@ -151,4 +151,24 @@ and a rook on h1 in standard chess (Chess960 rights name the rook's file)" ] ||
 bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - bm g3;" ] ||
     fail "castling: output $(cat "$T/out")"
 
+# --strict: each deviation from the standard's form (one line each in
+# epd-strict.epd, a byte order mark in epd-strict-bom.epd) is an error
+# with its column; without --strict every line is valid
+run 0 "$V" -q epd-strict.epd epd-strict-bom.epd
+run 0 "$V" -n epd-strict.epd epd-strict-bom.epd
+[ "$(wc -l <"$T/out")" -eq 12 ] || fail "lenient reading of epd-strict.epd"
+run 1 "$V" --strict --rejects="$T/srej" --stats epd-strict.epd \
+    epd-strict-bom.epd
+grep -v ' lines read, ' "$T/err" | cmp - "$X/epd-strict.err" ||
+    fail "epd-strict.err differs"
+grep -q '^epd-validate: 12 lines read, 0 written, 11 rejected in ' \
+    "$T/err" || fail "--strict --stats line"
+grep -q '"a  run  in a string"' "$T/srej" && fail "string spaces refused"
+[ "$(wc -l <"$T/srej")" -eq 11 ] || fail "--strict rejects"
+run 0 "$V" --help
+grep -q -- '--strict' "$T/out" || fail "--help lists --strict"
+# the canonical form passes --strict
+run 0 "$V" --strict "$X/epd-valid.norm"
+grep -v 'note: unknown opcode' "$T/err" && fail "--strict on canonical lines"
+
 exit 0

@@ -59,9 +59,11 @@ typedef struct cd_epd_op {
 } cd_epd_op;
 
 /*
- * Findings of cd_epd_parse.  Codes below CD_EPD_N_UNKNOWN are errors
- * (the line is invalid); the others are notes (the line is valid, and
- * cd_epd_write repairs what the note is about).
+ * Findings of cd_epd_parse.  Codes below CD_EPD_N_UNKNOWN and the
+ * CD_EPD_S_ codes are errors (the line is invalid); the CD_EPD_N_ codes
+ * are notes (the line is valid, and cd_epd_write repairs what the note
+ * is about).  Under CD_EPD_STRICT the CD_EPD_S_ codes take the place of
+ * the notes of non-canonical SAN and of a missing final ';'.
  */
 typedef enum cd_epd_code {
 	CD_EPD_E_CHAR = 0,	/* a NUL byte, a control character */
@@ -74,14 +76,19 @@ typedef enum cd_epd_code {
 	CD_EPD_E_MOVE,		/* a move that is unreadable or illegal */
 	CD_EPD_N_UNKNOWN,	/* a lower-case opcode not in 16.2.5 */
 	CD_EPD_N_SAN,		/* a move not in canonical SAN */
-	CD_EPD_N_FORMAT		/* missing final ';', empty operation,
+	CD_EPD_N_FORMAT,	/* missing final ';', empty operation,
 				 * string over 255 bytes, a repeated move,
 				 * a backslash escaping nothing */
+	/* Errors of CD_EPD_STRICT only: */
+	CD_EPD_S_SAN,		/* a move not in canonical SAN */
+	CD_EPD_S_FORMAT,	/* missing final ';' */
+	CD_EPD_S_SPACE		/* leading, trailing, runs of white
+				 * space, a tab, CRLF, byte order mark */
 } cd_epd_code;
 
 typedef struct cd_epd_finding {
 	cd_epd_code code;
-	bool error;		/* code < CD_EPD_N_UNKNOWN */
+	bool error;		/* an error code, not a note */
 	size_t col;		/* 1-based column in the line */
 	const char *opcode;	/* the operation concerned, "" if none */
 	const char *message;	/* lower case, no final period */
@@ -104,7 +111,12 @@ enum {
 	CD_EPD_NO_VALIDATE = 1 << 1,
 	/* Castling rights are read as Chess960 (else as standard chess
 	 * unless they can only be Chess960: cd_fen_parse CD_FEN_960). */
-	CD_EPD_960 = 1 << 2
+	CD_EPD_960 = 1 << 2,
+	/* The standard's form only: a missing final ';', a move not in
+	 * canonical SAN, white space other than one space between fields
+	 * and operations (leading, trailing, runs, tabs), a final CR and
+	 * a byte order mark at the start are errors (CD_EPD_S_...). */
+	CD_EPD_STRICT = 1 << 3
 };
 
 /*
@@ -222,6 +234,11 @@ CD_API cd_status cd_epd_reader_next(cd_epd_reader *r, const char **line,
     size_t *len);
 /* The last line's bytes exactly as read, its line end included. */
 CD_API const char *cd_epd_reader_raw(const cd_epd_reader *r, size_t *len);
+/* The last line as cd_epd_parse with CD_EPD_STRICT wants it: without
+ * its LF, with any CR before it and the byte order mark of the first
+ * line kept (cd_epd_read with CD_EPD_STRICT passes it so). */
+CD_API void cd_epd_reader_strict_line(const cd_epd_reader *r,
+    const char **line, size_t *len);
 /* The last line's number (from 1), and the bytes consumed so far. */
 CD_API unsigned long cd_epd_reader_lineno(const cd_epd_reader *r);
 CD_API uint64_t cd_epd_reader_offset(const cd_epd_reader *r);
