@@ -18,5 +18,6 @@
 #include <chessdata/pgn.h>
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>
+#include <chessdata/stream.h>
 
 #endif

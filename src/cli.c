@@ -221,7 +221,7 @@ cli_open_input(const char *name, const char **display)
 
 	if (name == NULL || strcmp(name, "-") == 0) {
 		*display = "<stdin>";
-		return stdin;
+		return cli__input_open(stdin, *display);
 	}
 	*display = name;
 	f = fopen(name, "rb");
@@ -234,18 +234,28 @@ cli_open_input(const char *name, const char **display)
 #ifdef HAVE_POSIX_FADVISE
 	posix_fadvise(fileno(f), 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	return f;
+	return cli__input_open(f, *display);
 }
 
 void
 cli_close_input(FILE *f)
 {
+	f = cli__input_close(f);
 	if (f != NULL && f != stdin)
 		fclose(f);
 }
 
+static FILE *output_open(const char *path);
+
 FILE *
 cli_output_open(const char *path)
+{
+	out_file = cli__output_open(output_open(path), path);
+	return out_file;
+}
+
+static FILE *
+output_open(const char *path)
 {
 	static char outbuf[1 << 17];
 	struct stat st;
@@ -312,7 +322,7 @@ cli_exit(int status)
 
 	cli_progress_end();
 	errno = 0;
-	if (fflush(f) != 0 || ferror(f)) {
+	if ((f = cli__output_end(f)) == NULL || fflush(f) != 0 || ferror(f)) {
 		cli_warn("write error on %s: %s", name,
 		    errno ? strerror(errno) : "unknown error");
 		run_hooks();
@@ -504,6 +514,8 @@ cli_read_end(const char *name, cd_status st)
 {
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
+	if (st == CD_ERR_IO && cli__input_error(name))
+		return 2;
 	if (st == CD_ERR_IO) {
 		cli_warn("%s: read error: %s", name, strerror(errno));
 		return 2;

@@ -145,6 +145,39 @@ unsigned cli_parse_jobs(const char *arg);
  * anything else 0. */
 int cli_read_end(const char *name, cd_status st);
 
+/*
+ * Compressed inputs and output (src/cli-stream.c).  cli_open_input
+ * gives a compressed input (zstd, gzip, bzip2, xz: known by its magic
+ * bytes) as a FILE of its decompressed text, decompressed in a thread
+ * of its own; cli_read_end reports its damage ("prog: file: truncated
+ * zstd input ...", exit status 2).  cli_output_open compresses the
+ * output when -z names a format or, without -z, when the -o file's name
+ * ends in .zst, .gz, .bz2 or .xz.  A tool adds CLI_COMPRESS_OPTIONS to
+ * its long options, "z:" to its short ones, and passes both to
+ * cli_compress_option:
+ *     case 'z': case CLI_OPT_LEVEL: cli_compress_option(c, optarg);
+ */
+#define CLI_OPT_LEVEL	0x4c56
+#define CLI_COMPRESS_OPTIONS \
+	{ "compress", required_argument, NULL, 'z' }, \
+	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
+#define CLI_COMPRESS_HELP \
+"  -z, --compress=FORMAT  compress the output: zstd, gzip, bzip2 or xz\n" \
+"                        (default: from the -o name's suffix)\n" \
+"      --level=N         compression level (zstd 1-19, gzip and bzip2\n" \
+"                        1-9, xz 0-9)\n"
+void cli_compress_option(int c, const char *arg);
+/* cli.c's side: after opening an input, the FILE the tool reads; before
+ * closing it, the FILE under it (f itself for plain input); 1 when the
+ * input named name (the pointer cli_open_input gave) failed in its
+ * stream (reported here); the output FILE over f; the FILE under a
+ * finished compressed output (NULL when finishing failed, errno set). */
+FILE *cli__input_open(FILE *f, const char *name);
+FILE *cli__input_close(FILE *f);
+int cli__input_error(const char *name);
+FILE *cli__output_open(FILE *f, const char *path);
+FILE *cli__output_end(FILE *f);
+
 /* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
 void cli_atexit(void (*fn)(void));
 
