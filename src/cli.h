@@ -161,11 +161,6 @@ int cli_read_end(const char *name, cd_status st);
 #define CLI_COMPRESS_OPTIONS \
 	{ "compress", required_argument, NULL, 'z' }, \
 	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
-#define CLI_COMPRESS_HELP \
-"  -z, --compress=FORMAT  compress the output: zstd, gzip, bzip2 or xz\n" \
-"                        (default: from the -o name's suffix)\n" \
-"      --level=N         compression level (zstd 1-19, gzip and bzip2\n" \
-"                        1-9, xz 0-9)\n"
 void cli_compress_option(int c, const char *arg);
 /* cli.c's side: after opening an input, the FILE the tool reads; before
  * closing it, the FILE under it (f itself for plain input); 1 when the

@@ -32,6 +32,9 @@ usage(void)
 "\n"
 "  -n, --normalize      write the valid lines in canonical form\n"
 "  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
+"                       (default: from the suffix of -o)\n"
+"      --level=N        level (zstd 1-19, xz 0-9, else 1-9)\n"
 "  -q, --quiet          report errors only: no notes, no progress line\n"
 "      --rejects=FILE   copy the invalid lines unchanged to FILE\n"
 "      --stats          print lines read, written and rejected at the end\n"
@@ -202,6 +205,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -212,7 +216,7 @@ main(int argc, char **argv)
 	cli_init(argv[0]);
 	cli_unit = "lines";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":no:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":no:qz:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			opt_normalize = true;
@@ -228,6 +232,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			opt_stats = true;
+			break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
 			break;
 		case 'h':
 			usage();

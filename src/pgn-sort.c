@@ -647,6 +647,8 @@ src_ensure(struct src *s, size_t want)
 	return 1;
 }
 
+static void read_error(const char *name, cd_status st);
+
 /* The next record of a source into s->cur; 0 at its end. */
 static int
 src_next(struct src *s)
@@ -662,9 +664,7 @@ src_next(struct src *s)
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
-			cli_warn("%s: %s", s->name, st == CD_ERR_IO ?
-			    strerror(errno) : cd_strerror(st));
-			status = 2;
+			read_error(s->name, st);
 			return 0;
 		}
 		games_read++;
@@ -842,8 +842,10 @@ merge_all_runs(void)
 static void
 read_error(const char *name, cd_status st)
 {
-	cli_warn("%s: %s", name, st == CD_ERR_IO ? strerror(errno) :
-	    cd_strerror(st));
+	if (st == CD_ERR_IO)
+		cli_read_end(name, st);
+	else
+		cli_warn("%s: %s", name, cd_strerror(st));
 	status = 2;
 }
 
@@ -1043,6 +1045,9 @@ usage(void)
 	    "                        the first game out of order\n"
 	    "  -m, --merge           merge already sorted inputs\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line\n"
 	    "  -r, --reverse         reverse the order (equal games keep\n"
 	    "                        their input order)\n"
@@ -1074,6 +1079,7 @@ main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "temporary-directory", required_argument, NULL, 'T' },
 		{ "unique", no_argument, NULL, 'u' },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1084,7 +1090,7 @@ main(int argc, char **argv)
 	cli_init(argv[0]);
 	cli_atexit(tmp_cleanup);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uhV", longopts,
+	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c': opt_check = 1; break;
@@ -1096,6 +1102,9 @@ main(int argc, char **argv)
 		case 's': opt_stats = 1; break;
 		case 'T': opt_tmpdir = optarg; break;
 		case 'u': opt_unique = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:
