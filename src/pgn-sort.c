@@ -156,7 +156,9 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 #define IOV_BATCH	512
 
 static const char *out_name = "standard output";
-static int out_fd = -1;
+static int out_fd = -1;		/* -1: a compressed output */
+static FILE *out_file;
+static int opt_compress_temp;	/* runs compressed (zstd level 1) */
 static struct iovec oq[IOV_BATCH];
 static int noq;
 
@@ -188,6 +190,15 @@ writev_all(int fd, struct iovec *iov, int n)
 static void
 oq_flush(void)
 {
+	int i;
+
+	for (i = 0; out_fd < 0 && i < noq; i++)
+		if (fwrite(oq[i].iov_base, 1, oq[i].iov_len, out_file) !=
+		    oq[i].iov_len)
+			cli_fatal("write error on %s: %s", out_name,
+			    strerror(errno));
+	if (out_fd < 0)
+		noq = 0;
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
 		cli_fatal("write error on %s: %s", out_name, strerror(errno));
 	noq = 0;
@@ -382,15 +393,25 @@ run_add(size_t id)
 /* The run being written: records gathered for writev. */
 static struct runw {
 	int fd;
+	cd_stream *zs;		/* --compress-temp */
 	size_t id;
 	int n, nh;
 	struct iovec iov[IOV_BATCH];
 	uint64_t hdr[IOV_BATCH / 3][5];
-} rw = { -1, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
+} rw = { -1, NULL, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
 
 static void
 run_flush(void)
 {
+	int i;
+
+	for (i = 0; rw.zs != NULL && i < rw.n; i++)
+		if (cd_stream_write(rw.zs, rw.iov[i].iov_base,
+		    rw.iov[i].iov_len) != CD_OK)
+			cli_fatal("write error on %s: %s", tmp_names[rw.id],
+			    cd_stream_get_error(rw.zs)->msg);
+	if (rw.zs != NULL)
+		rw.n = 0;
 	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
 		cli_fatal("write error on %s: %s", tmp_names[rw.id],
 		    strerror(errno));
@@ -402,6 +423,14 @@ static void
 run_open(void)
 {
 	rw.fd = tmp_create(&rw.id);
+	if (opt_compress_temp) {
+		int lo;
+
+		cd_stream_levels(CD_STREAM_ZSTD, &lo, NULL, NULL);
+		rw.zs = cd_stream_open_write_fd(rw.fd, CD_STREAM_ZSTD, lo);
+		if (rw.zs == NULL)
+			cli_fatal("out of memory");
+	}
 	rw.n = 0;
 	rw.nh = 0;
 }
@@ -436,6 +465,11 @@ static void
 run_close(void)
 {
 	run_flush();
+	if (rw.zs != NULL && cd_stream_finish(rw.zs) != CD_OK)
+		cli_fatal("write error on %s: %s", tmp_names[rw.id],
+		    cd_stream_get_error(rw.zs)->msg);
+	cd_stream_free(rw.zs);
+	rw.zs = NULL;
 	if (close(rw.fd) != 0)
 		cli_fatal("write error on %s: %s", tmp_names[rw.id],
 		    strerror(errno));
@@ -589,6 +623,7 @@ fits:
 struct src {
 	/* A run... */
 	int fd;
+	cd_stream *zs;		/* a compressed run */
 	size_t id;
 	char *buf;
 	size_t cap, pos, end;
@@ -634,7 +669,17 @@ src_ensure(struct src *s, size_t want)
 			s->cap = want;
 			s->owned = 1;
 		}
-		k = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (s->zs != NULL) {
+			size_t got;
+			cd_status st = cd_stream_read(s->zs, s->buf + s->end,
+			    s->cap - s->end, &got);
+
+			if (st != CD_OK && st != CD_EOF)
+				cli_fatal("%s: %s", tmp_names[s->id],
+				    cd_stream_get_error(s->zs)->msg);
+			k = (ssize_t)got;
+		} else
+			k = read(s->fd, s->buf + s->end, s->cap - s->end);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
@@ -809,12 +854,16 @@ merge_runs(size_t first, size_t n, int to_run)
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(s[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+		if (opt_compress_temp && (s[i].zs = cd_stream_open_fd(s[i].fd,
+		    0)) == NULL)
+			cli_fatal("out of memory");
 		/* The buffer of the sort phase, shared out. */
 		s[i].cap = share;
 		s[i].buf = mem + i * share;
 	}
 	merge(s, n, to_run);
 	for (i = 0; i < n; i++) {
+		cd_stream_free(s[i].zs);
 		close(s[i].fd);
 		if (s[i].owned)
 			free(s[i].buf);
@@ -1055,6 +1104,7 @@ usage(void)
 	    "                        T (KiB without a suffix) or %% of memory\n"
 	    "                        (default 256M)\n"
 	    "      --stats           print counts and time on standard error\n"
+	    "      --compress-temp   compress the temporary files (zstd)\n"
 	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
 	    "                        (default $TMPDIR or /tmp)\n"
 	    "  -u, --unique          keep only the first of games equal in\n"
@@ -1069,6 +1119,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
+	enum { OPT_COMPRESS_TEMP = 256 };
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "merge", no_argument, NULL, 'm' },
@@ -1077,6 +1128,7 @@ main(int argc, char **argv)
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "buffer-size", required_argument, NULL, 'S' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "compress-temp", no_argument, NULL, OPT_COMPRESS_TEMP },
 		{ "temporary-directory", required_argument, NULL, 'T' },
 		{ "unique", no_argument, NULL, 'u' },
 		CLI_COMPRESS_OPTIONS,
@@ -1100,6 +1152,12 @@ main(int argc, char **argv)
 		case 'r': opt_reverse = 1; break;
 		case 'S': opt_budget = parse_size(optarg); break;
 		case 's': opt_stats = 1; break;
+		case OPT_COMPRESS_TEMP:
+			if (!cd_stream_format_supported(CD_STREAM_ZSTD))
+				cli_usage_error("--compress-temp needs zstd, "
+				    "which this build leaves out");
+			opt_compress_temp = 1;
+			break;
 		case 'T': opt_tmpdir = optarg; break;
 		case 'u': opt_unique = 1; break;
 		case 'z': case CLI_OPT_LEVEL:
@@ -1119,6 +1177,7 @@ main(int argc, char **argv)
 	/* Games are written with writev on its descriptor. */
 	fflush(out);
 	out_fd = fileno(out);
+	out_file = out;
 	if (outpath != NULL && strcmp(outpath, "-") != 0)
 		out_name = outpath;
 	if (opt_check)
