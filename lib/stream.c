@@ -1066,6 +1066,8 @@ enc_init(cd_stream *s)
 			return CD_ERR_NOMEM;
 		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_compressionLevel,
 		    s->level);
+		/* a checksum, as the zstd program writes: damage is found */
+		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_checksumFlag, 1);
 		/* compress on a thread of zstd's own where it has them */
 		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_nbWorkers, 1);
 		return CD_OK;

@@ -119,7 +119,7 @@ START_TEST(test_names)
 	ck_assert_int_eq(cd_stream_detect("\x1f\x8b\x08", 3), CD_STREAM_GZIP);
 	ck_assert_int_eq(cd_stream_detect("BZh9", 4), CD_STREAM_BZIP2);
 	ck_assert_int_eq(cd_stream_detect("BZh0", 4), CD_STREAM_PLAIN);
-	ck_assert_int_eq(cd_stream_detect("\xfd" "7zXZ", 6), CD_STREAM_PLAIN);
+	ck_assert_int_eq(cd_stream_detect("\xfd" "7zXZ", 5), CD_STREAM_PLAIN);
 	ck_assert_int_eq(cd_stream_detect("\xfd" "7zXZ\0", 6), CD_STREAM_XZ);
 	ck_assert_int_eq(cd_stream_detect("[Event", 6), CD_STREAM_PLAIN);
 	ck_assert_str_eq(cd_stream_format_name(CD_STREAM_BZIP2), "bzip2");
