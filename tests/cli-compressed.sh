@@ -56,7 +56,7 @@ same() {
 	sed 's/ in [0-9.]* s$//' "$T/ref.tmp" >"$T/ref.err"
 	for z in $FORMATS; do
 		# compressed once per input
-		c="$in.$(sfx $z)"
+		c="$T/$(basename "$in").$(sfx $z)"
 		[ -f "$c" ] || compress $z "$in" "$c"
 		"$B/$tool" "$@" "$c" >"$T/z.out" 2>"$T/z.err"
 		rc=$?
@@ -99,7 +99,7 @@ C=${CORPUS:-}
 if [ -n "$C" ] && [ -d "$C/pgn" ] && command -v xz >/dev/null; then
 	xz -dc "$C/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"
 	same "corpus otb pgn-regularize" pgn-regularize "$T/otb.pgn"
-	rm -f "$T"/otb.pgn.*
+	rm -f "$T"/otb.pgn.?*
 	# the other tools on its first 30,000 lines (about 1.5 MB)
 	head -n 30000 "$T/otb.pgn" >"$T/otb-part.pgn"
 	same "corpus otb pgn-sort" pgn-sort "$T/otb-part.pgn"
