@@ -60,11 +60,17 @@ struct block {
 	uint64_t in_end;	/* compressed bytes consumed by then */
 };
 
+/* An error and, for CD_ERR_IO, the errno behind it. */
+struct serr {
+	cd_error e;
+	int sys_errno;
+};
+
 struct cd_stream {
 	int writing;
 	int fd;			/* -1 for memory */
 	cd_stream_format fmt;
-	cd_stream_error err;	/* what the caller has been told */
+	struct serr err;	/* what the caller has been told */
 	cd_status st;		/* sticky end: CD_OK, CD_EOF or an error */
 	cd_status pending;	/* the end the decoder gave with bytes */
 	uint64_t out_total;	/* decompressed bytes given (or, writing,
@@ -81,7 +87,7 @@ struct cd_stream {
 	/* The decoder (or encoder). */
 	cd_status (*decode)(cd_stream *s, uint8_t *out, size_t cap,
 	    size_t *n);
-	cd_stream_error derr;	/* the decoder's error */
+	struct serr derr;	/* the decoder's error */
 	int open;		/* a frame, member or stream is begun */
 	int ended;		/* the decoder has given its end */
 	void *zd;		/* ZSTD_DStream / ZSTD_CCtx */
@@ -258,20 +264,21 @@ cd_stream_levels(cd_stream_format f, int *min, int *max, int *dflt)
 /* ---- errors ---- */
 
 static cd_status
-set_err(cd_stream_error *e, cd_status st, uint64_t off, const char *fmt,
+set_err(struct serr *e, cd_status st, uint64_t off, const char *fmt,
     ...) __attribute__((format(printf, 4, 5)));
 
 static cd_status
-set_err(cd_stream_error *e, cd_status st, uint64_t off, const char *fmt,
+set_err(struct serr *e, cd_status st, uint64_t off, const char *fmt,
     ...)
 {
+	char msg[CD_ERROR_MSG_MAX];
 	va_list ap;
 
-	e->status = st;
-	e->offset = off;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	cd__error_set(&e->e, st, off, 0, 0, "%s", msg);
+	e->sys_errno = 0;
 	return st;
 }
 
@@ -766,13 +773,13 @@ open_common(cd_stream *s, unsigned flags)
 	while (s->fd >= 0 && s->in_len < HEAD && !s->in_eof)
 		if (read_in(s) != CD_OK) {
 			s->err = s->derr;
-			s->st = s->err.status;
+			s->st = s->err.e.status;
 			return;
 		}
 	s->fmt = cd_stream_detect(s->in, s->in_len);
 	if (dec_init(s) != CD_OK) {
 		s->err = s->derr;
-		s->st = s->err.status;
+		s->st = s->err.e.status;
 		return;
 	}
 	if (!(flags & CD_STREAM_THREAD) || s->fmt == CD_STREAM_PLAIN)
@@ -914,10 +921,10 @@ cd_stream_tell_in(const cd_stream *s)
 	return s->in_told;
 }
 
-const cd_stream_error *
+const cd_error *
 cd_stream_get_error(const cd_stream *s)
 {
-	return &s->err;
+	return &s->err.e;
 }
 
 /* ---- writing ---- */

@@ -122,7 +122,7 @@ cli__input_error(const char *name)
 	size_t i;
 
 	for (i = 0; i < nzins; i++) {
-		const cd_stream_error *e = cd_stream_get_error(zins[i].s);
+		const cd_error *e = cd_stream_get_error(zins[i].s);
 
 		if (zins[i].name != name || e->status == CD_OK)
 			continue;
@@ -138,7 +138,7 @@ FILE *
 cli__output_open(FILE *f, const char *path)
 {
 	cd_stream_format fmt = CD_STREAM_PLAIN;
-	const cd_stream_error *e;
+	const cd_error *e;
 	cd_stream *s;
 
 	if (opt_format >= 0)

@@ -65,17 +65,6 @@ CD_API void cd_stream_levels(cd_stream_format f, int *min, int *max,
 
 typedef struct cd_stream cd_stream;
 
-/* What went wrong on a stream. */
-typedef struct cd_stream_error {
-	cd_status status;	/* CD_ERR_IO (errno in sys_errno),
-				 * CD_ERR_CORRUPT (damaged or truncated
-				 * data), CD_ERR_UNSUPPORTED (a format left
-				 * out of this build), CD_ERR_NOMEM; CD_OK */
-	uint64_t offset;	/* of the compressed input where it was
-				 * found (how far the decoder had read) */
-	int sys_errno;
-	char msg[160];		/* lower case, no final period */
-} cd_stream_error;
 
 /* Flags of cd_stream_open_fd. */
 enum {
@@ -111,8 +100,13 @@ CD_API cd_status cd_stream_read(cd_stream *s, void *buf, size_t cap,
 CD_API uint64_t cd_stream_tell(const cd_stream *s);
 CD_API uint64_t cd_stream_tell_in(const cd_stream *s);
 
-/* The stream's error (status CD_OK when there is none). */
-CD_API const cd_stream_error *cd_stream_get_error(const cd_stream *s);
+/* The stream's error (status CD_OK when there is none): CD_ERR_IO (a
+ * read or write error; the message names the system's reason),
+ * CD_ERR_CORRUPT (damaged or truncated data), CD_ERR_UNSUPPORTED (a
+ * format left out of this build), CD_ERR_ARG (a level out of range),
+ * CD_ERR_NOMEM.  Its offset is that of the compressed input where it
+ * was found (how far the decoder had read); line and column are 0. */
+CD_API const cd_error *cd_stream_get_error(const cd_stream *s);
 
 /*
  * A writing stream: the bytes given to cd_stream_write are compressed

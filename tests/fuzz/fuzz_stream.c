@@ -60,7 +60,7 @@ drain(cd_stream *s, size_t size, unsigned char **out, size_t *len)
 	st2 = cd_stream_read(s, buf, sizeof(buf), &n);
 	FUZZ_CHECK(st2 == st && n == 0, "end %d, then %d", st, st2);
 	if (st != CD_EOF) {
-		const cd_stream_error *e = cd_stream_get_error(s);
+		const cd_error *e = cd_stream_get_error(s);
 
 		FUZZ_CHECK(st == CD_ERR_CORRUPT || st == CD_ERR_NOMEM ||
 		    st == CD_ERR_UNSUPPORTED, "status %d", st);
