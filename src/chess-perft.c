@@ -48,7 +48,7 @@ usage(void)
 	    "  -f, --fen=FEN     count this position (repeatable)\n"
 	    "      --960         read castling rights as Chess960\n"
 	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FMT compress the output (zstd, gzip, bzip2, xz)\n"
+	    "  -z, --compress=FMT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                    (default: from the suffix of -o)\n"
 	    "      --level=N     level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet       no progress line\n"
