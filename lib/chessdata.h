@@ -22,5 +22,6 @@
 #include <chessdata/select.h>
 #include <chessdata/comment.h>
 #include <chessdata/json.h>
+#include <chessdata/stream.h>
 
 #endif

@@ -48,6 +48,9 @@ usage(void)
 	    "  -f, --fen=FEN     count this position (repeatable)\n"
 	    "      --960         read castling rights as Chess960\n"
 	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FMT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                    (default: from the suffix of -o)\n"
+	    "      --level=N     level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet       no progress line\n"
 	    "      --stats       print totals and speed on standard error\n"
 	    "  -h, --help        show this help and exit\n"
@@ -368,6 +371,7 @@ main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, 's' },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -379,7 +383,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:f:o:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:f:o:qz:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': {
 			char *end;
@@ -402,6 +406,9 @@ main(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case 's': opt_stats = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default: cli_bad_option(c, argv);

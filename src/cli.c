@@ -332,21 +332,24 @@ cli_open_input(const char *name, const char **display)
 		return NULL;
 	}
 	if (f == stdin)
-		return f;
+		return cli__input_open(f, *display);
 	/* Large buffer: inputs are read sequentially in big blocks. */
 	setvbuf(f, NULL, _IOFBF, 1 << 18);
 #ifdef HAVE_POSIX_FADVISE
 	posix_fadvise(fileno(f), 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	return f;
+	return cli__input_open(f, *display);
 }
 
 void
 cli_close_input(FILE *f)
 {
+	f = cli__input_close(f);
 	if (f != NULL && f != stdin)
 		fclose(f);
 }
+
+static FILE *output_open(const char *path);
 
 /* The file a -o path names: the end of its chain of symbolic links
  * (which need not exist, as with a dangling link), in malloc'd
@@ -394,6 +397,13 @@ link_target(const char *path)
 
 FILE *
 cli_output_open(const char *path)
+{
+	out_file = cli__output_open(output_open(path), path);
+	return out_file;
+}
+
+static FILE *
+output_open(const char *path)
 {
 	static char outbuf[1 << 17];
 	struct stat st;
@@ -531,6 +541,9 @@ cli_exit(int status)
 
 	cli_progress_end();
 	errno = 0;
+	/* a compressed output: finish it, then the file under it */
+	if ((f = cli__output_end(f)) == NULL)
+		cli_write_error(-1, name, errno);
 	if (fflush(f) != 0 || ferror(f))
 		cli_write_error(fileno(f), name, errno);
 	if (f != stdout || out_path != NULL) {
@@ -720,6 +733,8 @@ cli_read_end(const char *name, cd_status st)
 {
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
+	if (st == CD_ERR_IO && cli__input_error(name))
+		return 2;
 	if (st == CD_ERR_IO) {
 		cli_warn("%s: read error: %s", name, strerror(errno));
 		return 2;

@@ -104,6 +104,34 @@ extern __thread cd_buf *cli_capture;
  * anything else 0. */
 int cli_read_end(const char *name, cd_status st);
 
+/*
+ * Compressed inputs and output (src/cli-stream.c).  cli_open_input
+ * gives a compressed input (zstd, gzip, bzip2, xz: known by its magic
+ * bytes) as a FILE of its decompressed text, decompressed in a thread
+ * of its own; cli_read_end reports its damage ("prog: file: truncated
+ * zstd input ...", exit status 2).  cli_output_open compresses the
+ * output when -z names a format or, without -z, when the -o file's name
+ * ends in .zst, .gz, .bz2 or .xz.  A tool adds CLI_COMPRESS_OPTIONS to
+ * its long options, "z:" to its short ones, and passes both to
+ * cli_compress_option:
+ *     case 'z': case CLI_OPT_LEVEL: cli_compress_option(c, optarg);
+ */
+#define CLI_OPT_LEVEL	0x4c56
+#define CLI_COMPRESS_OPTIONS \
+	{ "compress", required_argument, NULL, 'z' }, \
+	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
+void cli_compress_option(int c, const char *arg);
+/* cli.c's side: after opening an input, the FILE the tool reads; before
+ * closing it, the FILE under it (f itself for plain input); 1 when the
+ * input named name (the pointer cli_open_input gave) failed in its
+ * stream (reported here); the output FILE over f; the FILE under a
+ * finished compressed output (NULL when finishing failed, errno set). */
+FILE *cli__input_open(FILE *f, const char *name);
+FILE *cli__input_close(FILE *f);
+int cli__input_error(const char *name);
+FILE *cli__output_open(FILE *f, const char *path);
+FILE *cli__output_end(FILE *f);
+
 /* Temporary files, removed by cli_tmp_remove, on every exit and on
  * SIGINT, SIGTERM and SIGHUP: a new file DIR/PREFIXXXXXXX open for
  * reading and writing (DIR: NULL or empty for $TMPDIR, else /tmp); *id

@@ -31,6 +31,9 @@ usage(void)
 "\n"
 "  -n, --normalize      write the valid lines in canonical form\n"
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
+"  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
+"                       (default: from the suffix of -o)\n"
+"      --level=N        level (zstd 1-19, xz 0-9, else 1-9)\n"
 "  -q, --quiet          report errors only: no notes, no progress line\n"
 "      --rejects=FILE   copy the original bytes of every invalid line\n"
 "                       to FILE\n"
@@ -212,6 +215,7 @@ main(int argc, char **argv)
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -222,7 +226,7 @@ main(int argc, char **argv)
 	cli_init(argv[0]);
 	cli_unit = "lines";
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":no:qhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":no:qz:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			opt_normalize = true;
@@ -241,6 +245,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_STRICT:
 			opt_strict = true;
+			break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
 			break;
 		case 'h':
 			usage();

@@ -31,6 +31,9 @@ usage(void)
 	    "Read PGC, the binary coding of PGN (see pgc(5)), and write the\n"
 	    "games in the PGN export format.\n\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line\n"
 	    "  -r, --reduced         write the reduced export format\n"
 	    "      --stats           print counts and time on standard error\n"
@@ -82,8 +85,7 @@ decode_file(FILE *f, const char *name)
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		status = 2;
+		status = cli_read_end(name, st);
 	} else if (st != CD_EOF) {
 		cli_warn_at(name, 0, 0, "offset %llu: %s",
 		    (unsigned long long)err.offset, err.msg);
@@ -105,6 +107,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "reduced", no_argument, NULL, 'r' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -115,13 +118,16 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qrhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":o:qrz:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case 'r': opt_reduced = 1; break;
 		case OPT_STATS: opt_stats = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:

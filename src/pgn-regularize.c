@@ -33,6 +33,9 @@ usage(void)
 	    "      --lang=LANG       read piece letters of language LANG (de,\n"
 	    "                        fr, German, ...: standard section 17)\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "  -r, --reduced         write the reduced export format\n"
@@ -168,6 +171,7 @@ main(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -177,7 +181,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:o:qrvhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":j:o:qrvz:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
@@ -193,6 +197,9 @@ main(int argc, char **argv)
 		case OPT_STATS: opt_stats = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:

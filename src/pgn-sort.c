@@ -208,7 +208,9 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 #define IOV_BATCH	512
 
 static const char *out_name = "standard output";
-static int out_fd = -1;
+static int out_fd = -1;		/* -1: a compressed output */
+static FILE *out_file;
+static int opt_compress_temp;	/* runs compressed (zstd level 1) */
 static struct iovec oq[IOV_BATCH];
 static int noq;
 
@@ -240,6 +242,14 @@ writev_all(int fd, struct iovec *iov, int n)
 static void
 oq_flush(void)
 {
+	int i;
+
+	for (i = 0; out_fd < 0 && i < noq; i++)
+		if (fwrite(oq[i].iov_base, 1, oq[i].iov_len, out_file) !=
+		    oq[i].iov_len)
+			cli_write_error(-1, out_name, errno);
+	if (out_fd < 0)
+		noq = 0;
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
 		cli_write_error(out_fd, out_name, errno);
 	noq = 0;
@@ -359,15 +369,25 @@ run_add(size_t id)
 /* The run being written: records gathered for writev. */
 static struct runw {
 	int fd;
+	cd_stream *zs;		/* --compress-temp */
 	size_t id;
 	int n, nh;
 	struct iovec iov[IOV_BATCH];
 	uint64_t hdr[IOV_BATCH / 3][5];
-} rw = { -1, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
+} rw = { -1, NULL, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
 
 static void
 run_flush(void)
 {
+	int i;
+
+	for (i = 0; rw.zs != NULL && i < rw.n; i++)
+		if (cd_stream_write(rw.zs, rw.iov[i].iov_base,
+		    rw.iov[i].iov_len) != CD_OK)
+			cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
+			    cd_stream_get_error(rw.zs)->msg);
+	if (rw.zs != NULL)
+		rw.n = 0;
 	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
 		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
 		    strerror(errno));
@@ -379,6 +399,14 @@ static void
 run_open(void)
 {
 	rw.fd = tmp_create(&rw.id);
+	if (opt_compress_temp) {
+		int lo;
+
+		cd_stream_levels(CD_STREAM_ZSTD, &lo, NULL, NULL);
+		rw.zs = cd_stream_open_write_fd(rw.fd, CD_STREAM_ZSTD, lo);
+		if (rw.zs == NULL)
+			cli_fatal("out of memory");
+	}
 	rw.n = 0;
 	rw.nh = 0;
 }
@@ -413,6 +441,11 @@ static void
 run_close(void)
 {
 	run_flush();
+	if (rw.zs != NULL && cd_stream_finish(rw.zs) != CD_OK)
+		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
+		    cd_stream_get_error(rw.zs)->msg);
+	cd_stream_free(rw.zs);
+	rw.zs = NULL;
 	if (close(rw.fd) != 0)
 		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
 		    strerror(errno));
@@ -566,6 +599,7 @@ fits:
 struct src {
 	/* A run... */
 	int fd;
+	cd_stream *zs;		/* a compressed run */
 	size_t id;
 	char *buf;
 	size_t cap, pos, end;
@@ -611,7 +645,17 @@ src_ensure(struct src *s, size_t want)
 			s->cap = want;
 			s->owned = 1;
 		}
-		k = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (s->zs != NULL) {
+			size_t got;
+			cd_status st = cd_stream_read(s->zs, s->buf + s->end,
+			    s->cap - s->end, &got);
+
+			if (st != CD_OK && st != CD_EOF)
+				cli_fatal("%s: %s", cli_tmp_name(s->id),
+				    cd_stream_get_error(s->zs)->msg);
+			k = (ssize_t)got;
+		} else
+			k = read(s->fd, s->buf + s->end, s->cap - s->end);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
@@ -785,12 +829,16 @@ merge_runs(size_t first, size_t n, int to_run)
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(s[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+		if (opt_compress_temp && (s[i].zs = cd_stream_open_fd(s[i].fd,
+		    0)) == NULL)
+			cli_fatal("out of memory");
 		/* The buffer of the sort phase, shared out. */
 		s[i].cap = share;
 		s[i].buf = mem + i * share;
 	}
 	merge(s, n, to_run);
 	for (i = 0; i < n; i++) {
+		cd_stream_free(s[i].zs);
 		close(s[i].fd);
 		if (s[i].owned)
 			free(s[i].buf);
@@ -1015,6 +1063,9 @@ usage(void)
 	    "                        the first game out of order\n"
 	    "  -m, --merge           merge already sorted inputs\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line\n"
 	    "  -r, --reverse         reverse the order (equal games keep\n"
 	    "                        their input order)\n"
@@ -1022,6 +1073,7 @@ usage(void)
 	    "                        T (KiB without a suffix) or %% of memory\n"
 	    "                        (default 256M)\n"
 	    "      --stats           print counts and time on standard error\n"
+	    "      --compress-temp   compress the temporary files (zstd)\n"
 	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
 	    "                        (default $TMPDIR or /tmp)\n"
 	    "  -u, --unique          keep only the first of games equal in\n"
@@ -1036,6 +1088,7 @@ usage(void)
 int
 main(int argc, char **argv)
 {
+	enum { OPT_COMPRESS_TEMP = 256 };
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
 		{ "merge", no_argument, NULL, 'm' },
@@ -1044,8 +1097,10 @@ main(int argc, char **argv)
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "buffer-size", required_argument, NULL, 'S' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "compress-temp", no_argument, NULL, OPT_COMPRESS_TEMP },
 		{ "temporary-directory", required_argument, NULL, 'T' },
 		{ "unique", no_argument, NULL, 'u' },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -1055,7 +1110,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uhV", longopts,
+	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c': opt_check = 1; break;
@@ -1065,8 +1120,17 @@ main(int argc, char **argv)
 		case 'r': opt_reverse = 1; break;
 		case 'S': opt_budget = parse_size(optarg); break;
 		case 's': opt_stats = 1; break;
+		case OPT_COMPRESS_TEMP:
+			if (!cd_stream_format_supported(CD_STREAM_ZSTD))
+				cli_usage_error("--compress-temp needs zstd, "
+				    "which this build leaves out");
+			opt_compress_temp = 1;
+			break;
 		case 'T': opt_tmpdir = optarg; break;
 		case 'u': opt_unique = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:
@@ -1081,6 +1145,7 @@ main(int argc, char **argv)
 	/* Games are written with writev on its descriptor. */
 	fflush(out);
 	out_fd = fileno(out);
+	out_file = out;
 	if (outpath != NULL && strcmp(outpath, "-") != 0)
 		out_name = outpath;
 	if (opt_check)

@@ -106,6 +106,9 @@ usage(void)
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
+"  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
+"                       (default: from the suffix of -o)\n"
+"      --level=N        level (zstd 1-19, xz 0-9, else 1-9)\n"
 "      --ops=LIST       the operations to write, comma-separated, from\n"
 "                       c0,c1,fmvn,hmvc,id,sm (the default: all of them);\n"
 "                       empty: the four fields only\n"
@@ -587,6 +590,7 @@ main(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "unique", no_argument, NULL, 'u' },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -596,7 +600,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:o:quhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j:o:quz:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FIRST:
 			opt_first = parse_count("first", optarg);
@@ -627,6 +631,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_VARIATIONS:
 			opt_variations = true;
+			break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
 			break;
 		case 'h':
 			usage();

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * chessdata/stream.h: files and pipes as the readers see them, plain or
+ * compressed.
+ *
+ * A reading stream recognises its input by its first bytes (never by a
+ * file name): zstd (any number of frames, skippable frames anywhere, a
+ * leading one as the lichess files have), gzip (any number of members,
+ * as `cat a.gz b.gz` makes), bzip2 (any number of streams), xz (any
+ * number of streams), or plain text.  It gives the decompressed bytes;
+ * with CD_STREAM_THREAD a compressed input is decompressed by a thread
+ * of the stream's own, ahead of the reader, in blocks of a megabyte.
+ * The decompressors are the libraries' own (libzstd, zlib, libbz2,
+ * liblzma); a format whose library was left out at configure time is
+ * recognised and reported as unsupported.
+ *
+ * A writing stream compresses what it is given into a descriptor.
+ *
+ * cd_stream_fopen() gives a stream as a stdio FILE, so that every reader
+ * of a FILE (the PGN, EPD and PGC readers, getline) reads decompressed
+ * bytes, and every writer to a FILE writes compressed ones.
+ *
+ * Errors stay on the handle (cd_stream_get_error): the status, the
+ * offset in the compressed input where the damage was found, and a
+ * message ("truncated zstd input", "corrupt gzip input: invalid
+ * distance too far back").  The stream never prints.
+ */
+#ifndef CHESSDATA_STREAM_H
+#define CHESSDATA_STREAM_H
+
+#include <stdio.h>
+#include <chessdata/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum cd_stream_format {
+	CD_STREAM_PLAIN = 0,
+	CD_STREAM_ZSTD,
+	CD_STREAM_GZIP,
+	CD_STREAM_BZIP2,
+	CD_STREAM_XZ
+} cd_stream_format;
+
+/* "plain", "zstd", "gzip", "bzip2", "xz". */
+CD_API const char *cd_stream_format_name(cd_stream_format f);
+/* The format named "zstd" (or "zst"), "gzip" ("gz"), "bzip2" ("bz2"),
+ * "xz", "plain" ("none"); -1 for any other name. */
+CD_API int cd_stream_format_parse(const char *name);
+/* The format a file name's suffix stands for (.zst, .gz, .bz2, .xz),
+ * CD_STREAM_PLAIN for any other name. */
+CD_API cd_stream_format cd_stream_format_suffix(const char *path);
+/* The format whose magic bytes begin buf (len bytes: 6 decide every
+ * format); CD_STREAM_PLAIN when none does. */
+CD_API cd_stream_format cd_stream_detect(const void *buf, size_t len);
+/* Whether this build reads and writes the format. */
+CD_API bool cd_stream_format_supported(cd_stream_format f);
+/* The library a format needs ("libzstd", "zlib", "libbz2", "liblzma";
+ * "" for plain). */
+CD_API const char *cd_stream_format_library(cd_stream_format f);
+/* The compression levels of a format: *min..*max, and the default. */
+CD_API void cd_stream_levels(cd_stream_format f, int *min, int *max,
+    int *dflt);
+
+typedef struct cd_stream cd_stream;
+
+
+/* Flags of cd_stream_open_fd. */
+enum {
+	CD_STREAM_THREAD = 1 << 0	/* decompress in a thread of its own */
+};
+
+/*
+ * A reading stream on the open descriptor fd (not closed by the stream).
+ * It reads the first bytes at once to know the format (a pipe blocks
+ * until they come).  NULL only when out of memory; any other failure
+ * (a read error, a format left out of the build) is kept on the stream
+ * and returned by its first read.
+ */
+CD_API cd_stream *cd_stream_open_fd(int fd, unsigned flags);
+/* The same on a stream that holds len bytes at buf (which must stay
+ * valid while the stream is used). */
+CD_API cd_stream *cd_stream_open_mem(const void *buf, size_t len,
+    unsigned flags);
+/* The input's format. */
+CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
+
+/*
+ * Up to cap decompressed bytes into buf; *n gets how many.  CD_OK (*n >
+ * 0), CD_EOF at the end of the input (again and again), or an error
+ * (CD_ERR_*, see cd_stream_get_error), which every later call returns
+ * too.  All bytes decompressed before damage is found are given
+ * before the error.
+ */
+CD_API cd_status cd_stream_read(cd_stream *s, void *buf, size_t cap,
+    size_t *n);
+
+/* Decompressed bytes given so far; compressed bytes consumed so far. */
+CD_API uint64_t cd_stream_tell(const cd_stream *s);
+CD_API uint64_t cd_stream_tell_in(const cd_stream *s);
+
+/* The stream's error (status CD_OK when there is none): CD_ERR_IO (a
+ * read or write error; the message names the system's reason),
+ * CD_ERR_CORRUPT (damaged or truncated data), CD_ERR_UNSUPPORTED (a
+ * format left out of this build), CD_ERR_ARG (a level out of range),
+ * CD_ERR_NOMEM.  Its offset is that of the compressed input where it
+ * was found (how far the decoder had read); line and column are 0. */
+CD_API const cd_error *cd_stream_get_error(const cd_stream *s);
+
+/*
+ * A writing stream: the bytes given to cd_stream_write are compressed
+ * in format f at level (-1: the format's default; see
+ * cd_stream_levels) and written to fd (not closed by the stream; plain
+ * writes them as they are).  NULL when out of memory; a format left out
+ * of the build or a level out of range gives a stream whose writes fail
+ * with CD_ERR_UNSUPPORTED or CD_ERR_ARG.
+ */
+CD_API cd_stream *cd_stream_open_write_fd(int fd, cd_stream_format f,
+    int level);
+CD_API cd_status cd_stream_write(cd_stream *s, const void *buf, size_t n);
+/* End the compressed data (the last frame, member or stream) and write
+ * it out.  CD_OK or the error; writes after it fail. */
+CD_API cd_status cd_stream_finish(cd_stream *s);
+
+/* Free the stream (a writer is not finished: call cd_stream_finish
+ * first).  A decompressing thread is stopped.  NULL does nothing. */
+CD_API void cd_stream_free(cd_stream *s);
+
+/*
+ * The stream as a stdio FILE: mode "r" for a reading stream, "w" for a
+ * writing one.  fclose() on the FILE finishes a writer (its status
+ * decides fclose's) and frees the stream; the descriptor stays open.
+ * A read or write error makes ferror() true, with errno EIO for a
+ * damaged input (see cd_stream_get_error).  NULL when out of memory.
+ */
+CD_API FILE *cd_stream_fopen(cd_stream *s, const char *mode);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

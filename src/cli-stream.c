@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli-stream.c: compressed inputs and output for every tool (see
+ * cli.h): cli_open_input hands a compressed input (known by its magic
+ * bytes) to the library's stream layer and gives the tool a FILE of the
+ * decompressed text; cli_output_open puts a compressing FILE over the
+ * output when -z or the suffix of -o asks for one.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+/* The inputs read through a stream: the FILE the tool reads, the one
+ * under it, the stream (freed by fclose of the first). */
+struct zin {
+	FILE *f, *under;
+	cd_stream *s;
+	const char *name;
+	int reported;
+};
+static struct zin *zins;
+static size_t nzins, zincap;
+
+static int opt_format = -1;	/* -z; -1: from the suffix of -o */
+static int opt_level = -1;	/* --level; -1: the format's default */
+static FILE *zout, *zout_under;
+
+void
+cli_compress_option(int c, const char *arg)
+{
+	char *end;
+	long v;
+
+	if (c == 'z') {
+		opt_format = cd_stream_format_parse(arg);
+		if (opt_format < 0)
+			cli_usage_error("unknown compression format '%s' "
+			    "(zstd, gzip, bzip2, xz or plain)", arg);
+		return;
+	}
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || v < 0 || v > 99)
+		cli_usage_error("invalid compression level '%s'", arg);
+	opt_level = (int)v;
+}
+
+FILE *
+cli__input_open(FILE *f, const char *name)
+{
+	unsigned char head[8];
+	int fd = fileno(f);
+	off_t at;
+	ssize_t n;
+	cd_stream *s;
+	FILE *zf;
+
+	if (fd < 0 || isatty(fd))
+		return f;
+	/* a file: look at its first bytes without taking them */
+	at = lseek(fd, 0, SEEK_CUR);
+	if (at >= 0) {
+		do
+			n = pread(fd, head, sizeof(head), at);
+		while (n < 0 && errno == EINTR);
+		if (n >= 0 && cd_stream_detect(head, (size_t)n) ==
+		    CD_STREAM_PLAIN)
+			return f;
+	}
+	/* compressed, or a pipe: the stream reads the first bytes */
+	if ((s = cd_stream_open_fd(fd, CD_STREAM_THREAD)) == NULL ||
+	    (zf = cd_stream_fopen(s, "r")) == NULL)
+		cli_fatal("out of memory");
+	setvbuf(zf, NULL, _IOFBF, 1 << 16);
+	if (nzins == zincap) {
+		zincap = zincap ? 2 * zincap : 8;
+		if ((zins = realloc(zins, zincap * sizeof(*zins))) == NULL)
+			cli_fatal("out of memory");
+	}
+	zins[nzins].f = zf;
+	zins[nzins].under = f;
+	zins[nzins].s = s;
+	zins[nzins].name = name;
+	zins[nzins].reported = 0;
+	nzins++;
+	return zf;
+}
+
+static struct zin *
+zin_find(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < nzins; i++)
+		if (zins[i].f == f)
+			return &zins[i];
+	return NULL;
+}
+
+FILE *
+cli__input_close(FILE *f)
+{
+	struct zin *z = zin_find(f);
+	FILE *under;
+
+	if (z == NULL)
+		return f;
+	under = z->under;
+	fclose(z->f);
+	*z = zins[--nzins];
+	return under;
+}
+
+int
+cli__input_error(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < nzins; i++) {
+		const cd_error *e = cd_stream_get_error(zins[i].s);
+
+		if (zins[i].name != name || e->status == CD_OK)
+			continue;
+		if (!zins[i].reported)
+			cli_warn("%s: %s", name, e->msg);
+		zins[i].reported = 1;
+		return 1;
+	}
+	return 0;
+}
+
+FILE *
+cli__output_open(FILE *f, const char *path)
+{
+	cd_stream_format fmt = CD_STREAM_PLAIN;
+	const cd_error *e;
+	cd_stream *s;
+
+	if (opt_format >= 0)
+		fmt = (cd_stream_format)opt_format;
+	else if (path != NULL && strcmp(path, "-") != 0)
+		fmt = cd_stream_format_suffix(path);
+	if (fmt == CD_STREAM_PLAIN) {
+		if (opt_level >= 0 && opt_format < 0)
+			cli_usage_error("--level needs -z or an output file "
+			    "named .zst, .gz, .bz2 or .xz");
+		return f;
+	}
+	if ((s = cd_stream_open_write_fd(fileno(f), fmt, opt_level)) == NULL)
+		cli_fatal("out of memory");
+	e = cd_stream_get_error(s);
+	if (e->status != CD_OK) {
+		char msg[sizeof(e->msg)];
+
+		memcpy(msg, e->msg, sizeof(msg));
+		cd_stream_free(s);
+		cli_usage_error("%s", msg);
+	}
+	if ((zout = cd_stream_fopen(s, "w")) == NULL)
+		cli_fatal("out of memory");
+	setvbuf(zout, NULL, _IOFBF, 1 << 17);
+	zout_under = f;
+	return zout;
+}
+
+FILE *
+cli__output_end(FILE *f)
+{
+	FILE *c = zout;
+
+	if (c == NULL || f != c)
+		return f;
+	zout = NULL;
+	errno = 0;
+	if (fclose(c) != 0) {
+		if (errno == 0)
+			errno = EIO;
+		return NULL;
+	}
+	return zout_under;
+}

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_stream.c: the stream layer: formats by magic and by name, every
+ * supported format written and read back (threaded and not, through a
+ * FILE too), several frames or members, a leading skippable zstd frame,
+ * truncation at every length and a flipped byte (an error naming the
+ * format, every byte before it given), the writers' argument checks.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+
+static const cd_stream_format formats[] = {
+	CD_STREAM_PLAIN, CD_STREAM_ZSTD, CD_STREAM_GZIP, CD_STREAM_BZIP2,
+	CD_STREAM_XZ
+};
+#define NFORMATS 5
+
+/* Some text that compresses: numbered PGN-like lines. */
+static char *
+make_text(size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *t = malloc(cap);
+	unsigned i;
+
+	ck_assert_ptr_nonnull(t);
+	for (i = 0; n + 100 < cap; i++)
+		n += (size_t)snprintf(t + n, cap - n, "[Event \"game %u\"]\n"
+		    "1. e4 e5 2. Nf3 Nc6 %u 1-0\n\n", i, i * 7919u % 1000);
+	*len = n;
+	return t;
+}
+
+/* Compress len bytes of text in format f into a malloc'd buffer. */
+static unsigned char *
+compress_mem(cd_stream_format f, int level, const char *text, size_t len,
+    size_t *out_len)
+{
+	FILE *tmp = tmpfile();
+	cd_stream *w;
+	unsigned char *out;
+	long n;
+
+	ck_assert_ptr_nonnull(tmp);
+	w = cd_stream_open_write_fd(fileno(tmp), f, level);
+	ck_assert_ptr_nonnull(w);
+	/* in pieces of odd sizes */
+	{
+		size_t at = 0, k = 1;
+
+		while (at < len) {
+			size_t m = len - at < k ? len - at : k;
+
+			ck_assert_int_eq(cd_stream_write(w, text + at, m),
+			    CD_OK);
+			at += m;
+			k = k * 3 + 1;
+		}
+	}
+	ck_assert_int_eq(cd_stream_finish(w), CD_OK);
+	cd_stream_free(w);
+	n = lseek(fileno(tmp), 0, SEEK_END);
+	ck_assert_int_gt(n, 0);
+	out = malloc((size_t)n);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(pread(fileno(tmp), out, (size_t)n, 0), n);
+	fclose(tmp);
+	*out_len = (size_t)n;
+	return out;
+}
+
+/* Read a stream to its end; its status, the bytes in *out. */
+static cd_status
+read_all(cd_stream *s, char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n;
+	cd_status st;
+
+	*out = malloc(cap);
+	*len = 0;
+	for (;;) {
+		if (cap - *len < 5000) {
+			cap *= 2;
+			*out = realloc(*out, cap);
+			ck_assert_ptr_nonnull(*out);
+		}
+		st = cd_stream_read(s, *out + *len, 1 + *len % 4999, &n);
+		if (st != CD_OK)
+			return st;
+		ck_assert_uint_gt(n, 0);
+		*len += n;
+	}
+}
+
+START_TEST(test_names)
+{
+	ck_assert_int_eq(cd_stream_format_parse("zst"), CD_STREAM_ZSTD);
+	ck_assert_int_eq(cd_stream_format_parse("gzip"), CD_STREAM_GZIP);
+	ck_assert_int_eq(cd_stream_format_parse("bz2"), CD_STREAM_BZIP2);
+	ck_assert_int_eq(cd_stream_format_parse("xz"), CD_STREAM_XZ);
+	ck_assert_int_eq(cd_stream_format_parse("lz4"), -1);
+	ck_assert_int_eq(cd_stream_format_suffix("a.pgn.zst"), CD_STREAM_ZSTD);
+	ck_assert_int_eq(cd_stream_format_suffix("a.pgn.gz"), CD_STREAM_GZIP);
+	ck_assert_int_eq(cd_stream_format_suffix("a.bz2"), CD_STREAM_BZIP2);
+	ck_assert_int_eq(cd_stream_format_suffix("x.xz"), CD_STREAM_XZ);
+	ck_assert_int_eq(cd_stream_format_suffix(".gz"), CD_STREAM_PLAIN);
+	ck_assert_int_eq(cd_stream_format_suffix("a.pgn"), CD_STREAM_PLAIN);
+	ck_assert_int_eq(cd_stream_detect("\x28\xb5\x2f\xfd", 4),
+	    CD_STREAM_ZSTD);
+	ck_assert_int_eq(cd_stream_detect("\x5a\x2a\x4d\x18", 4),
+	    CD_STREAM_ZSTD);
+	ck_assert_int_eq(cd_stream_detect("\x1f\x8b\x08", 3), CD_STREAM_GZIP);
+	ck_assert_int_eq(cd_stream_detect("BZh9", 4), CD_STREAM_BZIP2);
+	ck_assert_int_eq(cd_stream_detect("BZh0", 4), CD_STREAM_PLAIN);
+	ck_assert_int_eq(cd_stream_detect("\xfd" "7zXZ", 5), CD_STREAM_PLAIN);
+	ck_assert_int_eq(cd_stream_detect("\xfd" "7zXZ\0", 6), CD_STREAM_XZ);
+	ck_assert_int_eq(cd_stream_detect("[Event", 6), CD_STREAM_PLAIN);
+	ck_assert_str_eq(cd_stream_format_name(CD_STREAM_BZIP2), "bzip2");
+}
+END_TEST
+
+/* Every format round trips, threaded or not, and through a FILE. */
+START_TEST(test_roundtrip)
+{
+	cd_stream_format f = formats[_i];
+	size_t len, clen, olen;
+	char *text = make_text(&len), *out;
+	unsigned char *c;
+	cd_stream *s;
+	unsigned flags;
+
+	if (!cd_stream_format_supported(f)) {
+		free(text);
+		return;
+	}
+	c = compress_mem(f, -1, text, len, &clen);
+	if (f != CD_STREAM_PLAIN)
+		ck_assert_uint_lt(clen, len / 3);
+	for (flags = 0; flags <= CD_STREAM_THREAD; flags++) {
+		s = cd_stream_open_mem(c, clen, flags);
+		ck_assert_int_eq(cd_stream_get_format(s), f);
+		ck_assert_int_eq(read_all(s, &out, &olen), CD_EOF);
+		ck_assert_uint_eq(olen, len);
+		ck_assert(memcmp(out, text, len) == 0);
+		ck_assert_uint_eq(cd_stream_tell(s), len);
+		cd_stream_free(s);
+		free(out);
+	}
+	/* a file descriptor, read as a FILE */
+	{
+		FILE *tmp = tmpfile(), *zf;
+		char line[256];
+		unsigned long lines = 0;
+
+		ck_assert_int_eq(fwrite(c, 1, clen, tmp), clen);
+		fflush(tmp);
+		lseek(fileno(tmp), 0, SEEK_SET);
+		s = cd_stream_open_fd(fileno(tmp), CD_STREAM_THREAD);
+		zf = cd_stream_fopen(s, "r");
+		ck_assert_ptr_nonnull(zf);
+		while (fgets(line, sizeof(line), zf) != NULL)
+			lines++;
+		ck_assert(!ferror(zf));
+		ck_assert_uint_eq(lines * 3, (unsigned long)(len ? lines * 3 :
+		    0));
+		ck_assert_uint_gt(lines, 10000);
+		fclose(zf);
+		fclose(tmp);
+	}
+	free(c);
+	free(text);
+}
+END_TEST
+
+/* Two streams one after the other read as one; zstd with a leading
+ * skippable frame. */
+START_TEST(test_concat)
+{
+	cd_stream_format f = formats[_i];
+	const char *a = "[Event \"a\"]\n1. e4 1-0\n\n";
+	const char *b = "[Event \"b\"]\n1. d4 0-1\n\n";
+	size_t la, lb, olen, pre;
+	unsigned char *ca, *cb, *both;
+	char *out;
+	cd_stream *s;
+
+	if (f == CD_STREAM_PLAIN || !cd_stream_format_supported(f))
+		return;
+	ca = compress_mem(f, 1, a, strlen(a), &la);
+	cb = compress_mem(f, 1, b, strlen(b), &lb);
+	pre = f == CD_STREAM_ZSTD ? 12 : 0;
+	both = malloc(pre + la + lb);
+	memcpy(both, "\x50\x2a\x4d\x18\x04\0\0\0skip", pre);
+	memcpy(both + pre, ca, la);
+	memcpy(both + pre + la, cb, lb);
+	s = cd_stream_open_mem(both, pre + la + lb, 0);
+	ck_assert_int_eq(read_all(s, &out, &olen), CD_EOF);
+	ck_assert_uint_eq(olen, strlen(a) + strlen(b));
+	ck_assert(memcmp(out, a, strlen(a)) == 0);
+	ck_assert(memcmp(out + strlen(a), b, strlen(b)) == 0);
+	cd_stream_free(s);
+	free(out);
+	free(both);
+	free(ca);
+	free(cb);
+}
+END_TEST
+
+/* Cut anywhere past the magic: CD_ERR_CORRUPT, "truncated", the bytes
+ * before a prefix of the text; a flipped byte: an error. */
+START_TEST(test_damage)
+{
+	cd_stream_format f = formats[_i];
+	size_t len, clen, olen, cut, step;
+	char *text = make_text(&len), *out;
+	unsigned char *c;
+	cd_stream *s;
+	cd_status st;
+
+	if (f == CD_STREAM_PLAIN || !cd_stream_format_supported(f)) {
+		free(text);
+		return;
+	}
+	len /= 8;
+	c = compress_mem(f, -1, text, len, &clen);
+	step = clen / 97 + 1;
+	for (cut = 6; cut < clen; cut += step) {
+		s = cd_stream_open_mem(c, cut, cut % 2 ? CD_STREAM_THREAD : 0);
+		st = read_all(s, &out, &olen);
+		ck_assert_msg(st == CD_ERR_CORRUPT, "%s cut at %zu: %d",
+		    cd_stream_format_name(f), cut, st);
+		ck_assert(strstr(cd_stream_get_error(s)->msg, "truncated") ||
+		    strstr(cd_stream_get_error(s)->msg, "corrupt"));
+		ck_assert_uint_le(cd_stream_get_error(s)->offset, cut);
+		ck_assert_uint_le(olen, len);
+		ck_assert(olen == 0 || memcmp(out, text, olen) == 0);
+		cd_stream_free(s);
+		free(out);
+	}
+	c[clen / 2] ^= 0x5a;
+	s = cd_stream_open_mem(c, clen, 0);
+	st = read_all(s, &out, &olen);
+	ck_assert_int_eq(st, CD_ERR_CORRUPT);
+	cd_stream_free(s);
+	free(out);
+	free(c);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_writer_args)
+{
+	cd_stream *w;
+	int lo, hi, d;
+
+	cd_stream_levels(CD_STREAM_GZIP, &lo, &hi, &d);
+	ck_assert_int_eq(lo, 1);
+	ck_assert_int_eq(hi, 9);
+	w = cd_stream_open_write_fd(-1, CD_STREAM_GZIP, 10);
+	ck_assert_int_ne(cd_stream_get_error(w)->status, CD_OK);
+	ck_assert_int_ne(cd_stream_write(w, "x", 1), CD_OK);
+	cd_stream_free(w);
+	/* a write error is reported, not a crash */
+	w = cd_stream_open_write_fd(-1, CD_STREAM_PLAIN, -1);
+	ck_assert_int_eq(cd_stream_write(w, "x", 1), CD_ERR_IO);
+	ck_assert_int_eq(cd_stream_get_error(w)->status, CD_ERR_IO);
+	cd_stream_free(w);
+	cd_stream_free(NULL);
+}
+END_TEST
+
+static Suite *
+stream_suite(void)
+{
+	Suite *s = suite_create("stream");
+	TCase *tc = tcase_create("stream");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_names);
+	tcase_add_loop_test(tc, test_roundtrip, 0, NFORMATS);
+	tcase_add_loop_test(tc, test_concat, 0, NFORMATS);
+	tcase_add_loop_test(tc, test_damage, 0, NFORMATS);
+	tcase_add_test(tc, test_writer_args);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(stream_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

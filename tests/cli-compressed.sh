@@ -1,0 +1,265 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# cli-compressed.sh: compressed input and output of every tool.
+# - Every tool gives the same bytes (output and messages, the file name
+#   aside) for x, x.zst, x.gz, x.bz2 and x.xz, as files and on standard
+#   input: the fixtures, and the corpus's otb, book and online archives
+#   when $CORPUS is there.
+# - zstd with a leading (and a trailing) skippable frame, pzstd's
+#   frames, concatenated gzip members, bzip2 and xz streams.
+# - -z FORMAT and -o NAME.zst/.gz/.bz2/.xz write what zstd, gzip, bzip2
+#   and xz read back; --level and -z errors.
+# - A compressed file cut at every 4 KB and with bytes flipped: exit 2,
+#   a message naming the file and the damage, and the output the games
+#   complete before it, each whole (a prefix of the full output).
+# A format whose compressor is not installed is skipped (with a note).
+set -u
+NAME=clicompressed
+. "${top_srcdir:?}/tests/testlib.sh"
+B="$top_builddir/src"
+LC_ALL=C
+export LC_ALL
+
+FORMATS=
+for z in zstd gzip bzip2 xz; do
+	if ! command -v $z >/dev/null 2>&1; then
+		echo "note: $z not installed: its format is not tested"
+	elif echo x | $z -c | "$top_builddir/src/pgn-regularize" 2>&1 |
+	    grep -q 'not supported'; then
+		echo "note: this build leaves $z out: its format is not tested"
+	else
+		FORMATS="$FORMATS $z"
+	fi
+done
+[ -n "$FORMATS" ] || { echo "no compressor installed: skipped"; exit 77; }
+
+sfx() {
+	case $1 in zstd) echo zst ;; gzip) echo gz ;; bzip2) echo bz2 ;;
+	xz) echo xz ;; esac
+}
+
+# compress FORMAT IN OUT
+compress() {
+	case $1 in
+	zstd) zstd -q -1 -c "$2" >"$3" ;;
+	*) $1 -1 -c "$2" >"$3" ;;
+	esac
+}
+
+# same NAME TOOL INPUT [ARGS...]: the tool's output, status and messages
+# on INPUT and on its compressed forms, as a file and on standard input
+same() {
+	what=$1 tool=$2 in=$3
+	shift 3
+	"$B/$tool" "$@" "$in" >"$T/ref.out" 2>"$T/ref.tmp"
+	ref=$?
+	sed 's/ in [0-9.]* s$//' "$T/ref.tmp" >"$T/ref.err"
+	for z in $FORMATS; do
+		# compressed once per input
+		c="$T/$(basename "$in").$(sfx $z)"
+		[ -f "$c" ] || compress $z "$in" "$c"
+		"$B/$tool" "$@" "$c" >"$T/z.out" 2>"$T/z.err"
+		rc=$?
+		[ $rc -eq $ref ] || fail "$what: $z file: exit $rc, not $ref"
+		cmp -s "$T/ref.out" "$T/z.out" ||
+		    fail "$what: $z file: output differs"
+		# (the time of --stats aside)
+		sed "s|$c|$in|g; s/ in [0-9.]* s$//" "$T/z.err" |
+		    cmp -s - "$T/ref.err" ||
+		    fail "$what: $z file: messages differ"
+		"$B/$tool" "$@" <"$c" >"$T/z.out" 2>"$T/z.err"
+		rc=$?
+		[ $rc -eq $ref ] || fail "$what: $z stdin: exit $rc, not $ref"
+		cmp -s "$T/ref.out" "$T/z.out" ||
+		    fail "$what: $z stdin: output differs"
+		# and through a pipe (not seekable)
+		cat "$c" | "$B/$tool" "$@" >"$T/z.out" 2>/dev/null
+		cmp -s "$T/ref.out" "$T/z.out" ||
+		    fail "$what: $z pipe: output differs"
+	done
+}
+
+# ---- every tool, the fixtures ----
+cat "$F"/sample.pgn "$F"/regularize-import.pgn "$F"/regularize-bad.pgn \
+    "$F"/sort-keys.pgn "$F"/p2e-games.pgn "$F"/pgc-sample.pgn >"$T/mix.pgn"
+same "pgn-regularize mix" pgn-regularize "$T/mix.pgn" --stats
+same "pgn-regularize -r" pgn-regularize "$F/regularize-import.pgn" -r
+same "pgn-sort" pgn-sort "$F/sort-keys.pgn"
+same "pgn-sort odd" pgn-sort "$F/sort-odd.pgn"
+same "pgn2epd" pgn2epd "$F/p2e-games.pgn" --variations
+same "pgn2pgc" pgn2pgc "$F/pgc-sample.pgn"
+"$B/pgn2pgc" -c "$T/mix.pgn" >"$T/mix.pgc" 2>/dev/null
+same "pgc2pgn" pgc2pgn "$T/mix.pgc"
+same "epd-validate" epd-validate "$F/epd-valid.epd" -n
+same "epd-validate invalid" epd-validate "$F/epd-invalid.epd"
+same "chess-perft" chess-perft "$F/perft-blocks.perft" -q -d 2
+
+# ---- the corpus ----
+C=${CORPUS:-}
+if [ -n "$C" ] && [ -d "$C/pgn" ] && command -v xz >/dev/null; then
+	xz -dc "$C/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"
+	same "corpus otb pgn-regularize" pgn-regularize "$T/otb.pgn"
+	rm -f "$T"/otb.pgn.?*
+	# the other tools on its first 30,000 lines (about 1.5 MB)
+	head -n 30000 "$T/otb.pgn" >"$T/otb-part.pgn"
+	same "corpus otb pgn-sort" pgn-sort "$T/otb-part.pgn"
+	same "corpus otb pgn2pgc" pgn2pgc "$T/otb-part.pgn"
+	"$B/pgn2pgc" -c "$T/otb-part.pgn" >"$T/otb.pgc" 2>/dev/null
+	same "corpus otb pgc2pgn" pgc2pgn "$T/otb.pgc"
+	xz -dc "$C/pgn/book-2moves_v2.pgn.xz" >"$T/book.pgn"
+	same "corpus book pgn2epd" pgn2epd "$T/book.pgn" -u
+	xz -dc "$C/online/kdave-pgn-toys--lichess.pgn.xz" >"$T/li.pgn"
+	same "corpus lichess pgn-regularize" pgn-regularize "$T/li.pgn"
+	BIG="$T/otb-part.pgn"
+	rm -f "$T"/book.pgn* "$T"/li.pgn* "$T"/otb.pgc* "$T/otb.pgn"
+else
+	echo "note: no corpus: the fixtures only"
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		cat "$T/mix.pgn"
+	done >"$T/big.pgn"
+	BIG="$T/big.pgn"
+fi
+"$B/pgn-regularize" "$BIG" >"$T/big.ref" 2>/dev/null
+
+# ---- frames, members and streams ----
+split_half() {
+	n=$(wc -l <"$1")
+	head -n $((n / 2)) "$1" >"$T/a.part"
+	tail -n +$((n / 2 + 1)) "$1" >"$T/b.part"
+}
+split_half "$BIG"
+for z in $FORMATS; do
+	compress $z "$T/a.part" "$T/cat.1"
+	compress $z "$T/b.part" "$T/cat.2"
+	cat "$T/cat.1" "$T/cat.2" >"$T/cat.$(sfx $z)"
+	expect 0 "$B/pgn-regularize" "$T/cat.$(sfx $z)"
+	cmp -s "$T/out" "$T/big.ref" || fail "$z: two concatenated streams"
+done
+case $FORMATS in *zstd*)
+	# skippable frames (magic 0x184D2A50..5F, a 4-byte little-endian
+	# size, the payload) before the first frame and after the last
+	{
+		printf '\120\052\115\030\010\000\000\000lichess!'
+		zstd -q -1 -c "$BIG"
+		printf '\137\052\115\030\000\000\000\000'
+	} >"$T/skip.zst"
+	expect 0 "$B/pgn-regularize" "$T/skip.zst"
+	cmp -s "$T/out" "$T/big.ref" || fail "zstd: skippable frames"
+	"$B/pgn-regularize" <"$T/skip.zst" 2>/dev/null | cmp -s - "$T/big.ref" ||
+	    fail "zstd: skippable frames on standard input"
+	if command -v pzstd >/dev/null 2>&1; then
+		pzstd -q -p 2 -c "$BIG" >"$T/pz.zst" 2>/dev/null
+		expect 0 "$B/pgn-regularize" "$T/pz.zst"
+		cmp -s "$T/out" "$T/big.ref" || fail "zstd: pzstd frames"
+	fi
+	zstd -q -1 -T0 -c "$BIG" >"$T/t0.zst"
+	expect 0 "$B/pgn-regularize" "$T/t0.zst"
+	cmp -s "$T/out" "$T/big.ref" || fail "zstd: zstd -T0"
+	;;
+esac
+
+# ---- compressed output ----
+for z in $FORMATS; do
+	s=$(sfx $z)
+	expect 0 "$B/pgn-regularize" --level=1 -o "$T/o.pgn.$s" "$BIG"
+	$z -dc "$T/o.pgn.$s" | cmp -s - "$T/big.ref" ||
+	    fail "$z: -o NAME.$s does not read back"
+	expect 0 "$B/pgn-regularize" -z $z --level=1 "$BIG"
+	$z -dc "$T/out" | cmp -s - "$T/big.ref" ||
+	    fail "$z: -z $z --level=1 does not read back"
+	# compressed in, compressed out, through the whole pipeline
+	"$B/pgn-regularize" -z $z --level=1 "$T/o.pgn.$s" 2>/dev/null |
+	    "$B/pgn-sort" -z $z --level=1 |
+	    "$B/pgn2pgc" -z $z --level=1 | "$B/pgc2pgn" |
+	    "$B/pgn-sort" >"$T/pipe.out" 2>"$T/pipe.err"
+	"$B/pgn-sort" "$T/big.ref" | "$B/pgn2pgc" | "$B/pgc2pgn" |
+	    "$B/pgn-sort" | cmp -s - "$T/pipe.out" ||
+	    fail "$z: compressed pipeline"
+	# the output may name the input
+	cp "$T/o.pgn.$s" "$T/same.$s"
+	expect 0 "$B/pgn-sort" --level=1 -o "$T/same.$s" "$T/same.$s"
+	$z -dc "$T/same.$s" | cmp -s - "$T/pipe.out" ||
+	    fail "$z: -o names the input"
+done
+for tool in pgn-regularize pgn-sort pgn2epd pgn2pgc pgc2pgn epd-validate \
+    chess-perft; do
+	expect 2 "$B/$tool" -z lz4 /dev/null
+	grep -q "unknown compression format 'lz4'" "$T/err" ||
+	    fail "$tool -z lz4: message"
+	expect 2 "$B/$tool" --level=3 /dev/null
+	grep -q "level needs -z" "$T/err" || fail "$tool --level: message"
+	expect 2 "$B/$tool" -z gzip --level=10 /dev/null
+	grep -q "level 10 is not in 1..9" "$T/err" ||
+	    fail "$tool --level=10: message"
+	"$B/$tool" --help | grep -q -- '--compress=' ||
+	    fail "$tool --help: no --compress"
+done
+expect 0 "$B/pgn-regularize" -z plain "$F/sample.pgn"
+"$B/pgn-regularize" "$F/sample.pgn" | cmp -s - "$T/out" || fail "-z plain"
+
+# pgn-sort's runs compressed: the same order
+"$B/pgn-sort" "$BIG" >"$T/sorted.ref" 2>/dev/null
+expect 0 "$B/pgn-sort" -S 64K --compress-temp "$BIG"
+cmp -s "$T/out" "$T/sorted.ref" || fail "pgn-sort --compress-temp"
+
+# ---- damage ----
+# check_damaged WHAT FILE: exit 2, a message naming FILE, and the output
+# a prefix of the full one that ends between games
+check_damaged() {
+	expect 2 "$B/pgn-regularize" --stats "$2"
+	grep -q "^pgn-regularize: $2: \(truncated\|corrupt\) " "$T/err" ||
+	    { fail "$1: no message naming the file"; cat "$T/err" >&2; }
+	n=$(wc -c <"$T/out")
+	head -c "$n" "$T/big.ref" | cmp -s - "$T/out" ||
+	    fail "$1: the output is not a prefix of the whole"
+	if [ "$n" -gt 0 ] && [ "$(tail -c 2 "$T/out" | od -An -c | tr -d ' ')" != '\n\n' ]; then
+		fail "$1: the output ends inside a game"
+	fi
+	w=$(grep -c '^\[Event ' "$T/out")
+	grep -q " games read, $w written, 0 rejected" "$T/err" ||
+	    fail "$1: $w games written, not as counted"
+}
+head -c 200000 "$BIG" >"$T/part.pgn"
+printf '\n\n' >>"$T/part.pgn"
+"$B/pgn-regularize" "$T/part.pgn" >"$T/part.ref" 2>/dev/null
+for z in $FORMATS; do
+	s=$(sfx $z)
+	compress $z "$T/part.pgn" "$T/whole.$s"
+	size=$(wc -c <"$T/whole.$s")
+	cut=0
+	while [ $cut -lt "$size" ]; do
+		head -c $cut "$T/whole.$s" >"$T/cut.$s"
+		if [ $cut -lt 6 ]; then
+			# too short to be known as compressed: plain text
+			cut=$((cut + 4096))
+			continue
+		fi
+		check_damaged "$z cut at $cut" "$T/cut.$s"
+		cut=$((cut + 4096))
+	done
+	# the last byte missing
+	head -c $((size - 1)) "$T/whole.$s" >"$T/cut.$s"
+	check_damaged "$z without its last byte" "$T/cut.$s"
+	# bytes flipped past the header, at a few places
+	for at in 40 $((size / 3)) $((size / 2)) $((size - 30)); do
+		cp "$T/whole.$s" "$T/flip.$s"
+		b=$(od -An -tu1 -j "$at" -N1 "$T/whole.$s" | tr -d ' ')
+		printf "\\$(printf %03o $(((b + 77) % 256)))" |
+		    dd of="$T/flip.$s" bs=1 seek="$at" conv=notrunc 2>/dev/null
+		"$B/pgn-regularize" "$T/flip.$s" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ $rc -eq 2 ] || fail "$z byte $at flipped: exit $rc, not 2"
+		grep -q "^pgn-regularize: $T/flip.$s: \(truncated\|corrupt\) " \
+		    "$T/err" || fail "$z byte $at flipped: no message"
+	done
+done
+# an empty compressed file and a lone magic number
+: >"$T/empty.gz"
+expect 0 "$B/pgn-regularize" "$T/empty.gz"
+case $FORMATS in *zstd*)
+	printf '\050\265\057\375' >"$T/magic.zst"
+	expect 2 "$B/pgn-regularize" "$T/magic.zst"
+	grep -q "truncated zstd input" "$T/err" || fail "lone zstd magic: message"
+esac
+
+exit $status

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * fuzz_stream.c: the reading stream on any bytes (compressed or not),
+ * unthreaded and threaded.
+ *
+ * Properties:
+ * - plain input (no magic number) reads back exactly;
+ * - a read gives CD_OK with bytes, or an end (CD_EOF or an error) that
+ *   every later read gives again; an error has a message and an offset
+ *   inside the input;
+ * - the threaded stream gives the same bytes and the same end as the
+ *   unthreaded one;
+ * - the decoders stop at 16 MB of output here (a small input may expand
+ *   a thousandfold), and never hang.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "chessdata.h"
+#include "fuzz.h"
+
+const char *const fuzz_seeds[] = {
+	"tests/fuzz/regress/stream",
+	"tests/files",
+	NULL
+};
+
+#define MAX_OUT	((size_t)16 << 20)
+
+/* Read s to its end (or MAX_OUT) into *out; the end status. */
+static cd_status
+drain(cd_stream *s, size_t size, unsigned char **out, size_t *len)
+{
+	unsigned char buf[4096];
+	cd_status st = CD_OK, st2;
+	size_t n, cap = 0;
+
+	*out = NULL;
+	*len = 0;
+	while (*len < MAX_OUT) {
+		/* odd sizes, to cut blocks anywhere */
+		st = cd_stream_read(s, buf, 1 + (*len * 7 + 13) % sizeof(buf),
+		    &n);
+		if (st != CD_OK)
+			break;
+		FUZZ_CHECK(n > 0, "CD_OK with no bytes");
+		if (*len + n > cap) {
+			cap = 2 * (*len + n);
+			if ((*out = realloc(*out, cap)) == NULL)
+				abort();
+		}
+		memcpy(*out + *len, buf, n);
+		*len += n;
+		FUZZ_CHECK(cd_stream_tell(s) == *len, "tell %llu, read %zu",
+		    (unsigned long long)cd_stream_tell(s), *len);
+	}
+	if (st == CD_OK)
+		return st;
+	st2 = cd_stream_read(s, buf, sizeof(buf), &n);
+	FUZZ_CHECK(st2 == st && n == 0, "end %d, then %d", st, st2);
+	if (st != CD_EOF) {
+		const cd_error *e = cd_stream_get_error(s);
+
+		FUZZ_CHECK(st == CD_ERR_CORRUPT || st == CD_ERR_NOMEM ||
+		    st == CD_ERR_UNSUPPORTED, "status %d", st);
+		FUZZ_CHECK(e->status == st && e->msg[0] != '\0' &&
+		    e->offset <= size, "error %d at %llu of %zu: %s",
+		    e->status, (unsigned long long)e->offset, size, e->msg);
+	}
+	return st;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	cd_stream *s, *t;
+	unsigned char *a, *b;
+	size_t alen, blen;
+	cd_status sa, sb;
+
+	if ((s = cd_stream_open_mem(data, size, 0)) == NULL)
+		abort();
+	sa = drain(s, size, &a, &alen);
+	if (cd_stream_get_format(s) == CD_STREAM_PLAIN)
+		FUZZ_CHECK(sa == CD_EOF && alen == size &&
+		    (size == 0 || memcmp(a, data, size) == 0),
+		    "plain input changed");
+	if ((t = cd_stream_open_mem(data, size, CD_STREAM_THREAD)) == NULL)
+		abort();
+	sb = drain(t, size, &b, &blen);
+	if (sa != CD_OK && sb != CD_OK)
+		FUZZ_CHECK(sa == sb && alen == blen &&
+		    (alen == 0 || memcmp(a, b, alen) == 0),
+		    "threaded: %d %zu bytes, unthreaded %d %zu", sb, blen, sa,
+		    alen);
+	cd_stream_free(s);
+	cd_stream_free(t);
+	free(a);
+	free(b);
+	return 0;
+}
