@@ -454,13 +454,38 @@ ofiles_close(void)
  * A tag value as a portable file name root (man/pgn-split.1 says the
  * rule): ASCII letters folded to lower case and digits kept, `-` and
  * `.` kept inside the name; Latin-1 letters (in UTF-8 or as Latin-1
- * bytes) spelled in ASCII (é e, ß ss, Æ ae); any other byte two hex
- * digits; every other run of bytes (spaces, punctuation, `/`, control
+ * bytes) spelled in ASCII (é e, ß ss, Æ ae); the bytes of any other
+ * UTF-8 character, and any other byte from 0x80 up, two hex digits
+ * each; every other run of bytes (spaces, punctuation, `/`, control
  * bytes) one `_`; `_`, `-` and `.` trimmed at both ends; at most 120
  * bytes; "_unknown" when nothing is left; Windows' device names get a
  * `_`.
  */
 #define NAME_MAX_LEN	120
+
+/* The length of the well-formed UTF-8 sequence of two bytes or more at
+ * p, or 0. */
+static int
+utf8_seq(const unsigned char *p, const unsigned char *e)
+{
+	int n, i;
+
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (e - p < n)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 static void
 portable(const char *v, size_t n, char *out)
 {
@@ -485,6 +510,7 @@ portable(const char *v, size_t n, char *out)
 		unsigned c = *p;
 		const char *s;
 		char hex[3];
+		int k;
 
 		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 		    c == '-' || c == '.') {
@@ -497,9 +523,19 @@ portable(const char *v, size_t n, char *out)
 			p++;
 			continue;
 		}
-		if (c == 0xc3 && p + 1 < e && p[1] >= 0x80 && p[1] <= 0xbf) {
-			s = latin1[p[1] - 0x80];	/* U+00C0..U+00FF */
-			p += 2;
+		if (c >= 0x80 && (k = utf8_seq(p, e)) > 0) {
+			if (c == 0xc3) {
+				s = latin1[p[1] - 0x80];  /* U+00C0..U+00FF */
+				p += 2;
+			} else {
+				/* another character: its bytes in hex */
+				while (k-- > 0 && len + 2 <= NAME_MAX_LEN) {
+					snprintf(out + len, 3, "%02x", *p++);
+					len += 2;
+				}
+				p += k + 1;
+				continue;
+			}
 		} else if (c >= 0xc0) {
 			s = latin1[c - 0xc0];
 			p++;
