@@ -403,7 +403,7 @@ ofile_get(const char *rel)
 		lru_push(o);
 		return o;
 	}
-	if (first) {
+	if (first && strchr(rel, '/') != NULL) {
 		/* YYYY/ and YYYY/YYYYMM/ for --by=month and day */
 		char *slash = strrchr(o->path, '/');
 
@@ -975,7 +975,7 @@ main(int argc, char **argv)
 			part_width = d > 3 ? d : 3;
 		}
 	} else if (mode >= M_PLAYER) {
-		max_open = 256;
+		max_open = 1000;
 		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 		    rl.rlim_cur != RLIM_INFINITY) {
 			/* stdio, inputs and a few for the system */
