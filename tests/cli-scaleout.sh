@@ -98,7 +98,7 @@ else
 	"$SSHD" -D -e -f "$T/sshd_config" 2>"$T/sshd.log" &
 fi
 SSHD_PID=$!
-SSH="ssh -p $PORT -i $T/user_key -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+SSH="ssh -p $PORT -i $T/user_key -o BatchMode=yes -o ConnectTimeout=20 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
 up=0
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 	if $SSH 127.0.0.1 true 2>/dev/null; then
