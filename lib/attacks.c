@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * attacks.c: attack tables.  Leapers by table, sliders by "fancy" magic
- * bitboards: the blockers on a piece's rays are multiplied by a magic
- * number whose top bits index a table of attack sets.  The magic numbers
- * below were found by search_magic() (kept here: it runs when a number
- * fails its check, so the tables are always right).
+ * attacks.c: attack tables, and the attack and check queries over them
+ * (the inline ones for the PGN builder and the fast SAN reader are in
+ * internal.h).  Leapers by table, sliders by "fancy" magic bitboards:
+ * the blockers on a piece's rays are multiplied by a magic number whose
+ * top bits index a table of attack sets.  The magic numbers of
+ * magics.h are checked while the tables are built; one that fails
+ * (none does) is replaced by a fresh search in init_slider(), so the
+ * tables are always right.
  */
 #include "config.h"
 
@@ -241,33 +244,6 @@ cd__attacks_init(void)
 	init_lines();
 }
 
-/* Tables are built when the library is loaded. */
-__attribute__((constructor)) static void
-cd__library_init(void)
-{
-	cd__attacks_init();
-	cd__zobrist_init();
-}
-
-#ifdef CD_MAGIC_SEARCH
-/* Print freshly searched magic numbers (used to make magics.h). */
-#include <stdio.h>
-void cd__magics_print(void);
-void
-cd__magics_print(void)
-{
-	int sq;
-
-	printf("static const uint64_t rook_magics[64] = {\n");
-	for (sq = 0; sq < 64; sq++)
-		printf("\t0x%016llxULL,\n", (unsigned long long)cd__rook_magic[sq].magic);
-	printf("};\nstatic const uint64_t bishop_magics[64] = {\n");
-	for (sq = 0; sq < 64; sq++)
-		printf("\t0x%016llxULL,\n", (unsigned long long)cd__bishop_magic[sq].magic);
-	printf("};\n");
-}
-#endif
-
 cd_bitboard
 cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)
 {
@@ -283,4 +259,66 @@ cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)
 	case CD_KING: return cd__king_att[sq];
 	}
 	return 0;
+}
+
+/* ---- attack and check queries ---- */
+
+cd_bitboard
+cd__attackers(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard them = b->by_color[by];
+	cd_bitboard bq = b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN];
+	cd_bitboard rq = b->by_type[CD_ROOK] | b->by_type[CD_QUEEN];
+
+	return them & ((cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
+	    (cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
+	    (cd__king_att[sq] & b->by_type[CD_KING]) |
+	    (cd__bishop_att(sq, occ) & bq) | (cd__rook_att(sq, occ) & rq));
+}
+
+cd_bitboard
+cd_attackers(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	return cd__attackers(b, sq, by, occ);
+}
+
+cd_bitboard
+cd_board_checkers(const cd_board *b)
+{
+	int k = cd__board_king(b, b->side);
+
+	if (k == CD_SQ_NONE)
+		return 0;
+	return cd__attackers(b, k, b->side ^ 1, b->by_type[0]);
+}
+
+bool
+cd_board_in_check(const cd_board *b)
+{
+	return cd_board_checkers(b) != 0;
+}
+
+bool
+cd__ep_capture_legal(const cd_board *b)
+{
+	int us = b->side, them = us ^ 1, ep = b->ep, cap, ksq, from;
+	cd_bitboard cands, occ;
+
+	if (ep == CD_SQ_NONE || CD_RANK(ep) != (us == CD_WHITE ? 5 : 2))
+		return false;
+	cap = ep ^ 8;
+	if (!(b->by_type[CD_PAWN] & b->by_color[them] & CD_BB(cap)) ||
+	    (b->by_type[0] & CD_BB(ep)))
+		return false;
+	ksq = cd__board_king(b, us);
+	cands = cd__pawn_att[them][ep] & b->by_type[CD_PAWN] & b->by_color[us];
+	while (cands) {
+		from = cd__pop_lsb(&cands);
+		if (ksq == CD_SQ_NONE)
+			return true;
+		occ = (b->by_type[0] ^ CD_BB(from) ^ CD_BB(cap)) | CD_BB(ep);
+		if (!(cd__attackers(b, ksq, them, occ) & ~CD_BB(cap)))
+			return true;
+	}
+	return false;
 }

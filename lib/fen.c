@@ -191,6 +191,68 @@ standard_rights(const cd_board *b)
 	return 1;
 }
 
+cd_status
+cd_fen_castling_check(const char *field, size_t len, const cd_board *b,
+    cd_error *err)
+{
+	static const char *const dup[4] = {
+		"castling right 'K' given twice",
+		"castling right 'Q' given twice",
+		"castling right 'k' given twice",
+		"castling right 'q' given twice"
+	};
+	static const char *const off[4] = {
+		"castling right 'K' needs the king on e1 and a rook on h1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'Q' needs the king on e1 and a rook on a1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'k' needs the king on e8 and a rook on h8 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'q' needs the king on e8 and a rook on a8 "
+		"in standard chess (Chess960 rights name the rook's file)"
+	};
+	bool seen[256] = { false }, files = false;
+	size_t i;
+
+	if (len == 1 && field[0] == '-')
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)field[i];
+
+		if (seen[c]) {
+			const char *q = c ? strchr("KQkq", c) : NULL;
+
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    q != NULL ? dup[q - "KQkq"] :
+			    "castling right given twice");
+			return CD_ERR_POSITION;
+		}
+		seen[c] = true;
+		if ((c >= 'A' && c <= 'H') || (c >= 'a' && c <= 'h'))
+			files = true;
+	}
+	if (files)
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		const char *q = strchr("KQkq", field[i]);
+		int color, side, rank;
+
+		if (q == NULL || field[i] == '\0')
+			continue;
+		color = q - "KQkq" < 2 ? CD_WHITE : CD_BLACK;
+		side = (q - "KQkq") % 2 == 0 ? CD_KINGSIDE : CD_QUEENSIDE;
+		rank = color == CD_WHITE ? 0 : 7;
+		if (cd_board_king(b, color) != CD_SQ(4, rank) ||
+		    b->castle_rook[color][side] != CD_SQ(side == CD_KINGSIDE ?
+		    7 : 0, rank)) {
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    off[q - "KQkq"]);
+			return CD_ERR_POSITION;
+		}
+	}
+	return CD_OK;
+}
+
 static int
 parse_uint(struct cursor *c, uint32_t *out, const char *what)
 {
@@ -210,8 +272,8 @@ parse_uint(struct cursor *c, uint32_t *out, const char *what)
 	return CD_OK;
 }
 
-cd_status
-cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+static cd_status
+fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
     const char **why, size_t *col)
 {
 	struct cursor c = { text, len, 0, NULL, 0 };
@@ -318,6 +380,24 @@ out:
 	return (cd_status)st;
 }
 
+cd_status
+cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len, flags, &why, &col);
+
+	if (err != NULL) {
+		if (st == CD_OK)
+			cd__error_set(err, st, 0, 0, 0, NULL);
+		else
+			cd__error_set(err, st, col > 0 ? col - 1 : 0, 1, col,
+			    "%s", why ? why : cd_strerror(st));
+	}
+	return st;
+}
+
 /*
  * The FEN of a rank by its occupancy (bit f: a piece on file f): the
  * text with the digits of its empty runs in place, where each file's
@@ -398,8 +478,8 @@ rank_shapes_init(void)
 __attribute__((target("ssse3"))) static char *
 placement_ssse3(const cd_board *b, char *p)
 {
-	const __m128i letters = _mm_setr_epi8('.', 'P', 'N', 'B', 'R', 'Q',
-	    'K', '.', '.', 'p', 'n', 'b', 'r', 'q', 'k', '.');
+	const __m128i letters = _mm_loadu_si128((const __m128i *)(const void *)
+	    cd__piece_letters);
 	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
 	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
 	int rank;
@@ -429,7 +509,6 @@ placement_ssse3(const cd_board *b, char *p)
 static char *
 placement(const cd_board *b, char *p)
 {
-	static const char letters[] = ".PNBRQK..pnbrqk.";
 	int rank, file;
 
 	for (rank = 7; rank >= 0; rank--) {
@@ -439,7 +518,7 @@ placement(const cd_board *b, char *p)
 
 		memcpy(p, rs->text, 8);
 		for (file = 0; file < 8; file++)
-			p[rs->at[file]] = letters[sq[file]];
+			p[rs->at[file]] = cd__piece_letters[sq[file]];
 		p += rs->len;
 		if (rank)
 			*p++ = '/';
@@ -472,7 +551,13 @@ write_fields(const cd_board *b, char *buf, int clocks)
 
 				if (r == CD_SQ_NONE)
 					continue;
-				if (outer_rook(b, color, s) == r)
+				/* EPD: a Chess960 right that standard chess
+				 * cannot have names its file (cd_fen_castling_
+				 * check reads KQkq as standard chess) */
+				if (outer_rook(b, color, s) == r && (clocks ||
+				    !b->chess960 || (CD_FILE(cd_board_king(b,
+				    color)) == 4 && CD_FILE(r) == (s ==
+				    CD_KINGSIDE ? 7 : 0))))
 					ch = s == CD_KINGSIDE ? 'K' : 'Q';
 				else
 					ch = (char)('A' + CD_FILE(r));

@@ -128,6 +128,178 @@ cd__bishop_att(int sq, cd_bitboard occ)
 	return m->table[((occ & m->mask) * m->magic) >> m->shift];
 }
 
+/* attacks.c: the pieces of color by that attack sq on occupancy occ
+ * (cd_attackers, without the exported symbol's indirection). */
+cd_bitboard cd__attackers(const cd_board *b, int sq, int by,
+    cd_bitboard occ);
+
+/* The square of color's king, or CD_SQ_NONE. */
+static inline int
+cd__board_king(const cd_board *b, int color)
+{
+	cd_bitboard k = b->by_type[CD_KING] & b->by_color[color & 1];
+
+	return k ? cd__lsb(k) : CD_SQ_NONE;
+}
+
+/*
+ * attacks.c's queries for code that touches each position once (the
+ * game builder, the fast SAN reader): slider attacks without the magic
+ * tables.  The pieces are few, and the direction and ray tables (8 KB)
+ * stay in cache, while a magic lookup per move is a cache miss.  Inline:
+ * they are the parser's hot path.
+ */
+
+/* Whether a slider of type t moves in direction d. */
+static inline bool
+cd__slides(int t, int d)
+{
+	return t == CD_QUEEN || t == (d & 1 ? CD_BISHOP : CD_ROOK);
+}
+
+/* The first occupied square from a in direction d, or -1. */
+static inline int
+cd__nearest(int a, int d, cd_bitboard occ)
+{
+	cd_bitboard r = cd__ray[d][a] & occ;
+
+	return r == 0 ? -1 : cd__ray_first(d, r);
+}
+
+/* Which of the sliders in set reach sq on occupancy occ: bishops along
+ * diagonals, rooks along ranks and files, queens both. */
+static inline cd_bitboard
+cd__slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
+{
+	cd_bitboard hits = 0;
+
+	while (set) {
+		int f = cd__pop_lsb(&set), d = cd__dir[f][sq];
+
+		if (d < 0 || (cd__between_dir(f, sq, d) & occ))
+			continue;
+		if (cd__slides(CD_PIECE_TYPE(b->squares[f]), d))
+			hits |= CD_BB(f);
+	}
+	return hits;
+}
+
+/* Whether the piece of side us on from, moved to to, uncovers an
+ * attack on the king at k by a slider of them (occ: the occupancy
+ * after the move). */
+static inline bool
+cd__uncovers(const cd_board *b, int k, int from, int to, int them,
+    cd_bitboard occ)
+{
+	int d = cd__dir[k][from], dt = cd__dir[k][to], s;
+
+	if (d < 0 || dt == d || dt == (d ^ 4))
+		return false;	/* off the king's lines, or along one */
+	s = cd__nearest(k, d, occ);
+	return s >= 0 && (b->by_color[them] & CD_BB(s)) &&
+	    cd__slides(CD_PIECE_TYPE(b->squares[s]), d);
+}
+
+/* Whether square sq is attacked by color by on occupancy occ. */
+static inline bool
+cd__attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard th = b->by_color[by] & occ;
+
+	if ((cd__knight_att[sq] & b->by_type[CD_KNIGHT] & th) ||
+	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN] & th) ||
+	    (cd__king_att[sq] & b->by_type[CD_KING] & th))
+		return true;
+	th &= b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
+	    b->by_type[CD_QUEEN];
+	return cd__slider_hits(b, th, sq, occ) != 0;
+}
+
+/*
+ * Whether the normal move from -> to, just made in b, gives check: the
+ * piece on to attacks the king directly, or from uncovered a slider of
+ * the mover.  Other moves (castling, en passant, promotions, null) use
+ * cd__in_check().
+ */
+static inline bool
+cd__gives_check(const cd_board *b, int from, int to)
+{
+	int them = b->side, us = them ^ 1, ek, t, d;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
+	cd_bitboard occ = b->by_type[0];
+
+	if (!kbb)
+		return false;
+	ek = cd__lsb(kbb);
+	t = CD_PIECE_TYPE(b->squares[to]);
+	switch (t) {
+	case CD_PAWN:
+		if (cd__pawn_att[us][to] & kbb)
+			return true;
+		break;
+	case CD_KNIGHT:
+		if (cd__knight_att[to] & kbb)
+			return true;
+		break;
+	case CD_KING:
+		break;
+	default:
+		d = cd__dir[to][ek];
+		if (d >= 0 && !(cd__between_dir(to, ek, d) & occ) &&
+		    cd__slides(t, d))
+			return true;
+		break;
+	}
+	return cd__uncovers(b, ek, from, to, us, occ);
+}
+
+/* Whether the side to move, in check in b, has a legal move: a king
+ * step is tried first (the usual answer), then the full generator. */
+static inline bool
+cd__can_answer_check(const cd_board *b)
+{
+	int us = b->side, them = us ^ 1, k;
+	cd_bitboard own = b->by_color[us], kbb = b->by_type[CD_KING] & own;
+	cd_bitboard t, occ = b->by_type[0];
+
+	if (!kbb)
+		return cd_board_has_legal_move(b);
+	k = cd__lsb(kbb);
+	t = cd__king_att[k] & ~own;
+	while (t) {
+		int to = cd__pop_lsb(&t);
+
+		if (!cd__attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
+			return true;
+	}
+	return cd_board_has_legal_move(b);
+}
+
+/* Whether the side to move in b is in check. */
+static inline bool
+cd__in_check(const cd_board *b)
+{
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[b->side];
+
+	return kbb && cd__attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
+}
+
+/* san_fast.c: resolve a common SAN token quickly (English; check: the
+ * side to move is in check); 0 when the general reader must decide. */
+int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
+    cd_move *m, char *san, size_t *san_len);
+
+/* pgc_ordinal.c: cd_pgc_ordinal, and the move of ordinal ord of b
+ * (CD_MOVE_NONE if there is none; *nmoves gets the number of legal
+ * moves). */
+int cd__pgc_ordinal(const cd_board *b, cd_move m);
+cd_move cd__pgc_select_move(const cd_board *b, unsigned ord, int *nmoves);
+
+/* board.c: the letter of each piece (CD_PIECE(color, type)): upper
+ * case for White, lower case for Black, '.' for none; the type's
+ * English SAN letter is cd__piece_letters[type]. */
+extern const char cd__piece_letters[16];
+
 /* board.c: Zobrist keys. */
 extern uint64_t cd__z_piece[16][64];
 extern uint64_t cd__z_castle[2][8];	/* [color][rook file] */
@@ -135,9 +307,16 @@ extern uint64_t cd__z_ep[8];
 extern uint64_t cd__z_side;
 void cd__zobrist_init(void);
 
-/* Whether an en passant capture onto b->ep is legal for b->side. */
+/* attacks.c: whether an en passant capture onto b->ep is legal for
+ * b->side. */
 bool cd__ep_capture_legal(const cd_board *b);
-/* Recompute b->key from scratch. */
+/* util.c: fill *e (if not NULL) with a status, a place and a message
+ * (printf format; NULL leaves it empty). */
+void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
+    unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
 
 #endif

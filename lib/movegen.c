@@ -22,60 +22,6 @@
 #define FILE_A	0x0101010101010101ULL
 #define FILE_H	0x8080808080808080ULL
 
-cd_bitboard
-cd_attackers(const cd_board *b, int sq, int by, cd_bitboard occ)
-{
-	cd_bitboard them = b->by_color[by];
-	cd_bitboard bq = b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN];
-	cd_bitboard rq = b->by_type[CD_ROOK] | b->by_type[CD_QUEEN];
-
-	return them & ((cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
-	    (cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
-	    (cd__king_att[sq] & b->by_type[CD_KING]) |
-	    (cd__bishop_att(sq, occ) & bq) | (cd__rook_att(sq, occ) & rq));
-}
-
-cd_bitboard
-cd_board_checkers(const cd_board *b)
-{
-	int k = cd_board_king(b, b->side);
-
-	if (k == CD_SQ_NONE)
-		return 0;
-	return cd_attackers(b, k, b->side ^ 1, b->by_type[0]);
-}
-
-bool
-cd_board_in_check(const cd_board *b)
-{
-	return cd_board_checkers(b) != 0;
-}
-
-bool
-cd__ep_capture_legal(const cd_board *b)
-{
-	int us = b->side, them = us ^ 1, ep = b->ep, cap, ksq, from;
-	cd_bitboard cands, occ;
-
-	if (ep == CD_SQ_NONE || CD_RANK(ep) != (us == CD_WHITE ? 5 : 2))
-		return false;
-	cap = ep ^ 8;
-	if (!(b->by_type[CD_PAWN] & b->by_color[them] & CD_BB(cap)) ||
-	    (b->by_type[0] & CD_BB(ep)))
-		return false;
-	ksq = cd_board_king(b, us);
-	cands = cd__pawn_att[them][ep] & b->by_type[CD_PAWN] & b->by_color[us];
-	while (cands) {
-		from = cd__pop_lsb(&cands);
-		if (ksq == CD_SQ_NONE)
-			return true;
-		occ = (b->by_type[0] ^ CD_BB(from) ^ CD_BB(cap)) | CD_BB(ep);
-		if (!(cd_attackers(b, ksq, them, occ) & ~CD_BB(cap)))
-			return true;
-	}
-	return false;
-}
-
 enum { GEN_LIST, GEN_COUNT };
 
 static inline cd_move *
@@ -196,7 +142,7 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 	ksq = cd__lsb(kbb);
 	their_rq = (b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]) & thembb;
 	their_bq = (b->by_type[CD_BISHOP] | b->by_type[CD_QUEEN]) & thembb;
-	checkers = cd_attackers(b, ksq, them, occ);
+	checkers = cd__attackers(b, ksq, them, occ);
 
 	/* king steps */
 	if (types & (1u << CD_KING)) {
@@ -205,7 +151,7 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 		t = cd__king_att[ksq] & ~usbb & to_mask;
 		while (t) {
 			to = cd__pop_lsb(&t);
-			if (cd_attackers(b, to, them, occ_nok))
+			if (cd__attackers(b, to, them, occ_nok))
 				continue;
 			if (mode == GEN_COUNT)
 				count++;
@@ -335,7 +281,7 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 			 * even when the king does not move (the rook may have
 			 * shielded it) */
 			occ2 = occ ^ kbb ^ CD_BB(rsq);
-			while (path && !cd_attackers(b, cd__lsb(path), them, occ2))
+			while (path && !cd__attackers(b, cd__lsb(path), them, occ2))
 				path &= path - 1;
 			if (path)
 				continue;	/* the king would pass an attacked square */
@@ -450,7 +396,8 @@ cd_move_to_uci(const cd_board *b, cd_move m, char *buf)
 	buf[n++] = (char)('a' + CD_FILE(to));
 	buf[n++] = (char)('1' + CD_RANK(to));
 	if (CD_MOVE_IS_PROMO(m))
-		buf[n++] = "??nbrq"[CD_MOVE_PROMO_TYPE(m)];
+		buf[n++] = cd__piece_letters[CD_PIECE(CD_BLACK,
+		    CD_MOVE_PROMO_TYPE(m))];
 	buf[n] = '\0';
 	return n;
 }

@@ -113,7 +113,7 @@ cd_game_free(cd_game *g)
 		free(g->priv->xtags);
 		free(g->priv->tag_hash);
 		free(g->priv->wstack);
-		cd_pgn_buf_free(&g->priv->fbuf);
+		cd_buf_free(&g->priv->fbuf);
 		free(g->priv);
 	}
 	free(g->str);
@@ -338,15 +338,13 @@ variant_is_standard(const char *value, size_t len)
 }
 
 cd_status
-cd_game_setup(cd_game *g, const char **why)
+cd_game_setup(cd_game *g, cd_error *err)
 {
-	const char *v, *fen, *dummy;
+	const char *v, *fen;
 	size_t vlen = 0, flen = 0;
 	cd_status st;
 
-	if (why == NULL)
-		why = &dummy;
-	*why = NULL;
+	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	g->start = g->priv->initial;
 	g->has_fen = false;
 	g->chess960 = false;
@@ -355,7 +353,8 @@ cd_game_setup(cd_game *g, const char **why)
 		if (cd_pgn_variant_is_960(v, vlen)) {
 			g->chess960 = true;
 		} else if (!variant_is_standard(v, vlen)) {
-			*why = "unsupported variant";
+			cd__error_set(err, CD_ERR_UNSUPPORTED, 0, 0, 0,
+			    "unsupported variant");
 			line_reset(g);
 			return CD_ERR_UNSUPPORTED;
 		}
@@ -365,7 +364,7 @@ cd_game_setup(cd_game *g, const char **why)
 		cd_board b;
 
 		st = cd_fen_parse(&b, fen, flen, g->chess960 ? CD_FEN_960 : 0,
-		    why, NULL);
+		    err);
 		if (st != CD_OK) {
 			line_reset(g);
 			return st;
@@ -393,7 +392,6 @@ cd_game_set_start(cd_game *g, const cd_board *b)
 cd_pgn_result
 cd_game_result(const cd_game *g)
 {
-	static const char *const vals[] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 	const char *v;
 	size_t len, i;
 
@@ -402,7 +400,8 @@ cd_game_result(const cd_game *g)
 	v = cd_game_tag_value(g, "Result", &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
-			if (len == strlen(vals[i]) && memcmp(v, vals[i], len) == 0)
+			if (len == strlen(cd__pgn_results[i]) &&
+			    memcmp(v, cd__pgn_results[i], len) == 0)
 				return (cd_pgn_result)i;
 	return CD_PGN_RESULT_UNKNOWN;
 }
@@ -584,366 +583,13 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 	others = b->by_type[type] & b->by_color[b->side] & ~CD_BB(from);
 	if (others && (cd_attacks(type, b->side, to, b->by_type[0]) & others))
 		return cd_san_write_bare(b, m, buf);
-	*p++ = "?PNBRQK"[type];
+	*p++ = cd__piece_letters[type];
 	if (b->squares[to])
 		*p++ = 'x';
 	*p++ = (char)('a' + CD_FILE(to));
 	*p++ = (char)('1' + CD_RANK(to));
 	*p = '\0';
 	return (size_t)(p - buf);
-}
-
-/*
- * Slider attacks without the magic tables: the pieces are few, and the
- * direction and ray tables (8 KB) stay in cache, while a magic lookup
- * per move is a cache miss in a parser that touches each position
- * once.
- */
-
-/* Whether a slider of type t moves in direction d. */
-static inline bool
-slides(int t, int d)
-{
-	return t == CD_QUEEN || t == (d & 1 ? CD_BISHOP : CD_ROOK);
-}
-
-/* The first occupied square from a in direction d, or -1. */
-static inline int
-nearest(int a, int d, cd_bitboard occ)
-{
-	cd_bitboard r = cd__ray[d][a] & occ;
-
-	return r == 0 ? -1 : cd__ray_first(d, r);
-}
-
-/* Which of the sliders in set reach sq on occupancy occ: bishops along
- * diagonals, rooks along ranks and files, queens both. */
-static inline cd_bitboard
-slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
-{
-	cd_bitboard hits = 0;
-
-	while (set) {
-		int f = cd__pop_lsb(&set), d = cd__dir[f][sq];
-
-		if (d < 0 || (cd__between_dir(f, sq, d) & occ))
-			continue;
-		if (slides(CD_PIECE_TYPE(b->squares[f]), d))
-			hits |= CD_BB(f);
-	}
-	return hits;
-}
-
-/* Whether the piece of side us on from, moved to to, uncovers an
- * attack on the king at k by a slider of them (occ: the occupancy
- * after the move). */
-static inline bool
-uncovers(const cd_board *b, int k, int from, int to, int them,
-    cd_bitboard occ)
-{
-	int d = cd__dir[k][from], dt = cd__dir[k][to], s;
-
-	if (d < 0 || dt == d || dt == (d ^ 4))
-		return false;	/* off the king's lines, or along one */
-	s = nearest(k, d, occ);
-	return s >= 0 && (b->by_color[them] & CD_BB(s)) &&
-	    slides(CD_PIECE_TYPE(b->squares[s]), d);
-}
-
-/* Whether square sq is attacked by color by on occupancy occ. */
-static inline bool
-attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
-{
-	cd_bitboard th = b->by_color[by] & occ;
-
-	if ((cd__knight_att[sq] & b->by_type[CD_KNIGHT] & th) ||
-	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN] & th) ||
-	    (cd__king_att[sq] & b->by_type[CD_KING] & th))
-		return true;
-	th &= b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
-	    b->by_type[CD_QUEEN];
-	return slider_hits(b, th, sq, occ) != 0;
-}
-
-/*
- * Whether the normal move from -> to, just made in b, gives check: the
- * piece on to attacks the king directly, or from uncovered a slider of
- * the mover.  Other moves (castling, en passant, promotions, null) use
- * in_check().
- */
-static inline bool
-gives_check(const cd_board *b, int from, int to)
-{
-	int them = b->side, us = them ^ 1, ek, t, d;
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
-	cd_bitboard occ = b->by_type[0];
-
-	if (!kbb)
-		return false;
-	ek = cd__lsb(kbb);
-	t = CD_PIECE_TYPE(b->squares[to]);
-	switch (t) {
-	case CD_PAWN:
-		if (cd__pawn_att[us][to] & kbb)
-			return true;
-		break;
-	case CD_KNIGHT:
-		if (cd__knight_att[to] & kbb)
-			return true;
-		break;
-	case CD_KING:
-		break;
-	default:
-		d = cd__dir[to][ek];
-		if (d >= 0 && !(cd__between_dir(to, ek, d) & occ) &&
-		    slides(t, d))
-			return true;
-		break;
-	}
-	return uncovers(b, ek, from, to, us, occ);
-}
-
-/* Whether the side to move, in check in b, has a legal move: a king
- * step is tried first (the usual answer), then the full generator. */
-static bool
-can_answer_check(const cd_board *b)
-{
-	int us = b->side, them = us ^ 1, k;
-	cd_bitboard own = b->by_color[us], kbb = b->by_type[CD_KING] & own;
-	cd_bitboard t, occ = b->by_type[0];
-
-	if (!kbb)
-		return cd_board_has_legal_move(b);
-	k = cd__lsb(kbb);
-	t = cd__king_att[k] & ~own;
-	while (t) {
-		int to = cd__pop_lsb(&t);
-
-		if (!attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
-			return true;
-	}
-	return cd_board_has_legal_move(b);
-}
-
-/* Whether the side to move in b is in check. */
-static inline bool
-in_check(const cd_board *b)
-{
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[b->side];
-
-	return kbb && attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
-}
-
-/* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
- * cd__san_fast: the rules of the generator (rook on the king's rank,
- * squares between empty, no square of the king's path attacked with
- * king and rook lifted), Chess960 included. */
-static int
-castle_fast(const cd_board *b, bool check, const char *t, size_t n,
-    cd_move *m, char *san, size_t *san_len)
-{
-	int us = b->side, them = us ^ 1, s, ksq, rsq;
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
-
-	if (n == 3 && memcmp(t, "O-O", 3) == 0)
-		s = CD_KINGSIDE;
-	else if (n == 5 && memcmp(t, "O-O-O", 5) == 0)
-		s = CD_QUEENSIDE;
-	else
-		return 0;
-	if (check || !kbb)
-		return 0;
-	ksq = cd__lsb(kbb);
-	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0)
-		return 0;
-	occ2 = b->by_type[0] ^ kbb ^ CD_BB(rsq);
-	while (path)
-		if (attacked(b, cd__pop_lsb(&path), them, occ2))
-			return 0;
-	*m = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
-	memcpy(san, t, n);
-	san[n] = '\0';
-	*san_len = n;
-	return 1;
-}
-
-/*
- * The common move tokens, resolved without the general reader: a pawn
- * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
- * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
- * mark), English letters; check says whether the side to move is in
- * check.  Candidates come from the attack tables, legality from the
- * pin line through the king and, in check, from the squares that
- * answer it; the canonical SAN (without its mark) falls out of the same
- * candidate set.  1 with *m and san filled in when the token names
- * exactly one legal move; 0 when anything is unusual (promotion, en
- * passant, castling not so written, no or several moves, ...): the
- * caller then asks cd_san_parse, which also gives the error message.
- */
-int
-cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
-    cd_move *m, char *san, size_t *san_len)
-{
-	static const char letters[] = "??NBRQK";
-	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
-	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
-	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
-	int ksq, d;
-	size_t n = len, i;
-	char *p = san;
-
-	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
-		n--;
-	if (n < 2 || n > 6 || !kbb)
-		return 0;
-	if (t[0] == 'O')
-		return castle_fast(b, check, t, n, m, san, san_len);
-	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
-	    t[n - 1] > '8')
-		return 0;
-	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
-	tobb = CD_BB(to);
-	if (own & tobb)
-		return 0;
-	ksq = cd__lsb(kbb);
-	if (t[0] >= 'a' && t[0] <= 'h') {
-		int dir = us == CD_WHITE ? 8 : -8;
-
-		if (CD_RANK(to) == (us == CD_WHITE ? 7 : 0))
-			return 0;	/* promotion */
-		if (n == 2) {
-			if (occ & tobb)
-				return 0;
-			from = to - dir;
-			if (from < 0 || from > 63)
-				return 0;
-			if (!(occ & CD_BB(from)) && CD_RANK(to) ==
-			    (us == CD_WHITE ? 3 : 4))
-				from -= dir;
-		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
-		    t[2] - t[0] == 1)) {
-			if (!(b->by_color[them] & tobb))
-				return 0;	/* en passant or illegal */
-			from = CD_SQ(t[0] - 'a', CD_RANK(to)) - dir;
-			if (from < 0 || from > 63)
-				return 0;
-		} else {
-			return 0;
-		}
-		if (!(b->by_type[CD_PAWN] & own & CD_BB(from)))
-			return 0;
-		cand = CD_BB(from);
-		type = CD_PAWN;
-	} else {
-		size_t e = n - 2;
-
-		switch (t[0]) {
-		case 'N': type = CD_KNIGHT; break;
-		case 'B': type = CD_BISHOP; break;
-		case 'R': type = CD_ROOK; break;
-		case 'Q': type = CD_QUEEN; break;
-		case 'K': type = CD_KING; break;
-		default: return 0;
-		}
-		i = 1;
-		if (e > i && t[e - 1] == 'x')
-			e--;
-		if (i < e && t[i] >= 'a' && t[i] <= 'h')
-			ff = t[i++] - 'a';
-		if (i < e && t[i] >= '1' && t[i] <= '8')
-			fr = t[i++] - '1';
-		if (i != e)
-			return 0;
-		switch (type) {
-		case CD_KNIGHT:
-			cand = cd__knight_att[to] & b->by_type[type] & own;
-			break;
-		case CD_KING:
-			cand = cd__king_att[to] & b->by_type[type] & own;
-			break;
-		default:
-			cand = slider_hits(b, b->by_type[type] & own, to, occ);
-			break;
-		}
-	}
-	if (check && type != CD_KING) {
-		/* in check: capture the checker or block it */
-		cd_bitboard th = b->by_color[them], checkers;
-
-		checkers = (cd__knight_att[ksq] & b->by_type[CD_KNIGHT] & th) |
-		    (cd__pawn_att[us][ksq] & b->by_type[CD_PAWN] & th) |
-		    slider_hits(b, th & (b->by_type[CD_BISHOP] |
-		    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]), ksq, occ);
-		if (checkers == 0 || (checkers & (checkers - 1)))
-			return 0;
-		d = cd__dir[ksq][cd__lsb(checkers)];
-		if (!(tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
-		    d) : 0) | checkers)))
-			return 0;
-	}
-	/* legal ones: a piece off the king's lines is free; one on them
-	 * is pinned when an enemy slider sees the king once it has moved
-	 * (a move along the line keeps it covered, and in check no such
-	 * move answers the check); the king must not step into an attack */
-	legal = 0;
-	while (cand) {
-		cd_bitboard fbb;
-
-		from = cd__pop_lsb(&cand);
-		fbb = CD_BB(from);
-		if (type == CD_KING) {
-			if (attacked(b, to, them, (occ ^ fbb) & ~tobb))
-				continue;
-		} else if (uncovers(b, ksq, from, to, them,
-		    (occ ^ fbb) | tobb)) {
-			continue;
-		}
-		legal |= fbb;
-	}
-	cand = legal;
-	if (ff >= 0)
-		cand &= 0x0101010101010101ULL << ff;
-	if (fr >= 0)
-		cand &= 0xffULL << (8 * fr);
-	if (cand == 0 || (cand & (cand - 1)))
-		return 0;
-	from = cd__lsb(cand);
-	*m = CD_MOVE(from, to, CD_MK_NORMAL);
-	if (type == CD_PAWN) {
-		if (n == 4) {
-			*p++ = t[0];
-			*p++ = 'x';
-		}
-	} else {
-		cd_bitboard others = legal & ~CD_BB(from);
-
-		*p++ = letters[type];
-		if (others) {
-			bool same_file = false, same_rank = false;
-
-			while (others) {
-				int o = cd__pop_lsb(&others);
-
-				same_file |= CD_FILE(o) == CD_FILE(from);
-				same_rank |= CD_RANK(o) == CD_RANK(from);
-			}
-			if (!same_file) {
-				*p++ = (char)('a' + CD_FILE(from));
-			} else if (!same_rank) {
-				*p++ = (char)('1' + CD_RANK(from));
-			} else {
-				*p++ = (char)('a' + CD_FILE(from));
-				*p++ = (char)('1' + CD_RANK(from));
-			}
-		}
-		if (occ & tobb)
-			*p++ = 'x';
-	}
-	*p++ = (char)('a' + CD_FILE(to));
-	*p++ = (char)('1' + CD_RANK(to));
-	*p = '\0';
-	*san_len = (size_t)(p - san);
-	return 1;
 }
 
 cd_status
@@ -998,12 +644,12 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 	if (m == CD_MOVE_NULL)
 		l->check = false;
 	else if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
-		l->check = gives_check(&l->board, CD_MOVE_FROM(m),
+		l->check = cd__gives_check(&l->board, CD_MOVE_FROM(m),
 		    CD_MOVE_TO(m));
 	else
-		l->check = in_check(&l->board);
+		l->check = cd__in_check(&l->board);
 	if (l->check) {
-		if (can_answer_check(&l->board)) {
+		if (cd__can_answer_check(&l->board)) {
 			nd->flags = CD_NODE_CHECK;
 			nd->san[n++] = '+';
 		} else {

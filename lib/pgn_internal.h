@@ -21,6 +21,9 @@ enum {
 };
 extern unsigned char cd__pgn_cls[256];
 
+/* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
+extern const char *const cd__pgn_results[5];
+
 /* Whether the word at p (p < e) is a move word of ASCII letters and
  * digits for sure: a letter that starts no castling, null move or en
  * passant mark. */
@@ -69,6 +72,26 @@ cd__lex_blanks(cd_pgn_lexer *lx)
 	lx->p = p;
 }
 
+/* A tag pair read by cd__scan_tag (pgn_lex.c, for the game reader
+ * and the token lexer alike). */
+struct cd__tagscan {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	int escapes;		/* value has \" or \\ to undo */
+	const char *next;	/* after the `]`, or where to go on */
+};
+
+/*
+ * Read a tag pair at p (a `[`).  1 read, 0 does not read (ts->next is
+ * where to go on), -1 more input is needed.
+ */
+int cd__scan_tag(const char *p, const char *e, int eof,
+    struct cd__tagscan *ts);
+/* Undo \" and \\ in a value into out; returns the length. */
+size_t cd__unescape(const char *v, size_t len, int escapes, char *out);
+
 /* The state of one line while it is being built. */
 struct cd__line {
 	uint32_t cur;		/* its last move (valid when has_move) */
@@ -114,7 +137,7 @@ struct cd__game_priv {
 	/* writer */
 	struct cd__wframe *wstack;
 	size_t wstack_cap;
-	cd_pgn_buf fbuf;	/* for cd_pgn_write to a FILE */
+	cd_buf fbuf;	/* for cd_pgn_write to a FILE */
 };
 
 /* Add a move known to be legal (the parser's moves come from
@@ -124,11 +147,6 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
-/* Resolve a common SAN token quickly (English; check: the side to move
- * is in check); 0 when
- * the general reader must decide. */
-int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
-    cd_move *m, char *san, size_t *san_len);
 
 /* The move number and side of the move at ply (from 1) of g. */
 static inline unsigned long

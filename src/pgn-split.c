@@ -705,36 +705,32 @@ split_file(FILE *f, const char *name)
 	return cli_read_end(name, st);
 }
 
-/* -n on input that is not a regular file: copy it to an unlinked
- * temporary file first, to know its size. */
+/* -n on input that is not a regular file: copy it to a temporary file
+ * (in $TMPDIR), removed at once, to know its size. */
 static FILE *
 spool(FILE *in, const char *name, uint64_t *size)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path, buf[1 << 16];
+	char buf[1 << 16];
 	FILE *f;
-	size_t n;
+	size_t n, id;
 	int fd;
 
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	path = join(dir, "pgn-split.XXXXXX");
-	if ((fd = mkstemp(path)) < 0)
-		cli_fatal("%s: %s", path, strerror(errno));
-	unlink(path);
+	fd = cli_tmp_create(NULL, "pgn-split", &id);
 	if ((f = fdopen(fd, "w+b")) == NULL)
-		cli_fatal("%s: %s", path, strerror(errno));
+		cli_fatal("%s: %s", cli_tmp_name(id), strerror(errno));
 	*size = 0;
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
 		if (fwrite(buf, 1, n, f) != n)
-			cli_fatal("%s: %s", path, strerror(errno));
+			cli_fatal("write error on %s: %s", cli_tmp_name(id),
+			    strerror(errno));
 		*size += n;
 	}
 	if (ferror(in))
 		cli_fatal("%s: read error: %s", name, strerror(errno));
 	if (fflush(f) != 0 || fseeko(f, 0, SEEK_SET) != 0)
-		cli_fatal("%s: %s", path, strerror(errno));
-	free(path);
+		cli_fatal("write error on %s: %s", cli_tmp_name(id),
+		    strerror(errno));
+	cli_tmp_remove(id);
 	return f;
 }
 

@@ -1,0 +1,1166 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn_read.c: PGN games from a stream (see chessdata/pgn_lex.h for the
+ * rules); the tokens of a game are pgn_lex.c's.  No chess knowledge
+ * here.
+ *
+ * The game reader keeps the input in one buffer.  A game is found by
+ * scanning from its first byte; when the scan reaches the end of the
+ * buffer before it can decide, the buffer is refilled (moved down,
+ * grown when one game fills it) and the scan starts again from the
+ * game's first byte.  So the scanners are pure functions of the bytes
+ * and need no resumable state, and memory is bounded by the largest
+ * game.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "pgn_internal.h"
+
+#define cls cd__pgn_cls
+#define U(c)		((unsigned char)(c))
+#define IS_WS(c)	(cls[U(c)] & K_WS)
+#define IS_DIGIT(c)	(cls[U(c)] & K_DIGIT)
+#define IS_HSPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
+			    (c) == '\v' || (c) == '\f')
+
+/* ---- tag pairs ---- */
+
+/*
+ * Whether p (a `[`) starts a tag: optional whitespace then a tag name
+ * byte.  1 yes, 0 no, -1 more input needed.
+ */
+static int
+tag_start(const char *p, const char *e, int eof)
+{
+	p++;
+	while (p < e && IS_WS(*p))
+		p++;
+	if (p == e)
+		return eof ? 0 : -1;
+	return (cls[U(*p)] & K_TAGNAME) != 0;
+}
+
+/*
+ * Whether the line at p (a line start) is one complete standard tag
+ * pair starting in column one: `[Name "value"]` then blanks to the line
+ * end.  Used to end a brace comment that is never closed.  1 yes, 0 no,
+ * -1 more input needed.
+ */
+static int
+tag_line(const char *p, const char *e, int eof)
+{
+	const char *le, *q;
+	struct cd__tagscan ts;
+
+	if (p == e)
+		return eof ? 0 : -1;
+	if (*p != '[')
+		return 0;
+	le = memchr(p, '\n', (size_t)(e - p));
+	if (le == NULL) {
+		if (!eof)
+			return -1;
+		le = e;
+	}
+	for (q = p + 1; q < le && (IS_DIGIT(*q) || (cls[U(*q)] & K_LETTER) ||
+	    *q == '_'); q++)
+		;
+	if (q == p + 1 || q == le || (*q != ' ' && *q != '\t'))
+		return 0;
+	if (cd__scan_tag(p, le, 1, &ts) != 1)
+		return 0;
+	for (q = ts.next; q < le && IS_HSPACE(*q); q++)
+		;
+	return q == le;
+}
+
+/* ---- the game reader ---- */
+
+#define READER_BLOCK	(256 * 1024)
+
+struct rtag {
+	size_t name, name_len, value, value_len;	/* arena offsets */
+	size_t at;				/* offset of `[` in the game */
+};
+
+struct cd_pgn_reader {
+	FILE *f;
+	int fd;
+	char *buf;		/* owned buffer (NULL for memory input) */
+	size_t cap;
+	const char *data;	/* buf or the caller's memory */
+	size_t pos, end;	/* unread bytes: data[pos..end) */
+	uint64_t base;		/* input offset of data[0] */
+	int eof, failed, started;
+	int bol;		/* data[pos] is at the start of a line */
+	int junk;		/* skipping text that is not PGN */
+	unsigned long line, col;	/* of data[pos] */
+	uint64_t number;
+
+	/* The game being scanned. */
+	struct rtag *rt;
+	size_t nrt, rtcap;
+	char *arena;
+	size_t alen, acap;
+	cd_pgn_tag *tags;
+	size_t tagcap;
+	size_t g_len, g_mt, g_mt_end;
+	cd_pgn_result g_result;
+	unsigned g_flags;
+
+	uint64_t skipped;
+	unsigned long skipped_line;
+	cd_error err;		/* why the reader failed */
+
+	/* cd_pgn_reader_on_gap */
+	void (*gap_fn)(void *ctx, const char *bytes, size_t len);
+	void *gap_ctx;
+};
+
+enum { S_MORE, S_GAME, S_JUNK, S_BLANK, S_END, S_NOMEM };
+
+static cd_pgn_reader *
+reader_alloc(void)
+{
+	cd_pgn_reader *r = calloc(1, sizeof(*r));
+
+	if (r == NULL)
+		return NULL;
+	r->fd = -1;
+	r->bol = 1;
+	r->line = 1;
+	r->col = 1;
+	return r;
+}
+
+cd_pgn_reader *
+cd_pgn_reader_new(FILE *f)
+{
+	cd_pgn_reader *r = reader_alloc();
+
+	if (r == NULL)
+		return NULL;
+	r->f = f;
+	r->fd = fileno(f);
+	r->cap = READER_BLOCK;
+	r->buf = malloc(r->cap);
+	if (r->buf == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->data = r->buf;
+	return r;
+}
+
+cd_pgn_reader *
+cd_pgn_reader_new_mem(const void *buf, size_t len)
+{
+	cd_pgn_reader *r = reader_alloc();
+
+	if (r == NULL)
+		return NULL;
+	r->data = len > 0 ? buf : "";
+	r->end = len;
+	r->eof = 1;
+	return r;
+}
+
+void
+cd_pgn_reader_free(cd_pgn_reader *r)
+{
+	if (r == NULL)
+		return;
+	free(r->buf);
+	free(r->rt);
+	free(r->arena);
+	free(r->tags);
+	free(r);
+}
+
+void
+cd_pgn_reader_on_gap(cd_pgn_reader *r,
+    void (*fn)(void *ctx, const char *bytes, size_t len), void *ctx)
+{
+	r->gap_fn = fn;
+	r->gap_ctx = ctx;
+}
+
+uint64_t
+cd_pgn_reader_tell(const cd_pgn_reader *r)
+{
+	return r->base + r->pos;
+}
+
+/* More input: move the unread bytes down, grow when full, read. */
+static cd_status
+fill(cd_pgn_reader *r)
+{
+	size_t n;
+
+	if (r->eof)
+		return CD_OK;
+	if (r->pos > 0) {
+		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+		r->base += r->pos;
+		r->end -= r->pos;
+		r->pos = 0;
+	}
+	if (r->end == r->cap) {
+		size_t ncap = r->cap * 2;
+		char *nb;
+
+		if (ncap < r->cap)
+			return CD_ERR_NOMEM;
+		nb = realloc(r->buf, ncap);
+		if (nb == NULL)
+			return CD_ERR_NOMEM;
+		r->buf = nb;
+		r->data = nb;
+		r->cap = ncap;
+	}
+	for (;;) {
+		if (r->fd >= 0) {
+			ssize_t k = read(r->fd, r->buf + r->end,
+			    r->cap - r->end);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0)
+				return CD_ERR_IO;
+			n = (size_t)k;
+		} else {
+			n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+			if (n == 0 && ferror(r->f))
+				return CD_ERR_IO;
+		}
+		break;
+	}
+	if (n == 0)
+		r->eof = 1;
+	r->end += n;
+	return CD_OK;
+}
+
+/* The number of line ends in [p, e): sixteen bytes a step where SSE2
+ * is (a game is read line by line otherwise, a call a line). */
+static unsigned long
+count_lines(const char *p, const char *e)
+{
+	unsigned long n = 0;
+
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (e - p >= 16) {
+		/* byte counters (a match is -1), summed before they wrap */
+		__m128i acc = zero;
+		int k;
+
+		for (k = 0; k < 255 && e - p >= 16; k++, p += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(
+			    _mm_loadu_si128((const void *)p), nl));
+		acc = _mm_sad_epu8(acc, zero);
+		n += (unsigned long)_mm_cvtsi128_si32(acc) +
+		    (unsigned long)_mm_extract_epi16(acc, 4);
+	}
+#endif
+	for (; p < e; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* Consume n bytes: keep line, column and start-of-line up to date. */
+static void
+advance(cd_pgn_reader *r, size_t n)
+{
+	const char *p = r->data + r->pos, *e = p + n, *last;
+
+	if (n == 0)
+		return;
+	for (last = e - 1; last >= p && *last != '\n'; last--)
+		;
+	if (last >= p) {
+		r->line += count_lines(p, last + 1);
+		r->col = (unsigned long)(e - (last + 1)) + 1;
+	} else {
+		r->col += (unsigned long)n;
+	}
+	r->bol = e[-1] == '\n';
+	r->pos += n;
+}
+
+/*
+ * The end of a brace comment opened at p (a `{`): *out gets the byte
+ * after its `}`.  When the `}` is missing, or when a line inside the
+ * comment is a complete tag pair in column one, *out is where the game
+ * ends (the end of input or that line) and 0 is returned; 1 for a
+ * closed comment, -1 when more input is needed.
+ */
+static int
+comment_end(const char *p, const char *e, int eof, const char **out)
+{
+	const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1)));
+	const char *lim = rb != NULL ? rb : e;
+	const char *q = p + 1, *nl;
+
+	while ((nl = memchr(q, '\n', (size_t)(lim - q))) != NULL) {
+		int t = tag_line(nl + 1, e, eof);
+
+		if (t < 0)
+			return -1;
+		if (t > 0) {
+			*out = nl + 1;
+			return 0;
+		}
+		q = nl + 1;
+	}
+	if (rb != NULL) {
+		*out = rb + 1;
+		return 1;
+	}
+	if (!eof)
+		return -1;
+	*out = e;
+	return 0;
+}
+
+/* The end of the line at p (the `\n` or e); NULL if more input is
+ * needed. */
+static const char *
+line_end(const char *p, const char *e, int eof)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+	if (nl != NULL)
+		return nl;
+	return eof ? e : NULL;
+}
+
+/* The end of a word (a move, a number, a marker) starting at p. */
+static const char *
+word_end(const char *p, const char *e)
+{
+	while (p < e && !(cls[U(*p)] & K_DELIM))
+		p++;
+	return p;
+}
+
+/* Whether only blanks stand in [p, e). */
+static int
+only_blanks(const char *p, const char *e)
+{
+	while (p < e && IS_HSPACE(*p))
+		p++;
+	return p == e;
+}
+
+/* The first byte at or after p that can change the scan (K_STOP), or
+ * e: four bytes a round, so long runs of moves cost a table look-up a
+ * byte. */
+static const char *
+skip_plain(const char *p, const char *e)
+{
+	while (e - p >= 4) {
+		if (cls[U(p[0])] & K_STOP)
+			return p;
+		if (cls[U(p[1])] & K_STOP)
+			return p + 1;
+		if (cls[U(p[2])] & K_STOP)
+			return p + 2;
+		if (cls[U(p[3])] & K_STOP)
+			return p + 3;
+		p += 4;
+	}
+	while (p < e && !(cls[U(*p)] & K_STOP))
+		p++;
+	return p;
+}
+
+/*
+ * Scan movetext from m to the end of the game that starts at s.  ls is
+ * the start of m's line (NULL when unknown), blank whether only blanks
+ * precede m on it.
+ *
+ * Only the bytes in K_STOP can end a game or open something that hides
+ * a marker, so the scan jumps from one to the next: a line end, a
+ * comment, a string, a `[` that may start the next tag section, a
+ * variation, `*`, and the bytes without which no word is a marker
+ * (`-`, `/`, and the first bytes of `½` and of the dashes).  At one of
+ * those the word around it is looked at whole.
+ */
+static int
+scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	const char *e = r->data + r->end, *p = m, *last = m, *q, *w, *end;
+	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
+						 * may start tags */
+	int eof = r->eof, t;
+	size_t depth = 0;	/* variations open: markers in them do not
+				 * end the game */
+
+	r->g_result = CD_PGN_RESULT_NONE;
+	for (;;) {
+		p = skip_plain(p, e);
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			end = e;
+			break;
+		}
+		switch (*p) {
+		case '\n':
+			p++;
+			ls = tls = p;
+			continue;
+		case '{':
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				r->g_flags |= CD_PGN_RAW_UNCLOSED_COMMENT;
+				/* The comment runs to the game's end. */
+				last = q;
+				while (last > p && IS_WS(last[-1]))
+					last--;
+				end = q;
+				goto done;
+			}
+			p = q;
+			continue;
+		case '%':
+			if (p != ls) {
+				p++;
+				continue;
+			}
+			/* FALLTHROUGH */
+		case ';':
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			continue;
+		case '"':
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			w = memchr(p + 1, '"', (size_t)(q - (p + 1)));
+			p = w != NULL ? w + 1 : q;
+			continue;
+		case '[':
+			if (tls != NULL && only_blanks(tls, p)) {
+				t = tag_start(p, e, eof);
+				if (t < 0)
+					return S_MORE;
+				if (t > 0) {
+					end = ls;
+					goto trimmed;
+				}
+			}
+			p++;
+			continue;
+		case '*':
+			p++;
+			if (depth > 0)
+				continue;
+			last = p;
+			r->g_result = CD_PGN_RESULT_UNKNOWN;
+			goto marker;
+		case '(':
+			depth++;
+			p++;
+			continue;
+		case ')':
+			if (depth > 0)
+				depth--;
+			p++;
+			continue;
+		default:
+			break;
+		}
+		/* `-`, `/` or a lead byte inside a word: the word whole */
+		w = p;
+		while (w > m && !(cls[U(w[-1])] & K_DELIM))
+			w--;
+		q = word_end(p + 1, e);
+		if (q == e && !eof)
+			return S_MORE;
+		p = q;
+		if (depth == 0 && (*w == '0' || *w == '1' || U(*w) == 0xc2) &&
+		    (r->g_result = cd_pgn_result_parse(w, (size_t)(q - w))) !=
+		    CD_PGN_RESULT_NONE) {
+			last = q;
+			goto marker;
+		}
+	}
+trimmed:
+	/* no marker: the movetext ends at its last byte that is not
+	 * white space */
+	last = end;
+	while (last > m && IS_WS(last[-1]))
+		last--;
+	goto done;
+marker:
+	/* The rest of the marker's line if blank or comments, then blank
+	 * lines. */
+	q = p;
+	for (;;) {
+		const char *c;
+
+		while (q < e && IS_HSPACE(*q))
+			q++;
+		if (q < e && *q == ';') {
+			q = line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+		} else if (q < e && *q == '{') {
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+		} else {
+			break;
+		}
+	}
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		end = e;
+		goto done;
+	}
+	if (*q != '\n') {
+		end = q;
+		goto done;
+	}
+	end = ++q;
+	/*
+	 * Lines after it that hold only comments belong to the game too
+	 * when nothing but the next tag section (or the end) follows them;
+	 * otherwise the game ends after its blank lines.
+	 */
+	ls = q;
+	blank = 1;
+	for (;;) {
+		const char *c;
+
+		if (q == e) {
+			if (!eof)
+				return S_MORE;
+			end = e;
+			break;
+		}
+		if (*q == '\n') {
+			ls = ++q;
+			blank = 1;
+			continue;
+		}
+		if (IS_WS(*q)) {
+			q++;
+			continue;
+		}
+		if (*q == ';' || (*q == '%' && q == ls)) {
+			q = line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			blank = 0;
+			continue;
+		}
+		if (*q == '{') {
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				goto blank_lines;
+			q = c;
+			blank = 0;
+			continue;
+		}
+		if (*q == '[' && blank) {
+			t = tag_start(q, e, eof);
+			if (t < 0)
+				return S_MORE;
+			if (t > 0) {
+				end = ls;
+				break;
+			}
+		}
+		goto blank_lines;
+	}
+	goto done;
+blank_lines:
+	/* Only the blank lines after the marker's line. */
+	q = end;
+	for (;;) {
+		while (q < e && IS_HSPACE(*q))
+			q++;
+		if (q == e) {
+			end = e;	/* (eof: the scan above saw it) */
+			break;
+		}
+		if (*q != '\n')
+			break;
+		end = ++q;
+	}
+done:
+	if (r->g_result == CD_PGN_RESULT_NONE)
+		r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = (size_t)(m - s);
+	r->g_mt_end = (size_t)(last - s);
+	if (r->g_mt_end < r->g_mt)
+		r->g_mt_end = r->g_mt;
+	return S_GAME;
+}
+
+static int
+arena_add(cd_pgn_reader *r, const char *v, size_t len, int escapes,
+    size_t *off, size_t *outlen)
+{
+	if (r->acap - r->alen < len + 1) {
+		size_t ncap = r->acap ? r->acap : 4096;
+		char *na;
+
+		while (ncap - r->alen < len + 1)
+			ncap *= 2;
+		na = realloc(r->arena, ncap);
+		if (na == NULL)
+			return -1;
+		r->arena = na;
+		r->acap = ncap;
+	}
+	*off = r->alen;
+	*outlen = cd__unescape(v, len, escapes, r->arena + r->alen);
+	r->arena[r->alen + *outlen] = '\0';
+	r->alen += *outlen + 1;
+	return 0;
+}
+
+/* Whether the tag section so far has a tag named name. */
+static int
+has_tag(const cd_pgn_reader *r, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrt; i++)
+		if (r->rt[i].name_len == len &&
+		    memcmp(r->arena + r->rt[i].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* A game that starts with a tag section at p (a `[`); s is its start. */
+static int
+scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
+{
+	const char *e = r->data + r->end, *ls = r->bol ? s : NULL;
+	const char *last_tag_end = p;
+	int eof = r->eof, newlines = 0, blank = 1;
+	struct cd__tagscan ts;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	for (;;) {
+		int t = cd__scan_tag(p, e, eof, &ts);
+
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			struct rtag *rt;
+			int is_event = ts.name_len == 5 &&
+			    memcmp(ts.name, "Event", 5) == 0;
+
+			/* a new game: a second Event tag, a repeated tag
+			 * after a blank line, or an Event tag after a blank
+			 * line (a tag section without movetext before it) */
+			if (r->nrt > 0 &&
+			    ((is_event && newlines >= 2) ||
+			    ((is_event || newlines >= 2) &&
+			    has_tag(r, ts.name, ts.name_len)))) {
+				/* The next game begins here. */
+				r->g_result = CD_PGN_RESULT_NONE;
+				r->g_flags |= CD_PGN_RAW_NO_RESULT;
+				r->g_len = (size_t)((blank && ls ? ls : p) -
+				    s);
+				r->g_mt = r->g_mt_end =
+				    (size_t)(last_tag_end - s);
+				return S_GAME;
+			}
+			if (r->nrt == r->rtcap) {
+				size_t ncap = r->rtcap ? 2 * r->rtcap : 32;
+				struct rtag *nr = realloc(r->rt,
+				    ncap * sizeof(*nr));
+
+				if (nr == NULL)
+					return S_NOMEM;
+				r->rt = nr;
+				r->rtcap = ncap;
+			}
+			rt = &r->rt[r->nrt];
+			if (arena_add(r, ts.name, ts.name_len, 0, &rt->name,
+			    &rt->name_len) < 0 ||
+			    arena_add(r, ts.value, ts.value_len, ts.escapes,
+			    &rt->value, &rt->value_len) < 0)
+				return S_NOMEM;
+			rt->at = (size_t)(p - s);
+			r->nrt++;
+		} else {
+			r->g_flags |= CD_PGN_RAW_BAD_TAG;
+		}
+		p = last_tag_end = ts.next;
+		/* Blanks, blank lines and escape lines up to what follows. */
+		newlines = 0;
+		blank = 0;
+		for (;;) {
+			if (p == e) {
+				if (!eof)
+					return S_MORE;
+				r->g_result = CD_PGN_RESULT_NONE;
+				r->g_flags |= CD_PGN_RAW_NO_RESULT;
+				r->g_len = (size_t)(e - s);
+				r->g_mt = r->g_mt_end =
+				    (size_t)(last_tag_end - s);
+				return S_GAME;
+			}
+			if (*p == '\n') {
+				newlines++;
+				p++;
+				ls = p;
+				blank = 1;
+				continue;
+			}
+			if (IS_WS(*p)) {
+				p++;
+				continue;
+			}
+			if (*p == '%' && p == ls) {
+				const char *q = line_end(p, e, eof);
+
+				if (q == NULL)
+					return S_MORE;
+				p = q;
+				newlines = 0;
+				continue;
+			}
+			break;
+		}
+		if (*p == '[') {
+			int ts2 = tag_start(p, e, eof);
+
+			if (ts2 < 0)
+				return S_MORE;
+			if (ts2 > 0)
+				continue;
+		}
+		return scan_movetext(r, s, p, ls, blank);
+	}
+}
+
+/*
+ * Whether the word at p can begin movetext: a move number, a move, a
+ * marker, a NAG, a variation.  1 yes, 0 no, -1 more input needed.
+ */
+static int
+movetext_start(const char *p, const char *e, int eof)
+{
+	const unsigned char *q, *w;
+	int square = 0;
+	size_t n;
+
+	if (IS_DIGIT(*p) || *p == '*' || *p == '(' || *p == '$')
+		return 1;
+	q = (const unsigned char *)word_end(p, e);
+	if ((const char *)q == e && !eof)
+		return -1;
+	w = (const unsigned char *)p;
+	n = (size_t)(q - w);
+	if (cd_pgn_result_parse(p, n) != CD_PGN_RESULT_NONE)
+		return 1;
+	while (n > 0 && (w[n - 1] == '!' || w[n - 1] == '?' ||
+	    w[n - 1] == '+' || w[n - 1] == '#'))
+		n--;
+	if ((n == 2 && memcmp(w, "--", 2) == 0) ||
+	    (n == 2 && memcmp(w, "Z0", 2) == 0) ||
+	    (n == 4 && memcmp(w, "@@@@", 4) == 0))
+		return 1;
+	/* Castling: O, o or 0 with dashes of any kind. */
+	if (n >= 3 && (w[0] == 'O' || w[0] == 'o')) {
+		size_t i = 1;
+		int parts = 1;
+
+		while (i < n) {
+			if (w[i] == '-')
+				i++;
+			else if (w[i] == 0xe2 && i + 2 < n && w[i + 1] == 0x80)
+				i += 3;
+			else
+				break;
+			if (i < n && w[i] == w[0]) {
+				i++;
+				parts++;
+			} else {
+				break;
+			}
+		}
+		if (i == n && parts >= 2)
+			return 1;
+	}
+	/* A SAN-like word: piece letters, files, ranks, x : = - / ( ) and
+	 * figurines, with a square in it. */
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = w[i];
+
+		if (c == 0xe2 && i + 2 < n && w[i + 1] == 0x99 &&
+		    w[i + 2] >= 0x94 && w[i + 2] <= 0x9f) {
+			i += 2;
+			continue;
+		}
+		if (c >= 'a' && c <= 'h') {
+			if (i + 1 < n && w[i + 1] >= '1' && w[i + 1] <= '8')
+				square = 1;
+			continue;
+		}
+		if ((c >= '1' && c <= '8') || (c != 0 &&
+		    strchr("KQRBNPkqrnx:=-/()", (int)c) != NULL))
+			continue;
+		return 0;
+	}
+	return square;
+}
+
+/*
+ * Text that does not begin with a tag: a game without tags if its first
+ * token (after comments) can begin movetext, else skipped.
+ */
+static int
+scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
+{
+	const char *e = r->data + r->end, *ls = r->bol ? s : NULL, *q;
+	int eof = r->eof, t, blank = 1;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	for (;;) {
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return S_JUNK;
+		}
+		if (*p == '\n') {
+			ls = ++p;
+			blank = 1;
+			continue;
+		}
+		if (IS_WS(*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '{') {
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				*n = (size_t)(q - s);
+				return S_JUNK;
+			}
+			p = q;
+			blank = 0;
+			continue;
+		}
+		if (*p == ';' || (*p == '%' && p == ls)) {
+			q = line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			continue;
+		}
+		break;
+	}
+	if (*p == '[') {
+		t = tag_start(p, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			*n = (size_t)((blank && ls ? ls : p) - s);
+			return S_JUNK;
+		}
+	}
+	t = movetext_start(p, e, eof);
+	if (t < 0)
+		return S_MORE;
+	if (t > 0) {
+		/* Movetext from the first byte: comments before the first
+		 * move are the game's. */
+		q = s;
+		while (IS_WS(*q))
+			q++;
+		return scan_movetext(r, s, q, r->bol ? s : NULL, 1);
+	}
+	/* Not PGN: skip this line and go on line by line. */
+	q = line_end(p, e, eof);
+	if (q == NULL)
+		return S_MORE;
+	r->junk = 1;
+	*n = (size_t)(q - s) + (q < e);
+	return S_JUNK;
+}
+
+/* Skipping text that is not PGN: a line at a time, up to a blank line
+ * or a line that starts a tag section. */
+static int
+scan_junk(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *q;
+	int eof = r->eof, t;
+
+	if (!r->bol) {
+		q = memchr(s, '\n', (size_t)(e - s));
+		if (q == NULL) {
+			if (!eof && (size_t)(e - s) < r->cap / 2)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return *n ? S_JUNK : S_END;
+		}
+		*n = (size_t)(q + 1 - s);
+		return S_JUNK;
+	}
+	for (q = s; q < e && IS_HSPACE(*q); q++)
+		;
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		r->junk = 0;
+		return S_BLANK;
+	}
+	if (*q == '\n') {
+		r->junk = 0;
+		*n = (size_t)(q + 1 - s);
+		return S_BLANK;
+	}
+	if (*q == '[') {
+		t = tag_start(q, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			r->junk = 0;
+			*n = 0;
+			return S_BLANK;
+		}
+	}
+	q = memchr(q, '\n', (size_t)(e - q));
+	if (q == NULL) {
+		if (!eof && (size_t)(e - s) < r->cap / 2)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return S_JUNK;
+	}
+	*n = (size_t)(q + 1 - s);
+	return S_JUNK;
+}
+
+/* Find what comes next at data[pos]: a game, text to skip, blank
+ * lines, the end, or the need for more input. */
+static int
+scan(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls;
+	int eof = r->eof;
+
+	if (!r->started) {
+		if (e - s < 3 && !eof)
+			return S_MORE;
+		r->started = 1;
+		if (e - s >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			if (r->gap_fn != NULL)
+				r->gap_fn(r->gap_ctx, s, 3);
+			r->pos += 3;	/* a BOM: in no game */
+			s += 3;
+		}
+	}
+	if (r->junk)
+		return scan_junk(r, n);
+	ls = r->bol ? s : NULL;
+	for (p = s; p < e && IS_WS(*p); p++)
+		if (*p == '\n')
+			ls = p + 1;
+	if (ls != NULL && ls > s) {
+		*n = (size_t)(ls - s);
+		return S_BLANK;
+	}
+	if (p == e) {
+		if (!eof)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return *n ? S_BLANK : S_END;
+	}
+	if (*p == '[') {
+		int t = tag_start(p, e, eof);
+
+		if (t < 0)
+			return S_MORE;
+		if (t > 0)
+			return scan_tagged(r, s, p);
+	}
+	return scan_untagged(r, s, p, n);
+}
+
+/* Fill *g from the game just scanned at data[pos]. */
+static int
+make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	const char *s = r->data + r->pos, *p, *nl;
+	unsigned long line = r->line, col = r->col;
+	size_t i, at = 0;
+
+	if (r->nrt > r->tagcap) {
+		cd_pgn_tag *nt = realloc(r->tags, r->nrt * sizeof(*nt));
+
+		if (nt == NULL)
+			return -1;
+		r->tags = nt;
+		r->tagcap = r->nrt;
+	}
+	g->text = s;
+	g->len = r->g_len;
+	g->offset = r->base + r->pos;
+	g->number = ++r->number;
+	g->line = line;
+	g->col = col;
+	/* Lines and columns of the tags and of the movetext. */
+	for (i = 0; i <= r->nrt; i++) {
+		size_t to = i < r->nrt ? r->rt[i].at : r->g_mt;
+		const char *last = NULL;
+
+		p = s + at;
+		while ((nl = memchr(p, '\n', (size_t)(s + to - p))) != NULL) {
+			line++;
+			last = nl;
+			p = nl + 1;
+		}
+		if (last != NULL)
+			col = (unsigned long)(s + to - (last + 1)) + 1;
+		else
+			col += (unsigned long)(to - at);
+		at = to;
+		if (i < r->nrt) {
+			cd_pgn_tag *t = &r->tags[i];
+
+			t->name = r->arena + r->rt[i].name;
+			t->name_len = r->rt[i].name_len;
+			t->value = r->arena + r->rt[i].value;
+			t->value_len = r->rt[i].value_len;
+			t->line = line;
+			t->col = col;
+		}
+	}
+	g->tags = r->tags;
+	g->ntags = r->nrt;
+	g->movetext = r->g_mt;
+	g->movetext_end = r->g_mt_end;
+	g->movetext_line = line;
+	g->movetext_col = col;
+	g->result = r->g_result;
+	if (memchr(s, '\0', r->g_len) != NULL)
+		r->g_flags |= CD_PGN_RAW_NUL;
+	g->flags = r->g_flags;
+	g->skipped_bytes = r->skipped;
+	g->skipped_line = r->skipped_line;
+	return 0;
+}
+
+/* Fail with status st (errno kept), where the reader stands. */
+static cd_status
+reader_fail(cd_pgn_reader *r, cd_status st)
+{
+	int e = errno;
+
+	r->failed = 1;
+	cd__error_set(&r->err, st, cd_pgn_reader_tell(r), r->line, r->col,
+	    "%s", st == CD_ERR_IO ? strerror(e) : cd_strerror(st));
+	errno = e;
+	return st;
+}
+
+const cd_error *
+cd_pgn_reader_error(const cd_pgn_reader *r)
+{
+	return &r->err;
+}
+
+cd_status
+cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	size_t n;
+	cd_status st;
+
+	memset(g, 0, sizeof(*g));
+	r->skipped = 0;
+	r->skipped_line = 0;
+	if (r->failed)
+		return CD_EOF;
+	for (;;) {
+		n = 0;
+		switch (scan(r, &n)) {
+		case S_MORE:
+			if (r->eof) {
+				/* Cannot happen: the scanners decide at the
+				 * end of input.  Never loop. */
+				errno = EIO;
+				return reader_fail(r, CD_ERR_IO);
+			}
+			st = fill(r);
+			if (st != CD_OK)
+				return reader_fail(r, st);
+			continue;
+		case S_BLANK:
+			if (r->gap_fn != NULL && n > 0)
+				r->gap_fn(r->gap_ctx, r->data + r->pos, n);
+			advance(r, n);
+			continue;
+		case S_JUNK:
+			if (r->skipped == 0)
+				r->skipped_line = r->line;
+			r->skipped += n;
+			if (r->gap_fn != NULL && n > 0)
+				r->gap_fn(r->gap_ctx, r->data + r->pos, n);
+			advance(r, n);
+			continue;
+		case S_END:
+			g->skipped_bytes = r->skipped;
+			g->skipped_line = r->skipped_line;
+			return CD_EOF;
+		case S_NOMEM:
+			return reader_fail(r, CD_ERR_NOMEM);
+		case S_GAME:
+			if (make_game(r, g) < 0)
+				return reader_fail(r, CD_ERR_NOMEM);
+			advance(r, r->g_len);
+			return CD_OK;
+		}
+	}
+}
+
+const cd_pgn_tag *
+cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = g->ntags; i-- > 0;)
+		if (g->tags[i].name_len == len &&
+		    memcmp(g->tags[i].name, name, len) == 0)
+			return &g->tags[i];
+	return NULL;
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * san_fast.c: the fast SAN reader.  The common move tokens of a game
+ * ("e4", "exd5", "Nf3", "Nbd7", "O-O") are resolved from the attack
+ * tables, with legality from the pin line through the king, without
+ * generating the legal moves; anything unusual is left to cd_san_parse
+ * (san.c).  The PGN parser asks it first for every move.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+/* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
+ * cd__san_fast: the rules of the generator (rook on the king's rank,
+ * squares between empty, no square of the king's path attacked with
+ * king and rook lifted), Chess960 included. */
+static int
+cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
+    cd_move *m, char *san, size_t *san_len)
+{
+	int us = b->side, them = us ^ 1, s, ksq, rsq;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
+
+	if (n == 3 && memcmp(t, "O-O", 3) == 0)
+		s = CD_KINGSIDE;
+	else if (n == 5 && memcmp(t, "O-O-O", 5) == 0)
+		s = CD_QUEENSIDE;
+	else
+		return 0;
+	if (check || !kbb)
+		return 0;
+	ksq = cd__lsb(kbb);
+	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0)
+		return 0;
+	occ2 = b->by_type[0] ^ kbb ^ CD_BB(rsq);
+	while (path)
+		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
+			return 0;
+	*m = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
+	memcpy(san, t, n);
+	san[n] = '\0';
+	*san_len = n;
+	return 1;
+}
+
+/*
+ * The common move tokens, resolved without the general reader: a pawn
+ * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
+ * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
+ * mark), English letters; check says whether the side to move is in
+ * check.  Candidates come from the attack tables, legality from the
+ * pin line through the king and, in check, from the squares that
+ * answer it; the canonical SAN (without its mark) falls out of the same
+ * candidate set.  1 with *m and san filled in when the token names
+ * exactly one legal move; 0 when anything is unusual (promotion, en
+ * passant, castling not so written, no or several moves, ...): the
+ * caller then asks cd_san_parse, which also gives the error message.
+ */
+int
+cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
+    cd_move *m, char *san, size_t *san_len)
+{
+	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
+	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
+	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
+	int ksq, d;
+	size_t n = len, i;
+	char *p = san;
+
+	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
+		n--;
+	if (n < 2 || n > 6 || !kbb)
+		return 0;
+	if (t[0] == 'O')
+		return cd__castle_fast(b, check, t, n, m, san, san_len);
+	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
+	    t[n - 1] > '8')
+		return 0;
+	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	tobb = CD_BB(to);
+	if (own & tobb)
+		return 0;
+	ksq = cd__lsb(kbb);
+	if (t[0] >= 'a' && t[0] <= 'h') {
+		int dir = us == CD_WHITE ? 8 : -8;
+
+		if (CD_RANK(to) == (us == CD_WHITE ? 7 : 0))
+			return 0;	/* promotion */
+		if (n == 2) {
+			if (occ & tobb)
+				return 0;
+			from = to - dir;
+			if (from < 0 || from > 63)
+				return 0;
+			if (!(occ & CD_BB(from)) && CD_RANK(to) ==
+			    (us == CD_WHITE ? 3 : 4))
+				from -= dir;
+		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
+		    t[2] - t[0] == 1)) {
+			if (!(b->by_color[them] & tobb))
+				return 0;	/* en passant or illegal */
+			from = CD_SQ(t[0] - 'a', CD_RANK(to)) - dir;
+			if (from < 0 || from > 63)
+				return 0;
+		} else {
+			return 0;
+		}
+		if (!(b->by_type[CD_PAWN] & own & CD_BB(from)))
+			return 0;
+		cand = CD_BB(from);
+		type = CD_PAWN;
+	} else {
+		size_t e = n - 2;
+
+		switch (t[0]) {
+		case 'N': type = CD_KNIGHT; break;
+		case 'B': type = CD_BISHOP; break;
+		case 'R': type = CD_ROOK; break;
+		case 'Q': type = CD_QUEEN; break;
+		case 'K': type = CD_KING; break;
+		default: return 0;
+		}
+		i = 1;
+		if (e > i && t[e - 1] == 'x')
+			e--;
+		if (i < e && t[i] >= 'a' && t[i] <= 'h')
+			ff = t[i++] - 'a';
+		if (i < e && t[i] >= '1' && t[i] <= '8')
+			fr = t[i++] - '1';
+		if (i != e)
+			return 0;
+		switch (type) {
+		case CD_KNIGHT:
+			cand = cd__knight_att[to] & b->by_type[type] & own;
+			break;
+		case CD_KING:
+			cand = cd__king_att[to] & b->by_type[type] & own;
+			break;
+		default:
+			cand = cd__slider_hits(b, b->by_type[type] & own, to, occ);
+			break;
+		}
+	}
+	if (check && type != CD_KING) {
+		/* in check: capture the checker or block it */
+		cd_bitboard th = b->by_color[them], checkers;
+
+		checkers = (cd__knight_att[ksq] & b->by_type[CD_KNIGHT] & th) |
+		    (cd__pawn_att[us][ksq] & b->by_type[CD_PAWN] & th) |
+		    cd__slider_hits(b, th & (b->by_type[CD_BISHOP] |
+		    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]), ksq, occ);
+		if (checkers == 0 || (checkers & (checkers - 1)))
+			return 0;
+		d = cd__dir[ksq][cd__lsb(checkers)];
+		if (!(tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
+		    d) : 0) | checkers)))
+			return 0;
+	}
+	/* legal ones: a piece off the king's lines is free; one on them
+	 * is pinned when an enemy slider sees the king once it has moved
+	 * (a move along the line keeps it covered, and in check no such
+	 * move answers the check); the king must not step into an attack */
+	legal = 0;
+	while (cand) {
+		cd_bitboard fbb;
+
+		from = cd__pop_lsb(&cand);
+		fbb = CD_BB(from);
+		if (type == CD_KING) {
+			if (cd__attacked(b, to, them, (occ ^ fbb) & ~tobb))
+				continue;
+		} else if (cd__uncovers(b, ksq, from, to, them,
+		    (occ ^ fbb) | tobb)) {
+			continue;
+		}
+		legal |= fbb;
+	}
+	cand = legal;
+	if (ff >= 0)
+		cand &= 0x0101010101010101ULL << ff;
+	if (fr >= 0)
+		cand &= 0xffULL << (8 * fr);
+	if (cand == 0 || (cand & (cand - 1)))
+		return 0;
+	from = cd__lsb(cand);
+	*m = CD_MOVE(from, to, CD_MK_NORMAL);
+	if (type == CD_PAWN) {
+		if (n == 4) {
+			*p++ = t[0];
+			*p++ = 'x';
+		}
+	} else {
+		cd_bitboard others = legal & ~CD_BB(from);
+
+		*p++ = cd__piece_letters[type];
+		if (others) {
+			bool same_file = false, same_rank = false;
+
+			while (others) {
+				int o = cd__pop_lsb(&others);
+
+				same_file |= CD_FILE(o) == CD_FILE(from);
+				same_rank |= CD_RANK(o) == CD_RANK(from);
+			}
+			if (!same_file) {
+				*p++ = (char)('a' + CD_FILE(from));
+			} else if (!same_rank) {
+				*p++ = (char)('1' + CD_RANK(from));
+			} else {
+				*p++ = (char)('a' + CD_FILE(from));
+				*p++ = (char)('1' + CD_RANK(from));
+			}
+		}
+		if (occ & tobb)
+			*p++ = 'x';
+	}
+	*p++ = (char)('a' + CD_FILE(to));
+	*p++ = (char)('1' + CD_RANK(to));
+	*p = '\0';
+	*san_len = (size_t)(p - san);
+	return 1;
+}
