@@ -120,6 +120,10 @@ struct cd_pgn_reader {
 	uint64_t skipped;
 	unsigned long skipped_line;
 	cd_error err;		/* why the reader failed */
+
+	/* cd_pgn_reader_on_gap */
+	void (*gap_fn)(void *ctx, const char *bytes, size_t len);
+	void *gap_ctx;
 };
 
 enum { S_MORE, S_GAME, S_JUNK, S_BLANK, S_END, S_NOMEM };
@@ -180,6 +184,14 @@ cd_pgn_reader_free(cd_pgn_reader *r)
 	free(r->arena);
 	free(r->tags);
 	free(r);
+}
+
+void
+cd_pgn_reader_on_gap(cd_pgn_reader *r,
+    void (*fn)(void *ctx, const char *bytes, size_t len), void *ctx)
+{
+	r->gap_fn = fn;
+	r->gap_ctx = ctx;
 }
 
 uint64_t
@@ -972,6 +984,8 @@ scan(cd_pgn_reader *r, size_t *n)
 			return S_MORE;
 		r->started = 1;
 		if (e - s >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			if (r->gap_fn != NULL)
+				r->gap_fn(r->gap_ctx, s, 3);
 			r->pos += 3;	/* a BOM: in no game */
 			s += 3;
 		}
@@ -1112,12 +1126,16 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 				return reader_fail(r, st);
 			continue;
 		case S_BLANK:
+			if (r->gap_fn != NULL && n > 0)
+				r->gap_fn(r->gap_ctx, r->data + r->pos, n);
 			advance(r, n);
 			continue;
 		case S_JUNK:
 			if (r->skipped == 0)
 				r->skipped_line = r->line;
 			r->skipped += n;
+			if (r->gap_fn != NULL && n > 0)
+				r->gap_fn(r->gap_ctx, r->data + r->pos, n);
 			advance(r, n);
 			continue;
 		case S_END:

@@ -171,6 +171,18 @@ CD_API void cd_pgn_reader_free(cd_pgn_reader *r);
  */
 CD_API cd_status cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g);
 
+/*
+ * Have fn called with every run of input bytes that is in no game: a
+ * byte order mark, blank lines before or between games, skipped text
+ * (see above).  The calls come in input order, as the reader passes the
+ * bytes, so each run is reported before the game that follows it is
+ * returned, and the runs after the last game before CD_EOF.  The games'
+ * bytes and these runs, in that order, are the input byte for byte.
+ * bytes is valid only during the call.  fn NULL turns it off.
+ */
+CD_API void cd_pgn_reader_on_gap(cd_pgn_reader *r,
+    void (*fn)(void *ctx, const char *bytes, size_t len), void *ctx);
+
 /* Bytes consumed so far (for progress lines). */
 CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
 
