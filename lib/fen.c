@@ -35,6 +35,9 @@ struct cursor {
 	size_t len, pos;
 	const char *why;
 	size_t col;
+	unsigned flags;
+	char *cleared;		/* CD_FEN_CLEAR_CASTLING: letters cleared */
+	size_t ncleared;
 };
 
 static int
@@ -124,10 +127,23 @@ outer_rook(const cd_board *b, int color, int side)
 	return CD_SQ_NONE;
 }
 
+/* Whether a right of color to the rook on sq is one of standard chess:
+ * the king on e1 (e8) and the rook in the corner of its side. */
+static bool
+standard_right(const cd_board *b, int color, int side, int sq)
+{
+	int rank = color == CD_WHITE ? 0 : 7;
+
+	return sq != CD_SQ_NONE && cd_board_king(b, color) == CD_SQ(4, rank) &&
+	    sq == CD_SQ(side == CD_KINGSIDE ? 7 : 0, rank);
+}
+
 static int
 parse_castling(struct cursor *c, cd_board *b)
 {
 	int ch, color, side, sq, k, rank;
+	bool clear = (c->flags & CD_FEN_CLEAR_CASTLING) != 0;
+	bool std = !(c->flags & (CD_FEN_960 | CD_FEN_DETECT_960));
 
 	if (c->pos < c->len && c->s[c->pos] == '-') {
 		c->pos++;
@@ -157,6 +173,14 @@ parse_castling(struct cursor *c, cd_board *b)
 			    CD_KINGSIDE : CD_QUEENSIDE;
 		} else {
 			return fail(c, "unexpected character in castling field");
+		}
+		if (clear && (sq == CD_SQ_NONE ||
+		    (std && !standard_right(b, color, side, sq)))) {
+			/* a right the position cannot have: dropped */
+			if (c->cleared != NULL && c->ncleared < 8)
+				c->cleared[c->ncleared++] = (char)ch;
+			c->pos++;
+			continue;
 		}
 		if (sq == CD_SQ_NONE) {
 			c->why = cd_position_strerror(CD_POS_BAD_CASTLING);
@@ -210,11 +234,64 @@ parse_uint(struct cursor *c, uint32_t *out, const char *what)
 	return CD_OK;
 }
 
+static cd_status fen_parse(struct cursor *cur, cd_board *b,
+    const char **why, size_t *col);
+
 cd_status
 cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
     const char **why, size_t *col)
 {
-	struct cursor c = { text, len, 0, NULL, 0 };
+	struct cursor c = { text, len, 0, NULL, 0, flags, NULL, 0 };
+
+	return fen_parse(&c, b, why, col);
+}
+
+cd_status
+cd_fen_parse_clearing(cd_board *b, const char *text, size_t len,
+    unsigned flags, char *cleared, const char **why, size_t *col)
+{
+	struct cursor c = { text, len, 0, NULL, 0,
+	    flags | CD_FEN_CLEAR_CASTLING, cleared, 0 };
+	cd_status st = fen_parse(&c, b, why, col);
+
+	if (cleared != NULL)
+		cleared[c.ncleared] = '\0';
+	return st;
+}
+
+size_t
+cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
+{
+	int white = letter >= 'A' && letter <= 'Z';
+	int rank = white ? '1' : '8', f = letter | 0x20;
+	int n;
+
+	if (!chess960 && (f == 'k' || f == 'h' || f == 'q' || f == 'a'))
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king and the rook on e%c and %c%c: cleared", letter, rank,
+		    f == 'k' || f == 'h' ? 'h' : 'a', rank);
+	else if (!chess960)
+		n = snprintf(buf, cap, "FEN castling right '%c' is not one of "
+		    "standard chess: cleared", letter);
+	else if (f == 'k' || f == 'q')
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and a rook on its %s side: cleared",
+		    letter, rank, f == 'k' ? "king" : "queen");
+	else
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and the rook on %c%c: cleared", letter,
+		    rank, f, rank);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+/* cd_fen_parse with the cursor set up. */
+static cd_status
+fen_parse(struct cursor *cur, cd_board *b, const char **why, size_t *col)
+{
+	struct cursor c = *cur;
+	const char *text = c.s;
+	size_t len = c.len;
+	unsigned flags = c.flags;
 	int st, ch;
 	cd_position_error pe;
 	uint32_t v;
@@ -315,6 +392,7 @@ out:
 		*why = c.why;
 	if (col != NULL)
 		*col = c.col;
+	cur->ncleared = c.ncleared;
 	return (cd_status)st;
 }
 
