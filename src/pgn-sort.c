@@ -658,7 +658,10 @@ src_next(struct src *s)
 
 		flush_pending();	/* the reader reuses its buffer */
 		st = cd_pgn_reader_next(s->r, &g);
-		cli_pgn_skipped(s->name, &g);
+		if (st == CD_OK)
+			cli_pgn_skipped(s->name, &g);
+		else
+			cli_pgn_skipped_end(s->name, &g);
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
@@ -878,7 +881,7 @@ sort_inputs(char **files, int nfiles)
 			cli_progress(games_read, bytes +
 			    cd_pgn_reader_tell(r));
 		}
-		cli_pgn_skipped(name, &g);
+		cli_pgn_skipped_end(name, &g);
 		if (st != CD_EOF)
 			read_error(name, st);
 		bytes += cd_pgn_reader_tell(r);

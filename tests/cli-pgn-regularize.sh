@@ -51,7 +51,7 @@ cmp -s "$T/err" "$E/regularize-import.err" ||
 expect 0 "$P" "$F/regularize-import.pgn"
 cmp -s "$T/out" "$E/regularize-import.pgn" || fail "import without -v"
 [ "$(wc -l <"$T/err")" -eq 1 ] || fail "import: warnings without -v"
-grep -q "regularize-import.pgn:1: skipped 53 bytes of text that is not PGN" \
+grep -q "regularize-import.pgn:1:1: warning: game 1: skipped 53 bytes of text that is not PGN" \
     "$T/err" || fail "import: skipped text warning"
 expect 0 "$P" -q "$F/regularize-import.pgn"
 [ -s "$T/err" ] && fail "-q: stderr not empty"
