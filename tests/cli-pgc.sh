@@ -168,4 +168,10 @@ if [ -n "${CORPUS:-}" ] && [ -r "$CORPUS/pgn/otb-14539.pgn.xz" ] &&
 	    fail "corpus: pgc2pgn -r failed"
 	cmp -s "$T/otb-regr.pgn" "$T/otb-rtr.pgn" || fail "corpus: reduced round trip differs"
 fi
+# NAGs before a first move, variations without a move, rule 11: the
+# round trip equals pgn-regularize.
+"$REG" -q "$top_srcdir/tests/files/export-decisions.pgn" >"$T/ed-reg.pgn" 2>/dev/null
+"$ENC" -q --comments "$top_srcdir/tests/files/export-decisions.pgn" \
+    2>/dev/null | "$DEC" >"$T/ed-rt.pgn" || fail "export decisions: pgc2pgn failed"
+cmp -s "$T/ed-reg.pgn" "$T/ed-rt.pgn" || fail "export decisions: round trip differs"
 exit $status
