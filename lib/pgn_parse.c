@@ -370,6 +370,8 @@ read_movetext(struct parse *ps)
 			cd_move m;
 			uint32_t idx;
 
+			if (p->line.anchorless)
+				return no_anchor(ps);
 			if (lang == NULL && t.text != tried &&
 			    cd__san_fast(b, p->line.check,
 			    t.text, t.len, &m, san, &slen)) {
