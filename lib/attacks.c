@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * attacks.c: attack tables.  Leapers by table, sliders by "fancy" magic
- * bitboards: the blockers on a piece's rays are multiplied by a magic
- * number whose top bits index a table of attack sets.  The magic numbers
- * below were found by search_magic() (kept here: it runs when a number
- * fails its check, so the tables are always right).
+ * attacks.c: attack tables, and the attack and check queries over them
+ * (the inline ones for the PGN builder and the fast SAN reader are in
+ * internal.h).  Leapers by table, sliders by "fancy" magic bitboards:
+ * the blockers on a piece's rays are multiplied by a magic number whose
+ * top bits index a table of attack sets.  The magic numbers of
+ * magics.h are checked while the tables are built; one that fails
+ * (none does) is replaced by a fresh search in init_slider(), so the
+ * tables are always right.
  */
 #include "config.h"
 
@@ -240,25 +243,6 @@ cd__attacks_init(void)
 	init_slider(cd__bishop_magic, bishop_table, 1, bishop_magics);
 	init_lines();
 }
-
-#ifdef CD_MAGIC_SEARCH
-/* Print freshly searched magic numbers (used to make magics.h). */
-#include <stdio.h>
-void cd__magics_print(void);
-void
-cd__magics_print(void)
-{
-	int sq;
-
-	printf("static const uint64_t rook_magics[64] = {\n");
-	for (sq = 0; sq < 64; sq++)
-		printf("\t0x%016llxULL,\n", (unsigned long long)cd__rook_magic[sq].magic);
-	printf("};\nstatic const uint64_t bishop_magics[64] = {\n");
-	for (sq = 0; sq < 64; sq++)
-		printf("\t0x%016llxULL,\n", (unsigned long long)cd__bishop_magic[sq].magic);
-	printf("};\n");
-}
-#endif
 
 cd_bitboard
 cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)

@@ -13,6 +13,8 @@ uint64_t cd__z_castle[2][8];
 uint64_t cd__z_ep[8];
 uint64_t cd__z_side;
 
+const char cd__piece_letters[16] = ".PNBRQK..pnbrqk.";
+
 void
 cd__zobrist_init(void)
 {

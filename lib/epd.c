@@ -88,6 +88,7 @@ struct finding {
 struct cd_epd {
 	cd_board board;
 	bool have_board;	/* the fields gave a valid position */
+	size_t fields_end;	/* cd_epd_fields_end */
 	bool nomem;		/* an allocation failed while parsing */
 
 	struct op *ops;
@@ -111,6 +112,8 @@ struct cd_epd {
 	size_t sort_cap;
 	char *sanbuf;
 	size_t san_cap;
+
+	cd_error err;		/* the first error of the last parse */
 };
 
 /*
@@ -300,6 +303,7 @@ static void
 clear(cd_epd *e)
 {
 	e->have_board = false;
+	e->fields_end = 0;
 	e->nomem = false;
 	e->nops = 0;
 	e->nopnds = 0;
@@ -308,6 +312,7 @@ clear(cd_epd *e)
 	e->nerrors = 0;
 	e->dropped = 0;
 	e->msgs_len = 0;
+	cd__error_set(&e->err, CD_OK, 0, 0, 0, NULL);
 }
 
 cd_epd *
@@ -550,10 +555,11 @@ static size_t
 parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
     struct clocks *ck)
 {
-	size_t start[6], flen[6], pos = 0, n = 0, i, copy_len = 0, col = 0;
+	size_t start[6], flen[6], pos = 0, n = 0, i, copy_len = 0, col;
 	size_t copy_start[6], save;
 	char copy[6 * 96 + 8];
-	const char *why = NULL;
+	const char *why;
+	cd_error fe;
 	cd_status st;
 	char tmp[64];
 
@@ -626,13 +632,14 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    "FEN clocks where an EPD line has operations");
 		return SIZE_MAX;
 	}
-	st = cd_fen_parse(&e->board, copy, copy_len,
-	    CD_FEN_NO_VALIDATE | CD_FEN_DETECT_960,
-	    &why, &col);
+	st = cd_fen_parse(&e->board, copy, copy_len, CD_FEN_NO_VALIDATE |
+	    ((flags & CD_EPD_960) ? CD_FEN_960 : CD_FEN_DETECT_960), &fe);
 	if (st != CD_OK) {
 		/* map the column back into the line */
 		size_t c = start[0] + 1;
 
+		col = fe.col;
+		why = fe.msg;
 		for (i = n; i-- > 0;)
 			if (col >= copy_start[i] + 1) {
 				c = start[i] + 1 + (col - 1 - copy_start[i]);
@@ -643,6 +650,14 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		    why ? why : cd_strerror(st));
 		return SIZE_MAX;
 	}
+	/* (perft positions and Chess960 lines are read as X-FEN) */
+	if (!(flags & (CD_EPD_NO_VALIDATE | CD_EPD_960)) &&
+	    cd_fen_castling_check(s + start[2], flen[2], &e->board, &fe) !=
+	    CD_OK) {
+		finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
+		    start[2] + fe.col, NULL, "%s", fe.msg);
+		return SIZE_MAX;
+	}
 	if (n == 6 && e->board.fullmove == 1 && flen[5] > 0 &&
 	    strspn(s + start[5], "0") == flen[5]) {
 		/* cd_fen_parse reads fullmove 0 as 1 */
@@ -651,7 +666,11 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		return SIZE_MAX;
 	}
 	{
-		cd_position_error pe = cd_board_validate(&e->board);
+		/* without validation, only what play cannot handle, whatever
+		 * else is wrong */
+		cd_position_error pe = (flags & CD_EPD_NO_VALIDATE) ?
+		    cd_board_validate_play(&e->board) :
+		    cd_board_validate(&e->board);
 
 		if (pe != CD_POS_OK) {
 			finding(e, CD_EPD_E_POSITION, CD_ERR_POSITION,
@@ -660,6 +679,7 @@ parse_fields(cd_epd *e, const char *s, size_t len, unsigned flags,
 		}
 	}
 	e->have_board = true;
+	e->fields_end = start[n - 1] + flen[n - 1];
 	return pos;
 }
 
@@ -985,6 +1005,7 @@ check_move(cd_epd *e, struct op *o, size_t i, const cd_board *b,
     size_t nth)
 {
 	const char *name = o->pub.opcode, *why = NULL;
+	cd_error se;
 	cd_epd_operand *d = &e->opnds[o->first + i];
 	const char *t = opnd_text(e, o->first + i);
 	char tmp[64], what[32], san[CD_SAN_MAX];
@@ -1001,7 +1022,8 @@ check_move(cd_epd *e, struct op *o, size_t i, const cd_board *b,
 		    show(tmp, t, d->len));
 		return false;
 	}
-	st = cd_san_parse(b, t, d->len, NULL, 0, &m, &why);
+	st = cd_san_parse(b, t, d->len, NULL, 0, &m, &se);
+	why = se.msg;
 	if (st == CD_OK && m == CD_MOVE_NULL) {
 		finding(e, CD_EPD_E_MOVE, CD_ERR_ILLEGAL, d->col, name,
 		    "%s: %s'%s' is a null move", name, what,
@@ -1216,8 +1238,11 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len > SIZE_MAX / 4 ||
-	    grow(&e->text, &e->text_cap, 2 * len + 64, 1) != 0)
+	    grow(&e->text, &e->text_cap, 2 * len + 64, 1) != 0) {
+		cd__error_set(&e->err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
 		return CD_ERR_NOMEM;
+	}
 	nul = memchr(line, '\0', len);
 	if (nul != NULL) {
 		finding(e, CD_EPD_E_CHAR, CD_ERR_SYNTAX,
@@ -1263,12 +1288,33 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 out:
 	sort_findings(e);
 	fixup(e);
-	if (e->nomem)
+	if (e->nomem) {
+		cd__error_set(&e->err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
 		return CD_ERR_NOMEM;
+	}
 	for (i = 0; i < e->nfinds; i++)
-		if (e->finds[i].pub.error)
+		if (e->finds[i].pub.error) {
+			const cd_epd_finding *f = &e->finds[i].pub;
+
+			cd__error_set(&e->err, e->finds[i].status,
+			    f->col > 0 ? f->col - 1 : 0, 0, f->col, "%s",
+			    f->message);
 			return e->finds[i].status;
+		}
 	return CD_OK;
+}
+
+const cd_error *
+cd_epd_error(const cd_epd *e)
+{
+	return &e->err;
+}
+
+size_t
+cd_epd_fields_end(const cd_epd *e)
+{
+	return e->fields_end;
 }
 
 size_t
@@ -1328,23 +1374,30 @@ out_add(cd_epd *e, const char *s, size_t len)
 	return 0;
 }
 
+size_t
+cd_epd_quote(char *out, const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	out[n++] = '"';
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			out[n++] = '\\';
+		out[n++] = s[i];
+	}
+	out[n++] = '"';
+	return n;
+}
+
 static int
 out_string(cd_epd *e, const char *s, size_t len)
 {
-	size_t i, start = 0;
-
-	if (out_add(e, "\"", 1) != 0)
+	if (len > (SIZE_MAX - 3) / 2 ||
+	    grow(&e->out, &e->out_cap, e->out_len + 2 * len + 3, 1) != 0)
 		return -1;
-	for (i = 0; i < len; i++)
-		if (s[i] == '"' || s[i] == '\\') {
-			if (out_add(e, s + start, i - start) != 0 ||
-			    out_add(e, "\\", 1) != 0)
-				return -1;
-			start = i;
-		}
-	if (out_add(e, s + start, len - start) != 0)
-		return -1;
-	return out_add(e, "\"", 1);
+	e->out_len += cd_epd_quote(e->out + e->out_len, s, len);
+	e->out[e->out_len] = '\0';
+	return 0;
 }
 
 static int
@@ -1730,7 +1783,14 @@ cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
 	for (;;) {
 		if ((st = cd_epd_reader_next(r, &line, &len)) != CD_OK)
 			return st;
-		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD)
-			return cd_epd_parse(e, line, len, flags);
+		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD) {
+			st = cd_epd_parse(e, line, len, flags);
+			if (st != CD_OK) {
+				/* the place in the stream */
+				e->err.line = r->lineno;
+				e->err.offset += r->offset - r->raw_len;
+			}
+			return st;
+		}
 	}
 }

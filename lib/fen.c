@@ -128,7 +128,8 @@ outer_rook(const cd_board *b, int color, int side)
 }
 
 /* Whether a right of color to the rook on sq is one of standard chess:
- * the king on e1 (e8) and the rook in the corner of its side. */
+ * the king on e1 (e8) and the rook in the corner of its side.  The one
+ * test of both cd_fen_castling_check and the clearing parse. */
 static bool
 standard_right(const cd_board *b, int color, int side, int sq)
 {
@@ -215,6 +216,66 @@ standard_rights(const cd_board *b)
 	return 1;
 }
 
+cd_status
+cd_fen_castling_check(const char *field, size_t len, const cd_board *b,
+    cd_error *err)
+{
+	static const char *const dup[4] = {
+		"castling right 'K' given twice",
+		"castling right 'Q' given twice",
+		"castling right 'k' given twice",
+		"castling right 'q' given twice"
+	};
+	static const char *const off[4] = {
+		"castling right 'K' needs the king on e1 and a rook on h1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'Q' needs the king on e1 and a rook on a1 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'k' needs the king on e8 and a rook on h8 "
+		"in standard chess (Chess960 rights name the rook's file)",
+		"castling right 'q' needs the king on e8 and a rook on a8 "
+		"in standard chess (Chess960 rights name the rook's file)"
+	};
+	bool seen[256] = { false }, files = false;
+	size_t i;
+
+	if (len == 1 && field[0] == '-')
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)field[i];
+
+		if (seen[c]) {
+			const char *q = c ? strchr("KQkq", c) : NULL;
+
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    q != NULL ? dup[q - "KQkq"] :
+			    "castling right given twice");
+			return CD_ERR_POSITION;
+		}
+		seen[c] = true;
+		if ((c >= 'A' && c <= 'H') || (c >= 'a' && c <= 'h'))
+			files = true;
+	}
+	if (files)
+		return CD_OK;
+	for (i = 0; i < len; i++) {
+		const char *q = strchr("KQkq", field[i]);
+		int color, side;
+
+		if (q == NULL || field[i] == '\0')
+			continue;
+		color = q - "KQkq" < 2 ? CD_WHITE : CD_BLACK;
+		side = (q - "KQkq") % 2 == 0 ? CD_KINGSIDE : CD_QUEENSIDE;
+		if (!standard_right(b, color, side,
+		    b->castle_rook[color][side])) {
+			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
+			    off[q - "KQkq"]);
+			return CD_ERR_POSITION;
+		}
+	}
+	return CD_OK;
+}
+
 static int
 parse_uint(struct cursor *c, uint32_t *out, const char *what)
 {
@@ -234,64 +295,11 @@ parse_uint(struct cursor *c, uint32_t *out, const char *what)
 	return CD_OK;
 }
 
-static cd_status fen_parse(struct cursor *cur, cd_board *b,
-    const char **why, size_t *col);
-
-cd_status
-cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
-    const char **why, size_t *col)
-{
-	struct cursor c = { text, len, 0, NULL, 0, flags, NULL, 0 };
-
-	return fen_parse(&c, b, why, col);
-}
-
-cd_status
-cd_fen_parse_clearing(cd_board *b, const char *text, size_t len,
-    unsigned flags, char *cleared, const char **why, size_t *col)
-{
-	struct cursor c = { text, len, 0, NULL, 0,
-	    flags | CD_FEN_CLEAR_CASTLING, cleared, 0 };
-	cd_status st = fen_parse(&c, b, why, col);
-
-	if (cleared != NULL)
-		cleared[c.ncleared] = '\0';
-	return st;
-}
-
-size_t
-cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
-{
-	int white = letter >= 'A' && letter <= 'Z';
-	int rank = white ? '1' : '8', f = letter | 0x20;
-	int n;
-
-	if (!chess960 && (f == 'k' || f == 'h' || f == 'q' || f == 'a'))
-		n = snprintf(buf, cap, "FEN castling right '%c' without the "
-		    "king and the rook on e%c and %c%c: cleared", letter, rank,
-		    f == 'k' || f == 'h' ? 'h' : 'a', rank);
-	else if (!chess960)
-		n = snprintf(buf, cap, "FEN castling right '%c' is not one of "
-		    "standard chess: cleared", letter);
-	else if (f == 'k' || f == 'q')
-		n = snprintf(buf, cap, "FEN castling right '%c' without the "
-		    "king on rank %c and a rook on its %s side: cleared",
-		    letter, rank, f == 'k' ? "king" : "queen");
-	else
-		n = snprintf(buf, cap, "FEN castling right '%c' without the "
-		    "king on rank %c and the rook on %c%c: cleared", letter,
-		    rank, f, rank);
-	return n < 0 ? 0 : (size_t)n;
-}
-
-/* cd_fen_parse with the cursor set up. */
 static cd_status
-fen_parse(struct cursor *cur, cd_board *b, const char **why, size_t *col)
+fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    char *cleared, const char **why, size_t *col)
 {
-	struct cursor c = *cur;
-	const char *text = c.s;
-	size_t len = c.len;
-	unsigned flags = c.flags;
+	struct cursor c = { text, len, 0, NULL, 0, flags, cleared, 0 };
 	int st, ch;
 	cd_position_error pe;
 	uint32_t v;
@@ -392,8 +400,72 @@ out:
 		*why = c.why;
 	if (col != NULL)
 		*col = c.col;
-	cur->ncleared = c.ncleared;
+	if (cleared != NULL)
+		cleared[c.ncleared] = '\0';
 	return (cd_status)st;
+}
+
+/* fen_parse's outcome into *err (when not NULL). */
+static cd_status
+fen_error(cd_status st, const char *why, size_t col, cd_error *err)
+{
+	if (err != NULL) {
+		if (st == CD_OK)
+			cd__error_set(err, st, 0, 0, 0, NULL);
+		else
+			cd__error_set(err, st, col > 0 ? col - 1 : 0, 1, col,
+			    "%s", why ? why : cd_strerror(st));
+	}
+	return st;
+}
+
+cd_status
+cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len,
+	    flags & ~(unsigned)CD_FEN_CLEAR_CASTLING, NULL, &why, &col);
+
+	return fen_error(st, why, col, err);
+}
+
+cd_status
+cd_fen_parse_clearing(cd_board *b, const char *text, size_t len,
+    unsigned flags, char *cleared, cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len, flags | CD_FEN_CLEAR_CASTLING,
+	    cleared, &why, &col);
+
+	return fen_error(st, why, col, err);
+}
+
+size_t
+cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
+{
+	int white = letter >= 'A' && letter <= 'Z';
+	int rank = white ? '1' : '8', f = letter | 0x20;
+	int n;
+
+	if (!chess960 && (f == 'k' || f == 'h' || f == 'q' || f == 'a'))
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king and the rook on e%c and %c%c: cleared", letter, rank,
+		    f == 'k' || f == 'h' ? 'h' : 'a', rank);
+	else if (!chess960)
+		n = snprintf(buf, cap, "FEN castling right '%c' is not one of "
+		    "standard chess: cleared", letter);
+	else if (f == 'k' || f == 'q')
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and a rook on its %s side: cleared",
+		    letter, rank, f == 'k' ? "king" : "queen");
+	else
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and the rook on %c%c: cleared", letter,
+		    rank, f, rank);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 /*
@@ -476,8 +548,8 @@ rank_shapes_init(void)
 __attribute__((target("ssse3"))) static char *
 placement_ssse3(const cd_board *b, char *p)
 {
-	const __m128i letters = _mm_setr_epi8('.', 'P', 'N', 'B', 'R', 'Q',
-	    'K', '.', '.', 'p', 'n', 'b', 'r', 'q', 'k', '.');
+	const __m128i letters = _mm_loadu_si128((const __m128i *)(const void *)
+	    cd__piece_letters);
 	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
 	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
 	int rank;
@@ -507,7 +579,6 @@ placement_ssse3(const cd_board *b, char *p)
 static char *
 placement(const cd_board *b, char *p)
 {
-	static const char letters[] = ".PNBRQK..pnbrqk.";
 	int rank, file;
 
 	for (rank = 7; rank >= 0; rank--) {
@@ -517,7 +588,7 @@ placement(const cd_board *b, char *p)
 
 		memcpy(p, rs->text, 8);
 		for (file = 0; file < 8; file++)
-			p[rs->at[file]] = letters[sq[file]];
+			p[rs->at[file]] = cd__piece_letters[sq[file]];
 		p += rs->len;
 		if (rank)
 			*p++ = '/';
@@ -550,7 +621,13 @@ write_fields(const cd_board *b, char *buf, int clocks)
 
 				if (r == CD_SQ_NONE)
 					continue;
-				if (outer_rook(b, color, s) == r)
+				/* EPD: a Chess960 right that standard chess
+				 * cannot have names its file (cd_fen_castling_
+				 * check reads KQkq as standard chess) */
+				if (outer_rook(b, color, s) == r && (clocks ||
+				    !b->chess960 || (CD_FILE(cd_board_king(b,
+				    color)) == 4 && CD_FILE(r) == (s ==
+				    CD_KINGSIDE ? 7 : 0))))
 					ch = s == CD_KINGSIDE ? 'K' : 'Q';
 				else
 					ch = (char)('A' + CD_FILE(r));

@@ -295,6 +295,11 @@ int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 int cd__pgc_ordinal(const cd_board *b, cd_move m);
 cd_move cd__pgc_select_move(const cd_board *b, unsigned ord, int *nmoves);
 
+/* board.c: the letter of each piece (CD_PIECE(color, type)): upper
+ * case for White, lower case for Black, '.' for none; the type's
+ * English SAN letter is cd__piece_letters[type]. */
+extern const char cd__piece_letters[16];
+
 /* board.c: Zobrist keys. */
 extern uint64_t cd__z_piece[16][64];
 extern uint64_t cd__z_castle[2][8];	/* [color][rook file] */
@@ -305,6 +310,12 @@ void cd__zobrist_init(void);
 /* attacks.c: whether an en passant capture onto b->ep is legal for
  * b->side. */
 bool cd__ep_capture_legal(const cd_board *b);
+/* util.c: fill *e (if not NULL) with a status, a place and a message
+ * (printf format; NULL leaves it empty). */
+void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
+    unsigned long line, unsigned long col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
 /* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
 

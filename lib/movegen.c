@@ -396,7 +396,8 @@ cd_move_to_uci(const cd_board *b, cd_move m, char *buf)
 	buf[n++] = (char)('a' + CD_FILE(to));
 	buf[n++] = (char)('1' + CD_RANK(to));
 	if (CD_MOVE_IS_PROMO(m))
-		buf[n++] = "??nbrq"[CD_MOVE_PROMO_TYPE(m)];
+		buf[n++] = cd__piece_letters[CD_PIECE(CD_BLACK,
+		    CD_MOVE_PROMO_TYPE(m))];
 	buf[n] = '\0';
 	return n;
 }

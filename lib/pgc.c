@@ -16,11 +16,11 @@
 /* ---- errors ---- */
 
 static void
-set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+set_error(cd_error *err, cd_status st, uint64_t offset,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 static void
-set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
+set_error(cd_error *err, cd_status st, uint64_t offset,
     const char *fmt, ...)
 {
 	va_list ap;
@@ -29,6 +29,7 @@ set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
 		return;
 	err->status = st;
 	err->offset = offset;
+	err->line = err->col = 0;
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
@@ -38,35 +39,21 @@ set_error(cd_pgc_error *err, cd_status st, uint64_t offset,
 
 struct enc {
 	cd_game *g;
-	cd_pgn_buf *out;
+	cd_buf *out;
 	unsigned flags;
 	size_t dropped;
-	cd_pgc_error *err;
+	cd_error *err;
 	size_t run_pos;		/* where the open move sequence starts */
 	unsigned run_n;		/* its moves; 0: none open */
 };
 
 /* Room for n more bytes in b; -1 when out of memory. */
-static int
-reserve(cd_pgn_buf *b, size_t n)
+static inline int
+reserve(cd_buf *b, size_t n)
 {
-	size_t cap;
-	char *p;
-
 	if (b->cap - b->len >= n)
 		return 0;
-	cap = b->cap ? b->cap : 256;
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2)
-			return -1;
-		cap *= 2;
-	}
-	p = realloc(b->data, cap);
-	if (p == NULL)
-		return -1;
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	return cd_buf_reserve(b, n) == CD_OK ? 0 : -1;
 }
 
 static int
@@ -395,8 +382,8 @@ put_movetext(struct enc *e)
 }
 
 cd_status
-cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out, size_t *dropped,
-    cd_pgc_error *err)
+cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out, size_t *dropped,
+    cd_error *err)
 {
 	struct enc e;
 	const cd_game_xtag *x;
@@ -492,7 +479,7 @@ struct cd_pgc_reader {
 	uint64_t base;			/* stream offset of buf[0] */
 	bool eof, ioerr;
 	cd_status failed;		/* a sticky error, else CD_OK */
-	cd_pgc_error saved;
+	cd_error saved;
 	char text[65536];		/* one string item */
 };
 
@@ -609,7 +596,7 @@ get_uint(cd_pgc_reader *r, int n, unsigned *v)
 struct dec {
 	cd_pgc_reader *r;
 	cd_game *g;
-	cd_pgc_error *err;
+	cd_error *err;
 	uint64_t rec;		/* offset of the current record */
 	int marker;		/* its marker */
 	bool setup;		/* the start position is set */
@@ -623,7 +610,7 @@ static cd_status
 corrupt(struct dec *d, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
-	cd_pgc_error *e = &d->r->saved;
+	cd_error *e = &d->r->saved;
 
 	e->status = CD_ERR_CORRUPT;
 	e->offset = offset;
@@ -638,7 +625,7 @@ static cd_status
 truncated(struct dec *d)
 {
 	if (d->r->ioerr) {
-		cd_pgc_error *e = &d->r->saved;
+		cd_error *e = &d->r->saved;
 
 		e->status = CD_ERR_IO;
 		e->offset = cd_pgc_reader_tell(d->r);
@@ -652,7 +639,7 @@ truncated(struct dec *d)
 static cd_status
 dec_nomem(struct dec *d)
 {
-	cd_pgc_error *e = &d->r->saved;
+	cd_error *e = &d->r->saved;
 
 	e->status = CD_ERR_NOMEM;
 	e->offset = d->rec;
@@ -673,39 +660,21 @@ get_string(struct dec *d, int n, size_t *len)
 	return CD_OK;
 }
 
-/* Check the per-game limits after the game grew. */
-static cd_status
-check_limits(struct dec *d)
-{
-	if (d->g->str_len > CD_PGC_MAX_TEXT)
-		return corrupt(d, d->rec, "game over the limit of %zu MiB "
-		    "of text", CD_PGC_MAX_TEXT >> 20);
-	if (d->g->ntags > CD_PGC_MAX_TAGS)
-		return corrupt(d, d->rec, "game over the limit of %d tags",
-		    CD_PGC_MAX_TAGS);
-	if (d->g->nnotes > CD_PGC_MAX_NOTES)
-		return corrupt(d, d->rec, "game over the limit of %lu "
-		    "comments and escape lines",
-		    (unsigned long)CD_PGC_MAX_NOTES);
-	return CD_OK;
-}
-
 /* Set the start position from the tags read so far. */
 static cd_status
 dec_setup(struct dec *d)
 {
-	const char *why = NULL;
+	cd_error se;
 	cd_status st;
 
 	if (d->setup)
 		return CD_OK;
 	d->setup = true;
-	st = cd_game_setup(d->g, &why);
+	st = cd_game_setup(d->g, &se);
 	if (st == CD_ERR_NOMEM)
 		return dec_nomem(d);
 	if (st != CD_OK)
-		return corrupt(d, d->rec, "start position: %s",
-		    why ? why : cd_strerror(st));
+		return corrupt(d, d->rec, "start position: %s", se.msg);
 	return CD_OK;
 }
 
@@ -727,9 +696,6 @@ get_moves(struct dec *d, unsigned count)
 		if (m == CD_MOVE_NONE)
 			return corrupt(d, at, "move ordinal %d beyond the %d "
 			    "legal moves", ord, n);
-		if (d->g->nnodes >= CD_PGC_MAX_MOVES)
-			return corrupt(d, at, "game over the limit of %lu "
-			    "moves", (unsigned long)CD_PGC_MAX_MOVES);
 		switch (cd__game_add_move_trusted(d->g, m, NULL)) {
 		case CD_OK:
 			break;
@@ -827,8 +793,6 @@ get_general(struct dec *d)
 			if (cd_game_add_tag(d->g, name, nlen, r->text, len) !=
 			    CD_OK)
 				return dec_nomem(d);
-			if ((st = check_limits(d)) != CD_OK)
-				return st;
 			continue;
 		}
 		if (c < CD_PGC_MOVES_1 || c > CD_PGC_COMMENT ||
@@ -881,8 +845,6 @@ get_general(struct dec *d)
 			    cd_game_add_comment(d->g, r->text, len, NULL);
 			if (st != CD_OK)
 				return dec_nomem(d);
-			if ((st = check_limits(d)) != CD_OK)
-				return st;
 			break;
 		}
 	}
@@ -893,7 +855,7 @@ get_general(struct dec *d)
 }
 
 cd_status
-cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_pgc_error *err)
+cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_error *err)
 {
 	struct dec d;
 	cd_status st;
@@ -932,4 +894,10 @@ cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g, cd_pgc_error *err)
 	if (err)
 		*err = r->saved;
 	return r->failed;
+}
+
+const cd_error *
+cd_pgc_reader_error(const cd_pgc_reader *r)
+{
+	return &r->saved;
 }

@@ -51,8 +51,6 @@
 
 #define KEY_CHARS 6
 
-static const char piece_letter[] = "?PNBRQK";
-
 /* The key of one move; dup[type] has the destinations that more than
  * one piece of that type can reach. */
 static uint64_t
@@ -86,12 +84,12 @@ move_key(const cd_board *b, cd_move m, const cd_move *moves, int n,
 		len++;
 		if (kind >= CD_MK_PROMO_N && kind <= CD_MK_PROMO_Q) {
 			k = k << 16 | (uint64_t)'=' << 8 |
-			    (uint64_t)piece_letter[CD_MOVE_PROMO_TYPE(m)];
+			    (uint64_t)cd__piece_letters[CD_MOVE_PROMO_TYPE(m)];
 			len += 2;
 		}
 		return k << (8 * (KEY_CHARS - len));
 	}
-	k = (uint64_t)piece_letter[type];
+	k = (uint64_t)cd__piece_letters[type];
 	len = 1;
 	if (type != CD_KING && (dup[type] & CD_BB(to))) {
 		bool others = false, same_file = false, same_rank = false;

@@ -127,7 +127,7 @@ cd_game_free(cd_game *g)
 		free(g->priv->xtags);
 		free(g->priv->tag_hash);
 		free(g->priv->wstack);
-		cd_pgn_buf_free(&g->priv->fbuf);
+		cd_buf_free(&g->priv->fbuf);
 		free(g->priv);
 	}
 	free(g->str);
@@ -355,15 +355,13 @@ variant_is_standard(const char *value, size_t len)
 }
 
 cd_status
-cd_game_setup(cd_game *g, const char **why)
+cd_game_setup(cd_game *g, cd_error *err)
 {
-	const char *v, *fen, *dummy;
+	const char *v, *fen;
 	size_t vlen = 0, flen = 0;
 	cd_status st;
 
-	if (why == NULL)
-		why = &dummy;
-	*why = NULL;
+	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	g->start = g->priv->initial;
 	g->has_fen = false;
 	g->chess960 = false;
@@ -372,7 +370,8 @@ cd_game_setup(cd_game *g, const char **why)
 		if (cd_pgn_variant_is_960(v, vlen)) {
 			g->chess960 = true;
 		} else if (!variant_is_standard(v, vlen)) {
-			*why = "unsupported variant";
+			cd__error_set(err, CD_ERR_UNSUPPORTED, 0, 0, 0,
+			    "unsupported variant");
 			line_reset(g);
 			return CD_ERR_UNSUPPORTED;
 		}
@@ -382,8 +381,7 @@ cd_game_setup(cd_game *g, const char **why)
 		cd_board b;
 
 		st = cd_fen_parse_clearing(&b, fen, flen,
-		    g->chess960 ? CD_FEN_960 : 0, g->priv->fen_cleared, why,
-		    NULL);
+		    g->chess960 ? CD_FEN_960 : 0, g->priv->fen_cleared, err);
 		if (st != CD_OK) {
 			line_reset(g);
 			return st;
@@ -411,7 +409,6 @@ cd_game_set_start(cd_game *g, const cd_board *b)
 cd_pgn_result
 cd_game_result(const cd_game *g)
 {
-	static const char *const vals[] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 	const char *v;
 	size_t len, i;
 
@@ -420,7 +417,8 @@ cd_game_result(const cd_game *g)
 	v = cd_game_tag_value(g, "Result", &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
-			if (len == strlen(vals[i]) && memcmp(v, vals[i], len) == 0)
+			if (len == strlen(cd__pgn_results[i]) &&
+			    memcmp(v, cd__pgn_results[i], len) == 0)
 				return (cd_pgn_result)i;
 	return CD_PGN_RESULT_UNKNOWN;
 }
@@ -602,7 +600,7 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 	others = b->by_type[type] & b->by_color[b->side] & ~CD_BB(from);
 	if (others && (cd_attacks(type, b->side, to, b->by_type[0]) & others))
 		return cd_san_write_bare(b, m, buf);
-	*p++ = "?PNBRQK"[type];
+	*p++ = cd__piece_letters[type];
 	if (b->squares[to])
 		*p++ = 'x';
 	*p++ = (char)('a' + CD_FILE(to));

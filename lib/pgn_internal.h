@@ -21,6 +21,9 @@ enum {
 };
 extern unsigned char cd__pgn_cls[256];
 
+/* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
+extern const char *const cd__pgn_results[5];
+
 /* Whether the word at p (p < e) is a move word of ASCII letters and
  * digits for sure: a letter that starts no castling, null move or en
  * passant mark. */
@@ -168,7 +171,7 @@ struct cd__game_priv {
 	/* writer */
 	struct cd__wframe *wstack;
 	size_t wstack_cap;
-	cd_pgn_buf fbuf;	/* for cd_pgn_write to a FILE */
+	cd_buf fbuf;	/* for cd_pgn_write to a FILE */
 };
 
 /* Add a move known to be legal (the parser's moves come from

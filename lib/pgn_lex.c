@@ -57,17 +57,12 @@ cls_init(void)
 
 /* ---- results ---- */
 
+const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+
 const char *
 cd_pgn_result_str(cd_pgn_result r)
 {
-	switch (r) {
-	case CD_PGN_RESULT_WHITE: return "1-0";
-	case CD_PGN_RESULT_BLACK: return "0-1";
-	case CD_PGN_RESULT_DRAW: return "1/2-1/2";
-	case CD_PGN_RESULT_UNKNOWN: return "*";
-	case CD_PGN_RESULT_NONE: break;
-	}
-	return "";
+	return (unsigned)r < 5 ? cd__pgn_results[r] : "";
 }
 
 /*
@@ -117,11 +112,12 @@ cd_pgn_result_parse(const char *s, size_t len)
 	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
 		return CD_PGN_RESULT_NONE;
 	n = result_fold(s, len, buf, (int)sizeof(buf));
-	if (n == 3 && memcmp(buf, "1-0", 3) == 0)
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_WHITE], 3) == 0)
 		return CD_PGN_RESULT_WHITE;
-	if (n == 3 && memcmp(buf, "0-1", 3) == 0)
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_BLACK], 3) == 0)
 		return CD_PGN_RESULT_BLACK;
-	if ((n == 7 && memcmp(buf, "1/2-1/2", 7) == 0) ||
+	if ((n == 7 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_DRAW],
+	    7) == 0) ||
 	    (n == 3 && memcmp(buf, "1/2", 3) == 0))
 		return CD_PGN_RESULT_DRAW;
 	return CD_PGN_RESULT_NONE;
@@ -371,6 +367,24 @@ move_word_end(const char *p, const char *e)
 	return p;
 }
 
+static int lex_delim(const char *p, const char *e);
+
+/* A move word p..q glued to an "e.p." suffix ("dxe6e.p.", "dxe6e.p.+"):
+ * the end of the suffix, which the word takes in, else q.  (The period would end
+ * the word; the SAN reader drops the suffix.) */
+static const char *
+ep_glued(const char *p, const char *q, const char *e)
+{
+	const char *r;
+
+	if (q - p < 4 || q[-1] != 'e' || !IS_DIGIT(q[-2]) || e - q < 3 ||
+	    q[0] != '.' || q[1] != 'p' || q[2] != '.')
+		return q;
+	for (r = q + 3; r < e && (*r == '+' || *r == '#'); r++)
+		;
+	return lex_delim(r, e) ? r : q;
+}
+
 /* Evaluation symbols standing alone, with their NAGs. */
 static const struct {
 	const char *s;
@@ -490,6 +504,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 		q = cd__move_ascii_end(p, e, &more);
 		if (more)
 			q = move_word_end(q, e);
+		q = ep_glued(p, q, e);
 		t->type = CD_PGN_TOK_MOVE;
 		goto span;
 	}
@@ -724,7 +739,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 
 	/* Move words. */
 	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
-		q = move_word_end(p, e);
+		q = ep_glued(p, move_word_end(p, e), e);
 		t->type = CD_PGN_TOK_MOVE;
 		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
 			t->type = CD_PGN_TOK_EP;

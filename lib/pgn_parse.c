@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn_parse.c: one raw game (from the PGN reader) into a cd_game, per
- * docs/import-format.md.  Tokens come from the lexer (pgn_lex.c); every
+ * the import format of pgn(5).  Tokens come from the lexer (pgn_lex.c); every
  * move is read with cd_san_parse on the current position; variations go
  * through the game builder, whose stack lives on the heap, so the
  * parser has no recursion at all.
@@ -19,7 +19,7 @@ struct parse {
 	cd_game *g;
 	const cd_pgn_raw_game *raw;
 	const cd_pgn_parse_opts *o;
-	cd_pgn_error *err;
+	cd_error *err;
 	/* notation warnings, one summary per game */
 	unsigned long odd_moves;
 	char odd_first[128];
@@ -50,6 +50,31 @@ show(char *out, size_t cap, const char *s, size_t n)
 	out[k] = '\0';
 }
 
+/* The input offset of the byte at line, col (from 1, columns count
+ * bytes) of the game. */
+static uint64_t
+place_offset(const cd_pgn_raw_game *raw, unsigned long line,
+    unsigned long col)
+{
+	const char *p = raw->text, *e = raw->text + raw->len, *q;
+	unsigned long l;
+	size_t at;
+
+	if (line < raw->line || line == 0 || col == 0)
+		return raw->offset;
+	if (line == raw->line) {
+		at = col >= raw->col ? col - raw->col : 0;
+	} else {
+		for (l = raw->line; l < line && p < e; l++) {
+			if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
+				break;
+			p = q + 1;
+		}
+		at = (size_t)(p - raw->text) + (col - 1);
+	}
+	return raw->offset + (at < raw->len ? at : raw->len);
+}
+
 static cd_status
 fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -62,6 +87,7 @@ fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
 
 	if (ps->err) {
 		ps->err->status = st;
+		ps->err->offset = place_offset(ps->raw, line, col);
 		ps->err->line = line;
 		ps->err->col = col;
 		va_start(ap, fmt);
@@ -129,7 +155,7 @@ read_tags(struct parse *ps)
 {
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
-	const char *why;
+	cd_error se;
 	cd_status st;
 	size_t i;
 
@@ -168,7 +194,7 @@ read_tags(struct parse *ps)
 		if (st != CD_OK)
 			return fail(ps, st, t->line, t->col, "out of memory");
 	}
-	st = cd_game_setup(g, &why);
+	st = cd_game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
 		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
 		char v[64];
@@ -181,8 +207,7 @@ read_tags(struct parse *ps)
 		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
 
 		return fail(ps, st, t ? t->line : raw->line,
-		    t ? t->col : raw->col, "bad FEN: %s",
-		    why ? why : cd_strerror(st));
+		    t ? t->col : raw->col, "bad FEN: %s", se.msg);
 	}
 	if (g->priv->fen_cleared[0] != '\0' && ps->o->notice != NULL) {
 		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
@@ -364,7 +389,7 @@ read_movetext(struct parse *ps)
 			break;
 		case CD_PGN_TOK_MOVE: {
 			const cd_board *b = &p->line.board;
-			const char *why = NULL;
+			cd_error se;
 			char san[CD_SAN_MAX];
 			size_t slen;
 			cd_move m;
@@ -385,10 +410,9 @@ read_movetext(struct parse *ps)
 					note_odd_move(ps, &t, idx);
 				break;
 			}
-			st = cd_san_parse(b, t.text, t.len, lang, 0, &m, &why);
+			st = cd_san_parse(b, t.text, t.len, lang, 0, &m, &se);
 			if (st != CD_OK)
-				return move_error(ps, &t, st,
-				    why ? why : cd_strerror(st));
+				return move_error(ps, &t, st, se.msg);
 			if (m == CD_MOVE_NULL) {
 				if (cd_board_in_check(b))
 					return move_error(ps, &t, CD_ERR_ILLEGAL,
@@ -398,6 +422,10 @@ read_movetext(struct parse *ps)
 					    CD_ERR_UNSUPPORTED,
 					    "null move in the main line "
 					    "(not allowed in reduced form)");
+				if (ps->o->flags & CD_PGN_PARSE_NO_NULL)
+					return move_error(ps, &t,
+					    CD_ERR_UNSUPPORTED, "a null move, "
+					    "which PGC cannot hold");
 			}
 			st = cd__game_add_move_trusted(g, m, &idx);
 			if (st == CD_ERR_ARG)
@@ -529,7 +557,7 @@ read_movetext(struct parse *ps)
 
 cd_status
 cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
-    const cd_pgn_parse_opts *opts, cd_pgn_error *err)
+    const cd_pgn_parse_opts *opts, cd_error *err)
 {
 	static const cd_pgn_parse_opts none;
 	struct parse ps;
@@ -540,11 +568,7 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	ps.raw = raw;
 	ps.o = opts ? opts : &none;
 	ps.err = err;
-	if (err) {
-		err->status = CD_OK;
-		err->line = err->col = 0;
-		err->msg[0] = '\0';
-	}
+	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	cd_game_clear(g);
 	if ((st = read_tags(&ps)) != CD_OK)
 		return st;
@@ -559,7 +583,7 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 
 cd_status
 cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
-    const cd_pgn_parse_opts *opts, cd_pgn_error *err)
+    const cd_pgn_parse_opts *opts, cd_error *err)
 {
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, len);
 	cd_pgn_raw_game raw;
@@ -570,8 +594,8 @@ cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
 	st = cd_pgn_reader_next(r, &raw);
 	if (st == CD_OK)
 		st = cd_pgn_parse(g, &raw, opts, err);
-	else if (err)
-		err->status = st;
+	else
+		cd__error_set(err, st, 0, 0, 0, "%s", cd_strerror(st));
 	cd_pgn_reader_free(r);
 	return st;
 }

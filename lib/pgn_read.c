@@ -119,6 +119,7 @@ struct cd_pgn_reader {
 
 	uint64_t skipped;
 	unsigned long skipped_line;
+	cd_error err;		/* why the reader failed */
 };
 
 enum { S_MORE, S_GAME, S_JUNK, S_BLANK, S_END, S_NOMEM };
@@ -1066,6 +1067,25 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	return 0;
 }
 
+/* Fail with status st (errno kept), where the reader stands. */
+static cd_status
+reader_fail(cd_pgn_reader *r, cd_status st)
+{
+	int e = errno;
+
+	r->failed = 1;
+	cd__error_set(&r->err, st, cd_pgn_reader_tell(r), r->line, r->col,
+	    "%s", st == CD_ERR_IO ? strerror(e) : cd_strerror(st));
+	errno = e;
+	return st;
+}
+
+const cd_error *
+cd_pgn_reader_error(const cd_pgn_reader *r)
+{
+	return &r->err;
+}
+
 cd_status
 cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
@@ -1084,15 +1104,12 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			if (r->eof) {
 				/* Cannot happen: the scanners decide at the
 				 * end of input.  Never loop. */
-				r->failed = 1;
 				errno = EIO;
-				return CD_ERR_IO;
+				return reader_fail(r, CD_ERR_IO);
 			}
 			st = fill(r);
-			if (st != CD_OK) {
-				r->failed = 1;
-				return st;
-			}
+			if (st != CD_OK)
+				return reader_fail(r, st);
 			continue;
 		case S_BLANK:
 			advance(r, n);
@@ -1108,13 +1125,10 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			g->skipped_line = r->skipped_line;
 			return CD_EOF;
 		case S_NOMEM:
-			r->failed = 1;
-			return CD_ERR_NOMEM;
+			return reader_fail(r, CD_ERR_NOMEM);
 		case S_GAME:
-			if (make_game(r, g) < 0) {
-				r->failed = 1;
-				return CD_ERR_NOMEM;
-			}
+			if (make_game(r, g) < 0)
+				return reader_fail(r, CD_ERR_NOMEM);
 			advance(r, r->g_len);
 			return CD_OK;
 		}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn_write.c: a game in export format, byte for byte as
- * docs/export-format.md defines it (full and reduced).
+ * the export format of pgn(5) defines it (full and reduced).
  *
  * The move tree already holds each move's canonical SAN, so writing
  * needs no board: it walks the tree with an explicit stack (no
@@ -21,7 +21,7 @@
 
 /* The output: a buffer and the length of the current movetext line. */
 struct out {
-	cd_pgn_buf *b;
+	cd_buf *b;
 	size_t col;		/* length of the current line, 0 if empty */
 	bool need_num;		/* a Black move needs "N..." */
 	bool fail;
@@ -31,25 +31,10 @@ struct out {
 static int
 grow_out(struct out *o, size_t n)
 {
-	cd_pgn_buf *b = o->b;
-	size_t cap;
-	char *p;
-
-	cap = b->cap ? b->cap : 4096;
-	while (cap - b->len < n) {
-		if (cap > SIZE_MAX / 2) {
-			o->fail = true;
-			return -1;
-		}
-		cap *= 2;
-	}
-	p = realloc(b->data, cap);
-	if (p == NULL) {
+	if (cd_buf_reserve(o->b, n) != CD_OK) {
 		o->fail = true;
 		return -1;
 	}
-	b->data = p;
-	b->cap = cap;
 	return 0;
 }
 
@@ -380,7 +365,7 @@ tag_line(struct out *o, const cd_game_xtag *x)
 }
 
 cd_status
-cd_pgn_write_buf(cd_game *g, unsigned flags, cd_pgn_buf *outb)
+cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 {
 	struct cd__game_priv *p = g->priv;
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
@@ -463,7 +448,7 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_pgn_buf *outb)
 cd_status
 cd_pgn_write(cd_game *g, unsigned flags, FILE *f)
 {
-	cd_pgn_buf *b = &g->priv->fbuf;
+	cd_buf *b = &g->priv->fbuf;
 	cd_status st;
 
 	b->len = 0;

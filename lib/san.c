@@ -13,7 +13,6 @@
 
 #include "internal.h"
 
-static const char piece_letters[] = "?PNBRQK";
 
 size_t
 cd_san_write_bare(const cd_board *b, cd_move m, char *buf)
@@ -43,10 +42,10 @@ cd_san_write_bare(const cd_board *b, cd_move m, char *buf)
 		*p++ = (char)('1' + CD_RANK(to));
 		if (CD_MOVE_IS_PROMO(m)) {
 			*p++ = '=';
-			*p++ = piece_letters[CD_MOVE_PROMO_TYPE(m)];
+			*p++ = cd__piece_letters[CD_MOVE_PROMO_TYPE(m)];
 		}
 	} else {
-		*p++ = piece_letters[type];
+		*p++ = cd__piece_letters[type];
 		if (type != CD_KING) {
 			cd_move list[CD_MAX_MOVES];
 			int n = cd_board_legal_moves_to(b, type, to, list), i;
@@ -98,7 +97,11 @@ cd_san_write(const cd_board *b, cd_move m, char *buf)
 	return n;
 }
 
-/* Section 17 of the standard: pawn knight bishop rook queen king. */
+/* Section 17 of the standard: pawn knight bishop rook queen king.
+ * English, the default, is languages[LANG_ENGLISH]. */
+enum { LANG_ENGLISH = 3 };
+#define ENGLISH	(&languages[LANG_ENGLISH].lang)
+
 static const struct {
 	const char *name, *code;
 	cd_san_lang lang;
@@ -226,7 +229,7 @@ promo_type(int ch, const cd_san_lang *lang)
 {
 	int t = type_of_letter(ch, lang);
 
-	if (t == CD_NO_TYPE && lang == &languages[3].lang) {
+	if (t == CD_NO_TYPE && lang == ENGLISH) {
 		/* English promotions may be lower case: e8=q, e8q */
 		switch (ch) {
 		case 'n': t = CD_KNIGHT; break;
@@ -392,8 +395,8 @@ resolve(const cd_board *b, const char *s, int n, const cd_san_lang *lang,
 	return CD_ERR_ILLEGAL;
 }
 
-cd_status
-cd_san_parse(const cd_board *b, const char *text, size_t len,
+static cd_status
+san_parse(const cd_board *b, const char *text, size_t len,
     const cd_san_lang *lang, unsigned flags, cd_move *out, const char **why)
 {
 	char s[BUF_MAX];
@@ -405,10 +408,10 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 		why = &dummy;
 	*why = NULL;
 	if (lang == NULL)
-		lang = &languages[3].lang;
+		lang = ENGLISH;
 	if (flags & CD_SAN_STRICT) {
 		char canon[CD_SAN_MAX];
-		cd_status r = cd_san_parse(b, text, len, lang, 0, out, why);
+		cd_status r = san_parse(b, text, len, lang, 0, out, why);
 
 		if (r != CD_OK)
 			return r;
@@ -458,7 +461,7 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 	type = type_of_letter((unsigned char)s[0], lang);
 	if (type != CD_NO_TYPE)
 		return resolve(b, s + 1, n - 1, lang, type, out, why);
-	if (lang == &languages[3].lang) {
+	if (lang == ENGLISH) {
 		switch (s[0]) {
 		case 'n': type = CD_KNIGHT; break;
 		case 'r': type = CD_ROOK; break;
@@ -468,16 +471,22 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 		}
 		if (type != CD_NO_TYPE)
 			return resolve(b, s + 1, n - 1, lang, type, out, why);
-		if (s[0] == 'b' && n >= 3 && s[1] >= 'a' && s[1] <= 'h') {
-			/* "bc4": a pawn capture from the b-file, or a
-			 * bishop ("bxc4" is SAN's pawn capture: no doubt) */
+		if (s[0] == 'b' && n >= 3 && ((s[1] >= 'a' && s[1] <= 'h') ||
+		    (n >= 4 && (s[1] == 'x' || s[1] == ':') &&
+		    s[2] >= 'a' && s[2] <= 'h'))) {
+			/* "bc4", "bxc4": a pawn capture from the b-file, or
+			 * a bishop in lower case.  "bxc4" is SAN's pawn
+			 * capture, so when that is legal it is meant; "bc4"
+			 * is no SAN at all, so when both are legal it is
+			 * ambiguous. */
+			int written_x = s[1] == 'x' || s[1] == ':';
 			cd_move pawn_m = 0, bishop_m = 0;
 			const char *w1 = NULL, *w2 = NULL;
 			cd_status sp = resolve(b, s, n, lang, CD_NO_TYPE, &pawn_m, &w1);
 			cd_status sb = resolve(b, s + 1, n - 1, lang, CD_BISHOP,
 			    &bishop_m, &w2);
 
-			if (sp == CD_OK && sb == CD_OK) {
+			if (sp == CD_OK && sb == CD_OK && !written_x) {
 				*why = "ambiguous move: both a pawn and a bishop move";
 				return CD_ERR_AMBIGUOUS;
 			}
@@ -505,5 +514,22 @@ cd_san_parse(const cd_board *b, const char *text, size_t len,
 		return CD_ERR_SYNTAX;
 	}
 	st = resolve(b, s, n, lang, CD_NO_TYPE, out, why);
+	return st;
+}
+
+cd_status
+cd_san_parse(const cd_board *b, const char *text, size_t len,
+    const cd_san_lang *lang, unsigned flags, cd_move *out, cd_error *err)
+{
+	const char *why = NULL;
+	cd_status st = san_parse(b, text, len, lang, flags, out, &why);
+
+	if (err != NULL) {
+		if (st == CD_OK)
+			cd__error_set(err, st, 0, 0, 0, NULL);
+		else
+			cd__error_set(err, st, 0, 0, 0, "%s",
+			    why ? why : cd_strerror(st));
+	}
 	return st;
 }

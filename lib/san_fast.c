@@ -62,7 +62,6 @@ int
 cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
     cd_move *m, char *san, size_t *san_len)
 {
-	static const char letters[] = "??NBRQK";
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
@@ -195,7 +194,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	} else {
 		cd_bitboard others = legal & ~CD_BB(from);
 
-		*p++ = letters[type];
+		*p++ = cd__piece_letters[type];
 		if (others) {
 			bool same_file = false, same_rank = false;
 

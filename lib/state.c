@@ -79,12 +79,11 @@ impossible_check(const cd_board *b, cd_bitboard checkers, int ksq)
 	return false;
 }
 
-cd_position_error
-cd_board_validate(const cd_board *b)
+/* One king of each color. */
+static cd_position_error
+kings_error(const cd_board *b)
 {
-	cd_bitboard backranks = 0xff000000000000ffULL;
-	int color, s, ksq;
-	cd_bitboard checkers;
+	int color;
 
 	for (color = 0; color < 2; color++) {
 		cd_bitboard k = b->by_type[CD_KING] & b->by_color[color];
@@ -95,6 +94,59 @@ cd_board_validate(const cd_board *b)
 		if (k & (k - 1))
 			return CD_POS_TOO_MANY_KINGS;
 	}
+	return CD_POS_OK;
+}
+
+/* Each castling right names a rook of its color on the king's first
+ * rank, on its side of the king; in standard chess the king on the e
+ * file and the rook in the corner.  (The kings are there.) */
+static cd_position_error
+castling_error(const cd_board *b)
+{
+	int color, s;
+
+	for (color = 0; color < 2; color++)
+		for (s = 0; s < 2; s++) {
+			int r = b->castle_rook[color][s];
+			int k = cd_board_king(b, color);
+			int rank = color == CD_WHITE ? 0 : 7;
+
+			if (r == CD_SQ_NONE)
+				continue;
+			if (CD_RANK(k) != rank || CD_RANK(r) != rank ||
+			    b->squares[r] != CD_PIECE(color, CD_ROOK) ||
+			    (s == CD_KINGSIDE) != (CD_FILE(r) > CD_FILE(k)))
+				return CD_POS_BAD_CASTLING;
+			if (!b->chess960 && (CD_FILE(k) != 4 ||
+			    CD_FILE(r) != (s == CD_KINGSIDE ? 7 : 0)))
+				return CD_POS_BAD_CASTLING;
+		}
+	return CD_POS_OK;
+}
+
+cd_position_error
+cd_board_validate_play(const cd_board *b)
+{
+	cd_position_error pe;
+
+	if ((pe = kings_error(b)) != CD_POS_OK)
+		return pe;
+	if (cd_attackers(b, cd_board_king(b, b->side ^ 1), b->side,
+	    b->by_type[0]))
+		return CD_POS_OPPOSITE_CHECK;
+	return castling_error(b);
+}
+
+cd_position_error
+cd_board_validate(const cd_board *b)
+{
+	cd_bitboard backranks = 0xff000000000000ffULL;
+	int color, ksq;
+	cd_bitboard checkers;
+	cd_position_error pe;
+
+	if ((pe = kings_error(b)) != CD_POS_OK)
+		return pe;
 	if (b->by_type[CD_PAWN] & backranks)
 		return CD_POS_PAWN_ON_BACK_RANK;
 	for (color = 0; color < 2; color++) {
@@ -124,22 +176,8 @@ cd_board_validate(const cd_board *b)
 	checkers = cd_attackers(b, ksq, b->side ^ 1, b->by_type[0]);
 	if (cd__popcount(checkers) > 2)
 		return CD_POS_TOO_MANY_CHECKERS;
-	for (color = 0; color < 2; color++)
-		for (s = 0; s < 2; s++) {
-			int r = b->castle_rook[color][s];
-			int k = cd_board_king(b, color);
-			int rank = color == CD_WHITE ? 0 : 7;
-
-			if (r == CD_SQ_NONE)
-				continue;
-			if (CD_RANK(k) != rank || CD_RANK(r) != rank ||
-			    b->squares[r] != CD_PIECE(color, CD_ROOK) ||
-			    (s == CD_KINGSIDE) != (CD_FILE(r) > CD_FILE(k)))
-				return CD_POS_BAD_CASTLING;
-			if (!b->chess960 && (CD_FILE(k) != 4 ||
-			    CD_FILE(r) != (s == CD_KINGSIDE ? 7 : 0)))
-				return CD_POS_BAD_CASTLING;
-		}
+	if ((pe = castling_error(b)) != CD_POS_OK)
+		return pe;
 	if (b->ep != CD_SQ_NONE) {
 		int ep = b->ep, them = b->side ^ 1;
 		int want_rank = b->side == CD_WHITE ? 5 : 2;
@@ -230,7 +268,8 @@ cd_history_repetitions(const cd_history *h, const cd_board *b)
 
 	if (h == NULL)
 		return 1;
-	/* same side to move: every second entry back from the last */
+	/* every entry: the key includes the side to move, so a position
+	 * with the other side to move never matches */
 	for (i = h->len; i-- > 0;)
 		if (h->keys[i] == b->key)
 			n++;

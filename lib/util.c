@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * util.c: the tables built at load time, status texts, the version and
- * the output buffer.
+ * the growable buffer (cd_buf).
  */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -43,12 +46,56 @@ cd_version(void)
 	return PACKAGE_VERSION;
 }
 
+/* The slow part of cd_buf_reserve (and of the writers' inline
+ * reserves): grow the capacity by doubling. */
+cd_status
+cd_buf_reserve(cd_buf *b, size_t n)
+{
+	size_t cap;
+	char *p;
+
+	if (b->cap - b->len >= n)
+		return CD_OK;
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->len < n) {
+		if (cap > SIZE_MAX / 2)
+			return CD_ERR_NOMEM;
+		cap *= 2;
+	}
+	p = realloc(b->data, cap);
+	if (p == NULL)
+		return CD_ERR_NOMEM;
+	b->data = p;
+	b->cap = cap;
+	return CD_OK;
+}
+
 void
-cd_pgn_buf_free(cd_pgn_buf *b)
+cd_buf_free(cd_buf *b)
 {
 	if (b == NULL)
 		return;
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+}
+
+void
+cd__error_set(cd_error *e, cd_status st, uint64_t offset,
+    unsigned long line, unsigned long col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return;
+	e->status = st;
+	e->offset = offset;
+	e->line = line;
+	e->col = col;
+	e->msg[0] = '\0';
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
 }

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +21,11 @@ struct job {
 	unsigned long line;		/* where it was read */
 	int form;			/* 0: EPD line, 1: block */
 	char *id;			/* block form: the id line's text */
+	int parsed;			/* the position is in rec already */
 	int have[MAX_DEPTH + 1];
 	uint64_t expect[MAX_DEPTH + 1];
+	unsigned long at[MAX_DEPTH + 1];	/* block form: the line of
+						 * each "perft" count */
 };
 
 static int opt_depth = -1;
@@ -45,14 +47,15 @@ usage(void)
 	    "      --divide      print the count below each root move\n"
 	    "  -f, --fen=FEN     count this position (repeatable)\n"
 	    "      --960         read castling rights as Chess960\n"
-	    "  -o, --output=FILE write results to FILE\n"
+	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
 	    "  -q, --quiet       no progress line\n"
 	    "      --stats       print totals and speed on standard error\n"
 	    "  -h, --help        show this help and exit\n"
 	    "  -V, --version     show the version and exit\n\n"
 	    "Without --depth, every depth with an expected count is counted,\n"
 	    "and depths 1..3 for positions that carry none.\n"
-	    "Exit status: 0 all counts match, 1 a mismatch or a bad line,\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 a count did not match or a line was bad,\n"
 	    "2 usage or system error.\n", cli_prog);
 }
 
@@ -76,53 +79,126 @@ dup_range(const char *s, size_t n)
 	return d;
 }
 
+/* The record of the line being read (the library's EPD parser). */
+static cd_epd *rec;
+
+/* Whether rec's first error is about the position itself (a position
+ * cd_fen_parse reads, refused by the rules). */
+static bool
+position_error(const cd_epd *e)
+{
+	size_t i, n = cd_epd_finding_count(e);
+
+	for (i = 0; i < n; i++) {
+		const cd_epd_finding *f = cd_epd_finding_get(e, i);
+
+		if (f->error)
+			return f->code == CD_EPD_E_POSITION;
+	}
+	return false;
+}
+
 /*
- * Parse the position, trying standard chess first, then Chess960.  Perft
- * suites hold positions no game can reach (a check no last move gives),
- * so only what the generator cannot handle is refused: missing or extra
- * kings, and the side not to move in check.
+ * Parse an EPD or FEN line (len bytes, no NUL) into rec.  Perft suites
+ * hold positions no game can reach (a check no last move gives), so
+ * only what the generator cannot handle is refused (CD_EPD_NO_VALIDATE:
+ * missing or extra kings, the side not to move in check, castling
+ * rights without their pieces, whatever else is wrong); errors in operations other than the
+ * counts do not matter here.  A position alone (alone: an "epd" line of
+ * a block, -f) is what cd_fen_parse reads, and it says what is wrong
+ * with one that is not.  On a bad position, its message and -1.
  */
 static int
-parse_position(const char *fen, size_t len, cd_board *b, const char **why,
-    size_t *col)
+parse_line(const char *text, size_t len, bool alone, const char *file,
+    unsigned long line)
 {
-	unsigned flags = CD_FEN_NO_VALIDATE |
-	    (opt_960 ? CD_FEN_960 : CD_FEN_DETECT_960);
-	cd_position_error pe;
+	size_t i, n;
 	cd_status st;
 
-	st = cd_fen_parse(b, fen, len, flags, why, col);
-	if (st != CD_OK)
-		return st;
-	pe = cd_board_validate(b);
-	switch (pe) {
-	case CD_POS_NO_WHITE_KING:
-	case CD_POS_NO_BLACK_KING:
-	case CD_POS_TOO_MANY_KINGS:
-	case CD_POS_OPPOSITE_CHECK:
-	case CD_POS_BAD_CASTLING:
-		*why = cd_position_strerror(pe);
-		*col = 1;
-		return CD_ERR_POSITION;
-	default:
-		return CD_OK;
+	if (rec == NULL && (rec = cd_epd_new()) == NULL)
+		cli_fatal("out of memory");
+	st = cd_epd_parse(rec, text, len, CD_EPD_NO_VALIDATE |
+	    (opt_960 ? CD_EPD_960 : 0));
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (alone && (cd_epd_board(rec) == NULL ?
+	    !position_error(rec) :
+	    strspn(text + cd_epd_fields_end(rec), " \t") <
+	    len - cd_epd_fields_end(rec))) {
+		cd_board b;
+		cd_error err;
+
+		st = cd_fen_parse(&b, text, len, CD_FEN_NO_VALIDATE |
+		    (opt_960 ? CD_FEN_960 : CD_FEN_DETECT_960), &err);
+		/* (FEN with a halfmove clock alone: the same position) */
+		if (st == CD_OK && cd_epd_board(rec) != NULL)
+			return 0;
+		cli_warn_at(file, line, err.col, "%s",
+		    err.msg[0] ? err.msg : "bad FEN");
+		return -1;
 	}
+	if (cd_epd_board(rec) != NULL)
+		return 0;
+	n = cd_epd_finding_count(rec);
+	for (i = 0; i < n; i++) {
+		const cd_epd_finding *f = cd_epd_finding_get(rec, i);
+
+		if (f->code == CD_EPD_E_CHAR || f->code == CD_EPD_E_FIELDS ||
+		    f->code == CD_EPD_E_POSITION) {
+			cli_warn_at(file, line, f->col, "%s", f->message);
+			return -1;
+		}
+	}
+	cli_warn_at(file, line, 0, "bad FEN");
+	return -1;
+}
+
+/* The expected counts of rec's operations "D5 4865609" (D1 to D32,
+ * each a count); -1 after a message. */
+static int
+parse_counts(struct job *j, const char *text, const char *file,
+    unsigned long line)
+{
+	size_t i, n = cd_epd_op_count(rec);
+
+	for (i = 0; i < n; i++) {
+		const cd_epd_op *o = cd_epd_op_get(rec, i);
+		const char *digits = o->opcode + 1;
+		unsigned long d;
+
+		if (o->opcode[0] != 'D' || *digits == '\0' ||
+		    strspn(digits, "0123456789") != strlen(digits))
+			continue;
+		d = strtoul(digits, NULL, 10);
+		if (d == 0 || d > MAX_DEPTH || strlen(digits) > 2) {
+			cli_warn_at(file, line, 0, "bad depth in '%.20s'",
+			    text + o->col - 1);
+			return -1;
+		}
+		if (o->count == 0 || o->operands[0].kind != CD_EPD_INTEGER ||
+		    o->operands[0].integer < 0) {
+			cli_warn_at(file, line, 0, "D%lu without a count", d);
+			return -1;
+		}
+		j->have[d] = 1;
+		j->expect[d] = (uint64_t)o->operands[0].integer;
+	}
+	return 0;
 }
 
 static void
 run_job(struct job *j, const char *file)
 {
 	cd_board b;
-	const char *why = NULL;
-	size_t col = 0;
 	int maxd = 0, d, i;
 	uint64_t nodes[MAX_DEPTH + 1];
 
-	if (parse_position(j->fen, strlen(j->fen), &b, &why, &col) != CD_OK) {
-		cli_warn_at(file, j->line, col, "%s", why ? why : "bad FEN");
+	if (!j->parsed && parse_line(j->fen, strlen(j->fen), true, file,
+	    j->line) != 0) {
 		bad_lines++;
 		return;
 	}
+	b = *cd_epd_board(rec);
 	positions++;
 	for (d = 1; d <= MAX_DEPTH; d++)
 		if (j->have[d])
@@ -138,7 +214,8 @@ run_job(struct job *j, const char *file)
 			checked++;
 			if (nodes[d] != j->expect[d]) {
 				mismatches++;
-				cli_warn_at(file, j->line, 0,
+				cli_warn_at(file, j->at[d] ? j->at[d] :
+				    j->line, 0,
 				    "D%d: %llu nodes, expected %llu", d,
 				    (unsigned long long)nodes[d],
 				    (unsigned long long)j->expect[d]);
@@ -178,93 +255,41 @@ run_job(struct job *j, const char *file)
 	cli_output_check();
 }
 
-/* "D5 4865609" pairs after the four or six FEN fields. */
+/* The lines of an input, read by the library's EPD line reader; 2
+ * after a read error, else 0. */
 static int
-parse_counts(struct job *j, const char *s, const char *file,
-    unsigned long line)
-{
-	while (*s) {
-		char *end;
-		unsigned long d;
-		unsigned long long v;
-
-		while (*s == ' ' || *s == '\t' || *s == ';' || *s == '\r')
-			s++;
-		if (!*s)
-			break;
-		if (*s == 'D' && isdigit((unsigned char)s[1])) {
-			d = strtoul(s + 1, &end, 10);
-			if (d == 0 || d > MAX_DEPTH || (*end != ' ' && *end != '\t')) {
-				cli_warn_at(file, line, 0, "bad depth in '%.20s'", s);
-				return -1;
-			}
-			s = end;
-			while (*s == ' ' || *s == '\t')
-				s++;
-			if (!isdigit((unsigned char)*s)) {
-				cli_warn_at(file, line, 0, "D%lu without a count", d);
-				return -1;
-			}
-			v = strtoull(s, &end, 10);
-			j->have[d] = 1;
-			j->expect[d] = v;
-			s = end;
-		} else {
-			/* another operation: skip to the next ';' */
-			while (*s && *s != ';')
-				s++;
-		}
-	}
-	return 0;
-}
-
-/* The position part of an EPD line: four fields and numeric clocks. */
-static size_t
-fen_part(const char *s)
-{
-	size_t i = 0, end = 0;
-	int field = 0;
-
-	while (s[i] && field < 6) {
-		size_t start;
-
-		while (s[i] == ' ' || s[i] == '\t')
-			i++;
-		if (!s[i] || s[i] == ';')
-			break;
-		start = i;
-		while (s[i] && s[i] != ' ' && s[i] != '\t' && s[i] != ';')
-			i++;
-		if (field >= 4) {
-			size_t k;
-
-			for (k = start; k < i; k++)
-				if (!isdigit((unsigned char)s[k]))
-					return end;
-		}
-		field++;
-		end = i;
-	}
-	return end;
-}
-
-static void
 read_file(FILE *f, const char *file)
 {
+	cd_epd_reader *r = cd_epd_reader_new(f);
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t cap = 0, n;
+	const char *text;
 	unsigned long lineno = 0;
 	struct job blk;
 	int in_block = 0;
+	cd_status st;
 
+	if (r == NULL)
+		cli_fatal("out of memory");
 	memset(&blk, 0, sizeof(blk));
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		char *s = line;
+	while ((st = cd_epd_reader_next(r, &text, &n)) == CD_OK) {
+		char *s;
 
-		lineno++;
-		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-			line[--n] = '\0';
+		lineno = cd_epd_reader_lineno(r);
+		/* a C string: the line up to its first NUL byte, without
+		 * the CRs before its end */
+		n = strnlen(text, n);
+		if (n + 1 > cap) {
+			cap = n + 1 + n / 2;
+			free(line);
+			if ((line = malloc(cap)) == NULL)
+				cli_fatal("out of memory");
+		}
+		memcpy(line, text, n);
+		while (n > 0 && line[n - 1] == '\r')
+			n--;
+		line[n] = '\0';
+		s = line;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s == '\0' || *s == '#')
@@ -299,6 +324,7 @@ read_file(FILE *f, const char *file)
 			}
 			blk.have[d] = 1;
 			blk.expect[d] = v;
+			blk.at[d] = lineno;
 			continue;
 		}
 		if (in_block) {
@@ -309,15 +335,17 @@ read_file(FILE *f, const char *file)
 		}
 		{
 			struct job j;
-			size_t fl = fen_part(s);
 
 			memset(&j, 0, sizeof(j));
 			j.line = lineno;
-			j.fen = dup_range(s, fl);
-			if (parse_counts(&j, s + fl, file, lineno) == 0)
+			if (parse_line(s, strlen(s), false, file, lineno) == 0 &&
+			    parse_counts(&j, s, file, lineno) == 0) {
+				j.fen = dup_range(s, cd_epd_fields_end(rec));
+				j.parsed = 1;
 				run_job(&j, file);
-			else
+			} else {
 				bad_lines++;
+			}
 			free_job(&j);
 		}
 	}
@@ -325,10 +353,8 @@ read_file(FILE *f, const char *file)
 		run_job(&blk, file);
 	free_job(&blk);
 	free(line);
-	if (ferror(f)) {
-		cli_warn("%s: read error", file);
-		io_error = 1;
-	}
+	cd_epd_reader_free(r);
+	return cli_read_end(file, st);
 }
 
 int
@@ -391,17 +417,10 @@ main(int argc, char **argv)
 		run_job(&j, "<argument>");
 		free_job(&j);
 	}
-	for (i = optind; i < argc || (i == optind && nfens == 0); i++) {
-		const char *name;
-		FILE *f = cli_open_input(i < argc ? argv[i] : "-", &name);
-
-		if (f == NULL) {
-			io_error = 1;	/* exit 2 after the other files */
-			continue;
-		}
-		read_file(f, name);
-		cli_close_input(f);
-	}
+	/* (exit 2 after the other files when one cannot be read) */
+	if ((optind < argc || nfens == 0) &&
+	    cli_each_input(argc, argv, optind, read_file) != 0)
+		io_error = 1;
 	free(fens);
 	if (opt_stats) {
 		double el = cli_now() - t0;

@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +25,13 @@ int cli_quiet;
 const char *cli_unit = "games";
 
 static FILE *out_file;
-static char *out_path;		/* final name with -o */
+static char *out_path;		/* final name with -o (a link's target) */
+static const char *out_name;	/* the name -o gave, for messages */
 static char *out_tmp;		/* temporary file being written */
-static void (*hooks[8])(void);
-static int nhooks;
+/* Temporary files to remove on every exit and on a signal: an array
+ * the signal handler reads, changed only with the signals blocked. */
+static char **tmp_paths;	/* NULL entries: removed or kept */
+static size_t ntmp, tmp_cap;
 static FILE *rejects_file;
 static const char *rejects_path;
 static double start_time;
@@ -35,8 +41,16 @@ static int progress_shown;
 static void
 run_hooks(void)
 {
-	while (nhooks > 0)
-		hooks[--nhooks]();
+	size_t i;
+
+	cli_signals_block();
+	for (i = 0; i < ntmp; i++)
+		if (tmp_paths[i] != NULL) {
+			unlink(tmp_paths[i]);
+			free(tmp_paths[i]);
+			tmp_paths[i] = NULL;
+		}
+	cli_signals_unblock();
 	if (out_tmp != NULL) {
 		unlink(out_tmp);
 		free(out_tmp);
@@ -46,17 +60,45 @@ run_hooks(void)
 	out_path = NULL;
 }
 
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary files and the -o file
+ * being written (only unlink(2): async-signal-safe; the lists change
+ * with these signals blocked), then die of the same signal. */
 static void
 on_signal(int sig)
 {
-	/* Remove temporary files (no free(): not safe in a handler), then
-	 * die of the same signal. */
-	while (nhooks > 0)
-		hooks[--nhooks]();
+	size_t i;
+
+	for (i = 0; i < ntmp; i++)
+		if (tmp_paths[i] != NULL)
+			unlink(tmp_paths[i]);
 	if (out_tmp != NULL)
 		unlink(out_tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+static sigset_t blocked_old;
+static int blocked_depth;
+
+void
+cli_signals_block(void)
+{
+	sigset_t s, old;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	if (blocked_depth++ == 0)
+		blocked_old = old;
+}
+
+void
+cli_signals_unblock(void)
+{
+	if (blocked_depth > 0 && --blocked_depth == 0)
+		pthread_sigmask(SIG_SETMASK, &blocked_old, NULL);
 }
 
 void
@@ -80,29 +122,80 @@ cli_init(const char *name)
 	last_progress = start_time;
 }
 
-void
-cli_atexit(void (*fn)(void))
+int
+cli_tmp_create(const char *dir, const char *prefix, size_t *id)
 {
-	if (nhooks < (int)(sizeof(hooks) / sizeof(hooks[0])))
-		hooks[nhooks++] = fn;
+	size_t n;
+	char *name;
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = getenv("TMPDIR");
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	n = strlen(dir) + strlen(prefix) + 16;
+	name = malloc(n);
+	if (name == NULL)
+		cli_fatal("out of memory");
+	snprintf(name, n, "%s/%sXXXXXX", dir, prefix);
+	cli_signals_block();
+	if (ntmp == tmp_cap) {
+		size_t nc = tmp_cap ? 2 * tmp_cap : 64;
+		char **nn = malloc(nc * sizeof(*nn));
+
+		if (nn == NULL)
+			cli_fatal("out of memory");
+		if (ntmp > 0)
+			memcpy(nn, tmp_paths, ntmp * sizeof(*nn));
+		free(tmp_paths);
+		tmp_paths = nn;
+		tmp_cap = nc;
+	}
+	fd = mkstemp(name);
+	if (fd >= 0)
+		tmp_paths[ntmp++] = name;
+	cli_signals_unblock();
+	if (fd < 0) {
+		int e = errno;
+
+		free(name);
+		cli_fatal("cannot create a temporary file in %s: %s", dir,
+		    strerror(e));
+	}
+	*id = ntmp - 1;
+	return fd;
 }
 
-__thread cd_pgn_buf *cli_capture;
+const char *
+cli_tmp_name(size_t id)
+{
+	return id < ntmp && tmp_paths[id] != NULL ? tmp_paths[id] : "?";
+}
 
 void
-cli_buf_reserve(cd_pgn_buf *b, size_t n)
+cli_tmp_remove(size_t id)
 {
-	size_t cap = b->cap;
-	char *d;
+	char *name;
 
-	if (cap - b->len >= n)
+	if (id >= ntmp)
 		return;
-	while (cap - b->len < n)
-		cap = cap ? 2 * cap : 1 << 16;
-	if ((d = realloc(b->data, cap)) == NULL)
+	cli_signals_block();
+	name = tmp_paths[id];
+	tmp_paths[id] = NULL;
+	cli_signals_unblock();
+	if (name != NULL) {
+		unlink(name);
+		free(name);
+	}
+}
+
+__thread cd_buf *cli_capture;
+
+void
+cli_buf_reserve(cd_buf *b, size_t n)
+{
+	if (b->cap - b->len < n && cd_buf_reserve(b, n) != CD_OK)
 		cli_fatal("out of memory");
-	b->data = d;
-	b->cap = cap;
 }
 
 /* Append to a message being captured. */
@@ -112,7 +205,7 @@ capture_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void
 capture_vprintf(const char *fmt, va_list ap)
 {
-	cd_pgn_buf *b = cli_capture;
+	cd_buf *b = cli_capture;
 	va_list aq;
 	int n;
 
@@ -217,18 +310,29 @@ cli_print_version(void)
 FILE *
 cli_open_input(const char *name, const char **display)
 {
+	struct stat st;
 	FILE *f;
 
 	if (name == NULL || strcmp(name, "-") == 0) {
 		*display = "<stdin>";
-		return stdin;
+		f = stdin;
+	} else {
+		*display = name;
+		f = fopen(name, "rb");
+		if (f == NULL) {
+			cli_warn("%s: %s", name, strerror(errno));
+			return NULL;
+		}
 	}
-	*display = name;
-	f = fopen(name, "rb");
-	if (f == NULL) {
-		cli_warn("%s: %s", name, strerror(errno));
+	/* A directory opens but cannot be read: say so the one way, before
+	 * any reader gets an errno that something else overwrote. */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		cli_warn("%s: read error: %s", *display, strerror(EISDIR));
+		cli_close_input(f);
 		return NULL;
 	}
+	if (f == stdin)
+		return f;
 	/* Large buffer: inputs are read sequentially in big blocks. */
 	setvbuf(f, NULL, _IOFBF, 1 << 18);
 #ifdef HAVE_POSIX_FADVISE
@@ -244,12 +348,57 @@ cli_close_input(FILE *f)
 		fclose(f);
 }
 
+/* The file a -o path names: the end of its chain of symbolic links
+ * (which need not exist, as with a dangling link), in malloc'd
+ * memory, or NULL (errno set: ELOOP after 40 links). */
+static char *
+link_target(const char *path)
+{
+	char *cur, *next, buf[PATH_MAX];
+	struct stat st;
+	int hops;
+
+	if ((cur = strdup(path)) == NULL)
+		return NULL;
+	for (hops = 0; lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+		ssize_t k;
+		const char *slash;
+		size_t dlen;
+
+		if (hops == 40) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		k = readlink(cur, buf, sizeof(buf) - 1);
+		if (k < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[k] = '\0';
+		/* a relative target is relative to the link's directory */
+		slash = strrchr(cur, '/');
+		dlen = buf[0] == '/' || slash == NULL ? 0 :
+		    (size_t)(slash - cur) + 1;
+		if ((next = malloc(dlen + (size_t)k + 1)) == NULL) {
+			free(cur);
+			return NULL;
+		}
+		memcpy(next, cur, dlen);
+		memcpy(next + dlen, buf, (size_t)k + 1);
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
 FILE *
 cli_output_open(const char *path)
 {
 	static char outbuf[1 << 17];
 	struct stat st;
-	int fd;
+	mode_t mode;
+	int fd, exists;
 	size_t n;
 
 	if (path == NULL || strcmp(path, "-") == 0) {
@@ -265,22 +414,45 @@ cli_output_open(const char *path)
 		out_path = strdup(path);
 		if (out_path == NULL)
 			cli_fatal("out of memory");
+		out_name = path;
 		setvbuf(out_file, NULL, _IOFBF, 1 << 17);
 		return out_file;
 	}
-	n = strlen(path);
-	out_path = malloc(n + 1);
-	out_tmp = malloc(n + 16);
-	if (out_path == NULL || out_tmp == NULL)
+	/* As sort(1): write through a symbolic link to the file it names;
+	 * a new file gets 0666 less the umask, an existing one keeps its
+	 * mode and, where we may, its owner.  The temporary file lies
+	 * beside the target, so the rename stays on one file system. */
+	out_name = path;
+	if ((out_path = link_target(path)) == NULL)
+		cli_fatal("%s: %s", path, errno == ENOMEM ? "out of memory" :
+		    strerror(errno));
+	exists = stat(out_path, &st) == 0;
+	if (exists && access(out_path, W_OK) != 0)
+		cli_fatal("%s: %s", path, strerror(errno));
+	n = strlen(out_path);
+	if ((out_tmp = malloc(n + 16)) == NULL)
 		cli_fatal("out of memory");
-	memcpy(out_path, path, n + 1);
-	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", path);
+	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", out_path);
 	fd = mkstemp(out_tmp);
 	if (fd < 0) {
 		free(out_tmp);
 		out_tmp = NULL;
 		cli_fatal("%s: %s", path, strerror(errno));
 	}
+	if (exists) {
+		/* the owner first: fchown may clear set-id bits */
+		if (fchown(fd, st.st_uid, st.st_gid) != 0 &&
+		    fchown(fd, (uid_t)-1, st.st_gid) != 0) {
+			/* not ours to give: the file becomes ours */
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(fd, mode) != 0)
+		cli_fatal("%s: %s", path, strerror(errno));
 	out_file = fdopen(fd, "wb");
 	if (out_file == NULL)
 		cli_fatal("%s: %s", path, strerror(errno));
@@ -294,39 +466,79 @@ cli_output_file(void)
 	return out_file ? out_file : stdout;
 }
 
+/* Whether writing to fd failed because nobody reads it any more: errno
+ * says EPIPE, or (errno being overwritten since) a pipe or socket with
+ * no reader, which poll reports as an error. */
+static int
+broken_pipe(int fd, int err)
+{
+	struct pollfd p;
+	struct stat st;
+
+	if (err == EPIPE)
+		return 1;
+	if (fd < 0 || fstat(fd, &st) != 0 || !(S_ISFIFO(st.st_mode) ||
+	    S_ISSOCK(st.st_mode)))
+		return 0;
+	p.fd = fd;
+	p.events = POLLOUT;
+	p.revents = 0;
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
+void
+cli_write_error(int fd, const char *name, int err)
+{
+	sigset_t set;
+
+	if (broken_pipe(fd, err)) {
+		/* as sort(1) and grep(1): die of SIGPIPE, quietly */
+		run_hooks();
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+		_exit(128 + SIGPIPE);
+	}
+	cli_warn("write error on %s: %s", name,
+	    err ? strerror(err) : "unknown error");
+	run_hooks();
+	exit(2);
+}
+
+/* The name of the output in messages. */
+static const char *
+output_name(void)
+{
+	return out_name != NULL ? out_name : "standard output";
+}
+
 void
 cli_output_check(void)
 {
 	FILE *f = out_file ? out_file : stdout;
 
 	if (ferror(f))
-		cli_fatal("write error on %s: %s",
-		    out_path ? out_path : "standard output", strerror(errno));
+		cli_write_error(fileno(f), output_name(), errno);
 }
 
 void
 cli_exit(int status)
 {
 	FILE *f = out_file ? out_file : stdout;
-	const char *name = out_path ? out_path : "standard output";
+	const char *name = output_name();
 
 	cli_progress_end();
 	errno = 0;
-	if (fflush(f) != 0 || ferror(f)) {
-		cli_warn("write error on %s: %s", name,
-		    errno ? strerror(errno) : "unknown error");
-		run_hooks();
-		exit(2);
-	}
+	if (fflush(f) != 0 || ferror(f))
+		cli_write_error(fileno(f), name, errno);
 	if (f != stdout || out_path != NULL) {
-		if (fclose(f) != 0) {
-			cli_warn("write error on %s: %s", name, strerror(errno));
-			run_hooks();
-			exit(2);
-		}
+		if (fclose(f) != 0)
+			cli_write_error(-1, name, errno);
 		if (out_tmp != NULL) {
 			if (rename(out_tmp, out_path) != 0) {
-				cli_warn("%s: %s", out_path, strerror(errno));
+				cli_warn("%s: %s", name, strerror(errno));
 				run_hooks();
 				exit(2);
 			}
@@ -337,10 +549,14 @@ cli_exit(int status)
 	if (f != stdout && fclose(stdout) != 0 && status == 0) {
 		cli_warn("write error on standard output: %s", strerror(errno));
 		status = 2;
-	} else if (f == stdout && fclose(stdout) != 0) {
-		cli_warn("write error on standard output: %s", strerror(errno));
-		run_hooks();
-		exit(2);
+	} else if (f == stdout) {
+		int fd = dup(fileno(stdout));
+
+		errno = 0;
+		if (fclose(stdout) != 0)
+			cli_write_error(fd, name, errno);
+		if (fd >= 0)
+			close(fd);
 	}
 	run_hooks();
 	exit(status);

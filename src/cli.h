@@ -16,9 +16,11 @@
 
 extern const char *cli_prog;
 
-/* Set the program name, ignore SIGPIPE (write errors are reported
- * instead), and install handlers so cli_atexit hooks run on SIGINT and
- * SIGTERM. */
+/* Set the program name; ignore SIGPIPE and SIGXFSZ (a write error on a
+ * closed pipe ends the tool quietly through cli_write_error, others are
+ * reported); on SIGINT, SIGTERM and SIGHUP remove the temporary
+ * files (cli_tmp_create) and the -o file being written, then die of
+ * the signal. */
 void cli_init(const char *name);
 
 /* "prog: message" on standard error. */
@@ -50,6 +52,13 @@ FILE *cli_output_file(void);
 /* Exit 2 with a message if the output has a write error (call per
  * game, so a closed pipe stops the tool at once). */
 void cli_output_check(void);
+
+/* A write on fd (the output named name; -1 once closed) failed with
+ * errno err: when nobody reads the pipe any more, die of SIGPIPE
+ * quietly as sort(1) does (after cleanup); else "write error on NAME:
+ * ...", exit 2. */
+void cli_write_error(int fd, const char *name, int err)
+    __attribute__((noreturn));
 
 /* getopt_long returned ':' (a missing value) or '?' (an unknown
  * option): the message, a hint to --help, exit 2. */
@@ -85,70 +94,33 @@ void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
 
 /* Grow b (start it zeroed) to room for n more bytes; out of memory is
  * fatal. */
-void cli_buf_reserve(cd_pgn_buf *b, size_t n);
+void cli_buf_reserve(cd_buf *b, size_t n);
 
 /* When set, this thread's warnings (cli_warn, cli_warn_at) are appended
  * to the buffer instead of being printed; fatal errors still go to
  * standard error at once. */
-extern __thread cd_pgn_buf *cli_capture;
-
-/*
- * The games of PGN inputs, for the tools that parse them (src/games.c):
- * set opts, each (and priv_free, jobs), pass cli_games_file to
- * cli_each_input, then call cli_games_end.
- *
- * cli_games.jobs threads (1: the calling thread alone) take turns
- * reading batches of about 64 KB of games, parse them at the same time
- * and call each, and write each batch's output, messages and rejected
- * games in input order, so the result does not depend on the number of
- * threads.  Every game is read (cli_pgn_notes), counted,
- * and parsed into the thread's job->game; each gets the games that
- * parse, appends what it writes to job->out (it must not write
- * anywhere else, nor touch state that other threads share) and
- * returns NULL, or why it rejects the game.  A game that does not parse
- * or that each rejects is reported ("file:line:col: game N: message"),
- * counted and copied to the rejects file.  read = written + rejected,
- * always.  The parser's warning callback (opts.warn) is called with the
- * job as its context.
- */
-struct cli_job {
-	cd_game *game;		/* the game that parsed */
-	const char *file;	/* its input */
-	uint64_t number;	/* its number in its input */
-	uint64_t index;		/* its number in all inputs, from 1 */
-	cd_pgn_buf *out;	/* append the output here */
-	void *priv;		/* the tool's state for this thread: NULL at
-				 * first, freed with cli_games.priv_free */
-	cd_pgn_parse_opts opts;	/* cli_games.opts, warn_ctx = the job */
-};
-struct cli_games {
-	cd_pgn_parse_opts opts;
-	const char *(*each)(struct cli_job *j, const cd_pgn_raw_game *raw);
-	void (*priv_free)(void *priv);
-	unsigned jobs;		/* threads that parse; 0: one per CPU */
-	uint64_t read, written, rejected;
-	uint64_t bytes;		/* input bytes read, all inputs */
-};
-extern struct cli_games cli_games;
-/* Returns 2 after a read error (reported), else 0.  Everything of the
- * input has been written when it returns. */
-int cli_games_file(FILE *f, const char *name);
-/* Stop the threads and free what cli_games_file allocated. */
-void cli_games_end(void);
-
-/* The number of CPUs this process may run on (at least 1). */
-unsigned cli_cpus(void);
-/* The value of -j/--jobs: a number from 1 to 256 (else a usage
- * error). */
-unsigned cli_parse_jobs(const char *arg);
+extern __thread cd_buf *cli_capture;
 
 /* The status of the last read of an input: out of memory is fatal, a
  * read error is reported ("prog: file: read error: ...") and gives 2,
  * anything else 0. */
 int cli_read_end(const char *name, cd_status st);
 
-/* Cleanup hooks run on exit and on SIGINT/SIGTERM (at most 8). */
-void cli_atexit(void (*fn)(void));
+/* Temporary files, removed by cli_tmp_remove, on every exit and on
+ * SIGINT, SIGTERM and SIGHUP: a new file DIR/PREFIXXXXXXX open for
+ * reading and writing (DIR: NULL or empty for $TMPDIR, else /tmp); *id
+ * names it.  Failure is fatal ("cannot create a temporary file in
+ * DIR: ..."). */
+int cli_tmp_create(const char *dir, const char *prefix, size_t *id);
+const char *cli_tmp_name(size_t id);
+void cli_tmp_remove(size_t id);
+
+/* Block SIGINT, SIGTERM and SIGHUP in this thread, and restore the mask
+ * (calls nest): around changes to what the signal handler reads, and
+ * around pthread_create so that the handler runs in the tool's own
+ * thread. */
+void cli_signals_block(void);
+void cli_signals_unblock(void);
 
 /* Flush and close the output (renaming a -o file into place) and exit
  * with status; a write error on the output becomes exit 2. */

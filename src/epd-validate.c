@@ -27,21 +27,23 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
 	fputs(
 "Check EPD lines (FEN lines too): the four fields, the position, and the\n"
-"syntax and rules of every operation (PGN standard 16.2).  With no FILE,\n"
-"or when FILE is -, read standard input.\n"
+"syntax and rules of every operation (PGN standard 16.2).\n"
 "\n"
 "  -n, --normalize      write the valid lines in canonical form\n"
-"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
 "  -q, --quiet          report errors only: no notes, no progress line\n"
-"      --rejects=FILE   copy the invalid lines unchanged to FILE\n"
-"      --stats          print lines read, written and rejected at the end\n"
-"  -h, --help           display this help and exit\n"
-"  -V, --version        output version information and exit\n"
+"      --rejects=FILE   copy the original bytes of every invalid line\n"
+"                       to FILE\n"
+"      --stats          print counts and time on standard error\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
 "\n"
 "Each finding is reported as 'epd-validate: FILE:LINE:COL: message'; notes\n"
 "(unknown opcodes, moves not in canonical SAN, a missing final ';', ...)\n"
-"do not make a line invalid.  Exit status: 0 if every line is valid, 1 if\n"
-"some line is invalid, 2 on a usage or system error.\n", stdout);
+"do not make a line invalid.\n"
+"With no FILE, or when FILE is -, read standard input.\n"
+"Exit status: 0 success, 1 some line was invalid,\n"
+"2 usage or system error.\n", stdout);
 }
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * games.c: the games of PGN inputs for pgn-regularize, pgn2epd and
- * pgn2pgc (see cli.h).
+ * pgn2pgc (see games.h).
  *
  * Every thread (the tool's own and jobs - 1 more) does the same, in
  * turn: it takes the input, reads games from it into a batch of its own
@@ -28,6 +28,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 /* Input bytes (with the tags' copies) that fill a batch: small enough
  * that the last batch of an input keeps one thread busy only a moment
@@ -39,7 +40,7 @@
 struct cli_games cli_games;
 
 struct batch {
-	cd_pgn_buf text;	/* the games' bytes and tag strings */
+	cd_buf text;	/* the games' bytes and tag strings */
 	cd_pgn_raw_game *games;	/* pointers as offsets until sealed */
 	size_t ngames, games_cap;
 	cd_pgn_tag *tags;
@@ -53,7 +54,7 @@ struct batch {
 struct worker {
 	struct cli_job job;
 	struct batch batch;
-	cd_pgn_buf out, msg, rej;
+	cd_buf out, msg, rej;
 	uint64_t written, rejected;
 	pthread_t thread;
 };
@@ -126,7 +127,7 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 /* Append n bytes and a NUL (the room is reserved); the offset of the
  * copy. */
 static inline size_t
-text_add(cd_pgn_buf *t, const char *s, size_t n)
+text_add(cd_buf *t, const char *s, size_t n)
 {
 	size_t off = t->len;
 
@@ -202,7 +203,7 @@ static void
 batch_run(struct batch *b, struct worker *w)
 {
 	struct cli_job *j = &w->job;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 	size_t i;
 
@@ -223,10 +224,12 @@ batch_run(struct batch *b, struct worker *w)
 			reject(w, b->file, raw, err.line, err.col,
 			    err.msg[0] ? err.msg : cd_strerror(st));
 		} else {
-			const char *why = cli_games.each(j, raw);
+			const char *why;
 
-			if (why != NULL)
-				reject(w, b->file, raw, raw->line, raw->col,
+			j->line = j->col = 0;
+			if ((why = cli_games.each(j, raw)) != NULL)
+				reject(w, b->file, raw, j->line ? j->line :
+				    raw->line, j->line ? j->col : raw->col,
 				    why);
 			else
 				w->written++;
@@ -393,12 +396,16 @@ pool_start(void)
 		if (j->opts.notice == NULL)
 			j->opts.notice = notice;
 	}
+	/* the threads start with the signals that clean up blocked: the
+	 * handler runs in this thread */
+	cli_signals_block();
 	for (i = 1; i < n; i++) {
 		if (pthread_create(&pool.workers[i].thread, NULL, worker,
 		    &pool.workers[i]) != 0)
 			cli_fatal("cannot start a thread");
 		pool.nthreads++;
 	}
+	cli_signals_unblock();
 }
 
 int

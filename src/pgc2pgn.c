@@ -22,7 +22,7 @@ static int opt_reduced, opt_stats;
 static FILE *out;
 static int status;
 static uint64_t games_read, games_written, games_damaged, bytes_done;
-static cd_pgn_buf obuf;
+static cd_buf obuf;
 
 static void
 usage(void)
@@ -60,7 +60,7 @@ decode_file(FILE *f, const char *name)
 {
 	cd_game *g = game;
 	cd_pgc_reader *r = cd_pgc_reader_new(f);
-	cd_pgc_error err;
+	cd_error err;
 	uint64_t base = bytes_done;
 	cd_status st;
 
@@ -134,7 +134,7 @@ main(int argc, char **argv)
 	if (cli_each_input(argc, argv, optind, decode_file) != 0)
 		status = 2;
 	flush_out();
-	cd_pgn_buf_free(&obuf);
+	cd_buf_free(&obuf);
 	cd_game_free(g);
 	if (opt_stats)
 		cli_stats(games_read + games_damaged, games_written,

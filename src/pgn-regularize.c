@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn-regularize: PGN in import format in, export format out
- * (docs/export-format.md), every move checked.  A game that does not
+ * (pgn(5)), every move checked.  A game that does not
  * read is not written: one message names it, and its original bytes go
  * to the rejects file.  Games read = games written + games rejected.
  */
@@ -15,6 +15,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;

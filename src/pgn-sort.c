@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn-sort: sort PGN games in the standard's collating order (section
- * 12; docs/tools.md), stable, writing each game's bytes as they came.
+ * 12; pgn-sort(1)), stable, writing each game's bytes as they came.
  *
  * Games are read into one buffer of the memory budget (-S): their bytes
  * and encoded sort keys grow up from the bottom, the records that point
@@ -18,7 +18,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,11 +49,41 @@ struct item {
 	size_t klen, len, mt_off, mt_len;
 };
 
+/*
+ * With -u a key holds, after the collating key (keys 1 to 7), the seven
+ * tag values as they are written: each as a 4-byte length and its
+ * bytes, then the 4-byte length of that part.  Games equal in sort
+ * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
+ * same game only when these bytes and the movetext are equal.
+ */
+static size_t
+key_collate_len(const unsigned char *k, size_t klen)
+{
+	uint32_t x;
+
+	if (!opt_unique || klen < 4)
+		return klen;
+	memcpy(&x, k + klen - 4, 4);
+	return klen - 4 - x;
+}
+
+/* The tag values of -u, compared as bytes. */
+static int
+exact_cmp(const struct item *a, const struct item *b)
+{
+	size_t ac = key_collate_len(a->key, a->klen);
+	size_t bc = key_collate_len(b->key, b->klen);
+	size_t an = a->klen - ac, bn = b->klen - bc;
+	int c = memcmp(a->key + ac, b->key + bc, an < bn ? an : bn);
+
+	return c != 0 ? c : (an > bn) - (an < bn);
+}
+
 static uint64_t
-key_prefix(const unsigned char *k, size_t n)
+key_prefix(const unsigned char *k, size_t klen)
 {
 	uint64_t v = 0;
-	size_t i;
+	size_t i, n = key_collate_len(k, klen);
 
 	for (i = 0; i < 8; i++)
 		v = v << 8 | (i < n ? k[i] : 0);
@@ -69,14 +98,16 @@ keys_cmp(const struct item *a, const struct item *b)
 
 	if (a->prefix != b->prefix)
 		return a->prefix < b->prefix ? -1 : 1;
-	c = cd_collate_key_cmp(a->key, a->klen, b->key, b->klen);
+	c = cd_collate_key_cmp(a->key, key_collate_len(a->key, a->klen),
+	    b->key, key_collate_len(b->key, b->klen));
 	if (c == 0)
 		c = cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
 		    b->text + b->mt_off, b->mt_len);
 	return c;
 }
 
-/* The output order: keys (reversed with -r), then input order. */
+/* The output order: keys (reversed with -r), then (with -u, so that
+ * equal games meet) the tag values as bytes, then input order. */
 static int
 item_cmp(const struct item *a, const struct item *b)
 {
@@ -84,6 +115,8 @@ item_cmp(const struct item *a, const struct item *b)
 
 	if (c != 0)
 		return opt_reverse ? -c : c;
+	if (opt_unique && (c = exact_cmp(a, b)) != 0)
+		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -142,8 +175,27 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 {
 	cd_collate_game cg;
 
+	size_t n, x, i;
+	uint32_t len;
+
 	cd_collate_from_raw(g, &cg);
-	return cd_collate_key(&cg, kbuf, kcap);
+	n = cd_collate_key(&cg, kbuf, kcap);
+	if (!opt_unique)
+		return n;
+	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
+		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
+	if (n + x > kcap)
+		return n + x;
+	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
+		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
+		memcpy(kbuf + n, &len, 4);
+		if (len > 0)
+			memcpy(kbuf + n + 4, cg.tag[i], len);
+		n += 4 + len;
+	}
+	len = (uint32_t)(x - 4);
+	memcpy(kbuf + n, &len, 4);
+	return n + 4;
 }
 
 /* ---- output ---- */
@@ -189,7 +241,7 @@ static void
 oq_flush(void)
 {
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
-		cli_fatal("write error on %s: %s", out_name, strerror(errno));
+		cli_write_error(out_fd, out_name, errno);
 	noq = 0;
 }
 
@@ -267,7 +319,7 @@ unique_skip(const struct item *it)
 {
 	if (!opt_unique)
 		return 0;
-	if (have_last && keys_cmp(&last, it) == 0)
+	if (have_last && keys_cmp(&last, it) == 0 && exact_cmp(&last, it) == 0)
 		return 1;
 	remember(it);
 	return 0;
@@ -275,87 +327,12 @@ unique_skip(const struct item *it)
 
 /* ---- temporary files ---- */
 
-static char **tmp_names;	/* NULL entries: removed */
-static size_t ntmp, tmpcap;
-
-static void
-tmp_cleanup(void)
-{
-	size_t i;
-
-	for (i = 0; i < ntmp; i++)
-		if (tmp_names[i] != NULL)
-			unlink(tmp_names[i]);
-}
-
-/* Block the signals that remove temporary files while the list
- * changes. */
-static void
-tmp_lock(sigset_t *old)
-{
-	sigset_t s;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGINT);
-	sigaddset(&s, SIGTERM);
-	sigaddset(&s, SIGHUP);
-	sigprocmask(SIG_BLOCK, &s, old);
-}
-
-/* A new temporary file open for writing; *id names it. */
+/* A new temporary file open for writing (removed on every exit and on
+ * a signal, cli.c); *id names it. */
 static int
 tmp_create(size_t *id)
 {
-	const char *dir = opt_tmpdir;
-	size_t n;
-	char *name;
-	sigset_t old;
-	int fd;
-
-	if (dir == NULL || *dir == '\0')
-		dir = getenv("TMPDIR");
-	if (dir == NULL || *dir == '\0')
-		dir = "/tmp";
-	n = strlen(dir) + 32;
-	name = malloc(n);
-	if (name == NULL)
-		cli_fatal("out of memory");
-	snprintf(name, n, "%s/pgn-sortXXXXXX", dir);
-	tmp_lock(&old);
-	if (ntmp == tmpcap) {
-		size_t nc = tmpcap ? 2 * tmpcap : 64;
-		char **nn = realloc(tmp_names, nc * sizeof(*nn));
-
-		if (nn == NULL)
-			cli_fatal("out of memory");
-		tmp_names = nn;
-		tmpcap = nc;
-	}
-	fd = mkstemp(name);
-	if (fd >= 0)
-		tmp_names[ntmp++] = name;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0)
-		cli_fatal("cannot create a temporary file in %s: %s", dir,
-		    strerror(errno));
-	*id = ntmp - 1;
-	return fd;
-}
-
-static void
-tmp_remove(size_t id)
-{
-	sigset_t old;
-	char *name;
-
-	tmp_lock(&old);
-	name = tmp_names[id];
-	tmp_names[id] = NULL;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (name != NULL) {
-		unlink(name);
-		free(name);
-	}
+	return cli_tmp_create(opt_tmpdir, "pgn-sort", id);
 }
 
 /* ---- runs ---- */
@@ -392,7 +369,7 @@ static void
 run_flush(void)
 {
 	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
-		cli_fatal("write error on %s: %s", tmp_names[rw.id],
+		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
 		    strerror(errno));
 	rw.n = 0;
 	rw.nh = 0;
@@ -437,7 +414,7 @@ run_close(void)
 {
 	run_flush();
 	if (close(rw.fd) != 0)
-		cli_fatal("write error on %s: %s", tmp_names[rw.id],
+		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
 		    strerror(errno));
 	rw.fd = -1;
 	run_add(rw.id);
@@ -638,7 +615,7 @@ src_ensure(struct src *s, size_t want)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0)
-			cli_fatal("read error on %s: %s", tmp_names[s->id],
+			cli_fatal("read error on %s: %s", cli_tmp_name(s->id),
 			    strerror(errno));
 		if (k == 0)
 			s->eof = 1;
@@ -665,9 +642,8 @@ src_next(struct src *s)
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
-			cli_warn("%s: %s", s->name, st == CD_ERR_IO ?
-			    strerror(errno) : cd_strerror(st));
-			status = 2;
+			if (cli_read_end(s->name, st) != 0)
+				status = 2;
 			return 0;
 		}
 		games_read++;
@@ -696,14 +672,14 @@ src_next(struct src *s)
 		if (!src_ensure(s, RUN_HDR)) {
 			if (s->end != s->pos)
 				cli_fatal("%s: truncated temporary file",
-				    tmp_names[s->id]);
+				    cli_tmp_name(s->id));
 			return 0;
 		}
 		memcpy(h, s->buf + s->pos, sizeof(h));
 		total = RUN_HDR + (size_t)h[2] + (size_t)h[1];
 		if (!src_ensure(s, total))
 			cli_fatal("%s: truncated temporary file",
-			    tmp_names[s->id]);
+			    cli_tmp_name(s->id));
 		s->cur.seq = h[0];
 		s->cur.len = (size_t)h[1];
 		s->cur.klen = (size_t)h[2];
@@ -805,9 +781,9 @@ merge_runs(size_t first, size_t n, int to_run)
 	share -= share % 64;
 	for (i = 0; i < n; i++) {
 		s[i].id = runs[first + i];
-		s[i].fd = open(tmp_names[s[i].id], O_RDONLY);
+		s[i].fd = open(cli_tmp_name(s[i].id), O_RDONLY);
 		if (s[i].fd < 0)
-			cli_fatal("%s: %s", tmp_names[s[i].id],
+			cli_fatal("%s: %s", cli_tmp_name(s[i].id),
 			    strerror(errno));
 #ifdef POSIX_FADV_SEQUENTIAL
 		posix_fadvise(s[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -821,7 +797,7 @@ merge_runs(size_t first, size_t n, int to_run)
 		close(s[i].fd);
 		if (s[i].owned)
 			free(s[i].buf);
-		tmp_remove(s[i].id);
+		cli_tmp_remove(s[i].id);
 	}
 	free(s);
 }
@@ -842,52 +818,41 @@ merge_all_runs(void)
 
 /* ---- reading ---- */
 
-static void
-read_error(const char *name, cd_status st)
+static uint64_t sort_seq, sort_bytes;
+
+/* Sort: read an input into the buffer (and runs); 2 after a read
+ * error. */
+static int
+sort_file(FILE *f, const char *name)
 {
-	cli_warn("%s: %s", name, st == CD_ERR_IO ? strerror(errno) :
-	    cd_strerror(st));
-	status = 2;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	cd_status st;
+
+	r = cd_pgn_reader_new(f);
+	if (r == NULL)
+		cli_fatal("out of memory");
+	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+		cli_pgn_skipped(name, &g);
+		mem_add(&g, ++sort_seq);
+		games_read++;
+		cli_progress(games_read, sort_bytes + cd_pgn_reader_tell(r));
+	}
+	cli_pgn_skipped_end(name, &g);
+	sort_bytes += cd_pgn_reader_tell(r);
+	cd_pgn_reader_free(r);
+	return cli_read_end(name, st);
 }
 
-/* Sort: read every input into the buffer (and runs). */
+/* Sort: read every input into the buffer (and runs), then write. */
 static void
-sort_inputs(char **files, int nfiles)
+sort_inputs(int argc, char **argv, int first)
 {
-	uint64_t seq = 0, bytes = 0;
-	int i;
-
 	mem_alloc();
 	mem_lo = 0;
 	mem_hi = opt_budget - opt_budget % sizeof(struct item);
-	for (i = 0; i < nfiles || (i == 0 && nfiles == 0); i++) {
-		const char *name;
-		FILE *f = cli_open_input(nfiles ? files[i] : "-", &name);
-		cd_pgn_reader *r;
-		cd_pgn_raw_game g;
-		cd_status st;
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		r = cd_pgn_reader_new(f);
-		if (r == NULL)
-			cli_fatal("out of memory");
-		while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
-			cli_pgn_skipped(name, &g);
-			mem_add(&g, ++seq);
-			games_read++;
-			cli_progress(games_read, bytes +
-			    cd_pgn_reader_tell(r));
-		}
-		cli_pgn_skipped_end(name, &g);
-		if (st != CD_EOF)
-			read_error(name, st);
-		bytes += cd_pgn_reader_tell(r);
-		cd_pgn_reader_free(r);
-		cli_close_input(f);
-	}
+	if (cli_each_input(argc, argv, first, sort_file) != 0)
+		status = 2;
 	if (nruns == 0) {
 		mem_flush(1);
 	} else {
@@ -945,53 +910,60 @@ merge_inputs(char **files, int nfiles)
 	}
 }
 
+/* The end: --stats, then exit with the status. */
+static void __attribute__((noreturn))
+finish(void)
+{
+	free(last_buf);
+	free(runs);
+	if (opt_stats)
+		cli_stats(games_read, games_written, 0);
+	cli_exit(status);
+}
+
+/* -c: check that an input, following the ones before, is sorted; at
+ * the first game out of order, end (finish) with status 1. */
+static int
+check_file(FILE *f, const char *name)
+{
+	struct src s;
+
+	memset(&s, 0, sizeof(s));
+	s.f = f;
+	s.name = name;
+	s.r = cd_pgn_reader_new(f);
+	if (s.r == NULL)
+		cli_fatal("out of memory");
+	while (src_next(&s)) {
+		if (have_last) {
+			int c = keys_cmp(&last, &s.cur);
+
+			if (opt_reverse)
+				c = -c;
+			if (c > 0 || (c == 0 && opt_unique &&
+			    exact_cmp(&last, &s.cur) == 0)) {
+				cli_warn_at(name, s.line, 0, "game %llu is %s",
+				    (unsigned long long)s.number,
+				    c > 0 ? "out of order" :
+				    "equal to the one before it");
+				status = 1;
+				finish();
+			}
+		}
+		remember(&s.cur);
+	}
+	cd_pgn_reader_free(s.r);
+	free(s.kbuf);
+	return 0;
+}
+
 /* -c: check that the inputs (one sequence) are sorted. */
 static void
-check_inputs(char **files, int nfiles)
+check_inputs(int argc, char **argv, int first)
 {
-	int i;
-
 	have_last = 0;
-	for (i = 0; i < nfiles || (i == 0 && nfiles == 0); i++) {
-		struct src s;
-		const char *name;
-		FILE *f = cli_open_input(nfiles ? files[i] : "-", &name);
-		int bad = 0;
-
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		memset(&s, 0, sizeof(s));
-		s.f = f;
-		s.name = name;
-		s.r = cd_pgn_reader_new(f);
-		if (s.r == NULL)
-			cli_fatal("out of memory");
-		while (!bad && src_next(&s)) {
-			if (have_last) {
-				int c = keys_cmp(&last, &s.cur);
-
-				if (opt_reverse)
-					c = -c;
-				if (c > 0 || (c == 0 && opt_unique)) {
-					cli_warn_at(name, s.line, 0,
-					    "game %llu is %s",
-					    (unsigned long long)s.number,
-					    c > 0 ? "out of order" :
-					    "equal to the one before it");
-					status = 1;
-					bad = 1;
-				}
-			}
-			remember(&s.cur);
-		}
-		cd_pgn_reader_free(s.r);
-		cli_close_input(f);
-		free(s.kbuf);
-		if (bad)
-			return;
-	}
+	if (cli_each_input(argc, argv, first, check_file) != 0)
+		status = 2;
 }
 
 /* ---- options ---- */
@@ -1056,11 +1028,11 @@ usage(void)
 	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
 	    "                        (default $TMPDIR or /tmp)\n"
 	    "  -u, --unique          keep only the first of games equal in\n"
-	    "                        all eight keys\n"
+	    "                        all eight keys as text\n"
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 1 input out of order (-c),\n"
+	    "Exit status: 0 success, 1 some game was out of order (-c),\n"
 	    "2 usage or system error.\n", cli_prog);
 }
 
@@ -1085,7 +1057,6 @@ main(int argc, char **argv)
 	int c;
 
 	cli_init(argv[0]);
-	cli_atexit(tmp_cleanup);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uhV", longopts,
 	    NULL)) != -1) {
@@ -1116,14 +1087,10 @@ main(int argc, char **argv)
 	if (outpath != NULL && strcmp(outpath, "-") != 0)
 		out_name = outpath;
 	if (opt_check)
-		check_inputs(argv + optind, argc - optind);
+		check_inputs(argc, argv, optind);
 	else if (opt_merge)
 		merge_inputs(argv + optind, argc - optind);
 	else
-		sort_inputs(argv + optind, argc - optind);
-	free(last_buf);
-	free(runs);
-	if (opt_stats)
-		cli_stats(games_read, games_written, 0);
-	cli_exit(status);
+		sort_inputs(argc, argv, optind);
+	finish();
 }

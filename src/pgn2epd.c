@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pgn2epd: one EPD line per position of each game (docs/tools.md): the
+ * pgn2epd: one EPD line per position of each game (pgn2epd(1)): the
  * start position and the position after every main-line move, and with
  * --variations the positions of the variations too.
  *
@@ -10,9 +10,10 @@
  * is reported and copied to the rejects file.  The lines are written in
  * the canonical form of cd_epd_write (the four fields of
  * cd_fen_write_epd, then the operations in ASCII order of opcode,
- * strings with \" and \\ escapes), formatted here straight from the
+ * strings quoted by cd_epd_quote), formatted here straight from the
  * game's nodes: the SAN of every move is already in the node, so no
- * position is looked at twice.  The test suite checks that epd-validate
+ * position is looked at twice (a cd_epd record per position, built and
+ * sorted by cd_epd_write, would cost more than the rest of the work).  The test suite checks that epd-validate
  * -n leaves the output unchanged.
  *
  * Memory stays flat (a batch, its output and a game per thread) except
@@ -32,6 +33,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 /* The operations pgn2epd can write, in ASCII order of opcode. */
 enum {
@@ -73,7 +75,7 @@ struct pending {
  * priv). */
 struct epd {
 	const cd_game *game;	/* the game being written */
-	cd_pgn_buf *ob;		/* where (this thread's output) */
+	cd_buf *ob;		/* where (this thread's output) */
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
@@ -95,8 +97,7 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
 	fputs(
 "Write one EPD line per position of each PGN game: the start position and\n"
-"the position after each main-line move.  With no FILE, or when FILE is -,\n"
-"read standard input.\n"
+"the position after each main-line move.\n"
 "\n"
 "      --first=N        write the first N positions of each line (plies\n"
 "                       0 to N-1 from the game's start)\n"
@@ -104,31 +105,35 @@ usage(void)
 "                       with --unique; the output is the same)\n"
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
-"  -o, --output=FILE    write to FILE instead of standard output\n"
+"  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
 "      --ops=LIST       the operations to write, comma-separated, from\n"
 "                       c0,c1,fmvn,hmvc,id,sm (the default: all of them);\n"
 "                       empty: the four fields only\n"
-"  -q, --quiet          no progress line, no notes on skipped text\n"
-"      --rejects=FILE   copy the games that do not parse unchanged to FILE\n"
-"      --stats          print games read, written and rejected at the end\n"
+"  -q, --quiet          no progress line, no warning about text that is\n"
+"                       not PGN\n"
+"      --rejects=FILE   copy the original bytes of every rejected game\n"
+"                       to FILE\n"
+"      --stats          print counts and time on standard error\n"
 "  -u, --unique         write each position (the four fields) only the\n"
 "                       first time it occurs\n"
 "      --variations     also write the positions of the variations\n"
-"  -h, --help           display this help and exit\n"
-"  -V, --version        output version information and exit\n"
+"  -h, --help           show this help and exit\n"
+"  -V, --version        show the version and exit\n"
 "\n"
 "The operations: c0 \"White - Black, Event, Site, Date\", c1 the result,\n"
 "fmvn and hmvc the clocks, id \"GAME.PLY\" (\"GAME.PLYvN\" in the Nth\n"
 "variation of a game), sm the move played from the position (none at the\n"
-"end of a line).  Exit status: 0 if every game was converted, 1 if some\n"
-"game was rejected, 2 on a usage or system error.\n", stdout);
+"end of a line).\n"
+"With no FILE, or when FILE is -, read standard input.\n"
+"Exit status: 0 success, 1 some game was rejected,\n"
+"2 usage or system error.\n", stdout);
 }
 
 /* ---- the output buffer ---- */
 
 /* Append n bytes without a check: the caller reserved the room. */
 static inline void
-put(cd_pgn_buf *o, const char *s, size_t n)
+put(cd_buf *o, const char *s, size_t n)
 {
 	memcpy(o->data + o->len, s, n);
 	o->len += n;
@@ -137,7 +142,7 @@ put(cd_pgn_buf *o, const char *s, size_t n)
 /* The same for a source with room to read n rounded up to 16 bytes
  * (emit reserves that much slack): sixteen bytes a copy, no call. */
 static inline void
-put16(cd_pgn_buf *o, const char *s, size_t n)
+put16(cd_buf *o, const char *s, size_t n)
 {
 	char *d = o->data + o->len;
 	size_t i;
@@ -150,7 +155,7 @@ put16(cd_pgn_buf *o, const char *s, size_t n)
 /* Append a decimal number (at most 20 digits) without a check; the
  * clocks and plies are mostly one or two digits. */
 static inline void
-put_uint(cd_pgn_buf *o, uint64_t v)
+put_uint(cd_buf *o, uint64_t v)
 {
 	char tmp[24], *d = o->data + o->len;
 	size_t n = sizeof(tmp);
@@ -176,28 +181,22 @@ put_uint(cd_pgn_buf *o, uint64_t v)
 /* ---- the operations of a game ---- */
 
 /*
- * Append s to a quoted string being built in buf (room for 2 *
- * STRING_MAX + 2 more bytes), escaping `"` and `\`, while the string's
- * unescaped length *used stays within STRING_MAX; a cut falls before a
- * UTF-8 continuation byte, never inside a character.
+ * Append s to the text of a string operand being built in buf, while
+ * its length *used stays within STRING_MAX; a cut falls before a UTF-8
+ * continuation byte, never inside a character.
  */
-static size_t
-string_add(char *buf, size_t pos, size_t *used, const char *s, size_t n)
+static void
+string_add(char *buf, size_t *used, const char *s, size_t n)
 {
-	size_t room = STRING_MAX - *used, i;
+	size_t room = STRING_MAX - *used;
 
 	if (n > room) {
 		n = room;
 		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 			n--;
 	}
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			buf[pos++] = '\\';
-		buf[pos++] = s[i];
-	}
+	memcpy(buf + *used, s, n);
 	*used += n;
-	return pos;
 }
 
 /* The value of tag name, "?" (def) when it is missing or empty. */
@@ -226,17 +225,17 @@ game_ops(struct epd *e)
 	};
 	size_t i, pos = 0, used = 0, len;
 	const char *v;
+	char c0[STRING_MAX];
 
 	if (opt_ops & OP_C0) {
-		memcpy(e->head, " c0 \"", 5);
-		pos = 5;
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			pos = string_add(e->head, pos, &used, parts[i].sep,
+			string_add(c0, &used, parts[i].sep,
 			    strlen(parts[i].sep));
 			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
-			pos = string_add(e->head, pos, &used, v, len);
+			string_add(c0, &used, v, len);
 		}
-		e->head[pos++] = '"';
+		memcpy(e->head, " c0 ", 4);
+		pos = 4 + cd_epd_quote(e->head + 4, c0, used);
 		e->head[pos++] = ';';
 	}
 	if (opt_ops & OP_C1)
@@ -341,7 +340,7 @@ static void
 emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
     uint32_t last_ply, const cd_game_node *sm)
 {
-	cd_pgn_buf *o = e->ob;
+	cd_buf *o = e->ob;
 	char *fen;
 	size_t n;
 

@@ -17,6 +17,7 @@
 
 #include "chessdata.h"
 #include "cli.h"
+#include "games.h"
 
 static int opt_comments, opt_stats;
 static const char *opt_rejects;
@@ -47,21 +48,49 @@ usage(void)
 	    "2 usage or system error.\n", cli_prog);
 }
 
+/* A tag PGC cannot hold (a name or value over 255 bytes): point j at
+ * the `[` of the tag pair that gave it (the last of that name). */
+static void
+locate_tag(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	size_t i = raw->ntags;
+	char name[256];
+
+	while (i-- > 0) {
+		const cd_pgn_tag *t = &raw->tags[i];
+		size_t vlen = 0;
+		long k;
+
+		if (t->name_len < sizeof(name)) {
+			memcpy(name, t->name, t->name_len);
+			name[t->name_len] = '\0';
+			k = cd_game_tag_find(j->game, name);
+			if (k < 0 || cd_game_tag_value(j->game, name,
+			    &vlen) == NULL || vlen <= 255)
+				continue;
+		}
+		j->line = t->line;
+		j->col = t->col;
+		return;
+	}
+}
+
 /* Encode one game that parsed; NULL, or why it is rejected. */
 static const char *
 encode(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_pgc_error *perr = j->priv;
+	cd_error *perr = j->priv;
 	size_t dropped = 0;
 	cd_status st;
 
-	(void)raw;
 	if (perr == NULL && (perr = j->priv = malloc(sizeof(*perr))) == NULL)
 		cli_fatal("out of memory");
 	st = cd_pgc_encode(j->game, opt_comments ? CD_PGC_WITH_COMMENTS : 0,
 	    j->out, &dropped, perr);
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
+	if (st == CD_ERR_RANGE)
+		locate_tag(j, raw);
 	if (st != CD_OK)
 		return perr->msg;
 	if (dropped > 0) {
@@ -115,6 +144,8 @@ main(int argc, char **argv)
 		}
 	}
 	cli_games.opts.lang = opt_lang;
+	/* a null move is reported at its token, as a parse error */
+	cli_games.opts.flags = CD_PGN_PARSE_NO_NULL;
 	cli_games.each = encode;
 	cli_games.priv_free = free;
 	cli_rejects_open(opt_rejects);

@@ -778,15 +778,16 @@ START_TEST(test_random_games)
 		for (ply = 0; ply < 120; ply++) {
 			cd_move list[CD_MAX_MOVES], m, back;
 			char fen[CD_FEN_MAX], san[CD_SAN_MAX];
-			const char *why = NULL;
+			cd_error err;
 			int n = cd_board_legal_moves(&b, list), i;
 
 			for (i = 0; i < n; i++) {
 				cd_san_write(&b, list[i], san);
 				ck_assert_msg(cd_san_parse(&b, san, strlen(san), NULL,
-				    CD_SAN_STRICT, &back, &why) == CD_OK &&
+				    CD_SAN_STRICT, &back, &err) == CD_OK &&
 				    back == list[i], "%s: %s does not read back: %s",
-				    tu_fen_of(&b), san, why ? why : "another move");
+				    tu_fen_of(&b), san,
+				    err.msg[0] ? err.msg : "another move");
 			}
 			if (n == 0)
 				break;

@@ -565,7 +565,7 @@ START_TEST(test_builder)
 	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
 	ck_assert_str_eq(text, START " hmvc 4; pv e4 e5 Nf3; sm Nf3;");
 	/* another position; an impossible one is refused */
-	ck_assert_int_eq(cd_fen_parse(&b, KK, strlen(KK), 0, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, KK, strlen(KK), 0, NULL),
 	    CD_OK);
 	ck_assert_int_eq(cd_epd_reset(e, &b), CD_OK);
 	ck_assert_int_eq(cd_epd_write(e, &text, &len), CD_OK);
@@ -642,9 +642,20 @@ START_TEST(test_reader)
 	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_ERR_SYNTAX);
 	ck_assert_uint_eq(cd_epd_reader_lineno(r), 4);
 	ck_assert_int_eq(cd_epd_finding_get(e, 0)->code, CD_EPD_E_CHAR);
+	/* the first error as a cd_error, placed in the stream: the NUL
+	 * byte of line 4 */
+	ck_assert_int_eq(cd_epd_error(e)->status, CD_ERR_SYNTAX);
+	ck_assert_uint_eq(cd_epd_error(e)->line, 4);
+	ck_assert_uint_eq(cd_epd_error(e)->col, strlen(KK " id \"a") + 1);
+	ck_assert_uint_eq(cd_epd_error(e)->offset,
+	    (size_t)((const char *)memchr(data + 3, '\0',
+	    sizeof(data) - 4) - data));
+	ck_assert_str_eq(cd_epd_error(e)->msg, "NUL byte");
 	raw = cd_epd_reader_raw(r, &rawlen);
 	ck_assert_uint_eq(rawlen, strlen(KK " id \"a") + 5);
 	ck_assert_int_eq(cd_epd_read(r, e, 0), CD_OK);
+	ck_assert_int_eq(cd_epd_error(e)->status, CD_OK);
+	ck_assert_str_eq(cd_epd_error(e)->msg, "");
 	ck_assert_uint_eq(cd_epd_reader_lineno(r), 5);
 	raw = cd_epd_reader_raw(r, &rawlen);
 	ck_assert_uint_eq(rawlen, strlen(KK " bm Kf1"));
@@ -655,6 +666,42 @@ START_TEST(test_reader)
 	cd_epd_free(e);
 	cd_epd_free(NULL);
 	fclose(f);
+}
+END_TEST
+
+/* CD_EPD_NO_VALIDATE: positions no game reaches are read, what move
+ * generation cannot handle is not; CD_EPD_960; cd_epd_fields_end. */
+START_TEST(test_no_validate)
+{
+	cd_epd *e = cd_epd_new();
+	/* a white pawn on the eighth rank: impossible, yet countable */
+	static const char pawn8[] = "P3k3/8/8/8/8/8/8/4K3 w - - ;D1 5;";
+	static const char kings[] = "4k3/8/8/8/8/8/8/3KK3 w - - ;D1 5;";
+	static const char fen[] = "  4k3/8/8/8/8/8/8/4K3 w - - 3 9 ;D1 5;";
+	/* Shredder-FEN rights read either way, the rook on the h-file */
+	static const char x960[] = "4k3/8/8/8/8/8/8/4K2R w H - ;";
+
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_ne(cd_epd_parse(e, pawn8, strlen(pawn8), 0), CD_OK);
+	ck_assert_ptr_null(cd_epd_board(e));
+	ck_assert_uint_eq(cd_epd_fields_end(e), 0);
+	ck_assert_int_eq(cd_epd_parse(e, pawn8, strlen(pawn8),
+	    CD_EPD_NO_VALIDATE), CD_OK);
+	ck_assert_ptr_nonnull(cd_epd_board(e));
+	ck_assert_uint_eq(cd_epd_fields_end(e), strlen("P3k3/8/8/8/8/8/8/4K3 w - -"));
+	ck_assert_str_eq(cd_epd_op_get(e, 0)->opcode, "D1");
+	ck_assert_int_eq(cd_epd_parse(e, kings, strlen(kings),
+	    CD_EPD_NO_VALIDATE), CD_ERR_POSITION);
+	ck_assert_ptr_null(cd_epd_board(e));
+	ck_assert_int_eq(cd_epd_parse(e, fen, strlen(fen),
+	    CD_EPD_NO_VALIDATE), CD_OK);
+	ck_assert_uint_eq(cd_epd_fields_end(e),
+	    strlen("  4k3/8/8/8/8/8/8/4K3 w - - 3 9"));
+	ck_assert_int_eq(cd_epd_parse(e, x960, strlen(x960), CD_EPD_960),
+	    CD_OK);
+	ck_assert(cd_epd_board(e)->chess960);
+	ck_assert_int_eq(cd_epd_parse(e, x960, strlen(x960), 0), CD_OK);
+	cd_epd_free(e);
 }
 END_TEST
 
@@ -676,6 +723,7 @@ epd_suite(void)
 	tcase_add_test(tc, test_opcode_names);
 	tcase_add_test(tc, test_line_kind);
 	tcase_add_test(tc, test_reader);
+	tcase_add_test(tc, test_no_validate);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -160,7 +160,7 @@ START_TEST(test_detect_960)
 	cd_status st;
 
 	st = cd_fen_parse(&b, detect[_i].fen, strlen(detect[_i].fen),
-	    CD_FEN_DETECT_960, NULL, NULL);
+	    CD_FEN_DETECT_960, NULL);
 	ck_assert_int_eq(st, detect[_i].status);
 	if (st != CD_OK)
 		return;
@@ -168,7 +168,7 @@ START_TEST(test_detect_960)
 	/* without the flag a Chess960 position is refused */
 	if (detect[_i].c960)
 		ck_assert_int_eq(cd_fen_parse(&b, detect[_i].fen,
-		    strlen(detect[_i].fen), 0, NULL, NULL), CD_ERR_POSITION);
+		    strlen(detect[_i].fen), 0, NULL), CD_ERR_POSITION);
 }
 END_TEST
 
@@ -308,10 +308,13 @@ START_TEST(test_errors)
 	cd_board b;
 	const char *why = "unset";
 	size_t col = 999;
+	cd_error err;
 	cd_status st;
 
 	st = cd_fen_parse(&b, bad[_i].fen, strlen(bad[_i].fen), bad[_i].flags,
-	    &why, &col);
+	    &err);
+	why = err.msg;
+	col = err.col;
 	ck_assert_msg((int)st == bad[_i].status, "'%s': status %d (%s), expected %d",
 	    bad[_i].fen, st, why ? why : "-", bad[_i].status);
 	if (bad[_i].status == CD_OK)
@@ -327,7 +330,7 @@ START_TEST(test_errors)
 	ck_assert_uint_le(col, strlen(bad[_i].fen) + 1);
 	/* NULL out-parameters are allowed */
 	ck_assert_int_eq(cd_fen_parse(&b, bad[_i].fen, strlen(bad[_i].fen),
-	    bad[_i].flags, NULL, NULL), st);
+	    bad[_i].flags, NULL), st);
 }
 END_TEST
 
@@ -337,18 +340,18 @@ START_TEST(test_length)
 	const char *s = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 garbage";
 	cd_board b;
 
-	ck_assert_int_eq(cd_fen_parse(&b, s, 29, CD_FEN_STRICT, NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_fen_parse(&b, s, 29, CD_FEN_STRICT, NULL), CD_OK);
 	ck_assert_str_eq(tu_fen_of(&b), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
-	ck_assert_int_eq(cd_fen_parse(&b, s, 30, CD_FEN_STRICT, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, s, 30, CD_FEN_STRICT, NULL),
 	    CD_ERR_SYNTAX);
-	ck_assert_int_eq(cd_fen_parse(&b, s, 27, CD_FEN_STRICT, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, s, 27, CD_FEN_STRICT, NULL),
 	    CD_ERR_SYNTAX);
-	ck_assert_int_eq(cd_fen_parse(&b, s, 27, 0, NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_fen_parse(&b, s, 27, 0, NULL), CD_OK);
 	ck_assert_uint_eq(b.halfmove, 0);
 	ck_assert_uint_eq(b.fullmove, 1);
 	/* a NUL inside the length is an error, not the end */
 	ck_assert_int_ne(cd_fen_parse(&b, "4k3/8/8/8/8/8/8/4K3 w - - 0 1\0", 30,
-	    CD_FEN_STRICT, NULL, NULL), CD_OK);
+	    CD_FEN_STRICT, NULL), CD_OK);
 }
 END_TEST
 
@@ -426,7 +429,7 @@ START_TEST(test_validity)
 {
 	cd_board b;
 	const char *why = NULL;
-	size_t col = 0;
+	cd_error err;
 	const char *fen = validity[_i].fen;
 	cd_position_error got;
 	cd_status st;
@@ -437,7 +440,8 @@ START_TEST(test_validity)
 	    fen, got, cd_position_strerror(got), validity[_i].want,
 	    cd_position_strerror(validity[_i].want));
 	/* parsing with validation reports the same rule */
-	st = cd_fen_parse(&b, fen, strlen(fen), validity[_i].flags, &why, &col);
+	st = cd_fen_parse(&b, fen, strlen(fen), validity[_i].flags, &err);
+	why = err.msg;
 	if (validity[_i].want == CD_POS_OK) {
 		ck_assert_int_eq(st, CD_OK);
 	} else {
@@ -537,7 +541,7 @@ START_TEST(test_fixture_positions)
 			len--;
 		line[len] = '\0';
 		/* perft suites hold positions no game reaches */
-		if (cd_fen_parse(&b, line, len, CD_FEN_NO_VALIDATE, NULL,
+		if (cd_fen_parse(&b, line, len, CD_FEN_NO_VALIDATE,
 		    NULL) != CD_OK || cd_board_validate(&b) == CD_POS_BAD_CASTLING)
 			flags = CD_FEN_960;
 		flags |= CD_FEN_NO_VALIDATE;

@@ -91,12 +91,15 @@ read_position(cd_board *b, const char *fen)
 {
 	const char *why = NULL;
 	size_t col = 0;
+	cd_error err;
 	cd_status st;
 
-	st = cd_fen_parse(b, fen, strlen(fen), CD_FEN_NO_VALIDATE, &why, &col);
+	st = cd_fen_parse(b, fen, strlen(fen), CD_FEN_NO_VALIDATE, &err);
 	if (st != CD_OK || cd_board_validate(b) == CD_POS_BAD_CASTLING)
 		st = cd_fen_parse(b, fen, strlen(fen),
-		    CD_FEN_NO_VALIDATE | CD_FEN_960, &why, &col);
+		    CD_FEN_NO_VALIDATE | CD_FEN_960, &err);
+	why = err.msg;
+	col = err.col;
 	ck_assert_msg(st == CD_OK, "'%s': %s (col %zu)", fen, why ? why : "?", col);
 	ck_assert_int_ne(cd_board_validate(b), CD_POS_BAD_CASTLING);
 }

@@ -164,7 +164,7 @@ START_TEST(test_trees)
 	cd_status st;
 	unsigned long count;
 
-	st = cd_fen_parse(&b, t->fen, strlen(t->fen), t->flags, NULL, NULL);
+	st = cd_fen_parse(&b, t->fen, strlen(t->fen), t->flags, NULL);
 	ck_assert_int_eq(st, CD_OK);
 	count = walk(&b, t->depth);
 	ck_assert_uint_gt(count, 0);
@@ -224,7 +224,7 @@ START_TEST(test_no_moves)
 	cd_board b;
 	cd_move out[CD_MAX_MOVES];
 
-	ck_assert_int_eq(cd_fen_parse(&b, mate, strlen(mate), 0, NULL, NULL),
+	ck_assert_int_eq(cd_fen_parse(&b, mate, strlen(mate), 0, NULL),
 	    CD_OK);
 	ck_assert_int_eq(cd_pgc_sorted_moves(&b, out), 0);
 	ck_assert_uint_eq(cd_pgc_move(&b, 0), CD_MOVE_NONE);
@@ -237,7 +237,7 @@ static cd_game *
 parse(const char *text)
 {
 	cd_game *g = cd_game_new();
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	ck_assert_ptr_nonnull(g);
@@ -250,7 +250,7 @@ parse(const char *text)
 static char *
 export(cd_game *g, unsigned flags)
 {
-	cd_pgn_buf b = { NULL, 0, 0 };
+	cd_buf b = { NULL, 0, 0 };
 	char *s;
 
 	ck_assert_int_eq(cd_pgn_write_buf(g, flags, &b), CD_OK);
@@ -258,7 +258,7 @@ export(cd_game *g, unsigned flags)
 	ck_assert_ptr_nonnull(s);
 	memcpy(s, b.data, b.len);
 	s[b.len] = '\0';
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 	return s;
 }
 
@@ -268,7 +268,7 @@ decode_one(const void *buf, size_t len, cd_game *g)
 {
 	cd_pgc_reader *r = cd_pgc_reader_new_mem(buf, len);
 	cd_game *scratch = cd_game_new();
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st;
 
 	ck_assert_ptr_nonnull(r);
@@ -304,8 +304,8 @@ static const char *const games[] = {
 START_TEST(test_roundtrip)
 {
 	cd_game *g = parse(games[_i]), *h = cd_game_new();
-	cd_pgn_buf out = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_buf out = { NULL, 0, 0 };
+	cd_error err;
 	size_t dropped = 99, i;
 	char *want, *got;
 
@@ -338,7 +338,7 @@ START_TEST(test_roundtrip)
 	free(got);
 	if (strchr(games[_i], '{') != NULL)
 		ck_assert_uint_gt(dropped, 0);
-	cd_pgn_buf_free(&out);
+	cd_buf_free(&out);
 	cd_game_free(g);
 	cd_game_free(h);
 }
@@ -363,7 +363,7 @@ START_TEST(test_example_bytes)
 	cd_game *g = parse("[Event \"Club ch\"]\n[White \"Smith\"]\n"
 	    "[Black \"Jones\"]\n[Result \"1-0\"]\n\n1.e4 e5 2.Qh5 Nc6 3.Bc4 "
 	    "Nf6 4.Qxf7# 1-0\n");
-	cd_pgn_buf out = { NULL, 0, 0 };
+	cd_buf out = { NULL, 0, 0 };
 
 	ck_assert_int_eq(cd_pgc_encode(g, 0, &out, NULL, NULL), CD_OK);
 	ck_assert_uint_eq(out.len, sizeof(reduced));
@@ -379,7 +379,7 @@ START_TEST(test_example_bytes)
 	ck_assert_int_eq((unsigned char)out.data[0], 0x05);
 	ck_assert_mem_eq(out.data + out.len - sizeof(movetext), movetext,
 	    sizeof(movetext));
-	cd_pgn_buf_free(&out);
+	cd_buf_free(&out);
 	cd_game_free(g);
 }
 END_TEST
@@ -387,8 +387,8 @@ END_TEST
 /* What PGC cannot hold: an error, nothing appended. */
 START_TEST(test_unfit)
 {
-	cd_pgn_buf out = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_buf out = { NULL, 0, 0 };
+	cd_error err;
 	char text[70000 + 200], *p;
 	cd_game *g;
 
@@ -444,7 +444,7 @@ START_TEST(test_unfit)
 	ck_assert_int_eq(cd_pgc_encode(g, CD_PGC_WITH_COMMENTS, &out, NULL,
 	    &err), CD_OK);
 	cd_game_free(g);
-	cd_pgn_buf_free(&out);
+	cd_buf_free(&out);
 }
 END_TEST
 
@@ -458,7 +458,7 @@ START_TEST(test_long_runs)
 		CD_MOVE(21, CD_G1, 0), CD_MOVE(45, 62, 0)
 	};
 	cd_game *g = cd_game_new(), *h = cd_game_new();
-	cd_pgn_buf out = { NULL, 0, 0 };
+	cd_buf out = { NULL, 0, 0 };
 	unsigned k, i, tagged;
 
 	for (k = 0; k < sizeof(plies) / sizeof(plies[0]); k++) {
@@ -523,7 +523,7 @@ START_TEST(test_long_runs)
 			free(got);
 		}
 	}
-	cd_pgn_buf_free(&out);
+	cd_buf_free(&out);
 	cd_game_free(g);
 	cd_game_free(h);
 }
@@ -531,7 +531,7 @@ END_TEST
 
 /* The sample fixture as PGC (all games, with comments). */
 static void
-sample_pgc(cd_pgn_buf *out, size_t *ngames)
+sample_pgc(cd_buf *out, size_t *ngames)
 {
 	const char *dir = getenv("top_srcdir");
 	char path[4096];
@@ -560,8 +560,8 @@ sample_pgc(cd_pgn_buf *out, size_t *ngames)
 /* Decode len bytes: the games' export texts concatenated into *text,
  * the final status returned, err filled. */
 static cd_status
-decode_all(const void *buf, size_t len, cd_pgn_buf *text, size_t *ngames,
-    cd_pgc_error *err)
+decode_all(const void *buf, size_t len, cd_buf *text, size_t *ngames,
+    cd_error *err)
 {
 	cd_pgc_reader *r = cd_pgc_reader_new_mem(buf, len);
 	cd_game *g = cd_game_new();
@@ -573,8 +573,19 @@ decode_all(const void *buf, size_t len, cd_pgn_buf *text, size_t *ngames,
 		ck_assert_int_eq(cd_pgn_write_buf(g, 0, text), CD_OK);
 		(*ngames)++;
 	}
-	/* sticky */
+	/* sticky, and kept on the reader */
 	ck_assert_int_eq(cd_pgc_reader_next(r, g, NULL), st);
+	if (st != CD_EOF) {
+		const cd_error *kept = cd_pgc_reader_error(r);
+
+		ck_assert_int_eq(kept->status, st);
+		ck_assert_int_eq(err->status, st);
+		ck_assert_uint_eq(kept->offset, err->offset);
+		ck_assert_str_eq(kept->msg, err->msg);
+		ck_assert(kept->line == 0 && kept->col == 0);
+	} else {
+		ck_assert_int_eq(cd_pgc_reader_error(r)->status, CD_OK);
+	}
 	cd_pgc_reader_free(r);
 	cd_game_free(g);
 	return st;
@@ -585,9 +596,9 @@ decode_all(const void *buf, size_t len, cd_pgn_buf *text, size_t *ngames,
  * CD_ERR_CORRUPT with an offset inside the input. */
 START_TEST(test_truncation)
 {
-	cd_pgn_buf pgc = { NULL, 0, 0 }, full = { NULL, 0, 0 };
-	cd_pgn_buf part = { NULL, 0, 0 };
-	cd_pgc_error err;
+	cd_buf pgc = { NULL, 0, 0 }, full = { NULL, 0, 0 };
+	cd_buf part = { NULL, 0, 0 };
+	cd_error err;
 	size_t ngames, n, got, boundaries = 0;
 	cd_status st;
 
@@ -612,9 +623,9 @@ START_TEST(test_truncation)
 	}
 	/* the cuts at 0 and at each game's end but the last */
 	ck_assert_uint_eq(boundaries, ngames);
-	cd_pgn_buf_free(&pgc);
-	cd_pgn_buf_free(&full);
-	cd_pgn_buf_free(&part);
+	cd_buf_free(&pgc);
+	cd_buf_free(&full);
+	cd_buf_free(&part);
 }
 END_TEST
 
@@ -634,9 +645,9 @@ next_rand(void)
  * inside the input. */
 START_TEST(test_damage)
 {
-	cd_pgn_buf pgc = { NULL, 0, 0 }, text = { NULL, 0, 0 };
+	cd_buf pgc = { NULL, 0, 0 }, text = { NULL, 0, 0 };
 	unsigned char buf[512];
-	cd_pgc_error err;
+	cd_error err;
 	size_t ngames, n, len, i;
 	cd_status st;
 
@@ -665,8 +676,8 @@ START_TEST(test_damage)
 		}
 		pgc.data[n] = (char)keep;
 	}
-	cd_pgn_buf_free(&pgc);
-	cd_pgn_buf_free(&text);
+	cd_buf_free(&pgc);
+	cd_buf_free(&text);
 }
 END_TEST
 
@@ -674,10 +685,10 @@ END_TEST
  * decode as from memory. */
 START_TEST(test_stream)
 {
-	cd_pgn_buf pgc = { NULL, 0, 0 }, many = { NULL, 0, 0 };
-	cd_pgn_buf a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	cd_buf pgc = { NULL, 0, 0 }, many = { NULL, 0, 0 };
+	cd_buf a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_game *g = cd_game_new();
 	size_t ngames, n, k;
 	cd_status st;
@@ -707,10 +718,10 @@ START_TEST(test_stream)
 	cd_pgc_reader_free(NULL);
 	fclose(f);
 	cd_game_free(g);
-	cd_pgn_buf_free(&pgc);
-	cd_pgn_buf_free(&many);
-	cd_pgn_buf_free(&a);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&pgc);
+	cd_buf_free(&many);
+	cd_buf_free(&a);
+	cd_buf_free(&b);
 }
 END_TEST
 

@@ -40,9 +40,9 @@ teardown(void)
  * NULL with *err filled in. */
 static char *
 regularize(const char *text, size_t len, unsigned wflags,
-    const cd_pgn_parse_opts *po, cd_pgn_error *err)
+    const cd_pgn_parse_opts *po, cd_error *err)
 {
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	cd_status st;
 
 	st = cd_pgn_parse_text(game, text, len, po, err);
@@ -76,7 +76,7 @@ static char *
 regularize_checked(const char *in, unsigned wflags,
     const cd_pgn_parse_opts *po)
 {
-	cd_pgn_error err;
+	cd_error err;
 	char *out = regularize(in, strlen(in), wflags, po, &err), *again;
 
 	if (out == NULL)
@@ -145,6 +145,9 @@ static const struct mcase mcases[] = {
 	{ "1. e4 f5 2. Qh5 *", "1. e4 f5 2. Qh5+ *", 0, NULL },
 	/* import: en passant marks, pawn letters */
 	{ F_EP "1. exd6 e.p. *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p. *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p.+ *", "1. exd6 *", 0, NULL },
+	{ F_EP "1. exd6e.p.!? *", "1. exd6 $5 *", 0, NULL },
 	{ F_EP "1. exd6ep *", "1. exd6 *", 0, NULL },
 	{ F_EP "1. exd6 ep *", "1. exd6 *", 0, NULL },
 	{ "1. Pe4 d5 2. Pxd5 *", "1. e4 d5 2. exd5 *", 0, NULL },
@@ -421,7 +424,7 @@ static const struct wcase wcases[] = {
 START_TEST(test_whole)
 {
 	const struct wcase *c = &wcases[_i];
-	cd_pgn_error err;
+	cd_error err;
 	char *out;
 
 	if (c->out == NULL) {
@@ -528,7 +531,7 @@ START_TEST(test_reject)
 {
 	const struct rcase *c = &rcases[_i];
 	cd_pgn_parse_opts po;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	memset(&po, 0, sizeof(po));
@@ -543,6 +546,17 @@ START_TEST(test_reject)
 	    err.col, c->line, c->col, err.msg);
 	ck_assert_msg(strncmp(err.msg, c->msg, strlen(c->msg)) == 0,
 	    "case %d: message \"%s\", expected \"%s\"", _i, err.msg, c->msg);
+	/* the offset names the byte at that line and column */
+	{
+		const char *p = c->in;
+		unsigned long l;
+
+		for (l = 1; l < c->line; l++)
+			p = strchr(p, '\n') + 1;
+		ck_assert_msg(err.offset == (uint64_t)(p - c->in) + c->col - 1,
+		    "case %d: offset %llu", _i,
+		    (unsigned long long)err.offset);
+	}
 }
 END_TEST
 
@@ -550,7 +564,7 @@ END_TEST
  * refuses it and writes nothing. */
 START_TEST(test_reduced_null)
 {
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	const char *in = "1. e4 -- 2. d4 *";
 
 	ck_assert_int_eq(cd_pgn_parse_text(game, in, strlen(in), NULL, NULL),
@@ -560,7 +574,7 @@ START_TEST(test_reduced_null)
 	ck_assert_uint_eq(b.len, 0);
 	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
 	ck_assert_ptr_nonnull(strstr(b.data, "1. e4 -- 2. d4 *\n"));
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 
@@ -632,7 +646,7 @@ START_TEST(test_warnings)
 	const struct wncase *c = &wncases[_i];
 	cd_pgn_parse_opts po;
 	struct warns w;
-	cd_pgn_error err;
+	cd_error err;
 
 	memset(&w, 0, sizeof(w));
 	memset(&po, 0, sizeof(po));
@@ -800,7 +814,7 @@ START_TEST(test_builder)
 	    "[Annotator \"me\"]\n\n"
 	    "{ before } 1. e4 $1 $3 { good } ( { alt } 1. d4 d5 ( 1... Nf6 ) ) "
 	    "( 1. c4 )\n1... e5 1-0\n\n";
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 	const cd_game_xtag *x;
 	uint32_t e4, d4, d5, nf6, c4, e5;
 	size_t n;
@@ -904,7 +918,7 @@ START_TEST(test_builder)
 	ck_assert_int_eq(cd_pgn_write_buf(game, CD_PGN_REDUCED, &b), CD_OK);
 	ck_assert(b.len > 11 && memcmp(b.data + b.len - 11, "\n1. Nf3 *\n\n",
 	    11) == 0);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 
@@ -912,11 +926,11 @@ END_TEST
 START_TEST(test_builder_start)
 {
 	cd_board bd;
-	cd_pgn_buf b = { 0 };
+	cd_buf b = { 0 };
 
 	cd_game_clear(game);
 	ck_assert_int_eq(cd_fen_parse(&bd, "4k3/8/8/8/8/8/8/4K2R b K - 3 40",
-	    31, 0, NULL, NULL), CD_OK);
+	    31, 0, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_set_start(game, &bd), CD_OK);
 	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE_NULL, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_add_move(game, find_move(cd_game_board(game),
@@ -927,7 +941,7 @@ START_TEST(test_builder_start)
 	ck_assert_msg(strstr(b.data,
 	    "[FEN \"4k3/8/8/8/8/8/8/4K2R b K - 3 40\"]\n[SetUp \"1\"]\n\n"
 	    "40... -- 41. O-O *\n") != NULL, "built:\n%s", b.data);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 	cd_game_end_position(game, &bd);
 	ck_assert_int_eq(bd.squares[CD_F1], CD_PIECE(CD_WHITE, CD_ROOK));
 }
@@ -939,8 +953,8 @@ START_TEST(test_deep)
 {
 	size_t depth = 200000, i, len = 0;
 	char *in = malloc(depth * 10 + 64), *out;
-	cd_pgn_buf b = { 0 };
-	cd_pgn_error err;
+	cd_buf b = { 0 };
+	cd_error err;
 
 	ck_assert_ptr_nonnull(in);
 	len += (size_t)sprintf(in + len, "1. e4 ");
@@ -965,7 +979,7 @@ START_TEST(test_deep)
 	    CD_ERR_SYNTAX);
 	free(out);
 	free(in);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 }
 END_TEST
 
@@ -974,7 +988,7 @@ START_TEST(test_many_notes)
 {
 	size_t n = 50000, i, len = 0;
 	char *in = malloc(n * 16 + 64);
-	cd_pgn_error err;
+	cd_error err;
 	uint32_t a;
 
 	ck_assert_ptr_nonnull(in);
@@ -1002,7 +1016,7 @@ START_TEST(test_stream)
 	    "[Event \"c\"]\n1. d4 1-0\n";
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
 	cd_pgn_raw_game raw;
-	cd_pgn_error err;
+	cd_error err;
 	int ok = 0, bad = 0;
 
 	while (cd_pgn_reader_next(r, &raw) == CD_OK) {
@@ -1064,10 +1078,9 @@ START_TEST(test_random_games)
 		size_t len;
 		int ply, n, nplies = 0;
 		uint32_t i;
-		cd_pgn_error err;
+		cd_error err;
 
-		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
-		    NULL), CD_OK);
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
 		for (ply = 0; ply < 300; ply++) {
 			n = cd_board_legal_moves(&b, list);
@@ -1128,8 +1141,7 @@ START_TEST(test_random_tokens)
 		size_t len;
 		int ply, n, stop = (int)rnd(gi % 6 >= 4 ? 3 : 40), sq;
 
-		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL,
-		    NULL), CD_OK);
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
 		for (ply = 0; ply < stop; ply++) {
 			char san[CD_SAN_MAX];
@@ -1164,17 +1176,25 @@ START_TEST(test_random_tokens)
 				int to = __builtin_ctzll(att);
 
 				att &= att - 1;
-				for (shape = 0; shape < 8; shape++) {
+				for (shape = 0; shape < 10; shape++) {
 					char *q = tok;
 					cd_move want, got;
 					cd_status ws, gs;
-					cd_pgn_error err;
+					cd_error err;
 
 					if (type == CD_PAWN) {
 						if (shape > 1)
 							break;
 						if (shape == 1)
 							*q++ = (char)('a' + CD_FILE(sq));
+					} else if (shape >= 8) {
+						/* "bc4", "bxc4": a bishop in
+						 * lower case, or a pawn */
+						if (type != CD_BISHOP)
+							break;
+						*q++ = 'b';
+						if (shape == 9)
+							*q++ = 'x';
 					} else {
 						*q++ = letters[type];
 						if (shape & 1)

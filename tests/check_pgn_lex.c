@@ -12,6 +12,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -731,6 +732,10 @@ static const struct {
 	  "MOVE(\xe2\x99\x95xd8)" },
 	{ "exd6 e.p. exd6ep f5 ep",
 	  "MOVE(exd6) EP(e.p.) MOVE(exd6ep) MOVE(f5) EP(ep)" },
+	{ "exd6e.p. exd6e.p.+ exd6e.p.) exd6e.p.x exd6e.p",
+	  "MOVE(exd6e.p.) MOVE(exd6e.p.+) MOVE(exd6e.p.) RAVC()) "
+	  "MOVE(exd6e) NUM(.)=-1 MOVE(p) NUM(.)=-1 MOVE(x) "
+	  "MOVE(exd6e) NUM(.)=-1 MOVE(p)" },
 	{ "{a comment\nover lines} e4{glued}(e5)",
 	  "COM(a comment\nover lines) MOVE(e4) COM(glued) RAVO(() MOVE(e5) RAVC())" },
 	{ "e4 ; rest { of line\r\ne5",
@@ -1090,6 +1095,33 @@ START_TEST(test_corpus_all)
 }
 END_TEST
 
+/* A read error ends the reader, and the reader keeps it: where reading
+ * stopped and errno's text (a directory cannot be read). */
+START_TEST(test_read_error)
+{
+	FILE *f = fopen(".", "r");
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	const cd_error *e;
+	char want[128];
+
+	if (f == NULL)
+		return;		/* a system that will not open it */
+	r = cd_pgn_reader_new(f);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_pgn_reader_error(r)->status, CD_OK);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_ERR_IO);
+	snprintf(want, sizeof(want), "%s", strerror(errno));
+	e = cd_pgn_reader_error(r);
+	ck_assert_int_eq(e->status, CD_ERR_IO);
+	ck_assert_str_eq(e->msg, want);
+	ck_assert(e->offset == 0 && e->line == 1 && e->col == 1);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_EOF);
+	cd_pgn_reader_free(r);
+	fclose(f);
+}
+END_TEST
+
 static Suite *
 pgn_lex_suite(void)
 {
@@ -1098,6 +1130,7 @@ pgn_lex_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_result_parse);
+	tcase_add_test(tc, test_read_error);
 	tcase_add_test(tc, test_two_games);
 	tcase_add_test(tc, test_missing_marker);
 	tcase_add_test(tc, test_no_blank_lines);

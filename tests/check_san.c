@@ -38,6 +38,11 @@
 #define P_KG1	"4k3/8/8/8/8/8/8/5K2 w - - 0 1"
 #define P_BC4P	"4k3/8/8/8/2p5/1P6/8/4K3 w - - 0 1"
 #define P_BC4PB	"4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1"
+#define P_BC4B	"4k3/8/8/8/2p5/8/8/4KB2 w - - 0 1"
+/* the b3 pawn is pinned by the a4 bishop */
+#define P_BC4PIN	"8/8/8/8/b1p5/1P6/8/3K1B1k w - - 0 1"
+/* no pawn can take, two bishops can */
+#define P_BC4PBB	"4k3/8/8/8/2p5/8/B7/4KB2 w - - 0 1"
 #define P_DIS	"4k3/8/8/8/8/8/4N3/4RK2 w - - 0 1"
 #define P_MATE	"rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"
 #define P_960	"4k3/8/8/8/8/8/8/R5KR w HA - 0 1"
@@ -400,6 +405,20 @@ static const struct read_case lenient[] = {
 	{ P_START, "-", SYN, NULL },
 	{ P_START, "---", SYN, NULL },
 	{ P_START, "xe4", SYN, NULL },
+	/* "bxc4" as "bc4": the pawn capture when legal (SAN's meaning,
+	 * even when a bishop could also go: the pawn), else the bishop */
+	{ P_BC4B, "bxc4", OK, "f1c4" },
+	{ P_BC4B, "b:c4", OK, "f1c4" },
+	{ P_BC4B, "bc4", OK, "f1c4" },
+	{ P_BC4PIN, "bxc4", OK, "f1c4" },
+	{ P_BC4PIN, "bc4", OK, "f1c4" },
+	{ P_BC4PIN, "b3c4", ILL, NULL },
+	{ P_E4E5, "bxc4", OK, "f1c4" },
+	{ P_START, "bxc4", ILL, NULL },
+	{ P_BC4PBB, "bxc4", AMB, NULL },
+	{ P_BC4PB, "bxc4+", OK, "b3c4" },
+	/* an "e.p." glued to the move */
+	{ P_EP, "exf6e.p.#", OK, "e5f6" },
 };
 
 static void
@@ -410,10 +429,12 @@ check_read(const char *fen, unsigned fflags, const char *text,
 	cd_board b;
 	cd_move m = 0x1234, want;
 	const char *why = "unset";
+	cd_error err;
 	cd_status st;
 
 	tu_fen(&b, fen, fflags);
-	st = cd_san_parse(&b, text, strlen(text), lang, flags, &m, &why);
+	st = cd_san_parse(&b, text, strlen(text), lang, flags, &m, &err);
+	why = err.msg;
 	ck_assert_msg((int)st == status, "%s '%s' in %s: status %d (%s), "
 	    "expected %d", what, text, fen, st, why ? why : "no message", status);
 	if (status != CD_OK) {
@@ -675,20 +696,20 @@ START_TEST(test_read_back)
 
 			for (i = 0; i < n; i++) {
 				char san[CD_SAN_MAX], bare[CD_SAN_MAX], uci[8];
-				const char *why = NULL;
+				cd_error err;
 
 				cd_san_write(&b, list[i], san);
 				cd_san_write_bare(&b, list[i], bare);
 				cd_move_to_uci(&b, list[i], uci);
 				ck_assert_msg(cd_san_parse(&b, san, strlen(san), NULL,
-				    CD_SAN_STRICT, &m, &why) == CD_OK && m == list[i],
-				    "%s: strict %s: %s", tu_fen_of(&b), san, why);
+				    CD_SAN_STRICT, &m, &err) == CD_OK && m == list[i],
+				    "%s: strict %s: %s", tu_fen_of(&b), san, err.msg);
 				ck_assert_msg(cd_san_parse(&b, bare, strlen(bare), NULL,
-				    0, &m, &why) == CD_OK && m == list[i],
-				    "%s: lenient %s: %s", tu_fen_of(&b), bare, why);
+				    0, &m, &err) == CD_OK && m == list[i],
+				    "%s: lenient %s: %s", tu_fen_of(&b), bare, err.msg);
 				ck_assert_msg(cd_san_parse(&b, uci, strlen(uci), NULL,
-				    0, &m, &why) == CD_OK && m == list[i],
-				    "%s: UCI %s: %s", tu_fen_of(&b), uci, why);
+				    0, &m, &err) == CD_OK && m == list[i],
+				    "%s: UCI %s: %s", tu_fen_of(&b), uci, err.msg);
 			}
 			if (n == 0)
 				break;
@@ -790,18 +811,18 @@ START_TEST(test_read_variants)
 				variants(&b, list[i], v, &nv);
 				cd_san_write(&b, list[i], full);
 				for (j = 0; j < nv; j++) {
-					const char *why = NULL;
+					cd_error err;
 					cd_status st;
 
 					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL, 0,
-					    &m, &why);
+					    &m, &err);
 					ck_assert_msg(st == CD_OK && m == list[i],
 					    "%s: '%s' (for %s): %s", tu_fen_of(&b), v[j],
-					    full, st == CD_OK ? "another move" : why);
+					    full, st == CD_OK ? "another move" : err.msg);
 					if (strcmp(v[j], full) == 0)
 						continue;
 					st = cd_san_parse(&b, v[j], strlen(v[j]), NULL,
-					    CD_SAN_STRICT, &m, &why);
+					    CD_SAN_STRICT, &m, &err);
 					ck_assert_msg(st == CD_ERR_SYNTAX,
 					    "%s: strict accepts '%s' for %s", tu_fen_of(&b),
 					    v[j], full);

@@ -96,7 +96,7 @@ sed 's/^perft 3 8902$/perft 3 8903/' perft-blocks.perft >"$T/wrong.perft"
 run 0 "$P" -q --depth=2 "$T/wrong.perft"
 grep -q '^perft 3 ' "$T/out" && fail "--depth=2 counted depth 3"
 run 1 "$P" -q --depth=3 "$T/wrong.perft"
-grep -q "^chess-perft: $T/wrong.perft:6: D3: 8902 nodes, expected 8903\$" \
+grep -q "^chess-perft: $T/wrong.perft:10: D3: 8902 nodes, expected 8903\$" \
     "$T/err" || fail "wrong count message (block form)"
 [ "$(wc -l <"$T/err")" -eq 1 ] || fail "one message for one wrong count"
 run 1 "$P" -q "$T/wrong.perft"
@@ -139,6 +139,27 @@ run 1 "$P" -q -d 1 -f '4k3/8/8/8/8/8/8/4RK2 w - -'
 grep -q 'not to move is in check' "$T/err" || fail "opposite check refused"
 run 1 "$P" -q -d 1 -f '4k3/8/8/8/8/8/8/4K3 w K -'
 grep -q 'castling' "$T/err" || fail "castling without rook refused"
+# ... also after a fault the generator tolerates (a pawn on the last
+# rank, too many pieces): never a king capture
+for fen in 'P3k3/8/8/8/8/8/4R3/4K3 w - - 0 1' \
+    '8/8/8/8/8/8/NNNNNNNN/NNN3Kk w - - 0 1'; do
+	run 1 "$P" -q -d 1 --divide -f "$fen"
+	grep -q 'not to move is in check' "$T/err" ||
+	    fail "opposite check after a tolerated fault: $fen"
+	[ ! -s "$T/out" ] || fail "counted: $fen: $(cat "$T/out")"
+done
+run 1 "$P" -q -d 1 -f 'P3k3/8/8/8/8/8/8/4K3 w K -'
+grep -q 'castling' "$T/err" || fail "castling without rook after a pawn"
+run 0 "$P" -q -d 1 -f 'P3k3/8/8/8/8/8/4R3/4K3 b - - 0 1'
+grep -q ';D1 4$' "$T/out" || fail "tolerated pawn on the last rank"
+
+# a wrong count in the block form is reported at its perft line (also
+# above)
+printf 'id a\nepd 4k3/8/8/8/8/8/8/4K3 w - -\nperft 1 5\nperft 2 26\n' \
+    >"$T/wrong.perft"
+run 1 "$P" -q "$T/wrong.perft"
+[ "$(cat "$T/err")" = "chess-perft: $T/wrong.perft:4: D2: 25 nodes, \
+expected 26" ] || fail "block count message: $(cat "$T/err")"
 # but positions no game reaches are counted (python-chess tricky.perft)
 run 0 "$P" -q -d 3 -f '3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - -'
 grep -q ';D1 4 ;D2 125 ;D3 2854$' "$T/out" || fail "align-diag-1 counts"

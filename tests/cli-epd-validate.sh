@@ -129,4 +129,26 @@ awk 'BEGIN { printf "4k3/8/8/8/8/8/8/4K3 w - - noop"
 run 0 "$V" -n "$T/long.epd"
 cmp "$T/out" "$T/long.epd" || fail "long line"
 
+# castling rights: KQkq are standard chess (king on e1/e8, rook in the
+# corner), else an error, not a Chess960 reading; a letter given twice is
+# an error; Chess960 rights name their file and are written so
+cat >"$T/castle.epd" <<'EOT'
+r3k2r/8/8/8/8/8/8/R4K1R w KQkq - bm O-O;
+r3k2r/8/8/8/8/8/8/R3K2R w KKQkq - bm O-O;
+r3k2r/8/8/8/8/8/8/R3K1R1 w Kkq - bm O-O;
+r3k2r/8/8/8/8/8/8/R3K2R w KQkq - bm O-O;
+bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - bm g3;
+EOT
+run 1 "$V" -n "$T/castle.epd"
+[ "$(cat "$T/err")" = "epd-validate: $T/castle.epd:1:27: castling right 'K' \
+needs the king on e1 and a rook on h1 in standard chess (Chess960 rights \
+name the rook's file)
+epd-validate: $T/castle.epd:2:28: castling right 'K' given twice
+epd-validate: $T/castle.epd:3:28: castling right 'K' needs the king on e1 \
+and a rook on h1 in standard chess (Chess960 rights name the rook's file)" ] ||
+    fail "castling messages: $(cat "$T/err")"
+[ "$(cat "$T/out")" = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - bm O-O;
+bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - bm g3;" ] ||
+    fail "castling: output $(cat "$T/out")"
+
 exit 0

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# cli-hostile.sh: hostile inputs for every tool (issue 7): a 100 MB line,
+# cli-hostile.sh: hostile inputs for every tool: a 100 MB line,
 # 1,000,000 nested variations (and as many open parentheses), a comment
 # never closed (before another game, and 10 MB of it to the end), 100,000
 # tags in one game (distinct, and one name repeated), a 10 MB tag value,

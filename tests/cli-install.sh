@@ -74,11 +74,11 @@ main(int argc, char **argv)
 {
 	const char *fen = argc > 1 ? argv[1] :
 	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-	const char *why = "";
+	cd_error err;
 	cd_board b;
 
-	if (cd_fen_parse(&b, fen, strlen(fen), 0, &why, NULL) != CD_OK) {
-		fprintf(stderr, "perft3: %s\n", why);
+	if (cd_fen_parse(&b, fen, strlen(fen), 0, &err) != CD_OK) {
+		fprintf(stderr, "perft3: %s\n", err.msg);
 		return 1;
 	}
 	printf("%s %llu\n", cd_version(), (unsigned long long)cd_perft(&b, 3));

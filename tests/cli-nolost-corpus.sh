@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# cli-nolost-corpus.sh: no game is lost (issue 7), over the whole shared
+# cli-nolost-corpus.sh: no game is lost, over the whole shared
 # corpus (skipped without it):
 # - pgn-regularize, pgn2pgc, pgn2epd: games in (as the library's reader
 #   cuts the file: tests/pgn-games) = games read = games written + games

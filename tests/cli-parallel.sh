@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-parallel.sh: the scale-out recipe of the README and of pgn-sort(1)
-# gives, byte for byte, what the serial pipeline gives (issue 7):
+# gives, byte for byte, what the serial pipeline gives:
 #
 #	parallel --pipe --recend '\n' --recstart '[Event ' --block SIZE \
 #	    -k --files 'pgn-regularize -q | pgn-sort' <in.pgn >parts

@@ -155,6 +155,43 @@ if [ -r /dev/urandom ]; then
 	done
 fi
 
+# pgn2pgc reports a game PGC cannot hold at the offending token, as
+# every tool: a null move in a variation, a tag named too long
+printf '[Event "x"]\n\n1. e4 (1. d4 d5\n2. c4 -- 3. Nc3) e5 *\n' >"$T/nullvar.pgn"
+expect 1 "$ENC" "$T/nullvar.pgn"
+grep -q "^pgn2pgc: $T/nullvar.pgn:4:7: game 1: 2... --: a null move" \
+    "$T/err" || fail "null move in a variation: $(cat "$T/err")"
+n300=$(printf '%300s' '' | tr ' ' n)
+printf '[Event "x"]\n[Site "y"]\n  [%s "v"]\n\n1. e4 *\n' "$n300" >"$T/name.pgn"
+expect 1 "$ENC" "$T/name.pgn"
+grep -q "^pgn2pgc: $T/name.pgn:3:3: game 1: tag name nnnn" "$T/err" ||
+    fail "long tag name: $(cat "$T/err")"
+
+# no limits the decoder alone sets: what pgn2pgc writes, pgc2pgn reads
+# (a game of 5,000 tags; one of 1,100,000 plies), and the game after
+# it too
+awk 'BEGIN {
+	printf "[Event \"tags\"]\n"
+	for (i = 0; i < 5000; i++)
+		printf "[T%04d \"%d\"]\n", i, i
+	printf "\n1. e4 e5 *\n\n"
+	printf "[Event \"plies\"]\n\n"
+	split("Nf3 Nf6 Ng1 Ng8", m, " ")
+	for (i = 0; i < 1100000; i++) {
+		if (i % 2 == 0)
+			printf "%d. ", i / 2 + 1
+		printf "%s%s", m[i % 4 + 1], i % 10 == 9 ? "\n" : " "
+	}
+	printf "*\n\n[Event \"after\"]\n\n1. d4 *\n"
+}' >"$T/huge.pgn"
+"$REG" -q "$T/huge.pgn" >"$T/huge-reg.pgn" || fail "huge: pgn-regularize"
+"$ENC" -q "$T/huge.pgn" >"$T/huge.pgc" || fail "huge: pgn2pgc: exit $?"
+"$DEC" "$T/huge.pgc" >"$T/huge-rt.pgn" 2>"$T/err" ||
+    fail "huge: pgc2pgn: $(cat "$T/err")"
+cmp -s "$T/huge-reg.pgn" "$T/huge-rt.pgn" || fail "huge: round trip differs"
+[ "$(grep -c '^\[Event ' "$T/huge-rt.pgn")" -eq 3 ] || fail "huge: games lost"
+rm -f "$T/huge.pgn" "$T/huge-reg.pgn" "$T/huge.pgc" "$T/huge-rt.pgn"
+
 # the corpus: the OTB archive round trip, with comments and reduced
 if [ -n "${CORPUS:-}" ] && [ -r "$CORPUS/pgn/otb-14539.pgn.xz" ] &&
     command -v xz >/dev/null 2>&1; then

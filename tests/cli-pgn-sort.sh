@@ -124,6 +124,43 @@ done
 [ "$(wc -c <"$T/big.sorted")" -eq "$size" ] || fail "bytes lost"
 [ "$(grep -c '^\[Annotator' "$T/big.sorted")" -eq 6000 ] || fail "games lost"
 
+# -u drops only games equal as text: tag values byte for byte and
+# movetext, not games that merely sort together ("1993.?1.01" and
+# "1993.01.01", Round "1" and "01"), in memory and through runs, with
+# the text-equal copies anywhere in the input.
+g() {
+	printf '[Event "E"]\n[Site "S"]\n[Date "%s"]\n[Round "%s"]\n' "$1" "$2"
+	printf '[White "W"]\n[Black "B"]\n[Result "*"]\n[Annotator "%s"]\n' "$3"
+	printf '\n1. e4 {%s} *\n\n' "$4"
+}
+{
+	i=0
+	while [ $i -lt 300 ]; do
+		g 1993.01.01 1 "a$i" "padding padding padding padding padding"
+		g 1993.?1.01 1 "b$i" "padding padding padding padding padding"
+		g 1993.01.01 01 "c$i" "padding padding padding padding padding"
+		g 1993.01.01 1 "d$i" "padding padding padding padding padding"
+		g 1993.01.01 "1 " "e$i" "padding padding padding padding padding"
+		g 1993.1.01 1 "f$i" "padding padding padding padding padding"
+		g 1993.01.01 1 "g$i" "padding padding padding padding padding "
+		i=$((i + 1))
+	done
+} >"$T/uniq.pgn"
+for S in 64M 8K; do
+	"$P" -u -S $S -T "$T/tmp" "$T/uniq.pgn" >"$T/out" 2>"$T/err" ||
+	    fail "-u -S $S: exit $?"
+	got=$(grep '^\[Annotator' "$T/out" | tr -d '[]"0-9' | sort | tr '\n' ' ')
+	[ "$got" = "Annotator a Annotator b Annotator c Annotator e Annotator \
+f Annotator g " ] || fail "-u -S $S kept: $got"
+	"$P" -cu "$T/out" || fail "-cu on the -u -S $S output"
+done
+"$P" -u "$T/uniq.pgn" "$T/uniq.pgn" >"$T/out2" || fail "-u twice"
+cmp -s "$T/out" "$T/out2" || fail "-u of the input twice differs"
+{ g 1993.01.01 1 x ""; g 1993.?1.01 1 x ""; g 1993.?1.01 1 x ""; } >"$T/dup"
+expect 1 "$P" -cu "$T/dup"
+grep -q "dup:23: game 3 is equal to the one before it" "$T/err" ||
+    fail "-cu: no message: $(cat "$T/err")"
+
 # Temporary files go on SIGTERM too: the input stalls after the runs
 # are written, then the sort is killed.
 mkfifo "$T/fifo" || exit 99
@@ -154,6 +191,18 @@ fi
 
 # The corpus, when it is there: a real archive, external and in memory.
 X="${CORPUS:-}/pgn/otb-14539.pgn.xz"
+
+# A read error (a directory as input) is reported as by every tool, the
+# other inputs are sorted, exit 2; -c stops at the first game out of
+# order without opening the inputs after it.
+"$P" "$T/rd.none" / "$F/sort-keys.pgn" >"$T/rd.out" 2>"$T/rd.err"
+[ $? -eq 2 ] || fail "read error: exit status"
+grep -q "^pgn-sort: /: read error: Is a directory\$" "$T/rd.err" ||
+    fail "read error message: $(cat "$T/rd.err")"
+cmp -s "$T/rd.out" "$E/sort-keys.pgn" || fail "read error: other inputs"
+"$P" -c "$F/sort-keys.pgn" "$T/rd.none" >/dev/null 2>"$T/rd.err"
+[ $? -eq 1 ] || fail "-c: exit status at the first game out of order"
+grep -q 'rd.none' "$T/rd.err" && fail "-c opened an input after the end"
 if [ -f "$X" ] && command -v xz >/dev/null; then
 	xz -dc "$X" >"$T/otb.pgn"
 	"$P" -S 256M "$T/otb.pgn" >"$T/otb.mem" || fail "otb in memory"

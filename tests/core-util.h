@@ -24,12 +24,11 @@
 static inline void
 tu_fen(cd_board *b, const char *fen, unsigned flags)
 {
-	const char *why = NULL;
-	size_t col = 0;
-	cd_status st = cd_fen_parse(b, fen, strlen(fen), flags, &why, &col);
+	cd_error err;
+	cd_status st = cd_fen_parse(b, fen, strlen(fen), flags, &err);
 
-	ck_assert_msg(st == CD_OK, "FEN '%s' rejected: %s (col %zu)", fen,
-	    why ? why : "?", col);
+	ck_assert_msg(st == CD_OK, "FEN '%s' rejected: %s (col %lu)", fen,
+	    err.msg, err.col);
 }
 
 /* The FEN of b, in a static buffer. */
@@ -67,6 +66,7 @@ tu_play(cd_board *b, const char *moves)
 
 	while (*p) {
 		const char *why = NULL;
+		cd_error err;
 		size_t n;
 		cd_move m;
 		cd_status st;
@@ -76,7 +76,8 @@ tu_play(cd_board *b, const char *moves)
 		if (!*p)
 			break;
 		n = strcspn(p, " ");
-		st = cd_san_parse(b, p, n, NULL, 0, &m, &why);
+		st = cd_san_parse(b, p, n, NULL, 0, &m, &err);
+		why = err.msg;
 		ck_assert_msg(st == CD_OK, "move '%.*s' in %s: %s", (int)n, p,
 		    tu_fen_of(b), why ? why : "?");
 		cd_board_make(b, m);

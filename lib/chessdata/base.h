@@ -35,6 +35,42 @@ typedef enum cd_status {
 	CD_ERR_ARG = -10	/* a bad argument from the caller */
 } cd_status;
 
+/*
+ * An error as every reader, parser and decoder reports it: the status,
+ * where it was found (the byte offset from the start of the input,
+ * counted from 0; the line and column, counted from 1; each 0 when the
+ * module cannot know it, e.g. the line of a lone FEN string), and a
+ * message (English, lower case, no final period, never longer than
+ * the buffer).  Readers keep the last one (cd_pgc_reader_error,
+ * cd_pgn_reader_error, cd_epd_error); functions without a handle fill
+ * one through a cd_error * argument, which may be NULL.  A status of
+ * CD_OK leaves an empty message.
+ */
+#define CD_ERROR_MSG_MAX 240
+typedef struct cd_error {
+	cd_status status;
+	uint64_t offset;
+	unsigned long line, col;
+	char msg[CD_ERROR_MSG_MAX];
+} cd_error;
+
+/*
+ * A growable byte buffer the caller owns, where writers and encoders
+ * append (PGN text, PGC records, ...): start it zeroed, free it with
+ * cd_buf_free.  data[0..len) is the content, cap the room allocated.
+ */
+typedef struct cd_buf {
+	char *data;
+	size_t len, cap;
+} cd_buf;
+
+/* Room for n more bytes (cap - len >= n), the capacity doubling as it
+ * grows: CD_OK, or CD_ERR_NOMEM with b unchanged. */
+CD_API cd_status cd_buf_reserve(cd_buf *b, size_t n);
+
+/* Free the buffer's memory and leave it empty; NULL does nothing. */
+CD_API void cd_buf_free(cd_buf *b);
+
 /* A short English text for a status, never NULL. */
 CD_API const char *cd_strerror(int status);
 

@@ -163,6 +163,12 @@ typedef enum cd_position_error {
 } cd_position_error;
 
 CD_API cd_position_error cd_board_validate(const cd_board *b);
+/* Only the rules that move generation needs, each checked whatever
+ * else is wrong (cd_board_validate stops at the first broken rule):
+ * one king of each color, the side not to move not in check, castling
+ * rights that cd_board_validate accepts.  For positions no game
+ * reaches, as perft suites hold. */
+CD_API cd_position_error cd_board_validate_play(const cd_board *b);
 /* "missing white king", ...: never NULL. */
 CD_API const char *cd_position_strerror(cd_position_error e);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * chessdata/collate.h: the PGN collating order (standard section 12,
- * docs/tools.md "pgn-sort").
+ * pgn-sort(1)).
  *
  * Eight keys in turn; a missing tag counts as an empty value, and an
  * empty value sorts before any other in every key:

@@ -96,7 +96,15 @@ CD_API void cd_epd_free(cd_epd *e);
 
 /* Flags of cd_epd_parse. */
 enum {
-	CD_EPD_NO_FEN = 1 << 0	/* a line with FEN clocks is an error */
+	CD_EPD_NO_FEN = 1 << 0,	/* a line with FEN clocks is an error */
+	/* Positions no game reaches are accepted (perft suites hold
+	 * them); only what move generation cannot handle is an error: a
+	 * missing or extra king, the side not to move in check, castling
+	 * rights without their king and rook. */
+	CD_EPD_NO_VALIDATE = 1 << 1,
+	/* Castling rights are read as Chess960 (else as standard chess
+	 * unless they can only be Chess960: cd_fen_parse CD_FEN_960). */
+	CD_EPD_960 = 1 << 2
 };
 
 /*
@@ -105,7 +113,7 @@ enum {
  * spaces or tabs between fields and operations, a missing final ';',
  * empty operations, and the six fields of FEN (whose clocks become hmvc
  * and fmvn operations, checked against any hmvc and fmvn given).  SAN
- * operands are read as docs/import-format.md says, with a note when
+ * operands are read as the import format of pgn(5) says, with a note when
  * they are not canonical.  hmvc and fmvn set the board's clocks.
  *
  * Returns CD_OK when nothing but notes was found; otherwise the status
@@ -115,6 +123,18 @@ enum {
  */
 CD_API cd_status cd_epd_parse(cd_epd *e, const char *line, size_t len,
     unsigned flags);
+
+/* The first error of the last cd_epd_parse (or cd_epd_read) as a
+ * cd_error: status CD_OK when there was none; the column, and the
+ * offset of that column in the line (in the stream, with the line
+ * number, after cd_epd_read); the message of the finding.  Notes are
+ * not errors: they stay in the findings below. */
+CD_API const cd_error *cd_epd_error(const cd_epd *e);
+
+/* Where the position of the line last parsed ends: the bytes up to
+ * the end of its last field (the FEN fullmove number when the line has
+ * FEN clocks); 0 when the fields were unreadable or e was built. */
+CD_API size_t cd_epd_fields_end(const cd_epd *e);
 
 CD_API size_t cd_epd_finding_count(const cd_epd *e);
 CD_API const cd_epd_finding *cd_epd_finding_get(const cd_epd *e, size_t i);
@@ -164,6 +184,12 @@ CD_API cd_status cd_epd_add_integer(cd_epd *e, int64_t v);
 CD_API cd_status cd_epd_add_move(cd_epd *e, cd_move m);
 /* Remove the operation with this opcode; CD_EOF if there was none. */
 CD_API cd_status cd_epd_op_remove(cd_epd *e, const char *opcode);
+
+/* Write len bytes s as an EPD string operand into out (room for 2 *
+ * len + 2 bytes): in double quotes, with `"` and `\` escaped by a
+ * backslash, as cd_epd_write writes strings.  Returns the bytes
+ * written (no NUL is added). */
+CD_API size_t cd_epd_quote(char *out, const char *s, size_t len);
 
 /* Whether len bytes are a valid opcode (letter, then up to 14 letters,
  * digits or underscores). */

@@ -34,14 +34,29 @@ enum {
  * and h files), though file letters are accepted for them, unless
  * CD_FEN_DETECT_960 is given: then rights that only Chess960 allows make
  * the board a Chess960 board.  On error
- * returns a negative status; *why (if not NULL) gets a static message
- * and *col (if not NULL) the 1-based column where the problem was found.
+ * returns a negative status and fills err (if not NULL): the message,
+ * the column (from 1) where the problem was found and its offset in
+ * text, line 1 (a position found impossible by validation: column 1).
  * The position is validated (cd_board_validate) unless
  * CD_FEN_NO_VALIDATE is given; then only what cannot be represented is
  * an error.
  */
 CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
-    unsigned flags, const char **why, size_t *col);
+    unsigned flags, cd_error *err);
+
+/*
+ * Check the castling field (field, len bytes: "KQkq", "HAha", "-") of
+ * a FEN that parsed into b for what cd_fen_parse lets pass: a letter
+ * given twice ("KK"), and, when the field uses only the letters K Q k q
+ * (no file letters, which only Chess960 needs), a right whose king is
+ * not on e1 or e8: in standard chess such a right cannot exist, and
+ * reading it as Chess960 X-FEN would change what O-O means.  CD_OK
+ * when the field is fine, else CD_ERR_POSITION with *err (when not
+ * NULL) saying why, its column counted in the field.  For EPD and PGN
+ * FEN tags alike.
+ */
+CD_API cd_status cd_fen_castling_check(const char *field, size_t len,
+    const cd_board *b, cd_error *err);
 
 /*
  * cd_fen_parse, except that a castling right the position cannot have
@@ -52,12 +67,12 @@ CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
  * letters cleared, as written in the castling field, go to cleared (if
  * not NULL: room for 9 bytes; NUL-terminated, at most 8 kept).  Every
  * other fault is still an error; so is the position once the rights
- * are cleared (cd_board_validate).  For epd-validate and the PGN FEN
- * tag alike.
+ * are cleared (cd_board_validate), reported in *err as by cd_fen_parse.
+ * The standard-chess test is that of cd_fen_castling_check, which
+ * reports the same rights as errors instead.  For the PGN FEN tag.
  */
 CD_API cd_status cd_fen_parse_clearing(cd_board *b, const char *text,
-    size_t len, unsigned flags, char *cleared, const char **why,
-    size_t *col);
+    size_t len, unsigned flags, char *cleared, cd_error *err);
 
 /* The warning for a right cd_fen_parse_clearing cleared, in the words
  * of import-format.md: "FEN castling right 'K' without the king and the
@@ -70,7 +85,10 @@ CD_API size_t cd_fen_cleared_message(int letter, bool chess960, char *buf,
  * its length.  Chess960 castling in X-FEN style. */
 CD_API size_t cd_fen_write(const cd_board *b, char *buf);
 
-/* Only the four EPD fields (no clocks). */
+/* Only the four EPD fields (no clocks).  A Chess960 castling right that
+ * standard chess cannot have is written with its rook's file
+ * (Shredder-FEN), since EPD readers take KQkq as standard chess
+ * (cd_fen_castling_check). */
 CD_API size_t cd_fen_write_epd(const cd_board *b, char *buf);
 
 /* Whether b is the standard initial position (all six fields). */

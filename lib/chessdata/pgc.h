@@ -68,27 +68,10 @@ enum {
 	CD_PGC_COMMENT = 0x0b		/* string-2; our extension */
 };
 
-/* Limits of the decoder per game (a damaged or hostile stream cannot
- * make it use more memory than these allow, about 200 MB): moves (all
- * lines), tags, comments and escape lines, and bytes of their text. */
-#define CD_PGC_MAX_MOVES	((uint32_t)1 << 20)
-#define CD_PGC_MAX_TAGS		4096
-#define CD_PGC_MAX_NOTES	((uint32_t)1 << 20)
-#define CD_PGC_MAX_TEXT		((size_t)32 << 20)
-
 /* Encoder flags. */
 enum {
 	CD_PGC_WITH_COMMENTS = 1 << 0	/* comments as 0x0b records */
 };
-
-/* What went wrong: the status, a message (lower case, no final
- * period), and for the decoder the byte offset in the stream (from 0)
- * where the fault lies. */
-typedef struct cd_pgc_error {
-	cd_status status;
-	uint64_t offset;
-	char msg[160];
-} cd_pgc_error;
 
 /*
  * Append the PGC records of game g to out: one 0x01 record when the
@@ -101,13 +84,16 @@ typedef struct cd_pgc_error {
  * over 255 bytes, a comment or escape line over 65535 bytes),
  * CD_ERR_NOMEM.
  */
-CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_pgn_buf *out,
-    size_t *dropped, cd_pgc_error *err);
+CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out,
+    size_t *dropped, cd_error *err);
 
 /*
  * The streaming decoder.  It reads its input in blocks and holds one
- * game at a time: memory stays bounded (CD_PGC_MAX_*) whatever the
- * bytes are.
+ * game at a time.  A game has no limit but that of memory, as a PGN
+ * game has none: whatever the encoder writes, the decoder reads.  Each
+ * move, tag, comment or escape line of a game costs at least one byte
+ * of input, so the memory the decoder takes is bounded by a multiple
+ * of the size of the largest game, whatever the bytes are.
  */
 typedef struct cd_pgc_reader cd_pgc_reader;
 
@@ -122,13 +108,18 @@ CD_API void cd_pgc_reader_free(cd_pgc_reader *r);
  * Decode the next game into g (cleared first).  CD_OK; CD_EOF at the
  * clean end of the stream; CD_ERR_CORRUPT for damaged data (unknown
  * marker, truncated record, ordinal beyond the legal moves, unbalanced
- * 0x08/0x09, a record where it cannot stand, a game over the limits),
+ * 0x08/0x09, a record where it cannot stand),
  * CD_ERR_IO, CD_ERR_NOMEM, with err filled in (if not NULL).  After an
  * error the reader stays failed: every later call returns the same
  * status.
  */
 CD_API cd_status cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g,
-    cd_pgc_error *err);
+    cd_error *err);
+
+/* The reader's last error (status CD_OK while there was none): for the
+ * decoder the byte offset in the stream (from 0) where the fault lies;
+ * line and column are 0 in a binary stream. */
+CD_API const cd_error *cd_pgc_reader_error(const cd_pgc_reader *r);
 
 /* Bytes consumed so far. */
 CD_API uint64_t cd_pgc_reader_tell(const cd_pgc_reader *r);

@@ -13,7 +13,7 @@
  *
  *	cd_game_clear(g);
  *	cd_game_add_tag(g, "Event", 5, "x", 1);	   ... every tag
- *	cd_game_setup(g, &why);			   start position from the
+ *	cd_game_setup(g, &err);			   start position from the
  *						   Variant/SetUp/FEN tags
  *	cd_game_add_move(g, m);			   m legal in cd_game_board(g)
  *	cd_game_add_nag(g, 1);			   on the last move
@@ -59,7 +59,7 @@
  * Ownership: every pointer a game hands out (tag names and values,
  * comment texts, the export tag list) stays valid until the next call
  * that changes the game.  The library never prints: the parser reports
- * errors in a cd_pgn_error and warnings through a callback.
+ * errors in a cd_error and warnings through a callback.
  */
 #ifndef CHESSDATA_PGN_H
 #define CHESSDATA_PGN_H
@@ -80,7 +80,7 @@ extern "C" {
 /* A tag pair.  name and value are offsets into the game's string store
  * (use cd_game_str()); both are NUL-terminated there.  The value has
  * had every control byte (tab, CR, LF, ... and DEL) turned into a space
- * (export-format.md rule 4). */
+ * (pgn(5), export format rule 4). */
 typedef struct cd_game_tag {
 	size_t name, name_len;
 	size_t value, value_len;
@@ -214,7 +214,7 @@ cd_game_str(const cd_game *g, size_t off)
 
 /*
  * Set a tag: a new name is added at the end, a name already present
- * gets the new value (the last value wins, export-format.md rule 3).
+ * gets the new value (the last value wins, pgn(5) export rule 3).
  * Control bytes in the value become spaces.  Any name is accepted
  * (SetUp, FEN, Variant and Result too: see cd_game_setup and
  * cd_game_result for what they mean).  CD_OK or CD_ERR_NOMEM.
@@ -245,10 +245,11 @@ CD_API bool cd_pgn_variant_is_960(const char *value, size_t len);
  * Chess960 rules for a Chess960 game and validated: CD_ERR_SYNTAX or
  * CD_ERR_POSITION), else the standard initial position.  Sets start,
  * has_fen and chess960, and puts the builder's cursor at the start of
- * the main line.  On error *why (if not NULL) gets a static message and
- * the start position is the standard one.
+ * the main line.  On error err (if not NULL) gets the status and a
+ * message (for a bad FEN, its column in the tag value) and the start
+ * position is the standard one.
  */
-CD_API cd_status cd_game_setup(cd_game *g, const char **why);
+CD_API cd_status cd_game_setup(cd_game *g, cd_error *err);
 
 /* Set the start position directly (instead of a FEN tag): has_fen
  * becomes true, chess960 follows b->chess960.  Must come before the
@@ -257,7 +258,7 @@ CD_API cd_status cd_game_set_start(cd_game *g, const cd_board *b);
 
 /* The result to write: the termination marker if there was one, else
  * the Result tag's value when it is one of the four, else `*`
- * (export-format.md rule 12).  Never CD_PGN_RESULT_NONE. */
+ * (pgn(5), export format rule 12).  Never CD_PGN_RESULT_NONE. */
 CD_API cd_pgn_result cd_game_result(const cd_game *g);
 
 /* Set the termination marker (CD_PGN_RESULT_NONE: none). */
@@ -278,7 +279,7 @@ enum {
 
 /*
  * The tags as the export format writes them, in its order
- * (export-format.md rules 1-5): the seven roster tags (missing ones
+ * (pgn(5), export format rules 1-5): the seven roster tags (missing ones
  * with `?` or `????.??.??`, Result from cd_game_result), then the other
  * tags in byte order of name, SetUp "1" and FEN (canonical, from the
  * start position) included when has_fen is set or the start position is
@@ -380,20 +381,14 @@ cd_game_node_has_nags(const cd_game_node *nd)
 
 /* ---- Parsing ---- */
 
-/* A parse error: where (line and column of the offending token, from
- * 1) and why (a message naming the move, e.g. "12... Nf6: illegal
- * move"). */
-typedef struct cd_pgn_error {
-	cd_status status;
-	unsigned long line, col;
-	char msg[240];
-} cd_pgn_error;
-
 /* Parser flags. */
 enum {
 	/* reject a null move in the main line (it cannot be written in
 	 * reduced form) */
-	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0
+	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0,
+	/* reject every null move, in variations too (PGC cannot hold
+	 * one) */
+	CD_PGN_PARSE_NO_NULL = 1 << 1
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
@@ -416,42 +411,41 @@ typedef struct cd_pgn_parse_opts {
 
 /*
  * Parse one raw game (from cd_pgn_reader_next) into g (cleared first),
- * per docs/import-format.md: tags, start position, every move checked
+ * per the import format of pgn(5): tags, start position, every move checked
  * on the board, NAGs, comments, variations (an explicit stack: no
  * recursion), escape lines, the termination marker.  opts may be NULL.
- * CD_OK, or an error with err filled in (err may be NULL): CD_ERR_SYNTAX
+ * CD_OK, or an error with err filled in (err may be NULL: the line,
+ * column and byte offset in the input of the offending token, and a
+ * message naming the move, e.g. "12... Nf6: illegal move"): CD_ERR_SYNTAX
  * (unreadable token, unbalanced parentheses, unclosed comment, bad tag),
  * CD_ERR_ILLEGAL, CD_ERR_AMBIGUOUS, CD_ERR_POSITION (bad FEN),
  * CD_ERR_UNSUPPORTED (variant), CD_ERR_NOMEM.  After an error g holds
  * what was read before it.
  */
 CD_API cd_status cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
-    const cd_pgn_parse_opts *opts, cd_pgn_error *err);
+    const cd_pgn_parse_opts *opts, cd_error *err);
 
 /* Parse the first game of len bytes of PGN text (for tests and small
  * inputs).  CD_EOF when the text holds no game. */
 CD_API cd_status cd_pgn_parse_text(cd_game *g, const char *text,
-    size_t len, const cd_pgn_parse_opts *opts, cd_pgn_error *err);
+    size_t len, const cd_pgn_parse_opts *opts, cd_error *err);
 
 /* ---- Writing ---- */
 
-/* A growable output buffer the caller owns: start it zeroed. */
-typedef struct cd_pgn_buf {
-	char *data;
-	size_t len, cap;
-} cd_pgn_buf;
-
-CD_API void cd_pgn_buf_free(cd_pgn_buf *b);
+/* The former name of cd_buf (base.h) and of its cd_buf_free, kept for
+ * callers written against it. */
+typedef cd_buf cd_pgn_buf;
+#define cd_pgn_buf_free(b)	cd_buf_free(b)
 
 /*
- * Append the game in export format (docs/export-format.md), byte for
+ * Append the game in export format (pgn(5)), byte for
  * byte: tags, an empty line, the movetext filled to 79 columns, an
  * empty line.  flags: CD_PGN_REDUCED.  CD_OK; CD_ERR_UNSUPPORTED when
  * the reduced form is asked for and the main line holds a null move
  * (nothing is appended); CD_ERR_NOMEM.
  */
 CD_API cd_status cd_pgn_write_buf(cd_game *g, unsigned flags,
-    cd_pgn_buf *out);
+    cd_buf *out);
 
 /* The same to a stdio stream (one fwrite).  CD_ERR_IO on a write
  * error. */

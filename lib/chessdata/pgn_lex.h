@@ -2,7 +2,7 @@
 /*
  * chessdata/pgn_lex.h: reading PGN without chess knowledge.
  *
- * Two layers, both following docs/import-format.md:
+ * Two layers, both following the import format of pgn(5):
  *
  * 1. cd_pgn_reader splits a stream (a FILE or a memory buffer) into
  *    games.  Each game comes back as its ORIGINAL bytes (exact, so a
@@ -147,8 +147,16 @@ typedef struct cd_pgn_raw_game {
 
 typedef struct cd_pgn_reader cd_pgn_reader;
 
-/* A reader of the open stream f (not closed by the reader).  NULL when
- * out of memory. */
+/*
+ * A reader of the open stream f (not closed by the reader).  NULL when
+ * out of memory.  The reader reads f's file descriptor (fileno(f))
+ * directly with read(2), in large blocks, bypassing stdio: it starts at
+ * the descriptor's offset, so bytes f has already buffered (after an
+ * fread, fgets or ungetc on f) are not seen, and f's own position and
+ * error and end-of-file flags do not change.  Do not read f otherwise
+ * while the reader is in use.  A stream without a descriptor (fmemopen,
+ * fopencookie) is read with fread(3) instead.
+ */
 CD_API cd_pgn_reader *cd_pgn_reader_new(FILE *f);
 /* A reader of len bytes at buf, which must stay valid and unchanged
  * while the reader is used; games point into buf. */
@@ -165,6 +173,11 @@ CD_API cd_status cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g);
 
 /* Bytes consumed so far (for progress lines). */
 CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
+
+/* The reader's error after CD_ERR_IO or CD_ERR_NOMEM (status CD_OK
+ * before): the offset, line and column where reading stopped, and the
+ * text of errno or of the status. */
+CD_API const cd_error *cd_pgn_reader_error(const cd_pgn_reader *r);
 
 /* Look up a tag of a raw game by name (the last one of that name);
  * NULL if absent. */

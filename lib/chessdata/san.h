@@ -3,7 +3,7 @@
  * chessdata/san.h: Standard Algebraic Notation (standard 8.2.3).
  *
  * Writing gives canonical SAN.  Reading is strict (the exact canonical
- * form) or lenient per docs/import-format.md: every accepted form has one
+ * form) or lenient per the import format of pgn(5): every accepted form has one
  * meaning, and a form with two meanings is an error.
  */
 #ifndef CHESSDATA_SAN_H
@@ -42,13 +42,14 @@ enum {
  * Read one move token of len bytes in position b.  lang NULL means
  * English (plus figurines).  On success *out gets the move.  On error a
  * negative status (CD_ERR_SYNTAX, CD_ERR_ILLEGAL, CD_ERR_AMBIGUOUS) and
- * *why a static message (if why is not NULL).  Null moves ("--", "Z0",
- * "0000", "@@@@") give CD_MOVE_NULL.  Suffix annotations (!, ?) must be
- * split off by the caller.
+ * err (if not NULL) its message (offset, line and column 0: a token
+ * has one place, the caller's).  Null moves ("--", "Z0", "0000",
+ * "@@@@") give CD_MOVE_NULL.  Suffix annotations (!, ?) must be split
+ * off by the caller.
  */
 CD_API cd_status cd_san_parse(const cd_board *b, const char *text,
     size_t len, const cd_san_lang *lang, unsigned flags, cd_move *out,
-    const char **why);
+    cd_error *err);
 
 #ifdef __cplusplus
 }

@@ -30,13 +30,13 @@ const char *const fuzz_seeds[] = {
 static void
 check_game(cd_game *g, cd_game *g2)
 {
-	cd_pgn_buf b = { NULL, 0, 0 }, b2 = { NULL, 0, 0 };
-	cd_pgn_buf enc = { NULL, 0, 0 };
+	cd_buf b = { NULL, 0, 0 }, b2 = { NULL, 0, 0 };
+	cd_buf enc = { NULL, 0, 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *pr;
 	cd_pgc_reader *cr;
-	cd_pgn_error perr;
-	cd_pgc_error err;
+	cd_error perr;
+	cd_error err;
 	cd_status st;
 
 	st = cd_pgn_write_buf(g, 0, &b);
@@ -79,9 +79,9 @@ check_game(cd_game *g, cd_game *g2)
 	    "through PGC:\n%.*s\n----\n%.*s", (int)b.len, b.data,
 	    (int)b2.len, b2.data);
 	cd_pgc_reader_free(cr);
-	cd_pgn_buf_free(&enc);
-	cd_pgn_buf_free(&b);
-	cd_pgn_buf_free(&b2);
+	cd_buf_free(&enc);
+	cd_buf_free(&b);
+	cd_buf_free(&b2);
 }
 
 int
@@ -89,7 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	cd_game *g, *g2;
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st = CD_OK, st2;
 	int n = 0;
 

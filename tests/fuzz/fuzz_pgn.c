@@ -132,13 +132,13 @@ check_export(const char *s, size_t len, unsigned flags)
 
 /* Export text must read back as one game that writes the same text. */
 static void
-check_fixed_point(cd_game *g2, const cd_pgn_buf *b, unsigned flags)
+check_fixed_point(cd_game *g2, const cd_buf *b, unsigned flags)
 {
 	cd_pgn_parse_opts opts = { NULL, 0, on_warn, NULL };
-	cd_pgn_buf b2 = { NULL, 0, 0 };
+	cd_buf b2 = { NULL, 0, 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
-	cd_pgn_error err;
+	cd_error err;
 	cd_status st;
 
 	if ((r = cd_pgn_reader_new_mem(b->data, b->len)) == NULL)
@@ -161,16 +161,16 @@ check_fixed_point(cd_game *g2, const cd_pgn_buf *b, unsigned flags)
 	FUZZ_CHECK(cd_pgn_reader_next(r, &raw) == CD_EOF &&
 	    raw.skipped_bytes == 0, "more after the exported game");
 	cd_pgn_reader_free(r);
-	cd_pgn_buf_free(&b2);
+	cd_buf_free(&b2);
 }
 
 /* PGC with comments keeps everything the export shows. */
 static void
-check_pgc(cd_game *g, cd_game *g3, const cd_pgn_buf *b)
+check_pgc(cd_game *g, cd_game *g3, const cd_buf *b)
 {
-	cd_pgn_buf enc = { NULL, 0, 0 }, b3 = { NULL, 0, 0 };
+	cd_buf enc = { NULL, 0, 0 }, b3 = { NULL, 0, 0 };
 	cd_pgc_reader *r;
-	cd_pgc_error err;
+	cd_error err;
 	cd_status st;
 
 	memset(&err, 0, sizeof(err));
@@ -178,7 +178,7 @@ check_pgc(cd_game *g, cd_game *g3, const cd_pgn_buf *b)
 	if (st == CD_ERR_UNSUPPORTED || st == CD_ERR_RANGE) {
 		FUZZ_CHECK(enc.len == 0, "a failed encoding appended %zu "
 		    "bytes", enc.len);
-		cd_pgn_buf_free(&enc);
+		cd_buf_free(&enc);
 		return;
 	}
 	FUZZ_CHECK(st == CD_OK, "pgc encode: %d %s", st, err.msg);
@@ -197,19 +197,19 @@ check_pgc(cd_game *g, cd_game *g3, const cd_pgn_buf *b)
 	FUZZ_CHECK(cd_pgc_reader_tell(r) == enc.len, "tell %llu of %zu",
 	    (unsigned long long)cd_pgc_reader_tell(r), enc.len);
 	cd_pgc_reader_free(r);
-	cd_pgn_buf_free(&enc);
-	cd_pgn_buf_free(&b3);
+	cd_buf_free(&enc);
+	cd_buf_free(&b3);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	cd_pgn_parse_opts opts = { NULL, 0, on_warn, NULL };
-	cd_pgn_buf b = { NULL, 0, 0 };
+	cd_buf b = { NULL, 0, 0 };
 	cd_game *g, *g2;
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
-	cd_pgn_error err;
+	cd_error err;
 	unsigned long lines;
 	cd_status st;
 	int n = 0;
@@ -253,7 +253,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_fixed_point(g2, &b, CD_PGN_REDUCED);
 	}
 	cd_pgn_reader_free(r);
-	cd_pgn_buf_free(&b);
+	cd_buf_free(&b);
 	cd_game_free(g);
 	cd_game_free(g2);
 	return 0;

@@ -48,14 +48,15 @@ san_token(cd_board *b, const char *tok, size_t len,
 {
 	char san[CD_SAN_MAX + 8];
 	const char *why, *why2;
+	cd_error err, err2;
 	cd_move m = CD_MOVE_NONE, m2 = CD_MOVE_NONE, m3;
 	cd_status st, st2;
 	size_t sl;
 
-	why = NULL;
-	st = cd_san_parse(b, tok, len, NULL, 0, &m, &why);
-	why2 = NULL;
-	st2 = cd_san_parse(b, tok, len, NULL, CD_SAN_STRICT, &m2, &why2);
+	st = cd_san_parse(b, tok, len, NULL, 0, &m, &err);
+	why = err.msg;
+	st2 = cd_san_parse(b, tok, len, NULL, CD_SAN_STRICT, &m2, &err2);
+	why2 = err2.msg;
 	if (st2 == CD_OK) {
 		FUZZ_CHECK(st == CD_OK && m == m2, "%.*s: strict and lenient "
 		    "reads differ", (int)len, tok);
@@ -69,8 +70,8 @@ san_token(cd_board *b, const char *tok, size_t len,
 		check_status(st2, why2, tok, len);
 	if (german != NULL) {
 		m3 = CD_MOVE_NONE;
-		why2 = NULL;
-		st2 = cd_san_parse(b, tok, len, german, 0, &m3, &why2);
+		st2 = cd_san_parse(b, tok, len, german, 0, &m3, &err2);
+		why2 = err2.msg;
 		if (st2 == CD_OK)
 			FUZZ_CHECK(m3 == CD_MOVE_NULL || cd_board_is_legal(b, m3),
 			    "%.*s (German): not legal", (int)len, tok);
@@ -92,7 +93,7 @@ san_token(cd_board *b, const char *tok, size_t len,
 	sl = cd_san_write(b, m, san);
 	FUZZ_CHECK(sl > 0 && sl < CD_SAN_MAX, "%.*s", (int)len, tok);
 	m2 = CD_MOVE_NONE;
-	st2 = cd_san_parse(b, san, sl, NULL, CD_SAN_STRICT, &m2, &why2);
+	st2 = cd_san_parse(b, san, sl, NULL, CD_SAN_STRICT, &m2, &err2);
 	FUZZ_CHECK(st2 == CD_OK && m2 == m, "%.*s: its SAN %s does not read "
 	    "back", (int)len, tok, san);
 	cd_board_make(b, m);
@@ -115,9 +116,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	while (i < size && data[i] != '\n')
 		i++;
-	if (cd_fen_parse(&b, (const char *)data, i, 0, NULL, NULL) != CD_OK &&
-	    cd_fen_parse(&b, (const char *)data, i, CD_FEN_960, NULL,
-	    NULL) != CD_OK)
+	if (cd_fen_parse(&b, (const char *)data, i, 0, NULL) != CD_OK &&
+	    cd_fen_parse(&b, (const char *)data, i, CD_FEN_960, NULL) != CD_OK)
 		cd_board_init(&b);
 	while (i < size && ntok < MAX_TOKENS) {
 		while (i < size && is_space(data[i]))

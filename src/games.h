@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * games.h: the games of PGN inputs, for the tools that parse them
+ * (pgn-regularize, pgn2epd, pgn2pgc; src/games.c): set cli_games.opts,
+ * each (and priv_free, jobs), pass cli_games_file to cli_each_input
+ * (cli.h), then call cli_games_end.
+ *
+ * cli_games.jobs threads (1: the calling thread alone) take turns
+ * reading batches of about 64 KB of games, parse them at the same time
+ * and call each, and write each batch's output, messages and rejected
+ * games in input order, so the result does not depend on the number of
+ * threads.  Every game is read (cli_pgn_notes), counted,
+ * and parsed into the thread's job->game; each gets the games that
+ * parse, appends what it writes to job->out (it must not write
+ * anywhere else, nor touch state that other threads share) and
+ * returns NULL, or why it rejects the game.  A game that does not parse
+ * or that each rejects is reported ("file:line:col: game N: message"),
+ * counted and copied to the rejects file.  read = written + rejected,
+ * always.  The parser's warning callback (opts.warn) is called with the
+ * job as its context.
+ */
+#ifndef CD_GAMES_H
+#define CD_GAMES_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "chessdata.h"
+
+struct cli_job {
+	cd_game *game;		/* the game that parsed */
+	const char *file;	/* its input */
+	uint64_t number;	/* its number in its input */
+	uint64_t index;		/* its number in all inputs, from 1 */
+	cd_buf *out;	/* append the output here */
+	void *priv;		/* the tool's state for this thread: NULL at
+				 * first, freed with cli_games.priv_free */
+	cd_pgn_parse_opts opts;	/* cli_games.opts, warn_ctx = the job */
+	unsigned long line, col;	/* where a game each rejects is
+					 * reported: 0 (the game's first line)
+					 * unless each sets them */
+};
+struct cli_games {
+	cd_pgn_parse_opts opts;
+	const char *(*each)(struct cli_job *j, const cd_pgn_raw_game *raw);
+	void (*priv_free)(void *priv);
+	unsigned jobs;		/* threads that parse; 0: one per CPU */
+	uint64_t read, written, rejected;
+	uint64_t bytes;		/* input bytes read, all inputs */
+};
+extern struct cli_games cli_games;
+/* Returns 2 after a read error (reported), else 0.  Everything of the
+ * input has been written when it returns. */
+int cli_games_file(FILE *f, const char *name);
+/* Stop the threads and free what cli_games_file allocated. */
+void cli_games_end(void);
+
+/* The number of CPUs this process may run on (at least 1). */
+unsigned cli_cpus(void);
+/* The value of -j/--jobs: a number from 1 to 256 (else a usage
+ * error). */
+unsigned cli_parse_jobs(const char *arg);
+
+#endif
