@@ -35,6 +35,9 @@ struct cursor {
 	size_t len, pos;
 	const char *why;
 	size_t col;
+	unsigned flags;
+	char *cleared;		/* CD_FEN_CLEAR_CASTLING: letters cleared */
+	size_t ncleared;
 };
 
 static int
@@ -124,10 +127,24 @@ outer_rook(const cd_board *b, int color, int side)
 	return CD_SQ_NONE;
 }
 
+/* Whether a right of color to the rook on sq is one of standard chess:
+ * the king on e1 (e8) and the rook in the corner of its side.  The one
+ * test of both cd_fen_castling_check and the clearing parse. */
+static bool
+standard_right(const cd_board *b, int color, int side, int sq)
+{
+	int rank = color == CD_WHITE ? 0 : 7;
+
+	return sq != CD_SQ_NONE && cd_board_king(b, color) == CD_SQ(4, rank) &&
+	    sq == CD_SQ(side == CD_KINGSIDE ? 7 : 0, rank);
+}
+
 static int
 parse_castling(struct cursor *c, cd_board *b)
 {
 	int ch, color, side, sq, k, rank;
+	bool clear = (c->flags & CD_FEN_CLEAR_CASTLING) != 0;
+	bool std = !(c->flags & (CD_FEN_960 | CD_FEN_DETECT_960));
 
 	if (c->pos < c->len && c->s[c->pos] == '-') {
 		c->pos++;
@@ -157,6 +174,14 @@ parse_castling(struct cursor *c, cd_board *b)
 			    CD_KINGSIDE : CD_QUEENSIDE;
 		} else {
 			return fail(c, "unexpected character in castling field");
+		}
+		if (clear && (sq == CD_SQ_NONE ||
+		    (std && !standard_right(b, color, side, sq)))) {
+			/* a right the position cannot have: dropped */
+			if (c->cleared != NULL && c->ncleared < 8)
+				c->cleared[c->ncleared++] = (char)ch;
+			c->pos++;
+			continue;
 		}
 		if (sq == CD_SQ_NONE) {
 			c->why = cd_position_strerror(CD_POS_BAD_CASTLING);
@@ -235,16 +260,14 @@ cd_fen_castling_check(const char *field, size_t len, const cd_board *b,
 		return CD_OK;
 	for (i = 0; i < len; i++) {
 		const char *q = strchr("KQkq", field[i]);
-		int color, side, rank;
+		int color, side;
 
 		if (q == NULL || field[i] == '\0')
 			continue;
 		color = q - "KQkq" < 2 ? CD_WHITE : CD_BLACK;
 		side = (q - "KQkq") % 2 == 0 ? CD_KINGSIDE : CD_QUEENSIDE;
-		rank = color == CD_WHITE ? 0 : 7;
-		if (cd_board_king(b, color) != CD_SQ(4, rank) ||
-		    b->castle_rook[color][side] != CD_SQ(side == CD_KINGSIDE ?
-		    7 : 0, rank)) {
+		if (!standard_right(b, color, side,
+		    b->castle_rook[color][side])) {
 			cd__error_set(err, CD_ERR_POSITION, i, 1, i + 1, "%s",
 			    off[q - "KQkq"]);
 			return CD_ERR_POSITION;
@@ -274,9 +297,9 @@ parse_uint(struct cursor *c, uint32_t *out, const char *what)
 
 static cd_status
 fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
-    const char **why, size_t *col)
+    char *cleared, const char **why, size_t *col)
 {
-	struct cursor c = { text, len, 0, NULL, 0 };
+	struct cursor c = { text, len, 0, NULL, 0, flags, cleared, 0 };
 	int st, ch;
 	cd_position_error pe;
 	uint32_t v;
@@ -377,17 +400,15 @@ out:
 		*why = c.why;
 	if (col != NULL)
 		*col = c.col;
+	if (cleared != NULL)
+		cleared[c.ncleared] = '\0';
 	return (cd_status)st;
 }
 
-cd_status
-cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
-    cd_error *err)
+/* fen_parse's outcome into *err (when not NULL). */
+static cd_status
+fen_error(cd_status st, const char *why, size_t col, cd_error *err)
 {
-	const char *why = NULL;
-	size_t col = 0;
-	cd_status st = fen_parse(b, text, len, flags, &why, &col);
-
 	if (err != NULL) {
 		if (st == CD_OK)
 			cd__error_set(err, st, 0, 0, 0, NULL);
@@ -396,6 +417,55 @@ cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
 			    "%s", why ? why : cd_strerror(st));
 	}
 	return st;
+}
+
+cd_status
+cd_fen_parse(cd_board *b, const char *text, size_t len, unsigned flags,
+    cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len,
+	    flags & ~(unsigned)CD_FEN_CLEAR_CASTLING, NULL, &why, &col);
+
+	return fen_error(st, why, col, err);
+}
+
+cd_status
+cd_fen_parse_clearing(cd_board *b, const char *text, size_t len,
+    unsigned flags, char *cleared, cd_error *err)
+{
+	const char *why = NULL;
+	size_t col = 0;
+	cd_status st = fen_parse(b, text, len, flags | CD_FEN_CLEAR_CASTLING,
+	    cleared, &why, &col);
+
+	return fen_error(st, why, col, err);
+}
+
+size_t
+cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
+{
+	int white = letter >= 'A' && letter <= 'Z';
+	int rank = white ? '1' : '8', f = letter | 0x20;
+	int n;
+
+	if (!chess960 && (f == 'k' || f == 'h' || f == 'q' || f == 'a'))
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king and the rook on e%c and %c%c: cleared", letter, rank,
+		    f == 'k' || f == 'h' ? 'h' : 'a', rank);
+	else if (!chess960)
+		n = snprintf(buf, cap, "FEN castling right '%c' is not one of "
+		    "standard chess: cleared", letter);
+	else if (f == 'k' || f == 'q')
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and a rook on its %s side: cleared",
+		    letter, rank, f == 'k' ? "king" : "queen");
+	else
+		n = snprintf(buf, cap, "FEN castling right '%c' without the "
+		    "king on rank %c and the rook on %c%c: cleared", letter,
+		    rank, f, rank);
+	return n < 0 ? 0 : (size_t)n;
 }
 
 /*

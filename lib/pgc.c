@@ -202,7 +202,8 @@ fits_reduced(struct enc *e, const cd_game_xtag *x, size_t nx,
 	for (k = 0; k < nx; k++)
 		if (x[k].value_len > 255)
 			return false;
-	if (notes_give_records(e, g->nodes[0].after, comments))
+	if (cd_game_node_has_nags(&g->nodes[0]) ||
+	    notes_give_records(e, g->nodes[0].after, comments))
 		return false;
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
 		const cd_game_node *nd = &g->nodes[i];
@@ -236,6 +237,28 @@ put_string1(struct enc *e, const char *s, size_t len)
 	return CD_OK;
 }
 
+/* The NAGs of node i as 0x07 records: those after its move (in
+ * nodes[0]: before the first move of the game), or with before those
+ * that stand before it (the first move of a variation, written right
+ * after its 0x08).  -1 when out of memory. */
+static int
+put_nags(struct enc *e, uint32_t i, bool before)
+{
+	int n = before ? cd_game_nag_before_next(e->g, i, -1) :
+	    cd_game_nag_next(e->g, i, -1);
+
+	if (n >= 0)
+		run_close(e);
+	for (; n >= 0; n = before ? cd_game_nag_before_next(e->g, i, n) :
+	    cd_game_nag_next(e->g, i, n)) {
+		unsigned char r[2] = { CD_PGC_NAG, (unsigned char)n };
+
+		if (put(e, r, 2) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* A frame of the movetext walk: a line being written. */
 struct frame {
 	uint32_t node;		/* the move to write, 0: line done */
@@ -255,6 +278,8 @@ put_movetext(struct enc *e)
 	cd_status rc = CD_OK;
 	char label[48];
 
+	if (put_nags(e, 0, false) != 0)	/* before the first move */
+		return enc_nomem(e);
 	if ((rc = put_notes(e, g->nodes[0].after)) != CD_OK)
 		return rc;
 	st[0].node = g->nodes[0].next;
@@ -277,7 +302,7 @@ put_movetext(struct enc *e)
 		}
 		nd = &g->nodes[f->node];
 		if (!f->vars) {
-			int ord, n;
+			int ord;
 
 			if (nd->move == CD_MOVE_NULL) {
 				move_label(g, f->node, label, sizeof(label));
@@ -299,20 +324,9 @@ put_movetext(struct enc *e)
 				rc = enc_nomem(e);
 				break;
 			}
-			if (cd_game_node_has_nags(nd)) {
-				run_close(e);
-				for (n = cd_game_node_nag_next(nd, -1); n >= 0;
-				    n = cd_game_node_nag_next(nd, n)) {
-					unsigned char r[2] = { CD_PGC_NAG,
-						(unsigned char)n };
-
-					if (put(e, r, 2) != 0)
-						break;
-				}
-				if (n >= 0) {
-					rc = enc_nomem(e);
-					break;
-				}
+			if (put_nags(e, f->node, false) != 0) {
+				rc = enc_nomem(e);
+				break;
 			}
 			if ((rc = put_notes(e, nd->after)) != CD_OK)
 				break;
@@ -325,6 +339,10 @@ put_movetext(struct enc *e)
 			f->var = g->nodes[v].var_next;
 			run_close(e);
 			if (put_byte(e, CD_PGC_RAV_BEGIN) != 0) {
+				rc = enc_nomem(e);
+				break;
+			}
+			if (put_nags(e, v, true) != 0) {
 				rc = enc_nomem(e);
 				break;
 			}
@@ -678,8 +696,15 @@ get_moves(struct dec *d, unsigned count)
 		if (m == CD_MOVE_NONE)
 			return corrupt(d, at, "move ordinal %d beyond the %d "
 			    "legal moves", ord, n);
-		if (cd__game_add_move_trusted(d->g, m, NULL) != CD_OK)
+		switch (cd__game_add_move_trusted(d->g, m, NULL)) {
+		case CD_OK:
+			break;
+		case CD_ERR_ARG:
+			return corrupt(d, at, "move in a variation (0x08) that "
+			    "follows no move");
+		default:
 			return dec_nomem(d);
+		}
 	}
 	return CD_OK;
 }
@@ -791,9 +816,10 @@ get_general(struct dec *d)
 		case CD_PGC_NAG:
 			if (!get_uint(r, 1, &v))
 				return truncated(d);
+			/* (before a line's first move: a NAG that stands
+			 * before it) */
 			if (cd_game_add_nag(d->g, (int)v) != CD_OK)
-				return corrupt(d, d->rec, "NAG (0x07) before "
-				    "any move of its line");
+				return dec_nomem(d);
 			break;
 		case CD_PGC_RAV_BEGIN:
 			if ((st = cd_game_begin_variation(d->g)) != CD_OK) {

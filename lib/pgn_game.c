@@ -53,6 +53,18 @@ grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 	return 0;
 }
 
+int
+cd__grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
+{
+	return grow(arr, cap, need, sz, min);
+}
+
+int
+cd__grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
+{
+	return grow32(arr, cap, need, sz, min);
+}
+
 /* Append len bytes and a NUL to the string store; the offset or
  * (size_t)-1 when out of memory. */
 static size_t
@@ -79,6 +91,7 @@ line_reset(cd_game *g)
 	p->line.board = g->start;
 	p->line.check = cd_board_in_check(&g->start);
 	p->depth = 0;
+	p->npboards = 0;
 	p->tail_key = UINT64_MAX;
 }
 
@@ -110,6 +123,7 @@ cd_game_free(cd_game *g)
 		return;
 	if (g->priv) {
 		free(g->priv->stack);
+		free(g->priv->pboards);
 		free(g->priv->xtags);
 		free(g->priv->tag_hash);
 		free(g->priv->wstack);
@@ -120,6 +134,7 @@ cd_game_free(cd_game *g)
 	free(g->tags);
 	free(g->nodes);
 	free(g->notes);
+	free(g->nagsets);
 	free(g);
 }
 
@@ -135,6 +150,8 @@ cd_game_clear(cd_game *g)
 	g->nnodes = 1;
 	memset(&g->notes[0], 0, sizeof(g->notes[0]));
 	g->nnotes = 1;
+	g->nnagsets = 1;
+	g->priv->fen_cleared[0] = '\0';
 	g->start = g->priv->initial;
 	g->has_fen = false;
 	g->chess960 = false;
@@ -363,8 +380,8 @@ cd_game_setup(cd_game *g, cd_error *err)
 	if (fen != NULL) {
 		cd_board b;
 
-		st = cd_fen_parse(&b, fen, flen, g->chess960 ? CD_FEN_960 : 0,
-		    err);
+		st = cd_fen_parse_clearing(&b, fen, flen,
+		    g->chess960 ? CD_FEN_960 : 0, g->priv->fen_cleared, err);
 		if (st != CD_OK) {
 			line_reset(g);
 			return st;
@@ -615,24 +632,34 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 	nd->ply = g->nodes[parent].ply + 1;
 	if (l->has_move) {
 		g->nodes[l->cur].next = idx;
-	} else if (l->var_of == 0) {
+	} else if (p->depth == 0) {
 		g->nodes[0].next = idx;
 	} else {
-		uint32_t v = g->nodes[l->var_of].var;
+		/* a variation's first move: the next variation of var_of,
+		 * after the last one its owner line has seen */
+		uint32_t *tail = &p->stack[l->owner].vtail;
 
-		if (v == 0) {
-			g->nodes[l->var_of].var = idx;
-		} else {
-			while (g->nodes[v].var_next)
-				v = g->nodes[v].var_next;
-			g->nodes[v].var_next = idx;
+		if (l->anchorless) {
+			g->nnodes--;
+			return CD_ERR_ARG;
 		}
+		if (*tail == 0)
+			g->nodes[l->var_of].var = idx;
+		else
+			g->nodes[*tail].var_next = idx;
+		*tail = idx;
 		nd->before = l->pending;
 		l->pending = 0;
+		if (l->pending_nags != 0) {
+			nd->nags = l->pending_nags;
+			nd->flags = CD_NODE_NAGS_BEFORE;
+			l->pending_nags = 0;
+		}
 	}
 	if (san != NULL) {
-		/* san has CD_SAN_MAX bytes (the parser's buffer) */
-		memcpy(nd->san, san, CD_SAN_MAX);
+		/* san has CD_SAN_MAX bytes (the parser's buffer), of which
+		 * at most 6 and a NUL are used */
+		memcpy(nd->san, san, sizeof(nd->san));
 		nd->san[slen] = '\0';
 		n = slen;
 	} else {
@@ -650,16 +677,17 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 		l->check = cd__in_check(&l->board);
 	if (l->check) {
 		if (cd__can_answer_check(&l->board)) {
-			nd->flags = CD_NODE_CHECK;
+			nd->flags |= CD_NODE_CHECK;
 			nd->san[n++] = '+';
 		} else {
-			nd->flags = CD_NODE_MATE;
+			nd->flags |= CD_NODE_MATE;
 			nd->san[n++] = '#';
 		}
 		nd->san[n] = '\0';
 	}
 	nd->san_len = (uint8_t)n;
 	l->cur = idx;
+	l->vtail = 0;
 	l->has_move = true;
 	if (node)
 		*node = idx;
@@ -684,34 +712,6 @@ cd_game_add_move(cd_game *g, cd_move m, uint32_t *node)
 		return CD_ERR_ILLEGAL;
 	}
 	return cd__game_add_move_trusted(g, m, node);
-}
-
-cd_status
-cd_game_add_nag(cd_game *g, int n)
-{
-	struct cd__line *l = &g->priv->line;
-
-	if (n < 0 || n > 255)
-		return CD_ERR_RANGE;
-	if (!l->has_move)
-		return CD_ERR_ARG;
-	g->nodes[l->cur].nags[n >> 6] |= (uint64_t)1 << (n & 63);
-	return CD_OK;
-}
-
-int
-cd_game_node_nag_next(const cd_game_node *nd, int after)
-{
-	int n = after + 1;
-
-	while (n < 256) {
-		uint64_t w = nd->nags[n >> 6] >> (n & 63);
-
-		if (w)
-			return n + __builtin_ctzll(w);
-		n = (n | 63) + 1;
-	}
-	return -1;
 }
 
 /* Bytes folded in comments: white space, control bytes, DEL, `}`. */
@@ -849,7 +849,7 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 	if (l->has_move) {
 		head = &g->nodes[l->cur].after;
 		key = (uint64_t)l->cur << 1;
-	} else if (l->var_of == 0) {
+	} else if (p->depth == 0) {
 		head = &g->nodes[0].after;
 		key = 0;
 	} else {
@@ -882,45 +882,6 @@ cd_status
 cd_game_add_escape(cd_game *g, const char *text, size_t len)
 {
 	return note_add(g, CD_NOTE_ESCAPE, text, len, false, NULL);
-}
-
-cd_status
-cd_game_begin_variation(cd_game *g)
-{
-	struct cd__game_priv *p = g->priv;
-	struct cd__line *l = &p->line;
-	uint32_t replaced;
-
-	if (!l->has_move)
-		return CD_ERR_ARG;
-	if (grow((void **)&p->stack, &p->stack_cap, p->depth + 1,
-	    sizeof(*p->stack), 8) != 0)
-		return CD_ERR_NOMEM;
-	p->stack[p->depth++] = *l;
-	replaced = l->cur;
-	l->var_of = replaced;
-	l->base = g->nodes[replaced].parent;
-	l->board = l->prev;
-	l->check = l->prev_check;
-	l->has_move = false;
-	l->pending = 0;
-	l->cur = 0;
-	p->tail_key = UINT64_MAX;
-	return CD_OK;
-}
-
-cd_status
-cd_game_end_variation(cd_game *g, bool *empty)
-{
-	struct cd__game_priv *p = g->priv;
-
-	if (p->depth == 0)
-		return CD_ERR_ARG;
-	if (empty)
-		*empty = !p->line.has_move;
-	p->line = p->stack[--p->depth];
-	p->tail_key = UINT64_MAX;
-	return CD_OK;
 }
 
 void

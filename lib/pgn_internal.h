@@ -98,12 +98,41 @@ struct cd__line {
 	uint32_t base;		/* its first move is played after base */
 	uint32_t var_of;	/* the move it is a variation of (0: main) */
 	uint32_t pending;	/* notes before its first move (variations) */
+	uint32_t pending_nags;	/* NAGs before its first move: a pair of
+				 * nagsets (the second holds them); 0 none */
+	uint32_t owner;		/* variations: the stack index of the line
+				 * whose last move is var_of */
+	uint32_t vtail;		/* the last variation of cur so far */
 	bool has_move;
 	bool check;		/* the side to move in board is in check */
 	bool prev_check;	/* the same in prev */
+	bool flat;		/* opened right after the first move of a
+				 * variation: a next variation of var_of
+				 * (export-format.md rule 11) */
+	bool anchorless;	/* opened in a variation with no move yet:
+				 * can hold only comments and NAGs */
 	unsigned long line, col;	/* where its `(` stood (parser) */
 	cd_board board;		/* position after cur (or at base) */
 	cd_board prev;		/* position before cur */
+};
+
+/* A position packed for the builder's stack: 56 bytes instead of a
+ * cd_board's 160 (pgn_tree.c). */
+struct cd__pboard {
+	uint8_t sq[32];		/* a piece per nibble, a1 first */
+	uint8_t side, ep, castle[4], chess960, ep_hashed;
+	uint32_t halfmove, fullmove;
+	uint64_t key;
+};
+
+/* A line on the builder's stack, waiting for its variation to close:
+ * the cd__line without its boards, which are rebuilt from a packed
+ * one (its own, or for a flat line the owner's) and the move cur. */
+struct cd__frame {
+	uint32_t cur, base, var_of, pending, pending_nags, owner, vtail;
+	uint32_t pb;		/* index of its packed board (not flat) */
+	uint32_t line, col;	/* (saturated) */
+	uint8_t flags;		/* FR_* of pgn_tree.c */
 };
 
 /* A frame of the writer's stack: a move whose variations are written. */
@@ -116,8 +145,13 @@ struct cd__game_priv {
 	cd_board initial;	/* the standard initial position */
 
 	struct cd__line line;	/* the current line */
-	struct cd__line *stack;	/* the lines it branched from */
+	struct cd__frame *stack;	/* the lines it branched from */
 	size_t depth, stack_cap;
+	struct cd__pboard *pboards;	/* their packed positions */
+	size_t npboards, pboards_cap;
+
+	/* castling rights cd_game_setup cleared from the FEN tag */
+	char fen_cleared[9];
 
 	/* the last note appended, to append the next in O(1) */
 	uint64_t tail_key;
@@ -147,6 +181,17 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
+
+/* Grow *arr (elements of size sz) to hold at least need elements
+ * (pgn_game.c); 0 or -1. */
+int cd__grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min);
+int cd__grow32(void **arr, uint32_t *cap, size_t need, size_t sz,
+    size_t min);
+/* The after-move NAG set of node i, made when it has none; NULL when
+ * out of memory (pgn_tree.c). */
+cd_game_nagset *cd__game_nags_after(cd_game *g, uint32_t i);
+/* Append the note chain first to the chain at *head (pgn_tree.c). */
+void cd__game_notes_append(cd_game *g, uint32_t *head, uint32_t first);
 
 /* The move number and side of the move at ply (from 1) of g. */
 static inline unsigned long

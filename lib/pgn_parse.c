@@ -138,6 +138,17 @@ move_error(struct parse *ps, const cd_pgn_token *t, cd_status st,
 	return fail(ps, st, t->line, t->col, "%s %s: %s", label, tok, why);
 }
 
+/* A move in a variation opened where no move stood: the variation
+ * does not follow a move (reported at its `(`). */
+static cd_status
+no_anchor(struct parse *ps)
+{
+	const struct cd__line *l = &ps->g->priv->line;
+
+	return fail(ps, CD_ERR_SYNTAX, l->line, l->col,
+	    "variation does not follow a move");
+}
+
 /* Tags into the game, then the start position. */
 static cd_status
 read_tags(struct parse *ps)
@@ -197,6 +208,18 @@ read_tags(struct parse *ps)
 
 		return fail(ps, st, t ? t->line : raw->line,
 		    t ? t->col : raw->col, "bad FEN: %s", se.msg);
+	}
+	if (g->priv->fen_cleared[0] != '\0' && ps->o->notice != NULL) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+		const char *c;
+		char msg[160];
+
+		for (c = g->priv->fen_cleared; *c != '\0'; c++) {
+			cd_fen_cleared_message((unsigned char)*c, g->chess960,
+			    msg, sizeof(msg));
+			ps->o->notice(ps->o->warn_ctx, t ? t->line : raw->line,
+			    t ? t->col : raw->col, msg);
+		}
 	}
 	if (ps->o->warn) {
 		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
@@ -335,6 +358,8 @@ read_movetext(struct parse *ps)
 				    (size_t)(w - q), &m, san, &slen)) {
 					st = cd__game_add_move_san(g, m, san,
 					    slen, NULL);
+					if (st == CD_ERR_ARG)
+						return no_anchor(ps);
 					if (st != CD_OK)
 						return fail(ps, st, lx.line,
 						    (unsigned long)(q -
@@ -370,11 +395,15 @@ read_movetext(struct parse *ps)
 			cd_move m;
 			uint32_t idx;
 
+			if (p->line.anchorless)
+				return no_anchor(ps);
 			if (lang == NULL && t.text != tried &&
 			    cd__san_fast(b, p->line.check,
 			    t.text, t.len, &m, san, &slen)) {
 				st = cd__game_add_move_san(g, m, san, slen,
 				    &idx);
+				if (st == CD_ERR_ARG)
+					return no_anchor(ps);
 				if (st != CD_OK)
 					break;
 				if (ps->o->warn)
@@ -399,6 +428,8 @@ read_movetext(struct parse *ps)
 					    "which PGC cannot hold");
 			}
 			st = cd__game_add_move_trusted(g, m, &idx);
+			if (st == CD_ERR_ARG)
+				return no_anchor(ps);
 			if (st != CD_OK)
 				break;
 			if (ps->o->warn)
@@ -413,12 +444,7 @@ read_movetext(struct parse *ps)
 				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
 				    "NAG %s out of range (0 to 255)", tok);
 			}
-			if (!p->line.has_move) {
-				show(tok, sizeof(tok), t.raw, t.raw_len);
-				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-				    "%s %s does not follow a move",
-				    cd_pgn_tok_name(type), tok);
-			}
+			/* (before a first move: written before it) */
 			st = cd_game_add_nag(g, (int)t.num);
 			break;
 		case CD_PGN_TOK_RESULT:
@@ -455,7 +481,7 @@ read_movetext(struct parse *ps)
 			st = cd_game_add_escape(g, t.text, t.len);
 			break;
 		case CD_PGN_TOK_RAV_OPEN:
-			if (!p->line.has_move)
+			if (!p->line.has_move && p->depth == 0)
 				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
 				    "variation does not follow a move");
 			st = cd_game_begin_variation(g);
@@ -464,6 +490,8 @@ read_movetext(struct parse *ps)
 			break;
 		case CD_PGN_TOK_RAV_CLOSE: {
 			bool empty = false;
+			bool held = p->line.pending != 0 ||
+			    p->line.pending_nags != 0;
 			unsigned long vl = p->line.line, vc = p->line.col;
 
 			if (p->depth == 0)
@@ -471,7 +499,11 @@ read_movetext(struct parse *ps)
 				    "unbalanced parentheses: `)` closes no "
 				    "variation");
 			st = cd_game_end_variation(g, &empty);
-			if (empty)
+			if (empty && held)
+				warn(ps, vl, vc, "variation without a move: its "
+				    "comments and NAGs kept as those of the "
+				    "move before");
+			else if (empty)
 				warn(ps, vl, vc, "empty variation dropped");
 			break;
 		}

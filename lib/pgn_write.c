@@ -277,30 +277,21 @@ move_number(struct out *o, unsigned long n, bool black)
 		token(o, p, len);
 }
 
+/* The NAGs of a set, in ascending order: "$n" tokens. */
 static void
-write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
+nags(struct out *o, const cd_game_nagset *set)
 {
-	const cd_game_node *nd = &g->nodes[i];
-	int mover = cd__game_mover(g, nd->ply);
+	int w;
 
-	if (!reduced && nd->before)
-		notes(o, g, nd->before);
-	if (mover == CD_WHITE)
-		move_number(o, cd__game_move_number(g, nd->ply), false);
-	else if (o->need_num)
-		move_number(o, cd__game_move_number(g, nd->ply), true);
-	token8(o, nd->san, nd->san_len);	/* san: 10 bytes, <= 7 used */
-	o->need_num = false;
-	if (reduced)
-		return;
-	if (cd_game_node_has_nags(nd)) {
-		int n;
+	for (w = 0; w < 4; w++) {
+		uint64_t bits = set->bits[w];
 
-		for (n = cd_game_node_nag_next(nd, -1); n >= 0;
-		    n = cd_game_node_nag_next(nd, n)) {
+		while (bits) {
+			int n = 64 * w + __builtin_ctzll(bits);
 			char buf[8];
 			int len = 0;
 
+			bits &= bits - 1;
 			buf[len++] = '$';
 			if (n >= 100)
 				buf[len++] = (char)('0' + n / 100);
@@ -309,8 +300,32 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 			buf[len++] = (char)('0' + n % 10);
 			token(o, buf, (size_t)len);
 		}
-		o->need_num = true;
 	}
+	o->need_num = true;
+}
+
+static void
+write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
+{
+	const cd_game_node *nd = &g->nodes[i];
+	int mover = cd__game_mover(g, nd->ply);
+
+	/* before the first move of a variation: NAGs, then comments
+	 * (export-format.md rule 10) */
+	if (!reduced && (nd->flags & CD_NODE_NAGS_BEFORE))
+		nags(o, &g->nagsets[nd->nags + 1]);
+	if (!reduced && nd->before)
+		notes(o, g, nd->before);
+	if (mover == CD_WHITE)
+		move_number(o, cd__game_move_number(g, nd->ply), false);
+	else if (o->need_num)
+		move_number(o, cd__game_move_number(g, nd->ply), true);
+	token8(o, nd->san, nd->san_len);	/* san: 8 bytes, <= 7 used */
+	o->need_num = false;
+	if (reduced)
+		return;
+	if (nd->flags & CD_NODE_NAGS)
+		nags(o, &g->nagsets[nd->nags]);
 	if (nd->after)
 		notes(o, g, nd->after);
 }
@@ -373,6 +388,8 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 	put(&o, "\n", 1);
 
 	o.need_num = true;
+	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
+		nags(&o, &g->nagsets[g->nodes[0].nags]);	/* before the game */
 	if (!reduced)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;

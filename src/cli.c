@@ -691,9 +691,20 @@ cli_rejects_close(void)
 void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
+	/* (the reader skips whole lines: the text starts in column 1) */
 	if (raw->skipped_bytes > 0 && !cli_quiet)
-		cli_warn_at(file, raw->skipped_line, 0, "skipped %llu bytes of "
-		    "text that is not PGN",
+		cli_warn_at(file, raw->skipped_line, 1, "warning: game %llu: "
+		    "skipped %llu bytes of text that is not PGN before it",
+		    (unsigned long long)raw->number,
+		    (unsigned long long)raw->skipped_bytes);
+}
+
+void
+cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
+{
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(file, raw->skipped_line, 1, "warning: skipped %llu "
+		    "bytes of text that is not PGN at the end of the input",
 		    (unsigned long long)raw->skipped_bytes);
 }
 
@@ -702,21 +713,22 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 {
 	static const char *last_file;
 	static unsigned long long last_number;
-	static unsigned long last_line;
+	static unsigned long last_line, last_col;
 	static int last_open;
 
 	if (st == CD_OK) {
 		last_file = file;
 		last_number = (unsigned long long)raw->number;
 		last_line = (unsigned long)raw->line;
+		last_col = (unsigned long)raw->col;
 		/* (an unclosed comment is rejected with its own message) */
 		last_open = (raw->flags & (CD_PGN_RAW_NO_RESULT |
 		    CD_PGN_RAW_UNCLOSED_COMMENT)) == CD_PGN_RAW_NO_RESULT;
 	} else {
 		if (st == CD_EOF && last_open && last_file == file)
-			cli_warn_at(file, last_line, 0, "game %llu: no "
-			    "termination marker at the end of the input "
-			    "(truncated?)", last_number);
+			cli_warn_at(file, last_line, last_col, "warning: game "
+			    "%llu: no termination marker at the end of the "
+			    "input (truncated?)", last_number);
 		last_open = 0;
 	}
 }
@@ -724,7 +736,10 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 void
 cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 {
-	cli_pgn_skipped(file, raw);
+	if (st == CD_OK)
+		cli_pgn_skipped(file, raw);
+	else
+		cli_pgn_skipped_end(file, raw);
 	cli_pgn_end_note(file, raw, st);
 }
 

@@ -81,12 +81,14 @@ void cli_rejects_close(void);
 /* Call after every cd_pgn_reader_next (the CD_EOF call too): warns
  * about text skipped before a game (unless quiet), and at the end of an
  * input about a last game without a termination marker, which is how a
- * truncated file looks ("game N: no termination marker at the end of
- * the input (truncated?)"; always, quiet or not).  The two halves:
+ * truncated file looks ("warning: game N: no termination marker at the
+ * end of the input (truncated?)"; always, quiet or not).  The two halves:
  * cli_pgn_skipped (the first) and cli_pgn_end_note (the second, which
  * keeps the state of the last game read: one thread). */
 void cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st);
 void cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw);
+/* The same after the last game (CD_EOF: no game to name). */
+void cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw);
 void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
     int st);
 

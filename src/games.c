@@ -372,6 +372,17 @@ worker(void *arg)
 	return NULL;
 }
 
+/* The parser's notices (a change to a kept game that is always told:
+ * a FEN castling right cleared) as warnings. */
+static void
+notice(void *ctx, unsigned long line, unsigned long col, const char *msg)
+{
+	const struct cli_job *j = ctx;
+
+	cli_warn_at(j->file, line, col, "warning: game %llu: %s",
+	    (unsigned long long)j->number, msg);
+}
+
 static void
 pool_start(void)
 {
@@ -389,6 +400,8 @@ pool_start(void)
 			cli_fatal("out of memory");
 		j->opts = cli_games.opts;
 		j->opts.warn_ctx = j;
+		if (j->opts.notice == NULL)
+			j->opts.notice = notice;
 	}
 	/* the threads start with the signals that clean up blocked: the
 	 * handler runs in this thread */

@@ -59,7 +59,7 @@ warn_cb(void *ctx, unsigned long line, unsigned long col, const char *msg)
 {
 	const struct cli_job *j = ctx;
 
-	cli_warn_at(j->file, line, col, "game %llu: %s",
+	cli_warn_at(j->file, line, col, "warning: game %llu: %s",
 	    (unsigned long long)j->number, msg);
 }
 
@@ -124,8 +124,8 @@ check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 			    "capture";
 	}
 	if (why != NULL)
-		cli_warn_at(j->file, raw->line, raw->col, "game %llu: the "
-		    "game %s but the result is %s",
+		cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
+		    "the game %s but the result is %s",
 		    (unsigned long long)j->number, why, cd_pgn_result_str(r));
 }
 

@@ -679,7 +679,10 @@ src_next(struct src *s)
 
 		flush_pending();	/* the reader reuses its buffer */
 		st = cd_pgn_reader_next(s->r, &g);
-		cli_pgn_skipped(s->name, &g);
+		if (st == CD_OK)
+			cli_pgn_skipped(s->name, &g);
+		else
+			cli_pgn_skipped_end(s->name, &g);
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
@@ -883,7 +886,7 @@ sort_file(FILE *f, const char *name)
 		games_read++;
 		cli_progress(games_read, sort_bytes + cd_pgn_reader_tell(r));
 	}
-	cli_pgn_skipped(name, &g);
+	cli_pgn_skipped_end(name, &g);
 	sort_bytes += cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
 	return cli_read_end(name, st);

@@ -231,14 +231,35 @@ static const struct mcase mcases[] = {
 	    0, NULL },
 	{ "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 *",
 	    "1. e4 ( 1. d4 d5 ( 1... Nf6 2. c4 ) 2. c4 ) 1... e5 *", 0, NULL },
+	/* rule 11: a variation right after the first move of another is
+	 * its next sibling: one tree, one layout */
 	{ "1. e4 (1. d4 (1. c4) (1. Nf3)) (1. b3) e5 *",
-	    "1. e4 ( 1. d4 ( 1. c4 ) ( 1. Nf3 ) ) ( 1. b3 ) 1... e5 *", 0,
+	    "1. e4 ( 1. d4 ) ( 1. c4 ) ( 1. Nf3 ) ( 1. b3 ) 1... e5 *", 0,
 	    NULL },
+	{ "1. e4 e5 (1... c5 (1... e6 2. d4)) *",
+	    "1. e4 e5 ( 1... c5 ) ( 1... e6 2. d4 ) *", 0, NULL },
+	{ "1. e4 e5 (1... c5 (1... e6 (1... d6)) 2. Nf3) (1... a6) *",
+	    "1. e4 e5 ( 1... c5 2. Nf3 ) ( 1... e6 ) ( 1... d6 ) ( 1... a6 ) *",
+	    0, NULL },
+	{ "1. e4 e5 (1... c5 {x} $1 (1... e6) 2. Nf3 (2. c3)) *",
+	    "1. e4 e5 ( 1... c5 $1 { x } 2. Nf3 ( 2. c3 ) ) ( 1... e6 ) *", 0,
+	    NULL },
+	/* rule 10: a NAG before the first move of a variation or game */
+	{ "1. e4 e5 ( $142 {better} 1... c5 ) *",
+	    "1. e4 e5 ( $142 { better } 1... c5 ) *", 0, NULL },
+	{ "1. e4 ( ! 1. d4 ) *", "1. e4 ( $1 1. d4 ) *", 0, NULL },
+	{ "{c} $1 1. e4 *", "$1 { c } 1. e4 *", 0, NULL },
+	{ "$1 1. e4 *", "1. e4 *", CD_PGN_REDUCED, NULL },
 	{ "1. e4 e5 2. Nf3 (2. f4 exf4 (2... d5)) *",
 	    "1. e4 e5 2. Nf3 ( 2. f4 exf4 ( 2... d5 ) ) *", 0, NULL },
 	/* import: empty variations dropped */
 	{ "1. e4 () e5 *", "1. e4 e5 *", 0, NULL },
-	{ "1. e4 ( {only a comment} ) e5 *", "1. e4 e5 *", 0, NULL },
+	/* a variation with no move keeps its comments and NAGs as those
+	 * of the move before */
+	{ "1. e4 ( {only a comment} ) e5 *",
+	    "1. e4 { only a comment } 1... e5 *", 0, NULL },
+	{ "1. e4 {a} ( ( {b} $14 ) {c} ) ( {d} ) e5 *",
+	    "1. e4 $14 { a } { b } { c } { d } 1... e5 *", 0, NULL },
 	/* rule 12: the marker; none: the Result tag if valid, else * */
 	{ "[Result \"0-1\"]\n1. e4", "1. e4 0-1", 0, NULL },
 	{ "[Result \"0:1\"]\n1. e4", "1. e4 *", 0, NULL },
@@ -363,6 +384,16 @@ static const struct wcase wcases[] = {
 	  "1. Rf2 *",
 	  HDR("*") "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1RR2 w EQkq - 0 1\"]\n"
 	  "[SetUp \"1\"]\n[Variant \"960\"]\n\n1. Rf2 *\n\n", 0 },
+	/* castling rights the position cannot have: cleared */
+	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w K - 0 1\"]\n1. Kd2 *",
+	  HDR("*") "[FEN \"k7/8/8/8/8/8/8/4K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n"
+	  "1. Kd2 *\n\n", 0 },
+	{ "[FEN \"r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1\"]\n1. Ke1 O-O *",
+	  HDR("*") "[FEN \"r3k2r/8/8/8/8/8/8/R4K1R w kq - 0 1\"]\n"
+	  "[SetUp \"1\"]\n\n1. Ke1 O-O *\n\n", 0 },
+	{ "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1R3 w EA - 0 1\"]\n1. Kd1 *",
+	  HDR("*") "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1R3 w - - 0 1\"]\n"
+	  "[SetUp \"1\"]\n\n1. Kd1 *\n\n", 0 },
 	/* Variant values that mean standard chess */
 	{ "[Variant \"Standard\"]\n1. e4 *",
 	  HDR("*") "[Variant \"Standard\"]\n\n1. e4 *\n\n", 0 },
@@ -461,10 +492,8 @@ static const struct rcase rcases[] = {
 	{ "1. e4 \"x\" e5 *", CD_ERR_SYNTAX, 1, 7,
 	    "unreadable token: a quoted string in movetext", 0 },
 	{ "1. e4 e5\x01 *", CD_ERR_SYNTAX, 1, 9, "unreadable token '\\x01'", 0 },
-	{ "$1 1. e4 *", CD_ERR_SYNTAX, 1, 1, "NAG $1 does not follow a move",
-	    0 },
-	{ "1. e4 ( ! 1. d4 ) *", CD_ERR_SYNTAX, 1, 9,
-	    "suffix annotation ! does not follow a move", 0 },
+	{ "1. e4 ( {c} ( 1. d4 ) ) *", CD_ERR_SYNTAX, 1, 13,
+	    "variation does not follow a move", 0 },
 	{ "1. e4 $256 *", CD_ERR_SYNTAX, 1, 7,
 	    "NAG $256 out of range (0 to 255)", 0 },
 	{ "[Event \"x]\n1. e4 *", CD_ERR_SYNTAX, 1, 1,
@@ -485,13 +514,15 @@ static const struct rcase rcases[] = {
 	    "bad FEN: pawn on the first or last rank", 0 },
 	{ "[FEN \"k6R/8/8/8/8/8/8/K7 w - - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
 	    "bad FEN: the side not to move is in check", 0 },
-	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w K - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
-	    "bad FEN: castling rights without king and rook in place", 0 },
+	/* (castling rights the position cannot have are cleared: the
+	 * position must still be valid without them) */
+	{ "[FEN \"k7/8/8/8/8/8/8/4K2P w K - 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
+	    "bad FEN: pawn on the first or last rank", 0 },
+	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w KK1 - 0 1\"]\n*", CD_ERR_SYNTAX, 1, 1,
+	    "bad FEN: unexpected character in castling field", 0 },
 	{ "[FEN \"k7/8/8/8/8/8/8/4K3 w - e3 0 1\"]\n*", CD_ERR_POSITION, 1, 1,
 	    "bad FEN: en passant square that no double push can have made",
 	    0 },
-	{ "[FEN \"r1k1r3/8/8/8/8/8/8/R1K1R3 w EA - 0 1\"]\n*", CD_ERR_POSITION,
-	    1, 1, "bad FEN: ", 0 },
 	{ "[Event \"x\"]\n[Variant \"Crazyhouse\"]\n1. e4 *",
 	    CD_ERR_UNSUPPORTED, 2, 1, "unsupported variant 'Crazyhouse'", 0 },
 };
@@ -579,6 +610,20 @@ static const struct wncase wncases[] = {
 	{ "[Result \"*\"][Site \"a\"][Site \"b\"]\n1. e4 *",
 	    "1:23: tag Site given twice: the last value wins\n" },
 	{ "[Result \"*\"]\n1. e4 () e5 *", "2:7: empty variation dropped\n" },
+	{ "[Result \"*\"]\n1. e4 ({c}) e5 *", "2:7: variation without a move: "
+	    "its comments and NAGs kept as those of the move before\n" },
+	{ "[Result \"*\"][FEN \"r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1\"]\n"
+	    "[SetUp \"1\"]\n*",
+	    "1:13: FEN castling right 'K' without the king and the rook on e1 "
+	    "and h1: cleared\n"
+	    "1:13: FEN castling right 'Q' without the king and the rook on e1 "
+	    "and a1: cleared\n" },
+	{ "[Result \"*\"][Variant \"960\"]"
+	    "[FEN \"1r2k2r/8/8/8/8/8/8/4K3 b Kkc - 0 1\"]\n[SetUp \"1\"]\n*",
+	    "1:28: FEN castling right 'K' without the king on rank 1 and a "
+	    "rook on its king side: cleared\n"
+	    "1:28: FEN castling right 'c' without the king on rank 8 and the "
+	    "rook on c8: cleared\n" },
 	{ "[Result \"*\"]\n1. o-o *", "2:4: 1. o-o: castling is not legal here\n" },
 	{ "[Result \"*\"]\n1. e4 e5 2. nf3 Nc6 3. Bb5+ *",
 	    "2:13: 2 moves not in canonical SAN (first: 2. nf3 read as Nf3)\n" },
@@ -606,6 +651,7 @@ START_TEST(test_warnings)
 	memset(&w, 0, sizeof(w));
 	memset(&po, 0, sizeof(po));
 	po.warn = collect;
+	po.notice = collect;
 	po.warn_ctx = &w;
 	if (cd_pgn_parse_text(game, c->in, strlen(c->in), &po, &err) != CD_OK)
 		snprintf(w.text + strlen(w.text), sizeof(w.text) -
@@ -782,7 +828,7 @@ START_TEST(test_builder)
 	ck_assert_uint_eq(game->ntags, 2);
 	ck_assert_int_eq(cd_game_setup(game, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_begin_variation(game), CD_ERR_ARG);
-	ck_assert_int_eq(cd_game_add_nag(game, 1), CD_ERR_ARG);
+	ck_assert_int_eq(cd_game_add_nag(game, -1), CD_ERR_RANGE);
 	ck_assert_int_eq(cd_game_add_comment(game, " before ", 8, NULL), CD_OK);
 	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE(CD_SQ(4, 6),
 	    CD_SQ(4, 4), CD_MK_NORMAL), NULL), CD_ERR_ILLEGAL);
@@ -833,11 +879,13 @@ START_TEST(test_builder)
 	ck_assert_uint_eq(game->nodes[e5].ply, 2);
 	ck_assert_uint_eq(game->nodes[nf6].ply, 2);
 	ck_assert_str_eq(game->nodes[nf6].san, "Nf6");
-	k = cd_game_node_nag_next(&game->nodes[e4], -1);
+	k = cd_game_nag_next(game, e4, -1);
 	ck_assert_int_eq(k, 1);
-	k = cd_game_node_nag_next(&game->nodes[e4], k);
+	k = cd_game_nag_next(game, e4, k);
 	ck_assert_int_eq(k, 3);
-	ck_assert_int_eq(cd_game_node_nag_next(&game->nodes[e4], k), -1);
+	ck_assert_int_eq(cd_game_nag_next(game, e4, k), -1);
+	ck_assert_int_eq(cd_game_nag_before_next(game, e4, -1), -1);
+	ck_assert_int_eq(cd_game_nag_next(game, 0, -1), -1);
 	ck_assert(!cd_game_node_has_nags(&game->nodes[e5]));
 	ck_assert_uint_ne(game->nodes[d4].before, 0);
 	ck_assert_str_eq(cd_game_str(game,
@@ -953,8 +1001,8 @@ START_TEST(test_many_notes)
 		ck_assert_uint_eq(strtoul(cd_game_str(game,
 		    game->notes[a].text), NULL, 10), i % 1000);
 	ck_assert_uint_eq(i, n);
-	for (i = 0; i < 4; i++)
-		ck_assert(game->nodes[1].nags[i] == ~(uint64_t)0);
+	for (i = 0; i < 256; i++)
+		ck_assert_int_eq(cd_game_nag_next(game, 1, (int)i - 1), (int)i);
 	free(in);
 }
 END_TEST

@@ -108,7 +108,7 @@ damaged ordinal-2 '\005\003\002\015\377\006' '53: move ordinal 255 beyond the 20
 damaged rav-end '\005\003\001\015\011\006' '53: variation end (0x09) without 0x08'
 damaged rav-open '\005\003\001\015\010\003\001\000\006' '57: game end (0x06) inside a variation (0x08 without 0x09)'
 damaged rav-first '\005\010' '50: variation (0x08) before any move of its line'
-damaged nag-first '\005\007\001\006' '50: NAG (0x07) before any move of its line'
+damaged rav-no-move '\005\003\001\015\010\010\003\001\000\011\011\006' '57: move in a variation (0x08) that follows no move'
 damaged tag-outside '\002\001a\001b' '49: record 0x02 outside a game (no 0x05 before it)'
 damaged rav-outside '\011' '49: record 0x09 outside a game (no 0x05 before it)'
 damaged tag-late '\005\003\001\015\002\001a\001b\006' '53: tag pair (0x02) after the movetext'
@@ -205,4 +205,10 @@ if [ -n "${CORPUS:-}" ] && [ -r "$CORPUS/pgn/otb-14539.pgn.xz" ] &&
 	    fail "corpus: pgc2pgn -r failed"
 	cmp -s "$T/otb-regr.pgn" "$T/otb-rtr.pgn" || fail "corpus: reduced round trip differs"
 fi
+# NAGs before a first move, variations without a move, rule 11: the
+# round trip equals pgn-regularize.
+"$REG" -q "$top_srcdir/tests/files/export-decisions.pgn" >"$T/ed-reg.pgn" 2>/dev/null
+"$ENC" -q --comments "$top_srcdir/tests/files/export-decisions.pgn" \
+    2>/dev/null | "$DEC" >"$T/ed-rt.pgn" || fail "export decisions: pgc2pgn failed"
+cmp -s "$T/ed-reg.pgn" "$T/ed-rt.pgn" || fail "export decisions: round trip differs"
 exit $status

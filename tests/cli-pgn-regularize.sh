@@ -51,7 +51,7 @@ cmp -s "$T/err" "$E/regularize-import.err" ||
 expect 0 "$P" "$F/regularize-import.pgn"
 cmp -s "$T/out" "$E/regularize-import.pgn" || fail "import without -v"
 [ "$(wc -l <"$T/err")" -eq 1 ] || fail "import: warnings without -v"
-grep -q "regularize-import.pgn:1: skipped 53 bytes of text that is not PGN" \
+grep -q "regularize-import.pgn:1:1: warning: game 1: skipped 53 bytes of text that is not PGN" \
     "$T/err" || fail "import: skipped text warning"
 expect 0 "$P" -q "$F/regularize-import.pgn"
 [ -s "$T/err" ] && fail "-q: stderr not empty"
@@ -132,5 +132,26 @@ if [ -w /dev/full ]; then
 	[ $? -eq 2 ] || fail "write error: exit status"
 	grep -q "write error" "$T/err" || fail "write error: message"
 fi
+
+# The export decisions (export-format.md rules 10 and 11, variations
+# without a move, impossible castling rights, warnings about kept
+# games): golden output and warnings; exit 0, since every game is kept.
+(cd "$F" && "$P" -v export-decisions.pgn) >"$T/out" 2>"$T/err" ||
+    fail "export decisions: exit status"
+cmp -s "$T/out" "$E/export-decisions.pgn" ||
+    { fail "export decisions: output differs"; diff "$E/export-decisions.pgn" "$T/out" >&2; }
+cmp -s "$T/err" "$E/export-decisions.err" ||
+    { fail "export decisions: warnings differ"; diff "$E/export-decisions.err" "$T/err" >&2; }
+# the castling and end-of-input warnings are told without -v too
+(cd "$F" && "$P" export-decisions.pgn) >/dev/null 2>"$T/err" ||
+    fail "export decisions without -v: exit status"
+[ "$(grep -c ': warning: game [67]: ' "$T/err")" -eq 3 ] &&
+    [ "$(wc -l <"$T/err")" -eq 3 ] ||
+    { fail "export decisions without -v: warnings"; cat "$T/err" >&2; }
+# a fixed point, and the same tree grouped three ways gives one text
+"$P" "$E/export-decisions.pgn" >"$T/out2" 2>/dev/null
+cmp -s "$T/out2" "$E/export-decisions.pgn" || fail "export decisions: not a fixed point"
+[ "$(grep -c '^1\. e4 e5 ( 1\.\.\. c5 ) ( 1\.\.\. e6 2\. d4 ( 2\. d3 ) ) ( 1\.\.\. c6 ) 2\. Nf3 \*$' \
+    "$E/export-decisions.pgn")" -eq 3 ] || fail "rule 11: three groupings, three texts"
 
 exit $status

@@ -39,7 +39,7 @@ expect 0 "$P" -u "$F/sort-keys.pgn"
 cmp -s "$T/out" "$E/sort-keys-u.pgn" || fail "-u: sort-keys-u.pgn differs"
 expect 0 "$P" "$F/sort-odd.pgn"
 cmp -s "$T/out" "$E/sort-odd.pgn" || fail "sort-odd.pgn differs"
-grep -q "^pgn-sort: .*sort-odd.pgn:1: skipped 35 bytes of text that is not PGN$" \
+grep -q "^pgn-sort: .*sort-odd.pgn:1:1: warning: game 1: skipped 35 bytes of text that is not PGN before it$" \
     "$T/err" || fail "sort-odd.pgn: no warning about skipped text"
 # standard input, by name and by default
 "$P" - <"$F/sort-keys.pgn" | cmp -s - "$E/sort-keys.pgn" || fail "stdin (-)"

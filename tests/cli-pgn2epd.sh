@@ -234,7 +234,7 @@ for f in "$F"/*.pgn; do
 	    "$T/p.err" >"$T/counts"
 	read -r r w j <"$T/counts" || fail "$f: no --stats line"
 	[ "$r" -eq $((w + j)) ] || fail "$f: $r read, $w written, $j rejected"
-	msgs=$(grep -c ': game [0-9]*: ' "$T/p.err")
+	msgs=$(grep -v ': warning: ' "$T/p.err" | grep -c ': game [0-9]*: ')
 	[ "$msgs" -eq "$j" ] || fail "$f: $msgs messages for $j rejected"
 	"$V" -q -n "$T/p.epd" >"$T/v.epd" 2>"$T/v.err" ||
 	    { cat "$T/v.err" >&2; fail "$f: epd-validate found invalid lines"; }

@@ -19,7 +19,9 @@ enum {
 	CD_FEN_STRICT = 1 << 0,	/* exactly six fields, single spaces */
 	CD_FEN_960 = 1 << 1,	/* Chess960: KQkq mean the outermost rooks */
 	CD_FEN_NO_VALIDATE = 1 << 2,	/* skip cd_board_validate */
-	CD_FEN_DETECT_960 = 1 << 3	/* Chess960 when the rights need it */
+	CD_FEN_DETECT_960 = 1 << 3,	/* Chess960 when the rights need it */
+	CD_FEN_CLEAR_CASTLING = 1 << 4	/* clear impossible castling rights
+					 * (see cd_fen_parse_clearing) */
 };
 
 /*
@@ -55,6 +57,29 @@ CD_API cd_status cd_fen_parse(cd_board *b, const char *text, size_t len,
  */
 CD_API cd_status cd_fen_castling_check(const char *field, size_t len,
     const cd_board *b, cd_error *err);
+
+/*
+ * cd_fen_parse, except that a castling right the position cannot have
+ * is cleared instead of making the FEN an error (import-format.md): in
+ * standard chess a right needs the king on e1 (e8) and the rook in the
+ * corner of its side; in Chess960 the king on its first rank and the
+ * rook the letter names (KQkq: a rook on that side of the king).  The
+ * letters cleared, as written in the castling field, go to cleared (if
+ * not NULL: room for 9 bytes; NUL-terminated, at most 8 kept).  Every
+ * other fault is still an error; so is the position once the rights
+ * are cleared (cd_board_validate), reported in *err as by cd_fen_parse.
+ * The standard-chess test is that of cd_fen_castling_check, which
+ * reports the same rights as errors instead.  For the PGN FEN tag.
+ */
+CD_API cd_status cd_fen_parse_clearing(cd_board *b, const char *text,
+    size_t len, unsigned flags, char *cleared, cd_error *err);
+
+/* The warning for a right cd_fen_parse_clearing cleared, in the words
+ * of import-format.md: "FEN castling right 'K' without the king and the
+ * rook on e1 and h1: cleared".  Written into buf (cap bytes, NUL
+ * included, truncated to fit); returns the length it needed. */
+CD_API size_t cd_fen_cleared_message(int letter, bool chess960, char *buf,
+    size_t cap);
 
 /* Write the six-field FEN of b into buf (room for CD_FEN_MAX); returns
  * its length.  Chess960 castling in X-FEN style. */

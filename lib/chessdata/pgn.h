@@ -35,9 +35,26 @@
  * move of its first variation (an alternative to the node's move,
  * played from the same position, written after it in PGN); the next
  * variation of the same move starts at nodes[that].var_next, and so
- * on.  A variation's moves can have variations of their own (nesting
- * is kept as it was read).  Index 0 is never a move, so 0 means "none"
- * in next, var and var_next.
+ * on.  A variation's moves can have variations of their own.  Index 0
+ * is never a move, so 0 means "none" in next, var and var_next.
+ *
+ * The main line, as pgn-select or pgn2json read it:
+ *
+ *	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+ *		const cd_game_node *nd = &g->nodes[i];
+ *		... nd->move, nd->san, nd->ply ...
+ *		for (n = cd_game_nag_next(g, i, -1); n >= 0;
+ *		    n = cd_game_nag_next(g, i, n))
+ *			... $n ...
+ *		for (k = nd->after; k != 0; k = g->notes[k].next)
+ *			... cd_game_str(g, g->notes[k].text) ...
+ *	}
+ *
+ * The tree is kept in the canonical layout of export-format.md rule
+ * 11: a variation opened right after the first move of another
+ * variation is stored as the next variation of the same move (so the
+ * same move tree is the same cd_game whatever grouping the input
+ * used).
  *
  * Ownership: every pointer a game hands out (tag names and values,
  * comment texts, the export tag list) stays valid until the next call
@@ -93,20 +110,32 @@ typedef struct cd_game_note {
 /* Node flags. */
 enum {
 	CD_NODE_CHECK = 1 << 0,	/* the move gives check (not mate) */
-	CD_NODE_MATE = 1 << 1	/* the move gives checkmate */
+	CD_NODE_MATE = 1 << 1,	/* the move gives checkmate */
+	CD_NODE_NAGS = 1 << 2,	/* NAGs after the move (in nodes[0]: before
+				 * the first move of the game) */
+	CD_NODE_NAGS_BEFORE = 1 << 3	/* NAGs before the move (the first
+					 * move of a variation) */
 };
 
+/* A set of NAGs: bit n of bits[n / 64] for $n. */
+typedef struct cd_game_nagset {
+	uint64_t bits[4];
+} cd_game_nagset;
+
 /*
- * One move of the tree (or, for nodes[0], the start position).
+ * One move of the tree (or, for nodes[0], the start position): 44
+ * bytes.  NAGs live in the game's nagsets (read them with
+ * cd_game_nag_next), notes in its notes.
  */
 typedef struct cd_game_node {
 	cd_move move;		/* CD_MOVE_NONE in nodes[0]; CD_MOVE_NULL
 				 * for a null move */
 	uint8_t flags;		/* CD_NODE_* */
 	uint8_t san_len;
-	char san[CD_SAN_MAX];	/* canonical SAN with its check or mate
-				 * mark ("--" for a null move); "" in
-				 * nodes[0] */
+	char san[8];		/* canonical SAN with its check or mate
+				 * mark, NUL-terminated (at most 7 bytes:
+				 * "Qa1xb2+", "exd8=Q#"; "--" for a null
+				 * move); "" in nodes[0] */
 	uint32_t ply;		/* plies from the start position: 0 for
 				 * nodes[0], 1 for a first move */
 	uint32_t parent;	/* the move is played from the position
@@ -126,8 +155,11 @@ typedef struct cd_game_node {
 	uint32_t after;		/* notes after this move (and its NAGs);
 				 * in nodes[0]: the notes before the first
 				 * move of the game (even with no moves) */
-	uint64_t nags[4];	/* NAG set: bit n of nags[n / 64] for $n;
-				 * written in ascending order, each once */
+	uint32_t nags;		/* with CD_NODE_NAGS: nagsets[nags] holds
+				 * the NAGs after the move; with
+				 * CD_NODE_NAGS_BEFORE: nagsets[nags + 1]
+				 * those before it.  Use cd_game_nag_next
+				 * and cd_game_nag_before_next. */
 } cd_game_node;
 
 /*
@@ -147,6 +179,9 @@ typedef struct cd_game {
 
 	cd_game_note *notes;	/* notes[0] unused */
 	uint32_t nnotes, notes_cap;
+
+	cd_game_nagset *nagsets;	/* nagsets[0] unused */
+	uint32_t nnagsets, nagsets_cap;
 
 	cd_board start;		/* the start position (after cd_game_setup) */
 	bool has_fen;		/* a FEN tag gave the start position */
@@ -274,9 +309,12 @@ CD_API uint32_t cd_game_cursor(const cd_game *g);
  */
 CD_API cd_status cd_game_add_move(cd_game *g, cd_move m, uint32_t *node);
 
-/* Add NAG n (0..255) to the last move of the current line.
- * CD_ERR_RANGE for n out of range; CD_ERR_ARG when the line has no
- * move yet. */
+/*
+ * Add NAG n (0..255) where the cursor stands: to the last move of the
+ * current line, or, when the line has no move yet, before its first
+ * move (export-format.md rule 10; for the main line: in nodes[0]).
+ * CD_ERR_RANGE for n out of range.
+ */
 CD_API cd_status cd_game_add_nag(cd_game *g, int n);
 
 /*
@@ -298,15 +336,23 @@ CD_API cd_status cd_game_add_escape(cd_game *g, const char *text,
 
 /*
  * Open a variation: alternatives to the last move of the current line,
- * played from the position before it.  CD_ERR_ARG when the current line
- * has no move yet.
+ * played from the position before it.  When the current line is a
+ * variation whose only move so far is its first, the new variation is
+ * an alternative to that same move and is stored as the next variation
+ * of the move the current one replaces (export-format.md rule 11).  A
+ * variation opened in a variation that has no move yet can hold only
+ * comments and NAGs (cd_game_add_move then fails with CD_ERR_ARG).
+ * CD_ERR_ARG when the main line has no move yet.
  */
 CD_API cd_status cd_game_begin_variation(cd_game *g);
 
 /*
  * Close the innermost variation and return to the line it branched
- * from.  A variation without a move is dropped (its notes with it) and
- * *empty (if not NULL) set.  CD_ERR_ARG when no variation is open.
+ * from.  A variation without a move is no variation: its comments,
+ * escape lines and NAGs become those of the move it followed (or, in a
+ * variation that has no move yet either, of what stands before that
+ * variation's first move); *empty (if not NULL) is set then.
+ * CD_ERR_ARG when no variation is open.
  */
 CD_API cd_status cd_game_end_variation(cd_game *g, bool *empty);
 
@@ -316,15 +362,21 @@ CD_API size_t cd_game_depth(const cd_game *g);
 /* The position at the end of the main line (replays it). */
 CD_API void cd_game_end_position(const cd_game *g, cd_board *out);
 
-/* The NAGs of a node in ascending order: the first NAG above `after`
- * (pass -1 to start), or -1 when there is none. */
-CD_API int cd_game_node_nag_next(const cd_game_node *nd, int after);
+/* The NAGs of node i in ascending order (after its move; in nodes[0],
+ * those before the first move of the game): the first NAG above
+ * `after` (pass -1 to start), or -1 when there is none. */
+CD_API int cd_game_nag_next(const cd_game *g, uint32_t i, int after);
 
-/* Whether a node has any NAG. */
+/* The same for the NAGs that stand before node i's move (the first
+ * move of a variation: `( $142 1... c5 )`). */
+CD_API int cd_game_nag_before_next(const cd_game *g, uint32_t i,
+    int after);
+
+/* Whether a node has any NAG after its move. */
 static inline bool
 cd_game_node_has_nags(const cd_game_node *nd)
 {
-	return (nd->nags[0] | nd->nags[1] | nd->nags[2] | nd->nags[3]) != 0;
+	return (nd->flags & CD_NODE_NAGS) != 0;
 }
 
 /* ---- Parsing ---- */
@@ -350,7 +402,11 @@ typedef struct cd_pgn_parse_opts {
 	 * variation dropped, moves not in canonical SAN, ...); NULL to
 	 * skip the work of finding them. */
 	cd_pgn_warn_fn *warn;
-	void *warn_ctx;
+	void *warn_ctx;		/* for warn and notice */
+	/* Called, even when warn is NULL, for a change to a game that is
+	 * kept and that a user must hear of (a FEN castling right the
+	 * position cannot have, cleared); NULL: not told. */
+	cd_pgn_warn_fn *notice;
 } cd_pgn_parse_opts;
 
 /*
