@@ -67,6 +67,9 @@ usage(void)
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -m, --max-count=N     stop after N selected games\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "      --rejects=FILE    copy the bytes of every game that does not\n"
@@ -247,6 +250,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -258,7 +262,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qvhV", longopts,
+	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qvz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 't': add_cond(CD_SEL_TAG, optarg, "--tag"); break;
@@ -296,6 +300,9 @@ main(int argc, char **argv)
 		case 'q': cli_quiet = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
 		case OPT_STATS: opt_stats = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:

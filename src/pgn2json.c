@@ -37,6 +37,9 @@ usage(void)
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -o, --output=FILE     write to FILE\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "      --rejects=FILE    copy the original bytes of every rejected\n"
@@ -75,6 +78,7 @@ main(int argc, char **argv)
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -84,7 +88,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cfj:o:qhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":cfj:o:qz:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'c': opt_flags |= CD_JSON_COMMENTS; break;
@@ -100,6 +104,9 @@ main(int argc, char **argv)
 		case OPT_REJECTS: opt_rejects = optarg; break;
 		case OPT_STATS: opt_stats = 1; break;
 		case OPT_VARIATIONS: opt_flags |= CD_JSON_VARIATIONS; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:

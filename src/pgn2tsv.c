@@ -42,6 +42,9 @@ usage(void)
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -o, --output=FILE     write to FILE\n"
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n"
+	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "      --rejects=FILE    copy the original bytes of every rejected\n"
@@ -231,6 +234,7 @@ main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		CLI_COMPRESS_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -242,7 +246,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:Hj:o:qhV", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":f:Hj:o:qz:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
@@ -258,6 +262,9 @@ main(int argc, char **argv)
 		case 'q': cli_quiet = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
 		case OPT_STATS: opt_stats = 1; break;
+		case 'z': case CLI_OPT_LEVEL:
+			cli_compress_option(c, optarg);
+			break;
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:

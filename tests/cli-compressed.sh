@@ -93,6 +93,10 @@ same "pgc2pgn" pgc2pgn "$T/mix.pgc"
 same "epd-validate" epd-validate "$F/epd-valid.epd" -n
 same "epd-validate invalid" epd-validate "$F/epd-invalid.epd"
 same "chess-perft" chess-perft "$F/perft-blocks.perft" -q -d 2
+same "pgn-select" pgn-select "$T/mix.pgn" -t 'Result=1-0'
+same "pgn2json" pgn2json "$F/json-games.pgn" -c
+same "pgn2tsv" pgn2tsv "$F/json-games.pgn"
+same "pgn-split --list" pgn-split "$T/mix.pgn" -n 3 --list
 
 # ---- the corpus ----
 C=${CORPUS:-}
@@ -182,7 +186,7 @@ for z in $FORMATS; do
 	    fail "$z: -o names the input"
 done
 for tool in pgn-regularize pgn-sort pgn2epd pgn2pgc pgc2pgn epd-validate \
-    chess-perft; do
+    chess-perft pgn-select pgn2json pgn2tsv; do
 	expect 2 "$B/$tool" -z lz4 /dev/null
 	grep -q "unknown compression format 'lz4'" "$T/err" ||
 	    fail "$tool -z lz4: message"
@@ -193,6 +197,15 @@ for tool in pgn-regularize pgn-sort pgn2epd pgn2pgc pgc2pgn epd-validate \
 	    fail "$tool --level=10: message"
 	"$B/$tool" --help | grep -q -- '--compress=' ||
 	    fail "$tool --help: no --compress"
+done
+# the output of the tools that write games as data, compressed
+for tool in pgn-select pgn2json pgn2tsv; do
+	"$B/$tool" "$F/json-games.pgn" >"$T/ref.out" 2>/dev/null
+	"$B/$tool" -z xz "$F/json-games.pgn" 2>/dev/null | xz -dc |
+	    cmp -s - "$T/ref.out" || fail "$tool -z xz does not read back"
+	"$B/$tool" -o "$T/d.out.gz" "$F/json-games.pgn" 2>/dev/null
+	gzip -dc "$T/d.out.gz" | cmp -s - "$T/ref.out" ||
+	    fail "$tool -o NAME.gz does not read back"
 done
 expect 0 "$B/pgn-regularize" -z plain "$F/sample.pgn"
 "$B/pgn-regularize" "$F/sample.pgn" | cmp -s - "$T/out" || fail "-z plain"
