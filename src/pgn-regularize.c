@@ -97,7 +97,7 @@ check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 			continue;
 		end = cd_rules_endings(rules) & CD_END_AUTOMATIC;
 		if (end != 0) {
-			cli_warn_at(j->file, raw->line, raw->col, "game %llu: "
+			cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
 			    "%lu%s %s: %s: the game was drawn (FIDE %s) but "
 			    "goes on", (unsigned long long)j->number, num,
 			    white ? "." : "...", nd->san,
