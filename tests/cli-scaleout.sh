@@ -8,7 +8,7 @@
 # (":") and that one:
 #
 #	pgn-split -n 4 -d parts in.pgn
-#	parallel -M --sshlogin 2/SSH,2/: --transferfile {} \
+#	parallel --sshlogin 2/SSH,2/: --transferfile {} \
 #	    --return {.}.sorted --return {.}.rej --cleanup --retries 3 \
 #	    'pgn-regularize -q --rejects={.}.rej {} | pgn-sort -o {.}.sorted' \
 #	    ::: parts/part*.pgn
@@ -51,7 +51,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/scaleout.XXXXXX") || exit 99
 SSHD_PID=
 cleanup() {
 	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
-	[ -f "$T/sshd.pid" ] && kill "$(cat "$T/sshd.pid")" 2>/dev/null
+	[ -f "$T/sshd.pid" ] && kill "$(cat "$T/sshd.pid" 2>/dev/null)" \
+	    2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -156,7 +157,7 @@ EOF
 chmod +x "$T/job.sh"
 
 t0=$(date +%s)
-parallel --will-cite -M --sshlogin "2/$SSH 127.0.0.1,2/:" \
+parallel --will-cite --sshlogin "2/$SSH 127.0.0.1,2/:" \
     --transferfile {} --return {.}.sorted --return {.}.rej --cleanup \
     --retries 3 --joblog joblog \
     "PATH=$B:\$PATH; export PATH; $T/job.sh {} $T/fails" \
@@ -177,6 +178,10 @@ if cmp -s serial.pgn par.pgn; then
 	echo "ok: sorted over two hosts = serial ($(wc -c <par.pgn) bytes)"
 else
 	fail "the result over two hosts differs from the serial one"
+	ls -l parts >&2
+	cat joblog >&2
+	cmp serial.pgn par.pgn >&2
+	head -c 1000 par.err >&2
 fi
 if cmp -s serial.rej par.rej; then
 	echo "ok: rejects fetched with --return = serial rejects ($(wc -c <par.rej) bytes)"
