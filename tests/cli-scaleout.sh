@@ -38,6 +38,12 @@ skip() {
 command -v parallel >/dev/null 2>&1 &&
     parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
     skip "GNU parallel is not installed"
+# (it proves the orchestration; the tools it runs are checked under the
+# sanitizers by their own tests)
+if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
+    2>/dev/null; then
+	skip "sanitizer build"
+fi
 SSHD=$(command -v sshd 2>/dev/null || echo /usr/sbin/sshd)
 [ -x "$SSHD" ] || skip "sshd is not installed (apt-get install openssh-server)"
 for c in ssh ssh-keygen rsync; do
