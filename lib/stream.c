@@ -87,6 +87,7 @@ struct cd_stream {
 	/* The decoder (or encoder). */
 	cd_status (*decode)(cd_stream *s, uint8_t *out, size_t cap,
 	    size_t *n);
+	const struct codec *codec;	/* NULL for plain */
 	struct serr derr;	/* the decoder's error */
 	int open;		/* a frame, member or stream is begun */
 	int ended;		/* the decoder has given its end */
@@ -393,6 +394,47 @@ dec_plain(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 	return CD_OK;
 }
 
+/* ---- the codecs ---- */
+
+/*
+ * One call of a codec: in[0..in_len) offered, out[0..out_len) free.  The
+ * codec says how much it used and made and, when the data is bad, why.
+ */
+struct io {
+	const uint8_t *in;
+	size_t in_len;
+	uint8_t *out;
+	size_t out_len;
+	size_t used, made;
+	const char *why;
+};
+
+enum step {
+	STEP_OK,	/* more may follow */
+	STEP_END,	/* a frame, member or stream is complete (writing:
+			 * the data is) */
+	STEP_DONE,	/* reading: the data is complete, nothing follows */
+	STEP_TRUNC,	/* reading: the data ends inside a stream */
+	STEP_BAD,	/* damage (writing: the library failed); see why */
+	STEP_NOMEM
+};
+
+/*
+ * A format: only its library calls.  dec_codec() and encode() run the
+ * loop around them for every format alike.
+ */
+struct codec {
+	cd_status (*dec_init)(cd_stream *s);
+	/* a new frame, member or stream when one is needed and input
+	 * remains; NULL when the library goes on to the next itself */
+	cd_status (*begin)(cd_stream *s);
+	enum step (*dec_step)(cd_stream *s, struct io *io);
+	cd_status (*enc_init)(cd_stream *s);
+	enum step (*enc_step)(cd_stream *s, struct io *io, int end);
+	/* writing: call again while the output buffer comes back full */
+	int drain;
+};
+
 #ifdef HAVE_ZSTD
 /*
  * zstd: frames one after the other; ZSTD_decompressStream passes over
@@ -400,187 +442,245 @@ dec_plain(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
  * until the decoder says it is complete and flushed (0).
  */
 static cd_status
-dec_zstd(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
+zstd_dec_init(cd_stream *s)
 {
-	ZSTD_outBuffer ob = { out, cap, 0 };
-	cd_status st;
-
-	for (;;) {
-		ZSTD_inBuffer ib;
-		size_t r, in0, out0;
-
-		if (ob.pos == ob.size)
-			break;
-		if (s->in_pos == s->in_len && !s->in_eof) {
-			if ((st = read_in(s)) != CD_OK) {
-				*n = ob.pos;
-				return st;
-			}
-			continue;
-		}
-		ib.src = s->in;
-		ib.size = s->in_len;
-		ib.pos = s->in_pos;
-		in0 = ib.pos;
-		out0 = ob.pos;
-		r = ZSTD_decompressStream(s->zd, &ob, &ib);
-		s->in_pos = ib.pos;
-		if (ZSTD_isError(r)) {
-			*n = ob.pos;
-			return corrupt(s, ZSTD_getErrorName(r));
-		}
-		if (r == 0)
-			s->open = 0;
-		else if (ib.pos > in0)
-			s->open = 1;
-		if (s->in_pos == s->in_len && s->in_eof && ib.pos == in0 &&
-		    ob.pos == out0) {
-			*n = ob.pos;
-			return s->open ? truncated(s) : CD_EOF;
-		}
-	}
-	*n = ob.pos;
+	if ((s->zd = ZSTD_createDStream()) == NULL)
+		return nomem(s);
+	ZSTD_initDStream(s->zd);
 	return CD_OK;
 }
+
+static enum step
+zstd_dec(cd_stream *s, struct io *io)
+{
+	ZSTD_inBuffer ib = { io->in, io->in_len, 0 };
+	ZSTD_outBuffer ob = { io->out, io->out_len, 0 };
+	size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
+
+	io->used = ib.pos;
+	io->made = ob.pos;
+	if (ZSTD_isError(r)) {
+		io->why = ZSTD_getErrorName(r);
+		return STEP_BAD;
+	}
+	return r == 0 ? STEP_END : STEP_OK;
+}
+
+static cd_status
+zstd_enc_init(cd_stream *s)
+{
+	if ((s->zd = ZSTD_createCCtx()) == NULL)
+		return CD_ERR_NOMEM;
+	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_compressionLevel, s->level);
+	/* a checksum, as the zstd program writes: damage is found */
+	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_checksumFlag, 1);
+	/* compress on a thread of zstd's own where it has them */
+	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_nbWorkers, 1);
+	return CD_OK;
+}
+
+static enum step
+zstd_enc(cd_stream *s, struct io *io, int end)
+{
+	ZSTD_inBuffer ib = { io->in, io->in_len, 0 };
+	ZSTD_outBuffer ob = { io->out, io->out_len, 0 };
+	size_t r = ZSTD_compressStream2(s->zd, &ob, &ib,
+	    end ? ZSTD_e_end : ZSTD_e_continue);
+
+	io->used = ib.pos;
+	io->made = ob.pos;
+	if (ZSTD_isError(r)) {
+		io->why = ZSTD_getErrorName(r);
+		return STEP_BAD;
+	}
+	return r == 0 ? STEP_END : STEP_OK;
+}
+
+static const struct codec zstd_codec = {
+	zstd_dec_init, NULL, zstd_dec, zstd_enc_init, zstd_enc, 0
+};
 #endif
 
 #ifdef HAVE_ZLIB
 /* gzip: members one after the other, each begun afresh. */
 static cd_status
-dec_gzip(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
+gzip_dec_init(cd_stream *s)
 {
-	z_stream *z = s->gz;
-	size_t got = 0;
-	cd_status st;
-	int r;
-
-	for (;;) {
-		size_t in0, out0;
-
-		if (got == cap)
-			break;
-		if (s->in_pos == s->in_len && !s->in_eof) {
-			if ((st = read_in(s)) != CD_OK) {
-				*n = got;
-				return st;
-			}
-			continue;
-		}
-		if (!s->open) {
-			if (s->in_pos == s->in_len) {
-				*n = got;
-				return CD_EOF;
-			}
-			if (inflateReset(z) != Z_OK) {
-				*n = got;
-				return nomem(s);
-			}
-			s->open = 1;
-		}
-		in0 = s->in_len - s->in_pos;
-		out0 = cap - got;
-		z->next_in = s->in + s->in_pos;
-		z->avail_in = (uInt)in0;
-		z->next_out = out + got;
-		z->avail_out = (uInt)(out0 > UINT32_MAX ? UINT32_MAX : out0);
-		out0 = z->avail_out;
-		r = inflate(z, Z_NO_FLUSH);
-		s->in_pos += in0 - z->avail_in;
-		got += out0 - z->avail_out;
-		if (r == Z_STREAM_END) {
-			s->open = 0;
-			continue;
-		}
-		if (r == Z_DATA_ERROR || r == Z_NEED_DICT) {
-			*n = got;
-			return corrupt(s, z->msg ? z->msg : "bad data");
-		}
-		if (r == Z_MEM_ERROR) {
-			*n = got;
-			return nomem(s);
-		}
-		if (in0 == z->avail_in && out0 == z->avail_out &&
-		    s->in_pos == s->in_len && s->in_eof) {
-			*n = got;
-			return truncated(s);
-		}
+	if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
+		return nomem(s);
+	if (inflateInit2(s->gz, 15 + 16) != Z_OK) {
+		free(s->gz);
+		s->gz = NULL;
+		return nomem(s);
 	}
-	*n = got;
 	return CD_OK;
 }
+
+static cd_status
+gzip_begin(cd_stream *s)
+{
+	return inflateReset(s->gz) == Z_OK ? CD_OK : nomem(s);
+}
+
+/* Point the z_stream at io (zlib counts in 32 bits). */
+static void
+gzip_io(z_stream *z, struct io *io)
+{
+	if (io->in_len > UINT32_MAX)
+		io->in_len = UINT32_MAX;
+	if (io->out_len > UINT32_MAX)
+		io->out_len = UINT32_MAX;
+	z->next_in = (Bytef *)(uintptr_t)io->in;
+	z->avail_in = (uInt)io->in_len;
+	z->next_out = io->out;
+	z->avail_out = (uInt)io->out_len;
+}
+
+static enum step
+gzip_dec(cd_stream *s, struct io *io)
+{
+	z_stream *z = s->gz;
+	int r;
+
+	gzip_io(z, io);
+	r = inflate(z, Z_NO_FLUSH);
+	io->used = io->in_len - z->avail_in;
+	io->made = io->out_len - z->avail_out;
+	if (r == Z_STREAM_END)
+		return STEP_END;
+	if (r == Z_DATA_ERROR || r == Z_NEED_DICT) {
+		io->why = z->msg ? z->msg : "bad data";
+		return STEP_BAD;
+	}
+	return r == Z_MEM_ERROR ? STEP_NOMEM : STEP_OK;
+}
+
+static cd_status
+gzip_enc_init(cd_stream *s)
+{
+	if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
+		return CD_ERR_NOMEM;
+	if (deflateInit2(s->gz, s->level, Z_DEFLATED, 15 + 16, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(s->gz);
+		s->gz = NULL;
+		return CD_ERR_NOMEM;
+	}
+	return CD_OK;
+}
+
+static enum step
+gzip_enc(cd_stream *s, struct io *io, int end)
+{
+	z_stream *z = s->gz;
+	int r;
+
+	gzip_io(z, io);
+	r = deflate(z, end ? Z_FINISH : Z_NO_FLUSH);
+	io->used = io->in_len - z->avail_in;
+	io->made = io->out_len - z->avail_out;
+	if (r == Z_STREAM_ERROR) {
+		io->why = "stream error";
+		return STEP_BAD;
+	}
+	return r == Z_STREAM_END ? STEP_END : STEP_OK;
+}
+
+static const struct codec gzip_codec = {
+	gzip_dec_init, gzip_begin, gzip_dec, gzip_enc_init, gzip_enc, 1
+};
 #endif
 
 #ifdef HAVE_BZLIB
 /* bzip2: streams one after the other (pbzip2 writes several). */
 static cd_status
-dec_bzip2(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
+bzip2_dec_init(cd_stream *s)
 {
-	bz_stream *b = s->bz;
-	size_t got = 0;
-	cd_status st;
-	int r;
-
-	for (;;) {
-		size_t in0, out0;
-
-		if (got == cap)
-			break;
-		if (s->in_pos == s->in_len && !s->in_eof) {
-			if ((st = read_in(s)) != CD_OK) {
-				*n = got;
-				return st;
-			}
-			continue;
-		}
-		if (!s->open) {
-			if (s->in_pos == s->in_len) {
-				*n = got;
-				return CD_EOF;
-			}
-			memset(b, 0, sizeof(*b));
-			if (BZ2_bzDecompressInit(b, 0, 0) != BZ_OK) {
-				*n = got;
-				return nomem(s);
-			}
-			s->open = 1;
-		}
-		in0 = s->in_len - s->in_pos;
-		if (in0 > UINT32_MAX)
-			in0 = UINT32_MAX;
-		out0 = cap - got;
-		if (out0 > UINT32_MAX)
-			out0 = UINT32_MAX;
-		b->next_in = (char *)s->in + s->in_pos;
-		b->avail_in = (unsigned)in0;
-		b->next_out = (char *)out + got;
-		b->avail_out = (unsigned)out0;
-		r = BZ2_bzDecompress(b);
-		s->in_pos += in0 - b->avail_in;
-		got += out0 - b->avail_out;
-		if (r == BZ_STREAM_END) {
-			BZ2_bzDecompressEnd(b);
-			s->open = 0;
-			continue;
-		}
-		if (r == BZ_MEM_ERROR) {
-			*n = got;
-			return nomem(s);
-		}
-		if (r != BZ_OK) {
-			*n = got;
-			return corrupt(s, r == BZ_DATA_ERROR_MAGIC ?
-			    "not bzip2 data" : r == BZ_DATA_ERROR ?
-			    "data integrity error" : "bad data");
-		}
-		if (in0 == b->avail_in && out0 == b->avail_out &&
-		    s->in_pos == s->in_len && s->in_eof) {
-			*n = got;
-			return truncated(s);
-		}
-	}
-	*n = got;
+	if ((s->bz = calloc(1, sizeof(*s->bz))) == NULL)
+		return nomem(s);
 	return CD_OK;
 }
+
+static cd_status
+bzip2_begin(cd_stream *s)
+{
+	memset(s->bz, 0, sizeof(*s->bz));
+	return BZ2_bzDecompressInit(s->bz, 0, 0) == BZ_OK ? CD_OK :
+	    nomem(s);
+}
+
+/* Point the bz_stream at io (libbz2 counts in 32 bits). */
+static void
+bzip2_io(bz_stream *b, struct io *io)
+{
+	if (io->in_len > UINT32_MAX)
+		io->in_len = UINT32_MAX;
+	if (io->out_len > UINT32_MAX)
+		io->out_len = UINT32_MAX;
+	b->next_in = (char *)(uintptr_t)io->in;
+	b->avail_in = (unsigned)io->in_len;
+	b->next_out = (char *)io->out;
+	b->avail_out = (unsigned)io->out_len;
+}
+
+static enum step
+bzip2_dec(cd_stream *s, struct io *io)
+{
+	bz_stream *b = s->bz;
+	int r;
+
+	bzip2_io(b, io);
+	r = BZ2_bzDecompress(b);
+	io->used = io->in_len - b->avail_in;
+	io->made = io->out_len - b->avail_out;
+	if (r == BZ_STREAM_END) {
+		BZ2_bzDecompressEnd(b);
+		return STEP_END;
+	}
+	if (r == BZ_MEM_ERROR)
+		return STEP_NOMEM;
+	if (r != BZ_OK) {
+		io->why = r == BZ_DATA_ERROR_MAGIC ? "not bzip2 data" :
+		    r == BZ_DATA_ERROR ? "data integrity error" : "bad data";
+		return STEP_BAD;
+	}
+	return STEP_OK;
+}
+
+static cd_status
+bzip2_enc_init(cd_stream *s)
+{
+	if ((s->bz = calloc(1, sizeof(*s->bz))) == NULL)
+		return CD_ERR_NOMEM;
+	if (BZ2_bzCompressInit(s->bz, s->level, 0, 0) != BZ_OK) {
+		free(s->bz);
+		s->bz = NULL;
+		return CD_ERR_NOMEM;
+	}
+	s->open = 1;
+	return CD_OK;
+}
+
+static enum step
+bzip2_enc(cd_stream *s, struct io *io, int end)
+{
+	bz_stream *b = s->bz;
+	int r;
+
+	bzip2_io(b, io);
+	r = BZ2_bzCompress(b, end ? BZ_FINISH : BZ_RUN);
+	io->used = io->in_len - b->avail_in;
+	io->made = io->out_len - b->avail_out;
+	if (r < 0) {
+		io->why = "sequence error";
+		return STEP_BAD;
+	}
+	return r == BZ_STREAM_END ? STEP_END : STEP_OK;
+}
+
+static const struct codec bzip2_codec = {
+	bzip2_dec_init, bzip2_begin, bzip2_dec, bzip2_enc_init, bzip2_enc, 0
+};
 #endif
 
 #ifdef HAVE_LZMA
@@ -605,118 +705,205 @@ lzma_msg(lzma_ret r)
 
 /* xz: liblzma reads concatenated streams and their padding itself. */
 static cd_status
-dec_xz(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
+xz_dec_init(cd_stream *s)
+{
+	lzma_stream init = LZMA_STREAM_INIT;
+
+	if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
+		return nomem(s);
+	*s->xz = init;
+	if (lzma_stream_decoder(s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) !=
+	    LZMA_OK)
+		return nomem(s);
+	return CD_OK;
+}
+
+static void
+xz_io(lzma_stream *x, const struct io *io)
+{
+	x->next_in = io->in;
+	x->avail_in = io->in_len;
+	x->next_out = io->out;
+	x->avail_out = io->out_len;
+}
+
+static enum step
+xz_dec(cd_stream *s, struct io *io)
 {
 	lzma_stream *x = s->xz;
-	size_t got = 0;
-	cd_status st;
 	lzma_ret r;
+
+	xz_io(x, io);
+	/* told the input ends, liblzma ends cleanly or makes no progress */
+	r = lzma_code(x, s->in_eof ? LZMA_FINISH : LZMA_RUN);
+	io->used = io->in_len - x->avail_in;
+	io->made = io->out_len - x->avail_out;
+	if (r == LZMA_STREAM_END)
+		return STEP_DONE;
+	if (r == LZMA_MEM_ERROR)
+		return STEP_NOMEM;
+	if (r == LZMA_BUF_ERROR || (r == LZMA_OK && io->used == 0 &&
+	    io->made == 0 && s->in_eof))
+		return STEP_TRUNC;
+	if (r != LZMA_OK) {
+		io->why = lzma_msg(r);
+		return STEP_BAD;
+	}
+	return STEP_OK;
+}
+
+static cd_status
+xz_enc_init(cd_stream *s)
+{
+	lzma_stream init = LZMA_STREAM_INIT;
+
+	if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
+		return CD_ERR_NOMEM;
+	*s->xz = init;
+	if (lzma_easy_encoder(s->xz, (uint32_t)s->level, LZMA_CHECK_CRC64) !=
+	    LZMA_OK)
+		return CD_ERR_NOMEM;
+	return CD_OK;
+}
+
+static enum step
+xz_enc(cd_stream *s, struct io *io, int end)
+{
+	lzma_stream *x = s->xz;
+	lzma_ret r;
+
+	xz_io(x, io);
+	r = lzma_code(x, end ? LZMA_FINISH : LZMA_RUN);
+	io->used = io->in_len - x->avail_in;
+	io->made = io->out_len - x->avail_out;
+	if (r == LZMA_STREAM_END)
+		return STEP_END;
+	if (r == LZMA_MEM_ERROR)
+		return STEP_NOMEM;
+	if (r != LZMA_OK) {
+		io->why = "error";
+		return STEP_BAD;
+	}
+	return STEP_OK;
+}
+
+static const struct codec xz_codec = {
+	xz_dec_init, NULL, xz_dec, xz_enc_init, xz_enc, 1
+};
+#endif
+
+/* The codec of a compressed format this build has, else NULL. */
+static const struct codec *
+codec_of(cd_stream_format f)
+{
+	switch (f) {
+#ifdef HAVE_ZSTD
+	case CD_STREAM_ZSTD:
+		return &zstd_codec;
+#endif
+#ifdef HAVE_ZLIB
+	case CD_STREAM_GZIP:
+		return &gzip_codec;
+#endif
+#ifdef HAVE_BZLIB
+	case CD_STREAM_BZIP2:
+		return &bzip2_codec;
+#endif
+#ifdef HAVE_LZMA
+	case CD_STREAM_XZ:
+		return &xz_codec;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * Compressed input, every format: refill the input when it is used up;
+ * begin a frame, member or stream when none is open and input remains;
+ * run the codec.  At the end of the input a call that makes no progress
+ * tells a clean end (nothing open) from a truncated one.
+ */
+static cd_status
+dec_codec(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
+{
+	const struct codec *c = s->codec;
+	size_t got = 0;
+	cd_status st = CD_OK;
 
 	if (s->ended) {
 		*n = 0;
 		return CD_EOF;
 	}
-	for (;;) {
-		size_t in0, out0;
+	while (got < cap) {
+		struct io io;
+		enum step r;
 
-		if (got == cap)
-			break;
 		if (s->in_pos == s->in_len && !s->in_eof) {
-			if ((st = read_in(s)) != CD_OK) {
-				*n = got;
-				return st;
-			}
+			if ((st = read_in(s)) != CD_OK)
+				break;
 			continue;
 		}
-		in0 = s->in_len - s->in_pos;
-		out0 = cap - got;
-		x->next_in = s->in + s->in_pos;
-		x->avail_in = in0;
-		x->next_out = out + got;
-		x->avail_out = out0;
-		r = lzma_code(x, s->in_eof ? LZMA_FINISH : LZMA_RUN);
-		s->in_pos += in0 - x->avail_in;
-		got += out0 - x->avail_out;
-		if (r == LZMA_STREAM_END) {
+		if (!s->open && c->begin != NULL) {
+			if (s->in_pos == s->in_len) {
+				st = CD_EOF;
+				break;
+			}
+			if ((st = c->begin(s)) != CD_OK)
+				break;
+			s->open = 1;
+		}
+		io.in = s->in + s->in_pos;
+		io.in_len = s->in_len - s->in_pos;
+		io.out = out + got;
+		io.out_len = cap - got;
+		io.used = io.made = 0;
+		io.why = NULL;
+		r = c->dec_step(s, &io);
+		s->in_pos += io.used;
+		got += io.made;
+		if (r == STEP_DONE) {
 			s->ended = 1;
-			*n = got;
-			return CD_EOF;
+			st = CD_EOF;
+			break;
 		}
-		if (r == LZMA_MEM_ERROR) {
-			*n = got;
-			return nomem(s);
+		if (r == STEP_TRUNC || r == STEP_BAD || r == STEP_NOMEM) {
+			st = r == STEP_TRUNC ? truncated(s) : r == STEP_BAD ?
+			    corrupt(s, io.why) : nomem(s);
+			break;
 		}
-		if (r == LZMA_BUF_ERROR ||
-		    (r == LZMA_OK && in0 == x->avail_in &&
-		    out0 == x->avail_out && s->in_eof)) {
-			*n = got;
-			return truncated(s);
-		}
-		if (r != LZMA_OK) {
-			*n = got;
-			return corrupt(s, lzma_msg(r));
+		if (r == STEP_END)
+			s->open = 0;
+		else if (io.used > 0)
+			s->open = 1;
+		if (io.used == 0 && io.made == 0 && s->in_pos == s->in_len &&
+		    s->in_eof) {
+			st = s->open ? truncated(s) : CD_EOF;
+			break;
 		}
 	}
 	*n = got;
-	return CD_OK;
+	return st;
 }
-#endif
 
 /* Set up the decoder of s->fmt. */
 static cd_status
 dec_init(cd_stream *s)
 {
-	switch (s->fmt) {
-	case CD_STREAM_PLAIN:
+	cd_status st;
+
+	if (s->fmt == CD_STREAM_PLAIN) {
 		s->decode = dec_plain;
 		return CD_OK;
-#ifdef HAVE_ZSTD
-	case CD_STREAM_ZSTD:
-		if ((s->zd = ZSTD_createDStream()) == NULL)
-			return nomem(s);
-		ZSTD_initDStream(s->zd);
-		s->decode = dec_zstd;
-		return CD_OK;
-#endif
-#ifdef HAVE_ZLIB
-	case CD_STREAM_GZIP:
-		if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
-			return nomem(s);
-		if (inflateInit2(s->gz, 15 + 16) != Z_OK) {
-			free(s->gz);
-			s->gz = NULL;
-			return nomem(s);
-		}
-		s->decode = dec_gzip;
-		return CD_OK;
-#endif
-#ifdef HAVE_BZLIB
-	case CD_STREAM_BZIP2:
-		if ((s->bz = calloc(1, sizeof(*s->bz))) == NULL)
-			return nomem(s);
-		s->decode = dec_bzip2;
-		return CD_OK;
-#endif
-#ifdef HAVE_LZMA
-	case CD_STREAM_XZ: {
-		lzma_stream init = LZMA_STREAM_INIT;
-
-		if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
-			return nomem(s);
-		*s->xz = init;
-		if (lzma_stream_decoder(s->xz, XZ_MEMLIMIT,
-		    LZMA_CONCATENATED) != LZMA_OK)
-			return nomem(s);
-		s->decode = dec_xz;
-		return CD_OK;
 	}
-#endif
-	default:
+	if ((s->codec = codec_of(s->fmt)) == NULL)
 		return set_err(&s->derr, CD_ERR_UNSUPPORTED, 0,
 		    "%s compressed input is not supported (this build has "
 		    "no %s)", cd_stream_format_name(s->fmt),
 		    cd_stream_format_library(s->fmt));
-	}
+	if ((st = s->codec->dec_init(s)) == CD_OK)
+		s->decode = dec_codec;
+	return st;
 }
 
 /* The decompressing thread: fill the free blocks of the ring until the
@@ -964,161 +1151,54 @@ enc_fail(cd_stream *s, const char *what)
 	    "failed: %s", cd_stream_format_name(s->fmt), what);
 }
 
-/* Compress n bytes at p (end: and end the data). */
+/*
+ * Compress n bytes at p (end: and end the data), every format: run the
+ * codec into the output buffer and write what it made, until the input
+ * is taken (and, at the end, the data is complete).
+ */
 static cd_status
 encode(cd_stream *s, const uint8_t *p, size_t n, int end)
 {
+	const struct codec *c = s->codec;
+	struct io io;
+	enum step r;
 	cd_status st;
 
-	switch (s->fmt) {
-	case CD_STREAM_PLAIN:
+	if (s->fmt == CD_STREAM_PLAIN)
 		return put(s, p, n);
-#ifdef HAVE_ZSTD
-	case CD_STREAM_ZSTD: {
-		ZSTD_inBuffer ib = { p, n, 0 };
-		size_t r;
-
-		do {
-			ZSTD_outBuffer ob = { s->out, OUT_CAP, 0 };
-
-			r = ZSTD_compressStream2(s->zd, &ob, &ib,
-			    end ? ZSTD_e_end : ZSTD_e_continue);
-			if (ZSTD_isError(r))
-				return enc_fail(s, ZSTD_getErrorName(r));
-			if (ob.pos > 0 && (st = put(s, s->out, ob.pos)) != CD_OK)
-				return st;
-		} while (ib.pos < ib.size || (end && r != 0));
-		return CD_OK;
-	}
-#endif
-#ifdef HAVE_ZLIB
-	case CD_STREAM_GZIP: {
-		z_stream *z = s->gz;
-		int r;
-
-		z->next_in = (Bytef *)(uintptr_t)p;
-		z->avail_in = (uInt)n;	/* n <= the FILE's buffer */
-		do {
-			z->next_out = s->out;
-			z->avail_out = (uInt)OUT_CAP;
-			r = deflate(z, end ? Z_FINISH : Z_NO_FLUSH);
-			if (r == Z_STREAM_ERROR)
-				return enc_fail(s, "stream error");
-			if (OUT_CAP - z->avail_out > 0 && (st = put(s, s->out,
-			    OUT_CAP - z->avail_out)) != CD_OK)
-				return st;
-		} while (z->avail_in > 0 || z->avail_out == 0 ||
-		    (end && r != Z_STREAM_END));
-		return CD_OK;
-	}
-#endif
-#ifdef HAVE_BZLIB
-	case CD_STREAM_BZIP2: {
-		bz_stream *b = s->bz;
-		int r;
-
-		b->next_in = (char *)(uintptr_t)p;
-		b->avail_in = (unsigned)n;
-		do {
-			b->next_out = (char *)s->out;
-			b->avail_out = (unsigned)OUT_CAP;
-			r = BZ2_bzCompress(b, end ? BZ_FINISH : BZ_RUN);
-			if (r < 0)
-				return enc_fail(s, "sequence error");
-			if (OUT_CAP - b->avail_out > 0 && (st = put(s, s->out,
-			    OUT_CAP - b->avail_out)) != CD_OK)
-				return st;
-		} while (b->avail_in > 0 || (end && r != BZ_STREAM_END));
-		return CD_OK;
-	}
-#endif
-#ifdef HAVE_LZMA
-	case CD_STREAM_XZ: {
-		lzma_stream *x = s->xz;
-		lzma_ret r;
-
-		x->next_in = p;
-		x->avail_in = n;
-		do {
-			x->next_out = s->out;
-			x->avail_out = OUT_CAP;
-			r = lzma_code(x, end ? LZMA_FINISH : LZMA_RUN);
-			if (r != LZMA_OK && r != LZMA_STREAM_END)
-				return r == LZMA_MEM_ERROR ?
-				    set_err(&s->err, CD_ERR_NOMEM, s->in_off,
-				    "out of memory") : enc_fail(s, "error");
-			if (OUT_CAP - x->avail_out > 0 && (st = put(s, s->out,
-			    OUT_CAP - x->avail_out)) != CD_OK)
-				return st;
-		} while (x->avail_in > 0 || x->avail_out == 0 ||
-		    (end && r != LZMA_STREAM_END));
-		return CD_OK;
-	}
-#endif
-	default:
+	if (c == NULL)
 		return CD_ERR_UNSUPPORTED;
-	}
+	do {
+		io.in = p;
+		io.in_len = n;
+		io.out = s->out;
+		io.out_len = OUT_CAP;
+		io.used = io.made = 0;
+		io.why = NULL;
+		r = c->enc_step(s, &io, end);
+		if (r == STEP_NOMEM)
+			return set_err(&s->err, CD_ERR_NOMEM, s->in_off,
+			    "out of memory");
+		if (r == STEP_BAD)
+			return enc_fail(s, io.why);
+		if (io.made > 0 && (st = put(s, s->out, io.made)) != CD_OK)
+			return st;
+		p += io.used;
+		n -= io.used;
+	} while (n > 0 || (c->drain && io.made == OUT_CAP) ||
+	    (end && r != STEP_END));
+	return CD_OK;
 }
 
 /* Set up the encoder of s->fmt at s->level. */
 static cd_status
 enc_init(cd_stream *s)
 {
-	switch (s->fmt) {
-	case CD_STREAM_PLAIN:
+	if (s->fmt == CD_STREAM_PLAIN)
 		return CD_OK;
-#ifdef HAVE_ZSTD
-	case CD_STREAM_ZSTD:
-		if ((s->zd = ZSTD_createCCtx()) == NULL)
-			return CD_ERR_NOMEM;
-		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_compressionLevel,
-		    s->level);
-		/* a checksum, as the zstd program writes: damage is found */
-		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_checksumFlag, 1);
-		/* compress on a thread of zstd's own where it has them */
-		ZSTD_CCtx_setParameter(s->zd, ZSTD_c_nbWorkers, 1);
-		return CD_OK;
-#endif
-#ifdef HAVE_ZLIB
-	case CD_STREAM_GZIP:
-		if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
-			return CD_ERR_NOMEM;
-		if (deflateInit2(s->gz, s->level, Z_DEFLATED, 15 + 16, 8,
-		    Z_DEFAULT_STRATEGY) != Z_OK) {
-			free(s->gz);
-			s->gz = NULL;
-			return CD_ERR_NOMEM;
-		}
-		return CD_OK;
-#endif
-#ifdef HAVE_BZLIB
-	case CD_STREAM_BZIP2:
-		if ((s->bz = calloc(1, sizeof(*s->bz))) == NULL)
-			return CD_ERR_NOMEM;
-		if (BZ2_bzCompressInit(s->bz, s->level, 0, 0) != BZ_OK) {
-			free(s->bz);
-			s->bz = NULL;
-			return CD_ERR_NOMEM;
-		}
-		s->open = 1;
-		return CD_OK;
-#endif
-#ifdef HAVE_LZMA
-	case CD_STREAM_XZ: {
-		lzma_stream init = LZMA_STREAM_INIT;
-
-		if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
-			return CD_ERR_NOMEM;
-		*s->xz = init;
-		if (lzma_easy_encoder(s->xz, (uint32_t)s->level,
-		    LZMA_CHECK_CRC64) != LZMA_OK)
-			return CD_ERR_NOMEM;
-		return CD_OK;
-	}
-#endif
-	default:
+	if ((s->codec = codec_of(s->fmt)) == NULL)
 		return CD_ERR_UNSUPPORTED;
-	}
+	return s->codec->enc_init(s);
 }
 
 cd_stream *
