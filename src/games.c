@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * games.c: the games of PGN inputs for pgn-regularize, pgn2epd and
- * pgn2pgc (see games.h).
+ * games.c: the games of PGN inputs for the tools that read them
+ * (see games.h).
  *
  * Every thread (the tool's own and jobs - 1 more) does the same, in
  * turn: it takes the input, reads games from it into a batch of its own
@@ -328,6 +328,56 @@ batch_read(struct worker *w)
 	return seq;
 }
 
+/*
+ * Games that need no parsing (cli_games.noparse): on this thread,
+ * straight from the reader, with no batch to copy them into (the
+ * reader is the slow part: another thread would only wait for it).
+ * The end status of the input (CD_OK when stopped), the last reader
+ * call's game in *end.
+ */
+static cd_status
+raw_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
+{
+	struct worker *w = &pool.workers[0];
+	struct cli_job *j = &w->job;
+	FILE *out = cli_output_file();
+	cd_status st = CD_OK;
+	const char *why;
+
+	memset(end, 0, sizeof(*end));
+	j->out = &w->out;
+	j->file = name;
+	while (!cli_games.stop && (st = cd_pgn_reader_next(r, end)) == CD_OK) {
+		cli_pgn_notes(name, end, st);
+		j->number = end->number;
+		j->index = ++cli_games.read;
+		j->line = j->col = 0;
+		if ((why = cli_games.each(j, end)) != NULL) {
+			cli_games.rejected++;
+			cli_warn_at(name, j->line ? j->line : end->line,
+			    j->line ? j->col : end->col, "game %llu: %s",
+			    (unsigned long long)end->number, why);
+			cli_rejects_write(end->text, end->len);
+		} else
+			cli_games.written++;
+		if (w->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0) {
+			if (w->out.len > 0 && fwrite(w->out.data, 1,
+			    w->out.len, out) != w->out.len)
+				cli_output_check();
+			w->out.len = 0;
+			cli_output_check();
+			cli_progress(cli_games.read, pool.base +
+			    cd_pgn_reader_tell(r));
+		}
+	}
+	if (w->out.len > 0 && fwrite(w->out.data, 1, w->out.len, out) !=
+	    w->out.len)
+		cli_output_check();
+	w->out.len = 0;
+	cli_output_check();
+	return st;
+}
+
 /* Read, parse and write batches of the input until it ends. */
 static void
 work(struct worker *w)
@@ -388,6 +438,9 @@ pool_start(void)
 {
 	unsigned i, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
 
+	if (cli_games.noparse)
+		n = 1;	/* raw_games: no game, no other thread */
+
 	if (n > 256)
 		n = 256;
 	pool.njobs = n;
@@ -396,7 +449,7 @@ pool_start(void)
 	for (i = 0; i < n; i++) {
 		struct cli_job *j = &pool.workers[i].job;
 
-		if ((j->game = cd_game_new()) == NULL)
+		if (!cli_games.noparse && (j->game = cd_game_new()) == NULL)
 			cli_fatal("out of memory");
 		j->opts = cli_games.opts;
 		j->opts.warn_ctx = j;
@@ -426,9 +479,17 @@ cli_games_file(FILE *f, const char *name)
 	if (pool.workers == NULL)
 		pool_start();
 	/* no other thread works now: the fields are this thread's */
+	pool.base = cli_games.bytes;
+	if (cli_games.noparse) {
+		st = raw_games(r, name, &pool.end);
+		cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
+		if (st != CD_OK)	/* not stopped: the input's end */
+			cli_pgn_notes(name, &pool.end, st);
+		cd_pgn_reader_free(r);
+		return cli_read_end(name, st);
+	}
 	pool.reader = r;
 	pool.file = name;
-	pool.base = cli_games.bytes;
 	pool.done = 0;
 	pthread_mutex_lock(&pool.lock);
 	pool.input++;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * games.h: the games of PGN inputs, for the tools that parse them
- * (pgn-regularize, pgn2epd, pgn2pgc; src/games.c): set cli_games.opts,
+ * (pgn-regularize, pgn2epd, pgn2pgc, pgn-select, pgn2json, pgn2tsv;
+ * src/games.c): set cli_games.opts,
  * each (and priv_free, jobs), pass cli_games_file to cli_each_input
  * (cli.h), then call cli_games_end.
  *
@@ -47,8 +48,10 @@ struct cli_games {
 	unsigned jobs;		/* threads that parse; 0: one per CPU */
 	int stop;		/* set (one job only): read no more games;
 				 * the batch read goes on to each */
-	bool noparse;		/* each gets the raw games unparsed
-				 * (job->game is not filled) */
+	bool noparse;		/* each gets the raw games unparsed, one
+				 * at a time from the reader on the
+				 * calling thread (job->game is NULL;
+				 * jobs does not count) */
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };

@@ -25,7 +25,6 @@ static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
-static bool need_moves;
 static uint64_t selected;	/* updated atomically: threads share it */
 
 /* The conditions as given, read once every option is known (-i). */
@@ -164,8 +163,9 @@ take(const cd_pgn_raw_game *raw, const cd_game *g)
 	return true;
 }
 
-/* Conditions on moves: select or pass one parsed game (cli_games_file
- * rejects the games that do not parse); never rejects. */
+/* Select or pass one game, parsed when there are conditions on moves
+ * (cli_games_file rejects the games that do not parse; the others are
+ * never rejected), else as the reader frames it. */
 static const char *
 each(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
@@ -175,50 +175,11 @@ each(struct cli_job *j, const cd_pgn_raw_game *raw)
 }
 
 static int
-moves_file(FILE *f, const char *name)
+games_file(FILE *f, const char *name)
 {
 	if (cli_games.stop)
 		return 0;
 	return cli_games_file(f, name);
-}
-
-/* Conditions on tags only: the games as the reader frames them, on
- * this thread, the selected ones written straight from the reader. */
-static int
-tags_file(FILE *f, const char *name)
-{
-	FILE *out = cli_output_file();
-	cd_pgn_reader *r;
-	cd_pgn_raw_game raw;
-	cd_status st = CD_EOF;
-
-	if (cli_games.stop)
-		return 0;
-	if ((r = cd_pgn_reader_new(f)) == NULL)
-		cli_fatal("out of memory");
-	while (!cli_games.stop && (st = cd_pgn_reader_next(r, &raw)) ==
-	    CD_OK) {
-		cli_pgn_notes(name, &raw, st);
-		cli_games.read++;
-		if (take(&raw, NULL) && !opt_count) {
-			const char *tail = game_tail(raw.text, raw.len);
-
-			if (fwrite(raw.text, 1, raw.len, out) != raw.len ||
-			    fputs(tail, out) == EOF)
-				cli_output_check();
-		}
-		if ((cli_games.read & 255) == 0) {
-			cli_output_check();
-			cli_progress(cli_games.read, cli_games.bytes +
-			    cd_pgn_reader_tell(r));
-		}
-	}
-	if (st != CD_OK)	/* not stopped by -m: the end of the input */
-		cli_pgn_notes(name, &raw, st);
-	cli_games.bytes += cd_pgn_reader_tell(r);
-	cd_pgn_reader_free(r);
-	cli_output_check();
-	return cli_read_end(name, st == CD_OK ? CD_EOF : st);
 }
 
 int
@@ -323,7 +284,8 @@ main(int argc, char **argv)
 			    conds[i].text, err.msg);
 	}
 	free(conds);
-	need_moves = cd_select_needs_moves(selector);
+	/* tags alone: the movetext is not parsed */
+	cli_games.noparse = !cd_select_needs_moves(selector);
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
 	/* -m needs the games in order */
@@ -334,12 +296,10 @@ main(int argc, char **argv)
 		cli_games.stop = 1;
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
-	if (cli_each_input(argc, argv, optind,
-	    need_moves ? moves_file : tags_file) != 0)
+	if (cli_each_input(argc, argv, optind, games_file) != 0)
 		status = 2;
 	cli_progress_end();
-	if (need_moves)
-		cli_games_end();
+	cli_games_end();
 	cli_rejects_close();
 	if (opt_count)
 		fprintf(cli_output_file(), "%llu\n",

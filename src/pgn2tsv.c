@@ -23,7 +23,12 @@ static int opt_stats, opt_no_header, opt_style = CD_FIELD_TSV;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
-static char **fields;		/* the columns */
+/* The columns, each known once from its name. */
+static struct column {
+	char *name;
+	enum { COL_TAG, COL_RESULT, COL_COMPUTED } kind;
+	const char *missing;	/* a tag's value when the game has none */
+} *fields;
 static size_t nfields;
 
 static void
@@ -57,6 +62,23 @@ usage(void)
 	    "2 usage or system error.\n", cli_prog);
 }
 
+/* The value a missing tag has in the export form (export-format.md
+ * rule 1): "?" for the roster, "????.??.??" for Date, else nothing. */
+static const char *
+missing_tag(const char *name)
+{
+	static const char *const roster[] = { "Event", "Site", "Round",
+	    "White", "Black", NULL };
+	size_t i;
+
+	if (strcmp(name, "Date") == 0)
+		return "????.??.??";
+	for (i = 0; roster[i] != NULL; i++)
+		if (strcmp(name, roster[i]) == 0)
+			return "?";
+	return "";
+}
+
 /* Split --fields into fields[]; a usage error for an empty or unknown
  * name. */
 static void
@@ -78,7 +100,10 @@ parse_fields(const char *list)
 		if ((fields = realloc(fields, (nfields + 1) *
 		    sizeof(*fields))) == NULL)
 			cli_fatal("out of memory");
-		fields[nfields++] = f;
+		fields[nfields].name = f;
+		fields[nfields].kind = f[0] == '@' ? COL_COMPUTED :
+		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
+		fields[nfields++].missing = missing_tag(f);
 		if (e == NULL)
 			break;
 		p = e + 1;
@@ -91,7 +116,7 @@ free_fields(void)
 	size_t i;
 
 	for (i = 0; i < nfields; i++)
-		free(fields[i]);
+		free(fields[i].name);
 	free(fields);
 }
 
@@ -102,75 +127,65 @@ field(cd_buf *out, const char *s, size_t len)
 		cli_fatal("out of memory");
 }
 
-/* The value a missing tag has in the export form (export-format.md
- * rule 1): "?" for the roster, "????.??.??" for Date, else nothing. */
-static const char *
-missing_tag(const char *name)
-{
-	static const char *const roster[] = { "Event", "Site", "Round",
-	    "White", "Black", NULL };
-	size_t i;
-
-	if (strcmp(name, "Date") == 0)
-		return "????.??.??";
-	for (i = 0; roster[i] != NULL; i++)
-		if (strcmp(name, roster[i]) == 0)
-			return "?";
-	return "";
-}
-
 /* A tag of a raw game as the parsed game would hold it: control bytes
  * made spaces, Result as cd_game_result gives it. */
 static void
-raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const char *name,
+raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
     cd_buf *tmp)
 {
-	const cd_pgn_tag *t = cd_pgn_raw_tag(raw, name);
+	const cd_pgn_tag *t = cd_pgn_raw_tag(raw, c->name);
+	const char *v;
 	size_t i;
 
-	if (strcmp(name, "Result") == 0) {
+	if (c->kind == COL_RESULT) {
 		cd_pgn_result r = raw->result;
 
 		if (r == CD_PGN_RESULT_NONE) {
-			static const char *const v[] = { "1-0", "0-1",
+			static const char *const res[] = { "1-0", "0-1",
 			    "1/2-1/2", "*" };
 
 			r = CD_PGN_RESULT_UNKNOWN;
 			for (i = 0; t != NULL && i < 4; i++)
-				if (t->value_len == strlen(v[i]) &&
-				    memcmp(t->value, v[i], t->value_len) == 0)
+				if (t->value_len == strlen(res[i]) &&
+				    memcmp(t->value, res[i], t->value_len) == 0)
 					r = (cd_pgn_result)(i + 1);
 		}
-		name = cd_pgn_result_str(r);
-		field(out, name, strlen(name));
+		v = cd_pgn_result_str(r);
+		field(out, v, strlen(v));
 		return;
 	}
 	if (t == NULL) {
-		name = missing_tag(name);
-		field(out, name, strlen(name));
+		field(out, c->missing, strlen(c->missing));
+		return;
+	}
+	for (i = 0; i < t->value_len; i++)
+		if ((unsigned char)t->value[i] < 0x20 || t->value[i] == 0x7f)
+			break;
+	if (i == t->value_len) {
+		field(out, t->value, t->value_len);
 		return;
 	}
 	tmp->len = 0;
 	cli_buf_reserve(tmp, t->value_len);
 	for (i = 0; i < t->value_len; i++) {
-		unsigned char c = (unsigned char)t->value[i];
+		unsigned char ch = (unsigned char)t->value[i];
 
-		tmp->data[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+		tmp->data[i] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
 	}
 	field(out, tmp->data, t->value_len);
 }
 
 /* A tag of a parsed game. */
 static void
-game_tag(cd_buf *out, const cd_game *g, const char *name)
+game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 {
 	size_t len;
 	const char *v;
 
-	if (strcmp(name, "Result") == 0)
+	if (c->kind == COL_RESULT)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
-	else if ((v = cd_game_tag_value(g, name, &len)) == NULL)
-		v = missing_tag(name), len = strlen(v);
+	else if ((v = cd_game_tag_value(g, c->name, &len)) == NULL)
+		v = c->missing, len = strlen(v);
 	field(out, v, len);
 }
 
@@ -193,23 +208,24 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 	if (tmp == NULL && (tmp = j->priv = calloc(1, sizeof(*tmp))) == NULL)
 		cli_fatal("out of memory");
 	for (i = 0; i < nfields; i++) {
-		const char *f = fields[i];
+		const struct column *c = &fields[i];
 
 		if (i > 0) {
 			cli_buf_reserve(out, 1);
 			out->data[out->len++] = opt_style == CD_FIELD_CSV ?
 			    ',' : '\t';
 		}
-		if (f[0] != '@') {
+		if (c->kind != COL_COMPUTED) {
 			if (cli_games.noparse)
-				raw_tag(out, raw, f, tmp);
+				raw_tag(out, raw, c, tmp);
 			else
-				game_tag(out, j->game, f);
+				game_tag(out, j->game, c);
 			continue;
 		}
 		/* computed: plain text, then escaped */
 		tmp->len = 0;
-		if (cd_game_write_field(j->game, f, j->index, tmp) != CD_OK)
+		if (cd_game_write_field(j->game, c->name, j->index, tmp) !=
+		    CD_OK)
 			cli_fatal("out of memory");
 		field(out, tmp->data, tmp->len);
 	}
@@ -275,7 +291,7 @@ main(int argc, char **argv)
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
-		if (fields[i][0] == '@')
+		if (fields[i].kind == COL_COMPUTED)
 			cli_games.noparse = false;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = row;
@@ -289,7 +305,7 @@ main(int argc, char **argv)
 				head.data[head.len++] =
 				    opt_style == CD_FIELD_CSV ? ',' : '\t';
 			}
-			field(&head, fields[i], strlen(fields[i]));
+			field(&head, fields[i].name, strlen(fields[i].name));
 		}
 		if (fwrite(head.data, 1, head.len, cli_output_file()) !=
 		    head.len || fputs(opt_style == CD_FIELD_CSV ? "\r\n" :
