@@ -102,6 +102,14 @@ zin_find(FILE *f)
 	return NULL;
 }
 
+int
+cli_input_threaded(FILE *f)
+{
+	struct zin *z = zin_find(f);
+
+	return z != NULL && cd_stream_get_format(z->s) != CD_STREAM_PLAIN;
+}
+
 FILE *
 cli__input_close(FILE *f)
 {

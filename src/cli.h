@@ -123,6 +123,9 @@ int cli_read_end(const char *name, cd_status st);
 	{ "compress", required_argument, NULL, 'z' }, \
 	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
 void cli_compress_option(int c, const char *arg);
+/* Whether an input FILE (from cli_open_input) is decompressed by a
+ * thread of its own (a compressed input): it takes a CPU. */
+int cli_input_threaded(FILE *f);
 /* cli.c's side: after opening an input, the FILE the tool reads; before
  * closing it, the FILE under it (f itself for plain input); 1 when the
  * input named name (the pointer cli_open_input gave) failed in its

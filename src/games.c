@@ -67,6 +67,8 @@ static struct {
 	uint64_t input;		/* inputs begun (the others wait for a
 				 * new one) */
 	unsigned busy;		/* other threads at work on the input */
+	unsigned active;	/* threads that work on it (workers[0] to
+				 * workers[active - 1]) */
 	uint64_t emitted;	/* batches written */
 	int quit;
 	pthread_mutex_t read_lock;	/* for what follows */
@@ -404,6 +406,7 @@ worker(void *arg)
 {
 	struct worker *w = arg;
 	uint64_t seen = 0;
+	bool mine;
 
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
@@ -412,8 +415,10 @@ worker(void *arg)
 		if (pool.quit)
 			break;
 		seen = pool.input;
+		mine = w - pool.workers < pool.active;
 		pthread_mutex_unlock(&pool.lock);
-		work(w);
+		if (mine)
+			work(w);
 		pthread_mutex_lock(&pool.lock);
 		pool.busy--;
 		pthread_cond_broadcast(&pool.cv);
@@ -491,6 +496,11 @@ cli_games_file(FILE *f, const char *name)
 	pool.reader = r;
 	pool.file = name;
 	pool.done = 0;
+	/* one CPU fewer by default while a thread decompresses the input
+	 * (three busy threads on two CPUs lose to two) */
+	pool.active = pool.njobs;
+	if (cli_games.jobs == 0 && pool.njobs > 1 && cli_input_threaded(f))
+		pool.active--;
 	pthread_mutex_lock(&pool.lock);
 	pool.input++;
 	pool.busy = pool.nthreads;

@@ -45,7 +45,9 @@ struct cli_games {
 	cd_pgn_parse_opts opts;
 	const char *(*each)(struct cli_job *j, const cd_pgn_raw_game *raw);
 	void (*priv_free)(void *priv);
-	unsigned jobs;		/* threads that parse; 0: one per CPU */
+	unsigned jobs;		/* threads that parse; 0: one per CPU,
+				 * one fewer for an input that a thread
+				 * decompresses */
 	int stop;		/* set (one job only): read no more games;
 				 * the batch read goes on to each */
 	bool noparse;		/* each gets the raw games unparsed, one
