@@ -38,12 +38,18 @@ cd__popcount(cd_bitboard b)
 #endif
 }
 
-/* attacks.c: tables filled once at load time. */
-extern cd_bitboard cd__knight_att[64];
-extern cd_bitboard cd__king_att[64];
-extern cd_bitboard cd__pawn_att[2][64];
-extern cd_bitboard cd__between[64][64];	/* squares strictly between */
-extern cd_bitboard cd__line[64][64];	/* the whole line through both */
+/* The attack tables: constant data computed when the library is built
+ * (gen-attacks.c, which fills them and so defines CD__TABLE empty). */
+#ifndef CD__TABLE
+#define CD__TABLE const
+#endif
+extern CD__TABLE cd_bitboard cd__knight_att[64];
+extern CD__TABLE cd_bitboard cd__king_att[64];
+extern CD__TABLE cd_bitboard cd__pawn_att[2][64];
+extern CD__TABLE cd_bitboard cd__between[64][64];	/* squares strictly
+							 * between */
+extern CD__TABLE cd_bitboard cd__line[64][64];	/* the whole line through
+						 * both */
 
 /*
  * Castling of side us on wing s with the king on ksq, for the generator
@@ -80,8 +86,8 @@ cd__castle_clear(const cd_board *b, int us, int s, int ksq,
  * opposite) or -1; cd__ray[d][a] the squares from a (excluded) to the
  * edge in direction d.
  */
-extern int8_t cd__dir[64][64];
-extern cd_bitboard cd__ray[8][64];
+extern CD__TABLE int8_t cd__dir[64][64];
+extern CD__TABLE cd_bitboard cd__ray[8][64];
 
 /* Directions whose ray grows toward higher squares: their nearest
  * square is the lowest bit. */
@@ -106,13 +112,11 @@ cd__between_dir(int a, int b, int d)
 struct cd__magic {
 	cd_bitboard mask;
 	cd_bitboard magic;
-	cd_bitboard *table;
+	CD__TABLE cd_bitboard *table;
 	unsigned shift;
 };
-extern struct cd__magic cd__rook_magic[64];
-extern struct cd__magic cd__bishop_magic[64];
-
-void cd__attacks_init(void);
+extern CD__TABLE struct cd__magic cd__rook_magic[64];
+extern CD__TABLE struct cd__magic cd__bishop_magic[64];
 
 static inline cd_bitboard
 cd__rook_att(int sq, cd_bitboard occ)

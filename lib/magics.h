@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Magic numbers for attacks.c's slider tables (checked at load, where a
- * failing one would be searched again). */
+/* Magic numbers for the slider tables (checked by gen-attacks.c when
+ * the library is built, where a failing one would be searched again). */
 static const uint64_t rook_magics[64] = {
 	0x60800018c0042080ULL,
 	0x3040004020091000ULL,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * util.c: the tables built at load time, status texts, the version and
+ * util.c: the hashing keys drawn at load time, status texts, the version and
  * the growable buffer (cd_buf).
  */
 #include "config.h"
@@ -12,11 +12,11 @@
 
 #include "internal.h"
 
-/* Tables are built when the library is loaded. */
+/* The hashing keys are drawn when the library is loaded (the attack
+ * tables are constant data: gen-attacks.c). */
 __attribute__((constructor)) static void
 cd__library_init(void)
 {
-	cd__attacks_init();
 	cd__zobrist_init();
 }
 
