@@ -518,28 +518,31 @@ comments(cd_buf *b, const cd_game *g)
 
 /* The body of cd_game_write_json, without the rollback. */
 static cd_status
-game_json(cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
+game_json(const cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
 {
-	const cd_game_xtag *x;
+	cd_game_xtags xt = { 0 };
 	struct replay r;
-	size_t n, i;
+	size_t i;
 	uint32_t k;
 	cd_status st = CD_ERR_NOMEM;
 	bool comma;
 
 	cd_rules_init(&r.r);
-	if ((x = cd_game_export_tags(g, 0, &n)) == NULL)
+	if (cd_game_export_tags(g, 0, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
-	if (puts_(b, "{\"game\":") != CD_OK || put_u64(b, number) != CD_OK ||
-	    puts_(b, ",\"tags\":{") != CD_OK)
-		return CD_ERR_NOMEM;
-	for (i = 0; i < n; i++)
+	st = puts_(b, "{\"game\":") == CD_OK && put_u64(b, number) == CD_OK &&
+	    puts_(b, ",\"tags\":{") == CD_OK ? CD_OK : CD_ERR_NOMEM;
+	for (i = 0; i < xt.n && st == CD_OK; i++)
 		if ((i > 0 && put(b, ",", 1) != CD_OK) ||
-		    cd_json_append_string(b, x[i].name, x[i].name_len) !=
-		    CD_OK || put(b, ":", 1) != CD_OK ||
-		    cd_json_append_string(b, x[i].value, x[i].value_len) !=
-		    CD_OK)
-			return CD_ERR_NOMEM;
+		    cd_json_append_string(b, xt.tags[i].name,
+		    xt.tags[i].name_len) != CD_OK || put(b, ":", 1) != CD_OK ||
+		    cd_json_append_string(b, xt.tags[i].value,
+		    xt.tags[i].value_len) != CD_OK)
+			st = CD_ERR_NOMEM;
+	cd_game_xtags_free(&xt);
+	if (st != CD_OK)
+		return st;
+	st = CD_ERR_NOMEM;
 	if (puts_(b, "},\"start\":") != CD_OK || put_fen(b, &g->start) !=
 	    CD_OK || puts_(b, ",\"moves\":[") != CD_OK)
 		return CD_ERR_NOMEM;
@@ -611,7 +614,7 @@ out:
 }
 
 cd_status
-cd_game_write_json(cd_game *g, uint64_t number, unsigned flags,
+cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
     cd_buf *out)
 {
 	size_t len = out->len;
@@ -641,7 +644,7 @@ cd_game_field_known(const char *name)
 }
 
 cd_status
-cd_game_write_field(cd_game *g, const char *name, uint64_t number,
+cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
     cd_buf *out)
 {
 	struct replay r;

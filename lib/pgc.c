@@ -38,7 +38,7 @@ set_error(cd_error *err, cd_status st, uint64_t offset,
 /* ---- the encoder ---- */
 
 struct enc {
-	cd_game *g;
+	const cd_game *g;
 	cd_buf *out;
 	unsigned flags;
 	size_t dropped;
@@ -272,7 +272,7 @@ struct frame {
 static cd_status
 put_movetext(struct enc *e)
 {
-	cd_game *g = e->g;
+	const cd_game *g = e->g;
 	struct frame fixed[8], *st = fixed, *f;
 	size_t depth = 1, cap = 8;
 	cd_status rc = CD_OK;
@@ -381,13 +381,13 @@ put_movetext(struct enc *e)
 	return rc;
 }
 
-cd_status
-cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out, size_t *dropped,
-    cd_error *err)
+/* The game with its export tags x[0..nx). */
+static cd_status
+encode(const cd_game *g, const cd_game_xtag *x, size_t nx, unsigned flags,
+    cd_buf *out, size_t *dropped, cd_error *err)
 {
 	struct enc e;
-	const cd_game_xtag *x;
-	size_t nx, k, comments;
+	size_t k, comments;
 	size_t start = out->len;
 	cd_status rc = CD_OK;
 
@@ -396,11 +396,6 @@ cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out, size_t *dropped,
 	e.out = out;
 	e.flags = flags;
 	e.err = err;
-	if (dropped)
-		*dropped = 0;
-	x = cd_game_export_tags(g, 0, &nx);
-	if (x == NULL)
-		return enc_nomem(&e);
 	if (fits_reduced(&e, x, nx, &comments)) {
 		uint32_t i;
 		unsigned count = 0;
@@ -465,6 +460,24 @@ cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out, size_t *dropped,
 	if (dropped)
 		*dropped = e.dropped;
 	return CD_OK;
+}
+
+cd_status
+cd_pgc_encode(const cd_game *g, unsigned flags, cd_buf *out,
+    size_t *dropped, cd_error *err)
+{
+	cd_game_xtags xt = { 0 };
+	cd_status rc;
+
+	if (dropped)
+		*dropped = 0;
+	if (cd_game_export_tags(g, 0, &xt) != CD_OK) {
+		set_error(err, CD_ERR_NOMEM, 0, "out of memory");
+		return CD_ERR_NOMEM;
+	}
+	rc = encode(g, xt.tags, xt.n, flags, out, dropped, err);
+	cd_game_xtags_free(&xt);
+	return rc;
 }
 
 /* ---- the decoder ---- */

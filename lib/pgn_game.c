@@ -73,7 +73,7 @@ str_add(cd_game *g, const char *s, size_t len)
 	size_t off = g->str_len;
 
 	if (len > SIZE_MAX - off - 1 ||
-	    grow((void **)&g->str, &g->str_cap, off + len + 1, 1, 256) != 0)
+	    grow((void **)&g->str, &g->priv->str_cap, off + len + 1, 1, 256) != 0)
 		return (size_t)-1;
 	if (len)
 		memcpy(g->str + off, s, len);
@@ -104,9 +104,9 @@ cd_game_new(void)
 		return NULL;
 	g->priv = calloc(1, sizeof(*g->priv));
 	if (g->priv == NULL ||
-	    grow32((void **)&g->nodes, &g->nodes_cap, 1, sizeof(cd_game_node),
+	    grow32((void **)&g->nodes, &g->priv->nodes_cap, 1, sizeof(cd_game_node),
 	    256) != 0 ||
-	    grow32((void **)&g->notes, &g->notes_cap, 1, sizeof(cd_game_note),
+	    grow32((void **)&g->notes, &g->priv->notes_cap, 1, sizeof(cd_game_note),
 	    64) != 0) {
 		cd_game_free(g);
 		return NULL;
@@ -124,10 +124,7 @@ cd_game_free(cd_game *g)
 	if (g->priv) {
 		free(g->priv->stack);
 		free(g->priv->pboards);
-		free(g->priv->xtags);
 		free(g->priv->tag_hash);
-		free(g->priv->wstack);
-		cd_buf_free(&g->priv->fbuf);
 		free(g->priv);
 	}
 	free(g->str);
@@ -268,7 +265,7 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
 	} else {
 		size_t n;
 
-		if (grow((void **)&g->tags, &g->tags_cap, g->ntags + 1,
+		if (grow((void **)&g->tags, &g->priv->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
 		if ((n = str_add(g, name, name_len)) == (size_t)-1)
@@ -478,11 +475,17 @@ is_initial(const cd_game *g)
 	    a->fullmove == b->fullmove;
 }
 
-const cd_game_xtag *
-cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
+void
+cd_game_xtags_free(cd_game_xtags *x)
 {
-	struct cd__game_priv *p = g->priv;
-	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+	free(x->tags);
+	x->tags = NULL;
+	x->n = x->cap = 0;
+}
+
+cd_status
+cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
+{	bool reduced = (flags & CD_PGN_REDUCED) != 0;
 	bool initial = is_initial(g);
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
 	size_t k = 0, i, j, first;
@@ -491,10 +494,11 @@ cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
 	const char *v;
 	size_t vlen;
 
-	if (grow((void **)&p->xtags, &p->xtags_cap, g->ntags + 10,
-	    sizeof(*p->xtags), 16) != 0)
-		return NULL;
-	x = p->xtags;
+	xt->n = 0;
+	if (grow((void **)&xt->tags, &xt->cap, g->ntags + 10,
+	    sizeof(*xt->tags), 16) != 0)
+		return CD_ERR_NOMEM;
+	x = xt->tags;
 	for (i = 0; i < 7; i++) {
 		if (i == 6) {
 			v = cd_pgn_result_str(cd_game_result(g));
@@ -511,8 +515,8 @@ cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
 	first = k;
 	if (setup) {
 		xtag_set(&x[k++], "SetUp", "1", 1);
-		vlen = cd_fen_write(&g->start, p->fen);
-		xtag_set(&x[k++], "FEN", p->fen, vlen);
+		vlen = cd_fen_write(&g->start, xt->fen);
+		xtag_set(&x[k++], "FEN", xt->fen, vlen);
 	}
 	if (reduced) {
 		if (g->chess960) {
@@ -554,8 +558,8 @@ cd_game_export_tags(cd_game *g, unsigned flags, size_t *n)
 			x[j] = x[j - 1];
 		x[j] = t;
 	}
-	*n = k;
-	return x;
+	xt->n = k;
+	return CD_OK;
 }
 
 /* ---- The builder ---- */
@@ -619,8 +623,8 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 	cd_game_node *nd;
 	size_t n;
 
-	if (idx >= g->nodes_cap &&
-	    grow32((void **)&g->nodes, &g->nodes_cap, (size_t)idx + 1,
+	if (idx >= g->priv->nodes_cap &&
+	    grow32((void **)&g->nodes, &g->priv->nodes_cap, (size_t)idx + 1,
 	    sizeof(*g->nodes), 256) != 0)
 		return CD_ERR_NOMEM;
 	g->nnodes++;
@@ -827,7 +831,7 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 		if (a == b)
 			return CD_OK;
 		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-		    grow((void **)&g->str, &g->str_cap, off + (b - a) + 1, 1,
+		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
 		    256) != 0)
 			return CD_ERR_NOMEM;
 		len = fold(g->str + off, text + a, b - a);
@@ -837,7 +841,7 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 		if ((off = str_add(g, text, len)) == (size_t)-1)
 			return CD_ERR_NOMEM;
 	}
-	if (grow32((void **)&g->notes, &g->notes_cap, (size_t)idx + 1,
+	if (grow32((void **)&g->notes, &g->priv->notes_cap, (size_t)idx + 1,
 	    sizeof(*g->notes), 64) != 0)
 		return CD_ERR_NOMEM;
 	g->nnotes++;

@@ -135,13 +135,11 @@ struct cd__frame {
 	uint8_t flags;		/* FR_* of pgn_tree.c */
 };
 
-/* A frame of the writer's stack: a move whose variations are written. */
-struct cd__wframe {
-	uint32_t node;
-	uint32_t var;
-};
-
 struct cd__game_priv {
+	/* the capacities of the game's arrays */
+	size_t str_cap, tags_cap;
+	uint32_t nodes_cap, notes_cap, nagsets_cap;
+
 	cd_board initial;	/* the standard initial position */
 
 	struct cd__line line;	/* the current line */
@@ -157,21 +155,11 @@ struct cd__game_priv {
 	uint64_t tail_key;
 	uint32_t tail;
 
-	/* export tags */
-	cd_game_xtag *xtags;
-	size_t xtags_cap;
-	char fen[CD_FEN_MAX];
-
 	/* an index of tag names once a game has many tags (open
 	 * addressing; slots hold tag index + 1; tags[0..tag_hashed) are
 	 * in it) */
 	uint32_t *tag_hash;
 	size_t tag_hash_cap, tag_hashed;
-
-	/* writer */
-	struct cd__wframe *wstack;
-	size_t wstack_cap;
-	cd_buf fbuf;	/* for cd_pgn_write to a FILE */
 };
 
 /* Add a move known to be legal (the parser's moves come from

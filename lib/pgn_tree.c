@@ -91,7 +91,8 @@ nagset_new(cd_game *g, uint32_t n)
 {
 	uint32_t k = g->nnagsets;
 
-	if (cd__grow32((void **)&g->nagsets, &g->nagsets_cap, (size_t)k + n,
+	if (cd__grow32((void **)&g->nagsets, &g->priv->nagsets_cap,
+	    (size_t)k + n,
 	    sizeof(*g->nagsets), 64) != 0)
 		return 0;
 	memset(&g->nagsets[k], 0, n * sizeof(*g->nagsets));

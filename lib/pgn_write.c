@@ -139,6 +139,14 @@ last_space(const char *s, size_t n)
 	return -1;
 }
 
+/* A frame of the writer's stack: a move whose variations are written;
+ * WSTACK of them on the C stack. */
+struct cd__wframe {
+	uint32_t node;
+	uint32_t var;
+};
+#define WSTACK	32
+
 /*
  * A comment (already folded: single spaces, trimmed, not empty).  Each
  * word is a token, `{ ` joined to the first and ` }` to the last, and
@@ -365,12 +373,14 @@ tag_line(struct out *o, const cd_game_xtag *x)
 }
 
 cd_status
-cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
+cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 {
-	struct cd__game_priv *p = g->priv;
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
-	const cd_game_xtag *x;
-	size_t nx, i, depth = 0, start_len = outb->len;
+	cd_game_xtags xt = { 0 };
+	/* the variations open around the move written: on the stack up to
+	 * WSTACK deep, beyond in memory of its own */
+	struct cd__wframe small[WSTACK], *stack = small;
+	size_t i, depth = 0, stack_cap = WSTACK, start_len = outb->len;
 	struct out o;
 	uint32_t n;
 	const char *res;
@@ -379,12 +389,13 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
 			if (g->nodes[n].move == CD_MOVE_NULL)
 				return CD_ERR_UNSUPPORTED;
-	if ((x = cd_game_export_tags(g, flags, &nx)) == NULL)
+	if (cd_game_export_tags(g, flags, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
-	for (i = 0; i < nx; i++)
-		tag_line(&o, &x[i]);
+	for (i = 0; i < xt.n; i++)
+		tag_line(&o, &xt.tags[i]);
+	cd_game_xtags_free(&xt);
 	put(&o, "\n", 1);
 
 	o.need_num = true;
@@ -396,20 +407,22 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 	while (n) {
 		write_move(&o, g, n, reduced);
 		if (!reduced && g->nodes[n].var) {
-			if (depth + 1 > p->wstack_cap) {
-				size_t cap = p->wstack_cap ? p->wstack_cap * 2 : 16;
-				struct cd__wframe *s = realloc(p->wstack,
-				    cap * sizeof(*s));
+			if (depth + 1 > stack_cap) {
+				size_t cap = stack_cap * 2;
+				struct cd__wframe *s = malloc(cap * sizeof(*s));
 
 				if (s == NULL) {
 					o.fail = true;
 					break;
 				}
-				p->wstack = s;
-				p->wstack_cap = cap;
+				memcpy(s, stack, depth * sizeof(*s));
+				if (stack != small)
+					free(stack);
+				stack = s;
+				stack_cap = cap;
 			}
-			p->wstack[depth].node = n;
-			p->wstack[depth].var = g->nodes[n].var;
+			stack[depth].node = n;
+			stack[depth].var = g->nodes[n].var;
 			depth++;
 			token(&o, "(", 1);
 			o.need_num = true;
@@ -418,7 +431,7 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 		}
 		n = g->nodes[n].next;
 		while (n == 0 && depth > 0) {
-			struct cd__wframe *f = &p->wstack[depth - 1];
+			struct cd__wframe *f = &stack[depth - 1];
 			uint32_t v;
 
 			token(&o, ")", 1);
@@ -435,6 +448,8 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 			n = g->nodes[f->node].next;
 		}
 	}
+	if (stack != small)
+		free(stack);
 	res = cd_pgn_result_str(cd_game_result(g));
 	token(&o, res, strlen(res));
 	put(&o, "\n\n", 2);
@@ -446,15 +461,14 @@ cd_pgn_write_buf(cd_game *g, unsigned flags, cd_buf *outb)
 }
 
 cd_status
-cd_pgn_write(cd_game *g, unsigned flags, FILE *f)
+cd_pgn_write(const cd_game *g, unsigned flags, FILE *f)
 {
-	cd_buf *b = &g->priv->fbuf;
+	cd_buf b = { 0 };
 	cd_status st;
 
-	b->len = 0;
-	if ((st = cd_pgn_write_buf(g, flags, b)) != CD_OK)
-		return st;
-	if (fwrite(b->data, 1, b->len, f) != b->len)
-		return CD_ERR_IO;
-	return CD_OK;
+	if ((st = cd_pgn_write_buf(g, flags, &b)) == CD_OK &&
+	    fwrite(b.data, 1, b.len, f) != b.len)
+		st = CD_ERR_IO;
+	cd_buf_free(&b);
+	return st;
 }

@@ -815,9 +815,8 @@ START_TEST(test_builder)
 	    "{ before } 1. e4 $1 $3 { good } ( { alt } 1. d4 d5 ( 1... Nf6 ) ) "
 	    "( 1. c4 )\n1... e5 1-0\n\n";
 	cd_buf b = { 0 };
-	const cd_game_xtag *x;
+	cd_game_xtags xt = { 0 };
 	uint32_t e4, d4, d5, nf6, c4, e5;
-	size_t n;
 	bool empty;
 	int k;
 
@@ -900,10 +899,11 @@ START_TEST(test_builder)
 	}
 
 	/* export tags and the text */
-	x = cd_game_export_tags(game, 0, &n);
-	ck_assert_uint_eq(n, 8);
-	ck_assert_str_eq(x[6].value, "1-0");
-	ck_assert_str_eq(x[7].name, "Annotator");
+	ck_assert_int_eq(cd_game_export_tags(game, 0, &xt), CD_OK);
+	ck_assert_uint_eq(xt.n, 8);
+	ck_assert_str_eq(xt.tags[6].value, "1-0");
+	ck_assert_str_eq(xt.tags[7].name, "Annotator");
+	cd_game_xtags_free(&xt);
 	ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
 	ck_assert_msg(b.len == strlen(want) && memcmp(b.data, want, b.len) == 0,
 	    "built:\n%.*s", (int)b.len, b.data);

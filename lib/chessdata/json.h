@@ -82,7 +82,7 @@ enum {
  *              some
  * No white space between tokens.
  */
-CD_API cd_status cd_game_write_json(cd_game *g, uint64_t number,
+CD_API cd_status cd_game_write_json(const cd_game *g, uint64_t number,
     unsigned flags, cd_buf *out);
 
 /*
@@ -92,7 +92,7 @@ CD_API cd_status cd_game_write_json(cd_game *g, uint64_t number,
  * nothing).  Appends the plain value (not escaped: see
  * cd_field_append).  CD_ERR_ARG for an unknown name.
  */
-CD_API cd_status cd_game_write_field(cd_game *g, const char *name,
+CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,
     uint64_t number, cd_buf *out);
 
 /* Whether name is one of the computed fields above. */

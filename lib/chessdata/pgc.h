@@ -84,7 +84,7 @@ enum {
  * over 255 bytes, a comment or escape line over 65535 bytes),
  * CD_ERR_NOMEM.
  */
-CD_API cd_status cd_pgc_encode(cd_game *g, unsigned flags, cd_buf *out,
+CD_API cd_status cd_pgc_encode(const cd_game *g, unsigned flags, cd_buf *out,
     size_t *dropped, cd_error *err);
 
 /*

@@ -169,19 +169,19 @@ typedef struct cd_game_node {
 typedef struct cd_game {
 	/* string store: tag names and values, note texts */
 	char *str;
-	size_t str_len, str_cap;
+	size_t str_len;
 
 	cd_game_tag *tags;	/* in the order added; names unique */
-	size_t ntags, tags_cap;
+	size_t ntags;
 
 	cd_game_node *nodes;	/* nodes[0] is the start position */
-	uint32_t nnodes, nodes_cap;
+	uint32_t nnodes;
 
 	cd_game_note *notes;	/* notes[0] unused */
-	uint32_t nnotes, notes_cap;
+	uint32_t nnotes;
 
 	cd_game_nagset *nagsets;	/* nagsets[0] unused */
-	uint32_t nnagsets, nagsets_cap;
+	uint32_t nnagsets;
 
 	cd_board start;		/* the start position (after cd_game_setup) */
 	bool has_fen;		/* a FEN tag gave the start position */
@@ -190,7 +190,7 @@ typedef struct cd_game {
 				 * there was none (the Result tag then
 				 * decides, see cd_game_result) */
 
-	/* Private: builder state, scratch of the writer and parser. */
+	/* Private: the arrays' capacities, the builder's state. */
 	struct cd__game_priv *priv;
 } cd_game;
 
@@ -286,10 +286,19 @@ enum {
  * not the initial one.  With CD_PGN_REDUCED: the roster, SetUp/FEN only
  * when the start position is not the initial one, and Variant for a
  * Chess960 game.  Values are unescaped (the writer escapes `\` and `"`).
- * Sets *n; NULL when out of memory.  The list lives in the game.
+ * Into x (x->tags[0..x->n), valid until the game changes or x is used
+ * again): CD_OK, or CD_ERR_NOMEM.  x starts as { 0 }, may be used for
+ * any number of games, and is freed with cd_game_xtags_free.
  */
-CD_API const cd_game_xtag *cd_game_export_tags(cd_game *g, unsigned flags,
-    size_t *n);
+typedef struct cd_game_xtags {
+	cd_game_xtag *tags;
+	size_t n;
+	size_t cap;		/* private */
+	char fen[CD_FEN_MAX];	/* private: the FEN tag's value */
+} cd_game_xtags;
+CD_API cd_status cd_game_export_tags(const cd_game *g, unsigned flags,
+    cd_game_xtags *x);
+CD_API void cd_game_xtags_free(cd_game_xtags *x);
 
 /* ---- Moves, NAGs, notes: the builder ---- */
 
@@ -444,12 +453,12 @@ typedef cd_buf cd_pgn_buf;
  * the reduced form is asked for and the main line holds a null move
  * (nothing is appended); CD_ERR_NOMEM.
  */
-CD_API cd_status cd_pgn_write_buf(cd_game *g, unsigned flags,
+CD_API cd_status cd_pgn_write_buf(const cd_game *g, unsigned flags,
     cd_buf *out);
 
 /* The same to a stdio stream (one fwrite).  CD_ERR_IO on a write
  * error. */
-CD_API cd_status cd_pgn_write(cd_game *g, unsigned flags, FILE *f);
+CD_API cd_status cd_pgn_write(const cd_game *g, unsigned flags, FILE *f);
 
 #ifdef __cplusplus
 }
