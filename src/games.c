@@ -473,26 +473,11 @@ pool_start(void)
 	cli_signals_unblock();
 }
 
-int
-cli_games_file(FILE *f, const char *name)
+/* The games of f through the threads; the end status of the input
+ * (CD_OK when stopped), the last reader call's game in pool.end. */
+static cd_status
+pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 {
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
-	cd_status st;
-
-	if (r == NULL)
-		cli_fatal("out of memory");
-	if (pool.workers == NULL)
-		pool_start();
-	/* no other thread works now: the fields are this thread's */
-	pool.base = cli_games.bytes;
-	if (cli_games.noparse) {
-		st = raw_games(r, name, &pool.end);
-		cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
-		if (st != CD_OK)	/* not stopped: the input's end */
-			cli_pgn_notes(name, &pool.end, st);
-		cd_pgn_reader_free(r);
-		return cli_read_end(name, st);
-	}
 	pool.reader = r;
 	pool.file = name;
 	pool.done = 0;
@@ -511,11 +496,28 @@ cli_games_file(FILE *f, const char *name)
 	while (pool.busy > 0)
 		pthread_cond_wait(&pool.cv, &pool.lock);
 	pthread_mutex_unlock(&pool.lock);
-	st = pool.st;
-	cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
-	cli_pgn_notes(name, &pool.end, st);
-	cd_pgn_reader_free(r);
 	pool.reader = NULL;
+	return pool.st;
+}
+
+int
+cli_games_file(FILE *f, const char *name)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new(f);
+	cd_status st;
+
+	if (r == NULL)
+		cli_fatal("out of memory");
+	if (pool.workers == NULL)
+		pool_start();
+	/* no other thread works now: the fields are this thread's */
+	pool.base = cli_games.bytes;
+	st = cli_games.noparse ? raw_games(r, name, &pool.end) :
+	    pool_games(f, r, name);
+	cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
+	if (st != CD_OK)	/* not stopped: the input's end */
+		cli_pgn_notes(name, &pool.end, st);
+	cd_pgn_reader_free(r);
 	return cli_read_end(name, st);
 }
 

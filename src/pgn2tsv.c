@@ -140,15 +140,16 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 	if (c->kind == COL_RESULT) {
 		cd_pgn_result r = raw->result;
 
+		/* no marker: the tag when it is one of the four */
 		if (r == CD_PGN_RESULT_NONE) {
-			static const char *const res[] = { "1-0", "0-1",
-			    "1/2-1/2", "*" };
-
 			r = CD_PGN_RESULT_UNKNOWN;
-			for (i = 0; t != NULL && i < 4; i++)
-				if (t->value_len == strlen(res[i]) &&
-				    memcmp(t->value, res[i], t->value_len) == 0)
-					r = (cd_pgn_result)(i + 1);
+			for (i = CD_PGN_RESULT_WHITE; t != NULL &&
+			    i <= CD_PGN_RESULT_UNKNOWN; i++) {
+				v = cd_pgn_result_str((cd_pgn_result)i);
+				if (t->value_len == strlen(v) &&
+				    memcmp(t->value, v, t->value_len) == 0)
+					r = (cd_pgn_result)i;
+			}
 		}
 		v = cd_pgn_result_str(r);
 		field(out, v, strlen(v));

@@ -10,16 +10,9 @@
 # its parent) is held to 30 times its size.  Not under the sanitizers
 # (they reserve far more address space than any limit).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
+NAME=memory
+. "$top_srcdir/tests/testlib.sh"
 P="$top_builddir/src/pgn-regularize"
-T=$(mktemp -d "${TMPDIR:-/tmp}/memory.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
 
 if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
     2>/dev/null; then
