@@ -323,4 +323,13 @@ void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
 /* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
 
+/* A cd_game_xtags as { 0 }, without clearing its buffers (the writers
+ * make one per game). */
+static inline void
+cd__xtags_init(cd_game_xtags *x)
+{
+	x->tags = NULL;
+	x->n = x->cap = 0;
+}
+
 #endif

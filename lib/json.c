@@ -520,7 +520,7 @@ comments(cd_buf *b, const cd_game *g)
 static cd_status
 game_json(const cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
 {
-	cd_game_xtags xt = { 0 };
+	cd_game_xtags xt;
 	struct replay r;
 	size_t i;
 	uint32_t k;
@@ -528,6 +528,7 @@ game_json(const cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
 	bool comma;
 
 	cd_rules_init(&r.r);
+	cd__xtags_init(&xt);
 	if (cd_game_export_tags(g, 0, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
 	st = puts_(b, "{\"game\":") == CD_OK && put_u64(b, number) == CD_OK &&

@@ -466,11 +466,12 @@ cd_status
 cd_pgc_encode(const cd_game *g, unsigned flags, cd_buf *out,
     size_t *dropped, cd_error *err)
 {
-	cd_game_xtags xt = { 0 };
+	cd_game_xtags xt;
 	cd_status rc;
 
 	if (dropped)
 		*dropped = 0;
+	cd__xtags_init(&xt);
 	if (cd_game_export_tags(g, 0, &xt) != CD_OK) {
 		set_error(err, CD_ERR_NOMEM, 0, "out of memory");
 		return CD_ERR_NOMEM;

@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -87,9 +88,12 @@ line_reset(cd_game *g)
 {
 	struct cd__game_priv *p = g->priv;
 
-	memset(&p->line, 0, sizeof(p->line));
+	/* (prev is written before it is read: with the line's first
+	 * move) */
+	memset(&p->line, 0, offsetof(struct cd__line, board));
 	p->line.board = g->start;
-	p->line.check = cd_board_in_check(&g->start);
+	/* without a FEN tag the start is the initial position */
+	p->line.check = g->has_fen && cd_board_in_check(&g->start);
 	p->depth = 0;
 	p->npboards = 0;
 	p->tail_key = UINT64_MAX;
@@ -249,33 +253,41 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
     const char *value, size_t value_len)
 {
 	long i = tag_find(g, name, name_len);
-	size_t v, k;
+	size_t off = g->str_len, need = value_len + 1, k;
 	cd_game_tag *t;
+	char *d;
 
-	if ((v = str_add(g, value, value_len)) == (size_t)-1)
+	/* the value, and the name of a new tag, in one stretch */
+	if (i < 0)
+		need += name_len + 1;
+	if (value_len > SIZE_MAX / 4 || name_len > SIZE_MAX / 4 ||
+	    need > SIZE_MAX - off ||
+	    grow((void **)&g->str, &g->priv->str_cap, off + need, 1, 256) != 0)
 		return CD_ERR_NOMEM;
-	for (k = 0; k < value_len; k++) {
-		unsigned char c = (unsigned char)g->str[v + k];
-
-		if (c < 0x20 || c == 0x7f)
-			g->str[v + k] = ' ';
-	}
 	if (i >= 0) {
 		t = &g->tags[i];
 	} else {
-		size_t n;
-
 		if (grow((void **)&g->tags, &g->priv->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
-		if ((n = str_add(g, name, name_len)) == (size_t)-1)
-			return CD_ERR_NOMEM;
 		t = &g->tags[g->ntags++];
-		t->name = n;
+		memcpy(g->str + off, name, name_len);
+		g->str[off + name_len] = '\0';
+		t->name = off;
 		t->name_len = name_len;
+		off += name_len + 1;
 	}
-	t->value = v;
+	/* control bytes and DEL become spaces */
+	d = g->str + off;
+	for (k = 0; k < value_len; k++) {
+		unsigned char c = (unsigned char)value[k];
+
+		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+	d[value_len] = '\0';
+	t->value = off;
 	t->value_len = value_len;
+	g->str_len = off + value_len + 1;
 	return CD_OK;
 }
 
@@ -431,15 +443,27 @@ static const char *const roster[7] = { "Event", "Site", "Date", "Round",
 
 static const size_t roster_len[7] = { 5, 4, 4, 5, 5, 5, 6 };
 
-static bool
-is_roster(const char *name, size_t len)
+/* The index of a roster tag name in roster[], or -1. */
+static int
+roster_index(const char *name, size_t len)
 {
 	int i;
 
-	for (i = 0; i < 7; i++)
-		if (roster_len[i] == len && memcmp(roster[i], name, len) == 0)
-			return true;
-	return false;
+	switch (len) {
+	case 4:
+		i = name[0] == 'S' ? 1 : name[0] == 'D' ? 2 : -1;
+		break;
+	case 5:
+		i = name[0] == 'E' ? 0 : name[0] == 'R' ? 3 :
+		    name[0] == 'W' ? 4 : name[0] == 'B' ? 5 : -1;
+		break;
+	case 6:
+		i = 6;
+		break;
+	default:
+		return -1;
+	}
+	return i >= 0 && memcmp(name, roster[i], len) == 0 ? i : -1;
 }
 
 static int
@@ -454,10 +478,11 @@ name_cmp(const cd_game_xtag *a, const cd_game_xtag *b)
 }
 
 static void
-xtag_set(cd_game_xtag *x, const char *name, const char *value, size_t vlen)
+xtag_set(cd_game_xtag *x, const char *name, size_t len, const char *value,
+    size_t vlen)
 {
 	x->name = name;
-	x->name_len = strlen(name);
+	x->name_len = len;
 	x->value = value;
 	x->value_len = vlen;
 }
@@ -478,77 +503,98 @@ is_initial(const cd_game *g)
 void
 cd_game_xtags_free(cd_game_xtags *x)
 {
-	free(x->tags);
+	if (x->tags != x->local)
+		free(x->tags);
 	x->tags = NULL;
 	x->n = x->cap = 0;
 }
 
+/* Room in x for need tags: its own array while they fit. */
+static int
+xtags_reserve(cd_game_xtags *x, size_t need)
+{
+	size_t n = sizeof(x->local) / sizeof(x->local[0]);
+	cd_game_xtag *t;
+
+	if (x->cap == 0 || x->tags == NULL) {
+		x->tags = x->local;
+		x->cap = n;
+	}
+	if (need <= x->cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	t = x->tags == x->local ? malloc(n * sizeof(*t)) :
+	    realloc(x->tags, n * sizeof(*t));
+	if (t == NULL)
+		return -1;
+	x->tags = t;
+	x->cap = n;
+	return 0;
+}
+
 cd_status
 cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
-{	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+{
+	bool reduced = (flags & CD_PGN_REDUCED) != 0;
 	bool initial = is_initial(g);
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
-	size_t k = 0, i, j, first;
-	long k2;
+	bool has_variant = false;
+	const cd_game_tag *rt[7] = { NULL };
+	size_t k, i, j, first;
 	cd_game_xtag *x;
 	const char *v;
 	size_t vlen;
 
 	xt->n = 0;
-	if (grow((void **)&xt->tags, &xt->cap, g->ntags + 10,
-	    sizeof(*xt->tags), 16) != 0)
+	/* the roster, SetUp, FEN and Variant beyond the game's tags */
+	if (xtags_reserve(xt, g->ntags + 10) != 0)
 		return CD_ERR_NOMEM;
 	x = xt->tags;
+	first = k = 7;
+	if (setup) {
+		xtag_set(&x[k++], "SetUp", 5, "1", 1);
+		vlen = cd_fen_write(&g->start, xt->fen);
+		xtag_set(&x[k++], "FEN", 3, xt->fen, vlen);
+	}
+	/* one pass: the roster tags into rt[], the others (in full
+	 * export format) into x */
+	for (i = 0; i < g->ntags; i++) {
+		const cd_game_tag *t = &g->tags[i];
+		const char *name = g->str + t->name;
+		int r = roster_index(name, t->name_len);
+
+		if (r >= 0) {
+			rt[r] = t;
+			continue;
+		}
+		if ((t->name_len == 5 && memcmp(name, "SetUp", 5) == 0) ||
+		    (t->name_len == 3 && memcmp(name, "FEN", 3) == 0))
+			continue;
+		if (t->name_len == 7 && memcmp(name, "Variant", 7) == 0) {
+			has_variant = true;
+			if (reduced && g->chess960)
+				xtag_set(&x[k++], name, 7, g->str + t->value,
+				    t->value_len);
+		}
+		if (!reduced)
+			xtag_set(&x[k++], name, t->name_len, g->str + t->value,
+			    t->value_len);
+	}
+	if (g->chess960 && !has_variant)
+		xtag_set(&x[k++], "Variant", 7, "Chess960", 8);
 	for (i = 0; i < 7; i++) {
 		if (i == 6) {
 			v = cd_pgn_result_str(cd_game_result(g));
 			vlen = strlen(v);
-		} else if ((k2 = tag_find(g, roster[i], roster_len[i])) >= 0) {
-			v = g->str + g->tags[k2].value;
-			vlen = g->tags[k2].value_len;
+		} else if (rt[i] != NULL) {
+			v = g->str + rt[i]->value;
+			vlen = rt[i]->value_len;
 		} else {
 			v = i == 2 ? "????.??.??" : "?";
 			vlen = strlen(v);
 		}
-		xtag_set(&x[k++], roster[i], v, vlen);
-	}
-	first = k;
-	if (setup) {
-		xtag_set(&x[k++], "SetUp", "1", 1);
-		vlen = cd_fen_write(&g->start, xt->fen);
-		xtag_set(&x[k++], "FEN", xt->fen, vlen);
-	}
-	if (reduced) {
-		if (g->chess960) {
-			v = cd_game_tag_value(g, "Variant", &vlen);
-			if (v == NULL) {
-				v = "Chess960";
-				vlen = 8;
-			}
-			xtag_set(&x[k++], "Variant", v, vlen);
-		}
-	} else {
-		bool has_variant = false;
-
-		for (i = 0; i < g->ntags; i++) {
-			const cd_game_tag *t = &g->tags[i];
-			const char *name = g->str + t->name;
-
-			if (is_roster(name, t->name_len))
-				continue;
-			if ((t->name_len == 5 && memcmp(name, "SetUp", 5) == 0) ||
-			    (t->name_len == 3 && memcmp(name, "FEN", 3) == 0))
-				continue;
-			if (t->name_len == 7 && memcmp(name, "Variant", 7) == 0)
-				has_variant = true;
-			x[k].name = name;
-			x[k].name_len = t->name_len;
-			x[k].value = g->str + t->value;
-			x[k].value_len = t->value_len;
-			k++;
-		}
-		if (g->chess960 && !has_variant)
-			xtag_set(&x[k++], "Variant", "Chess960", 8);
+		xtag_set(&x[i], roster[i], roster_len[i], v, vlen);
 	}
 	/* insertion sort of the non-roster tags by name */
 	for (i = first + 1; i < k; i++) {

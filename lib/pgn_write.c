@@ -376,7 +376,7 @@ cd_status
 cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
-	cd_game_xtags xt = { 0 };
+	cd_game_xtags xt;
 	/* the variations open around the move written: on the stack up to
 	 * WSTACK deep, beyond in memory of its own */
 	struct cd__wframe small[WSTACK], *stack = small;
@@ -389,6 +389,7 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
 			if (g->nodes[n].move == CD_MOVE_NULL)
 				return CD_ERR_UNSUPPORTED;
+	cd__xtags_init(&xt);
 	if (cd_game_export_tags(g, flags, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
 	memset(&o, 0, sizeof(o));

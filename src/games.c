@@ -12,8 +12,8 @@
  * written), it writes them itself.  So the output, the messages and the
  * rejects file are what one thread doing it all would write, a game's
  * bytes stay in the cache of the core that read them, and memory is a
- * batch and a game for each thread.  With one job there is no other
- * thread.  At the end of each input everything is written before the
+ * batch and a game for each thread.  When one thread works (one job),
+ * it takes the games straight from the reader, with no batch.  At the end of each input everything is written before the
  * next input is opened (its messages come after this one's).
  */
 #define _GNU_SOURCE 1	/* sched_getaffinity, CPU_COUNT */
@@ -201,42 +201,49 @@ reject(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	w->rej.len += raw->len;
 }
 
+/* Parse one game (unless cli_games.noparse) and give it to the tool's
+ * each(); a game that does not read, or that each() refuses, is
+ * rejected. */
+static void
+game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
+    uint64_t index)
+{
+	struct cli_job *j = &w->job;
+	const char *why;
+	cd_error err;
+	cd_status st;
+
+	j->number = raw->number;
+	j->index = index;
+	memset(&err, 0, sizeof(err));
+	st = cli_games.noparse ? CD_OK :
+	    cd_pgn_parse(j->game, raw, &j->opts, &err);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st != CD_OK) {
+		reject(w, file, raw, err.line, err.col,
+		    err.msg[0] ? err.msg : cd_strerror(st));
+		return;
+	}
+	j->line = j->col = 0;
+	if ((why = cli_games.each(j, raw)) != NULL)
+		reject(w, file, raw, j->line ? j->line : raw->line,
+		    j->line ? j->col : raw->col, why);
+	else
+		w->written++;
+}
+
 static void
 batch_run(struct batch *b, struct worker *w)
 {
-	struct cli_job *j = &w->job;
-	cd_error err;
-	cd_status st;
 	size_t i;
 
 	cli_capture = &w->msg;
-	j->out = &w->out;
-	j->file = b->file;
+	w->job.out = &w->out;
+	w->job.file = b->file;
 	for (i = 0; i < b->ngames; i++) {
-		const cd_pgn_raw_game *raw = &b->games[i];
-
-		j->number = raw->number;
-		j->index = b->first + i;
-		cli_pgn_skipped(b->file, raw);
-		memset(&err, 0, sizeof(err));
-		st = cli_games.noparse ? CD_OK :
-		    cd_pgn_parse(j->game, raw, &j->opts, &err);
-		if (st == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		if (st != CD_OK) {
-			reject(w, b->file, raw, err.line, err.col,
-			    err.msg[0] ? err.msg : cd_strerror(st));
-		} else {
-			const char *why;
-
-			j->line = j->col = 0;
-			if ((why = cli_games.each(j, raw)) != NULL)
-				reject(w, b->file, raw, j->line ? j->line :
-				    raw->line, j->line ? j->col : raw->col,
-				    why);
-			else
-				w->written++;
-		}
+		cli_pgn_skipped(b->file, &b->games[i]);
+		game_run(w, b->file, &b->games[i], b->first + i);
 	}
 	cli_capture = NULL;
 }
@@ -257,10 +264,11 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Write what w collected from b: its turn has come (the batches before
- * are written). */
+/* Write what w collected: its turn has come (what was read before is
+ * written).  last: the number of the last game read, bytes: the input
+ * bytes read, for the progress line. */
 static void
-batch_emit(struct batch *b, struct worker *w)
+emit(struct worker *w, uint64_t last, uint64_t bytes)
 {
 	FILE *out = cli_output_file();
 
@@ -280,7 +288,13 @@ batch_emit(struct batch *b, struct worker *w)
 	cli_games.rejected += w->rejected;
 	w->out.len = w->msg.len = w->rej.len = 0;
 	w->written = w->rejected = 0;
-	cli_progress(b->first + b->ngames - 1, b->bytes);
+	cli_progress(last, bytes);
+}
+
+static void
+batch_emit(struct batch *b, struct worker *w)
+{
+	emit(w, b->first + b->ngames - 1, b->bytes);
 	b->text.len = 0;
 	b->ngames = b->ntags = 0;
 }
@@ -331,52 +345,31 @@ batch_read(struct worker *w)
 }
 
 /*
- * Games that need no parsing (cli_games.noparse): on this thread,
- * straight from the reader, with no batch to copy them into (the
- * reader is the slow part: another thread would only wait for it).
- * The end status of the input (CD_OK when stopped), the last reader
- * call's game in *end.
+ * The games of the input on this thread alone (one thread works, or
+ * the games need no parsing and the reader is the slow part: another
+ * thread would only wait for it): straight from the reader, with no
+ * batch to copy them into.  The end status of the input (CD_OK when
+ * stopped), the last reader call's game in *end.
  */
 static cd_status
-raw_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
+direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 {
 	struct worker *w = &pool.workers[0];
-	struct cli_job *j = &w->job;
-	FILE *out = cli_output_file();
 	cd_status st = CD_OK;
-	const char *why;
 
 	memset(end, 0, sizeof(*end));
-	j->out = &w->out;
-	j->file = name;
+	cli_capture = &w->msg;
+	w->job.out = &w->out;
+	w->job.file = name;
 	while (!cli_games.stop && (st = cd_pgn_reader_next(r, end)) == CD_OK) {
 		cli_pgn_notes(name, end, st);
-		j->number = end->number;
-		j->index = ++cli_games.read;
-		j->line = j->col = 0;
-		if ((why = cli_games.each(j, end)) != NULL) {
-			cli_games.rejected++;
-			cli_warn_at(name, j->line ? j->line : end->line,
-			    j->line ? j->col : end->col, "game %llu: %s",
-			    (unsigned long long)end->number, why);
-			cli_rejects_write(end->text, end->len);
-		} else
-			cli_games.written++;
-		if (w->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0) {
-			if (w->out.len > 0 && fwrite(w->out.data, 1,
-			    w->out.len, out) != w->out.len)
-				cli_output_check();
-			w->out.len = 0;
-			cli_output_check();
-			cli_progress(cli_games.read, pool.base +
+		game_run(w, name, end, ++cli_games.read);
+		if (w->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0)
+			emit(w, cli_games.read, pool.base +
 			    cd_pgn_reader_tell(r));
-		}
 	}
-	if (w->out.len > 0 && fwrite(w->out.data, 1, w->out.len, out) !=
-	    w->out.len)
-		cli_output_check();
-	w->out.len = 0;
-	cli_output_check();
+	emit(w, cli_games.read, pool.base + cd_pgn_reader_tell(r));
+	cli_capture = NULL;
 	return st;
 }
 
@@ -444,7 +437,7 @@ pool_start(void)
 	unsigned i, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
 
 	if (cli_games.noparse)
-		n = 1;	/* raw_games: no game, no other thread */
+		n = 1;	/* direct_games: no game, no other thread */
 
 	if (n > 256)
 		n = 256;
@@ -478,14 +471,16 @@ pool_start(void)
 static cd_status
 pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 {
-	pool.reader = r;
-	pool.file = name;
-	pool.done = 0;
 	/* one CPU fewer by default while a thread decompresses the input
 	 * (three busy threads on two CPUs lose to two) */
 	pool.active = pool.njobs;
 	if (cli_games.jobs == 0 && pool.njobs > 1 && cli_input_threaded(f))
 		pool.active--;
+	if (pool.active == 1)
+		return direct_games(r, name, &pool.end);
+	pool.reader = r;
+	pool.file = name;
+	pool.done = 0;
 	pthread_mutex_lock(&pool.lock);
 	pool.input++;
 	pool.busy = pool.nthreads;
@@ -512,8 +507,7 @@ cli_games_file(FILE *f, const char *name)
 		pool_start();
 	/* no other thread works now: the fields are this thread's */
 	pool.base = cli_games.bytes;
-	st = cli_games.noparse ? raw_games(r, name, &pool.end) :
-	    pool_games(f, r, name);
+	st = pool_games(f, r, name);
 	cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
 	if (st != CD_OK)	/* not stopped: the input's end */
 		cli_pgn_notes(name, &pool.end, st);

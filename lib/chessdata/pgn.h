@@ -295,6 +295,8 @@ typedef struct cd_game_xtags {
 	size_t n;
 	size_t cap;		/* private */
 	char fen[CD_FEN_MAX];	/* private: the FEN tag's value */
+	cd_game_xtag local[24];	/* private: tags while they fit (x is not
+				 * to be copied) */
 } cd_game_xtags;
 CD_API cd_status cd_game_export_tags(const cd_game *g, unsigned flags,
     cd_game_xtags *x);
