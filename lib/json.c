@@ -138,6 +138,21 @@ utf8_len(const unsigned char *s, size_t n)
  * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
  * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
  */
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/* Whether the eight bytes of w may hold one that text() must look at:
+ * a control byte, `"`, `\\` or a byte of 0x80 or above (any escape
+ * table marks only these). */
+static inline bool
+maybe_special(uint64_t w)
+{
+	uint64_t q = w ^ (ONES * '"'), bs = w ^ (ONES * '\\');
+
+	return ((w | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
+	    ((bs - ONES) & ~bs)) & HIGHS) != 0;
+}
+
 static cd_status
 text(cd_buf *b, const char *s, size_t len, const char *esc)
 {
@@ -151,7 +166,15 @@ text(cd_buf *b, const char *s, size_t len, const char *esc)
 		char *o;
 		size_t k;
 
-		/* the plain ASCII run */
+		/* the plain ASCII run: eight bytes at a time, then one */
+		while (e - q >= 8) {
+			uint64_t w;
+
+			memcpy(&w, q, 8);
+			if (maybe_special(w))
+				break;
+			q += 8;
+		}
 		while (q < e && *q < 0x80 && (esc == NULL || esc[*q] == 0))
 			q++;
 		memcpy(b->data + b->len, p, (size_t)(q - p));

@@ -26,10 +26,70 @@ static const cd_san_lang *opt_lang;
 /* The columns, each known once from its name. */
 static struct column {
 	char *name;
+	size_t name_len;
 	enum { COL_TAG, COL_RESULT, COL_COMPUTED } kind;
 	const char *missing;	/* a tag's value when the game has none */
+	size_t missing_len;
+	size_t first;		/* the first column of its name */
 } *fields;
 static size_t nfields;
+
+/* The tag columns' names hashed, to look up each tag of a raw game once
+ * (open addressing; a slot holds the index + 1 of the first column of
+ * a name, 0 when empty). */
+static size_t *slots, slots_mask;
+
+static size_t
+name_hash(const char *s, size_t n)
+{
+	return (n * 31 + (unsigned char)s[0] * 7 +
+	    (unsigned char)s[n - 1]) & slots_mask;
+}
+
+/* The first tag column named s (n > 0 bytes), or -1. */
+static long
+column_find(const char *s, size_t n)
+{
+	size_t h;
+
+	for (h = name_hash(s, n); slots[h] != 0; h = (h + 1) & slots_mask) {
+		const struct column *c = &fields[slots[h] - 1];
+
+		if (c->name_len == n && memcmp(c->name, s, n) == 0)
+			return (long)(slots[h] - 1);
+	}
+	return -1;
+}
+
+/* Fill slots[] and each column's first. */
+static void
+index_fields(void)
+{
+	size_t cap = 16, i;
+
+	while (cap < 4 * nfields)
+		cap *= 2;
+	if ((slots = calloc(cap, sizeof(*slots))) == NULL)
+		cli_fatal("out of memory");
+	slots_mask = cap - 1;
+	for (i = 0; i < nfields; i++) {
+		struct column *c = &fields[i];
+		long k;
+
+		if (c->kind == COL_COMPUTED)
+			continue;
+		if ((k = column_find(c->name, c->name_len)) >= 0) {
+			c->first = (size_t)k;
+		} else {
+			size_t h = name_hash(c->name, c->name_len);
+
+			while (slots[h] != 0)
+				h = (h + 1) & slots_mask;
+			slots[h] = i + 1;
+			c->first = i;
+		}
+	}
+}
 
 static void
 usage(void)
@@ -103,7 +163,10 @@ parse_fields(const char *list)
 		fields[nfields].name = f;
 		fields[nfields].kind = f[0] == '@' ? COL_COMPUTED :
 		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
-		fields[nfields++].missing = missing_tag(f);
+		fields[nfields].name_len = strlen(f);
+		fields[nfields].missing = missing_tag(f);
+		fields[nfields].missing_len = strlen(fields[nfields].missing);
+		nfields++;
 		if (e == NULL)
 			break;
 		p = e + 1;
@@ -118,6 +181,7 @@ free_fields(void)
 	for (i = 0; i < nfields; i++)
 		free(fields[i].name);
 	free(fields);
+	free(slots);
 }
 
 static void
@@ -127,13 +191,36 @@ field(cd_buf *out, const char *s, size_t len)
 		cli_fatal("out of memory");
 }
 
-/* A tag of a raw game as the parsed game would hold it: control bytes
- * made spaces, Result as cd_game_result gives it. */
+/* Whether s has a control byte or DEL: eight bytes at a time. */
+static bool
+has_control(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w, d;
+
+		memcpy(&w, s + i, 8);
+		d = w ^ (ones * 0x7f);
+		/* a byte below 0x20, or one equal to 0x7f (exact) */
+		if ((((w - ones * 0x20) & ~w) | ((d - ones) & ~d)) &
+		    (ones * 0x80))
+			return true;
+	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/* The tag t (NULL: none) of column c of a raw game as the parsed game
+ * would hold it: control bytes made spaces, Result as cd_game_result
+ * gives it. */
 static void
 raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
-    cd_buf *tmp)
+    const cd_pgn_tag *t, cd_buf *tmp)
 {
-	const cd_pgn_tag *t = cd_pgn_raw_tag(raw, c->name);
 	const char *v;
 	size_t i;
 
@@ -156,13 +243,10 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 		return;
 	}
 	if (t == NULL) {
-		field(out, c->missing, strlen(c->missing));
+		field(out, c->missing, c->missing_len);
 		return;
 	}
-	for (i = 0; i < t->value_len; i++)
-		if ((unsigned char)t->value[i] < 0x20 || t->value[i] == 0x7f)
-			break;
-	if (i == t->value_len) {
+	if (!has_control(t->value, t->value_len)) {
 		field(out, t->value, t->value_len);
 		return;
 	}
@@ -186,28 +270,52 @@ game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 	if (c->kind == COL_RESULT)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
 	else if ((v = cd_game_tag_value(g, c->name, &len)) == NULL)
-		v = c->missing, len = strlen(v);
+		v = c->missing, len = c->missing_len;
 	field(out, v, len);
 }
+
+/* A job's own: a buffer, and the tags of a raw game by column. */
+struct rowbuf {
+	cd_buf tmp;
+	const cd_pgn_tag **found;
+};
 
 static void
 free_priv(void *p)
 {
-	cd_buf *b = p;
+	struct rowbuf *rb = p;
 
-	free(b->data);
-	free(b);
+	free(rb->tmp.data);
+	free(rb->found);
+	free(rb);
 }
 
 /* Write one row. */
 static const char *
 row(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_buf *tmp = j->priv, *out = j->out;
+	struct rowbuf *rb = j->priv;
+	cd_buf *tmp, *out = j->out;
 	size_t i;
 
-	if (tmp == NULL && (tmp = j->priv = calloc(1, sizeof(*tmp))) == NULL)
-		cli_fatal("out of memory");
+	if (rb == NULL) {
+		if ((rb = j->priv = calloc(1, sizeof(*rb))) == NULL ||
+		    (rb->found = calloc(nfields, sizeof(*rb->found))) == NULL)
+			cli_fatal("out of memory");
+	}
+	tmp = &rb->tmp;
+	if (cli_games.noparse) {
+		/* each tag once (the last of a name counts, as in
+		 * cd_pgn_raw_tag) */
+		memset(rb->found, 0, nfields * sizeof(*rb->found));
+		for (i = 0; i < raw->ntags; i++) {
+			long k = column_find(raw->tags[i].name,
+			    raw->tags[i].name_len);
+
+			if (k >= 0)
+				rb->found[k] = &raw->tags[i];
+		}
+	}
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
 
@@ -218,7 +326,7 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 		}
 		if (c->kind != COL_COMPUTED) {
 			if (cli_games.noparse)
-				raw_tag(out, raw, c, tmp);
+				raw_tag(out, raw, c, rb->found[c->first], tmp);
 			else
 				game_tag(out, j->game, c);
 			continue;
@@ -289,6 +397,7 @@ main(int argc, char **argv)
 		}
 	}
 	parse_fields(list);
+	index_fields();
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
