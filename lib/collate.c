@@ -184,9 +184,18 @@ cd_collate_round(const char *a, size_t alen, const char *b, size_t blen)
 
 /* ---- movetext ---- */
 
+size_t
+cd_collate_movetext_prefix(const char *mt, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	/* a CR at the cut may be the first byte of a line end */
+	return max > 0 && mt[max - 1] == '\r' ? max - 1 : max;
+}
+
 int
-cd_collate_movetext_cmp(const char *a, size_t alen, const char *b,
-    size_t blen)
+cd_collate_movetext_prefix_cmp(const char *a, size_t alen, int a_cut,
+    const char *b, size_t blen, int b_cut)
 {
 	size_t i = 0, j = 0;
 
@@ -215,9 +224,19 @@ cd_collate_movetext_cmp(const char *a, size_t alen, const char *b,
 		i++;
 		j++;
 	}
+	/* a cut prefix that ran out tells nothing of what follows */
+	if ((i == alen && a_cut) || (j == blen && b_cut))
+		return 2;
 	if (i == alen && j == blen)
 		return 0;
 	return i == alen ? -1 : 1;
+}
+
+int
+cd_collate_movetext_cmp(const char *a, size_t alen, const char *b,
+    size_t blen)
+{
+	return cd_collate_movetext_prefix_cmp(a, alen, 0, b, blen, 0);
 }
 
 int

@@ -12,6 +12,14 @@
  * merged first).  Every record carries its input sequence number, so
  * the order is total and the same however the runs fall: sorting is
  * stable.  When everything fits, no temporary file is written.
+ *
+ * A game of an input that is a plain regular file (and the inputs so
+ * read fit in half the machine's memory, where the page cache keeps
+ * them) is not copied: its record holds its key, where it lies in the
+ * file and the start of its movetext, and its bytes are read back from
+ * the file when it is written.  So a sort of such inputs moves game
+ * bytes once, from the input to the output, and writes runs only when
+ * the keys fill the budget.
  */
 #include "config.h"
 
@@ -22,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -45,9 +54,90 @@ struct item {
 	uint64_t prefix;	/* first 8 key bytes, big-endian */
 	uint64_t seq;		/* input order */
 	const unsigned char *key;
-	const char *text;
+	const char *text;	/* NULL: the game is in infiles[file] */
 	size_t klen, len, mt_off, mt_len;
+	/* a game left in its file: where it starts there, how many bytes
+	 * of its movetext follow the key (cd_collate_movetext_prefix), and
+	 * what emit_text would add after it (a TAIL_* index) */
+	uint64_t off;
+	uint32_t file;
+	uint8_t plen, tail;
 };
+
+/* The movetext bytes kept with the key of a game left in its file: the
+ * opening books' lines compare within them. */
+#define MT_PREFIX	128
+
+/* The inputs whose games are left in them (see the top). */
+static struct infile {
+	int fd;			/* a descriptor of its own */
+	const char *name;
+	struct stat st;		/* to tell a change before reading back */
+} *infiles;
+static size_t ninfiles, infiles_cap;
+static uint64_t infiles_bytes;
+
+/* Read len bytes at off of input file into buf, fully. */
+static void
+infile_read(uint32_t file, uint64_t off, char *buf, size_t len)
+{
+	const struct infile *f = &infiles[file];
+
+	while (len > 0) {
+		ssize_t k = pread(f->fd, buf, len, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			cli_fatal("%s: read error: %s", f->name,
+			    strerror(errno));
+		if (k == 0)
+			cli_fatal("%s: changed while being sorted", f->name);
+		buf += k;
+		off += (uint64_t)k;
+		len -= (size_t)k;
+	}
+}
+
+/* The movetext of a game left in its file, read into scratch buffer
+ * slot (0 or 1: a comparison reads two). */
+static const char *
+movetext_fetch(const struct item *it, int slot)
+{
+	static char *buf[2];
+	static size_t cap[2];
+
+	if (it->mt_len > cap[slot]) {
+		free(buf[slot]);
+		cap[slot] = it->mt_len + it->mt_len / 2 + 256;
+		if ((buf[slot] = malloc(cap[slot])) == NULL)
+			cli_fatal("out of memory");
+	}
+	infile_read(it->file, it->off + it->mt_off, buf[slot], it->mt_len);
+	return buf[slot];
+}
+
+/* Key 8, the movetext: from memory, from the prefixes, or read back. */
+static int
+movetext_cmp(const struct item *a, const struct item *b)
+{
+	const char *ma, *mb;
+	int c;
+
+	if (a->text != NULL && b->text != NULL)
+		return cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
+		    b->text + b->mt_off, b->mt_len);
+	c = cd_collate_movetext_prefix_cmp(
+	    a->text ? a->text + a->mt_off : (const char *)a->key + a->klen,
+	    a->text ? a->mt_len : a->plen, !a->text && a->plen < a->mt_len,
+	    b->text ? b->text + b->mt_off : (const char *)b->key + b->klen,
+	    b->text ? b->mt_len : b->plen, !b->text && b->plen < b->mt_len);
+	if (c != 2)
+		return c;
+	ma = a->text ? a->text + a->mt_off : movetext_fetch(a, 0);
+	mb = b->text ? b->text + b->mt_off : movetext_fetch(b, 1);
+	return cd_collate_movetext_cmp(ma, a->mt_len, mb, b->mt_len);
+}
 
 /*
  * With -u a key holds, after the collating key (keys 1 to 7), the seven
@@ -101,8 +191,7 @@ keys_cmp(const struct item *a, const struct item *b)
 	c = cd_collate_key_cmp(a->key, key_collate_len(a->key, a->klen),
 	    b->key, key_collate_len(b->key, b->klen));
 	if (c == 0)
-		c = cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
-		    b->text + b->mt_off, b->mt_len);
+		c = movetext_cmp(a, b);
 	return c;
 }
 
@@ -214,6 +303,12 @@ static int opt_compress_temp;	/* runs compressed (zstd level 1) */
 static struct iovec oq[IOV_BATCH];
 static int noq;
 
+/* Games read back from their files on their way out, a buffer's worth
+ * at a time (the queue points into it until flushed). */
+#define STAGE_BYTES	((size_t)1 << 20)
+static char *stage;
+static size_t stage_used;
+
 /* Write iov[0..n) fully to fd; -1 on error. */
 static int
 writev_all(int fd, struct iovec *iov, int n)
@@ -253,6 +348,7 @@ oq_flush(void)
 	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
 		cli_write_error(out_fd, out_name, errno);
 	noq = 0;
+	stage_used = 0;
 }
 
 static void
@@ -265,33 +361,78 @@ oq_add(const void *p, size_t n)
 	noq++;
 }
 
+/* What goes after a game's bytes: nothing, or a line end or two. */
+enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
+static const char *const tails[] = { "", "\n\n", "\n", "\r\n" };
+
 /*
- * Write a game's bytes, and an empty line after them when they do not
- * end with one (the last game of a file often does not), so that games
- * stay apart whatever order they come in.
+ * What to write after a game's bytes so that games stay apart whatever
+ * order they come in: an empty line when they do not end with one (the
+ * last game of a file often does not).
  */
-static void
-emit_text(const char *text, size_t len)
+static int
+text_tail(const char *text, size_t len)
 {
 	size_t p;
 
+	if (len == 0)
+		return TAIL_NONE;
+	if (text[len - 1] != '\n')
+		return TAIL_BLANK;
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
+	return TAIL_NONE;
+}
+
+static void
+emit_tail(int tail)
+{
+	if (tail != TAIL_NONE)
+		oq_add(tails[tail], strlen(tails[tail]));
+}
+
+/* Write a game's bytes and its tail. */
+static void
+emit_text(const char *text, size_t len)
+{
 	games_written++;
 	if (len == 0)
 		return;
 	oq_add(text, len);
-	if (text[len - 1] != '\n') {
-		oq_add("\n\n", 2);
+	emit_tail(text_tail(text, len));
+}
+
+/* Write a game, from memory or read back from its file. */
+static void
+emit(const struct item *it)
+{
+	uint64_t off = it->off;
+	size_t len = it->len;
+
+	if (it->text != NULL) {
+		emit_text(it->text, it->len);
 		return;
 	}
-	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
-	    text[p - 1] == '\r'); p--)
-		;
-	if (p > 0 && text[p - 1] != '\n') {
-		if (len >= 2 && text[len - 2] == '\r')
-			oq_add("\r\n", 2);
-		else
-			oq_add("\n", 1);
+	games_written++;
+	if (stage == NULL && (stage = malloc(STAGE_BYTES)) == NULL)
+		cli_fatal("out of memory");
+	while (len > 0) {
+		size_t n = len < STAGE_BYTES ? len : STAGE_BYTES;
+
+		/* room in the buffer, and in the queue (oq_add would
+		 * flush it, and free the buffer, before adding) */
+		if (stage_used + n > STAGE_BYTES || noq == IOV_BATCH)
+			oq_flush();
+		infile_read(it->file, off, stage + stage_used, n);
+		oq_add(stage + stage_used, n);
+		stage_used += n;
+		off += n;
+		len -= n;
 	}
+	emit_tail(it->tail);
 }
 
 /* With -u: the last game written, to drop the games equal to it. */
@@ -347,9 +488,12 @@ tmp_create(size_t *id)
 
 /* ---- runs ---- */
 
-/* A run file holds records: five 64-bit numbers (sequence, text length,
- * key length, movetext offset and length), the text, the key. */
-#define RUN_HDR	(5 * sizeof(uint64_t))
+/* A run file holds records: seven 64-bit numbers (sequence, text
+ * length, key length, movetext offset and length, and for a game left
+ * in its file where it starts there and file << 16 | plen << 8 | tail,
+ * else UINT64_MAX and 0), the text (none for a game left in its file),
+ * the key (with the movetext prefix of a game left in its file). */
+#define RUN_HDR	(7 * sizeof(uint64_t))
 
 static size_t *runs;		/* temporary file ids */
 static size_t nruns, runcap;
@@ -373,7 +517,7 @@ static struct runw {
 	size_t id;
 	int n, nh;
 	struct iovec iov[IOV_BATCH];
-	uint64_t hdr[IOV_BATCH / 3][5];
+	uint64_t hdr[IOV_BATCH / 3][7];
 } rw = { -1, NULL, 0, 0, 0, { { NULL, 0 } }, { { 0 } } };
 
 static void
@@ -424,9 +568,15 @@ run_put(const struct item *it)
 	h[2] = it->klen;
 	h[3] = it->mt_off;
 	h[4] = it->mt_len;
+	h[5] = it->text != NULL ? UINT64_MAX : it->off;
+	h[6] = it->text != NULL ? 0 : (uint64_t)it->file << 16 |
+	    (uint64_t)it->plen << 8 | it->tail;
 	rw.iov[rw.n].iov_base = h;
 	rw.iov[rw.n++].iov_len = RUN_HDR;
-	if ((const char *)it->key == it->text + it->len) {
+	if (it->text == NULL) {
+		rw.iov[rw.n].iov_base = (void *)(uintptr_t)it->key;
+		rw.iov[rw.n++].iov_len = it->klen + it->plen;
+	} else if ((const char *)it->key == it->text + it->len) {
 		rw.iov[rw.n].iov_base = (void *)(uintptr_t)it->text;
 		rw.iov[rw.n++].iov_len = it->len + it->klen;
 	} else {
@@ -511,7 +661,7 @@ mem_flush(int final)
 		if (unique_skip(&it[i]))
 			continue;
 		if (final)
-			emit_text(it[i].text, it[i].len);
+			emit(&it[i]);
 		else
 			run_put(&it[i]);
 	}
@@ -524,74 +674,100 @@ mem_flush(int final)
 	mem_hi = opt_budget - opt_budget % sizeof(struct item);
 }
 
-/* One game bigger than the whole buffer: a run of its own, written
- * from the reader's memory. */
+/* Fill the item of g but its key (and movetext prefix) and text; file:
+ * its index in infiles, -1 when it is copied; base: where the reader
+ * started in that file. */
 static void
-big_game(const cd_pgn_raw_game *g, uint64_t seq)
+item_fill(struct item *it, const cd_pgn_raw_game *g, uint64_t seq, long file,
+    uint64_t base)
+{
+	it->seq = seq;
+	it->len = g->len;
+	it->mt_off = g->movetext;
+	it->mt_len = g->movetext_end - g->movetext;
+	it->text = g->text;
+	it->plen = 0;
+	if (file >= 0) {
+		it->text = NULL;
+		it->file = (uint32_t)file;
+		it->off = base + g->offset;
+		it->plen = (uint8_t)cd_collate_movetext_prefix(
+		    g->text + g->movetext, it->mt_len, MT_PREFIX);
+		it->tail = (uint8_t)text_tail(g->text, g->len);
+	}
+}
+
+/* One game whose key does not fit in the whole buffer (or, copied,
+ * whose bytes do not): a run of its own, written from the reader's
+ * memory. */
+static void
+big_game(const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_t base)
 {
 	struct item it;
 	unsigned char *k;
 	size_t klen;
 
+	item_fill(&it, g, seq, file, base);
 	klen = item_key(g, NULL, 0);
-	k = malloc(klen ? klen : 1);
+	k = malloc(klen + it.plen + 1);
 	if (k == NULL)
 		cli_fatal("out of memory");
 	item_key(g, k, klen);
+	memcpy(k + klen, g->text + g->movetext, it.plen);
 	it.key = k;
 	it.klen = klen;
 	it.prefix = key_prefix(k, klen);
-	it.seq = seq;
-	it.text = g->text;
-	it.len = g->len;
-	it.mt_off = g->movetext;
-	it.mt_len = g->movetext_end - g->movetext;
 	run_open();
 	run_put(&it);
 	run_close();
 	free(k);
 }
 
-/* Add a game to the buffer (flushing it to a run when full). */
+/* Add a game to the buffer (flushing it to a run when full): its bytes
+ * and key, or for a game left in its file (file >= 0) its key and
+ * movetext prefix. */
 static void
-mem_add(const cd_pgn_raw_game *g, uint64_t seq)
+mem_add(const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_t base)
 {
-	size_t room, klen;
+	size_t room, klen, text = file >= 0 ? 0 : g->len, extra;
 	struct item *it;
 	int tries;
 
+	/* (the prefix is known before the key: it goes after it) */
+	extra = file >= 0 ? cd_collate_movetext_prefix(g->text + g->movetext,
+	    g->movetext_end - g->movetext, MT_PREFIX) : 0;
 	for (tries = 0; tries < 2; tries++) {
 		/* The new item, and free room of one item per item to sort
 		 * with (items_sort), and the rounding of the data. */
-		size_t reserve = (mem_nitems() + 2) * sizeof(struct item) + 7;
+		size_t reserve = (mem_nitems() + 2) * sizeof(struct item) + 7 +
+		    extra;
 
 		room = mem_hi - mem_lo;
-		if (room >= g->len + reserve) {
+		if (room >= text + reserve) {
 			klen = item_key(g, (unsigned char *)mem + mem_lo +
-			    g->len, room - g->len - reserve);
-			if (g->len + klen + reserve <= room)
+			    text, room - text - reserve);
+			if (text + klen + reserve <= room)
 				goto fits;
 		}
 		if (mem_nitems() == 0)
 			break;
 		mem_flush(0);
 	}
-	big_game(g, seq);
+	big_game(g, seq, file, base);
 	return;
 fits:
-	memcpy(mem + mem_lo, g->text, g->len);
+	memcpy(mem + mem_lo, g->text, text);
+	memcpy(mem + mem_lo + text + klen, g->text + g->movetext, extra);
 	mem_hi -= sizeof(struct item);
 	it = mem_items();
-	it->text = mem + mem_lo;
-	it->len = g->len;
-	it->key = (unsigned char *)mem + mem_lo + g->len;
+	item_fill(it, g, seq, file, base);
+	if (file < 0)
+		it->text = mem + mem_lo;
+	it->key = (unsigned char *)mem + mem_lo + text;
 	it->klen = klen;
 	it->prefix = key_prefix(it->key, klen);
-	it->seq = seq;
-	it->mt_off = g->movetext;
-	it->mt_len = g->movetext_end - g->movetext;
 	/* Round the data up to 8 bytes. */
-	mem_lo += (g->len + klen + 7) & ~(size_t)7;
+	mem_lo += (text + klen + extra + 7) & ~(size_t)7;
 }
 
 /* ---- merging ---- */
@@ -710,7 +886,7 @@ src_next(struct src *s)
 		s->cur.mt_len = g.movetext_end - g.movetext;
 		return 1;
 	} else {
-		uint64_t h[5];
+		uint64_t h[7];
 		size_t total;
 
 		if (!src_ensure(s, RUN_HDR)) {
@@ -720,18 +896,28 @@ src_next(struct src *s)
 			return 0;
 		}
 		memcpy(h, s->buf + s->pos, sizeof(h));
-		total = RUN_HDR + (size_t)h[2] + (size_t)h[1];
-		if (!src_ensure(s, total))
-			cli_fatal("%s: truncated temporary file",
-			    cli_tmp_name(s->id));
 		s->cur.seq = h[0];
 		s->cur.len = (size_t)h[1];
 		s->cur.klen = (size_t)h[2];
 		s->cur.mt_off = (size_t)h[3];
 		s->cur.mt_len = (size_t)h[4];
-		s->cur.text = s->buf + s->pos + RUN_HDR;
+		if (h[5] == UINT64_MAX) {	/* the text follows */
+			total = RUN_HDR + s->cur.len + s->cur.klen;
+			s->cur.plen = 0;
+		} else {
+			s->cur.off = h[5];
+			s->cur.file = (uint32_t)(h[6] >> 16);
+			s->cur.plen = (uint8_t)(h[6] >> 8);
+			s->cur.tail = (uint8_t)h[6];
+			total = RUN_HDR + s->cur.klen + s->cur.plen;
+		}
+		if (!src_ensure(s, total))
+			cli_fatal("%s: truncated temporary file",
+			    cli_tmp_name(s->id));
+		s->cur.text = h[5] == UINT64_MAX ? s->buf + s->pos + RUN_HDR :
+		    NULL;
 		s->cur.key = (unsigned char *)s->buf + s->pos + RUN_HDR +
-		    s->cur.len;
+		    (s->cur.text != NULL ? s->cur.len : 0);
 		s->cur.prefix = key_prefix(s->cur.key, s->cur.klen);
 		s->pos += total;
 		return 1;
@@ -783,7 +969,7 @@ merge(struct src *srcs, size_t n, int to_run)
 			if (to_run)
 				run_put(&s->cur);
 			else
-				emit_text(s->cur.text, s->cur.len);
+				emit(&s->cur);
 		}
 		if (!src_next(s))
 			h[0] = h[--nh];
@@ -807,9 +993,11 @@ fan_in(void)
 	size_t k = opt_budget / MERGE_BUF;
 	struct rlimit rl;
 
+	/* (the inputs whose games are read back stay open) */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur > 32 && k > (size_t)rl.rlim_cur - 24)
-		k = (size_t)rl.rlim_cur - 24;
+	    rl.rlim_cur > 32 + ninfiles &&
+	    k > (size_t)rl.rlim_cur - 24 - ninfiles)
+		k = (size_t)rl.rlim_cur - 24 - ninfiles;
 	return k < 2 ? 2 : k;
 }
 
@@ -868,6 +1056,77 @@ merge_all_runs(void)
 
 static uint64_t sort_seq, sort_bytes;
 
+/* At most this many inputs keep their games (each keeps a descriptor
+ * open). */
+#define INFILES_MAX	64
+
+/*
+ * The index in infiles of the input f when its games can be left in it,
+ * else -1: a plain regular file (not decompressed: then f has a
+ * descriptor), without -u (which compares games' bytes), that fits in
+ * half the memory with the inputs so kept before it.  *base: where its
+ * reader starts in it.
+ */
+static long
+infile_add(FILE *f, const char *name, uint64_t *base)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	off_t at;
+	int fd = fileno(f), nfd;
+
+	if (opt_unique || fd < 0 || ninfiles == INFILES_MAX ||
+	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (at = lseek(fd, 0, SEEK_CUR)) < 0)
+		return -1;
+	if (pages > 0 && psize > 0 && infiles_bytes + (uint64_t)st.st_size >
+	    (uint64_t)pages * (uint64_t)psize / 2)
+		return -1;
+	if ((nfd = dup(fd)) < 0)
+		return -1;
+	if (ninfiles == infiles_cap) {
+		infiles_cap = infiles_cap ? 2 * infiles_cap : 8;
+		infiles = realloc(infiles, infiles_cap * sizeof(*infiles));
+		if (infiles == NULL)
+			cli_fatal("out of memory");
+	}
+	infiles[ninfiles].fd = nfd;
+	infiles[ninfiles].name = name;
+	infiles[ninfiles].st = st;
+	infiles_bytes += (uint64_t)st.st_size;
+	*base = (uint64_t)at;
+	return (long)ninfiles++;
+}
+
+/* Before reading games back: their files are as they were. */
+static void
+infiles_check(void)
+{
+	size_t i;
+
+	for (i = 0; i < ninfiles; i++) {
+		const struct infile *f = &infiles[i];
+		struct stat st;
+
+		if (fstat(f->fd, &st) != 0 || st.st_size != f->st.st_size ||
+		    st.st_mtim.tv_sec != f->st.st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != f->st.st_mtim.tv_nsec)
+			cli_fatal("%s: changed while being sorted", f->name);
+	}
+}
+
+static void
+infiles_close(void)
+{
+	size_t i;
+
+	for (i = 0; i < ninfiles; i++)
+		close(infiles[i].fd);
+	free(infiles);
+	infiles = NULL;
+	ninfiles = infiles_cap = 0;
+}
+
 /* Sort: read an input into the buffer (and runs); 2 after a read
  * error. */
 static int
@@ -876,13 +1135,15 @@ sort_file(FILE *f, const char *name)
 	cd_pgn_reader *r;
 	cd_pgn_raw_game g;
 	cd_status st;
+	uint64_t base = 0;
+	long file = infile_add(f, name, &base);
 
 	r = cd_pgn_reader_new(f);
 	if (r == NULL)
 		cli_fatal("out of memory");
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		cli_pgn_skipped(name, &g);
-		mem_add(&g, ++sort_seq);
+		mem_add(&g, ++sort_seq, file, base);
 		games_read++;
 		cli_progress(games_read, sort_bytes + cd_pgn_reader_tell(r));
 	}
@@ -902,11 +1163,16 @@ sort_inputs(int argc, char **argv, int first)
 	if (cli_each_input(argc, argv, first, sort_file) != 0)
 		status = 2;
 	if (nruns == 0) {
+		infiles_check();
 		mem_flush(1);
 	} else {
 		mem_flush(0);
+		infiles_check();
 		merge_all_runs();
 	}
+	infiles_close();
+	free(stage);
+	stage = NULL;
 	free(mem);
 	mem = NULL;
 }

@@ -201,6 +201,53 @@ key_cmp_games(const cd_collate_game *a, const cd_collate_game *b)
 
 /* Each key decides over all the keys after it, and only when the keys
  * before it are equal. */
+/* Prefixes tell the order of whole movetexts or say that they cannot:
+ * every pair of strings of a, b, CR and LF up to four bytes, every
+ * cut of each. */
+static size_t
+word(unsigned n, char *out)
+{
+	static const char alphabet[4] = { 'a', 'b', '\r', '\n' };
+	size_t len = 0;
+
+	/* n = 1 + 4 + ... numbers the strings by length, then letters */
+	for (; n > 0; n = (n - 1) / 4)
+		out[len++] = alphabet[(n - 1) % 4];
+	return len;
+}
+
+START_TEST(test_movetext_prefix)
+{
+	char a[8], b[8];
+	size_t la, lb, ca, cb, pa, pb;
+	unsigned na, nb;
+	int full, part, undecided = 0;
+
+	for (na = 0; na < 341; na++)	/* the 341 strings of 0 to 4 bytes */
+	for (nb = 0; nb < 341; nb++) {
+		la = word(na, a);
+		lb = word(nb, b);
+		full = cd_collate_movetext_cmp(a, la, b, lb);
+		for (ca = 0; ca <= la; ca++)
+		for (cb = 0; cb <= lb; cb++) {
+			pa = cd_collate_movetext_prefix(a, la, ca);
+			pb = cd_collate_movetext_prefix(b, lb, cb);
+			ck_assert(pa <= ca && pb <= cb);
+			part = cd_collate_movetext_prefix_cmp(a, pa, pa < la,
+			    b, pb, pb < lb);
+			if (part == 2) {
+				ck_assert(pa < la || pb < lb);
+				undecided++;
+			} else
+				ck_assert_msg(part == full, "%u cut %zu, %u "
+				    "cut %zu: %d, not %d", na, pa, nb, pb,
+				    part, full);
+		}
+	}
+	ck_assert_int_gt(undecided, 0);
+}
+END_TEST
+
 START_TEST(test_key_order)
 {
 	static const char *lo[7] = {
@@ -380,6 +427,7 @@ collate_suite(void)
 	tcase_add_test(tc, test_round);
 	tcase_add_test(tc, test_bytes);
 	tcase_add_test(tc, test_movetext);
+	tcase_add_test(tc, test_movetext_prefix);
 	tcase_add_test(tc, test_key_order);
 	tcase_add_test(tc, test_equal_and_missing);
 	tcase_add_test(tc, test_key_agrees);

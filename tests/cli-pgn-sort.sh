@@ -120,6 +120,50 @@ for opt in "" -r -u; do
 	[ -z "$(ls "$T/tmp")" ] || fail "temporary files left ($opt)"
 done
 [ "$(wc -c <"$T/big.mem")" -lt "$size" ] || fail "-u dropped nothing"
+# A named file's games stay in it until they are written (keys and
+# movetext prefixes in memory, bytes read back); through a pipe they are
+# copied: the same output, in memory and through runs.  The movetexts
+# here are longer than the prefix and many begin alike (the comparison
+# reads them back), and some have CRLF line ends.
+for opt in "" -r; do
+	cat "$T/big.pgn" | "$P" $opt -S 64M >"$T/big.pipe" ||
+	    fail "pipe $opt"
+	"$P" $opt -S 64M "$T/big.pgn" | cmp -s - "$T/big.pipe" ||
+	    fail "file and pipe differ $opt"
+	cat "$T/big.pgn" | "$P" $opt -S 100K -T "$T/tmp" |
+	    cmp -s - "$T/big.pipe" || fail "pipe, external $opt"
+done
+# Movetexts that differ around the prefix's end (128 bytes), with CR LF
+# line ends at and near it, in every order of input.
+awk 'BEGIN {
+	for (i = 0; i < 240; i++) {
+		n = 100 + i % 40
+		eol = i % 3 == 0 ? "\r" : ""
+		printf "[Event \"?\"]\n\n1. e4 {"
+		for (k = 0; k < n; k++)
+			printf "%s", k % 16 == 15 ? eol "\n" : "x"
+		printf "} %s *%s\n\n", (i * 7) % 11 < 5 ? "e5" : "c5", eol
+	}
+}' >"$T/prefix.pgn"
+cat "$T/prefix.pgn" | "$P" >"$T/prefix.pipe" || fail "prefix: pipe"
+"$P" "$T/prefix.pgn" | cmp -s - "$T/prefix.pipe" ||
+    fail "prefix: file and pipe differ"
+"$P" -S 64K -T "$T/tmp" "$T/prefix.pgn" | cmp -s - "$T/prefix.pipe" ||
+    fail "prefix: file, external"
+"$P" -c "$T/prefix.pipe" || fail "prefix: -c on the output"
+# A file that changes before its games are read back is an error: the
+# second input, a FIFO, is opened only when the first is read.
+cp "$T/prefix.pgn" "$T/change.pgn"
+mkfifo "$T/cfifo" || exit 99
+"$P" "$T/change.pgn" "$T/cfifo" >/dev/null 2>"$T/cerr" &
+pid=$!
+exec 3>"$T/cfifo"
+echo '[Event "late"]' >>"$T/change.pgn"
+exec 3>&-
+wait $pid
+[ $? -eq 2 ] || fail "changed input: exit status"
+grep -q "change.pgn: changed while being sorted" "$T/cerr" ||
+    fail "changed input: message: $(cat "$T/cerr")"
 "$P" "$T/big.pgn" >"$T/big.sorted"
 [ "$(wc -c <"$T/big.sorted")" -eq "$size" ] || fail "bytes lost"
 [ "$(grep -c '^\[Annotator' "$T/big.sorted")" -eq 6000 ] || fail "games lost"
@@ -216,6 +260,8 @@ if [ -f "$X" ] && command -v xz >/dev/null; then
 	tr -d '\r\n' <"$T/otb.ext" | wc -c >"$T/otb.n2"
 	cmp -s "$T/otb.n1" "$T/otb.n2" || fail "otb: bytes lost"
 	"$P" "$T/otb.ext" | cmp -s - "$T/otb.ext" || fail "otb: not idempotent"
+	cat "$T/otb.pgn" | "$P" -S 500K -T "$T/tmp" | cmp -s - "$T/otb.ext" ||
+	    fail "otb: pipe and file differ"
 else
 	echo "corpus not found: skipping the corpus part"
 fi

@@ -75,6 +75,21 @@ CD_API int cd_collate_movetext_cmp(const char *a, size_t alen,
     const char *b, size_t blen);
 
 /*
+ * Movetext known by a prefix (a sort that keeps only the start of each
+ * game in memory): cd_collate_movetext_prefix gives the length, at most
+ * max, of a prefix of mt that compares as the whole would as far as it
+ * goes (it does not end between the CR and LF of a line end).
+ * cd_collate_movetext_prefix_cmp compares a and b, each a whole
+ * movetext or (a_cut, b_cut) such a prefix of one: -1, 0 or 1 as
+ * cd_collate_movetext_cmp would give for the whole movetexts, or 2 when
+ * the prefixes cannot tell.
+ */
+CD_API size_t cd_collate_movetext_prefix(const char *mt, size_t len,
+    size_t max);
+CD_API int cd_collate_movetext_prefix_cmp(const char *a, size_t alen,
+    int a_cut, const char *b, size_t blen, int b_cut);
+
+/*
  * Encode keys 1 to 7 of g into out (cap bytes); returns the length the
  * key needs, which may exceed cap (then out holds nothing useful: call
  * again with a larger buffer), like snprintf.  The length is at most
