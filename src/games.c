@@ -13,8 +13,9 @@
  * rejects file are what one thread doing it all would write, a game's
  * bytes stay in the cache of the core that read them, and memory is a
  * batch and a game for each thread.  When one thread works (one job),
- * it takes the games straight from the reader, with no batch.  At the end of each input everything is written before the
- * next input is opened (its messages come after this one's).
+ * it takes the games straight from the reader, with no batch.  At the
+ * end of each input everything is written before the next input is
+ * opened (its messages come after this one's).
  */
 #define _GNU_SOURCE 1	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
