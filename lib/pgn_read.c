@@ -623,15 +623,19 @@ done:
 	return S_GAME;
 }
 
+/* Copy a tag's name and its value (unescaped) into the arena, each
+ * with a NUL, in one stretch; 0, or -1 when out of memory. */
 static int
-arena_add(cd_pgn_reader *r, const char *v, size_t len, int escapes,
-    size_t *off, size_t *outlen)
+arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, struct rtag *rt)
 {
-	if (r->acap - r->alen < len + 1) {
+	size_t need = ts->name_len + ts->value_len + 2;
+	char *d;
+
+	if (r->acap - r->alen < need) {
 		size_t ncap = r->acap ? r->acap : 4096;
 		char *na;
 
-		while (ncap - r->alen < len + 1)
+		while (ncap - r->alen < need)
 			ncap *= 2;
 		na = realloc(r->arena, ncap);
 		if (na == NULL)
@@ -639,10 +643,21 @@ arena_add(cd_pgn_reader *r, const char *v, size_t len, int escapes,
 		r->arena = na;
 		r->acap = ncap;
 	}
-	*off = r->alen;
-	*outlen = cd__unescape(v, len, escapes, r->arena + r->alen);
-	r->arena[r->alen + *outlen] = '\0';
-	r->alen += *outlen + 1;
+	d = r->arena + r->alen;
+	memcpy(d, ts->name, ts->name_len);
+	d[ts->name_len] = '\0';
+	rt->name = r->alen;
+	rt->name_len = ts->name_len;
+	d += ts->name_len + 1;
+	rt->value = r->alen + ts->name_len + 1;
+	if (ts->escapes) {
+		rt->value_len = cd__unescape(ts->value, ts->value_len, 1, d);
+	} else {
+		memcpy(d, ts->value, ts->value_len);
+		rt->value_len = ts->value_len;
+	}
+	d[rt->value_len] = '\0';
+	r->alen = rt->value + rt->value_len + 1;
 	return 0;
 }
 
@@ -708,10 +723,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				r->rtcap = ncap;
 			}
 			rt = &r->rt[r->nrt];
-			if (arena_add(r, ts.name, ts.name_len, 0, &rt->name,
-			    &rt->name_len) < 0 ||
-			    arena_add(r, ts.value, ts.value_len, ts.escapes,
-			    &rt->value, &rt->value_len) < 0)
+			if (arena_add(r, &ts, rt) < 0)
 				return S_NOMEM;
 			rt->at = (size_t)(p - s);
 			r->nrt++;
