@@ -58,7 +58,7 @@ struct item {
 	size_t klen, len, mt_off, mt_len;
 	/* a game left in its file: where it starts there, how many bytes
 	 * of its movetext follow the key (cd_collate_movetext_prefix), and
-	 * what emit_text would add after it (a TAIL_* index) */
+	 * what emit would add after it (a TAIL_* index) */
 	uint64_t off;
 	uint32_t file;
 	uint8_t plen, tail;
@@ -117,16 +117,14 @@ movetext_fetch(const struct item *it, int slot)
 	return buf[slot];
 }
 
-/* Key 8, the movetext: from memory, from the prefixes, or read back. */
+/* Key 8, the movetext: from memory or the prefixes (which tell for
+ * two games in memory), else read back. */
 static int
 movetext_cmp(const struct item *a, const struct item *b)
 {
 	const char *ma, *mb;
 	int c;
 
-	if (a->text != NULL && b->text != NULL)
-		return cd_collate_movetext_cmp(a->text + a->mt_off, a->mt_len,
-		    b->text + b->mt_off, b->mt_len);
 	c = cd_collate_movetext_prefix_cmp(
 	    a->text ? a->text + a->mt_off : (const char *)a->key + a->klen,
 	    a->text ? a->mt_len : a->plen, !a->text && a->plen < a->mt_len,
@@ -394,29 +392,21 @@ emit_tail(int tail)
 		oq_add(tails[tail], strlen(tails[tail]));
 }
 
-/* Write a game's bytes and its tail. */
-static void
-emit_text(const char *text, size_t len)
-{
-	games_written++;
-	if (len == 0)
-		return;
-	oq_add(text, len);
-	emit_tail(text_tail(text, len));
-}
-
-/* Write a game, from memory or read back from its file. */
+/* Write a game and its tail, from memory or read back from its file. */
 static void
 emit(const struct item *it)
 {
 	uint64_t off = it->off;
 	size_t len = it->len;
 
+	games_written++;
 	if (it->text != NULL) {
-		emit_text(it->text, it->len);
+		if (len > 0) {
+			oq_add(it->text, len);
+			emit_tail(text_tail(it->text, len));
+		}
 		return;
 	}
-	games_written++;
 	if (stage == NULL && (stage = malloc(STAGE_BYTES)) == NULL)
 		cli_fatal("out of memory");
 	while (len > 0) {

@@ -46,9 +46,10 @@ name_hash(const char *s, size_t n)
 	    (unsigned char)s[n - 1]) & slots_mask;
 }
 
-/* The first tag column named s (n > 0 bytes), or -1. */
-static long
-column_find(const char *s, size_t n)
+/* The slot of the tag column name s (n > 0 bytes): its own, or the
+ * empty one where it would go. */
+static size_t
+column_slot(const char *s, size_t n)
 {
 	size_t h;
 
@@ -56,16 +57,23 @@ column_find(const char *s, size_t n)
 		const struct column *c = &fields[slots[h] - 1];
 
 		if (c->name_len == n && memcmp(c->name, s, n) == 0)
-			return (long)(slots[h] - 1);
+			break;
 	}
-	return -1;
+	return h;
+}
+
+/* The first tag column named s (n > 0 bytes), or -1. */
+static long
+column_find(const char *s, size_t n)
+{
+	return (long)slots[column_slot(s, n)] - 1;
 }
 
 /* Fill slots[] and each column's first. */
 static void
 index_fields(void)
 {
-	size_t cap = 16, i;
+	size_t cap = 16, i, h;
 
 	while (cap < 4 * nfields)
 		cap *= 2;
@@ -74,20 +82,13 @@ index_fields(void)
 	slots_mask = cap - 1;
 	for (i = 0; i < nfields; i++) {
 		struct column *c = &fields[i];
-		long k;
 
 		if (c->kind == COL_COMPUTED)
 			continue;
-		if ((k = column_find(c->name, c->name_len)) >= 0) {
-			c->first = (size_t)k;
-		} else {
-			size_t h = name_hash(c->name, c->name_len);
-
-			while (slots[h] != 0)
-				h = (h + 1) & slots_mask;
+		h = column_slot(c->name, c->name_len);
+		if (slots[h] == 0)
 			slots[h] = i + 1;
-			c->first = i;
-		}
+		c->first = slots[h] - 1;
 	}
 }
 
