@@ -133,11 +133,6 @@ utf8_len(const unsigned char *s, size_t n)
 	return 0;
 }
 
-/*
- * Append s[0..len) as valid UTF-8, with the bytes in esc (a table of
- * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
- * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
- */
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
@@ -153,8 +148,38 @@ maybe_special(uint64_t w)
 	    ((bs - ONES) & ~bs)) & HIGHS) != 0;
 }
 
+/* Whether none of the len bytes at p may be special (maybe_special):
+ * a word at a time, the last one overlapping; fewer than eight bytes
+ * as two overlapping halves, or (under four) the first, middle and
+ * last with spaces. */
+static inline bool
+all_plain(const unsigned char *p, size_t len)
+{
+	uint32_t lo, hi;
+	uint64_t w;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 < len; i += 8) {
+			memcpy(&w, p + i, 8);
+			if (maybe_special(w))
+				return false;
+		}
+		memcpy(&w, p + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&lo, p, 4);
+		memcpy(&hi, p + len - 4, 4);
+		w = lo | (uint64_t)hi << 32;
+	} else if (len > 0)
+		w = p[0] | (uint64_t)p[len / 2] << 8 |
+		    (uint64_t)p[len - 1] << 16 | ONES * ' ' << 24;
+	else
+		return true;
+	return !maybe_special(w);
+}
+
 static cd_status
-text(cd_buf *b, const char *s, size_t len, const char *esc)
+text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 {
 	const unsigned char *p = (const unsigned char *)s, *e = p + len;
 
@@ -210,6 +235,21 @@ text(cd_buf *b, const char *s, size_t len, const char *esc)
 		b->len = (size_t)(o - b->data);
 	}
 	return CD_OK;
+}
+
+/*
+ * Append s[0..len) as valid UTF-8, with the bytes in esc (a table of
+ * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
+ * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
+ *
+ * The common case, nothing to escape, inline; text_escaped the rest.
+ */
+static inline cd_status
+text(cd_buf *b, const char *s, size_t len, const char *esc)
+{
+	if (all_plain((const unsigned char *)s, len))
+		return put(b, s, len);
+	return text_escaped(b, s, len, esc);
 }
 
 static char json_esc[128], tsv_esc[128];

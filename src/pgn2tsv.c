@@ -38,6 +38,15 @@ static size_t nfields;
  * (open addressing; a slot holds the index + 1 of the first column of
  * a name, 0 when empty). */
 static size_t *slots, slots_mask;
+/* Bit n set when a tag column's name has n bytes (bit 63: 63 or more):
+ * most tags of a game are ruled out by their length alone. */
+static uint64_t name_lengths;
+
+static inline uint64_t
+length_bit(size_t n)
+{
+	return (uint64_t)1 << (n < 63 ? n : 63);
+}
 
 static size_t
 name_hash(const char *s, size_t n)
@@ -66,6 +75,8 @@ column_slot(const char *s, size_t n)
 static long
 column_find(const char *s, size_t n)
 {
+	if ((name_lengths & length_bit(n)) == 0)
+		return -1;
 	return (long)slots[column_slot(s, n)] - 1;
 }
 
@@ -85,6 +96,7 @@ index_fields(void)
 
 		if (c->kind == COL_COMPUTED)
 			continue;
+		name_lengths |= length_bit(c->name_len);
 		h = column_slot(c->name, c->name_len);
 		if (slots[h] == 0)
 			slots[h] = i + 1;
@@ -192,27 +204,28 @@ field(cd_buf *out, const char *s, size_t len)
 		cli_fatal("out of memory");
 }
 
-/* Whether s has a control byte or DEL: eight bytes at a time. */
+/* Whether s has a control byte or DEL: eight bytes at a time, the last
+ * word overlapping, a short string padded with spaces. */
 static bool
 has_control(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	size_t i;
+	uint64_t w = ones * ' ', d;
+	size_t i = 0;
 
-	for (i = 0; i + 8 <= n; i += 8) {
-		uint64_t w, d;
-
-		memcpy(&w, s + i, 8);
+	if (n < 8)
+		memcpy(&w, s, n);
+	for (;;) {
+		if (n >= 8)
+			memcpy(&w, s + (i + 8 < n ? i : n - 8), 8);
 		d = w ^ (ones * 0x7f);
 		/* a byte below 0x20, or one equal to 0x7f (exact) */
 		if ((((w - ones * 0x20) & ~w) | ((d - ones) & ~d)) &
 		    (ones * 0x80))
 			return true;
+		if ((i += 8) >= n)
+			return false;
 	}
-	for (; i < n; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return true;
-	return false;
 }
 
 /* The tag t (NULL: none) of column c of a raw game as the parsed game

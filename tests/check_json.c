@@ -70,33 +70,35 @@ json_escape_of(unsigned char c, char *esc)
 	return (size_t)snprintf(esc, 8, "%c", c);
 }
 
-/* Each byte alone at every place of a run of letters, so that it falls
- * in each lane of the writer's eight-byte scan and in its tail.  (One
+/* Each byte alone at every place of runs of letters of every length up
+ * to 20, so that it falls in each lane of the writer's eight-byte scan,
+ * in its overlapping last word and in the short-string checks.  (One
  * ck_abort per failure, not a ck_assert per case: each assertion costs
  * a message to the parent process.) */
 START_TEST(test_json_byte_positions)
 {
 	char in[20], esc[8], want[64];
-	size_t pos, n;
+	size_t len, pos, n;
 	cd_buf b = { 0 };
 	int c;
 
 	for (c = 0; c < 256; c++) {
 		n = json_escape_of((unsigned char)c, esc);
-		for (pos = 0; pos < sizeof(in); pos++) {
-			memset(in, 'a', sizeof(in));
-			in[pos] = (char)c;
-			snprintf(want, sizeof(want), "\"%.*s%.*s%.*s\"",
-			    (int)pos, in, (int)n, esc,
-			    (int)(sizeof(in) - pos - 1), in + pos + 1);
-			b.len = 0;
-			if (cd_json_append_string(&b, in, sizeof(in)) != CD_OK)
-				ck_abort_msg("out of memory");
-			if (b.len != strlen(want) ||
-			    memcmp(b.data, want, b.len) != 0)
-				ck_abort_msg("byte %d at %zu: %.*s", c, pos,
-				    (int)b.len, b.data);
-		}
+		for (len = 1; len <= sizeof(in); len++)
+			for (pos = 0; pos < len; pos++) {
+				memset(in, 'a', sizeof(in));
+				in[pos] = (char)c;
+				snprintf(want, sizeof(want), "\"%.*s%.*s%.*s\"",
+				    (int)pos, in, (int)n, esc,
+				    (int)(len - pos - 1), in + pos + 1);
+				b.len = 0;
+				if (cd_json_append_string(&b, in, len) != CD_OK)
+					ck_abort_msg("out of memory");
+				if (b.len != strlen(want) ||
+				    memcmp(b.data, want, b.len) != 0)
+					ck_abort_msg("byte %d at %zu of %zu: %.*s",
+					    c, pos, len, (int)b.len, b.data);
+			}
 	}
 	cd_buf_free(&b);
 }
