@@ -13,9 +13,11 @@
  * rejects file are what one thread doing it all would write, a game's
  * bytes stay in the cache of the core that read them, and memory is a
  * batch and a game for each thread.  When one thread works (one job),
- * it takes the games straight from the reader, with no batch.  At the
- * end of each input everything is written before the next input is
- * opened (its messages come after this one's).
+ * it takes the games straight from the reader, with no batch.  The
+ * other threads start when an input holds a second batch: a process
+ * that reads only small inputs starts none.  At the end of each input
+ * everything is written before the next input is opened (its messages
+ * come after this one's).
  */
 #define _GNU_SOURCE 1	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -374,24 +376,30 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	return st;
 }
 
+/* Parse the batch w has read (number seq) and write it in its turn. */
+static void
+batch_turn(struct worker *w, int64_t seq)
+{
+	batch_run(&w->batch, w);
+	pthread_mutex_lock(&pool.lock);
+	while (pool.emitted != (uint64_t)seq)
+		pthread_cond_wait(&pool.cv, &pool.lock);
+	pthread_mutex_unlock(&pool.lock);
+	batch_emit(&w->batch, w);
+	pthread_mutex_lock(&pool.lock);
+	pool.emitted++;
+	pthread_cond_broadcast(&pool.cv);
+	pthread_mutex_unlock(&pool.lock);
+}
+
 /* Read, parse and write batches of the input until it ends. */
 static void
 work(struct worker *w)
 {
 	int64_t seq;
 
-	while ((seq = batch_read(w)) >= 0) {
-		batch_run(&w->batch, w);
-		pthread_mutex_lock(&pool.lock);
-		while (pool.emitted != (uint64_t)seq)
-			pthread_cond_wait(&pool.cv, &pool.lock);
-		pthread_mutex_unlock(&pool.lock);
-		batch_emit(&w->batch, w);
-		pthread_mutex_lock(&pool.lock);
-		pool.emitted++;
-		pthread_cond_broadcast(&pool.cv);
-		pthread_mutex_unlock(&pool.lock);
-	}
+	while ((seq = batch_read(w)) >= 0)
+		batch_turn(w, seq);
 }
 
 /* The other threads: work on each input begun. */
@@ -455,10 +463,18 @@ pool_start(void)
 		if (j->opts.notice == NULL)
 			j->opts.notice = notice;
 	}
+}
+
+/* The other threads, started when an input holds a second batch. */
+static void
+threads_start(void)
+{
+	unsigned i;
+
 	/* the threads start with the signals that clean up blocked: the
 	 * handler runs in this thread */
 	cli_signals_block();
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < pool.njobs; i++) {
 		if (pthread_create(&pool.workers[i].thread, NULL, worker,
 		    &pool.workers[i]) != 0)
 			cli_fatal("cannot start a thread");
@@ -472,6 +488,9 @@ pool_start(void)
 static cd_status
 pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 {
+	struct worker *w = &pool.workers[0];
+	int64_t seq = -1;
+
 	/* one CPU fewer by default while a thread decompresses the input
 	 * (three busy threads on two CPUs lose to two) */
 	pool.active = pool.njobs;
@@ -482,12 +501,26 @@ pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 	pool.reader = r;
 	pool.file = name;
 	pool.done = 0;
-	pthread_mutex_lock(&pool.lock);
-	pool.input++;
-	pool.busy = pool.nthreads;
-	pthread_cond_broadcast(&pool.cv);
-	pthread_mutex_unlock(&pool.lock);
-	work(&pool.workers[0]);
+	if (pool.nthreads == 0 && pool.njobs > 1) {
+		/* the first batch before any other thread: an input of one
+		 * batch (an empty one, a small file) starts none, and a
+		 * process that meets only such inputs starts fast */
+		seq = batch_read(w);
+		if (pool.done)
+			batch_turn(w, seq);
+		else
+			threads_start();
+	}
+	if (!pool.done) {
+		pthread_mutex_lock(&pool.lock);
+		pool.input++;
+		pool.busy = pool.nthreads;
+		pthread_cond_broadcast(&pool.cv);
+		pthread_mutex_unlock(&pool.lock);
+		if (seq >= 0)
+			batch_turn(w, seq);
+		work(w);
+	}
 	pthread_mutex_lock(&pool.lock);
 	while (pool.busy > 0)
 		pthread_cond_wait(&pool.cv, &pool.lock);
