@@ -20,6 +20,7 @@
 #define _GNU_SOURCE 1	/* fopencookie */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -119,6 +120,130 @@ struct cd_stream {
 	int finished;
 };
 
+/* ---- the compression libraries ---- */
+
+/*
+ * Each compression library is loaded (dlopen) when a stream of its
+ * format is first opened, not when the program starts: a program that
+ * reads plain PGN maps none of the four (a millisecond less at every
+ * start, which tells when a tool runs once per small file).  A
+ * library's functions are called through a table of its own, filled by
+ * dlsym from the list below (zstd.ZSTD_decompressStream, ...).
+ */
+#define API_FIELD(api, f)	__typeof__(&f) f;
+#define API_LOAD(api, f)	if (!sym(h, #f, &api.f, sizeof(api.f))) \
+					return false;
+
+/* Fill the function pointer at dst (size bytes) with the symbol name of
+ * library h. */
+static bool
+sym(void *h, const char *name, void *dst, size_t size)
+{
+	void *p = dlsym(h, name);
+
+	if (p == NULL || size != sizeof(p))
+		return false;
+	memcpy(dst, &p, size);
+	return true;
+}
+
+#ifdef HAVE_ZSTD
+#define ZSTD_FNS(X, a)	X(a, ZSTD_createDStream) X(a, ZSTD_initDStream) \
+	X(a, ZSTD_decompressStream) X(a, ZSTD_freeDStream) \
+	X(a, ZSTD_createCCtx) X(a, ZSTD_CCtx_setParameter) \
+	X(a, ZSTD_compressStream2) X(a, ZSTD_freeCCtx) \
+	X(a, ZSTD_isError) X(a, ZSTD_getErrorName) X(a, ZSTD_maxCLevel)
+static struct { ZSTD_FNS(API_FIELD, zstd) } zstd;
+static bool zstd_load(void *h) { ZSTD_FNS(API_LOAD, zstd) return true; }
+#endif
+#ifdef HAVE_ZLIB
+#define ZLIB_FNS(X, a)	X(a, inflateInit2_) X(a, inflateReset) \
+	X(a, inflate) X(a, inflateEnd) X(a, deflateInit2_) X(a, deflate) \
+	X(a, deflateEnd)
+static struct { ZLIB_FNS(API_FIELD, zlib) } zlib;
+static bool zlib_load(void *h) { ZLIB_FNS(API_LOAD, zlib) return true; }
+#endif
+#ifdef HAVE_BZLIB
+#define BZ2_FNS(X, a)	X(a, BZ2_bzDecompressInit) X(a, BZ2_bzDecompress) \
+	X(a, BZ2_bzDecompressEnd) X(a, BZ2_bzCompressInit) \
+	X(a, BZ2_bzCompress) X(a, BZ2_bzCompressEnd)
+static struct { BZ2_FNS(API_FIELD, bz2) } bz2;
+static bool bz2_load(void *h) { BZ2_FNS(API_LOAD, bz2) return true; }
+#endif
+#ifdef HAVE_LZMA
+#define LZMA_FNS(X, a)	X(a, lzma_stream_decoder) X(a, lzma_easy_encoder) \
+	X(a, lzma_code) X(a, lzma_end)
+static struct { LZMA_FNS(API_FIELD, xz) } xz;
+static bool xz_load(void *h) { LZMA_FNS(API_LOAD, xz) return true; }
+#endif
+
+/* A library: the names it goes by (its sonames, tried in turn), the
+ * table it fills, and how its loading went. */
+struct lib {
+	const char *names[3];
+	bool (*load)(void *h);
+	bool tried, ok;
+	char why[160];		/* when it could not be loaded */
+};
+
+static struct lib libs[] = {
+	[CD_STREAM_ZSTD] = { { "libzstd.so.1" },
+#ifdef HAVE_ZSTD
+	    zstd_load,
+#endif
+	},
+	[CD_STREAM_GZIP] = { { "libz.so.1" },
+#ifdef HAVE_ZLIB
+	    zlib_load,
+#endif
+	},
+	[CD_STREAM_BZIP2] = { { "libbz2.so.1.0", "libbz2.so.1" },
+#ifdef HAVE_BZLIB
+	    bz2_load,
+#endif
+	},
+	[CD_STREAM_XZ] = { { "liblzma.so.5" },
+#ifdef HAVE_LZMA
+	    xz_load,
+#endif
+	},
+};
+static pthread_mutex_t libs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether the library of compressed format f is loaded (the first call
+ * loads it); if not (the build has none for it, or it cannot be
+ * loaded), why, for a message, in *why when not NULL. */
+static bool
+lib_ready(cd_stream_format f, const char **why)
+{
+	struct lib *l;
+	void *h = NULL;
+	size_t i;
+
+	if (f <= CD_STREAM_PLAIN || f > CD_STREAM_XZ)
+		return false;
+	l = &libs[f];
+	pthread_mutex_lock(&libs_lock);
+	if (!l->tried) {
+		l->tried = true;
+		for (i = 0; i < 3 && l->load != NULL && l->names[i] != NULL &&
+		    h == NULL; i++)
+			h = dlopen(l->names[i], RTLD_NOW | RTLD_LOCAL);
+		if (l->load == NULL)
+			snprintf(l->why, sizeof(l->why), "this build has no "
+			    "%s", cd_stream_format_library(f));
+		else if (h == NULL)
+			snprintf(l->why, sizeof(l->why), "%s", dlerror());
+		else if (!(l->ok = l->load(h)))
+			snprintf(l->why, sizeof(l->why), "%s lacks a "
+			    "function this build calls", l->names[0]);
+	}
+	pthread_mutex_unlock(&libs_lock);
+	if (!l->ok && why != NULL)
+		*why = l->why;
+	return l->ok;
+}
+
 /* ---- formats ---- */
 
 static const char *const format_names[] = {
@@ -194,28 +319,7 @@ cd_stream_detect(const void *buf, size_t len)
 bool
 cd_stream_format_supported(cd_stream_format f)
 {
-	switch (f) {
-	case CD_STREAM_PLAIN:
-		return true;
-#ifdef HAVE_ZSTD
-	case CD_STREAM_ZSTD:
-		return true;
-#endif
-#ifdef HAVE_ZLIB
-	case CD_STREAM_GZIP:
-		return true;
-#endif
-#ifdef HAVE_BZLIB
-	case CD_STREAM_BZIP2:
-		return true;
-#endif
-#ifdef HAVE_LZMA
-	case CD_STREAM_XZ:
-		return true;
-#endif
-	default:
-		return false;
-	}
+	return f == CD_STREAM_PLAIN || lib_ready(f, NULL);
 }
 
 const char *
@@ -238,7 +342,8 @@ cd_stream_levels(cd_stream_format f, int *min, int *max, int *dflt)
 		lo = 1;
 		hi = 19;
 #ifdef HAVE_ZSTD
-		hi = ZSTD_maxCLevel();
+		if (lib_ready(f, NULL))
+			hi = zstd.ZSTD_maxCLevel();
 #endif
 		d = 3;
 		break;
@@ -444,9 +549,9 @@ struct codec {
 static cd_status
 zstd_dec_init(cd_stream *s)
 {
-	if ((s->zd = ZSTD_createDStream()) == NULL)
+	if ((s->zd = zstd.ZSTD_createDStream()) == NULL)
 		return nomem(s);
-	ZSTD_initDStream(s->zd);
+	zstd.ZSTD_initDStream(s->zd);
 	return CD_OK;
 }
 
@@ -455,12 +560,12 @@ zstd_dec(cd_stream *s, struct io *io)
 {
 	ZSTD_inBuffer ib = { io->in, io->in_len, 0 };
 	ZSTD_outBuffer ob = { io->out, io->out_len, 0 };
-	size_t r = ZSTD_decompressStream(s->zd, &ob, &ib);
+	size_t r = zstd.ZSTD_decompressStream(s->zd, &ob, &ib);
 
 	io->used = ib.pos;
 	io->made = ob.pos;
-	if (ZSTD_isError(r)) {
-		io->why = ZSTD_getErrorName(r);
+	if (zstd.ZSTD_isError(r)) {
+		io->why = zstd.ZSTD_getErrorName(r);
 		return STEP_BAD;
 	}
 	return r == 0 ? STEP_END : STEP_OK;
@@ -469,13 +574,13 @@ zstd_dec(cd_stream *s, struct io *io)
 static cd_status
 zstd_enc_init(cd_stream *s)
 {
-	if ((s->zd = ZSTD_createCCtx()) == NULL)
+	if ((s->zd = zstd.ZSTD_createCCtx()) == NULL)
 		return CD_ERR_NOMEM;
-	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_compressionLevel, s->level);
+	zstd.ZSTD_CCtx_setParameter(s->zd, ZSTD_c_compressionLevel, s->level);
 	/* a checksum, as the zstd program writes: damage is found */
-	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_checksumFlag, 1);
+	zstd.ZSTD_CCtx_setParameter(s->zd, ZSTD_c_checksumFlag, 1);
 	/* compress on a thread of zstd's own where it has them */
-	ZSTD_CCtx_setParameter(s->zd, ZSTD_c_nbWorkers, 1);
+	zstd.ZSTD_CCtx_setParameter(s->zd, ZSTD_c_nbWorkers, 1);
 	return CD_OK;
 }
 
@@ -484,13 +589,13 @@ zstd_enc(cd_stream *s, struct io *io, int end)
 {
 	ZSTD_inBuffer ib = { io->in, io->in_len, 0 };
 	ZSTD_outBuffer ob = { io->out, io->out_len, 0 };
-	size_t r = ZSTD_compressStream2(s->zd, &ob, &ib,
+	size_t r = zstd.ZSTD_compressStream2(s->zd, &ob, &ib,
 	    end ? ZSTD_e_end : ZSTD_e_continue);
 
 	io->used = ib.pos;
 	io->made = ob.pos;
-	if (ZSTD_isError(r)) {
-		io->why = ZSTD_getErrorName(r);
+	if (zstd.ZSTD_isError(r)) {
+		io->why = zstd.ZSTD_getErrorName(r);
 		return STEP_BAD;
 	}
 	return r == 0 ? STEP_END : STEP_OK;
@@ -508,7 +613,8 @@ gzip_dec_init(cd_stream *s)
 {
 	if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
 		return nomem(s);
-	if (inflateInit2(s->gz, 15 + 16) != Z_OK) {
+	if (zlib.inflateInit2_(s->gz, 15 + 16, ZLIB_VERSION,
+	    (int)sizeof(z_stream)) != Z_OK) {
 		free(s->gz);
 		s->gz = NULL;
 		return nomem(s);
@@ -519,7 +625,7 @@ gzip_dec_init(cd_stream *s)
 static cd_status
 gzip_begin(cd_stream *s)
 {
-	return inflateReset(s->gz) == Z_OK ? CD_OK : nomem(s);
+	return zlib.inflateReset(s->gz) == Z_OK ? CD_OK : nomem(s);
 }
 
 /* Point the z_stream at io (zlib counts in 32 bits). */
@@ -543,7 +649,7 @@ gzip_dec(cd_stream *s, struct io *io)
 	int r;
 
 	gzip_io(z, io);
-	r = inflate(z, Z_NO_FLUSH);
+	r = zlib.inflate(z, Z_NO_FLUSH);
 	io->used = io->in_len - z->avail_in;
 	io->made = io->out_len - z->avail_out;
 	if (r == Z_STREAM_END)
@@ -560,8 +666,8 @@ gzip_enc_init(cd_stream *s)
 {
 	if ((s->gz = calloc(1, sizeof(*s->gz))) == NULL)
 		return CD_ERR_NOMEM;
-	if (deflateInit2(s->gz, s->level, Z_DEFLATED, 15 + 16, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (zlib.deflateInit2_(s->gz, s->level, Z_DEFLATED, 15 + 16, 8,
+	    Z_DEFAULT_STRATEGY, ZLIB_VERSION, (int)sizeof(z_stream)) != Z_OK) {
 		free(s->gz);
 		s->gz = NULL;
 		return CD_ERR_NOMEM;
@@ -576,7 +682,7 @@ gzip_enc(cd_stream *s, struct io *io, int end)
 	int r;
 
 	gzip_io(z, io);
-	r = deflate(z, end ? Z_FINISH : Z_NO_FLUSH);
+	r = zlib.deflate(z, end ? Z_FINISH : Z_NO_FLUSH);
 	io->used = io->in_len - z->avail_in;
 	io->made = io->out_len - z->avail_out;
 	if (r == Z_STREAM_ERROR) {
@@ -605,7 +711,7 @@ static cd_status
 bzip2_begin(cd_stream *s)
 {
 	memset(s->bz, 0, sizeof(*s->bz));
-	return BZ2_bzDecompressInit(s->bz, 0, 0) == BZ_OK ? CD_OK :
+	return bz2.BZ2_bzDecompressInit(s->bz, 0, 0) == BZ_OK ? CD_OK :
 	    nomem(s);
 }
 
@@ -630,11 +736,11 @@ bzip2_dec(cd_stream *s, struct io *io)
 	int r;
 
 	bzip2_io(b, io);
-	r = BZ2_bzDecompress(b);
+	r = bz2.BZ2_bzDecompress(b);
 	io->used = io->in_len - b->avail_in;
 	io->made = io->out_len - b->avail_out;
 	if (r == BZ_STREAM_END) {
-		BZ2_bzDecompressEnd(b);
+		bz2.BZ2_bzDecompressEnd(b);
 		return STEP_END;
 	}
 	if (r == BZ_MEM_ERROR)
@@ -652,7 +758,7 @@ bzip2_enc_init(cd_stream *s)
 {
 	if ((s->bz = calloc(1, sizeof(*s->bz))) == NULL)
 		return CD_ERR_NOMEM;
-	if (BZ2_bzCompressInit(s->bz, s->level, 0, 0) != BZ_OK) {
+	if (bz2.BZ2_bzCompressInit(s->bz, s->level, 0, 0) != BZ_OK) {
 		free(s->bz);
 		s->bz = NULL;
 		return CD_ERR_NOMEM;
@@ -668,7 +774,7 @@ bzip2_enc(cd_stream *s, struct io *io, int end)
 	int r;
 
 	bzip2_io(b, io);
-	r = BZ2_bzCompress(b, end ? BZ_FINISH : BZ_RUN);
+	r = bz2.BZ2_bzCompress(b, end ? BZ_FINISH : BZ_RUN);
 	io->used = io->in_len - b->avail_in;
 	io->made = io->out_len - b->avail_out;
 	if (r < 0) {
@@ -712,7 +818,7 @@ xz_dec_init(cd_stream *s)
 	if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
 		return nomem(s);
 	*s->xz = init;
-	if (lzma_stream_decoder(s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) !=
+	if (xz.lzma_stream_decoder(s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) !=
 	    LZMA_OK)
 		return nomem(s);
 	return CD_OK;
@@ -735,7 +841,7 @@ xz_dec(cd_stream *s, struct io *io)
 
 	xz_io(x, io);
 	/* told the input ends, liblzma ends cleanly or makes no progress */
-	r = lzma_code(x, s->in_eof ? LZMA_FINISH : LZMA_RUN);
+	r = xz.lzma_code(x, s->in_eof ? LZMA_FINISH : LZMA_RUN);
 	io->used = io->in_len - x->avail_in;
 	io->made = io->out_len - x->avail_out;
 	if (r == LZMA_STREAM_END)
@@ -760,7 +866,7 @@ xz_enc_init(cd_stream *s)
 	if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
 		return CD_ERR_NOMEM;
 	*s->xz = init;
-	if (lzma_easy_encoder(s->xz, (uint32_t)s->level, LZMA_CHECK_CRC64) !=
+	if (xz.lzma_easy_encoder(s->xz, (uint32_t)s->level, LZMA_CHECK_CRC64) !=
 	    LZMA_OK)
 		return CD_ERR_NOMEM;
 	return CD_OK;
@@ -773,7 +879,7 @@ xz_enc(cd_stream *s, struct io *io, int end)
 	lzma_ret r;
 
 	xz_io(x, io);
-	r = lzma_code(x, end ? LZMA_FINISH : LZMA_RUN);
+	r = xz.lzma_code(x, end ? LZMA_FINISH : LZMA_RUN);
 	io->used = io->in_len - x->avail_in;
 	io->made = io->out_len - x->avail_out;
 	if (r == LZMA_STREAM_END)
@@ -792,30 +898,28 @@ static const struct codec xz_codec = {
 };
 #endif
 
-/* The codec of a compressed format this build has, else NULL. */
+/* The codec of compressed format f, its library loaded; else NULL,
+ * and why in *why. */
 static const struct codec *
-codec_of(cd_stream_format f)
+codec_of(cd_stream_format f, const char **why)
 {
-	switch (f) {
+	static const struct codec *const codecs[CD_STREAM_XZ + 1] = {
 #ifdef HAVE_ZSTD
-	case CD_STREAM_ZSTD:
-		return &zstd_codec;
+		[CD_STREAM_ZSTD] = &zstd_codec,
 #endif
 #ifdef HAVE_ZLIB
-	case CD_STREAM_GZIP:
-		return &gzip_codec;
+		[CD_STREAM_GZIP] = &gzip_codec,
 #endif
 #ifdef HAVE_BZLIB
-	case CD_STREAM_BZIP2:
-		return &bzip2_codec;
+		[CD_STREAM_BZIP2] = &bzip2_codec,
 #endif
 #ifdef HAVE_LZMA
-	case CD_STREAM_XZ:
-		return &xz_codec;
+		[CD_STREAM_XZ] = &xz_codec,
 #endif
-	default:
-		return NULL;
-	}
+		[CD_STREAM_PLAIN] = NULL
+	};
+
+	return lib_ready(f, why) ? codecs[f] : NULL;
 }
 
 /*
@@ -890,17 +994,17 @@ dec_codec(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 static cd_status
 dec_init(cd_stream *s)
 {
+	const char *why = "";
 	cd_status st;
 
 	if (s->fmt == CD_STREAM_PLAIN) {
 		s->decode = dec_plain;
 		return CD_OK;
 	}
-	if ((s->codec = codec_of(s->fmt)) == NULL)
+	if ((s->codec = codec_of(s->fmt, &why)) == NULL)
 		return set_err(&s->derr, CD_ERR_UNSUPPORTED, 0,
-		    "%s compressed input is not supported (this build has "
-		    "no %s)", cd_stream_format_name(s->fmt),
-		    cd_stream_format_library(s->fmt));
+		    "%s compressed input is not supported (%s)",
+		    cd_stream_format_name(s->fmt), why);
 	if ((st = s->codec->dec_init(s)) == CD_OK)
 		s->decode = dec_codec;
 	return st;
@@ -1196,7 +1300,7 @@ enc_init(cd_stream *s)
 {
 	if (s->fmt == CD_STREAM_PLAIN)
 		return CD_OK;
-	if ((s->codec = codec_of(s->fmt)) == NULL)
+	if ((s->codec = codec_of(s->fmt, NULL)) == NULL)
 		return CD_ERR_UNSUPPORTED;
 	return s->codec->enc_init(s);
 }
@@ -1205,6 +1309,7 @@ cd_stream *
 cd_stream_open_write_fd(int fd, cd_stream_format f, int level)
 {
 	cd_stream *s = stream_alloc();
+	const char *why = "";
 	int lo, hi, dflt;
 	cd_status st;
 
@@ -1215,10 +1320,10 @@ cd_stream_open_write_fd(int fd, cd_stream_format f, int level)
 	s->fmt = f;
 	cd_stream_levels(f, &lo, &hi, &dflt);
 	s->level = level < 0 ? dflt : level;
-	if (!cd_stream_format_supported(f)) {
+	if (f != CD_STREAM_PLAIN && codec_of(f, &why) == NULL) {
 		s->st = set_err(&s->err, CD_ERR_UNSUPPORTED, 0, "%s "
-		    "compression is not supported (this build has no %s)",
-		    cd_stream_format_name(f), cd_stream_format_library(f));
+		    "compression is not supported (%s)",
+		    cd_stream_format_name(f), why);
 		return s;
 	}
 	if (s->level < lo || s->level > hi) {
@@ -1306,17 +1411,17 @@ cd_stream_free(cd_stream *s)
 #ifdef HAVE_ZSTD
 	if (s->zd != NULL) {
 		if (s->writing)
-			ZSTD_freeCCtx(s->zd);
+			zstd.ZSTD_freeCCtx(s->zd);
 		else
-			ZSTD_freeDStream(s->zd);
+			zstd.ZSTD_freeDStream(s->zd);
 	}
 #endif
 #ifdef HAVE_ZLIB
 	if (s->gz != NULL) {
 		if (s->writing)
-			deflateEnd(s->gz);
+			zlib.deflateEnd(s->gz);
 		else
-			inflateEnd(s->gz);
+			zlib.inflateEnd(s->gz);
 		free(s->gz);
 	}
 #endif
@@ -1324,16 +1429,16 @@ cd_stream_free(cd_stream *s)
 	if (s->bz != NULL) {
 		if (s->open) {
 			if (s->writing)
-				BZ2_bzCompressEnd(s->bz);
+				bz2.BZ2_bzCompressEnd(s->bz);
 			else
-				BZ2_bzDecompressEnd(s->bz);
+				bz2.BZ2_bzDecompressEnd(s->bz);
 		}
 		free(s->bz);
 	}
 #endif
 #ifdef HAVE_LZMA
 	if (s->xz != NULL) {
-		lzma_end(s->xz);
+		xz.lzma_end(s->xz);
 		free(s->xz);
 	}
 #endif

@@ -12,6 +12,8 @@
 # - A compressed file cut at every 4 KB and with bytes flipped: exit 2,
 #   a message naming the file and the damage, and the output the games
 #   complete before it, each whole (a prefix of the full output).
+# - The compression libraries are loaded when an input or output of
+#   their format is met: none for plain text (LD_DEBUG=files, glibc).
 # A format whose compressor is not installed is skipped (with a note).
 set -u
 NAME=clicompressed
@@ -281,5 +283,28 @@ case $FORMATS in *zstd*)
 	expect 2 "$B/pgn-regularize" "$T/magic.zst"
 	grep -q "truncated zstd input" "$T/err" || fail "lone zstd magic: message"
 esac
+
+# ---- the libraries, loaded when used ----
+# (LD_DEBUG=files: glibc's loader names each library it opens)
+loaded() {	# the compression libraries a run opened, on standard error
+	grep -o 'file=lib\(zstd\|z\|bz2\|lzma\)\.so[.0-9]*' "$T/ld" | sort -u
+}
+if LD_DEBUG=files "$B/pgn-regularize" -q </dev/null 2>"$T/ld" >/dev/null &&
+    grep -q 'file=' "$T/ld"; then
+	[ -z "$(loaded)" ] || fail "plain input loads $(loaded | tr '\n' ' ')"
+	for z in $FORMATS; do
+		compress $z "$top_srcdir/tests/files/sample.pgn" "$T/s.$(sfx $z)"
+		LD_DEBUG=files "$B/pgn-regularize" -q "$T/s.$(sfx $z)" \
+		    2>"$T/ld" >/dev/null
+		[ "$(loaded | wc -l)" -eq 1 ] ||
+		    fail "$z input loads: $(loaded | tr '\n' ' ')"
+		LD_DEBUG=files "$B/pgn-regularize" -q -z $z \
+		    "$top_srcdir/tests/files/sample.pgn" 2>"$T/ld" >/dev/null
+		[ "$(loaded | wc -l)" -eq 1 ] ||
+		    fail "$z output loads: $(loaded | tr '\n' ' ')"
+	done
+else
+	echo "note: no LD_DEBUG (not glibc): library loading not tested"
+fi
 
 exit $status
