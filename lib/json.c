@@ -136,19 +136,21 @@ utf8_len(const unsigned char *s, size_t n)
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
-/* Whether the eight bytes of w may hold one that text() must look at:
- * a control byte, `"`, `\\` or a byte of 0x80 or above (any escape
- * table marks only these). */
+/* Whether the eight bytes of w hold one that text() must look at: a
+ * control byte, DEL, `"`, `\\` or a byte of 0x80 or above (any escape
+ * table marks only these).  Exact: each test is true only when some
+ * byte is such a byte. */
 static inline bool
 maybe_special(uint64_t w)
 {
 	uint64_t q = w ^ (ONES * '"'), bs = w ^ (ONES * '\\');
+	uint64_t del = w ^ (ONES * 0x7f);
 
 	return ((w | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) |
-	    ((bs - ONES) & ~bs)) & HIGHS) != 0;
+	    ((bs - ONES) & ~bs) | ((del - ONES) & ~del)) & HIGHS) != 0;
 }
 
-/* Whether none of the len bytes at p may be special (maybe_special):
+/* Whether none of the len bytes at p is special (maybe_special):
  * a word at a time, the last one overlapping; fewer than eight bytes
  * as two overlapping halves, or (under four) the first, middle and
  * last with spaces. */
@@ -176,6 +178,12 @@ all_plain(const unsigned char *p, size_t len)
 	else
 		return true;
 	return !maybe_special(w);
+}
+
+bool
+cd_text_plain(const char *s, size_t len)
+{
+	return all_plain((const unsigned char *)s, len);
 }
 
 static cd_status

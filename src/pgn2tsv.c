@@ -260,6 +260,14 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 		field(out, c->missing, c->missing_len);
 		return;
 	}
+	if (opt_style == CD_FIELD_TSV &&
+	    cd_text_plain(t->value, t->value_len)) {
+		/* no control byte, nothing to escape: as it is */
+		cli_buf_reserve(out, t->value_len);
+		memcpy(out->data + out->len, t->value, t->value_len);
+		out->len += t->value_len;
+		return;
+	}
 	if (!has_control(t->value, t->value_len)) {
 		field(out, t->value, t->value_len);
 		return;

@@ -72,7 +72,8 @@ json_escape_of(unsigned char c, char *esc)
 
 /* Each byte alone at every place of runs of letters of every length up
  * to 20, so that it falls in each lane of the writer's eight-byte scan,
- * in its overlapping last word and in the short-string checks.  (One
+ * in its overlapping last word and in the short-string checks; and
+ * cd_text_plain on the same strings.  (One
  * ck_abort per failure, not a ck_assert per case: each assertion costs
  * a message to the parent process.) */
 START_TEST(test_json_byte_positions)
@@ -98,6 +99,18 @@ START_TEST(test_json_byte_positions)
 				    memcmp(b.data, want, b.len) != 0)
 					ck_abort_msg("byte %d at %zu of %zu: %.*s",
 					    c, pos, len, (int)b.len, b.data);
+				/* plain: printable ASCII but " and \, which
+				 * TSV writes as it is */
+				if (cd_text_plain(in, len) != (c >= 0x20 &&
+				    c < 0x7f && c != '"' && c != '\\'))
+					ck_abort_msg("cd_text_plain: byte %d at "
+					    "%zu of %zu", c, pos, len);
+				b.len = 0;
+				if (cd_text_plain(in, len) &&
+				    (cd_field_append(&b, in, len,
+				    CD_FIELD_TSV) != CD_OK || b.len != len ||
+				    memcmp(b.data, in, len) != 0))
+					ck_abort_msg("TSV of plain byte %d", c);
 			}
 	}
 	cd_buf_free(&b);

@@ -44,6 +44,11 @@ enum {
 CD_API cd_status cd_field_append(cd_buf *out, const char *s,
     size_t len, int style);
 
+/* Whether s[0..len) is printable ASCII (0x20 to 0x7e) without `"` or
+ * `\`: text that cd_utf8_append, cd_json_append_string (within its
+ * quotes) and cd_field_append in CD_FIELD_TSV write as it is. */
+CD_API bool cd_text_plain(const char *s, size_t len);
+
 /* pgn2json options (cd_game_write_json). */
 enum {
 	CD_JSON_COMMENTS = 1 << 0,	/* "comments" per ply */
