@@ -141,7 +141,7 @@ utf8_len(const unsigned char *s, size_t n)
  * table marks only these).  Exact: each test is true only when some
  * byte is such a byte. */
 static inline bool
-maybe_special(uint64_t w)
+has_special(uint64_t w)
 {
 	uint64_t q = w ^ (ONES * '"'), bs = w ^ (ONES * '\\');
 	uint64_t del = w ^ (ONES * 0x7f);
@@ -150,7 +150,7 @@ maybe_special(uint64_t w)
 	    ((bs - ONES) & ~bs) | ((del - ONES) & ~del)) & HIGHS) != 0;
 }
 
-/* Whether none of the len bytes at p is special (maybe_special):
+/* Whether none of the len bytes at p is special (has_special):
  * a word at a time, the last one overlapping; fewer than eight bytes
  * as two overlapping halves, or (under four) the first, middle and
  * last with spaces. */
@@ -164,7 +164,7 @@ all_plain(const unsigned char *p, size_t len)
 	if (len >= 8) {
 		for (i = 0; i + 8 < len; i += 8) {
 			memcpy(&w, p + i, 8);
-			if (maybe_special(w))
+			if (has_special(w))
 				return false;
 		}
 		memcpy(&w, p + len - 8, 8);
@@ -177,7 +177,7 @@ all_plain(const unsigned char *p, size_t len)
 		    (uint64_t)p[len - 1] << 16 | ONES * ' ' << 24;
 	else
 		return true;
-	return !maybe_special(w);
+	return !has_special(w);
 }
 
 bool
@@ -204,7 +204,7 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 			uint64_t w;
 
 			memcpy(&w, q, 8);
-			if (maybe_special(w))
+			if (has_special(w))
 				break;
 			q += 8;
 		}

@@ -204,28 +204,27 @@ field(cd_buf *out, const char *s, size_t len)
 		cli_fatal("out of memory");
 }
 
-/* Whether s has a control byte or DEL: eight bytes at a time, the last
- * word overlapping, a short string padded with spaces. */
+/* Whether s has a control byte or DEL: eight bytes at a time. */
 static bool
 has_control(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101ULL;
-	uint64_t w = ones * ' ', d;
-	size_t i = 0;
+	size_t i;
 
-	if (n < 8)
-		memcpy(&w, s, n);
-	for (;;) {
-		if (n >= 8)
-			memcpy(&w, s + (i + 8 < n ? i : n - 8), 8);
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w, d;
+
+		memcpy(&w, s + i, 8);
 		d = w ^ (ones * 0x7f);
 		/* a byte below 0x20, or one equal to 0x7f (exact) */
 		if ((((w - ones * 0x20) & ~w) | ((d - ones) & ~d)) &
 		    (ones * 0x80))
 			return true;
-		if ((i += 8) >= n)
-			return false;
 	}
+	for (; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return true;
+	return false;
 }
 
 /* The tag t (NULL: none) of column c of a raw game as the parsed game
