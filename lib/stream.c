@@ -217,6 +217,7 @@ static bool
 lib_ready(cd_stream_format f, const char **why)
 {
 	struct lib *l;
+	const char *e;
 	void *h = NULL;
 	size_t i;
 
@@ -233,7 +234,8 @@ lib_ready(cd_stream_format f, const char **why)
 			snprintf(l->why, sizeof(l->why), "this build has no "
 			    "%s", cd_stream_format_library(f));
 		else if (h == NULL)
-			snprintf(l->why, sizeof(l->why), "%s", dlerror());
+			snprintf(l->why, sizeof(l->why), "%s",
+			    (e = dlerror()) != NULL ? e : "cannot be loaded");
 		else if (!(l->ok = l->load(h)))
 			snprintf(l->why, sizeof(l->why), "%s lacks a "
 			    "function this build calls", l->names[0]);
