@@ -70,48 +70,53 @@ json_escape_of(unsigned char c, char *esc)
 	return (size_t)snprintf(esc, 8, "%c", c);
 }
 
-/* Each byte alone at every place of runs of letters of every length up
- * to 20, so that it falls in each lane of the writer's eight-byte scan,
- * in its overlapping last word and in the short-string checks; and
- * cd_text_plain on the same strings.  (One
+/* Byte c alone at place pos of len letters: the JSON string (esc, n
+ * bytes: its escape), cd_text_plain and, for plain text, TSV.  (One
  * ck_abort per failure, not a ck_assert per case: each assertion costs
  * a message to the parent process.) */
+static void
+check_byte_at(int c, size_t pos, size_t len, const char *esc, size_t n,
+    cd_buf *b)
+{
+	char in[20], want[64];
+	bool plain;
+
+	memset(in, 'a', sizeof(in));
+	in[pos] = (char)c;
+	snprintf(want, sizeof(want), "\"%.*s%.*s%.*s\"", (int)pos, in,
+	    (int)n, esc, (int)(len - pos - 1), in + pos + 1);
+	b->len = 0;
+	if (cd_json_append_string(b, in, len) != CD_OK)
+		ck_abort_msg("out of memory");
+	if (b->len != strlen(want) || memcmp(b->data, want, b->len) != 0)
+		ck_abort_msg("byte %d at %zu of %zu: %.*s", c, pos, len,
+		    (int)b->len, b->data);
+	/* plain: printable ASCII but " and \, which TSV writes as it is */
+	plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+	if (cd_text_plain(in, len) != plain)
+		ck_abort_msg("cd_text_plain: byte %d at %zu of %zu", c, pos,
+		    len);
+	b->len = 0;
+	if (plain && (cd_field_append(b, in, len, CD_FIELD_TSV) != CD_OK ||
+	    b->len != len || memcmp(b->data, in, len) != 0))
+		ck_abort_msg("TSV of plain byte %d", c);
+}
+
+/* Each byte alone at every place of runs of letters of every length up
+ * to 20, so that it falls in each lane of the writer's eight-byte scan,
+ * in its overlapping last word and in the short-string checks. */
 START_TEST(test_json_byte_positions)
 {
-	char in[20], esc[8], want[64];
+	char esc[8];
 	size_t len, pos, n;
 	cd_buf b = { 0 };
 	int c;
 
 	for (c = 0; c < 256; c++) {
 		n = json_escape_of((unsigned char)c, esc);
-		for (len = 1; len <= sizeof(in); len++)
-			for (pos = 0; pos < len; pos++) {
-				memset(in, 'a', sizeof(in));
-				in[pos] = (char)c;
-				snprintf(want, sizeof(want), "\"%.*s%.*s%.*s\"",
-				    (int)pos, in, (int)n, esc,
-				    (int)(len - pos - 1), in + pos + 1);
-				b.len = 0;
-				if (cd_json_append_string(&b, in, len) != CD_OK)
-					ck_abort_msg("out of memory");
-				if (b.len != strlen(want) ||
-				    memcmp(b.data, want, b.len) != 0)
-					ck_abort_msg("byte %d at %zu of %zu: %.*s",
-					    c, pos, len, (int)b.len, b.data);
-				/* plain: printable ASCII but " and \, which
-				 * TSV writes as it is */
-				if (cd_text_plain(in, len) != (c >= 0x20 &&
-				    c < 0x7f && c != '"' && c != '\\'))
-					ck_abort_msg("cd_text_plain: byte %d at "
-					    "%zu of %zu", c, pos, len);
-				b.len = 0;
-				if (cd_text_plain(in, len) &&
-				    (cd_field_append(&b, in, len,
-				    CD_FIELD_TSV) != CD_OK || b.len != len ||
-				    memcmp(b.data, in, len) != 0))
-					ck_abort_msg("TSV of plain byte %d", c);
-			}
+		for (len = 1; len <= 20; len++)
+			for (pos = 0; pos < len; pos++)
+				check_byte_at(c, pos, len, esc, n, &b);
 	}
 	cd_buf_free(&b);
 }
