@@ -511,6 +511,9 @@ pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 		else
 			threads_start();
 	}
+	/* the input is counted only for threads that exist: threads
+	 * started later must not see an input they never worked on (their
+	 * busy count would go wrong) */
 	if (!pool.done) {
 		pthread_mutex_lock(&pool.lock);
 		pool.input++;
