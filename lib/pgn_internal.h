@@ -21,6 +21,13 @@ enum {
 };
 extern unsigned char cd__pgn_cls[256];
 
+/* The bytes of K_STOP: a line end, a comment, a string, a `[` that may
+ * start the next tag section, a variation, `*`, and the bytes without
+ * which no word is a marker (`-`, `/`, and the first bytes of `½` and
+ * of the dashes).  The game reader's SSE2 scan (skip_plain) tests the
+ * same bytes in its own way; check_pgn_lex compares the two. */
+#define CD__STOP_BYTES	"\n{;%\"[*()-/\xc2\xe2"
+
 /* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
 extern const char *const cd__pgn_results[5];
 
@@ -81,6 +88,8 @@ struct cd__tagscan {
 	size_t value_len;
 	int escapes;		/* value has \" or \\ to undo */
 	const char *next;	/* after the `]`, or where to go on */
+	unsigned long lines;	/* line ends in a tag that reads */
+	const char *last_nl;	/* the last of them (NULL: none) */
 };
 
 /*

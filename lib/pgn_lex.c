@@ -8,6 +8,9 @@
 
 #include <limits.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "pgn_internal.h"
 
@@ -31,8 +34,7 @@ cls_init(void)
 			k |= K_WS | K_DELIM;
 		if (strchr("{}();\"[]*", c) != NULL && c != 0)
 			k |= K_DELIM;
-		if ((strchr("\n{;%\"[*()-/", c) != NULL && c != 0) ||
-		    c == 0xc2 || c == 0xe2)
+		if (strchr(CD__STOP_BYTES, c) != NULL && c != 0)
 			k |= K_STOP;
 		if (c >= '0' && c <= '9')
 			k |= K_DIGIT | K_MOVE;
@@ -125,21 +127,97 @@ cd_pgn_result_parse(const char *s, size_t len)
 
 /* ---- tag pairs (both layers) ---- */
 
+/* Past the white space at p; its line ends are counted in *lines,
+ * the last one kept in *last. */
+static inline const char *
+skip_ws(const char *p, const char *e, unsigned long *lines,
+    const char **last)
+{
+	while (p < e && IS_WS(*p)) {
+		if (*p == '\n') {
+			++*lines;
+			*last = p;
+		}
+		p++;
+	}
+	return p;
+}
+
 /*
  * Whether the quote just before p closes a value: optional whitespace
- * then `]`.  1 yes (*after past the `]`), 0 no, -1 need more input.
+ * then `]`.  1 yes (ts->next past the `]`, and the line ends between
+ * counted in ts), 0 no, -1 need more input.
  */
 static int
-value_closes(const char *p, const char *e, int eof, const char **after)
+value_closes(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 {
-	while (p < e && IS_WS(*p))
-		p++;
+	unsigned long lines = ts->lines;
+	const char *last = ts->last_nl;
+
+	p = skip_ws(p, e, &lines, &last);
 	if (p == e)
 		return eof ? 0 : -1;
 	if (*p != ']')
 		return 0;
-	*after = p + 1;
+	ts->lines = lines;
+	ts->last_nl = last;
+	ts->next = p + 1;
 	return 1;
+}
+
+/* The end of a tag name at p: the first byte at or after p that is
+ * not K_TAGNAME (a control byte, white space, `"`, `[`, `]` or DEL), or
+ * e.  Sixteen bytes at a time where SSE2 is. */
+static inline const char *
+name_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v,
+		    _mm_set1_epi8(0x20)), v),	/* 0x20 or below */
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
+		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v,
+		    _mm_set1_epi8('[')), _mm_cmpeq_epi8(v,
+		    _mm_set1_epi8(']'))), _mm_cmpeq_epi8(v,
+		    _mm_set1_epi8(0x7f)))));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && (cls[U(*p)] & K_TAGNAME))
+		p++;
+	return p;
+}
+
+/* In a tag value: the first line end or `"` at or after p, and also
+ * the first `\` unless no_backslash; e when there is none.  Sixteen
+ * bytes at a time where SSE2 is. */
+static inline const char *
+value_stop(const char *p, const char *e, int no_backslash)
+{
+#ifdef __SSE2__
+	const __m128i bs = _mm_set1_epi8(no_backslash ? '"' : '\\');
+
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+		    _mm_cmpeq_epi8(v, bs)));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\n' &&
+	    (no_backslash || *p != '\\'))
+		p++;
+	return p;
 }
 
 /* Where to go on after a tag that does not read: past the next `]` on
@@ -166,21 +244,20 @@ tag_recover(const char *p, const char *e, int eof)
 int
 cd__scan_tag(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 {
-	const char *q = p + 1, *v, *le, *i;
+	const char *q, *v, *i;
 	int pass, r;
 
-	while (q < e && IS_WS(*q))
-		q++;
+	ts->lines = 0;
+	ts->last_nl = NULL;
+	q = skip_ws(p + 1, e, &ts->lines, &ts->last_nl);
 	ts->name = q;
-	while (q < e && (cls[U(*q)] & K_TAGNAME))
-		q++;
+	q = name_end(q, e);
 	if (q == e && !eof)
 		return -1;
 	ts->name_len = (size_t)(q - ts->name);
 	if (ts->name_len == 0)
 		goto bad;
-	while (q < e && IS_WS(*q))
-		q++;
+	q = skip_ws(q, e, &ts->lines, &ts->last_nl);
 	if (q == e) {
 		if (!eof)
 			return -1;
@@ -189,25 +266,31 @@ cd__scan_tag(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 	if (*q != '"')
 		goto bad;
 	v = q + 1;
-	le = memchr(v, '\n', (size_t)(e - v));
-	if (le == NULL) {
-		if (!eof)
-			return -1;
-		le = e;
-	}
+	/* The value ends at a `"` on its line that closes it (blanks and
+	 * `]` follow).  On a first pass \" and \\ are escapes; if that
+	 * finds no end, a second pass takes every `"` as it is. */
 	for (pass = 0; pass < 2; pass++) {
 		int esc = 0;
 
-		for (i = v; i < le; i++) {
-			if (pass == 0 && *i == '\\' && i + 1 < le &&
-			    (i[1] == '"' || i[1] == '\\')) {
-				esc = 1;
-				i++;
+		for (i = v;; i++) {
+			i = value_stop(i, e, pass);
+			if (i == e) {
+				if (!eof)
+					return -1;
+				break;
+			}
+			if (*i == '\n')
+				break;
+			if (*i == '\\') {
+				if (i + 1 == e && !eof)
+					return -1;
+				if (i + 1 < e && (i[1] == '"' || i[1] == '\\')) {
+					esc = 1;
+					i++;
+				}
 				continue;
 			}
-			if (*i != '"')
-				continue;
-			r = value_closes(i + 1, e, eof, &ts->next);
+			r = value_closes(i + 1, e, eof, ts);
 			if (r < 0)
 				return -1;
 			if (r > 0) {

@@ -90,6 +90,8 @@ tag_line(const char *p, const char *e, int eof)
 struct rtag {
 	size_t name, name_len, value, value_len;	/* arena offsets */
 	size_t at;				/* offset of `[` in the game */
+	unsigned long lines;	/* line ends in the game before it */
+	unsigned long col;	/* its column, 0 on the game's first line */
 };
 
 struct cd_pgn_reader {
@@ -250,8 +252,9 @@ fill(cd_pgn_reader *r)
 	return CD_OK;
 }
 
-/* The number of line ends in [p, e): sixteen bytes a step where SSE2
- * is (a game is read line by line otherwise, a call a line). */
+/* The number of line ends in [p, e): sixty-four bytes a step, then
+ * sixteen, where SSE2 is (a game is read line by line otherwise, a call
+ * a line). */
 static unsigned long
 count_lines(const char *p, const char *e)
 {
@@ -265,9 +268,17 @@ count_lines(const char *p, const char *e)
 		__m128i acc = zero;
 		int k;
 
-		for (k = 0; k < 255 && e - p >= 16; k++, p += 16)
-			acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(
-			    _mm_loadu_si128((const void *)p), nl));
+#define LINES16(q)	acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8( \
+			    _mm_loadu_si128((const void *)(q)), nl))
+		for (k = 0; k < 63 && e - p >= 64; k++, p += 64) {
+			LINES16(p);
+			LINES16(p + 16);
+			LINES16(p + 32);
+			LINES16(p + 48);
+		}
+		for (k = 0; k < 3 && e - p >= 16; k++, p += 16)
+			LINES16(p);
+#undef LINES16
 		acc = _mm_sad_epu8(acc, zero);
 		n += (unsigned long)_mm_cvtsi128_si32(acc) +
 		    (unsigned long)_mm_extract_epi16(acc, 4);
@@ -363,23 +374,62 @@ only_blanks(const char *p, const char *e)
 	return p == e;
 }
 
+/* Whether one of the four bytes at p is in K_STOP; *q gets the first
+ * such. */
+static inline bool
+stop4(const char *p, const char **q)
+{
+	if (cls[U(p[0])] & K_STOP)
+		*q = p;
+	else if (cls[U(p[1])] & K_STOP)
+		*q = p + 1;
+	else if (cls[U(p[2])] & K_STOP)
+		*q = p + 2;
+	else if (cls[U(p[3])] & K_STOP)
+		*q = p + 3;
+	else
+		return false;
+	return true;
+}
+
 /* The first byte at or after p that can change the scan (K_STOP), or
- * e: four bytes a round, so long runs of moves cost a table look-up a
- * byte. */
+ * e.  Eight bytes through the table first (short runs between comments
+ * are common), then sixteen bytes a step where SSE2 is: the vector test
+ * pairs the stop bytes that differ in one bit: `[` and `{` (0x20), 0xc2
+ * and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/` (0x02); no other
+ * byte matches a pair. */
 static const char *
 skip_plain(const char *p, const char *e)
 {
-	while (e - p >= 4) {
-		if (cls[U(p[0])] & K_STOP)
-			return p;
-		if (cls[U(p[1])] & K_STOP)
-			return p + 1;
-		if (cls[U(p[2])] & K_STOP)
-			return p + 2;
-		if (cls[U(p[3])] & K_STOP)
-			return p + 3;
-		p += 4;
+	const char *q;
+	int round;
+
+	for (round = 0; round < 2 && e - p >= 4; round++, p += 4)
+		if (stop4(p, &q))
+			return q;
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		unsigned m;
+
+#define EQ(x, c)	_mm_cmpeq_epi8(x, _mm_set1_epi8((char)(c)))
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_or_si128(EQ(v, '\n'), EQ(v, ';')),
+		    _mm_or_si128(EQ(v, '%'), EQ(v, '"'))),
+		    _mm_or_si128(_mm_or_si128(EQ(v, '*'), EQ(v20, '{')),
+		    _mm_or_si128(EQ(v20, 0xe2), _mm_or_si128(
+		    EQ(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
+		    EQ(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
+#undef EQ
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
 	}
+#endif
+	for (; e - p >= 4; p += 4)
+		if (stop4(p, &q))
+			return q;
 	while (p < e && !(cls[U(*p)] & K_STOP))
 		p++;
 	return p;
@@ -680,6 +730,9 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 {
 	const char *e = r->data + r->end, *ls = r->bol ? s : NULL;
 	const char *last_tag_end = p;
+	const char *line = NULL;	/* where p's line starts, when that
+					 * is in the game */
+	unsigned long lines = 0;	/* line ends before p */
 	int eof = r->eof, newlines = 0, blank = 1;
 	struct cd__tagscan ts;
 
@@ -726,7 +779,13 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			if (arena_add(r, &ts, rt) < 0)
 				return S_NOMEM;
 			rt->at = (size_t)(p - s);
+			rt->lines = lines;
+			rt->col = line ? (unsigned long)(p - line) + 1 : 0;
 			r->nrt++;
+			if (ts.last_nl != NULL) {
+				lines += ts.lines;
+				line = ts.last_nl + 1;
+			}
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
@@ -747,8 +806,9 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			}
 			if (*p == '\n') {
 				newlines++;
+				lines++;
 				p++;
-				ls = p;
+				ls = line = p;
 				blank = 1;
 				continue;
 			}
@@ -1033,7 +1093,7 @@ scan(cd_pgn_reader *r, size_t *n)
 static int
 make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
-	const char *s = r->data + r->pos, *p, *nl;
+	const char *s = r->data + r->pos, *p, *nl, *last = NULL;
 	unsigned long line = r->line, col = r->col;
 	size_t i, at = 0;
 
@@ -1051,33 +1111,33 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->number = ++r->number;
 	g->line = line;
 	g->col = col;
-	/* Lines and columns of the tags and of the movetext. */
-	for (i = 0; i <= r->nrt; i++) {
-		size_t to = i < r->nrt ? r->rt[i].at : r->g_mt;
-		const char *last = NULL;
+	/* Lines and columns of the tags (counted by the scan), and of
+	 * the movetext from the last tag on. */
+	for (i = 0; i < r->nrt; i++) {
+		cd_pgn_tag *t = &r->tags[i];
+		const struct rtag *rt = &r->rt[i];
 
-		p = s + at;
-		while ((nl = memchr(p, '\n', (size_t)(s + to - p))) != NULL) {
-			line++;
-			last = nl;
-			p = nl + 1;
-		}
-		if (last != NULL)
-			col = (unsigned long)(s + to - (last + 1)) + 1;
-		else
-			col += (unsigned long)(to - at);
-		at = to;
-		if (i < r->nrt) {
-			cd_pgn_tag *t = &r->tags[i];
-
-			t->name = r->arena + r->rt[i].name;
-			t->name_len = r->rt[i].name_len;
-			t->value = r->arena + r->rt[i].value;
-			t->value_len = r->rt[i].value_len;
-			t->line = line;
-			t->col = col;
-		}
+		t->name = r->arena + rt->name;
+		t->name_len = rt->name_len;
+		t->value = r->arena + rt->value;
+		t->value_len = rt->value_len;
+		t->line = line + rt->lines;
+		t->col = rt->col ? rt->col : col + (unsigned long)rt->at;
 	}
+	if (r->nrt > 0) {
+		at = r->rt[r->nrt - 1].at;
+		line = r->tags[r->nrt - 1].line;
+		col = r->tags[r->nrt - 1].col;
+	}
+	for (p = s + at; (nl = memchr(p, '\n', (size_t)(s + r->g_mt - p))) !=
+	    NULL; p = nl + 1) {
+		line++;
+		last = nl;
+	}
+	if (last != NULL)
+		col = (unsigned long)(s + r->g_mt - (last + 1)) + 1;
+	else
+		col += (unsigned long)(r->g_mt - at);
 	g->tags = r->tags;
 	g->ntags = r->nrt;
 	g->movetext = r->g_mt;

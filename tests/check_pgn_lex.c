@@ -483,6 +483,150 @@ START_TEST(test_tag_positions)
 }
 END_TEST
 
+/* Tags across lines, a bad tag, and a game that starts in the middle
+ * of a line: the positions of the tags and of the movetext. */
+START_TEST(test_tag_positions_lines)
+{
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	const char *in = "[Event\n\"a\"\n] [Site \"b\"]\n[White  \"c\"]\n\n"
+	    "e4 1-0 [Bad] [Event \"d\"] [Round\n  \"e\"] [Black \"f\"]\n"
+	    "  d4 *\n";
+
+	r = cd_pgn_reader_new_mem(in, strlen(in));
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+	ck_assert_uint_eq(g.ntags, 3);
+	ck_assert_uint_eq(g.tags[0].line, 1);
+	ck_assert_uint_eq(g.tags[0].col, 1);
+	ck_assert_uint_eq(g.tags[1].line, 3);
+	ck_assert_uint_eq(g.tags[1].col, 3);
+	ck_assert_uint_eq(g.tags[2].line, 4);
+	ck_assert_uint_eq(g.tags[2].col, 1);
+	ck_assert_uint_eq(g.movetext_line, 6);
+	ck_assert_uint_eq(g.movetext_col, 1);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+	ck_assert_uint_eq(g.line, 6);
+	ck_assert_uint_eq(g.col, 8);
+	ck_assert(g.flags & CD_PGN_RAW_BAD_TAG);
+	ck_assert_uint_eq(g.ntags, 3);
+	ck_assert_str_eq(g.tags[1].value, "e");
+	ck_assert_uint_eq(g.tags[0].line, 6);
+	ck_assert_uint_eq(g.tags[0].col, 14);
+	ck_assert_uint_eq(g.tags[1].line, 6);
+	ck_assert_uint_eq(g.tags[1].col, 26);
+	ck_assert_uint_eq(g.tags[2].line, 7);
+	ck_assert_uint_eq(g.tags[2].col, 8);
+	ck_assert_uint_eq(g.movetext_line, 8);
+	ck_assert_uint_eq(g.movetext_col, 3);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_EOF);
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
+/* The one game of in[0, len) (the reader must find exactly one). */
+static cd_pgn_raw_game
+one_game(cd_pgn_reader **r, const char *in, size_t len)
+{
+	cd_pgn_raw_game g;
+
+	*r = cd_pgn_reader_new_mem(in, len);
+	ck_assert_ptr_nonnull(*r);
+	ck_assert_int_eq(cd_pgn_reader_next(*r, &g), CD_OK);
+	return g;
+}
+
+/*
+ * The reader's vector scans (sixteen bytes at a time) against its byte
+ * loops, which take over where fewer than sixteen bytes are left: every
+ * byte value at every place of a block, in a tag name, in a tag value
+ * and in movetext.
+ *   - A name "N..N" c "N" reads as one tag of that name exactly when c
+ *     may be in a name (printing, not `"`, `[`, `]`).
+ *   - A value "a..a" c "b" reads as itself for every c but a line end
+ *     (a `"` that does not close and a lone `\` are kept).
+ *   - Movetext "Z..Z" c " 1-0": the game ends where (and as) it ends
+ *     with one Z, where the bytes after c are too few for a vector,
+ *     and a second game follows or not as there.
+ */
+START_TEST(test_scan_bytes)
+{
+	char in[256], want[64], first[128] = "";
+	int c, k, bad = 0;
+
+	for (c = 0; c < 256; c++) {
+		bool name_byte = c > 0x20 && c != '"' && c != '[' && c != ']' &&
+		    c != 0x7f;
+		cd_pgn_raw_game ref, g2;
+		size_t ref_mt = 0;
+		bool ref_more = false, more;
+
+		memset(&ref, 0, sizeof(ref));
+
+		for (k = 0; k < 40; k++) {
+			cd_pgn_reader *r;
+			cd_pgn_raw_game g;
+			size_t n, mt;
+			bool got;
+
+			/* a name */
+			n = (size_t)sprintf(in, "[%.*s", k, "NNNNNNNNNNNNNNNNNNNN"
+			    "NNNNNNNNNNNNNNNNNNNN");
+			in[n++] = (char)c;
+			n += (size_t)sprintf(in + n, "N \"v\"]\n\n*\n");
+			g = one_game(&r, in, n);
+			snprintf(want, sizeof(want), "%.*s%cN", k,
+			    "NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN", c);
+			got = g.ntags == 1 && g.tags[0].name_len ==
+			    (size_t)k + 2 && memcmp(g.tags[0].name, want,
+			    (size_t)k + 2) == 0 && strcmp(g.tags[0].value,
+			    "v") == 0;
+			if (got != name_byte && bad++ == 0)
+				snprintf(first, sizeof(first),
+				    "name, byte %d at %d", c, k);
+			cd_pgn_reader_free(r);
+
+			/* a value */
+			n = (size_t)sprintf(in, "[Event \"%.*s", k,
+			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+			in[n++] = (char)c;
+			n += (size_t)sprintf(in + n, "b\"]\n\n*\n");
+			g = one_game(&r, in, n);
+			memcpy(want, in + 8, (size_t)k + 2);
+			got = g.ntags == 1 && g.tags[0].value_len ==
+			    (size_t)k + 2 && memcmp(g.tags[0].value, want,
+			    (size_t)k + 2) == 0;
+			if (got != (c != '\n') && bad++ == 0)
+				snprintf(first, sizeof(first),
+				    "value, byte %d at %d", c, k);
+			cd_pgn_reader_free(r);
+
+			/* movetext */
+			n = (size_t)sprintf(in, "[Event \"x\"]\n%.*s", k + 1,
+			    "ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ");
+			in[n++] = (char)c;
+			n += (size_t)sprintf(in + n, " 1-0\n");
+			g = one_game(&r, in, n);
+			mt = g.movetext_end - g.movetext - (size_t)k;
+			more = cd_pgn_reader_next(r, &g2) == CD_OK;
+			if (k == 0) {
+				ref = g;
+				ref_mt = mt;
+				ref_more = more;
+			} else if ((g.len - (size_t)k != ref.len ||
+			    mt != ref_mt || g.result != ref.result ||
+			    g.flags != ref.flags || more != ref_more) &&
+			    bad++ == 0) {
+				snprintf(first, sizeof(first),
+				    "movetext, byte %d at %d", c, k);
+			}
+			cd_pgn_reader_free(r);
+		}
+	}
+	ck_assert_msg(bad == 0, "%d cases read wrong, first: %s", bad,
+	    first);
+}
+END_TEST
+
 START_TEST(test_bad_tags)
 {
 	struct games *gs = read_both(
@@ -1142,6 +1286,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_unclosed_comment);
 	tcase_add_test(tc, test_tags);
 	tcase_add_test(tc, test_tag_positions);
+	tcase_add_test(tc, test_tag_positions_lines);
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_after_marker);
@@ -1156,6 +1301,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_token_positions);
 	tcase_add_test(tc, test_tag_value);
 	tcase_add_test(tc, test_all_bytes);
+	tcase_add_test(tc, test_scan_bytes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("corpus");
