@@ -11,9 +11,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "pgn_internal.h"
 
@@ -802,11 +799,8 @@ fold(char *d, const char *s, size_t len)
 			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
 			    _mm_set1_epi8(0x1f)), v);
 			unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			    ctl, _mm_or_si128(_mm_cmpeq_epi8(v,
-			    _mm_set1_epi8(0x7f)), _mm_cmpeq_epi8(v,
-			    _mm_set1_epi8('}')))));
-			unsigned sp = (unsigned)_mm_movemask_epi8(
-			    _mm_cmpeq_epi8(v, _mm_set1_epi8(' ')));
+			    ctl, _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
+			unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
 
 			if (bad == 0 && (sp & (sp << 1)) == 0 &&
 			    !(space && (sp & 1))) {

@@ -8,6 +8,17 @@
 
 #include "internal.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* 0xff in each byte of v that is c, 0 in the others. */
+static inline __m128i
+cd__eq8(__m128i v, int c)
+{
+	return _mm_cmpeq_epi8(v, _mm_set1_epi8((char)c));
+}
+#endif
+
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
  * loaded), shared with the parser's fast path. */
 enum {

@@ -8,9 +8,6 @@
 
 #include <limits.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "pgn_internal.h"
 
@@ -174,14 +171,11 @@ name_end(const char *p, const char *e)
 #ifdef __SSE2__
 	while (e - p >= 16) {
 		__m128i v = _mm_loadu_si128((const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v,
-		    _mm_set1_epi8(0x20)), v),	/* 0x20 or below */
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('"'))),
-		    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v,
-		    _mm_set1_epi8('[')), _mm_cmpeq_epi8(v,
-		    _mm_set1_epi8(']'))), _mm_cmpeq_epi8(v,
-		    _mm_set1_epi8(0x7f)))));
+		__m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v,
+		    _mm_set1_epi8(0x20)), v);	/* 0x20 or below */
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(low,
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
 
 		if (m != 0)
 			return p + __builtin_ctz(m);
@@ -205,8 +199,7 @@ value_stop(const char *p, const char *e, int no_backslash)
 	while (e - p >= 16) {
 		__m128i v = _mm_loadu_si128((const void *)p);
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-		    _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+		    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
 		    _mm_cmpeq_epi8(v, bs)));
 
 		if (m != 0)

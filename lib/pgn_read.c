@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "pgn_internal.h"
 
@@ -413,15 +410,13 @@ skip_plain(const char *p, const char *e)
 		__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
 		unsigned m;
 
-#define EQ(x, c)	_mm_cmpeq_epi8(x, _mm_set1_epi8((char)(c)))
 		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_or_si128(EQ(v, '\n'), EQ(v, ';')),
-		    _mm_or_si128(EQ(v, '%'), EQ(v, '"'))),
-		    _mm_or_si128(_mm_or_si128(EQ(v, '*'), EQ(v20, '{')),
-		    _mm_or_si128(EQ(v20, 0xe2), _mm_or_si128(
-		    EQ(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
-		    EQ(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
-#undef EQ
+		    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
+		    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
+		    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
+		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
+		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
 		if (m != 0)
 			return p + __builtin_ctz(m);
 		p += 16;
