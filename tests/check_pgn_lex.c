@@ -460,23 +460,35 @@ START_TEST(test_tags)
 }
 END_TEST
 
+/* The n tags of g at the lines and columns of want, then the movetext
+ * at want[n]. */
+static void
+check_positions(const cd_pgn_raw_game *g, size_t n,
+    const unsigned long want[][2])
+{
+	size_t i;
+
+	ck_assert_uint_eq(g->ntags, n);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(g->tags[i].line, want[i][0]);
+		ck_assert_uint_eq(g->tags[i].col, want[i][1]);
+	}
+	ck_assert_uint_eq(g->movetext_line, want[n][0]);
+	ck_assert_uint_eq(g->movetext_col, want[n][1]);
+}
+
 START_TEST(test_tag_positions)
 {
 	cd_pgn_reader *r;
 	cd_pgn_raw_game g;
 	const char *in = "\n\n[Event \"a\"]  [Site \"b\"]\n\n [Round \"1\"] e4 *";
+	static const unsigned long want[][2] = {
+	    { 3, 1 }, { 3, 14 }, { 5, 2 }, { 5, 14 }
+	};
 
 	r = cd_pgn_reader_new_mem(in, strlen(in));
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
-	ck_assert_uint_eq(g.ntags, 3);
-	ck_assert_uint_eq(g.tags[0].line, 3);
-	ck_assert_uint_eq(g.tags[0].col, 1);
-	ck_assert_uint_eq(g.tags[1].line, 3);
-	ck_assert_uint_eq(g.tags[1].col, 14);
-	ck_assert_uint_eq(g.tags[2].line, 5);
-	ck_assert_uint_eq(g.tags[2].col, 2);
-	ck_assert_uint_eq(g.movetext_line, 5);
-	ck_assert_uint_eq(g.movetext_col, 14);
+	check_positions(&g, 3, want);
 	ck_assert_str_eq(cd_pgn_raw_tag(&g, "Site")->value, "b");
 	ck_assert_ptr_null(cd_pgn_raw_tag(&g, "White"));
 	cd_pgn_reader_free(r);
@@ -492,32 +504,21 @@ START_TEST(test_tag_positions_lines)
 	const char *in = "[Event\n\"a\"\n] [Site \"b\"]\n[White  \"c\"]\n\n"
 	    "e4 1-0 [Bad] [Event \"d\"] [Round\n  \"e\"] [Black \"f\"]\n"
 	    "  d4 *\n";
+	static const unsigned long first[][2] = {
+	    { 1, 1 }, { 3, 3 }, { 4, 1 }, { 6, 1 }
+	}, second[][2] = {
+	    { 6, 14 }, { 6, 26 }, { 7, 8 }, { 8, 3 }
+	};
 
 	r = cd_pgn_reader_new_mem(in, strlen(in));
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
-	ck_assert_uint_eq(g.ntags, 3);
-	ck_assert_uint_eq(g.tags[0].line, 1);
-	ck_assert_uint_eq(g.tags[0].col, 1);
-	ck_assert_uint_eq(g.tags[1].line, 3);
-	ck_assert_uint_eq(g.tags[1].col, 3);
-	ck_assert_uint_eq(g.tags[2].line, 4);
-	ck_assert_uint_eq(g.tags[2].col, 1);
-	ck_assert_uint_eq(g.movetext_line, 6);
-	ck_assert_uint_eq(g.movetext_col, 1);
+	check_positions(&g, 3, first);
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
 	ck_assert_uint_eq(g.line, 6);
 	ck_assert_uint_eq(g.col, 8);
 	ck_assert(g.flags & CD_PGN_RAW_BAD_TAG);
-	ck_assert_uint_eq(g.ntags, 3);
+	check_positions(&g, 3, second);
 	ck_assert_str_eq(g.tags[1].value, "e");
-	ck_assert_uint_eq(g.tags[0].line, 6);
-	ck_assert_uint_eq(g.tags[0].col, 14);
-	ck_assert_uint_eq(g.tags[1].line, 6);
-	ck_assert_uint_eq(g.tags[1].col, 26);
-	ck_assert_uint_eq(g.tags[2].line, 7);
-	ck_assert_uint_eq(g.tags[2].col, 8);
-	ck_assert_uint_eq(g.movetext_line, 8);
-	ck_assert_uint_eq(g.movetext_col, 3);
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_EOF);
 	cd_pgn_reader_free(r);
 }
