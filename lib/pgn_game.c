@@ -779,12 +779,41 @@ zero_bytes(uint64_t x)
 	return ~(((x & LOWS) + LOWS) | x | LOWS);
 }
 
+#ifdef __SSE2__
+/* How many of the n bytes at s fold copies as they are: bytes with
+ * nothing to fold but single spaces (and no space first when the byte
+ * before s was one: space).  Sixteen bytes at a time; a rest of fewer
+ * than sixteen is left to the caller. */
+static size_t
+plain_run(const char *s, size_t n, bool space)
+{
+	size_t i = 0;
+	unsigned prev = space;	/* bit 0: the byte before is a space */
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const void *)(s + i));
+		__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
+		    _mm_set1_epi8(0x1f)), v);
+		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(ctl,
+		    _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
+		unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
+
+		/* a space after a space folds too */
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctz(bad);
+		prev = sp >> 15;
+	}
+	return i;
+}
+#endif
+
 /*
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
- * into d: every run of folded bytes becomes one space.  Sixteen (SSE2)
- * or eight bytes at a time while they hold nothing to fold but single
- * spaces.  Returns the
- * length written (at most len).
+ * into d: every run of folded bytes becomes one space.  Runs with
+ * nothing to fold but single spaces are found sixteen bytes at a time
+ * (SSE2) and copied whole, or copied eight bytes at a time.  Returns
+ * the length written (at most len).
  */
 static size_t
 fold(char *d, const char *s, size_t len)
@@ -794,22 +823,14 @@ fold(char *d, const char *s, size_t len)
 
 	while (i < len) {
 #ifdef __SSE2__
-		if (i + 16 <= len) {
-			__m128i v = _mm_loadu_si128((const void *)(s + i));
-			__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
-			    _mm_set1_epi8(0x1f)), v);
-			unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			    ctl, _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
-			unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
+		size_t run = plain_run(s + i, len - i, space);
 
-			if (bad == 0 && (sp & (sp << 1)) == 0 &&
-			    !(space && (sp & 1))) {
-				_mm_storeu_si128((void *)(d + k), v);
-				k += 16;
-				i += 16;
-				space = (sp >> 15) & 1;
-				continue;
-			}
+		if (run > 0) {
+			memcpy(d + k, s + i, run);
+			k += run;
+			i += run;
+			space = s[i - 1] == ' ';
+			continue;
 		}
 #endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -1234,10 +1234,13 @@ START_TEST(test_random_tokens)
 }
 END_TEST
 
-/* Comment folding against a plain reference, on random bytes. */
+/* Comment folding against a plain reference, on random bytes: bytes
+ * to fold everywhere, and (every other round) long runs of words and
+ * single spaces with a byte to fold now and then, as engines write. */
 START_TEST(test_fold_random)
 {
 	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9";
+	static const char words[] = "abcdefg, =.0123 ";
 	char in[300], want[300];
 	int round;
 
@@ -1247,7 +1250,9 @@ START_TEST(test_fold_random)
 		uint32_t a;
 
 		for (i = 0; i < n; i++)
-			in[i] = alphabet[rnd(sizeof(alphabet) - 1)];
+			in[i] = round % 2 == 0 || rnd(30) == 0 ?
+			    alphabet[rnd(sizeof(alphabet) - 1)] :
+			    words[rnd(sizeof(words) - 1)];
 		for (i = 0; i < n; i++) {
 			unsigned char c = (unsigned char)in[i];
 
