@@ -105,13 +105,13 @@ parse_placement(struct cursor *c, cd_board *b)
 	}
 }
 
-/* The outermost rook of color on the back rank on one side of the
- * king; CD_SQ_NONE if there is none. */
+/* The outermost rook of color on the back rank on one side of its
+ * king k (cd_board_king); CD_SQ_NONE if there is none. */
 static int
-outer_rook(const cd_board *b, int color, int side)
+outer_rook(const cd_board *b, int color, int side, int k)
 {
 	int rank = color == CD_WHITE ? 0 : 7;
-	int k = cd_board_king(b, color), f;
+	int f;
 
 	if (k == CD_SQ_NONE || CD_RANK(k) != rank)
 		return CD_SQ_NONE;
@@ -159,10 +159,10 @@ parse_castling(struct cursor *c, cd_board *b)
 		k = cd_board_king(b, color);
 		if (ch == 'K' || ch == 'k') {
 			side = CD_KINGSIDE;
-			sq = outer_rook(b, color, side);
+			sq = outer_rook(b, color, side, k);
 		} else if (ch == 'Q' || ch == 'q') {
 			side = CD_QUEENSIDE;
-			sq = outer_rook(b, color, side);
+			sq = outer_rook(b, color, side, k);
 		} else if ((ch >= 'A' && ch <= 'H') || (ch >= 'a' && ch <= 'h')) {
 			int f = (ch | 0x20) - 'a';
 
@@ -554,6 +554,7 @@ placement_ssse3(const cd_board *b, char *p)
 	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
 	int rank;
 
+#pragma GCC unroll 8
 	for (rank = 7; rank >= 0; rank--) {
 		unsigned occ = (unsigned)(b->by_type[0] >> (8 * rank)) & 0xff;
 		__m128i sq = _mm_loadl_epi64((const __m128i *)(const void *)
@@ -614,9 +615,15 @@ write_fields(const cd_board *b, char *buf, int clocks)
 	{
 		char *start = p;
 
-		for (color = 0; color < 2; color++)
+		for (color = 0; color < 2; color++) {
+			const uint8_t *rook = b->castle_rook[color];
+			int k;
+
+			if (rook[0] == CD_SQ_NONE && rook[1] == CD_SQ_NONE)
+				continue;
+			k = cd_board_king(b, color);
 			for (s = 0; s < 2; s++) {
-				int r = b->castle_rook[color][s];
+				int r = rook[s];
 				char ch;
 
 				if (r == CD_SQ_NONE)
@@ -624,15 +631,15 @@ write_fields(const cd_board *b, char *buf, int clocks)
 				/* EPD: a Chess960 right that standard chess
 				 * cannot have names its file (cd_fen_castling_
 				 * check reads KQkq as standard chess) */
-				if (outer_rook(b, color, s) == r && (clocks ||
-				    !b->chess960 || (CD_FILE(cd_board_king(b,
-				    color)) == 4 && CD_FILE(r) == (s ==
-				    CD_KINGSIDE ? 7 : 0))))
+				if (outer_rook(b, color, s, k) == r && (clocks ||
+				    !b->chess960 || (CD_FILE(k) == 4 &&
+				    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0))))
 					ch = s == CD_KINGSIDE ? 'K' : 'Q';
 				else
 					ch = (char)('A' + CD_FILE(r));
 				*p++ = color == CD_WHITE ? ch : (char)(ch | 0x20);
 			}
+		}
 		if (p == start)
 			*p++ = '-';
 	}
@@ -644,9 +651,10 @@ write_fields(const cd_board *b, char *buf, int clocks)
 		*p++ = '-';
 	}
 	if (clocks) {
-		int n = snprintf(p, 32, " %lu %lu", (unsigned long)b->halfmove,
-		    (unsigned long)b->fullmove);
-		p += n;
+		*p++ = ' ';
+		p = cd__put_uint(p, b->halfmove);
+		*p++ = ' ';
+		p = cd__put_uint(p, b->fullmove);
 	}
 	*p = '\0';
 	return (size_t)(p - buf);

@@ -6,6 +6,8 @@
 #ifndef CHESSDATA_INTERNAL_H
 #define CHESSDATA_INTERNAL_H
 
+#include <string.h>
+
 #include "chessdata.h"
 
 #define CD_BB(sq)	((cd_bitboard)1 << (sq))
@@ -322,6 +324,25 @@ void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
 
 /* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
+
+/* Write v in decimal at p (room for 20 bytes), with no NUL; the end. */
+static inline char *
+cd__put_uint(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = sizeof(tmp);
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	do {
+		tmp[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	memcpy(p, tmp + n, sizeof(tmp) - n);
+	return p + (sizeof(tmp) - n);
+}
 
 /* A cd_game_xtags as { 0 }, without clearing its buffers (the writers
  * make one per game). */
