@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,39 +62,41 @@ static cd_status
 put_u64(cd_buf *b, uint64_t v)
 {
 	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
 
-	return put(b, tmp, (size_t)n);
+	return put(b, tmp, (size_t)(cd__put_uint(tmp, v) - tmp));
 }
 
 static cd_status
 put_i64(cd_buf *b, int64_t v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+	char tmp[24], *p = tmp;
 
-	return put(b, tmp, (size_t)n);
+	if (v < 0)
+		*p++ = '-';
+	p = cd__put_uint(p, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
+	return put(b, tmp, (size_t)(p - tmp));
 }
 
 /* Milliseconds as seconds: "180", "58.6", "0.05", "-1.5". */
 static cd_status
 put_seconds(cd_buf *b, int64_t ms)
 {
-	char tmp[32];
+	char tmp[32], *p = tmp;
 	uint64_t a = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
 	unsigned f = (unsigned)(a % 1000);
-	int n;
 
-	if (f == 0)
-		n = snprintf(tmp, sizeof(tmp), "%s%" PRIu64, ms < 0 ? "-" :
-		    "", a / 1000);
-	else {
-		n = snprintf(tmp, sizeof(tmp), "%s%" PRIu64 ".%03u",
-		    ms < 0 ? "-" : "", a / 1000, f);
-		while (tmp[n - 1] == '0')
-			n--;
+	if (ms < 0)
+		*p++ = '-';
+	p = cd__put_uint(p, a / 1000);
+	if (f != 0) {
+		*p++ = '.';
+		*p++ = (char)('0' + f / 100);
+		*p++ = (char)('0' + f / 10 % 10);
+		*p++ = (char)('0' + f % 10);
+		while (p[-1] == '0')
+			p--;
 	}
-	return put(b, tmp, (size_t)n);
+	return put(b, tmp, (size_t)(p - tmp));
 }
 
 /* ---- UTF-8 ---- */

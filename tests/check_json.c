@@ -226,6 +226,50 @@ cstr(cd_buf *b)
 	return p;
 }
 
+/* Numbers as JSON writes them: clocks in seconds with the fraction's
+ * trailing zeros dropped, evaluations, the game's number. */
+START_TEST(test_game_json_numbers)
+{
+	static const struct {
+		const char *cmd, *want;
+	} t[] = {
+		{ "[%clk 0:00:00]", "\"clocks\":[0]" },
+		{ "[%clk 0:00:00.05]", "\"clocks\":[0.05]" },
+		{ "[%clk 0:00:09.100]", "\"clocks\":[9.1]" },
+		{ "[%clk 0:02:58.6]", "\"clocks\":[178.6]" },
+		{ "[%clk 1:00:00.999]", "\"clocks\":[3600.999]" },
+		{ "[%clk -0:00:01.5]", "\"clocks\":[-1.5]" },
+		{ "[%clk 999999999:59:59]", "\"clocks\":[3599999999999]" },
+		{ "[%emt -10]", "\"emt\":[-10]" },
+		{ "[%eval -12.34]", "\"evals\":[{\"cp\":-1234}]" },
+		{ "[%eval 0.07,5]", "\"evals\":[{\"cp\":7,\"depth\":5}]" },
+		{ "[%eval #-3]", "\"evals\":[{\"mate\":-3}]" },
+		{ "[%eval #12,30]", "\"evals\":[{\"mate\":12,\"depth\":30}]" },
+	};
+	static const char game[] = "{\"game\":18446744073709551615,";
+	char pgn[128];
+	size_t i, bad = 0;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cd_buf b = { 0 };
+		cd_game *g;
+
+		snprintf(pgn, sizeof(pgn), "1. e4 {%s} *\n", t[i].cmd);
+		g = parse(pgn);
+		ck_assert_int_eq(cd_game_write_json(g, UINT64_MAX, 0, &b),
+		    CD_OK);
+		if (strstr(cstr(&b), t[i].want) == NULL ||
+		    strncmp(b.data, game, strlen(game)) != 0) {
+			fprintf(stderr, "%s: %s\n", t[i].cmd, b.data);
+			bad++;
+		}
+		cd_buf_free(&b);
+		cd_game_free(g);
+	}
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 START_TEST(test_game_json_plain)
 {
 	/* no commands: no per-ply arrays; castling in UCI: the king's
@@ -345,6 +389,7 @@ json_suite(void)
 	tcase_add_loop_test(tc, test_csv, 0,
 	    (int)(sizeof(csv_rows) / sizeof(csv_rows[0])));
 	tcase_add_test(tc, test_game_json);
+	tcase_add_test(tc, test_game_json_numbers);
 	tcase_add_test(tc, test_game_json_plain);
 	tcase_add_test(tc, test_fields);
 	tcase_add_loop_test(tc, test_termination, 0,
