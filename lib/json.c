@@ -493,7 +493,36 @@ out:
 	return rc;
 }
 
-/* Per-ply arrays ("clocks", "emt", "evals") from the main line. */
+/* The numbers of the comments after move i, into *m: for each kind,
+ * those of the last comment that gives it.  The kinds found. */
+static unsigned
+ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
+{
+	cd_comment_data d;
+	uint32_t t;
+
+	memset(m, 0, sizeof(*m));
+	for (t = g->nodes[i].after; t != 0; t = g->notes[t].next) {
+		if (g->notes[t].kind != CD_NOTE_COMMENT ||
+		    cd_comment_read(cd_game_str(g, g->notes[t].text),
+		    g->notes[t].len, &d) == 0)
+			continue;
+		if (d.has & CD_COMMENT_CLK)
+			m->clk_ms = d.clk_ms;
+		if (d.has & CD_COMMENT_EMT)
+			m->emt_ms = d.emt_ms;
+		if (d.has & CD_COMMENT_EVAL) {
+			m->eval_kind = d.eval_kind;
+			m->eval = d.eval;
+			m->eval_depth = d.eval_depth;
+		}
+		m->has |= d.has;
+	}
+	return m->has;
+}
+
+/* Per-ply arrays ("clocks", "emt", "evals") from the main line; each
+ * comment is read once. */
 static cd_status
 ply_arrays(cd_buf *b, const cd_game *g)
 {
@@ -503,67 +532,55 @@ ply_arrays(cd_buf *b, const cd_game *g)
 	    CD_COMMENT_EVAL };
 	unsigned any = 0, k;
 	uint32_t i;
-	cd_comment_data d;
+	size_t n = 0, j;
+	cd_comment_data *pd;
+	cd_status st = CD_OK;
+	bool notes = false;
 
-	/* which arrays there are */
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
-		uint32_t t;
-
-		for (t = g->nodes[i].after; t != 0; t = g->notes[t].next)
-			if (g->notes[t].kind == CD_NOTE_COMMENT)
-				any |= cd_comment_read(cd_game_str(g,
-				    g->notes[t].text), g->notes[t].len, &d);
+		n++;
+		notes |= g->nodes[i].after != 0;
 	}
-	for (k = 0; k < 3; k++) {
-		bool comma = false;
-
+	if (!notes)
+		return CD_OK;
+	if ((pd = malloc(n * sizeof(*pd))) == NULL)
+		return CD_ERR_NOMEM;
+	for (i = g->nodes[0].next, j = 0; i != 0; i = g->nodes[i].next)
+		any |= ply_data(g, i, &pd[j++]);
+	for (k = 0; k < 3 && st == CD_OK; k++) {
 		if (!(any & bits[k]))
 			continue;
-		if (puts_(b, keys[k]) != CD_OK)
-			return CD_ERR_NOMEM;
-		for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
-			uint32_t t;
-			cd_comment_data best;
-			cd_status st;
+		st = puts_(b, keys[k]);
+		for (j = 0; j < n && st == CD_OK; j++) {
+			const cd_comment_data *d = &pd[j];
 
-			memset(&best, 0, sizeof(best));
-			for (t = g->nodes[i].after; t != 0;
-			    t = g->notes[t].next)
-				if (g->notes[t].kind == CD_NOTE_COMMENT &&
-				    (cd_comment_read(cd_game_str(g,
-				    g->notes[t].text), g->notes[t].len, &d) &
-				    bits[k]))
-					best = d;
-			if (comma && put(b, ",", 1) != CD_OK)
-				return CD_ERR_NOMEM;
-			comma = true;
-			if (!(best.has & bits[k]))
+			if (j > 0 && put(b, ",", 1) != CD_OK)
+				st = CD_ERR_NOMEM;
+			else if (!(d->has & bits[k]))
 				st = puts_(b, "null");
 			else if (k == 0)
-				st = put_seconds(b, best.clk_ms);
+				st = put_seconds(b, d->clk_ms);
 			else if (k == 1)
-				st = put_seconds(b, best.emt_ms);
+				st = put_seconds(b, d->emt_ms);
 			else {
-				st = puts_(b, best.eval_kind == CD_EVAL_MATE ?
+				st = puts_(b, d->eval_kind == CD_EVAL_MATE ?
 				    "{\"mate\":" : "{\"cp\":");
 				if (st == CD_OK)
-					st = put_i64(b, best.eval);
-				if (st == CD_OK && best.eval_depth >= 0) {
+					st = put_i64(b, d->eval);
+				if (st == CD_OK && d->eval_depth >= 0) {
 					st = puts_(b, ",\"depth\":");
 					if (st == CD_OK)
-						st = put_i64(b,
-						    best.eval_depth);
+						st = put_i64(b, d->eval_depth);
 				}
 				if (st == CD_OK)
 					st = put(b, "}", 1);
 			}
-			if (st != CD_OK)
-				return st;
 		}
-		if (put(b, "]", 1) != CD_OK)
-			return CD_ERR_NOMEM;
+		if (st == CD_OK)
+			st = put(b, "]", 1);
 	}
-	return CD_OK;
+	free(pd);
+	return st;
 }
 
 static cd_status

@@ -245,6 +245,12 @@ START_TEST(test_game_json_numbers)
 		{ "[%eval 0.07,5]", "\"evals\":[{\"cp\":7,\"depth\":5}]" },
 		{ "[%eval #-3]", "\"evals\":[{\"mate\":-3}]" },
 		{ "[%eval #12,30]", "\"evals\":[{\"mate\":12,\"depth\":30}]" },
+		/* three comments after the move: of each kind, the last
+		 * that gives it */
+		{ "[%clk 0:01:00]} {[%eval 0.5,9]} {[%clk 0:00:30]",
+		    "\"clocks\":[30],\"evals\":[{\"cp\":50,\"depth\":9}]" },
+		{ "[%eval 1,2] [%clk 0:00:01]} {[%eval -1]",
+		    "\"clocks\":[1],\"evals\":[{\"cp\":-100}]" },
 	};
 	static const char game[] = "{\"game\":18446744073709551615,";
 	char pgn[128];
