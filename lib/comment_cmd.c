@@ -102,6 +102,18 @@ cd_comment_parse_time(const char *s, size_t len, int64_t *ms)
 	size_t i = 0;
 	int n = 0, nd, neg = 0, k;
 
+	/* the clocks of lichess and chess.com, H:MM:SS and H:MM:SS.D, at
+	 * once (check_comment compares them with the general way) */
+	if ((len == 7 || (len == 9 && s[7] == '.' &&
+	    is_digit((unsigned char)s[8]))) && is_digit((unsigned char)s[0]) &&
+	    s[1] == ':' && s[2] >= '0' && s[2] <= '5' &&
+	    is_digit((unsigned char)s[3]) && s[4] == ':' && s[5] >= '0' &&
+	    s[5] <= '5' && is_digit((unsigned char)s[6])) {
+		*ms = ((int64_t)(s[0] - '0') * 3600 + (s[2] - '0') * 600 +
+		    (s[3] - '0') * 60 + (s[5] - '0') * 10 + (s[6] - '0')) *
+		    1000 + (len == 9 ? (s[8] - '0') * 100 : 0);
+		return true;
+	}
 	if (i < len && (s[i] == '-' || s[i] == '+'))
 		neg = s[i++] == '-';
 	for (;;) {

@@ -50,6 +50,43 @@ START_TEST(test_time)
 }
 END_TEST
 
+/*
+ * H:MM:SS and H:MM:SS.D are read by a shortcut: each byte of such
+ * strings, set to each of the 256 values, reads as the same string
+ * with a "0" before it and (with a fraction) "00" after it, which the
+ * general way reads.
+ */
+START_TEST(test_time_short)
+{
+	static const char *const base[] = { "1:23:45", "9:59:59.9",
+	    "0:00:00", "0:00:00.0", "5:05:50.5" };
+	char t[16], u[16];
+	size_t b, n, p, bad = 0;
+	int c;
+
+	for (b = 0; b < sizeof(base) / sizeof(base[0]); b++) {
+		n = strlen(base[b]);
+		for (p = 0; p < n; p++)
+			for (c = 0; c < 256; c++) {
+				int64_t ms1 = -7, ms2 = -7;
+				bool ok1, ok2;
+
+				memcpy(t, base[b], n);
+				t[p] = (char)c;
+				u[0] = '0';
+				memcpy(u + 1, t, n);
+				memcpy(u + 1 + n, "00", 2);
+				ok1 = cd_comment_parse_time(t, n, &ms1);
+				ok2 = cd_comment_parse_time(u,
+				    n == 9 ? n + 3 : n + 1, &ms2);
+				if (ok1 != ok2 || (ok1 && ms1 != ms2))
+					bad++;
+			}
+	}
+	ck_assert_uint_eq(bad, 0);
+}
+END_TEST
+
 struct eval_row {
 	const char *in;
 	int ok, kind, value, depth;
@@ -242,6 +279,7 @@ comment_suite(void)
 
 	tcase_add_loop_test(tc, test_time, 0,
 	    (int)(sizeof(times) / sizeof(times[0])));
+	tcase_add_test(tc, test_time_short);
 	tcase_add_loop_test(tc, test_eval, 0,
 	    (int)(sizeof(evals) / sizeof(evals[0])));
 	tcase_add_test(tc, test_read);
