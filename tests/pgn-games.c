@@ -64,10 +64,13 @@ slurp(const char *path, size_t *len)
 	return buf;
 }
 
+#define FNV_START	14695981039346656037ULL
+
+/* FNV-1a 64 of s[0..n), going on from the hash h of what came before
+ * (FNV_START: nothing). */
 static uint64_t
-fnv(const char *s, size_t n)
+fnv(uint64_t h, const char *s, size_t n)
 {
-	uint64_t h = 14695981039346656037ULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -111,13 +114,15 @@ games(const char *path, const char *buf, size_t len, struct game **out,
 		}
 		g[n].offset = raw.offset;
 		g[n].len = raw.len;
-		g[n].hash = fnv(raw.text, raw.len);
 		k = raw.len;
 		while (k > 0 && (raw.text[k - 1] == '\n' ||
 		    raw.text[k - 1] == '\r' || raw.text[k - 1] == ' ' ||
 		    raw.text[k - 1] == '\t'))
 			k--;
-		g[n].trimmed = fnv(raw.text, k);
+		/* one pass: the whole game's hash goes on from the
+		 * trimmed one's */
+		g[n].trimmed = fnv(FNV_START, raw.text, k);
+		g[n].hash = fnv(g[n].trimmed, raw.text + k, raw.len - k);
 		n++;
 		*skipped += raw.skipped_bytes;
 	}
