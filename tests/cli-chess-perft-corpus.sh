@@ -8,8 +8,8 @@
 # published counts run in bench/perft-deep (make perft-deep).  Skipped
 # (77) without the corpus.
 set -u
-: "${top_builddir:?}"
-P="$top_builddir/src/chess-perft"
+: "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/chess-perft"
 D="${CORPUS:-}/perft"
 [ -d "$D" ] || { echo "SKIP: no corpus at $D"; exit 77; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/perftc.XXXXXX") || exit 99

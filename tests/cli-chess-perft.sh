@@ -4,9 +4,9 @@
 # golden outputs (tests/expected/perft-*; the --divide ones were checked
 # against Stockfish's "go perft").
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
-P="$top_builddir/src/chess-perft"
+P="$tooldir/chess-perft"
 F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
 T=$(mktemp -d "${TMPDIR:-/tmp}/perft.XXXXXX") || exit 99

@@ -18,7 +18,7 @@
 set -u
 NAME=clicompressed
 . "${top_srcdir:?}/tests/testlib.sh"
-B="$top_builddir/src"
+B="$tooldir"
 LC_ALL=C
 export LC_ALL
 
@@ -26,7 +26,7 @@ FORMATS=
 for z in zstd gzip bzip2 xz; do
 	if ! command -v $z >/dev/null 2>&1; then
 		echo "note: $z not installed: its format is not tested"
-	elif echo x | $z -c | "$top_builddir/src/pgn-regularize" 2>&1 |
+	elif echo x | $z -c | "$tooldir/pgn-regularize" 2>&1 |
 	    grep -q 'not supported'; then
 		echo "note: this build leaves $z out: its format is not tested"
 	else

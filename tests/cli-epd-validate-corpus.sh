@@ -7,8 +7,8 @@
 # canonical output of every suite must read back unchanged.  Skipped
 # (77) without the corpus.
 set -u
-: "${top_builddir:?}"
-V="$top_builddir/src/epd-validate"
+: "${top_builddir:?}" "${tooldir:?}"
+V="$tooldir/epd-validate"
 D="${CORPUS:-}/epd"
 [ -d "$D" ] || { echo "SKIP: no corpus at $D"; exit 77; }
 T=$(mktemp -d "${TMPDIR:-/tmp}/epdc.XXXXXX") || exit 99

@@ -3,9 +3,9 @@
 # cli-epd-validate.sh: epd-validate's options, messages, exit status,
 # golden outputs (tests/expected/epd-*), rejects, and its own pipeline.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
-V="$top_builddir/src/epd-validate"
+V="$tooldir/epd-validate"
 F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
 T=$(mktemp -d "${TMPDIR:-/tmp}/epdv.XXXXXX") || exit 99

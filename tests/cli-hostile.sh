@@ -23,8 +23,8 @@
 # fixed yet: they print XFAIL instead of failing, and fail as XPASS
 # once they pass (then remove them from the list).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-B="$top_builddir/src"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+B="$tooldir"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX") || exit 99
 trap 'rm -rf "$T"' EXIT
 status=0

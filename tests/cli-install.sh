@@ -43,7 +43,8 @@ root="$dest$prefix"
 pcdir="$dest$libdir/pkgconfig"
 [ -f "$pcdir/libchessdata.pc" ] || fail "no $libdir/pkgconfig/libchessdata.pc"
 [ -f "$root/include/chessdata.h" ] || fail "no include/chessdata.h"
-export LD_LIBRARY_PATH="$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# the installed library alone (make check puts the build tree's there)
+export LD_LIBRARY_PATH="$dest$libdir"
 
 # Every tool is installed and runs.
 for p in $PROGRAMS; do

@@ -11,8 +11,8 @@
 # empty input, and, when the corpus is there, on its OTB archive and
 # every quirks file.  Also: -j takes 1 to 256 and nothing else.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-B="$top_builddir/src"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+B="$tooldir"
 NAME=jobs
 . "$top_srcdir/tests/testlib.sh"
 

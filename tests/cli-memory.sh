@@ -12,7 +12,7 @@
 set -u
 NAME=memory
 . "$top_srcdir/tests/testlib.sh"
-P="$top_builddir/src/pgn-regularize"
+P="$tooldir/pgn-regularize"
 
 if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
     2>/dev/null; then

@@ -16,13 +16,13 @@
 # - epd-validate -n: records in = written + rejected, and the rejects
 #   file is exactly the lines it reported errors on.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}" "${CORPUS:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${CORPUS:?}" "${tooldir:?}" "${helperdir:?}"
 if [ ! -d "$CORPUS/pgn" ]; then
 	echo "SKIP: no corpus at $CORPUS"
 	exit 77
 fi
-B="$top_builddir/src"
-G="$top_builddir/tests/pgn-games"
+B="$tooldir"
+G="$helperdir/pgn-games"
 NAME=nolost
 . "$top_srcdir/tests/testlib.sh"
 

@@ -12,8 +12,8 @@
 #   no temporary file left;
 # - -o naming a FIFO: written through (not replaced by a regular file).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-B="$top_builddir/src"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+B="$tooldir"
 F="$top_srcdir/tests/files"
 T=$(mktemp -d "${TMPDIR:-/tmp}/outerr.XXXXXX") || exit 99
 pids=""

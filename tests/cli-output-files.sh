@@ -12,7 +12,7 @@
 set -u
 NAME=outfiles
 . "$top_srcdir/tests/testlib.sh"
-B="$top_builddir/src"
+B="$tooldir"
 ran=0
 
 mode() { stat -c %a "$1"; }

@@ -9,16 +9,16 @@
 # games), random bytes, and, when the corpus is there, the round trip
 # of a real archive.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-ENC="$top_builddir/src/pgn2pgc"
-DEC="$top_builddir/src/pgc2pgn"
-REG="$top_builddir/src/pgn-regularize"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+ENC="$tooldir/pgn2pgc"
+DEC="$tooldir/pgc2pgn"
+REG="$tooldir/pgn-regularize"
 NAME=pgc
 . "$top_srcdir/tests/testlib.sh"
 
 # --help, --version, usage errors, missing files
 for p in pgn2pgc pgc2pgn; do
-	P="$top_builddir/src/$p"
+	P="$tooldir/$p"
 	expect 0 "$P" --help
 	grep -q "^Usage: $p " "$T/out" || fail "$p --help: no usage line"
 	[ -s "$T/err" ] && fail "$p --help wrote to stderr"

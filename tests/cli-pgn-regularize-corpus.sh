@@ -9,8 +9,8 @@
 # four big archives.  Skipped (77) when the corpus or xz is missing.
 # Takes about half a minute on one core (the TCEC file is 433 MB).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-regularize"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-regularize"
 C="${CORPUS:-}"
 if [ -z "$C" ] || [ ! -d "$C/quirks" ] || ! command -v xz >/dev/null; then
 	echo "corpus or xz not found: skipped"

@@ -7,8 +7,8 @@
 # half-move, fifty moves and a threefold (claims only) are not.  The
 # same with two threads; nothing without -v.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-regularize"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-regularize"
 NAME=regrules
 . "$top_srcdir/tests/testlib.sh"
 

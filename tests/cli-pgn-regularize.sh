@@ -6,8 +6,8 @@
 # form); rejected games (messages, exit status, --rejects bytes, games
 # read = written + rejected); idempotence; stdin, -o, -q, a missing file.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-regularize"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-regularize"
 NAME=pgnreg
 . "$top_srcdir/tests/testlib.sh"
 

@@ -14,8 +14,8 @@
 # fails, the chessops half is skipped with a message and the rest runs.
 # Skipped (77) without the corpus.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-select"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-select"
 C="${CORPUS:-}"
 [ -f "$C/pgn/otb-14539.pgn.xz" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }

@@ -8,8 +8,8 @@
 # --stats, standard input, several files, threads, and grep's exit
 # statuses (0 selected, 1 none, 2 error).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-select"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-select"
 NAME=pgnselect
 . "$top_srcdir/tests/testlib.sh"
 R="$F/select-rules.pgn"

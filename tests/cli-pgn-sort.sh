@@ -8,8 +8,8 @@
 # every exit and on SIGTERM, and, when the corpus is there, a real
 # archive sorted both ways.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-P="$top_builddir/src/pgn-sort"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn-sort"
 NAME=pgnsort
 . "$top_srcdir/tests/testlib.sh"
 

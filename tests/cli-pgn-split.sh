@@ -13,7 +13,7 @@
 set -u
 NAME=pgn-split
 . "${top_srcdir:?}/tests/testlib.sh"
-B="$top_builddir/src"
+B="$tooldir"
 S="$B/pgn-split"
 [ -x "$S" ] || { echo "SKIP: pgn-split is not built"; exit 77; }
 PATH="$B:$PATH"
@@ -200,10 +200,10 @@ if [ -f "${CORPUS:-}/pgn/otb-14539.pgn.xz" ]; then
 	done
 	echo "ok: otb-14539: -n 8, -l 1000, -b 1M concatenate to the archive"
 	# games of the parts = games of the archive (the reader's hashes)
-	"$top_builddir/tests/pgn-games" "$T/otb.pgn" | grep -v '^skipped' |
+	"$helperdir/pgn-games" "$T/otb.pgn" | grep -v '^skipped' |
 	    cut -d' ' -f4 >"$T/whole"
 	for p in "$T/p"/*.pgn; do
-		"$top_builddir/tests/pgn-games" "$p"
+		"$helperdir/pgn-games" "$p"
 	done | grep -v '^skipped' | cut -d' ' -f4 >"$T/byparts"
 	cmp -s "$T/whole" "$T/byparts" || fail "otb -b 1M: games differ"
 	rm -rf "$T/p"
@@ -219,7 +219,7 @@ if [ -f "${CORPUS:-}/pgn/otb-14539.pgn.xz" ]; then
 			sub(/,.*/, "", v); gsub(/^ +| +$/, "", v)
 			if (tolower(v) == who) hit = 1 }
 		    END { print n + hit }' "$T/otb.pgn")
-		got=$("$top_builddir/tests/pgn-games" "$T/p/$who.pgn" |
+		got=$("$helperdir/pgn-games" "$T/p/$who.pgn" |
 		    grep -vc '^skipped')
 		[ "$want" -gt 100 ] && [ "$got" -eq "$want" ] ||
 		    fail "otb $who.pgn: $got games, independent count $want"

@@ -8,9 +8,9 @@
 # the FEN writer's plain code (CHESSDATA_NO_SSSE3=1) must write the same.
 # Skipped (77) without the corpus.
 set -u
-: "${top_builddir:?}"
-P="$top_builddir/src/pgn2epd"
-V="$top_builddir/src/epd-validate"
+: "${top_builddir:?}" "${tooldir:?}"
+P="$tooldir/pgn2epd"
+V="$tooldir/epd-validate"
 C="${CORPUS:-}"
 [ -d "$C/pgn" ] && [ -d "$C/quirks" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }

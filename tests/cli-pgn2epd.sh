@@ -6,10 +6,10 @@
 # pgn2epd | epd-validate over every PGN fixture (and the same output
 # from the FEN writer's plain code, CHESSDATA_NO_SSSE3=1).
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
-P="$top_builddir/src/pgn2epd"
-V="$top_builddir/src/epd-validate"
+P="$tooldir/pgn2epd"
+V="$tooldir/epd-validate"
 F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
 T=$(mktemp -d "${TMPDIR:-/tmp}/p2e.XXXXXX") || exit 99

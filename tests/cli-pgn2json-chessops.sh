@@ -11,8 +11,8 @@
 # (or taken from CHESSOPS_DIR, a directory with node_modules/chessops).
 # Skipped (77) without the corpus, node, or chessops.
 set -u
-: "${top_srcdir:?}" "${top_builddir:?}"
-J="$top_builddir/src/pgn2json"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
+J="$tooldir/pgn2json"
 C="${CORPUS:-}"
 [ -d "$C/online" ] && [ -d "$C/quirks" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }

@@ -12,9 +12,9 @@
 # the GROUP BY of awk over the TSV.  Skipped (77) without the corpus;
 # the sqlite3 part is skipped without sqlite3.
 set -u
-: "${top_builddir:?}"
-J="$top_builddir/src/pgn2json"
-V="$top_builddir/src/pgn2tsv"
+: "${top_builddir:?}" "${tooldir:?}"
+J="$tooldir/pgn2json"
+V="$tooldir/pgn2tsv"
 C="${CORPUS:-}"
 [ -d "$C/pgn" ] && [ -d "$C/online" ] && [ -d "$C/quirks" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }

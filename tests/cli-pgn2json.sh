@@ -8,8 +8,8 @@
 set -u
 NAME=p2j
 . "$top_srcdir/tests/testlib.sh"
-P="$top_builddir/src/pgn2json"
-R="$top_builddir/src/pgn-regularize"
+P="$tooldir/pgn2json"
+R="$tooldir/pgn-regularize"
 G="$F/json-games.pgn"
 
 expect 0 "$P" --help

@@ -6,7 +6,7 @@
 set -u
 NAME=p2t
 . "$top_srcdir/tests/testlib.sh"
-P="$top_builddir/src/pgn2tsv"
+P="$tooldir/pgn2tsv"
 cd "$F" || exit 99
 
 expect 0 "$P" --help
