@@ -792,9 +792,8 @@ plain_run(const char *s, size_t n, bool space)
 
 	for (; i + 16 <= n; i += 16) {
 		__m128i v = _mm_loadu_si128((const void *)(s + i));
-		__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v,
-		    _mm_set1_epi8(0x1f)), v);
-		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(ctl,
+		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    cd__le8(v, 0x1f),
 		    _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
 		unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
 

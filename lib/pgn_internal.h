@@ -17,6 +17,14 @@ cd__eq8(__m128i v, int c)
 {
 	return _mm_cmpeq_epi8(v, _mm_set1_epi8((char)c));
 }
+
+/* 0xff in each byte of v that is c or below (unsigned), 0 in the
+ * others. */
+static inline __m128i
+cd__le8(__m128i v, int c)
+{
+	return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((char)c)), v);
+}
 #endif
 
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is

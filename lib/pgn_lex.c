@@ -171,9 +171,8 @@ name_end(const char *p, const char *e)
 #ifdef __SSE2__
 	while (e - p >= 16) {
 		__m128i v = _mm_loadu_si128((const void *)p);
-		__m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v,
-		    _mm_set1_epi8(0x20)), v);	/* 0x20 or below */
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(low,
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    cd__le8(v, 0x20),
 		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
 		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
 

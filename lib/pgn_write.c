@@ -293,17 +293,12 @@ nags(struct out *o, const cd_game_nagset *set)
 
 		while (bits) {
 			int n = 64 * w + __builtin_ctzll(bits);
-			char buf[8];
-			int len = 0;
+			char buf[24];
 
 			bits &= bits - 1;
-			buf[len++] = '$';
-			if (n >= 100)
-				buf[len++] = (char)('0' + n / 100);
-			if (n >= 10)
-				buf[len++] = (char)('0' + n / 10 % 10);
-			buf[len++] = (char)('0' + n % 10);
-			token(o, buf, (size_t)len);
+			buf[0] = '$';
+			token(o, buf, (size_t)(cd__put_uint(buf + 1,
+			    (uint64_t)n) - buf));
 		}
 	}
 	o->need_num = true;
