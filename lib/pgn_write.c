@@ -52,24 +52,28 @@ put(struct out *o, const char *s, size_t n)
 	o->b->len += n;
 }
 
-/* Where a token of len bytes goes (room reserved): after a space,
- * at the start of a new line, or first on an empty one; the line's
- * length counts it. */
+/* Where a token of len bytes goes at d, the end of a line of *col
+ * bytes (room reserved): after a space, at the start of a new line,
+ * or first on an empty one; *col counts it. */
+static inline char *
+place(size_t *col, char *d, size_t len)
+{
+	if (*col == 0) {
+		*col = len;
+	} else if (*col + 1 + len <= LINE_MAX_LEN) {
+		*d++ = ' ';
+		*col += 1 + len;
+	} else {
+		*d++ = '\n';
+		*col = len;
+	}
+	return d;
+}
+
 static inline char *
 token_start(struct out *o, size_t len)
 {
-	char *d = o->b->data + o->b->len;
-
-	if (o->col == 0) {
-		o->col = len;
-	} else if (o->col + 1 + len <= LINE_MAX_LEN) {
-		*d++ = ' ';
-		o->col += 1 + len;
-	} else {
-		*d++ = '\n';
-		o->col = len;
-	}
-	return d;
+	return place(&o->col, o->b->data + o->b->len, len);
 }
 
 /* Put one movetext token made of up to three pieces (a comment's
@@ -239,6 +243,29 @@ notes(struct out *o, const cd_game *g, uint32_t i)
 	}
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NUMBER8 1
+/* "12." or "12..." for n < 1000 in the bytes of *v (built in a
+ * register: bytes stored one by one and read back as eight would
+ * stall); its length. */
+static inline size_t
+number8(unsigned long n, bool black, uint64_t *v)
+{
+	int k = 0;
+
+	*v = 0;
+	if (n >= 100)
+		*v |= (uint64_t)('0' + n / 100) << (8 * k++);
+	if (n >= 10)
+		*v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
+	*v |= (uint64_t)('0' + n % 10) << (8 * k++);
+	*v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+	return (size_t)k + (black ? 3 : 1);
+}
+#else
+#define NUMBER8 0
+#endif
+
 /* "12." or "12..." */
 static void
 move_number(struct out *o, unsigned long n, bool black)
@@ -246,21 +273,13 @@ move_number(struct out *o, unsigned long n, bool black)
 	char buf[40], *p;
 	size_t len;
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if NUMBER8
 	if (n < 1000) {
-		/* the usual: the bytes built in a register (bytes stored
-		 * one by one and read back as eight would stall) */
-		uint64_t v = 0;
-		int k = 0;
+		uint64_t v;
 
-		if (n >= 100)
-			v |= (uint64_t)('0' + n / 100) << (8 * k++);
-		if (n >= 10)
-			v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
-		v |= (uint64_t)('0' + n % 10) << (8 * k++);
-		v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+		len = number8(n, black, &v);
 		memcpy(buf, &v, 8);
-		token8(o, buf, (size_t)k + (black ? 3 : 1));
+		token8(o, buf, len);
 		return;
 	}
 #endif
@@ -328,6 +347,62 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 		nags(o, &g->nagsets[nd->nags]);
 	if (nd->after)
 		notes(o, g, nd->after);
+}
+
+/*
+ * The moves from node n on that have nothing around them (no NAGs,
+ * notes or variations; in reduced form every move), as write_move()
+ * writes them, with the line's state in locals; the first node left
+ * to write_move() (0 at the line's end, or when out of memory).
+ */
+static uint32_t
+plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
+{
+#if NUMBER8
+	cd_buf *b = o->b;
+	char *data = b->data, *d = data + b->len, *end = data + b->cap;
+	size_t col = o->col;
+	bool need_num = o->need_num;
+
+	for (; n != 0; n = g->nodes[n].next) {
+		const cd_game_node *nd = &g->nodes[n];
+		unsigned long num = cd__game_move_number(g, nd->ply);
+		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
+
+		if ((!reduced && (nd->var | nd->before | nd->after |
+		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE)))) ||
+		    num >= 1000)
+			break;
+		if (end - d < 32) {
+			b->len = (size_t)(d - data);
+			if (reserve(o, 32) != 0)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+		}
+		if (white || need_num) {
+			uint64_t v;
+			size_t k = number8(num, !white, &v);
+
+			d = place(&col, d, k);
+			memcpy(d, &v, 8);
+			d += k;
+		}
+		d = place(&col, d, nd->san_len);
+		memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
+		d += nd->san_len;
+		need_num = false;
+	}
+	b->len = (size_t)(d - data);
+	o->col = col;
+	o->need_num = need_num;
+#else
+	(void)o;
+	(void)g;
+	(void)reduced;
+#endif
+	return n;
 }
 
 /* A tag line: [Name "value"] with \ and " escaped. */
@@ -398,8 +473,10 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
 	while (n) {
-		write_move(&o, g, n, reduced);
-		if (!reduced && g->nodes[n].var) {
+		/* the plain moves at once; then a move with more */
+		if ((n = plain_moves(&o, g, n, reduced)) != 0)
+			write_move(&o, g, n, reduced);
+		if (n != 0 && !reduced && g->nodes[n].var) {
 			if (depth + 1 > stack_cap) {
 				size_t cap = stack_cap * 2;
 				struct cd__wframe *s = malloc(cap * sizeof(*s));
@@ -422,7 +499,8 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 			n = g->nodes[n].var;
 			continue;
 		}
-		n = g->nodes[n].next;
+		if (n != 0)
+			n = g->nodes[n].next;
 		while (n == 0 && depth > 0) {
 			struct cd__wframe *f = &stack[depth - 1];
 			uint32_t v;

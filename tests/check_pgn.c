@@ -1284,6 +1284,34 @@ START_TEST(test_fold_random)
 }
 END_TEST
 
+/* The plain greedy filler of the tests: the ntok tokens (strings of
+ * stride bytes each at tok) joined by a space, or by a line end where
+ * the next one would pass column 79, into want. */
+static void
+fill_tokens(char *want, const char *tok, size_t stride, int ntok)
+{
+	size_t col = 0, k = 0, len;
+	int i;
+
+	for (i = 0; i < ntok; i++) {
+		const char *t = tok + (size_t)i * stride;
+
+		len = strlen(t);
+		if (col == 0) {
+			col = len;
+		} else if (col + 1 + len <= 79) {
+			want[k++] = ' ';
+			col += 1 + len;
+		} else {
+			want[k++] = '\n';
+			col = len;
+		}
+		memcpy(want + k, t, len);
+		k += len;
+	}
+	want[k] = '\0';
+}
+
 /* Filling with comments of random words against a plain greedy
  * filler over the token list (rule 6 and rule 10). */
 START_TEST(test_fill_random)
@@ -1293,7 +1321,6 @@ START_TEST(test_fill_random)
 
 	for (round = 0; round < 3000; round++) {
 		int nw = 1 + (int)rnd(12), ntok = 0, i, w;
-		size_t len, col = 0, k = 0;
 		char *out;
 
 		/* a prefix of moves moves the comment's first column */
@@ -1328,26 +1355,109 @@ START_TEST(test_fill_random)
 		strcpy(tok[ntok++], "4.");
 		strcpy(tok[ntok++], "Ba4");
 		strcpy(tok[ntok++], "*");
-		for (i = 0; i < ntok; i++) {
-			len = strlen(tok[i]);
-			if (col == 0) {
-				col = len;
-			} else if (col + 1 + len <= 79) {
-				want[k++] = ' ';
-				col += 1 + len;
-			} else {
-				want[k++] = '\n';
-				col = len;
-			}
-			memcpy(want + k, tok[i], len);
-			k += len;
-		}
-		want[k] = '\0';
+		fill_tokens(want, tok[0], sizeof(tok[0]), ntok);
 		out = regularize_checked(in, 0, NULL);
 		ck_assert_msg(strcmp(movetext(out), want) == 0,
 		    "input\n%s\nexpected\n%s", in, want);
 		free(out);
 	}
+}
+END_TEST
+
+/*
+ * Random games, from either side to move and from move numbers on both
+ * sides of 10, 100 and 1000, with NAGs and comments after random moves,
+ * written in full and (without them) reduced form, against the greedy
+ * filler over the token list: the writer's run of plain moves and its
+ * general way take turns in every game, and must lay out the same.
+ */
+START_TEST(test_fill_moves_random)
+{
+	static const char *fens[] = {
+	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+	    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq "
+	    "- 0"),
+	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0",
+	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0",
+	};
+	static const unsigned starts[] = { 1, 9, 10, 99, 100, 998, 999, 1000,
+	    12345 };
+	static char in[1 << 15], want[2][1 << 15], tok[2][1000][16];
+	cd_move list[CD_MAX_MOVES];
+	int round, plain = 0, marked = 0;
+
+	for (round = 0; round < 2000; round++) {
+		unsigned start = starts[rnd(sizeof(starts) / sizeof(starts[0]))];
+		int nt[2] = { 0, 0 }, ply, nplies = 1 + (int)rnd(160), r;
+		bool need[2] = { true, true };
+		char fen[128], *out;
+		size_t len;
+		cd_board b;
+
+		snprintf(fen, sizeof(fen), "%s %u", fens[round % 4], start);
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL),
+		    CD_OK);
+		len = (size_t)snprintf(in, sizeof(in),
+		    "[SetUp \"1\"]\n[FEN \"%s\"]\n\n", fen);
+		for (ply = 0; ply < nplies; ply++) {
+			char san[CD_SAN_MAX];
+			unsigned long num = b.fullmove;
+			bool white = b.side == CD_WHITE;
+			int n = cd_board_legal_moves(&b, list);
+			cd_move m;
+
+			if (n == 0)
+				break;
+			m = list[rnd((unsigned)n)];
+			cd_san_write(&b, m, san);
+			cd_board_make(&b, m);
+			len += (size_t)snprintf(in + len, sizeof(in) - len,
+			    "%s ", san);
+			/* [0] full, [1] reduced */
+			for (r = 0; r < 2; r++) {
+				if (white || need[r])
+					snprintf(tok[r][nt[r]++], 16, "%lu.%s",
+					    num, white ? "" : "..");
+				snprintf(tok[r][nt[r]++], 16, "%s", san);
+				need[r] = false;
+			}
+			if (rnd(8) == 0) {
+				unsigned nag = 1 + rnd(200);
+
+				len += (size_t)snprintf(in + len, sizeof(in) -
+				    len, "$%u ", nag);
+				snprintf(tok[0][nt[0]++], 16, "$%u", nag);
+				need[0] = true;
+				marked++;
+			}
+			if (rnd(10) == 0) {
+				len += (size_t)snprintf(in + len, sizeof(in) -
+				    len, "{c} ");
+				snprintf(tok[0][nt[0]++], 16, "{ c }");
+				need[0] = true;
+				marked++;
+			} else {
+				plain++;
+			}
+		}
+		snprintf(in + len, sizeof(in) - len, "*");
+		for (r = 0; r < 2; r++) {
+			const char *mt;
+
+			snprintf(tok[r][nt[r]++], 16, "*");
+			fill_tokens(want[r], tok[r][0], sizeof(tok[r][0]),
+			    nt[r]);
+			out = regularize_checked(in, r ? CD_PGN_REDUCED : 0,
+			    NULL);
+			mt = movetext(out);
+			ck_assert_msg(strcmp(mt, want[r]) == 0,
+			    "%s form of\n%s\nexpected\n%s\nwritten\n%s",
+			    r ? "reduced" : "full", in, want[r], mt);
+			free(out);
+		}
+	}
+	ck_assert_int_gt(plain, 50000);
+	ck_assert_int_gt(marked, 10000);
 }
 END_TEST
 
@@ -1368,6 +1478,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_long_word);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_fill_random);
+	tcase_add_test(tc, test_fill_moves_random);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reject");
