@@ -132,53 +132,46 @@ usage(void)
 "2 usage or system error.\n", stdout);
 }
 
-/* ---- the output buffer ---- */
+/* ---- the output line ---- */
 
-/* Append n bytes without a check: the caller reserved the room. */
-static inline void
-put(cd_buf *o, const char *s, size_t n)
-{
-	memcpy(o->data + o->len, s, n);
-	o->len += n;
-}
+/* The line is written at d (emit reserved its room); each of these
+ * returns where the line goes on. */
 
-/* The same for a source with room to read n rounded up to 16 bytes
- * (emit reserves that much slack): sixteen bytes a copy, no call. */
-static inline void
-put16(cd_buf *o, const char *s, size_t n)
+/* n bytes of s, which has room to read n rounded up to 16 bytes, as
+ * d has to write them: sixteen bytes a copy, no call. */
+static inline char *
+put16(char *d, const char *s, size_t n)
 {
-	char *d = o->data + o->len;
 	size_t i;
 
 	for (i = 0; i < n; i += 16)
 		memcpy(d + i, s + i, 16);
-	o->len += n;
+	return d + n;
 }
 
-/* Append a decimal number (at most 20 digits) without a check; the
- * clocks and plies are mostly one or two digits. */
-static inline void
-put_uint(cd_buf *o, uint64_t v)
+/* A decimal number (at most 20 digits); the clocks and plies are mostly
+ * one or two digits. */
+static inline char *
+put_uint(char *d, uint64_t v)
 {
-	char tmp[24], *d = o->data + o->len;
+	char tmp[24];
 	size_t n = sizeof(tmp);
 
 	if (v < 10) {
-		d[0] = (char)('0' + v);
-		o->len += 1;
-		return;
+		*d++ = (char)('0' + v);
+		return d;
 	}
 	if (v < 100) {
-		d[0] = (char)('0' + v / 10);
-		d[1] = (char)('0' + v % 10);
-		o->len += 2;
-		return;
+		*d++ = (char)('0' + v / 10);
+		*d++ = (char)('0' + v % 10);
+		return d;
 	}
 	do {
 		tmp[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v > 0);
-	put(o, tmp + n, sizeof(tmp) - n);
+	memcpy(d, tmp + n, sizeof(tmp) - n);
+	return d + sizeof(tmp) - n;
 }
 
 /* ---- the operations of a game ---- */
@@ -344,7 +337,7 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
     uint32_t last_ply, const cd_game_node *sm)
 {
 	cd_buf *o = e->ob;
-	char *fen;
+	char *d;
 	size_t n;
 
 	if (opt_first >= 0 || opt_last >= 0) {
@@ -361,37 +354,38 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
 	 * hmvc and id (at most 20 digits each), sm, the line end */
 	cli_buf_reserve(o, CD_FEN_MAX + e->head_len + 160 + 32);
-	fen = o->data + o->len;
-	n = cd_fen_write_epd(b, fen);
-	if (opt_unique && !keys_add(b->key, text_hash(fen, n)))
+	d = o->data + o->len;
+	n = cd_fen_write_epd(b, d);
+	if (opt_unique && !keys_add(b->key, text_hash(d, n)))
 		return;
-	o->len += n;
-	put16(o, e->head, e->head_len);
+	d = put16(d + n, e->head, e->head_len);
 	if (opt_ops & OP_FMVN) {
-		put_uint(o, b->fullmove);
-		put(o, ";", 1);
+		d = put_uint(d, b->fullmove);
+		*d++ = ';';
 	}
 	if (opt_ops & OP_HMVC) {
-		put(o, " hmvc ", 6);
-		put_uint(o, b->halfmove);
-		put(o, ";", 1);
+		memcpy(d, " hmvc ", 6);
+		d = put_uint(d + 6, b->halfmove);
+		*d++ = ';';
 	}
 	if (opt_ops & OP_ID) {
-		put16(o, e->id, e->id_len);
-		put_uint(o, ply);
+		d = put_uint(put16(d, e->id, e->id_len), ply);
 		if (line > 0) {
-			put(o, "v", 1);
-			put_uint(o, line);
+			*d++ = 'v';
+			d = put_uint(d, line);
 		}
-		put(o, "\";", 2);
+		memcpy(d, "\";", 2);
+		d += 2;
 	}
 	/* a null move is no legal move for sm: left out */
 	if ((opt_ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
-		put(o, " sm ", 4);
-		put(o, sm->san, sm->san_len);
-		put(o, ";", 1);
+		memcpy(d, " sm ", 4);
+		memcpy(d + 4, sm->san, 8);	/* san: 8 bytes, <= 7 used */
+		d += 4 + sm->san_len;
+		*d++ = ';';
 	}
-	put(o, "\n", 1);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->data);
 }
 
 static void
