@@ -578,7 +578,13 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	    memchr(raw->text, ';', raw->movetext)))
 		if ((st = read_tag_section(&ps)) != CD_OK)
 			return st;
-	return read_movetext(&ps);
+	/* without a `(` byte no variation opens: the position before
+	 * each move need not be kept for one */
+	g->priv->no_prev = memchr(raw->text + raw->movetext, '(',
+	    raw->len - raw->movetext) == NULL;
+	st = read_movetext(&ps);
+	g->priv->no_prev = false;
+	return st;
 }
 
 cd_status

@@ -208,6 +208,21 @@ cd__game_notes_append(cd_game *g, uint32_t *head, uint32_t first)
 	g->priv->tail_key = UINT64_MAX;
 }
 
+/* The position before the line's last move where the parser did not
+ * keep it: a line of the main line's moves alone. */
+static void
+prev_make(cd_game *g)
+{
+	struct cd__line *l = &g->priv->line;
+	uint32_t i;
+
+	l->prev = g->start;
+	for (i = g->nodes[0].next; i != 0 && i != l->cur; i = g->nodes[i].next)
+		cd_board_make(&l->prev, g->nodes[i].move);
+	l->prev_check = cd_board_in_check(&l->prev);
+	l->prev_stale = false;
+}
+
 cd_status
 cd_game_begin_variation(cd_game *g)
 {
@@ -219,6 +234,8 @@ cd_game_begin_variation(cd_game *g)
 
 	if (!l->has_move && p->depth == 0)
 		return CD_ERR_ARG;
+	if (l->prev_stale)
+		prev_make(g);
 	if (l->has_move && p->depth > 0 && !l->anchorless &&
 	    g->nodes[l->cur].parent == l->base)
 		flat = true;	/* right after a variation's first move */

@@ -947,6 +947,49 @@ START_TEST(test_builder_start)
 }
 END_TEST
 
+/*
+ * A parsed game built on: the parser keeps no position before each
+ * move in a movetext without `(`, so a variation begun after the parse
+ * must find that position again (here in check, after 3. Bxf7+, and
+ * after a game parsed with variations, where it is kept).
+ */
+START_TEST(test_builder_after_parse)
+{
+	static const struct {
+		const char *in, *alt, *want;
+	} cases[] = {
+	    { "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 *", "Ke7",
+	      "1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 ( 3... Ke7 ) *" },
+	    { "1. e4 e5 2. Bc4 (2. Nf3) Nc6 3. Bxf7+ Kxf7 *", "Ke7",
+	      ("1. e4 e5 2. Bc4 ( 2. Nf3 ) 2... Nc6 3. Bxf7+ Kxf7 "
+	      "( 3... Ke7 ) *") },
+	    { "1. d4 *", "e4", "1. d4 ( 1. e4 ) *" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cd_buf b = { 0 };
+		cd_error err;
+		char *out;
+
+		ck_assert_int_eq(cd_pgn_parse_text(game, cases[i].in,
+		    strlen(cases[i].in), NULL, &err), CD_OK);
+		ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+		ck_assert(cd_board_in_check(cd_game_board(game)) ==
+		    (i < 2));
+		ck_assert_int_eq(cd_game_add_move(game, find_move(
+		    cd_game_board(game), cases[i].alt), NULL), CD_OK);
+		ck_assert_int_eq(cd_game_end_variation(game, NULL), CD_OK);
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+		ck_assert_int_eq(cd_buf_reserve(&b, 1), CD_OK);
+		b.data[b.len] = '\0';
+		out = b.data;
+		ck_assert_str_eq(movetext(out), cases[i].want);
+		cd_buf_free(&b);
+	}
+}
+END_TEST
+
 /* ---- hostile depth: no recursion anywhere ---- */
 
 START_TEST(test_deep)
@@ -1498,6 +1541,7 @@ pgn_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_builder);
 	tcase_add_test(tc, test_builder_start);
+	tcase_add_test(tc, test_builder_after_parse);
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_many_notes);
 	tcase_add_test(tc, test_stream);
