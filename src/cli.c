@@ -534,6 +534,34 @@ cli_output_check(void)
 }
 
 void
+cli_output_write(const void *data, size_t n)
+{
+	FILE *f = out_file ? out_file : stdout;
+	const char *p = data;
+	int fd;
+
+	if (n < OUTPUT_DIRECT || (fd = fileno(f)) < 0) {
+		if (n > 0 && fwrite(p, 1, n, f) != n)
+			cli_output_check();
+		cli_output_check();
+		return;
+	}
+	/* what stdio holds first, then the block from where it lies */
+	if (fflush(f) != 0)
+		cli_write_error(fd, output_name(), errno);
+	while (n > 0) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			cli_write_error(fd, output_name(), k < 0 ? errno : EIO);
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+void
 cli_exit(int status)
 {
 	FILE *f = out_file ? out_file : stdout;

@@ -52,6 +52,13 @@ FILE *cli_output_file(void);
 /* Exit 2 with a message if the output has a write error (call per
  * game, so a closed pipe stops the tool at once). */
 void cli_output_check(void);
+/* Write n bytes to the output and check it as cli_output_check does.
+ * A block of OUTPUT_DIRECT bytes or more goes to the file with
+ * write(2) from data itself (after what stdio holds), not copied into
+ * stdio's buffer first; a compressed output (no file descriptor) takes
+ * every block through stdio. */
+#define OUTPUT_DIRECT	((size_t)32 << 10)
+void cli_output_write(const void *data, size_t n);
 
 /* A write on fd (the output named name; -1 once closed) failed with
  * errno err: when nobody reads the pipe any more, die of SIGPIPE

@@ -273,8 +273,6 @@ write_all(int fd, const char *p, size_t n)
 static void
 emit(struct worker *w, uint64_t last, uint64_t bytes)
 {
-	FILE *out = cli_output_file();
-
 	if (w->msg.len > 0) {
 		/* one write, not one per line (stderr is line buffered) */
 		cli_progress_end();
@@ -283,10 +281,7 @@ emit(struct worker *w, uint64_t last, uint64_t bytes)
 	}
 	if (w->rej.len > 0)
 		cli_rejects_write(w->rej.data, w->rej.len);
-	if (w->out.len > 0 &&
-	    fwrite(w->out.data, 1, w->out.len, out) != w->out.len)
-		cli_output_check();
-	cli_output_check();
+	cli_output_write(w->out.data, w->out.len);
 	cli_games.written += w->written;
 	cli_games.rejected += w->rejected;
 	w->out.len = w->msg.len = w->rej.len = 0;

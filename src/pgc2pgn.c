@@ -19,7 +19,6 @@
 #define OUT_FLUSH	((size_t)1 << 20)
 
 static int opt_reduced, opt_stats;
-static FILE *out;
 static int status;
 static uint64_t games_read, games_written, games_damaged, bytes_done;
 static cd_buf obuf;
@@ -49,10 +48,8 @@ flush_out(void)
 {
 	if (obuf.len == 0)
 		return;
-	if (fwrite(obuf.data, 1, obuf.len, out) != obuf.len)
-		cli_output_check();
+	cli_output_write(obuf.data, obuf.len);
 	obuf.len = 0;
-	cli_output_check();
 }
 
 static cd_game *game;
@@ -136,7 +133,7 @@ main(int argc, char **argv)
 	}
 	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
-	out = cli_output_open(outpath);
+	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, decode_file) != 0)
 		status = 2;
 	flush_out();
