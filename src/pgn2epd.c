@@ -221,7 +221,7 @@ game_ops(struct epd *e)
 	};
 	size_t i, pos = 0, used = 0, len;
 	const char *v;
-	char c0[STRING_MAX];
+	char c0[STRING_MAX], *d;
 
 	if (opt_ops & OP_C0) {
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
@@ -234,16 +234,23 @@ game_ops(struct epd *e)
 		pos = 4 + cd_epd_quote(e->head + 4, c0, used);
 		e->head[pos++] = ';';
 	}
-	if (opt_ops & OP_C1)
-		pos += (size_t)snprintf(e->head + pos, 32, " c1 \"%s\";",
-		    cd_pgn_result_str(cd_game_result(e->game)));
+	if (opt_ops & OP_C1) {
+		v = cd_pgn_result_str(cd_game_result(e->game));
+		len = strlen(v);
+		memcpy(e->head + pos, " c1 \"", 5);
+		memcpy(e->head + pos + 5, v, len);
+		memcpy(e->head + pos + 5 + len, "\";", 2);
+		pos += 5 + len + 2;
+	}
 	if (opt_ops & OP_FMVN) {
 		memcpy(e->head + pos, " fmvn ", 6);
 		pos += 6;
 	}
 	e->head_len = pos;
-	e->id_len = (size_t)snprintf(e->id, sizeof(e->id), " id \"%llu.",
-	    (unsigned long long)e->index);
+	memcpy(e->id, " id \"", 5);
+	d = put_uint(e->id + 5, e->index);
+	*d++ = '.';
+	e->id_len = (size_t)(d - e->id);
 }
 
 /* ---- --unique: the set of positions written ---- */
