@@ -630,15 +630,10 @@ write_fields(const cd_board *b, char *buf, int clocks)
 					continue;
 				/* EPD: a Chess960 right that standard chess
 				 * cannot have names its file (cd_fen_castling_
-				 * check reads KQkq as standard chess); the
-				 * usual right, the king on e1 (e8) and the
-				 * rook in its corner, is K or Q at once */
-				if ((k == CD_SQ(4, color == CD_WHITE ? 0 : 7) &&
-				    r == k + (s == CD_KINGSIDE ? 3 : -4) &&
-				    b->squares[r] == CD_PIECE(color, CD_ROOK)) ||
-				    (outer_rook(b, color, s, k) == r && (clocks ||
+				 * check reads KQkq as standard chess) */
+				if (outer_rook(b, color, s, k) == r && (clocks ||
 				    !b->chess960 || (CD_FILE(k) == 4 &&
-				    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0)))))
+				    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0))))
 					ch = s == CD_KINGSIDE ? 'K' : 'Q';
 				else
 					ch = (char)('A' + CD_FILE(r));

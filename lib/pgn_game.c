@@ -712,12 +712,9 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 	} else {
 		n = san_bare(&l->board, m, nd->san);
 	}
-	if (p->no_prev) {
-		l->prev_stale = true;
-	} else {
+	if (!l->prev_stale) {
 		l->prev = l->board;
 		l->prev_check = l->check;
-		l->prev_stale = false;
 	}
 	cd_board_make(&l->board, m);
 	if (m == CD_MOVE_NULL)

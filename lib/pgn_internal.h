@@ -139,9 +139,10 @@ struct cd__line {
 				 * (export-format.md rule 11) */
 	bool anchorless;	/* opened in a variation with no move yet:
 				 * can hold only comments and NAGs */
-	bool prev_stale;	/* prev was not kept (the parser, see
-				 * no_prev): made again when a variation
-				 * begins */
+	bool prev_stale;	/* prev is not kept: set by the parser in a
+				 * movetext with no `(`, where no variation
+				 * opens; a variation begun later makes it
+				 * again from the main line */
 	unsigned long line, col;	/* where its `(` stood (parser) */
 	cd_board board;		/* position after cur (or at base) */
 	cd_board prev;		/* position before cur */
@@ -181,11 +182,6 @@ struct cd__game_priv {
 
 	/* castling rights cd_game_setup cleared from the FEN tag */
 	char fen_cleared[9];
-
-	/* set by the parser while it reads a movetext with no `(`: no
-	 * variation opens, so line.prev is not kept (the main line's
-	 * moves alone are added) */
-	bool no_prev;
 
 	/* the last note appended, to append the next in O(1) */
 	uint64_t tail_key;

@@ -580,11 +580,9 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 			return st;
 	/* without a `(` byte no variation opens: the position before
 	 * each move need not be kept for one */
-	g->priv->no_prev = memchr(raw->text + raw->movetext, '(',
+	g->priv->line.prev_stale = memchr(raw->text + raw->movetext, '(',
 	    raw->len - raw->movetext) == NULL;
-	st = read_movetext(&ps);
-	g->priv->no_prev = false;
-	return st;
+	return read_movetext(&ps);
 }
 
 cd_status

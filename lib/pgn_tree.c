@@ -208,8 +208,8 @@ cd__game_notes_append(cd_game *g, uint32_t *head, uint32_t first)
 	g->priv->tail_key = UINT64_MAX;
 }
 
-/* The position before the line's last move where the parser did not
- * keep it: a line of the main line's moves alone. */
+/* The position before the line's last move where it was not kept
+ * (prev_stale: the line is the main line). */
 static void
 prev_make(cd_game *g)
 {

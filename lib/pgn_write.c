@@ -243,11 +243,9 @@ notes(struct out *o, const cd_game *g, uint32_t i)
 	}
 }
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define NUMBER8 1
-/* "12." or "12..." for n < 1000 in the bytes of *v (built in a
- * register: bytes stored one by one and read back as eight would
- * stall); its length. */
+/* "12." or "12..." for n < 1000 in the bytes of *v, in memory order
+ * (built in a register: bytes stored one by one and read back as eight
+ * would stall); its length. */
 static inline size_t
 number8(unsigned long n, bool black, uint64_t *v)
 {
@@ -260,11 +258,11 @@ number8(unsigned long n, bool black, uint64_t *v)
 		*v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
 	*v |= (uint64_t)('0' + n % 10) << (8 * k++);
 	*v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	*v = __builtin_bswap64(*v);
+#endif
 	return (size_t)k + (black ? 3 : 1);
 }
-#else
-#define NUMBER8 0
-#endif
 
 /* "12." or "12..." */
 static void
@@ -273,7 +271,6 @@ move_number(struct out *o, unsigned long n, bool black)
 	char buf[40], *p;
 	size_t len;
 
-#if NUMBER8
 	if (n < 1000) {
 		uint64_t v;
 
@@ -282,7 +279,6 @@ move_number(struct out *o, unsigned long n, bool black)
 		token8(o, buf, len);
 		return;
 	}
-#endif
 	memset(buf, 0, sizeof(buf));
 	p = buf + 24;
 	if (black) {
@@ -358,7 +354,6 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 static uint32_t
 plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 {
-#if NUMBER8
 	cd_buf *b = o->b;
 	char *data = b->data, *d = data + b->len, *end = data + b->cap;
 	size_t col = o->col;
@@ -397,11 +392,6 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 	b->len = (size_t)(d - data);
 	o->col = col;
 	o->need_num = need_num;
-#else
-	(void)o;
-	(void)g;
-	(void)reduced;
-#endif
 	return n;
 }
 
