@@ -198,30 +198,19 @@ cd_castle_rook_to(cd_move m)
 	return CD_SQ(cd_castle_is_kingside(m) ? 5 : 3, rank);
 }
 
-/* Drop the castling rights that a move from or to sq ends. */
-static inline uint64_t
-drop_rights(cd_board *b, int sq)
-{
-	uint64_t k = 0;
-	int c, s;
-
-	for (c = 0; c < 2; c++)
-		for (s = 0; s < 2; s++)
-			if (b->castle_rook[c][s] == sq) {
-				k ^= cd__z_castle[c][CD_FILE(sq)];
-				b->castle_rook[c][s] = CD_SQ_NONE;
-			}
-	return k;
-}
-
 void
 cd_board_make(cd_board *b, cd_move m)
 {
 	int us = b->side, them = us ^ 1;
 	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m), kind = CD_MOVE_KIND(m);
-	uint64_t key = b->key;
-	int piece, captured, s;
+	uint64_t key;
+	int piece, captured;
 
+	if (kind == CD_MK_NORMAL) {	/* most moves */
+		cd__board_make_normal(b, from, to);
+		return;
+	}
+	key = b->key ^ cd__z_side;
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
 	b->ep = CD_SQ_NONE;
@@ -240,66 +229,33 @@ cd_board_make(cd_board *b, cd_move m)
 		put(b, rto, rook);
 		key ^= cd__z_piece[king][from] ^ cd__z_piece[king][kto] ^
 		    cd__z_piece[rook][to] ^ cd__z_piece[rook][rto];
-		for (s = 0; s < 2; s++)
-			if (b->castle_rook[us][s] != CD_SQ_NONE) {
-				key ^= cd__z_castle[us][CD_FILE(b->castle_rook[us][s])];
-				b->castle_rook[us][s] = CD_SQ_NONE;
-			}
+		key ^= cd__drop_color_rights(b, us);
 	} else {
+		/* en passant and promotions: pawn moves */
 		piece = b->squares[from];
+		b->halfmove = 0;
 		if (kind == CD_MK_EP) {
 			int cap = to ^ 8;
 
 			captured = b->squares[cap];
 			take(b, cap);
 			key ^= cd__z_piece[captured][cap];
-			b->halfmove = 0;
 		} else if ((captured = b->squares[to]) != 0) {
 			take(b, to);
 			key ^= cd__z_piece[captured][to];
-			b->halfmove = 0;
 			if (CD_PIECE_TYPE(captured) == CD_ROOK)
-				key ^= drop_rights(b, to);
+				key ^= cd__drop_rights(b, to);
 		}
 		take(b, from);
 		key ^= cd__z_piece[piece][from];
-		if (kind >= CD_MK_PROMO_N && kind <= CD_MK_PROMO_Q)
+		if (kind != CD_MK_EP)
 			piece = CD_PIECE(us, CD_MOVE_PROMO_TYPE(m));
 		put(b, to, piece);
 		key ^= cd__z_piece[piece][to];
-		switch (CD_PIECE_TYPE(piece)) {
-		case CD_PAWN:
-			b->halfmove = 0;
-			break;
-		case CD_KING:
-			for (s = 0; s < 2; s++)
-				if (b->castle_rook[us][s] != CD_SQ_NONE) {
-					key ^= cd__z_castle[us][CD_FILE(b->castle_rook[us][s])];
-					b->castle_rook[us][s] = CD_SQ_NONE;
-				}
-			break;
-		case CD_ROOK:
-			if (b->castle_rook[us][0] == from ||
-			    b->castle_rook[us][1] == from)
-				key ^= drop_rights(b, from);
-			break;
-		}
-		if (CD_PIECE_TYPE(b->squares[to]) == CD_PAWN &&
-		    (to - from == 16 || from - to == 16)) {
-			b->ep = (uint8_t)((from + to) / 2);
-		} else if (kind >= CD_MK_PROMO_N && kind <= CD_MK_PROMO_Q) {
-			b->halfmove = 0;
-		}
 	}
+	/* none of these leaves an en passant square */
 	if (us == CD_BLACK)
 		b->fullmove++;
 	b->side = (uint8_t)them;
-	key ^= cd__z_side;
-	if (b->ep != CD_SQ_NONE &&
-	    (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] & b->by_color[them]) &&
-	    cd__ep_capture_legal(b)) {
-		b->ep_hashed = 1;
-		key ^= cd__z_ep[CD_FILE(b->ep)];
-	}
 	b->key = key;
 }

@@ -316,6 +316,120 @@ void cd__zobrist_init(void);
 /* attacks.c: whether an en passant capture onto b->ep is legal for
  * b->side. */
 bool cd__ep_capture_legal(const cd_board *b);
+
+/* Drop the castling rights whose rook stands on sq (a rook that moves
+ * or is taken); the key's change. */
+static inline uint64_t
+cd__drop_rights(cd_board *b, int sq)
+{
+	uint64_t k = 0;
+	int c, s;
+
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < 2; s++)
+			if (b->castle_rook[c][s] == sq) {
+				k ^= cd__z_castle[c][CD_FILE(sq)];
+				b->castle_rook[c][s] = CD_SQ_NONE;
+			}
+	return k;
+}
+
+/* Drop both rights of color c (its king moves); the key's change. */
+static inline uint64_t
+cd__drop_color_rights(cd_board *b, int c)
+{
+	uint64_t k = 0;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (b->castle_rook[c][s] != CD_SQ_NONE) {
+			k ^= cd__z_castle[c][CD_FILE(b->castle_rook[c][s])];
+			b->castle_rook[c][s] = CD_SQ_NONE;
+		}
+	return k;
+}
+
+/* Whether any castling right is left (CD_SQ_NONE is 64: a right's
+ * square is a byte without that bit). */
+static inline bool
+cd__any_rights(const cd_board *b)
+{
+	uint32_t r;
+
+	memcpy(&r, b->castle_rook, sizeof(r));
+	return (r & 0x40404040U) != 0x40404040U;
+}
+
+/* The squares of the rooks that still have a castling right. */
+static inline cd_bitboard
+cd__rights_rooks(const cd_board *b)
+{
+	cd_bitboard r = 0;
+	int c, s;
+
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < 2; s++)
+			if (b->castle_rook[c][s] != CD_SQ_NONE)
+				r |= CD_BB(b->castle_rook[c][s]);
+	return r;
+}
+
+/*
+ * cd_board_make for a normal move from -> to (no castling, en passant,
+ * promotion or null move): the bulk of every game, so written out on
+ * its own and inline in the game builder, with as few branches as can
+ * be (which piece moves and whether it takes are as good as random
+ * from move to move).  check_board's random games compare every
+ * position it makes with the one read back from its FEN.
+ */
+static inline void
+cd__board_make_normal(cd_board *b, int from, int to)
+{
+	int piece = b->squares[from], captured = b->squares[to];
+	int type = CD_PIECE_TYPE(piece), us = b->side, them = us ^ 1;
+	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to), ft = fbb | tbb;
+	cd_bitboard cbb = captured ? tbb : 0;
+	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
+	    cd__z_piece[piece][to] ^ (captured ? cd__z_piece[captured][to] : 0);
+
+	if (b->ep_hashed)
+		key ^= cd__z_ep[CD_FILE(b->ep)];
+	b->ep = CD_SQ_NONE;
+	b->ep_hashed = 0;
+	/* with nothing taken, captured is 0 and cbb is 0: no change */
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
+	b->by_color[CD_PIECE_COLOR(captured)] &= ~cbb;
+	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_type[type] ^= ft;
+	b->by_color[CD_PIECE_COLOR(piece)] ^= ft;
+	b->squares[from] = 0;
+	b->squares[to] = (uint8_t)piece;
+	b->halfmove = (captured | (type == CD_PAWN)) ? 0 : b->halfmove + 1;
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)them;
+	/* castling rights end when the king moves, or a rook that has
+	 * one moves or is taken */
+	if (cd__any_rights(b) &&
+	    (type == CD_KING || (ft & cd__rights_rooks(b)))) {
+		if (CD_PIECE_TYPE(captured) == CD_ROOK)
+			key ^= cd__drop_rights(b, to);
+		if (type == CD_KING)
+			key ^= cd__drop_color_rights(b, us);
+		else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
+		    b->castle_rook[us][1] == from))
+			key ^= cd__drop_rights(b, from);
+	}
+	if (type == CD_PAWN && (to - from == 16 || from - to == 16)) {
+		b->ep = (uint8_t)((from + to) / 2);
+		/* in the key only when a capture onto it is legal */
+		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
+		    b->by_color[them]) && cd__ep_capture_legal(b)) {
+			b->ep_hashed = 1;
+			key ^= cd__z_ep[CD_FILE(b->ep)];
+		}
+	}
+	b->key = key;
+}
 /* util.c: fill *e (if not NULL) with a status, a place and a message
  * (printf format; NULL leaves it empty). */
 void cd__error_set(cd_error *e, cd_status st, uint64_t offset,

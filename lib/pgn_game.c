@@ -716,14 +716,15 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 		l->prev = l->board;
 		l->prev_check = l->check;
 	}
-	cd_board_make(&l->board, m);
-	if (m == CD_MOVE_NULL)
-		l->check = false;
-	else if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
+	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
+		cd__board_make_normal(&l->board, CD_MOVE_FROM(m),
+		    CD_MOVE_TO(m));
 		l->check = cd__gives_check(&l->board, CD_MOVE_FROM(m),
 		    CD_MOVE_TO(m));
-	else
-		l->check = cd__in_check(&l->board);
+	} else {
+		cd_board_make(&l->board, m);
+		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+	}
 	if (l->check) {
 		if (cd__can_answer_check(&l->board)) {
 			nd->flags |= CD_NODE_CHECK;

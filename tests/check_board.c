@@ -798,6 +798,10 @@ START_TEST(test_random_games)
 			ck_assert_str_eq(tu_fen_of(&p), fen);
 			ck_assert_msg(b.key == p.key, "key differs after %s", fen);
 			ck_assert_int_eq(b.ep_hashed, p.ep_hashed);
+			/* every field, bitboards included (normal moves
+			 * take a path of their own in cd_board_make) */
+			ck_assert_msg(memcmp(&b, &p, sizeof(b)) == 0,
+			    "board differs from its FEN after %s", fen);
 			ck_assert_int_eq(cd_board_validate(&b), CD_POS_OK);
 		}
 	}
