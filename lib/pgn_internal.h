@@ -75,6 +75,28 @@ cd__move_ascii_end(const char *p, const char *e, bool *more)
 	return p;
 }
 
+/* The end of the word that starts at p (p < e): the first byte after p
+ * that is white space or a control byte, or e.  The parser's fast path
+ * hands such a word to the fast SAN reader, which takes only a whole
+ * move word and leaves any other to the lexer. */
+static inline const char *
+cd__word_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	if (e - p >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(cd__le8(
+		    _mm_loadu_si128((const void *)p), 0x20)) & ~1U;
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 15;
+	}
+#endif
+	for (p++; p < e && (unsigned char)*p > 0x20; p++)
+		;
+	return p;
+}
+
 /* Skip the white space at lx->p, counting its line ends (the lexer,
  * and the parser's fast path, which reads from the same lexer). */
 static inline void

@@ -311,8 +311,9 @@ read_movetext(struct parse *ps)
 	bool ended = false, warned_after = false;
 	/* the fast path: English, and no warnings to look for */
 	bool fast = lang == NULL && ps->o->warn == NULL;
-	const char *tried = NULL;	/* a move the fast path could not
+	const char *tried = NULL;	/* a word the fast path could not
 					 * resolve: not tried again */
+	size_t tried_len = 0;
 	unsigned long res_line = 0, res_col = 0;
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
@@ -328,13 +329,18 @@ read_movetext(struct parse *ps)
 		 * here without a token; anything else, or a move the fast
 		 * reader leaves alone, goes to the lexer from its start. */
 		if (fast && !ended) {
-			const char *q, *e = lx.end, *w;
-			bool more;
+			const char *q = lx.p, *e = lx.end, *w;
 
-			cd__lex_blanks(&lx);
-			q = lx.p;
-			if (q == e)
-				break;
+			/* one space before a word, mostly */
+			if (e - q >= 2 && q[0] == ' ' &&
+			    (unsigned char)q[1] > 0x20) {
+				lx.p = ++q;
+			} else {
+				cd__lex_blanks(&lx);
+				q = lx.p;
+				if (q == e)
+					break;
+			}
 			if (*q >= '1' && *q <= '9') {
 				for (w = q + 1; w < e && *w >= '0' && *w <= '9';
 				    w++)
@@ -351,10 +357,8 @@ read_movetext(struct parse *ps)
 				size_t slen;
 				cd_move m;
 
-				w = cd__move_ascii_end(q, e, &more);
-				if (more)
-					;	/* the lexer's word is longer */
-				else if (cd__san_fast(b, p->line.check, q,
+				w = cd__word_end(q, e);
+				if (cd__san_fast(b, p->line.check, q,
 				    (size_t)(w - q), &m, san, &slen)) {
 					st = cd__game_add_move_san(g, m, san,
 					    slen, NULL);
@@ -369,6 +373,7 @@ read_movetext(struct parse *ps)
 					continue;
 				} else {
 					tried = q;	/* same word, same answer */
+					tried_len = (size_t)(w - q);
 				}
 			}
 		}
@@ -397,7 +402,8 @@ read_movetext(struct parse *ps)
 
 			if (p->line.anchorless)
 				return no_anchor(ps);
-			if (lang == NULL && t.text != tried &&
+			if (lang == NULL && (t.text != tried ||
+			    t.len != tried_len) &&
 			    cd__san_fast(b, p->line.check,
 			    t.text, t.len, &m, san, &slen)) {
 				st = cd__game_add_move_san(g, m, san, slen,
