@@ -1097,6 +1097,9 @@ rnd(unsigned n)
  * promotions, castling and checks, written in canonical SAN by the core
  * (cd_san_write) and read back: every move and every SAN must come out
  * as it went in (the parser's fast path agrees with cd_san_parse).
+ * After each move stands one of several separators: white space, or a
+ * suffix, NAG or comment with no space before it (the fast path's word
+ * then reaches past the move and the lexer's word is tried).
  */
 START_TEST(test_random_games)
 {
@@ -1109,35 +1112,50 @@ START_TEST(test_random_games)
 	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
 	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0 1",
 	};
+	static const char *const seps[] = { " ", " ", " ", "\n", "  ",
+	    "\t", "! ", "?!\n", "{c} ", "{a b}\n", "$2 ", "!$14{c} " };
 	cd_move list[CD_MAX_MOVES], played[400];
 	char sans[400][CD_SAN_MAX];
-	char *text = malloc(1 << 16);
+	char *text = malloc(1 << 16), *text2 = malloc(1 << 16), *out, *out2;
 	int gi, moves = 0;
 
 	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(text2);
 	for (gi = 0; gi < 1200; gi++) {
-		const char *fen = fens[gi % 6];
+		const char *fen = fens[gi % 6], *sep;
 		cd_board b;
-		size_t len;
+		size_t len, len2;
 		int ply, n, nplies = 0;
 		uint32_t i;
 		cd_error err;
 
 		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
+		len2 = (size_t)sprintf(text2, "[FEN \"%s\"]\n", fen);
 		for (ply = 0; ply < 300; ply++) {
 			n = cd_board_legal_moves(&b, list);
 			if (n == 0 || cd_board_insufficient_material(&b))
 				break;
 			played[ply] = list[rnd((unsigned)n)];
 			cd_san_write(&b, played[ply], sans[ply]);
-			len += (size_t)sprintf(text + len, "%s ", sans[ply]);
+			sep = seps[rnd(sizeof(seps) / sizeof(seps[0]))];
+			len += (size_t)sprintf(text + len, "%s%s", sans[ply],
+			    sep);
+			len2 += (size_t)sprintf(text2 + len2, "%s %s",
+			    sans[ply], sep);
 			cd_board_make(&b, played[ply]);
 			nplies++;
 		}
 		strcpy(text + len, "*");
-		ck_assert_msg(cd_pgn_parse_text(game, text, len + 1, NULL, &err)
-		    == CD_OK, "%s\n%s", err.msg, text);
+		strcpy(text2 + len2, "*");
+		/* the same game as with a space after every move */
+		out2 = regularize(text2, len2 + 1, 0, NULL, &err);
+		ck_assert_msg(out2 != NULL, "%s\n%s", err.msg, text2);
+		out = regularize(text, len + 1, 0, NULL, &err);
+		ck_assert_msg(out != NULL, "%s\n%s", err.msg, text);
+		ck_assert_str_eq(out, out2);
+		free(out);
+		free(out2);
 		for (ply = 0, i = game->nodes[0].next; i;
 		    i = game->nodes[i].next, ply++) {
 			ck_assert_int_lt(ply, nplies);
@@ -1151,6 +1169,7 @@ START_TEST(test_random_games)
 	}
 	ck_assert_int_gt(moves, 50000);
 	free(text);
+	free(text2);
 }
 END_TEST
 
