@@ -163,15 +163,6 @@ cd__slides(int t, int d)
 	return t == CD_QUEEN || t == (d & 1 ? CD_BISHOP : CD_ROOK);
 }
 
-/* The first occupied square from a in direction d, or -1. */
-static inline int
-cd__nearest(int a, int d, cd_bitboard occ)
-{
-	cd_bitboard r = cd__ray[d][a] & occ;
-
-	return r == 0 ? -1 : cd__ray_first(d, r);
-}
-
 /* Which of the sliders in set reach sq on occupancy occ: bishops along
  * diagonals, rooks along ranks and files, queens both. */
 static inline cd_bitboard
@@ -190,20 +181,25 @@ cd__slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
 	return hits;
 }
 
-/* Whether the piece of side us on from, moved to to, uncovers an
- * attack on the king at k by a slider of them (occ: the occupancy
- * after the move). */
+/*
+ * Whether the first piece from k in direction d (-1: none) on occupancy
+ * occ is a slider of color c that moves that way, and not on skip: what
+ * a king on k sees along one line.  No branch, since whether a move
+ * stands on a king's line is as good as random from move to move (with
+ * no piece on the line the corner square stands in, and is not on it).
+ */
 static inline bool
-cd__uncovers(const cd_board *b, int k, int from, int to, int them,
-    cd_bitboard occ)
+cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
+    cd_bitboard skip)
 {
-	int d = cd__dir[k][from], dt = cd__dir[k][to], s;
+	int dd = d & 7, first;
+	cd_bitboard bl = cd__ray[dd][k] & occ & -(cd_bitboard)(d >= 0);
 
-	if (d < 0 || dt == d || dt == (d ^ 4))
-		return false;	/* off the king's lines, or along one */
-	s = cd__nearest(k, d, occ);
-	return s >= 0 && (b->by_color[them] & CD_BB(s)) &&
-	    cd__slides(CD_PIECE_TYPE(b->squares[s]), d);
+	first = CD_DIR_UP(dd) ? cd__lsb(bl | CD_BB(63)) :
+	    63 - __builtin_clzll(bl | 1);
+	return (CD_BB(first) & bl & ~skip & b->by_color[c] &
+	    (b->by_type[CD_QUEEN] | b->by_type[dd & 1 ? CD_BISHOP :
+	    CD_ROOK])) != 0;
 }
 
 /* Whether square sq is attacked by color by on occupancy occ. */
@@ -230,33 +226,25 @@ cd__attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 static inline bool
 cd__gives_check(const cd_board *b, int from, int to)
 {
-	int them = b->side, us = them ^ 1, ek, t, d;
+	int them = b->side, us = them ^ 1, ek, t, d, dd;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
-	cd_bitboard occ = b->by_type[0];
+	cd_bitboard occ = b->by_type[0], steps;
+	bool slides;
 
 	if (!kbb)
 		return false;
 	ek = cd__lsb(kbb);
 	t = CD_PIECE_TYPE(b->squares[to]);
-	switch (t) {
-	case CD_PAWN:
-		if (cd__pawn_att[us][to] & kbb)
-			return true;
-		break;
-	case CD_KNIGHT:
-		if (cd__knight_att[to] & kbb)
-			return true;
-		break;
-	case CD_KING:
-		break;
-	default:
-		d = cd__dir[to][ek];
-		if (d >= 0 && !(cd__between_dir(to, ek, d) & occ) &&
-		    cd__slides(t, d))
-			return true;
-		break;
-	}
-	return cd__uncovers(b, ek, from, to, us, occ);
+	/* the piece on to, with no branch on its type */
+	steps = (cd__pawn_att[us][to] & -(cd_bitboard)(t == CD_PAWN)) |
+	    (cd__knight_att[to] & -(cd_bitboard)(t == CD_KNIGHT));
+	d = cd__dir[to][ek];
+	dd = d & 7;
+	slides = (d >= 0) & !(cd__between_dir(to, ek, dd) & occ) &
+	    ((t == CD_QUEEN) | (t == (dd & 1 ? CD_BISHOP : CD_ROOK)));
+	/* or the line from the king through from, now open */
+	return ((steps & kbb) != 0) | slides |
+	    cd__ray_hits(b, ek, cd__dir[ek][from], occ, us, 0);
 }
 
 /* Whether the side to move, in check in b, has a legal move: a king

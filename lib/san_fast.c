@@ -45,6 +45,55 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	return 1;
 }
 
+/* The squares a slider on sq reaches in direction d on occupancy occ,
+ * the first piece in the way included: no branch (with no piece in the
+ * way, the corner square stands in, whose ray that way is empty). */
+static inline cd_bitboard
+ray_reach(int d, int sq, cd_bitboard occ)
+{
+	cd_bitboard ray = cd__ray[d][sq], bl = ray & occ;
+	int first = CD_DIR_UP(d) ? cd__lsb(bl | CD_BB(63)) :
+	    63 - __builtin_clzll(bl | 1);
+
+	return ray & ~cd__ray[d][first];
+}
+
+/* Piece letters of SAN: the piece type, 0 for other bytes. */
+static const uint8_t letter_type[128] = {
+	['N'] = CD_KNIGHT, ['B'] = CD_BISHOP, ['R'] = CD_ROOK,
+	['Q'] = CD_QUEEN, ['K'] = CD_KING
+};
+
+/*
+ * The squares from which a piece of type (knight to king) reaches sq on
+ * occupancy occ: all four kinds of move worked out and the type's kept,
+ * with no branch, since which piece moves is as good as random from
+ * move to move.
+ */
+static inline cd_bitboard
+reach(int type, int sq, cd_bitboard occ)
+{
+	cd_bitboard diag = ray_reach(1, sq, occ) | ray_reach(3, sq, occ) |
+	    ray_reach(5, sq, occ) | ray_reach(7, sq, occ);
+	cd_bitboard orth = ray_reach(0, sq, occ) | ray_reach(2, sq, occ) |
+	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
+
+	return (cd__knight_att[sq] & -(cd_bitboard)(type == CD_KNIGHT)) |
+	    (cd__king_att[sq] & -(cd_bitboard)(type == CD_KING)) |
+	    (diag & -(cd_bitboard)(type == CD_BISHOP || type == CD_QUEEN)) |
+	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
+}
+
+/* Whether the piece of side us on from (not the king), moved to to,
+ * leaves the king on k open to a slider of them (the piece taken on to
+ * is no longer there to attack). */
+static inline bool
+exposes(const cd_board *b, int k, int from, int to, int them)
+{
+	return cd__ray_hits(b, k, cd__dir[k][from],
+	    (b->by_type[0] ^ CD_BB(from)) | CD_BB(to), them, CD_BB(to));
+}
+
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
@@ -114,14 +163,9 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	} else {
 		size_t e = n - 2;
 
-		switch (t[0]) {
-		case 'N': type = CD_KNIGHT; break;
-		case 'B': type = CD_BISHOP; break;
-		case 'R': type = CD_ROOK; break;
-		case 'Q': type = CD_QUEEN; break;
-		case 'K': type = CD_KING; break;
-		default: return 0;
-		}
+		if ((unsigned char)t[0] >= 128 ||
+		    (type = letter_type[(unsigned char)t[0]]) == 0)
+			return 0;
 		i = 1;
 		if (e > i && t[e - 1] == 'x')
 			e--;
@@ -131,17 +175,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 			fr = t[i++] - '1';
 		if (i != e)
 			return 0;
-		switch (type) {
-		case CD_KNIGHT:
-			cand = cd__knight_att[to] & b->by_type[type] & own;
-			break;
-		case CD_KING:
-			cand = cd__king_att[to] & b->by_type[type] & own;
-			break;
-		default:
-			cand = cd__slider_hits(b, b->by_type[type] & own, to, occ);
-			break;
-		}
+		cand = reach(type, to, occ) & b->by_type[type] & own;
 	}
 	if (check && type != CD_KING) {
 		/* in check: capture the checker or block it */
@@ -162,20 +196,19 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	 * is pinned when an enemy slider sees the king once it has moved
 	 * (a move along the line keeps it covered, and in check no such
 	 * move answers the check); the king must not step into an attack */
-	legal = 0;
-	while (cand) {
-		cd_bitboard fbb;
-
-		from = cd__pop_lsb(&cand);
-		fbb = CD_BB(from);
-		if (type == CD_KING) {
-			if (cd__attacked(b, to, them, (occ ^ fbb) & ~tobb))
-				continue;
-		} else if (cd__uncovers(b, ksq, from, to, them,
-		    (occ ^ fbb) | tobb)) {
-			continue;
+	if (type == CD_KING) {
+		legal = cand && !cd__attacked(b, to, them, (occ ^ cand) &
+		    ~tobb) ? cand : 0;
+	} else if (cand & (cand - 1)) {
+		legal = 0;
+		while (cand) {
+			from = cd__pop_lsb(&cand);
+			if (!exposes(b, ksq, from, to, them))
+				legal |= CD_BB(from);
 		}
-		legal |= fbb;
+	} else {
+		legal = cand && !exposes(b, ksq, cd__lsb(cand), to,
+		    them) ? cand : 0;
 	}
 	cand = legal;
 	if (ff >= 0)
