@@ -181,6 +181,17 @@ cd__slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
 	return hits;
 }
 
+/* The square of set (on one ray in direction d) nearest to the ray's
+ * origin, or the corner the ray runs to (whose ray that way is empty)
+ * when set is empty: no branch on d, which is as good as random. */
+static inline int
+cd__ray_first_any(int d, cd_bitboard set)
+{
+	int lo = cd__lsb(set | CD_BB(63)), hi = 63 - __builtin_clzll(set | 1);
+
+	return hi ^ ((lo ^ hi) & -(int)CD_DIR_UP(d));
+}
+
 /*
  * Whether the first piece from k in direction d (-1: none) on occupancy
  * occ is a slider of color c that moves that way, and not on skip: what
@@ -195,8 +206,7 @@ cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
 	int dd = d & 7, first;
 	cd_bitboard bl = cd__ray[dd][k] & occ & -(cd_bitboard)(d >= 0);
 
-	first = CD_DIR_UP(dd) ? cd__lsb(bl | CD_BB(63)) :
-	    63 - __builtin_clzll(bl | 1);
+	first = cd__ray_first_any(dd, bl);
 	return (CD_BB(first) & bl & ~skip & b->by_color[c] &
 	    (b->by_type[CD_QUEEN] | b->by_type[dd & 1 ? CD_BISHOP :
 	    CD_ROOK])) != 0;
@@ -392,7 +402,8 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	b->by_color[CD_PIECE_COLOR(piece)] ^= ft;
 	b->squares[from] = 0;
 	b->squares[to] = (uint8_t)piece;
-	b->halfmove = (captured | (type == CD_PAWN)) ? 0 : b->halfmove + 1;
+	b->halfmove = (b->halfmove + 1) &
+	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
 	b->fullmove += (uint32_t)us;
 	b->side = (uint8_t)them;
 	/* castling rights end when the king moves, or a rook that has
@@ -407,7 +418,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 		    b->castle_rook[us][1] == from))
 			key ^= cd__drop_rights(b, from);
 	}
-	if (type == CD_PAWN && (to - from == 16 || from - to == 16)) {
+	if ((type == CD_PAWN) & ((to - from == 16) | (from - to == 16))) {
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */
 		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &

@@ -46,16 +46,43 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 }
 
 /* The squares a slider on sq reaches in direction d on occupancy occ,
- * the first piece in the way included: no branch (with no piece in the
- * way, the corner square stands in, whose ray that way is empty). */
+ * the first piece in the way included, with no branch. */
 static inline cd_bitboard
 ray_reach(int d, int sq, cd_bitboard occ)
 {
-	cd_bitboard ray = cd__ray[d][sq], bl = ray & occ;
-	int first = CD_DIR_UP(d) ? cd__lsb(bl | CD_BB(63)) :
-	    63 - __builtin_clzll(bl | 1);
+	cd_bitboard ray = cd__ray[d][sq];
 
-	return ray & ~cd__ray[d][first];
+	return ray & ~cd__ray[d][cd__ray_first_any(d, ray & occ)];
+}
+
+/* The squares a bishop, a rook on sq reaches on occupancy occ. */
+static inline cd_bitboard
+diag_reach(int sq, cd_bitboard occ)
+{
+	return ray_reach(1, sq, occ) | ray_reach(3, sq, occ) |
+	    ray_reach(5, sq, occ) | ray_reach(7, sq, occ);
+}
+
+static inline cd_bitboard
+orth_reach(int sq, cd_bitboard occ)
+{
+	return ray_reach(0, sq, occ) | ray_reach(2, sq, occ) |
+	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
+}
+
+/* Whether a piece of color by on occupancy occ attacks sq: cd__attacked
+ * with no branch, for the king's moves. */
+static inline bool
+attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard q = b->by_type[CD_QUEEN];
+
+	return ((cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
+	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
+	    (cd__king_att[sq] & b->by_type[CD_KING]) |
+	    (diag_reach(sq, occ) & (b->by_type[CD_BISHOP] | q)) |
+	    (orth_reach(sq, occ) & (b->by_type[CD_ROOK] | q))) &
+	    b->by_color[by] & occ;
 }
 
 /* Piece letters of SAN: the piece type, 0 for other bytes. */
@@ -73,10 +100,7 @@ static const uint8_t letter_type[128] = {
 static inline cd_bitboard
 reach(int type, int sq, cd_bitboard occ)
 {
-	cd_bitboard diag = ray_reach(1, sq, occ) | ray_reach(3, sq, occ) |
-	    ray_reach(5, sq, occ) | ray_reach(7, sq, occ);
-	cd_bitboard orth = ray_reach(0, sq, occ) | ray_reach(2, sq, occ) |
-	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
+	cd_bitboard diag = diag_reach(sq, occ), orth = orth_reach(sq, occ);
 
 	return (cd__knight_att[sq] & -(cd_bitboard)(type == CD_KNIGHT)) |
 	    (cd__king_att[sq] & -(cd_bitboard)(type == CD_KING)) |
@@ -167,8 +191,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		    (type = letter_type[(unsigned char)t[0]]) == 0)
 			return 0;
 		i = 1;
-		if (e > i && t[e - 1] == 'x')
-			e--;
+		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
 		if (i < e && t[i] >= 'a' && t[i] <= 'h')
 			ff = t[i++] - 'a';
 		if (i < e && t[i] >= '1' && t[i] <= '8')
@@ -197,7 +220,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	 * (a move along the line keeps it covered, and in check no such
 	 * move answers the check); the king must not step into an attack */
 	if (type == CD_KING) {
-		legal = cand && !cd__attacked(b, to, them, (occ ^ cand) &
+		legal = cand && !attacked(b, to, them, (occ ^ cand) &
 		    ~tobb) ? cand : 0;
 	} else if (cand & (cand - 1)) {
 		legal = 0;
@@ -246,8 +269,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 				*p++ = (char)('1' + CD_RANK(from));
 			}
 		}
-		if (occ & tobb)
-			*p++ = 'x';
+		*p = 'x';
+		p += (occ & tobb) != 0;
 	}
 	*p++ = (char)('a' + CD_FILE(to));
 	*p++ = (char)('1' + CD_RANK(to));
