@@ -782,39 +782,73 @@ zero_bytes(uint64_t x)
 }
 
 #ifdef __SSE2__
-/* How many of the n bytes at s fold copies as they are: bytes with
- * nothing to fold but single spaces (and no space first when the byte
- * before s was one: space).  Sixteen bytes at a time; a rest of fewer
- * than sixteen is left to the caller. */
+/* The bytes of v that fold as they are (control bytes, DEL, `}`), and
+ * its spaces, as bit masks: 0x9f - c, saturated, has its high bit set
+ * for c < 0x20, and c | 2 is 0x7f for DEL and `}`. */
+static inline unsigned
+fold_mask(__m128i v, unsigned *sp)
+{
+	*sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_subs_epu8(_mm_set1_epi8((char)0x9f), v),
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(2)), 0x7f)));
+}
+
+/*
+ * Copy the n >= 16 bytes at s to d while nothing in them folds but
+ * single spaces (and no space first when the byte before s was one:
+ * space); how many bytes were plain (n: all).  Thirty-two bytes at a
+ * time, then sixteen, the last sixteen overlapping the ones before;
+ * up to 31 bytes after the plain ones are written too (d has room for
+ * n).
+ */
 static size_t
-plain_run(const char *s, size_t n, bool space)
+plain_copy(char *d, const char *s, size_t n, bool space)
 {
 	size_t i = 0;
-	unsigned prev = space;	/* bit 0: the byte before is a space */
+	unsigned prev = space, bad, sp, sp1;	/* prev: the byte before */
+	__m128i v, v1;
 
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const void *)(s + i));
-		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    cd__le8(v, 0x1f),
-		    _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
-		unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
-
+	for (; i + 32 <= n; i += 32) {
+		v = _mm_loadu_si128((const void *)(s + i));
+		v1 = _mm_loadu_si128((const void *)(s + i + 16));
+		_mm_storeu_si128((void *)(d + i), v);
+		_mm_storeu_si128((void *)(d + i + 16), v1);
+		bad = fold_mask(v, &sp) | fold_mask(v1, &sp1) << 16;
+		sp |= sp1 << 16;
 		/* a space after a space folds too */
 		bad |= sp & ((sp << 1) | prev);
 		if (bad != 0)
 			return i + (size_t)__builtin_ctz(bad);
+		prev = sp >> 31;
+	}
+	for (;;) {
+		if (i + 16 > n) {
+			if (i == n)
+				return n;
+			/* the last sixteen (n > 16 here), the first of them
+			 * already found plain whatever the byte before */
+			i = n - 16;
+			prev = 0;
+		}
+		v = _mm_loadu_si128((const void *)(s + i));
+		_mm_storeu_si128((void *)(d + i), v);
+		bad = fold_mask(v, &sp);
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctz(bad);
+		i += 16;
 		prev = sp >> 15;
 	}
-	return i;
 }
 #endif
 
 /*
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
  * into d: every run of folded bytes becomes one space.  Runs with
- * nothing to fold but single spaces are found sixteen bytes at a time
- * (SSE2) and copied whole, or copied eight bytes at a time.  Returns
- * the length written (at most len).
+ * nothing to fold but single spaces are checked and copied in one
+ * pass, 32 or 16 bytes at a time (SSE2), or eight bytes at a time.
+ * Returns the length written (at most len).
  */
 static size_t
 fold(char *d, const char *s, size_t len)
@@ -824,10 +858,10 @@ fold(char *d, const char *s, size_t len)
 
 	while (i < len) {
 #ifdef __SSE2__
-		size_t run = plain_run(s + i, len - i, space);
+		size_t run = len - i >= 16 ?
+		    plain_copy(d + k, s + i, len - i, space) : 0;
 
 		if (run > 0) {
-			memcpy(d + k, s + i, run);
 			k += run;
 			i += run;
 			space = s[i - 1] == ' ';

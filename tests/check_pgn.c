@@ -1278,11 +1278,14 @@ START_TEST(test_random_tokens)
 END_TEST
 
 /* Comment folding against a plain reference, on random bytes: bytes
- * to fold everywhere, and (every other round) long runs of words and
- * single spaces with a byte to fold now and then, as engines write. */
+ * to fold everywhere (and the bytes next to them: 0x1f and 0x20, `|`
+ * `}` `~` DEL and 0x80, 0x9f and 0xa0), and (every other round) long
+ * runs of words and single spaces with a byte to fold now and then, as
+ * engines write (now and then: one in 30 or one in 300 bytes). */
 START_TEST(test_fold_random)
 {
-	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9";
+	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9\x1f|~"
+	    "\x80\x9f\xa0\xff";
 	static const char words[] = "abcdefg, =.0123 ";
 	char in[300], want[300];
 	int round;
@@ -1293,7 +1296,8 @@ START_TEST(test_fold_random)
 		uint32_t a;
 
 		for (i = 0; i < n; i++)
-			in[i] = round % 2 == 0 || rnd(30) == 0 ?
+			in[i] = round % 2 == 0 ||
+			    rnd(round % 4 == 1 ? 30 : 300) == 0 ?
 			    alphabet[rnd(sizeof(alphabet) - 1)] :
 			    words[rnd(sizeof(words) - 1)];
 		for (i = 0; i < n; i++) {
