@@ -837,8 +837,85 @@ plain_copy(char *d, const char *s, size_t n, bool space)
 		bad |= sp & ((sp << 1) | prev);
 		if (bad != 0)
 			return i + (size_t)__builtin_ctz(bad);
+		/* (fewer than 32 were left: now at most the last 16) */
 		i += 16;
-		prev = sp >> 15;
+	}
+}
+#endif
+
+#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
+#define CD_FOLD_AVX2 1
+#include <immintrin.h>
+/* The processor has AVX2 (x86-64's baseline does not) and
+ * CHESSDATA_NO_AVX2 is not set: plain_copy_avx2() checks comments. */
+static int have_avx2;
+
+static void fold_init(void) __attribute__((constructor));
+
+static void
+fold_init(void)
+{
+	const char *no = getenv("CHESSDATA_NO_AVX2");
+
+	__builtin_cpu_init();
+	have_avx2 = __builtin_cpu_supports("avx2") && (no == NULL ||
+	    *no == '\0');
+}
+
+/* fold_mask() for 32 bytes. */
+__attribute__((target("avx2"))) static inline uint32_t
+fold_mask32(__m256i v, uint32_t *sp)
+{
+	*sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v,
+	    _mm256_set1_epi8(' ')));
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+	    _mm256_subs_epu8(_mm256_set1_epi8((char)0x9f), v),
+	    _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(2)),
+	    _mm256_set1_epi8(0x7f))));
+}
+
+/* plain_copy() with AVX2, for n >= 32: 64 bytes at a time, then 32,
+ * the last 32 overlapping the ones before; up to 63 bytes after the
+ * plain ones are written too. */
+__attribute__((target("avx2"))) static size_t
+plain_copy_avx2(char *d, const char *s, size_t n, bool space)
+{
+	size_t i = 0;
+	uint64_t prev = space, bad, sp;	/* prev: the byte before */
+	uint32_t sp0, sp1;
+	__m256i v, v1;
+
+	for (; i + 64 <= n; i += 64) {
+		v = _mm256_loadu_si256((const void *)(s + i));
+		v1 = _mm256_loadu_si256((const void *)(s + i + 32));
+		_mm256_storeu_si256((void *)(d + i), v);
+		_mm256_storeu_si256((void *)(d + i + 32), v1);
+		bad = fold_mask32(v, &sp0) |
+		    (uint64_t)fold_mask32(v1, &sp1) << 32;
+		sp = sp0 | (uint64_t)sp1 << 32;
+		/* a space after a space folds too */
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctzll(bad);
+		prev = sp >> 63;
+	}
+	for (;;) {
+		if (i + 32 > n) {
+			if (i == n)
+				return n;
+			/* the last 32 (n > 32 here), the first of them
+			 * already found plain whatever the byte before */
+			i = n - 32;
+			prev = 0;
+		}
+		v = _mm256_loadu_si256((const void *)(s + i));
+		_mm256_storeu_si256((void *)(d + i), v);
+		bad = fold_mask32(v, &sp0);
+		bad |= sp0 & ((sp0 << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctzll(bad);
+		/* (fewer than 64 were left: now at most the last 32) */
+		i += 32;
 	}
 }
 #endif
@@ -847,7 +924,8 @@ plain_copy(char *d, const char *s, size_t n, bool space)
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
  * into d: every run of folded bytes becomes one space.  Runs with
  * nothing to fold but single spaces are checked and copied in one
- * pass, 32 or 16 bytes at a time (SSE2), or eight bytes at a time.
+ * pass, 64 or 32 bytes at a time (AVX2), 32 or 16 (SSE2), or eight
+ * bytes at a time.
  * Returns the length written (at most len).
  */
 static size_t
@@ -858,8 +936,15 @@ fold(char *d, const char *s, size_t len)
 
 	while (i < len) {
 #ifdef __SSE2__
-		size_t run = len - i >= 16 ?
-		    plain_copy(d + k, s + i, len - i, space) : 0;
+		size_t run = 0;
+
+#ifdef CD_FOLD_AVX2
+		if (len - i >= 32 && have_avx2)
+			run = plain_copy_avx2(d + k, s + i, len - i, space);
+		else
+#endif
+		if (len - i >= 16)
+			run = plain_copy(d + k, s + i, len - i, space);
 
 		if (run > 0) {
 			k += run;
