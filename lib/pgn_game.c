@@ -987,41 +987,17 @@ fold(char *d, const char *s, size_t len)
 	return k;
 }
 
-/* Append a note of kind at the cursor's place. */
+/* Make the len bytes at off in the string store a note of kind at the
+ * cursor's place. */
 static cd_status
-note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
-    bool *changed)
+note_link(cd_game *g, int kind, size_t off, size_t len)
 {
 	struct cd__game_priv *p = g->priv;
 	struct cd__line *l = &p->line;
 	uint32_t idx = g->nnotes, *head;
 	uint64_t key;
-	size_t off;
 	cd_game_note *nt;
 
-	if (fold_it) {
-		/* trim, fold white space and control bytes, drop `}` */
-		size_t a = 0, b = len;
-
-		while (a < b && fold_byte((unsigned char)text[a]))
-			a++;
-		while (b > a && fold_byte((unsigned char)text[b - 1]))
-			b--;
-		if (changed)
-			*changed = memchr(text, '}', len) != NULL;
-		if (a == b)
-			return CD_OK;
-		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
-		    256) != 0)
-			return CD_ERR_NOMEM;
-		len = fold(g->str + off, text + a, b - a);
-		g->str[off + len] = '\0';
-		g->str_len = off + len + 1;
-	} else {
-		if ((off = str_add(g, text, len)) == (size_t)-1)
-			return CD_ERR_NOMEM;
-	}
 	if (grow32((void **)&g->notes, &g->priv->notes_cap, (size_t)idx + 1,
 	    sizeof(*g->notes), 64) != 0)
 		return CD_ERR_NOMEM;
@@ -1055,6 +1031,82 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 	p->tail_key = key;
 	p->tail = idx;
 	return CD_OK;
+}
+
+/* Append a note of kind at the cursor's place. */
+static cd_status
+note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
+    bool *changed)
+{
+	size_t off;
+
+	if (fold_it) {
+		/* trim, fold white space and control bytes, drop `}` */
+		size_t a = 0, b = len;
+
+		while (a < b && fold_byte((unsigned char)text[a]))
+			a++;
+		while (b > a && fold_byte((unsigned char)text[b - 1]))
+			b--;
+		if (changed)
+			*changed = memchr(text, '}', len) != NULL;
+		if (a == b)
+			return CD_OK;
+		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
+		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
+		    256) != 0)
+			return CD_ERR_NOMEM;
+		len = fold(g->str + off, text + a, b - a);
+		g->str[off + len] = '\0';
+		g->str_len = off + len + 1;
+	} else {
+		if ((off = str_add(g, text, len)) == (size_t)-1)
+			return CD_ERR_NOMEM;
+	}
+	return note_link(g, kind, off, len);
+}
+
+const char *
+cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
+    cd_status *st)
+{
+#ifdef __SSE2__
+	size_t n, off = g->str_len, run;
+	char *d;
+
+	*st = CD_OK;
+	while (s < e && *s == ' ')
+		s++;
+	if ((n = (size_t)(e - s)) < 16)
+		return NULL;
+	if (grow((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
+	    256) != 0)
+		return NULL;	/* (the lexer's way tells) */
+	d = g->str + off;
+#ifdef CD_FOLD_AVX2
+	if (n >= 32 && have_avx2)
+		run = plain_copy_avx2(d, s, n, false);
+	else
+#endif
+		run = plain_copy(d, s, n, false);
+	if (run == n || s[run] != '}')
+		return NULL;
+	e = s + run + 1;
+	if (run > 0 && s[run - 1] == ' ')
+		run--;
+	if (run == 0)
+		return e;
+	d[run] = '\0';
+	g->str_len = off + run + 1;
+	*st = note_link(g, CD_NOTE_COMMENT, off, run);
+	return e;
+#else
+	(void)g;
+	(void)s;
+	(void)e;
+	*st = CD_OK;
+	return NULL;
+#endif
 }
 
 cd_status

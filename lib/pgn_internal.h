@@ -202,6 +202,18 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
 
+/*
+ * A brace comment at s (after its `{`; e: the end of the movetext)
+ * whose text holds nothing to fold but single spaces, added as
+ * cd_game_add_comment() adds it, folded and stored in one pass that
+ * also finds its `}` (no line end in it: line numbers stay): the byte
+ * after the `}`.  NULL, with nothing added, for any other comment,
+ * which the lexer's way takes.  *st: CD_OK, or an error of the
+ * note's.
+ */
+const char *cd__game_add_plain_comment(cd_game *g, const char *s,
+    const char *e, cd_status *st);
+
 /* Grow *arr (elements of size sz) to hold at least need elements
  * (pgn_game.c); 0 or -1. */
 int cd__grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min);

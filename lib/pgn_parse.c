@@ -324,9 +324,11 @@ read_movetext(struct parse *ps)
 	for (;;) {
 		cd_pgn_tok_type type;
 
-		/* The bulk of movetext, move numbers and plain moves, read
-		 * here without a token; anything else, or a move the fast
-		 * reader leaves alone, goes to the lexer from its start. */
+		/* The bulk of movetext, move numbers, plain moves and
+		 * comments with nothing to fold but single spaces, read here
+		 * without a token; anything else, or a move or comment the
+		 * fast reader leaves alone, goes to the lexer from its
+		 * start. */
 		if (fast && !ended) {
 			const char *q, *e = lx.end, *w;
 			bool more;
@@ -370,6 +372,15 @@ read_movetext(struct parse *ps)
 				} else {
 					tried = q;	/* same word, same answer */
 				}
+			} else if (*q == '{' && (w = cd__game_add_plain_comment(g,
+			    q + 1, e, &st)) != NULL) {
+				/* nothing to fold in it but single spaces */
+				if (st != CD_OK)
+					return fail(ps, st, lx.line,
+					    (unsigned long)(q - lx.line_start) +
+					    lx.col0, "%s", cd_strerror(st));
+				lx.p = w;
+				continue;
 			}
 		}
 		type = cd_pgn_lex_next(&lx, &t);
