@@ -1468,15 +1468,18 @@ fill_tokens(char *want, const char *tok, size_t stride, int ntok)
 	want[k] = '\0';
 }
 
-/* Filling with comments of random words against a plain greedy
- * filler over the token list (rule 6 and rule 10). */
+/* Filling with comments of random words (up to 100 words, up to 100
+ * bytes long) against a plain greedy filler over the token list (rule
+ * 6 and rule 10). */
 START_TEST(test_fill_random)
 {
-	static char in[4096], want[8192], tok[300][136];
+	static char in[16384], want[16384], tok[300][136];
 	int round;
 
 	for (round = 0; round < 3000; round++) {
-		int nw = 1 + (int)rnd(12), ntok = 0, i, w;
+		/* every other comment long: most of its lines start after
+		 * a line end */
+		int nw = 1 + (int)rnd(round % 2 ? 12 : 100), ntok = 0, i, w;
 		char *out;
 
 		/* a prefix of moves moves the comment's first column */
