@@ -843,22 +843,18 @@ plain_copy(char *d, const char *s, size_t n, bool space)
 }
 #endif
 
-#if defined(__SSE2__) && defined(__x86_64__) && defined(__GNUC__)
-#define CD_FOLD_AVX2 1
-#include <immintrin.h>
-/* The processor has AVX2 (x86-64's baseline does not) and
- * CHESSDATA_NO_AVX2 is not set: plain_copy_avx2() checks comments. */
-static int have_avx2;
+#ifdef CD_AVX2
+int cd__have_avx2;
 
-static void fold_init(void) __attribute__((constructor));
+static void avx2_init(void) __attribute__((constructor));
 
 static void
-fold_init(void)
+avx2_init(void)
 {
 	const char *no = getenv("CHESSDATA_NO_AVX2");
 
 	__builtin_cpu_init();
-	have_avx2 = __builtin_cpu_supports("avx2") && (no == NULL ||
+	cd__have_avx2 = __builtin_cpu_supports("avx2") && (no == NULL ||
 	    *no == '\0');
 }
 
@@ -938,8 +934,8 @@ fold(char *d, const char *s, size_t len)
 #ifdef __SSE2__
 		size_t run = 0;
 
-#ifdef CD_FOLD_AVX2
-		if (len - i >= 32 && have_avx2)
+#ifdef CD_AVX2
+		if (len - i >= 32 && cd__have_avx2)
 			run = plain_copy_avx2(d + k, s + i, len - i, space);
 		else
 #endif
@@ -1083,8 +1079,8 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 	    256) != 0)
 		return NULL;	/* (the lexer's way tells) */
 	d = g->str + off;
-#ifdef CD_FOLD_AVX2
-	if (n >= 32 && have_avx2)
+#ifdef CD_AVX2
+	if (n >= 32 && cd__have_avx2)
 		run = plain_copy_avx2(d, s, n, false);
 	else
 #endif

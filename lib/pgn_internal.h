@@ -25,6 +25,16 @@ cd__le8(__m128i v, int c)
 {
 	return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((char)c)), v);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CD_AVX2 1
+#include <immintrin.h>
+/* The processor has AVX2 (x86-64's baseline does not) and
+ * CHESSDATA_NO_AVX2 is not set, found when the library is loaded
+ * (pgn_game.c): the comment folder and the game reader's comment scan
+ * use it. */
+extern int cd__have_avx2;
+#endif
 #endif
 
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
