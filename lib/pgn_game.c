@@ -36,7 +36,9 @@ grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
 	return 0;
 }
 
-static int
+/* grow() for a uint32_t capacity; out of line, for its callers test
+ * the capacity first on their paths of every move or note. */
+static __attribute__((noinline)) int
 grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 {
 	size_t c = *cap;
@@ -994,8 +996,8 @@ note_link(cd_game *g, int kind, size_t off, size_t len)
 	uint64_t key;
 	cd_game_note *nt;
 
-	if (grow32((void **)&g->notes, &g->priv->notes_cap, (size_t)idx + 1,
-	    sizeof(*g->notes), 64) != 0)
+	if (idx >= g->priv->notes_cap && grow32((void **)&g->notes,
+	    &g->priv->notes_cap, (size_t)idx + 1, sizeof(*g->notes), 64) != 0)
 		return CD_ERR_NOMEM;
 	g->nnotes++;
 	nt = &g->notes[idx];
