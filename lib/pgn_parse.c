@@ -300,6 +300,26 @@ read_tag_section(struct parse *ps)
 	return CD_OK;
 }
 
+/* A brace comment at q (a `{`) with nothing to fold in it but single
+ * spaces, added without a token (cd__game_add_plain_comment): 1 (lx is
+ * past it), 0 for any other comment (nothing done), or a failure's
+ * status (negative). */
+static int
+plain_comment(struct parse *ps, cd_pgn_lexer *lx, const char *q)
+{
+	cd_status st;
+	const char *w = cd__game_add_plain_comment(ps->g, q + 1, lx->end,
+	    &st);
+
+	if (w == NULL)
+		return 0;
+	if (st != CD_OK)
+		return fail(ps, st, lx->line, (unsigned long)(q -
+		    lx->line_start) + lx->col0, "%s", cd_strerror(st));
+	lx->p = w;
+	return 1;
+}
+
 static cd_status
 read_movetext(struct parse *ps)
 {
@@ -372,16 +392,17 @@ read_movetext(struct parse *ps)
 				} else {
 					tried = q;	/* same word, same answer */
 				}
-			} else if (*q == '{' && (w = cd__game_add_plain_comment(g,
-			    q + 1, e, &st)) != NULL) {
-				/* nothing to fold in it but single spaces */
-				if (st != CD_OK)
-					return fail(ps, st, lx.line,
-					    (unsigned long)(q - lx.line_start) +
-					    lx.col0, "%s", cd_strerror(st));
-				lx.p = w;
-				continue;
 			}
+		}
+		/* (here on the fast path lx.p < lx.end; this test outside
+		 * the block above keeps its code as fast for moves) */
+		if (fast && !ended && *lx.p == '{') {
+			int k = plain_comment(ps, &lx, lx.p);
+
+			if (k < 0)
+				return (cd_status)k;
+			if (k > 0)
+				continue;
 		}
 		type = cd_pgn_lex_next(&lx, &t);
 
