@@ -923,8 +923,7 @@ plain_copy_avx2(char *d, const char *s, size_t n, bool space)
  * into d: every run of folded bytes becomes one space.  Runs with
  * nothing to fold but single spaces are checked and copied in one
  * pass, 64 or 32 bytes at a time (AVX2), 32 or 16 (SSE2), or eight
- * bytes at a time.
- * Returns the length written (at most len).
+ * bytes at a time.  Returns the length written (at most len).
  */
 static size_t
 fold(char *d, const char *s, size_t len)
