@@ -36,7 +36,9 @@ grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
 	return 0;
 }
 
-static int
+/* grow() for a uint32_t capacity; out of line, for its callers test
+ * the capacity first on their paths of every move or note. */
+static __attribute__((noinline)) int
 grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 {
 	size_t c = *cap;
@@ -783,39 +785,146 @@ zero_bytes(uint64_t x)
 }
 
 #ifdef __SSE2__
-/* How many of the n bytes at s fold copies as they are: bytes with
- * nothing to fold but single spaces (and no space first when the byte
- * before s was one: space).  Sixteen bytes at a time; a rest of fewer
- * than sixteen is left to the caller. */
+/* The bytes of v that fold as they are (control bytes, DEL, `}`), and
+ * its spaces, as bit masks: 0x9f - c, saturated, has its high bit set
+ * for c < 0x20, and c | 2 is 0x7f for DEL and `}`. */
+static inline unsigned
+fold_mask(__m128i v, unsigned *sp)
+{
+	*sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_subs_epu8(_mm_set1_epi8((char)0x9f), v),
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(2)), 0x7f)));
+}
+
+/*
+ * Copy the n >= 16 bytes at s to d while nothing in them folds but
+ * single spaces (and no space first when the byte before s was one:
+ * space); how many bytes were plain (n: all).  Thirty-two bytes at a
+ * time, then sixteen, the last sixteen overlapping the ones before;
+ * up to 31 bytes after the plain ones are written too (d has room for
+ * n).
+ */
 static size_t
-plain_run(const char *s, size_t n, bool space)
+plain_copy(char *d, const char *s, size_t n, bool space)
 {
 	size_t i = 0;
-	unsigned prev = space;	/* bit 0: the byte before is a space */
+	unsigned prev = space, bad, sp, sp1;	/* prev: the byte before */
+	__m128i v, v1;
 
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const void *)(s + i));
-		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    cd__le8(v, 0x1f),
-		    _mm_or_si128(cd__eq8(v, 0x7f), cd__eq8(v, '}'))));
-		unsigned sp = (unsigned)_mm_movemask_epi8(cd__eq8(v, ' '));
-
+	for (; i + 32 <= n; i += 32) {
+		v = _mm_loadu_si128((const void *)(s + i));
+		v1 = _mm_loadu_si128((const void *)(s + i + 16));
+		_mm_storeu_si128((void *)(d + i), v);
+		_mm_storeu_si128((void *)(d + i + 16), v1);
+		bad = fold_mask(v, &sp) | fold_mask(v1, &sp1) << 16;
+		sp |= sp1 << 16;
 		/* a space after a space folds too */
 		bad |= sp & ((sp << 1) | prev);
 		if (bad != 0)
 			return i + (size_t)__builtin_ctz(bad);
-		prev = sp >> 15;
+		prev = sp >> 31;
 	}
-	return i;
+	for (;;) {
+		if (i + 16 > n) {
+			if (i == n)
+				return n;
+			/* the last sixteen (n > 16 here), the first of them
+			 * already found plain whatever the byte before */
+			i = n - 16;
+			prev = 0;
+		}
+		v = _mm_loadu_si128((const void *)(s + i));
+		_mm_storeu_si128((void *)(d + i), v);
+		bad = fold_mask(v, &sp);
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctz(bad);
+		/* (fewer than 32 were left: now at most the last 16) */
+		i += 16;
+	}
+}
+#endif
+
+#ifdef CD_AVX2
+int cd__have_avx2;
+
+static void avx2_init(void) __attribute__((constructor));
+
+static void
+avx2_init(void)
+{
+	const char *no = getenv("CHESSDATA_NO_AVX2");
+
+	__builtin_cpu_init();
+	cd__have_avx2 = __builtin_cpu_supports("avx2") && (no == NULL ||
+	    *no == '\0');
+}
+
+/* fold_mask() for 32 bytes. */
+__attribute__((target("avx2"))) static inline uint32_t
+fold_mask32(__m256i v, uint32_t *sp)
+{
+	*sp = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v,
+	    _mm256_set1_epi8(' ')));
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+	    _mm256_subs_epu8(_mm256_set1_epi8((char)0x9f), v),
+	    _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(2)),
+	    _mm256_set1_epi8(0x7f))));
+}
+
+/* plain_copy() with AVX2, for n >= 32: 64 bytes at a time, then 32,
+ * the last 32 overlapping the ones before; up to 63 bytes after the
+ * plain ones are written too. */
+__attribute__((target("avx2"))) static size_t
+plain_copy_avx2(char *d, const char *s, size_t n, bool space)
+{
+	size_t i = 0;
+	uint64_t prev = space, bad, sp;	/* prev: the byte before */
+	uint32_t sp0, sp1;
+	__m256i v, v1;
+
+	for (; i + 64 <= n; i += 64) {
+		v = _mm256_loadu_si256((const void *)(s + i));
+		v1 = _mm256_loadu_si256((const void *)(s + i + 32));
+		_mm256_storeu_si256((void *)(d + i), v);
+		_mm256_storeu_si256((void *)(d + i + 32), v1);
+		bad = fold_mask32(v, &sp0) |
+		    (uint64_t)fold_mask32(v1, &sp1) << 32;
+		sp = sp0 | (uint64_t)sp1 << 32;
+		/* a space after a space folds too */
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctzll(bad);
+		prev = sp >> 63;
+	}
+	for (;;) {
+		if (i + 32 > n) {
+			if (i == n)
+				return n;
+			/* the last 32 (n > 32 here), the first of them
+			 * already found plain whatever the byte before */
+			i = n - 32;
+			prev = 0;
+		}
+		v = _mm256_loadu_si256((const void *)(s + i));
+		_mm256_storeu_si256((void *)(d + i), v);
+		bad = fold_mask32(v, &sp0);
+		bad |= sp0 & ((sp0 << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctzll(bad);
+		/* (fewer than 64 were left: now at most the last 32) */
+		i += 32;
+	}
 }
 #endif
 
 /*
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
  * into d: every run of folded bytes becomes one space.  Runs with
- * nothing to fold but single spaces are found sixteen bytes at a time
- * (SSE2) and copied whole, or copied eight bytes at a time.  Returns
- * the length written (at most len).
+ * nothing to fold but single spaces are checked and copied in one
+ * pass, 64 or 32 bytes at a time (AVX2), 32 or 16 (SSE2), or eight
+ * bytes at a time.  Returns the length written (at most len).
  */
 static size_t
 fold(char *d, const char *s, size_t len)
@@ -825,10 +934,17 @@ fold(char *d, const char *s, size_t len)
 
 	while (i < len) {
 #ifdef __SSE2__
-		size_t run = plain_run(s + i, len - i, space);
+		size_t run = 0;
+
+#ifdef CD_AVX2
+		if (len - i >= 32 && cd__have_avx2)
+			run = plain_copy_avx2(d + k, s + i, len - i, space);
+		else
+#endif
+		if (len - i >= 16)
+			run = plain_copy(d + k, s + i, len - i, space);
 
 		if (run > 0) {
-			memcpy(d + k, s + i, run);
 			k += run;
 			i += run;
 			space = s[i - 1] == ' ';
@@ -869,43 +985,19 @@ fold(char *d, const char *s, size_t len)
 	return k;
 }
 
-/* Append a note of kind at the cursor's place. */
+/* Make the len bytes at off in the string store a note of kind at the
+ * cursor's place. */
 static cd_status
-note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
-    bool *changed)
+note_link(cd_game *g, int kind, size_t off, size_t len)
 {
 	struct cd__game_priv *p = g->priv;
 	struct cd__line *l = &p->line;
 	uint32_t idx = g->nnotes, *head;
 	uint64_t key;
-	size_t off;
 	cd_game_note *nt;
 
-	if (fold_it) {
-		/* trim, fold white space and control bytes, drop `}` */
-		size_t a = 0, b = len;
-
-		while (a < b && fold_byte((unsigned char)text[a]))
-			a++;
-		while (b > a && fold_byte((unsigned char)text[b - 1]))
-			b--;
-		if (changed)
-			*changed = memchr(text, '}', len) != NULL;
-		if (a == b)
-			return CD_OK;
-		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
-		    256) != 0)
-			return CD_ERR_NOMEM;
-		len = fold(g->str + off, text + a, b - a);
-		g->str[off + len] = '\0';
-		g->str_len = off + len + 1;
-	} else {
-		if ((off = str_add(g, text, len)) == (size_t)-1)
-			return CD_ERR_NOMEM;
-	}
-	if (grow32((void **)&g->notes, &g->priv->notes_cap, (size_t)idx + 1,
-	    sizeof(*g->notes), 64) != 0)
+	if (idx >= g->priv->notes_cap && grow32((void **)&g->notes,
+	    &g->priv->notes_cap, (size_t)idx + 1, sizeof(*g->notes), 64) != 0)
 		return CD_ERR_NOMEM;
 	g->nnotes++;
 	nt = &g->notes[idx];
@@ -937,6 +1029,82 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 	p->tail_key = key;
 	p->tail = idx;
 	return CD_OK;
+}
+
+/* Append a note of kind at the cursor's place. */
+static cd_status
+note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
+    bool *changed)
+{
+	size_t off;
+
+	if (fold_it) {
+		/* trim, fold white space and control bytes, drop `}` */
+		size_t a = 0, b = len;
+
+		while (a < b && fold_byte((unsigned char)text[a]))
+			a++;
+		while (b > a && fold_byte((unsigned char)text[b - 1]))
+			b--;
+		if (changed)
+			*changed = memchr(text, '}', len) != NULL;
+		if (a == b)
+			return CD_OK;
+		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
+		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
+		    256) != 0)
+			return CD_ERR_NOMEM;
+		len = fold(g->str + off, text + a, b - a);
+		g->str[off + len] = '\0';
+		g->str_len = off + len + 1;
+	} else {
+		if ((off = str_add(g, text, len)) == (size_t)-1)
+			return CD_ERR_NOMEM;
+	}
+	return note_link(g, kind, off, len);
+}
+
+const char *
+cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
+    cd_status *st)
+{
+#ifdef __SSE2__
+	size_t n, off = g->str_len, run;
+	char *d;
+
+	*st = CD_OK;
+	while (s < e && *s == ' ')
+		s++;
+	if ((n = (size_t)(e - s)) < 16)
+		return NULL;
+	if (grow((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
+	    256) != 0)
+		return NULL;	/* (the lexer's way tells) */
+	d = g->str + off;
+#ifdef CD_AVX2
+	if (n >= 32 && cd__have_avx2)
+		run = plain_copy_avx2(d, s, n, false);
+	else
+#endif
+		run = plain_copy(d, s, n, false);
+	if (run == n || s[run] != '}')
+		return NULL;
+	e = s + run + 1;
+	if (run > 0 && s[run - 1] == ' ')
+		run--;
+	if (run == 0)
+		return e;
+	d[run] = '\0';
+	g->str_len = off + run + 1;
+	*st = note_link(g, CD_NOTE_COMMENT, off, run);
+	return e;
+#else
+	(void)g;
+	(void)s;
+	(void)e;
+	*st = CD_OK;
+	return NULL;
+#endif
 }
 
 cd_status

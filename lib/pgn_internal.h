@@ -25,6 +25,16 @@ cd__le8(__m128i v, int c)
 {
 	return _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8((char)c)), v);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define CD_AVX2 1
+#include <immintrin.h>
+/* The processor has AVX2 (x86-64's baseline does not) and
+ * CHESSDATA_NO_AVX2 is not set, found when the library is loaded
+ * (pgn_game.c): the comment folder and the game reader's comment scan
+ * use it. */
+extern int cd__have_avx2;
+#endif
 #endif
 
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
@@ -223,6 +233,18 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
+
+/*
+ * A brace comment at s (after its `{`; e: the end of the movetext)
+ * whose text holds nothing to fold but single spaces, added as
+ * cd_game_add_comment() adds it, folded and stored in one pass that
+ * also finds its `}` (no line end in it: line numbers stay): the byte
+ * after the `}`.  NULL, with nothing added, for any other comment,
+ * which the lexer's way takes.  *st: CD_OK, or an error of the
+ * note's.
+ */
+const char *cd__game_add_plain_comment(cd_game *g, const char *s,
+    const char *e, cd_status *st);
 
 /* Grow *arr (elements of size sz) to hold at least need elements
  * (pgn_game.c); 0 or -1. */

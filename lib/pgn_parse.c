@@ -300,6 +300,26 @@ read_tag_section(struct parse *ps)
 	return CD_OK;
 }
 
+/* A brace comment at q (a `{`) with nothing to fold in it but single
+ * spaces, added without a token (cd__game_add_plain_comment): 1 (lx is
+ * past it), 0 for any other comment (nothing done), or a failure's
+ * status (negative). */
+static int
+plain_comment(struct parse *ps, cd_pgn_lexer *lx, const char *q)
+{
+	cd_status st;
+	const char *w = cd__game_add_plain_comment(ps->g, q + 1, lx->end,
+	    &st);
+
+	if (w == NULL)
+		return 0;
+	if (st != CD_OK)
+		return fail(ps, st, lx->line, (unsigned long)(q -
+		    lx->line_start) + lx->col0, "%s", cd_strerror(st));
+	lx->p = w;
+	return 1;
+}
+
 static cd_status
 read_movetext(struct parse *ps)
 {
@@ -325,9 +345,11 @@ read_movetext(struct parse *ps)
 	for (;;) {
 		cd_pgn_tok_type type;
 
-		/* The bulk of movetext, move numbers and plain moves, read
-		 * here without a token; anything else, or a move the fast
-		 * reader leaves alone, goes to the lexer from its start. */
+		/* The bulk of movetext, move numbers, plain moves and
+		 * comments with nothing to fold but single spaces, read here
+		 * without a token; anything else, or a move or comment the
+		 * fast reader leaves alone, goes to the lexer from its
+		 * start. */
 		if (fast && !ended) {
 			const char *q = lx.p, *e = lx.end, *w;
 
@@ -376,6 +398,16 @@ read_movetext(struct parse *ps)
 					tried_len = (size_t)(w - q);
 				}
 			}
+		}
+		/* (here on the fast path lx.p < lx.end; this test outside
+		 * the block above keeps its code as fast for moves) */
+		if (fast && !ended && *lx.p == '{') {
+			int k = plain_comment(ps, &lx, lx.p);
+
+			if (k < 0)
+				return (cd_status)k;
+			if (k > 0)
+				continue;
 		}
 		type = cd_pgn_lex_next(&lx, &t);
 

@@ -179,9 +179,29 @@ comment(struct out *o, const char *s, size_t len)
 	 * the line before that separator (0: the line is empty) */
 	p = 0;
 	for (;;) {
-		size_t sep = col ? 1 : 0, avail, k;
+		size_t sep, avail, k;
 		bool found = false;
 
+#ifdef __SSE2__
+		/* the usual line: a whole one after a line end (so the `{ `
+		 * is behind), cut at the last space of its last sixteen
+		 * bytes, c[p + 64 .. p + 79], unless that is the one before
+		 * the `}`; anything else as below */
+		while (col == 0 && p > 0 && n - p > LINE_MAX_LEN) {
+			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
+			    _mm_loadu_si128((const void *)(c + p +
+			    LINE_MAX_LEN - 15)), ' '));
+
+			if (p + LINE_MAX_LEN + 2 >= n)
+				m &= ~(1u << (n - 2 - (p + LINE_MAX_LEN - 15)));
+			if (m == 0)
+				break;
+			q = p + LINE_MAX_LEN - 15 + 31 - (size_t)__builtin_clz(m);
+			c[q] = '\n';
+			p = q + 1;
+		}
+#endif
+		sep = col ? 1 : 0;
 		avail = col + sep < LINE_MAX_LEN ? LINE_MAX_LEN - col - sep : 0;
 		if (n - p <= avail) {
 			col += sep + (n - p);

@@ -1296,40 +1296,56 @@ START_TEST(test_random_tokens)
 }
 END_TEST
 
+/* The plain fold of rule 10: the n bytes at in trimmed, each run of
+ * white space and control bytes one space, into want (NUL-ended). */
+static void
+fold_plain(char *want, const char *in, size_t n)
+{
+	size_t i, k = 0;
+	bool space = true;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)in[i];
+
+		if (c <= 0x20 || c == 0x7f || c == '}') {
+			if (!space)
+				want[k++] = ' ';
+			space = true;
+		} else {
+			want[k++] = (char)c;
+			space = false;
+		}
+	}
+	if (k > 0 && want[k - 1] == ' ')
+		k--;
+	want[k] = '\0';
+}
+
 /* Comment folding against a plain reference, on random bytes: bytes
- * to fold everywhere, and (every other round) long runs of words and
- * single spaces with a byte to fold now and then, as engines write. */
+ * to fold everywhere (and the bytes next to them: 0x1f and 0x20, `|`
+ * `}` `~` DEL and 0x80, 0x9f and 0xa0), and (every other round) long
+ * runs of words and single spaces with a byte to fold now and then, as
+ * engines write (now and then: one in 30 or one in 300 bytes). */
 START_TEST(test_fold_random)
 {
-	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9";
+	static const char alphabet[] = "ab  \t\n\r}\x7f\x01\xc3\xa9\x1f|~"
+	    "\x80\x9f\xa0\xff";
 	static const char words[] = "abcdefg, =.0123 ";
 	char in[300], want[300];
 	int round;
 
 	for (round = 0; round < 20000; round++) {
-		size_t n = rnd(260), i, k = 0;
-		bool space = true, changed;
+		size_t n = rnd(260), i, k;
+		bool changed;
 		uint32_t a;
 
 		for (i = 0; i < n; i++)
-			in[i] = round % 2 == 0 || rnd(30) == 0 ?
+			in[i] = round % 2 == 0 ||
+			    rnd(round % 4 == 1 ? 30 : 300) == 0 ?
 			    alphabet[rnd(sizeof(alphabet) - 1)] :
 			    words[rnd(sizeof(words) - 1)];
-		for (i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)in[i];
-
-			if (c <= 0x20 || c == 0x7f || c == '}') {
-				if (!space)
-					want[k++] = ' ';
-				space = true;
-			} else {
-				want[k++] = (char)c;
-				space = false;
-			}
-		}
-		if (k > 0 && want[k - 1] == ' ')
-			k--;
-		want[k] = '\0';
+		fold_plain(want, in, n);
+		k = strlen(want);
 		cd_game_clear(game);
 		ck_assert_int_eq(cd_game_add_comment(game, in, n, &changed),
 		    CD_OK);
@@ -1343,6 +1359,103 @@ START_TEST(test_fold_random)
 		ck_assert_uint_eq(game->notes[a].len, k);
 		ck_assert_str_eq(cd_game_str(game, game->notes[a].text), want);
 	}
+}
+END_TEST
+
+static void
+no_warn(void *ctx, unsigned long line, unsigned long col, const char *msg)
+{
+	(void)ctx;
+	(void)line;
+	(void)col;
+	(void)msg;
+}
+
+/*
+ * Brace comments read by the parser's fast way (a comment with nothing
+ * to fold but single spaces, folded and stored while its `}` is found)
+ * against the lexer's way (a parse with a warn function takes it) and
+ * the plain fold: random texts with and without bytes to fold (line
+ * ends too), with spaces around them or none, short and long, near the
+ * end of the movetext (fewer than 16 or 32 bytes left), the last one
+ * unclosed, or followed by a bad move whose line and column must come
+ * out the same.
+ */
+START_TEST(test_plain_comment_random)
+{
+	static const char alphabet[] = "ab  \t\n\r\x7f\x01\x1f|~\x80\x9f"
+	    "\xa0\xff";
+	static const char words[] = "abcdefg, =.0123 ";
+	static const char *const after[] = { " e5 ", " 2. Nf3 ", " " };
+	static char in[2048], raw[400], want[3][400];
+	cd_pgn_parse_opts slow;
+	int round, fast_notes = 0;
+
+	memset(&slow, 0, sizeof(slow));
+	slow.warn = no_warn;
+	for (round = 0; round < 20000; round++) {
+		int nc = 1 + (int)rnd(3), j, end = (int)rnd(4), nw = 0;
+		cd_error e1, e2;
+		char *o1, *o2;
+
+		strcpy(in, "1. e4 ");
+		for (j = 0; j < nc; j++) {
+			size_t n = rnd(4) == 0 ? rnd(40) : rnd(300), i, k = 0;
+
+			for (i = rnd(3); i > 0; i--)
+				raw[k++] = ' ';
+			for (i = 0; i < n; i++)
+				raw[k++] = round % 3 == 2 || (round % 3 == 1 &&
+				    rnd(40) == 0) ?
+				    alphabet[rnd(sizeof(alphabet) - 1)] :
+				    words[rnd(sizeof(words) - 1)];
+			for (i = rnd(3); i > 0; i--)
+				raw[k++] = ' ';
+			raw[k] = '\0';
+			fold_plain(want[j], raw, k);
+			strcat(in, "{");
+			strcat(in, raw);
+			if (j < nc - 1 || end != 2)
+				strcat(in, "}");
+			if (j < nc - 1)
+				strcat(in, after[j]);
+		}
+		if (end == 0)
+			strcat(in, " *");
+		else if (end == 1)
+			strcat(in, rnd(2) ? " Zz9 *" : "\n 2... Ke7 *");
+		else if (end == 3)
+			strcat(in, " 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *");
+		memset(&e1, 0, sizeof(e1));
+		memset(&e2, 0, sizeof(e2));
+		o1 = regularize(in, strlen(in), 0, NULL, &e1);
+		if (o1 != NULL) {
+			/* the notes of the fast way (in the order added,
+			 * from 1) against the plain fold */
+			for (j = 0; j < nc; j++) {
+				if (want[j][0] == '\0')
+					continue;
+				nw++;
+				ck_assert_uint_lt((uint32_t)nw, game->nnotes);
+				ck_assert_str_eq(cd_game_str(game,
+				    game->notes[nw].text), want[j]);
+			}
+			ck_assert_uint_eq(game->nnotes, (uint32_t)nw + 1);
+			fast_notes += nw;
+		}
+		o2 = regularize(in, strlen(in), 0, &slow, &e2);
+		ck_assert_msg((o1 == NULL) == (o2 == NULL), "%s", in);
+		if (o1 != NULL) {
+			ck_assert_str_eq(o1, o2);
+		} else {
+			ck_assert_str_eq(e1.msg, e2.msg);
+			ck_assert_uint_eq(e1.line, e2.line);
+			ck_assert_uint_eq(e1.col, e2.col);
+		}
+		free(o1);
+		free(o2);
+	}
+	ck_assert_int_gt(fast_notes, 10000);
 }
 END_TEST
 
@@ -1374,15 +1487,18 @@ fill_tokens(char *want, const char *tok, size_t stride, int ntok)
 	want[k] = '\0';
 }
 
-/* Filling with comments of random words against a plain greedy
- * filler over the token list (rule 6 and rule 10). */
+/* Filling with comments of random words (up to 100 words, up to 100
+ * bytes long) against a plain greedy filler over the token list (rule
+ * 6 and rule 10). */
 START_TEST(test_fill_random)
 {
-	static char in[4096], want[8192], tok[300][136];
+	static char in[16384], want[16384], tok[300][136];
 	int round;
 
 	for (round = 0; round < 3000; round++) {
-		int nw = 1 + (int)rnd(12), ntok = 0, i, w;
+		/* every other comment long: most of its lines start after
+		 * a line end */
+		int nw = 1 + (int)rnd(round % 2 ? 12 : 100), ntok = 0, i, w;
 		char *out;
 
 		/* a prefix of moves moves the comment's first column */
@@ -1567,6 +1683,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_fold_random);
+	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

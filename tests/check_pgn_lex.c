@@ -628,6 +628,61 @@ START_TEST(test_scan_bytes)
 }
 END_TEST
 
+/*
+ * The reader's scan of brace comments (64 bytes a step with AVX2, 64
+ * then 16 with SSE2, then a byte loop) against where a comment must
+ * end: a comment of k bytes of `a` with, after j of them, a `}` then
+ * a marker (the game ends there, 1-0, not at the later "} 0-1"), a
+ * line end then a tag pair (the comment and the game end before the
+ * tag pair, never closed), or a plain line end (no end: the `}` after
+ * ends it, 1-0).  check-sse2.sh runs this without AVX2 too.
+ */
+START_TEST(test_comment_scan)
+{
+	static const char *const mid[] = {
+		"} 1-0\n", "\n[Event \"z\"]\n", "\n"
+	};
+	static const char *const end[] = {
+		"} e5 0-1\n", "} 1-0\n", "} 1-0\n"
+	};
+	char in[512], a[200];
+	int k, j, x, bad = 0;
+	char first[64] = "";
+
+	memset(a, 'a', sizeof(a));
+	for (k = 0; k < 160; k++)
+		for (j = 0; j <= k; j++)
+			for (x = 0; x < 3; x++) {
+				cd_pgn_reader *r;
+				cd_pgn_raw_game g, g2;
+				size_t n;
+				bool ok;
+
+				n = (size_t)sprintf(in, "[Event \"x\"]\n"
+				    "1. e4 {%.*s%s%.*s%s", j, a, mid[x],
+				    k - j, a, end[x]);
+				g = one_game(&r, in, n);
+				if (x == 1)
+					ok = g.flags ==
+					    (CD_PGN_RAW_UNCLOSED_COMMENT |
+					    CD_PGN_RAW_NO_RESULT) &&
+					    g.len == 19 + (size_t)j + 1 &&
+					    cd_pgn_reader_next(r, &g2) ==
+					    CD_OK && g2.ntags == 1 &&
+					    strcmp(g2.tags[0].value, "z") == 0;
+				else
+					ok = g.flags == 0 && g.result ==
+					    CD_PGN_RESULT_WHITE;
+				if (!ok && bad++ == 0)
+					snprintf(first, sizeof(first),
+					    "k %d, j %d, case %d", k, j, x);
+				cd_pgn_reader_free(r);
+			}
+	ck_assert_msg(bad == 0, "%d cases read wrong, first: %s", bad,
+	    first);
+}
+END_TEST
+
 START_TEST(test_bad_tags)
 {
 	struct games *gs = read_both(
@@ -1303,6 +1358,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tag_value);
 	tcase_add_test(tc, test_all_bytes);
 	tcase_add_test(tc, test_scan_bytes);
+	tcase_add_test(tc, test_comment_scan);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("corpus");
