@@ -143,6 +143,7 @@ cd_game_clear(cd_game *g)
 {
 	g->str_len = 0;
 	g->ntags = 0;
+	memset(g->priv->known, 0, sizeof(g->priv->known));
 	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
@@ -158,6 +159,82 @@ cd_game_clear(cd_game *g)
 }
 
 /* ---- Tags ---- */
+
+/* The tags the library looks up itself (priv->known), the roster first
+ * in its order. */
+enum {
+	KT_EVENT, KT_SITE, KT_DATE, KT_ROUND, KT_WHITE, KT_BLACK, KT_RESULT,
+	KT_SETUP, KT_FEN, KT_VARIANT, KT_N
+};
+
+/* Their names, each in eight bytes (NULs after it), to be copied whole. */
+static const char known_name[KT_N][8] = { "Event", "Site", "Date",
+    "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant" };
+static const size_t known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
+
+/* The KT_* of a tag name, or -1: told by its length and first byte,
+ * then its first four and last four bytes compared at once. */
+static inline int
+known_index(const char *name, size_t len)
+{
+	uint32_t a, b, c, d;
+	int k;
+
+	switch (len) {
+	case 3:
+		return name[0] == 'F' && name[1] == 'E' && name[2] == 'N' ?
+		    KT_FEN : -1;
+	case 4:
+		k = name[0] == 'S' ? KT_SITE : name[0] == 'D' ? KT_DATE : -1;
+		break;
+	case 5:
+		k = name[0] == 'E' ? KT_EVENT : name[0] == 'R' ? KT_ROUND :
+		    name[0] == 'W' ? KT_WHITE : name[0] == 'B' ? KT_BLACK :
+		    name[0] == 'S' ? KT_SETUP : -1;
+		break;
+	case 6:
+		k = KT_RESULT;
+		break;
+	case 7:
+		k = KT_VARIANT;
+		break;
+	default:
+		return -1;
+	}
+	if (k < 0)
+		return -1;
+	memcpy(&a, name, 4);
+	memcpy(&b, known_name[k], 4);
+	memcpy(&c, name + len - 4, 4);
+	memcpy(&d, known_name[k] + len - 4, 4);
+	return a == b && c == d ? k : -1;
+}
+
+/* The value of the known tag k, NULL if absent; its length in *len. */
+static const char *
+known_value(const cd_game *g, int k, size_t *len)
+{
+	uint32_t i = g->priv->known[k];
+
+	if (i == 0)
+		return NULL;
+	*len = g->tags[i - 1].value_len;
+	return g->str + g->tags[i - 1].value;
+}
+
+/* Make priv->known again from the tags (after their indexes moved). */
+static void
+known_reindex(cd_game *g)
+{
+	size_t i;
+	int k;
+
+	memset(g->priv->known, 0, sizeof(g->priv->known));
+	for (i = 0; i < g->ntags; i++)
+		if ((k = known_index(g->str + g->tags[i].name,
+		    g->tags[i].name_len)) >= 0)
+			g->priv->known[k] = (uint32_t)i + 1;
+}
 
 /* Games with more tags than this find names through a hash index (a
  * scan per added tag would make 100,000 tags cost 5e9 comparisons). */
@@ -215,8 +292,9 @@ tag_index_update(const cd_game *g)
 	return true;
 }
 
+/* The index of the tag named name that is not a known one, or -1. */
 static long
-tag_find(const cd_game *g, const char *name, size_t len)
+other_find(const cd_game *g, const char *name, size_t len)
 {
 	const struct cd__game_priv *p = g->priv;
 	size_t i, mask;
@@ -245,42 +323,103 @@ tag_find(const cd_game *g, const char *name, size_t len)
 	return -1;
 }
 
+static long
+tag_find(const cd_game *g, const char *name, size_t len)
+{
+	int k = known_index(name, len);
+
+	if (k >= 0)
+		return (long)g->priv->known[k] - 1;
+	return other_find(g, name, len);
+}
+
+/* 0x80 in each byte of x that is a control byte or DEL, exactly (no
+ * carry crosses a byte). */
+static inline uint64_t
+ctrl_bytes(uint64_t x)
+{
+	return (~(((x & CD__LOWS) + 0x6060606060606060ULL) | x) & CD__HIGHS) |
+	    cd__zero_bytes(x ^ CD__LOWS);
+}
+
+/* Copy a tag value of n bytes from s to d, control bytes and DEL as
+ * spaces: eight bytes at a time while none is such a byte (the last
+ * eight overlapping the ones before; four and four that may overlap
+ * when n is 4 to 7), byte by byte from the first eight that hold
+ * one. */
+static void
+value_copy(char *d, const char *s, size_t n)
+{
+	size_t k = 0;
+	uint64_t x;
+	uint32_t a, b;
+
+	if (n >= 8) {
+		for (; k < n; k += 8) {
+			if (k + 8 > n)
+				k = n - 8;
+			memcpy(&x, s + k, 8);
+			if (ctrl_bytes(x) != 0)
+				break;
+			memcpy(d + k, &x, 8);
+		}
+	} else if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (ctrl_bytes(a | (uint64_t)b << 32) == 0) {
+			memcpy(d, &a, 4);
+			memcpy(d + n - 4, &b, 4);
+			return;
+		}
+	}
+	for (; k < n; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+}
+
 cd_status
 cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
     const char *value, size_t value_len)
 {
-	long i = tag_find(g, name, name_len);
-	size_t off = g->str_len, need = value_len + 1, k;
+	struct cd__game_priv *p = g->priv;
+	int kt = known_index(name, name_len);
+	long i = kt >= 0 ? (long)p->known[kt] - 1 :
+	    other_find(g, name, name_len);
+	size_t off = g->str_len, need = value_len + 1;
 	cd_game_tag *t;
 	char *d;
 
-	/* the value, and the name of a new tag, in one stretch */
+	/* the value, and the name of a new tag, in one stretch (and room
+	 * for a known name's eight bytes) */
 	if (i < 0)
-		need += name_len + 1;
+		need += name_len + 1 + 8;
 	if (value_len > SIZE_MAX / 4 || name_len > SIZE_MAX / 4 ||
 	    need > SIZE_MAX - off ||
-	    grow((void **)&g->str, &g->priv->str_cap, off + need, 1, 256) != 0)
+	    grow((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0)
 		return CD_ERR_NOMEM;
 	if (i >= 0) {
 		t = &g->tags[i];
 	} else {
-		if (grow((void **)&g->tags, &g->priv->tags_cap, g->ntags + 1,
+		if (grow((void **)&g->tags, &p->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
 		t = &g->tags[g->ntags++];
-		memcpy(g->str + off, name, name_len);
-		g->str[off + name_len] = '\0';
+		if (kt >= 0) {
+			/* the name and its NUL in one move */
+			memcpy(g->str + off, known_name[kt], 8);
+			p->known[kt] = (uint32_t)g->ntags;
+		} else {
+			memcpy(g->str + off, name, name_len);
+			g->str[off + name_len] = '\0';
+		}
 		t->name = off;
 		t->name_len = name_len;
 		off += name_len + 1;
 	}
-	/* control bytes and DEL become spaces */
 	d = g->str + off;
-	for (k = 0; k < value_len; k++) {
-		unsigned char c = (unsigned char)value[k];
-
-		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
-	}
+	value_copy(d, value, value_len);
 	d[value_len] = '\0';
 	t->value = off;
 	t->value_len = value_len;
@@ -317,6 +456,7 @@ cd_game_remove_tag(cd_game *g, const char *name)
 	    (g->ntags - (size_t)i - 1) * sizeof(*g->tags));
 	g->ntags--;
 	tag_index_drop(g);	/* the indexes moved */
+	known_reindex(g);
 	return true;
 }
 
@@ -371,7 +511,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 	g->start = g->priv->initial;
 	g->has_fen = false;
 	g->chess960 = false;
-	v = cd_game_tag_value(g, "Variant", &vlen);
+	v = known_value(g, KT_VARIANT, &vlen);
 	if (v != NULL) {
 		if (cd_pgn_variant_is_960(v, vlen)) {
 			g->chess960 = true;
@@ -382,7 +522,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 			return CD_ERR_UNSUPPORTED;
 		}
 	}
-	fen = cd_game_tag_value(g, "FEN", &flen);
+	fen = known_value(g, KT_FEN, &flen);
 	if (fen != NULL) {
 		cd_board b;
 
@@ -420,7 +560,7 @@ cd_game_result(const cd_game *g)
 
 	if (g->result != CD_PGN_RESULT_NONE)
 		return g->result;
-	v = cd_game_tag_value(g, "Result", &len);
+	v = known_value(g, KT_RESULT, &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
 			if (len == strlen(cd__pgn_results[i]) &&
@@ -433,34 +573,6 @@ void
 cd_game_set_result(cd_game *g, cd_pgn_result r)
 {
 	g->result = r;
-}
-
-static const char *const roster[7] = { "Event", "Site", "Date", "Round",
-    "White", "Black", "Result" };
-
-static const size_t roster_len[7] = { 5, 4, 4, 5, 5, 5, 6 };
-
-/* The index of a roster tag name in roster[], or -1. */
-static int
-roster_index(const char *name, size_t len)
-{
-	int i;
-
-	switch (len) {
-	case 4:
-		i = name[0] == 'S' ? 1 : name[0] == 'D' ? 2 : -1;
-		break;
-	case 5:
-		i = name[0] == 'E' ? 0 : name[0] == 'R' ? 3 :
-		    name[0] == 'W' ? 4 : name[0] == 'B' ? 5 : -1;
-		break;
-	case 6:
-		i = 6;
-		break;
-	default:
-		return -1;
-	}
-	return i >= 0 && memcmp(name, roster[i], len) == 0 ? i : -1;
 }
 
 static int
@@ -534,11 +646,13 @@ cd_status
 cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
-	bool initial = is_initial(g);
+	/* (without a FEN tag or cd_game_set_start the start is the
+	 * initial position) */
+	bool initial = !g->has_fen || is_initial(g);
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
 	bool has_variant = false;
-	const cd_game_tag *rt[7] = { NULL };
-	size_t k, i, j, first;
+	const uint32_t *known = g->priv->known;
+	size_t k, i, j, first, nknown = 0;
 	cd_game_xtag *x;
 	const char *v;
 	size_t vlen;
@@ -554,21 +668,20 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 		vlen = cd_fen_write(&g->start, xt->fen);
 		xtag_set(&x[k++], "FEN", 3, xt->fen, vlen);
 	}
-	/* one pass: the roster tags into rt[], the others (in full
-	 * export format) into x */
-	for (i = 0; i < g->ntags; i++) {
+	/* the others (in full export format) into x: the tags that are
+	 * not known ones, and Variant (none when every tag is a known
+	 * one and Variant is not there) */
+	for (i = 0; i < KT_N; i++)
+		nknown += known[i] != 0;
+	for (i = nknown < g->ntags || known[KT_VARIANT] != 0 ? 0 : g->ntags;
+	    i < g->ntags; i++) {
 		const cd_game_tag *t = &g->tags[i];
 		const char *name = g->str + t->name;
-		int r = roster_index(name, t->name_len);
+		int kt = known_index(name, t->name_len);
 
-		if (r >= 0) {
-			rt[r] = t;
+		if (kt >= 0 && kt != KT_VARIANT)
 			continue;
-		}
-		if ((t->name_len == 5 && memcmp(name, "SetUp", 5) == 0) ||
-		    (t->name_len == 3 && memcmp(name, "FEN", 3) == 0))
-			continue;
-		if (t->name_len == 7 && memcmp(name, "Variant", 7) == 0) {
+		if (kt == KT_VARIANT) {
 			has_variant = true;
 			if (reduced && g->chess960)
 				xtag_set(&x[k++], name, 7, g->str + t->value,
@@ -584,14 +697,14 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 		if (i == 6) {
 			v = cd_pgn_result_str(cd_game_result(g));
 			vlen = strlen(v);
-		} else if (rt[i] != NULL) {
-			v = g->str + rt[i]->value;
-			vlen = rt[i]->value_len;
+		} else if (known[i] != 0) {
+			v = g->str + g->tags[known[i] - 1].value;
+			vlen = g->tags[known[i] - 1].value_len;
 		} else {
-			v = i == 2 ? "????.??.??" : "?";
-			vlen = strlen(v);
+			v = i == KT_DATE ? "????.??.??" : "?";
+			vlen = i == KT_DATE ? 10 : 1;
 		}
-		xtag_set(&x[i], roster[i], roster_len[i], v, vlen);
+		xtag_set(&x[i], known_name[i], known_len[i], v, vlen);
 	}
 	/* insertion sort of the non-roster tags by name */
 	for (i = first + 1; i < k; i++) {
@@ -770,17 +883,6 @@ fold_byte(unsigned char c)
 	return c <= 0x20 || c == 0x7f || c == '}';
 }
 
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-#define LOWS	0x7f7f7f7f7f7f7f7fULL
-
-/* 0x80 in each byte of x that is zero, exactly. */
-static inline uint64_t
-zero_bytes(uint64_t x)
-{
-	return ~(((x & LOWS) + LOWS) | x | LOWS);
-}
-
 #ifdef __SSE2__
 /* How many of the n bytes at s fold copies as they are: bytes with
  * nothing to fold but single spaces (and no space first when the byte
@@ -840,10 +942,10 @@ fold(char *d, const char *s, size_t len)
 
 			memcpy(&w, s + i, 8);
 			/* any byte < 0x20, == 0x7f or == '}'? */
-			if ((((w - ONES * 0x20) & ~w & HIGHS) |
-			    zero_bytes(w ^ (ONES * 0x7f)) |
-			    zero_bytes(w ^ (ONES * '}'))) == 0) {
-				sp = zero_bytes(w ^ (ONES * ' '));
+			if ((((w - CD__ONES * 0x20) & ~w & CD__HIGHS) |
+			    cd__zero_bytes(w ^ (CD__ONES * 0x7f)) |
+			    cd__zero_bytes(w ^ (CD__ONES * '}'))) == 0) {
+				sp = cd__zero_bytes(w ^ (CD__ONES * ' '));
 				if ((sp & (sp << 8)) == 0 &&
 				    !(space && (sp & 0x80))) {
 					memcpy(d + k, &w, 8);

@@ -27,6 +27,19 @@ cd__le8(__m128i v, int c)
 }
 #endif
 
+/* Tests of eight bytes at once, exact for each byte (no carry or
+ * borrow crosses one). */
+#define CD__ONES	0x0101010101010101ULL
+#define CD__HIGHS	0x8080808080808080ULL
+#define CD__LOWS	0x7f7f7f7f7f7f7f7fULL
+
+/* 0x80 in each byte of x that is zero. */
+static inline uint64_t
+cd__zero_bytes(uint64_t x)
+{
+	return ~(((x & CD__LOWS) + CD__LOWS) | x | CD__LOWS);
+}
+
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
  * loaded), shared with the parser's fast path. */
 enum {
@@ -186,6 +199,11 @@ struct cd__game_priv {
 	/* the last note appended, to append the next in O(1) */
 	uint64_t tail_key;
 	uint32_t tail;
+
+	/* the tags the library looks up itself, by KT_* of pgn_game.c (the
+	 * roster in its order, SetUp, FEN, Variant): tag index + 1, 0
+	 * when absent */
+	uint32_t known[10];
 
 	/* an index of tag names once a game has many tags (open
 	 * addressing; slots hold tag index + 1; tags[0..tag_hashed) are
