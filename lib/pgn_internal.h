@@ -40,6 +40,32 @@ cd__zero_bytes(uint64_t x)
 	return ~(((x & CD__LOWS) + CD__LOWS) | x | CD__LOWS);
 }
 
+/* Copy n bytes from s to d with fixed-size moves where n is at most
+ * sixteen (two that overlap), memcpy beyond. */
+static inline void
+cd__copy_small(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, e;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&c, s, 4);
+		memcpy(&e, s + n - 4, 4);
+		memcpy(d, &c, 4);
+		memcpy(d + n - 4, &e, 4);
+	} else if (n < 4) {
+		while (n-- > 0)
+			*d++ = *s++;
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
  * loaded), shared with the parser's fast path. */
 enum {

@@ -395,26 +395,49 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 	return n;
 }
 
+/* The number of `\` and `"` in the n bytes at s: eight bytes at a
+ * time for none, one by one once there is one. */
+static size_t
+escapes(const char *s, size_t n)
+{
+	size_t i, k = 0;
+	uint64_t w;
+
+	if (n >= 8) {
+		for (i = 0; i < n; i += 8) {
+			if (i + 8 > n)
+				i = n - 8;
+			memcpy(&w, s + i, 8);
+			if ((cd__zero_bytes(w ^ (CD__ONES * '\\')) |
+			    cd__zero_bytes(w ^ (CD__ONES * '"'))) != 0)
+				break;
+		}
+		if (i >= n)
+			return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (s[i] == '\\' || s[i] == '"')
+			k++;
+	return k;
+}
+
 /* A tag line: [Name "value"] with \ and " escaped. */
 static void
 tag_line(struct out *o, const cd_game_xtag *x)
 {
-	size_t i, extra = 0;
+	size_t i, extra = escapes(x->value, x->value_len);
 	char *d;
 
-	for (i = 0; i < x->value_len; i++)
-		if (x->value[i] == '\\' || x->value[i] == '"')
-			extra++;
 	if (reserve(o, x->name_len + x->value_len + extra + 6) != 0)
 		return;
 	d = o->b->data + o->b->len;
 	*d++ = '[';
-	memcpy(d, x->name, x->name_len);
+	cd__copy_small(d, x->name, x->name_len);
 	d += x->name_len;
 	*d++ = ' ';
 	*d++ = '"';
 	if (extra == 0) {
-		memcpy(d, x->value, x->value_len);
+		cd__copy_small(d, x->value, x->value_len);
 		d += x->value_len;
 	} else {
 		for (i = 0; i < x->value_len; i++) {
