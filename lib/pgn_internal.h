@@ -156,6 +156,56 @@ struct cd__tagscan {
  */
 int cd__scan_tag(const char *p, const char *e, int eof,
     struct cd__tagscan *ts);
+/* The end of a tag name at p: the first byte at or after p that is
+ * not K_TAGNAME (a control byte, white space, `"`, `[`, `]` or DEL), or
+ * e.  Sixteen bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_name_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    cd__le8(v, 0x20),
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && (cd__pgn_cls[(unsigned char)*p] & K_TAGNAME))
+		p++;
+	return p;
+}
+
+/* In a tag value: the first line end or `"` at or after p, and also
+ * the first `\` unless no_backslash; e when there is none.  Sixteen
+ * bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_value_stop(const char *p, const char *e, int no_backslash)
+{
+#ifdef __SSE2__
+	const __m128i bs = _mm_set1_epi8(no_backslash ? '"' : '\\');
+
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+		    _mm_cmpeq_epi8(v, bs)));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\n' &&
+	    (no_backslash || *p != '\\'))
+		p++;
+	return p;
+}
+
 /* Undo \" and \\ in a value into out; returns the length. */
 size_t cd__unescape(const char *v, size_t len, int escapes, char *out);
 

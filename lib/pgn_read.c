@@ -80,6 +80,38 @@ tag_line(const char *p, const char *e, int eof)
 	return q == le;
 }
 
+/*
+ * A tag pair at p (a `[`) in its usual form: `[Name "value"]`, one
+ * space between name and value, no backslash or line end in the
+ * value.  1: read into *ts as cd__scan_tag reads it; 0: another form,
+ * or more input may be needed (cd__scan_tag reads it then).  The token
+ * lexer reads every tag with cd__scan_tag: check_pgn_lex compares the
+ * two.
+ */
+static inline int
+quick_tag(const char *p, const char *e, struct cd__tagscan *ts)
+{
+	const char *n = p + 1, *q, *i;
+
+	if (n == e || !(cls[U(*n)] & K_TAGNAME))
+		return 0;
+	q = cd__tag_name_end(n, e);
+	if (e - q < 2 || q[0] != ' ' || q[1] != '"')
+		return 0;
+	i = cd__tag_value_stop(q + 2, e, 0);
+	if (e - i < 2 || i[0] != '"' || i[1] != ']')
+		return 0;
+	ts->name = n;
+	ts->name_len = (size_t)(q - n);
+	ts->value = q + 2;
+	ts->value_len = (size_t)(i - (q + 2));
+	ts->escapes = 0;
+	ts->next = i + 2;
+	ts->lines = 0;
+	ts->last_nl = NULL;
+	return 1;
+}
+
 /* ---- the game reader ---- */
 
 #define READER_BLOCK	(256 * 1024)
@@ -750,7 +782,8 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->alen = 0;
 	r->g_flags = 0;
 	for (;;) {
-		int t = cd__scan_tag(p, e, eof, &ts);
+		int t = quick_tag(p, e, &ts) ? 1 : cd__scan_tag(p, e, eof,
+		    &ts);
 
 		if (t < 0)
 			return S_MORE;
