@@ -262,6 +262,37 @@ note_odd_move(struct parse *ps, const cd_pgn_token *t, uint32_t idx)
 	}
 }
 
+/* Whether one of the n bytes at s is `{`, `;` or `%`: sixteen bytes
+ * at a time where SSE2 is (the last sixteen overlapping the ones
+ * before). */
+static bool
+has_note_byte(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (;; i += 16) {
+			__m128i v;
+
+			if (i + 16 > n)
+				i = n - 16;
+			v = _mm_loadu_si128((const void *)(s + i));
+			if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+			    cd__eq8(v, '{'), cd__eq8(v, ';')),
+			    cd__eq8(v, '%'))) != 0)
+				return true;
+			if (i + 16 == n)
+				return false;
+		}
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == '{' || s[i] == ';' || s[i] == '%')
+			return true;
+	return false;
+}
+
 /* Comments, escape lines and errors in the tag section (rare: only
  * looked at when its bytes hold one of `{ ; %` or a bad tag). */
 static cd_status
@@ -573,9 +604,7 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	if ((st = read_tags(&ps)) != CD_OK)
 		return st;
 	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||
-	    memchr(raw->text, '%', raw->movetext) ||
-	    memchr(raw->text, '{', raw->movetext) ||
-	    memchr(raw->text, ';', raw->movetext)))
+	    has_note_byte(raw->text, raw->movetext)))
 		if ((st = read_tag_section(&ps)) != CD_OK)
 			return st;
 	/* without a `(` byte no variation opens: the position before

@@ -1327,6 +1327,34 @@ START_TEST(test_fold_random)
 }
 END_TEST
 
+/* An escape line in the tag section, at every place of a sixteen-byte
+ * block and in the last sixteen bytes before the movetext: kept as a
+ * note. */
+START_TEST(test_tag_section_escape)
+{
+	char in[256];
+	cd_error err;
+	size_t pad, n;
+	uint32_t i, escapes;
+	int last;
+
+	for (last = 0; last < 2; last++) {
+		for (pad = 0; pad < 40; pad++) {
+			n = (size_t)snprintf(in, sizeof(in),
+			    last ? "[Event \"%.*s\"]\n[Site \"s\"]\n%%e\n1. e4 *\n" :
+			    "[Event \"%.*s\"]\n%%e\n[Site \"s\"]\n1. e4 *\n",
+			    (int)pad, "........................................");
+			ck_assert_int_eq(cd_pgn_parse_text(game, in, n, NULL,
+			    &err), CD_OK);
+			escapes = 0;
+			for (i = 1; i < game->nnotes; i++)
+				escapes += game->notes[i].kind == CD_NOTE_ESCAPE;
+			ck_assert_msg(escapes == 1, "%s", in);
+		}
+	}
+}
+END_TEST
+
 /* A tag of the reference model of test_tags_random. */
 struct rtag {
 	const char *name;
@@ -1742,6 +1770,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_tags_random);
+	tcase_add_test(tc, test_tag_section_escape);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
