@@ -733,6 +733,82 @@ START_TEST(test_tags_quick)
 }
 END_TEST
 
+/* The line and column of byte at of in (from 1). */
+static void
+place_at(const char *in, size_t at, unsigned long *line, unsigned long *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < at; i++) {
+		if (in[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
+/*
+ * Lines and columns of games, tags and movetext against a count from
+ * the input's first byte: random games with line ends, CR LF, blank
+ * lines, tags over lines, comments over lines and escape lines at
+ * random places, so that the reader's vector count of line ends meets
+ * every length and every place of a line end in a block.
+ */
+START_TEST(test_lines_random)
+{
+	static const char *const parts[] = { "\n", "\r\n", " ", "\n\n",
+	    "e4 ", "Nf3 ", "{a\nb} ", "{cccccccccccccccccc} ", "; x\n",
+	    "\n%esc\n", "1. ", "(d4\n) " };
+	static const char *const tags[] = { "[Event \"a\"]", "[Site\n\"b\"]",
+	    "[Round \"ccccccccccccccccccccc\"]", "[White  \"w\" ]",
+	    "[Black \"b\"]" };
+	static const char *const ends[] = { "*", "1-0", "0-1", "" };
+	static char in[16384];
+	unsigned x = 77;
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		size_t n = 0, i;
+		int games = 1 + (int)(lcg(&x) % 12), k, m;
+		struct games *gs;
+
+		for (k = 0; k < games; k++) {
+			for (m = (int)(lcg(&x) % 4); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s\n",
+				    tags[lcg(&x) % 5]);
+			if (lcg(&x) % 2)
+				n += (size_t)sprintf(in + n, "\n");
+			for (m = (int)(lcg(&x) % 12); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s",
+				    parts[lcg(&x) % 12]);
+			n += (size_t)sprintf(in + n, "%s\n",
+			    ends[lcg(&x) % 4]);
+			for (m = (int)(lcg(&x) % 3); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s",
+				    lcg(&x) % 2 ? "\n" : "\r\n");
+		}
+		gs = read_mem(in, n);
+		for (i = 0; i < gs->n; i++) {
+			const cd_pgn_raw_game *g = &gs->g[i];
+			unsigned long line, col;
+
+			place_at(in, (size_t)g->offset, &line, &col);
+			ck_assert_uint_eq(g->line, line);
+			ck_assert_uint_eq(g->col, col);
+			place_at(in, (size_t)g->offset + g->movetext, &line,
+			    &col);
+			ck_assert_uint_eq(g->movetext_line, line);
+			ck_assert_uint_eq(g->movetext_col, col);
+		}
+		games_free(gs);
+	}
+}
+END_TEST
+
 START_TEST(test_bad_tags)
 {
 	struct games *gs = read_both(
@@ -1395,6 +1471,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tag_positions_lines);
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tags_quick);
+	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
