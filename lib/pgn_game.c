@@ -144,6 +144,7 @@ cd_game_clear(cd_game *g)
 	g->str_len = 0;
 	g->ntags = 0;
 	memset(g->priv->known, 0, sizeof(g->priv->known));
+	g->priv->tag_quotes = false;
 	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
@@ -333,50 +334,55 @@ tag_find(const cd_game *g, const char *name, size_t len)
 	return other_find(g, name, len);
 }
 
-/* 0x80 in each byte of x that is a control byte or DEL, exactly (no
- * carry crosses a byte). */
+/* 0x80 in each byte of x that is a control byte, DEL, `\` or `"`,
+ * exactly (no carry crosses a byte). */
 static inline uint64_t
-ctrl_bytes(uint64_t x)
+odd_bytes(uint64_t x)
 {
 	return (~(((x & CD__LOWS) + 0x6060606060606060ULL) | x) & CD__HIGHS) |
-	    cd__zero_bytes(x ^ CD__LOWS);
+	    cd__zero_bytes(x ^ CD__LOWS) |
+	    cd__zero_bytes(x ^ (CD__ONES * '\\')) |
+	    cd__zero_bytes(x ^ (CD__ONES * '"'));
 }
 
 /* Copy a tag value of n bytes from s to d, control bytes and DEL as
- * spaces: eight bytes at a time while none is such a byte (the last
- * eight overlapping the ones before; four and four that may overlap
- * when n is 4 to 7), byte by byte from the first eight that hold
- * one. */
-static void
+ * spaces: eight bytes at a time while none is such a byte or `\` or
+ * `"` (the last eight overlapping the ones before; four and four that
+ * may overlap when n is 4 to 7), byte by byte from the first eight that
+ * hold one.  Whether the value holds a `\` or `"`. */
+static bool
 value_copy(char *d, const char *s, size_t n)
 {
 	size_t k = 0;
 	uint64_t x;
 	uint32_t a, b;
+	bool quotes = false;
 
 	if (n >= 8) {
 		for (; k < n; k += 8) {
 			if (k + 8 > n)
 				k = n - 8;
 			memcpy(&x, s + k, 8);
-			if (ctrl_bytes(x) != 0)
+			if (odd_bytes(x) != 0)
 				break;
 			memcpy(d + k, &x, 8);
 		}
 	} else if (n >= 4) {
 		memcpy(&a, s, 4);
 		memcpy(&b, s + n - 4, 4);
-		if (ctrl_bytes(a | (uint64_t)b << 32) == 0) {
+		if (odd_bytes(a | (uint64_t)b << 32) == 0) {
 			memcpy(d, &a, 4);
 			memcpy(d + n - 4, &b, 4);
-			return;
+			return false;
 		}
 	}
 	for (; k < n; k++) {
 		unsigned char c = (unsigned char)s[k];
 
+		quotes |= c == '\\' || c == '"';
 		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
 	}
+	return quotes;
 }
 
 cd_status
@@ -396,13 +402,14 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
 	if (i < 0)
 		need += name_len + 1 + 8;
 	if (value_len > SIZE_MAX / 4 || name_len > SIZE_MAX / 4 ||
-	    need > SIZE_MAX - off ||
-	    grow((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0)
+	    need > SIZE_MAX - off || (off + need > p->str_cap &&
+	    grow((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0))
 		return CD_ERR_NOMEM;
 	if (i >= 0) {
 		t = &g->tags[i];
 	} else {
-		if (grow((void **)&g->tags, &p->tags_cap, g->ntags + 1,
+		if (g->ntags == p->tags_cap &&
+		    grow((void **)&g->tags, &p->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
 		t = &g->tags[g->ntags++];
@@ -419,7 +426,8 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
 		off += name_len + 1;
 	}
 	d = g->str + off;
-	value_copy(d, value, value_len);
+	if (value_copy(d, value, value_len))
+		p->tag_quotes = true;
 	d[value_len] = '\0';
 	t->value = off;
 	t->value_len = value_len;

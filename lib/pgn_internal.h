@@ -280,6 +280,9 @@ struct cd__game_priv {
 	 * roster in its order, SetUp, FEN, Variant): tag index + 1, 0
 	 * when absent */
 	uint32_t known[10];
+	/* a tag value holds `\` or `"` (or did: not cleared when a tag
+	 * goes) */
+	bool tag_quotes;
 
 	/* an index of tag names once a game has many tags (open
 	 * addressing; slots hold tag index + 1; tags[0..tag_hashed) are

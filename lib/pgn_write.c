@@ -421,11 +421,12 @@ escapes(const char *s, size_t n)
 	return k;
 }
 
-/* A tag line: [Name "value"] with \ and " escaped. */
+/* A tag line: [Name "value"] with \ and " escaped (none to escape
+ * unless quotes). */
 static void
-tag_line(struct out *o, const cd_game_xtag *x)
+tag_line(struct out *o, const cd_game_xtag *x, bool quotes)
 {
-	size_t i, extra = escapes(x->value, x->value_len);
+	size_t i, extra = quotes ? escapes(x->value, x->value_len) : 0;
 	char *d;
 
 	if (reserve(o, x->name_len + x->value_len + extra + 6) != 0)
@@ -474,8 +475,10 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 		return CD_ERR_NOMEM;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
+	/* (the other export tags, SetUp, FEN, Variant and the roster's
+	 * defaults, hold no `\` or `"`) */
 	for (i = 0; i < xt.n; i++)
-		tag_line(&o, &xt.tags[i]);
+		tag_line(&o, &xt.tags[i], g->priv->tag_quotes);
 	cd_game_xtags_free(&xt);
 	put(&o, "\n", 1);
 
