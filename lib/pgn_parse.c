@@ -594,11 +594,14 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	struct parse ps;
 	cd_status st;
 
-	memset(&ps, 0, sizeof(ps));
+	/* (odd_first is written before it is read: with the first odd
+	 * move) */
 	ps.g = g;
 	ps.raw = raw;
 	ps.o = opts ? opts : &none;
 	ps.err = err;
+	ps.odd_moves = 0;
+	ps.odd_line = ps.odd_col = 0;
 	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	cd_game_clear(g);
 	if ((st = read_tags(&ps)) != CD_OK)
