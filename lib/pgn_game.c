@@ -583,11 +583,17 @@ cd_game_set_result(cd_game *g, cd_pgn_result r)
 	g->result = r;
 }
 
+/* Byte order of tag names (the first bytes first, without a call:
+ * names are NUL-terminated, so an empty one has its NUL there). */
 static int
 name_cmp(const cd_game_xtag *a, const cd_game_xtag *b)
 {
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-	int c = memcmp(a->name, b->name, n);
+	int c = (unsigned char)a->name[0] - (unsigned char)b->name[0];
+
+	if (c != 0)
+		return c;
+	c = memcmp(a->name, b->name, n);
 
 	if (c != 0)
 		return c;
