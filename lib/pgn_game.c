@@ -385,9 +385,10 @@ value_copy(char *d, const char *s, size_t n)
 	return quotes;
 }
 
-cd_status
-cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
-    const char *value, size_t value_len)
+/* The body of cd_game_add_tag and of cd__game_add_tags. */
+static inline cd_status
+tag_add(cd_game *g, const char *name, size_t name_len, const char *value,
+    size_t value_len)
 {
 	struct cd__game_priv *p = g->priv;
 	int kt = known_index(name, name_len);
@@ -433,6 +434,27 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
 	t->value_len = value_len;
 	g->str_len = off + value_len + 1;
 	return CD_OK;
+}
+
+cd_status
+cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
+    const char *value, size_t value_len)
+{
+	return tag_add(g, name, name_len, value, value_len);
+}
+
+cd_status
+cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, size_t *done)
+{
+	cd_status st = CD_OK;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((st = tag_add(g, t[i].name, t[i].name_len, t[i].value,
+		    t[i].value_len)) != CD_OK)
+			break;
+	*done = i;
+	return st;
 }
 
 long

@@ -291,6 +291,11 @@ struct cd__game_priv {
 	size_t tag_hash_cap, tag_hashed;
 };
 
+/* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
+ * many were added (all but on an error). */
+cd_status cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n,
+    size_t *done);
+
 /* Add a move known to be legal (the parser's moves come from
  * cd_san_parse). */
 cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);

@@ -157,9 +157,10 @@ read_tags(struct parse *ps)
 	cd_game *g = ps->g;
 	cd_error se;
 	cd_status st;
-	size_t i;
+	size_t i, done;
 
-	for (i = 0; i < raw->ntags; i++) {
+	/* the tags all at once, or one by one after their warnings */
+	for (i = 0; i < raw->ntags; i += done) {
 		const cd_pgn_tag *t = &raw->tags[i];
 
 		if (ps->o->warn) {
@@ -189,10 +190,11 @@ read_tags(struct parse *ps)
 				    "value of tag %s written as spaces", nm);
 			}
 		}
-		st = cd_game_add_tag(g, t->name, t->name_len, t->value,
-		    t->value_len);
+		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
+		    &done);
 		if (st != CD_OK)
-			return fail(ps, st, t->line, t->col, "out of memory");
+			return fail(ps, st, t[done].line, t[done].col,
+			    "out of memory");
 	}
 	st = cd_game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
