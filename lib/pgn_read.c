@@ -1244,17 +1244,14 @@ cd_pgn_reader_error(const cd_pgn_reader *r)
 	return &r->err;
 }
 
-cd_status
-cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+/* The next game into *g (make_game fills every field); another status
+ * leaves g alone. */
+static cd_status
+next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
 	size_t n;
 	cd_status st;
 
-	memset(g, 0, sizeof(*g));
-	r->skipped = 0;
-	r->skipped_line = 0;
-	if (r->failed)
-		return CD_EOF;
 	for (;;) {
 		n = 0;
 		switch (scan(r, &n)) {
@@ -1283,8 +1280,6 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			advance(r, n);
 			continue;
 		case S_END:
-			g->skipped_bytes = r->skipped;
-			g->skipped_line = r->skipped_line;
 			return CD_EOF;
 		case S_NOMEM:
 			return reader_fail(r, CD_ERR_NOMEM);
@@ -1294,6 +1289,24 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			return CD_OK;
 		}
 	}
+}
+
+cd_status
+cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	cd_status st;
+
+	r->skipped = 0;
+	r->skipped_line = 0;
+	st = r->failed ? CD_EOF : next_game(r, g);
+	if (st != CD_OK) {
+		memset(g, 0, sizeof(*g));
+		if (st == CD_EOF) {
+			g->skipped_bytes = r->skipped;
+			g->skipped_line = r->skipped_line;
+		}
+	}
+	return st;
 }
 
 const cd_pgn_tag *
