@@ -144,6 +144,7 @@ cd_game_clear(cd_game *g)
 	g->str_len = 0;
 	g->ntags = 0;
 	memset(g->priv->known, 0, sizeof(g->priv->known));
+	g->priv->nknown = 0;
 	g->priv->tag_quotes = false;
 	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
@@ -231,10 +232,13 @@ known_reindex(cd_game *g)
 	int k;
 
 	memset(g->priv->known, 0, sizeof(g->priv->known));
+	g->priv->nknown = 0;
 	for (i = 0; i < g->ntags; i++)
 		if ((k = known_index(g->str + g->tags[i].name,
-		    g->tags[i].name_len)) >= 0)
+		    g->tags[i].name_len)) >= 0) {
 			g->priv->known[k] = (uint32_t)i + 1;
+			g->priv->nknown++;
+		}
 }
 
 /* Games with more tags than this find names through a hash index (a
@@ -418,6 +422,7 @@ tag_add(cd_game *g, const char *name, size_t name_len, const char *value,
 			/* the name and its NUL in one move */
 			memcpy(g->str + off, known_name[kt], 8);
 			p->known[kt] = (uint32_t)g->ntags;
+			p->nknown++;
 		} else {
 			memcpy(g->str + off, name, name_len);
 			g->str[off + name_len] = '\0';
@@ -688,7 +693,7 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
 	bool has_variant = false;
 	const uint32_t *known = g->priv->known;
-	size_t k, i, j, first, nknown = 0;
+	size_t k, i, j, first;
 	cd_game_xtag *x;
 	const char *v;
 	size_t vlen;
@@ -707,9 +712,8 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 	/* the others (in full export format) into x: the tags that are
 	 * not known ones, and Variant (none when every tag is a known
 	 * one and Variant is not there) */
-	for (i = 0; i < KT_N; i++)
-		nknown += known[i] != 0;
-	for (i = nknown < g->ntags || known[KT_VARIANT] != 0 ? 0 : g->ntags;
+	for (i = g->priv->nknown < g->ntags || known[KT_VARIANT] != 0 ? 0 :
+	    g->ntags;
 	    i < g->ntags; i++) {
 		const cd_game_tag *t = &g->tags[i];
 		const char *name = g->str + t->name;

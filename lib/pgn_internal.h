@@ -280,6 +280,7 @@ struct cd__game_priv {
 	 * roster in its order, SetUp, FEN, Variant): tag index + 1, 0
 	 * when absent */
 	uint32_t known[10];
+	size_t nknown;		/* how many of them are there */
 	/* a tag value holds `\` or `"` (or did: not cleared when a tag
 	 * goes) */
 	bool tag_quotes;
