@@ -598,7 +598,7 @@ cd_game_result(const cd_game *g)
 	v = known_value(g, KT_RESULT, &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
-			if (len == strlen(cd__pgn_results[i]) &&
+			if (len == cd__pgn_result_len[i] &&
 			    memcmp(v, cd__pgn_results[i], len) == 0)
 				return (cd_pgn_result)i;
 	return CD_PGN_RESULT_UNKNOWN;
@@ -734,9 +734,8 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 	if (g->chess960 && !has_variant)
 		xtag_set(&x[k++], "Variant", 7, "Chess960", 8);
 	for (i = 0; i < 7; i++) {
-		if (i == 6) {
-			v = cd_pgn_result_str(cd_game_result(g));
-			vlen = strlen(v);
+		if (i == KT_RESULT) {
+			v = cd__pgn_result_text(cd_game_result(g), &vlen);
 		} else if (known[i] != 0) {
 			v = g->str + g->tags[known[i] - 1].value;
 			vlen = g->tags[known[i] - 1].value_len;

@@ -88,6 +88,17 @@ extern unsigned char cd__pgn_cls[256];
 
 /* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
 extern const char *const cd__pgn_results[5];
+extern const unsigned char cd__pgn_result_len[5];	/* their lengths */
+
+/* cd_pgn_result_str(r), its length in *len. */
+static inline const char *
+cd__pgn_result_text(cd_pgn_result r, size_t *len)
+{
+	if ((unsigned)r >= 5)
+		r = CD_PGN_RESULT_NONE;
+	*len = cd__pgn_result_len[r];
+	return cd__pgn_results[r];
+}
 
 /* Whether the word at p (p < e) is a move word of ASCII letters and
  * digits for sure: a letter that starts no castling, null move or en

@@ -57,6 +57,7 @@ cls_init(void)
 /* ---- results ---- */
 
 const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+const unsigned char cd__pgn_result_len[5] = { 0, 3, 3, 7, 1 };
 
 const char *
 cd_pgn_result_str(cd_pgn_result r)

@@ -465,6 +465,7 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	struct out o;
 	uint32_t n;
 	const char *res;
+	size_t rlen;
 
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
@@ -537,8 +538,8 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	}
 	if (stack != small)
 		free(stack);
-	res = cd_pgn_result_str(cd_game_result(g));
-	token(&o, res, strlen(res));
+	res = cd__pgn_result_text(cd_game_result(g), &rlen);
+	token(&o, res, rlen);
 	put(&o, "\n\n", 2);
 	if (o.fail) {
 		outb->len = start_len;
