@@ -96,10 +96,10 @@ quick_tag(const char *p, const char *e, struct cd__tagscan *ts)
 	if (n == e || !(cls[U(*n)] & K_TAGNAME))
 		return 0;
 	q = cd__tag_name_end(n, e);
-	if (e - q < 2 || q[0] != ' ' || q[1] != '"')
+	if (e - q < 2 || memcmp(q, " \"", 2) != 0)
 		return 0;
 	i = cd__tag_value_stop(q + 2, e, 0);
-	if (e - i < 2 || i[0] != '"' || i[1] != ']')
+	if (e - i < 2 || memcmp(i, "\"]", 2) != 0)
 		return 0;
 	ts->name = n;
 	ts->name_len = (size_t)(q - n);
