@@ -80,6 +80,20 @@ str_add(cd_game *g, const char *s, size_t len)
 	return off;
 }
 
+/* Make the start position the initial one, has_fen false.  Only a FEN
+ * tag or cd_game_set_start (which set has_fen) give it other squares,
+ * and cd_game_setup its chess960 flag, so the position is copied only
+ * after them. */
+static void
+start_reset(cd_game *g)
+{
+	if (g->has_fen)
+		g->start = g->priv->initial;
+	else
+		g->start.chess960 = g->priv->initial.chess960;
+	g->has_fen = false;
+}
+
 static void
 line_reset(cd_game *g)
 {
@@ -113,6 +127,7 @@ cd_game_new(void)
 		return NULL;
 	}
 	cd_board_init(&g->priv->initial);
+	g->start = g->priv->initial;	/* (start_reset keeps it) */
 	cd_game_clear(g);
 	return g;
 }
@@ -153,8 +168,7 @@ cd_game_clear(cd_game *g)
 	g->nnotes = 1;
 	g->nnagsets = 1;
 	g->priv->fen_cleared[0] = '\0';
-	g->start = g->priv->initial;
-	g->has_fen = false;
+	start_reset(g);
 	g->chess960 = false;
 	g->result = CD_PGN_RESULT_NONE;
 	line_reset(g);
@@ -543,8 +557,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 	cd_status st;
 
 	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
-	g->start = g->priv->initial;
-	g->has_fen = false;
+	start_reset(g);
 	g->chess960 = false;
 	v = known_value(g, KT_VARIANT, &vlen);
 	if (v != NULL) {

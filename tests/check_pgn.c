@@ -1355,6 +1355,66 @@ START_TEST(test_tag_section_escape)
 }
 END_TEST
 
+/* The start position after games that moved it (from a FEN, a Chess960
+ * game without one, a bad FEN or variant, a position set directly), in
+ * the same game: the next game from the initial position reads and
+ * exports as in a new game. */
+START_TEST(test_start_reset)
+{
+	static const char *const before[] = {
+	    "[FEN \"8/8/8/8/8/8/4K3/k7 w - - 0 1\"]\n1. Kd3 *\n",
+	    "[Variant \"Chess960\"]\n1. e4 *\n",
+	    "[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+	    " b KQkq - 0 1\"]\n1... e5 *\n",
+	    "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/"
+	    "NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n9. g3 *\n",
+	    "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n*\n",
+	    "[Variant \"crazyhouse\"]\n1. e4 *\n",
+	    NULL	/* cd_game_set_start, then cd_game_clear */
+	};
+	const char *plain = "[Event \"x\"]\n1. e4 e5 2. Ke2 *\n";
+	cd_game *fresh = cd_game_new();
+	cd_buf a = { 0 }, b = { 0 };
+	cd_error err;
+	size_t i;
+
+	ck_assert_ptr_nonnull(fresh);
+	ck_assert_int_eq(cd_pgn_parse_text(fresh, plain, strlen(plain), NULL,
+	    &err), CD_OK);
+	ck_assert_int_eq(cd_pgn_write_buf(fresh, 0, &b), CD_OK);
+	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
+		if (before[i] != NULL) {
+			(void)cd_pgn_parse_text(game, before[i],
+			    strlen(before[i]), NULL, &err);
+		} else {
+			cd_board pos;
+
+			ck_assert_int_eq(cd_fen_parse(&pos,
+			    "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 29, 0, &err),
+			    CD_OK);
+			cd_game_clear(game);
+			ck_assert_int_eq(cd_game_set_start(game, &pos), CD_OK);
+		}
+		/* cleared: the initial position, as a new game has it */
+		cd_game_clear(game);
+		ck_assert_mem_eq(game->start.squares, fresh->start.squares,
+		    64);
+		ck_assert_int_eq(game->start.chess960, 0);
+		ck_assert_int_eq(cd_pgn_parse_text(game, plain, strlen(plain),
+		    NULL, &err), CD_OK);
+		ck_assert(!game->has_fen && !game->chess960);
+		ck_assert_int_eq(game->start.chess960, 0);
+		a.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
+		ck_assert_uint_eq(a.len, b.len);
+		ck_assert_mem_eq(a.data, b.data, a.len);
+	}
+	cd_buf_free(&a);
+	cd_buf_free(&b);
+	cd_game_free(fresh);
+}
+END_TEST
+
 /* A tag of the reference model of test_tags_random. */
 struct rtag {
 	const char *name;
@@ -1775,6 +1835,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_tags_random);
 	tcase_add_test(tc, test_tag_section_escape);
+	tcase_add_test(tc, test_start_reset);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
