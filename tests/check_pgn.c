@@ -1327,29 +1327,39 @@ START_TEST(test_fold_random)
 }
 END_TEST
 
-/* An escape line in the tag section, at every place of a sixteen-byte
- * block and in the last sixteen bytes before the movetext: kept as a
- * note. */
+/* An escape line in the tag section, at every place of the blocks of
+ * sixteen and thirty-two bytes in which the section is looked at, with
+ * tag sections of many lengths after it: kept as a note. */
 START_TEST(test_tag_section_escape)
 {
-	char in[256];
+	static const char dots[] =
+	    "................................................"
+	    "................................................";
+	static const int after[] = { 0, 2, 5, 17, 33 };
+	char in[512];
 	cd_error err;
-	size_t pad, n;
+	size_t pad, n, k;
 	uint32_t i, escapes;
 	int last;
 
 	for (last = 0; last < 2; last++) {
-		for (pad = 0; pad < 40; pad++) {
-			n = (size_t)snprintf(in, sizeof(in),
-			    last ? "[Event \"%.*s\"]\n[Site \"s\"]\n%%e\n1. e4 *\n" :
-			    "[Event \"%.*s\"]\n%%e\n[Site \"s\"]\n1. e4 *\n",
-			    (int)pad, "........................................");
-			ck_assert_int_eq(cd_pgn_parse_text(game, in, n, NULL,
-			    &err), CD_OK);
-			escapes = 0;
-			for (i = 1; i < game->nnotes; i++)
-				escapes += game->notes[i].kind == CD_NOTE_ESCAPE;
-			ck_assert_msg(escapes == 1, "%s", in);
+		for (pad = 0; pad < 90; pad++) {
+			for (k = 0; k < sizeof(after) / sizeof(after[0]);
+			    k++) {
+				n = (size_t)snprintf(in, sizeof(in), last ?
+				    "[Event \"%.*s\"]\n[Site \"%.*s\"]\n%%e\n"
+				    "1. e4 *\n" :
+				    "[Event \"%.*s\"]\n%%e\n[Site \"%.*s\"]\n"
+				    "1. e4 *\n", (int)pad, dots, after[k],
+				    dots);
+				ck_assert_int_eq(cd_pgn_parse_text(game, in, n,
+				    NULL, &err), CD_OK);
+				escapes = 0;
+				for (i = 1; i < game->nnotes; i++)
+					escapes += game->notes[i].kind ==
+					    CD_NOTE_ESCAPE;
+				ck_assert_msg(escapes == 1, "%s", in);
+			}
 		}
 	}
 }
