@@ -421,23 +421,19 @@ escapes(const char *s, size_t n)
 	return k;
 }
 
-/* A tag line: [Name "value"] with \ and " escaped (none to escape
- * unless quotes). */
-static void
-tag_line(struct out *o, const cd_game_xtag *x, bool quotes)
+/* A tag line at d: [Name "value"] with \ and " escaped (none to
+ * escape unless quotes); the end of what it wrote. */
+static char *
+tag_line(char *d, const cd_game_xtag *x, bool quotes)
 {
-	size_t i, extra = quotes ? escapes(x->value, x->value_len) : 0;
-	char *d;
+	size_t i;
 
-	if (reserve(o, x->name_len + x->value_len + extra + 6) != 0)
-		return;
-	d = o->b->data + o->b->len;
 	*d++ = '[';
 	cd__copy_small(d, x->name, x->name_len);
 	d += x->name_len;
 	*d++ = ' ';
 	*d++ = '"';
-	if (extra == 0) {
+	if (!quotes || escapes(x->value, x->value_len) == 0) {
 		cd__copy_small(d, x->value, x->value_len);
 		d += x->value_len;
 	} else {
@@ -450,6 +446,27 @@ tag_line(struct out *o, const cd_game_xtag *x, bool quotes)
 	*d++ = '"';
 	*d++ = ']';
 	*d++ = '\n';
+	return d;
+}
+
+/* The tag section: its lines and the empty line after them, with one
+ * reservation (room for every byte of a value escaped when some value
+ * holds \ or "). */
+static void
+tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
+{
+	size_t i, need = 1;
+	char *d;
+
+	for (i = 0; i < xt->n; i++)
+		need += xt->tags[i].name_len + xt->tags[i].value_len *
+		    (quotes ? 2 : 1) + 6;
+	if (reserve(o, need) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	for (i = 0; i < xt->n; i++)
+		d = tag_line(d, &xt->tags[i], quotes);
+	*d++ = '\n';
 	o->b->len = (size_t)(d - o->b->data);
 }
 
@@ -461,7 +478,7 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	/* the variations open around the move written: on the stack up to
 	 * WSTACK deep, beyond in memory of its own */
 	struct cd__wframe small[WSTACK], *stack = small;
-	size_t i, depth = 0, stack_cap = WSTACK, start_len = outb->len;
+	size_t depth = 0, stack_cap = WSTACK, start_len = outb->len;
 	struct out o;
 	uint32_t n;
 	const char *res;
@@ -478,10 +495,8 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	o.b = outb;
 	/* (the other export tags, SetUp, FEN, Variant and the roster's
 	 * defaults, hold no `\` or `"`) */
-	for (i = 0; i < xt.n; i++)
-		tag_line(&o, &xt.tags[i], g->priv->tag_quotes);
+	tag_section(&o, &xt, g->priv->tag_quotes);
 	cd_game_xtags_free(&xt);
-	put(&o, "\n", 1);
 
 	o.need_num = true;
 	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
