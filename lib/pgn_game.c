@@ -82,6 +82,20 @@ str_add(cd_game *g, const char *s, size_t len)
 	return off;
 }
 
+/* Make the start position the initial one, has_fen false.  Only a FEN
+ * tag or cd_game_set_start (which set has_fen) give it other squares,
+ * and cd_game_setup its chess960 flag, so the position is copied only
+ * after them. */
+static void
+start_reset(cd_game *g)
+{
+	if (g->has_fen)
+		g->start = g->priv->initial;
+	else
+		g->start.chess960 = g->priv->initial.chess960;
+	g->has_fen = false;
+}
+
 static void
 line_reset(cd_game *g)
 {
@@ -115,6 +129,7 @@ cd_game_new(void)
 		return NULL;
 	}
 	cd_board_init(&g->priv->initial);
+	g->start = g->priv->initial;	/* (start_reset keeps it) */
 	cd_game_clear(g);
 	return g;
 }
@@ -145,6 +160,9 @@ cd_game_clear(cd_game *g)
 {
 	g->str_len = 0;
 	g->ntags = 0;
+	memset(g->priv->known, 0, sizeof(g->priv->known));
+	g->priv->nknown = 0;
+	g->priv->tag_quotes = false;
 	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
@@ -152,14 +170,92 @@ cd_game_clear(cd_game *g)
 	g->nnotes = 1;
 	g->nnagsets = 1;
 	g->priv->fen_cleared[0] = '\0';
-	g->start = g->priv->initial;
-	g->has_fen = false;
+	start_reset(g);
 	g->chess960 = false;
 	g->result = CD_PGN_RESULT_NONE;
 	line_reset(g);
 }
 
 /* ---- Tags ---- */
+
+/* The tags the library looks up itself (priv->known), the roster first
+ * in its order. */
+enum {
+	KT_EVENT, KT_SITE, KT_DATE, KT_ROUND, KT_WHITE, KT_BLACK, KT_RESULT,
+	KT_SETUP, KT_FEN, KT_VARIANT, KT_N
+};
+
+/* Their names, each in eight bytes (NULs after it), to be copied whole. */
+static const char known_name[KT_N][8] = { "Event", "Site", "Date",
+    "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant" };
+static const size_t known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
+
+/* The KT_* of a tag name, or -1: told by its length and first byte,
+ * then its first four and last four bytes compared at once. */
+static inline int
+known_index(const char *name, size_t len)
+{
+	uint32_t a, b, c, d;
+	int k;
+
+	switch (len) {
+	case 3:
+		return name[0] == 'F' && name[1] == 'E' && name[2] == 'N' ?
+		    KT_FEN : -1;
+	case 4:
+		k = name[0] == 'S' ? KT_SITE : name[0] == 'D' ? KT_DATE : -1;
+		break;
+	case 5:
+		k = name[0] == 'E' ? KT_EVENT : name[0] == 'R' ? KT_ROUND :
+		    name[0] == 'W' ? KT_WHITE : name[0] == 'B' ? KT_BLACK :
+		    name[0] == 'S' ? KT_SETUP : -1;
+		break;
+	case 6:
+		k = KT_RESULT;
+		break;
+	case 7:
+		k = KT_VARIANT;
+		break;
+	default:
+		return -1;
+	}
+	if (k < 0)
+		return -1;
+	memcpy(&a, name, 4);
+	memcpy(&b, known_name[k], 4);
+	memcpy(&c, name + len - 4, 4);
+	memcpy(&d, known_name[k] + len - 4, 4);
+	return a == b && c == d ? k : -1;
+}
+
+/* The value of the known tag k, NULL if absent; its length in *len. */
+static const char *
+known_value(const cd_game *g, int k, size_t *len)
+{
+	uint32_t i = g->priv->known[k];
+
+	if (i == 0)
+		return NULL;
+	*len = g->tags[i - 1].value_len;
+	return g->str + g->tags[i - 1].value;
+}
+
+/* Make priv->known again from the tags (after their indexes moved). */
+static void
+known_reindex(cd_game *g)
+{
+	size_t i;
+	int k;
+
+	memset(g->priv->known, 0, sizeof(g->priv->known));
+	g->priv->nknown = 0;
+	for (i = 0; i < g->ntags; i++)
+		if ((k = known_index(g->str + g->tags[i].name,
+		    g->tags[i].name_len)) >= 0) {
+			g->priv->known[k] = (uint32_t)i + 1;
+			g->priv->nknown++;
+		}
+}
 
 /* Games with more tags than this find names through a hash index (a
  * scan per added tag would make 100,000 tags cost 5e9 comparisons). */
@@ -217,8 +313,9 @@ tag_index_update(const cd_game *g)
 	return true;
 }
 
+/* The index of the tag named name that is not a known one, or -1. */
 static long
-tag_find(const cd_game *g, const char *name, size_t len)
+other_find(const cd_game *g, const char *name, size_t len)
 {
 	const struct cd__game_priv *p = g->priv;
 	size_t i, mask;
@@ -247,47 +344,138 @@ tag_find(const cd_game *g, const char *name, size_t len)
 	return -1;
 }
 
-cd_status
-cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
-    const char *value, size_t value_len)
+static long
+tag_find(const cd_game *g, const char *name, size_t len)
 {
-	long i = tag_find(g, name, name_len);
-	size_t off = g->str_len, need = value_len + 1, k;
+	int k = known_index(name, len);
+
+	if (k >= 0)
+		return (long)g->priv->known[k] - 1;
+	return other_find(g, name, len);
+}
+
+/* 0x80 in each byte of x that is a control byte, DEL, `\` or `"`,
+ * exactly (no carry crosses a byte). */
+static inline uint64_t
+odd_bytes(uint64_t x)
+{
+	return (~(((x & CD__LOWS) + 0x6060606060606060ULL) | x) & CD__HIGHS) |
+	    cd__zero_bytes(x ^ CD__LOWS) |
+	    cd__zero_bytes(x ^ (CD__ONES * '\\')) |
+	    cd__zero_bytes(x ^ (CD__ONES * '"'));
+}
+
+/* Copy a tag value of n bytes from s to d, control bytes and DEL as
+ * spaces: eight bytes at a time while none is such a byte or `\` or
+ * `"` (the last eight overlapping the ones before; four and four that
+ * may overlap when n is 4 to 7), byte by byte from the first eight that
+ * hold one.  Whether the value holds a `\` or `"`. */
+static bool
+value_copy(char *d, const char *s, size_t n)
+{
+	size_t k = 0;
+	uint64_t x;
+	uint32_t a, b;
+	bool quotes = false;
+
+	if (n >= 8) {
+		for (; k < n; k += 8) {
+			if (k + 8 > n)
+				k = n - 8;
+			memcpy(&x, s + k, 8);
+			if (odd_bytes(x) != 0)
+				break;
+			memcpy(d + k, &x, 8);
+		}
+	} else if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (odd_bytes(a | (uint64_t)b << 32) == 0) {
+			memcpy(d, &a, 4);
+			memcpy(d + n - 4, &b, 4);
+			return false;
+		}
+	}
+	for (; k < n; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		quotes |= c == '\\' || c == '"';
+		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
+	}
+	return quotes;
+}
+
+/* The body of cd_game_add_tag and of cd__game_add_tags. */
+static inline cd_status
+tag_add(cd_game *g, const char *name, size_t name_len, const char *value,
+    size_t value_len)
+{
+	struct cd__game_priv *p = g->priv;
+	int kt = known_index(name, name_len);
+	long i = kt >= 0 ? (long)p->known[kt] - 1 :
+	    other_find(g, name, name_len);
+	size_t off = g->str_len, need = value_len + 1;
 	cd_game_tag *t;
 	char *d;
 
-	/* the value, and the name of a new tag, in one stretch */
+	/* the value, and the name of a new tag, in one stretch (and room
+	 * for a known name's eight bytes) */
 	if (i < 0)
-		need += name_len + 1;
+		need += name_len + 1 + 8;
 	if (value_len > SIZE_MAX / 4 || name_len > SIZE_MAX / 4 ||
-	    need > SIZE_MAX - off ||
-	    grow((void **)&g->str, &g->priv->str_cap, off + need, 1, 256) != 0)
+	    need > SIZE_MAX - off || (off + need > p->str_cap &&
+	    grow((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0))
 		return CD_ERR_NOMEM;
 	if (i >= 0) {
 		t = &g->tags[i];
 	} else {
-		if (grow((void **)&g->tags, &g->priv->tags_cap, g->ntags + 1,
+		if (g->ntags == p->tags_cap &&
+		    grow((void **)&g->tags, &p->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
 		t = &g->tags[g->ntags++];
-		memcpy(g->str + off, name, name_len);
-		g->str[off + name_len] = '\0';
+		if (kt >= 0) {
+			/* the name and its NUL in one move */
+			memcpy(g->str + off, known_name[kt], 8);
+			p->known[kt] = (uint32_t)g->ntags;
+			p->nknown++;
+		} else {
+			memcpy(g->str + off, name, name_len);
+			g->str[off + name_len] = '\0';
+		}
 		t->name = off;
 		t->name_len = name_len;
 		off += name_len + 1;
 	}
-	/* control bytes and DEL become spaces */
 	d = g->str + off;
-	for (k = 0; k < value_len; k++) {
-		unsigned char c = (unsigned char)value[k];
-
-		d[k] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
-	}
+	if (value_copy(d, value, value_len))
+		p->tag_quotes = true;
 	d[value_len] = '\0';
 	t->value = off;
 	t->value_len = value_len;
 	g->str_len = off + value_len + 1;
 	return CD_OK;
+}
+
+cd_status
+cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
+    const char *value, size_t value_len)
+{
+	return tag_add(g, name, name_len, value, value_len);
+}
+
+cd_status
+cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, size_t *done)
+{
+	cd_status st = CD_OK;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((st = tag_add(g, t[i].name, t[i].name_len, t[i].value,
+		    t[i].value_len)) != CD_OK)
+			break;
+	*done = i;
+	return st;
 }
 
 long
@@ -319,6 +507,7 @@ cd_game_remove_tag(cd_game *g, const char *name)
 	    (g->ntags - (size_t)i - 1) * sizeof(*g->tags));
 	g->ntags--;
 	tag_index_drop(g);	/* the indexes moved */
+	known_reindex(g);
 	return true;
 }
 
@@ -370,10 +559,9 @@ cd_game_setup(cd_game *g, cd_error *err)
 	cd_status st;
 
 	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
-	g->start = g->priv->initial;
-	g->has_fen = false;
+	start_reset(g);
 	g->chess960 = false;
-	v = cd_game_tag_value(g, "Variant", &vlen);
+	v = known_value(g, KT_VARIANT, &vlen);
 	if (v != NULL) {
 		if (cd_pgn_variant_is_960(v, vlen)) {
 			g->chess960 = true;
@@ -384,7 +572,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 			return CD_ERR_UNSUPPORTED;
 		}
 	}
-	fen = cd_game_tag_value(g, "FEN", &flen);
+	fen = known_value(g, KT_FEN, &flen);
 	if (fen != NULL) {
 		cd_board b;
 
@@ -422,10 +610,10 @@ cd_game_result(const cd_game *g)
 
 	if (g->result != CD_PGN_RESULT_NONE)
 		return g->result;
-	v = cd_game_tag_value(g, "Result", &len);
+	v = known_value(g, KT_RESULT, &len);
 	if (v != NULL)
 		for (i = 1; i < 5; i++)
-			if (len == strlen(cd__pgn_results[i]) &&
+			if (len == cd__pgn_result_len[i] &&
 			    memcmp(v, cd__pgn_results[i], len) == 0)
 				return (cd_pgn_result)i;
 	return CD_PGN_RESULT_UNKNOWN;
@@ -437,39 +625,17 @@ cd_game_set_result(cd_game *g, cd_pgn_result r)
 	g->result = r;
 }
 
-static const char *const roster[7] = { "Event", "Site", "Date", "Round",
-    "White", "Black", "Result" };
-
-static const size_t roster_len[7] = { 5, 4, 4, 5, 5, 5, 6 };
-
-/* The index of a roster tag name in roster[], or -1. */
-static int
-roster_index(const char *name, size_t len)
-{
-	int i;
-
-	switch (len) {
-	case 4:
-		i = name[0] == 'S' ? 1 : name[0] == 'D' ? 2 : -1;
-		break;
-	case 5:
-		i = name[0] == 'E' ? 0 : name[0] == 'R' ? 3 :
-		    name[0] == 'W' ? 4 : name[0] == 'B' ? 5 : -1;
-		break;
-	case 6:
-		i = 6;
-		break;
-	default:
-		return -1;
-	}
-	return i >= 0 && memcmp(name, roster[i], len) == 0 ? i : -1;
-}
-
+/* Byte order of tag names (the first bytes first, without a call:
+ * names are NUL-terminated, so an empty one has its NUL there). */
 static int
 name_cmp(const cd_game_xtag *a, const cd_game_xtag *b)
 {
 	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-	int c = memcmp(a->name, b->name, n);
+	int c = (unsigned char)a->name[0] - (unsigned char)b->name[0];
+
+	if (c != 0)
+		return c;
+	c = memcmp(a->name, b->name, n);
 
 	if (c != 0)
 		return c;
@@ -536,10 +702,12 @@ cd_status
 cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
-	bool initial = is_initial(g);
+	/* (without a FEN tag or cd_game_set_start the start is the
+	 * initial position) */
+	bool initial = !g->has_fen || is_initial(g);
 	bool setup = reduced ? !initial : (g->has_fen || !initial);
 	bool has_variant = false;
-	const cd_game_tag *rt[7] = { NULL };
+	const uint32_t *known = g->priv->known;
 	size_t k, i, j, first;
 	cd_game_xtag *x;
 	const char *v;
@@ -556,21 +724,19 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 		vlen = cd_fen_write(&g->start, xt->fen);
 		xtag_set(&x[k++], "FEN", 3, xt->fen, vlen);
 	}
-	/* one pass: the roster tags into rt[], the others (in full
-	 * export format) into x */
-	for (i = 0; i < g->ntags; i++) {
+	/* the others (in full export format) into x: the tags that are
+	 * not known ones, and Variant (none when every tag is a known
+	 * one and Variant is not there) */
+	for (i = g->priv->nknown < g->ntags || known[KT_VARIANT] != 0 ? 0 :
+	    g->ntags;
+	    i < g->ntags; i++) {
 		const cd_game_tag *t = &g->tags[i];
 		const char *name = g->str + t->name;
-		int r = roster_index(name, t->name_len);
+		int kt = known_index(name, t->name_len);
 
-		if (r >= 0) {
-			rt[r] = t;
+		if (kt >= 0 && kt != KT_VARIANT)
 			continue;
-		}
-		if ((t->name_len == 5 && memcmp(name, "SetUp", 5) == 0) ||
-		    (t->name_len == 3 && memcmp(name, "FEN", 3) == 0))
-			continue;
-		if (t->name_len == 7 && memcmp(name, "Variant", 7) == 0) {
+		if (kt == KT_VARIANT) {
 			has_variant = true;
 			if (reduced && g->chess960)
 				xtag_set(&x[k++], name, 7, g->str + t->value,
@@ -583,17 +749,16 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 	if (g->chess960 && !has_variant)
 		xtag_set(&x[k++], "Variant", 7, "Chess960", 8);
 	for (i = 0; i < 7; i++) {
-		if (i == 6) {
-			v = cd_pgn_result_str(cd_game_result(g));
-			vlen = strlen(v);
-		} else if (rt[i] != NULL) {
-			v = g->str + rt[i]->value;
-			vlen = rt[i]->value_len;
+		if (i == KT_RESULT) {
+			v = cd__pgn_result_text(cd_game_result(g), &vlen);
+		} else if (known[i] != 0) {
+			v = g->str + g->tags[known[i] - 1].value;
+			vlen = g->tags[known[i] - 1].value_len;
 		} else {
-			v = i == 2 ? "????.??.??" : "?";
-			vlen = strlen(v);
+			v = i == KT_DATE ? "????.??.??" : "?";
+			vlen = i == KT_DATE ? 10 : 1;
 		}
-		xtag_set(&x[i], roster[i], roster_len[i], v, vlen);
+		xtag_set(&x[i], known_name[i], known_len[i], v, vlen);
 	}
 	/* insertion sort of the non-roster tags by name */
 	for (i = first + 1; i < k; i++) {
@@ -773,17 +938,6 @@ fold_byte(unsigned char c)
 	return c <= 0x20 || c == 0x7f || c == '}';
 }
 
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-#define LOWS	0x7f7f7f7f7f7f7f7fULL
-
-/* 0x80 in each byte of x that is zero, exactly. */
-static inline uint64_t
-zero_bytes(uint64_t x)
-{
-	return ~(((x & LOWS) + LOWS) | x | LOWS);
-}
-
 #ifdef __SSE2__
 /* The bytes of v that fold as they are (control bytes, DEL, `}`), and
  * its spaces, as bit masks: 0x9f - c, saturated, has its high bit set
@@ -957,10 +1111,10 @@ fold(char *d, const char *s, size_t len)
 
 			memcpy(&w, s + i, 8);
 			/* any byte < 0x20, == 0x7f or == '}'? */
-			if ((((w - ONES * 0x20) & ~w & HIGHS) |
-			    zero_bytes(w ^ (ONES * 0x7f)) |
-			    zero_bytes(w ^ (ONES * '}'))) == 0) {
-				sp = zero_bytes(w ^ (ONES * ' '));
+			if ((((w - CD__ONES * 0x20) & ~w & CD__HIGHS) |
+			    cd__zero_bytes(w ^ (CD__ONES * 0x7f)) |
+			    cd__zero_bytes(w ^ (CD__ONES * '}'))) == 0) {
+				sp = cd__zero_bytes(w ^ (CD__ONES * ' '));
 				if ((sp & (sp << 8)) == 0 &&
 				    !(space && (sp & 0x80))) {
 					memcpy(d + k, &w, 8);

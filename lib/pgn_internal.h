@@ -37,6 +37,45 @@ extern int cd__have_avx2;
 #endif
 #endif
 
+/* Tests of eight bytes at once, exact for each byte (no carry or
+ * borrow crosses one). */
+#define CD__ONES	0x0101010101010101ULL
+#define CD__HIGHS	0x8080808080808080ULL
+#define CD__LOWS	0x7f7f7f7f7f7f7f7fULL
+
+/* 0x80 in each byte of x that is zero. */
+static inline uint64_t
+cd__zero_bytes(uint64_t x)
+{
+	return ~(((x & CD__LOWS) + CD__LOWS) | x | CD__LOWS);
+}
+
+/* Copy n bytes from s to d with fixed-size moves where n is at most
+ * sixteen (two that overlap), memcpy beyond. */
+static inline void
+cd__copy_small(char *d, const char *s, size_t n)
+{
+	uint64_t a, b;
+	uint32_t c, e;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&c, s, 4);
+		memcpy(&e, s + n - 4, 4);
+		memcpy(d, &c, 4);
+		memcpy(d + n - 4, &e, 4);
+	} else if (n < 4) {
+		while (n-- > 0)
+			*d++ = *s++;
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
 /* The lexer's byte classes (cd__pgn_cls, filled when the library is
  * loaded), shared with the parser's fast path. */
 enum {
@@ -59,6 +98,17 @@ extern unsigned char cd__pgn_cls[256];
 
 /* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
 extern const char *const cd__pgn_results[5];
+extern const unsigned char cd__pgn_result_len[5];	/* their lengths */
+
+/* cd_pgn_result_str(r), its length in *len. */
+static inline const char *
+cd__pgn_result_text(cd_pgn_result r, size_t *len)
+{
+	if ((unsigned)r >= 5)
+		r = CD_PGN_RESULT_NONE;
+	*len = cd__pgn_result_len[r];
+	return cd__pgn_results[r];
+}
 
 /* Whether the word at p (p < e) is a move word of ASCII letters and
  * digits for sure: a letter that starts no castling, null move or en
@@ -149,6 +199,56 @@ struct cd__tagscan {
  */
 int cd__scan_tag(const char *p, const char *e, int eof,
     struct cd__tagscan *ts);
+/* The end of a tag name at p: the first byte at or after p that is
+ * not K_TAGNAME (a control byte, white space, `"`, `[`, `]` or DEL), or
+ * e.  Sixteen bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_name_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    cd__le8(v, 0x20),
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && (cd__pgn_cls[(unsigned char)*p] & K_TAGNAME))
+		p++;
+	return p;
+}
+
+/* In a tag value: the first line end or `"` at or after p, and also
+ * the first `\` unless no_backslash; e when there is none.  Sixteen
+ * bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_value_stop(const char *p, const char *e, int no_backslash)
+{
+#ifdef __SSE2__
+	const __m128i bs = _mm_set1_epi8(no_backslash ? '"' : '\\');
+
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+		    _mm_cmpeq_epi8(v, bs)));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\n' &&
+	    (no_backslash || *p != '\\'))
+		p++;
+	return p;
+}
+
 /* Undo \" and \\ in a value into out; returns the length. */
 size_t cd__unescape(const char *v, size_t len, int escapes, char *out);
 
@@ -219,12 +319,26 @@ struct cd__game_priv {
 	uint64_t tail_key;
 	uint32_t tail;
 
+	/* the tags the library looks up itself, by KT_* of pgn_game.c (the
+	 * roster in its order, SetUp, FEN, Variant): tag index + 1, 0
+	 * when absent */
+	uint32_t known[10];
+	size_t nknown;		/* how many of them are there */
+	/* a tag value holds `\` or `"` (or did: not cleared when a tag
+	 * goes) */
+	bool tag_quotes;
+
 	/* an index of tag names once a game has many tags (open
 	 * addressing; slots hold tag index + 1; tags[0..tag_hashed) are
 	 * in it) */
 	uint32_t *tag_hash;
 	size_t tag_hash_cap, tag_hashed;
 };
+
+/* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
+ * many were added (all but on an error). */
+cd_status cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n,
+    size_t *done);
 
 /* Add a move known to be legal (the parser's moves come from
  * cd_san_parse). */

@@ -57,6 +57,7 @@ cls_init(void)
 /* ---- results ---- */
 
 const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+const unsigned char cd__pgn_result_len[5] = { 0, 3, 3, 7, 1 };
 
 const char *
 cd_pgn_result_str(cd_pgn_result r)
@@ -162,56 +163,6 @@ value_closes(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 	return 1;
 }
 
-/* The end of a tag name at p: the first byte at or after p that is
- * not K_TAGNAME (a control byte, white space, `"`, `[`, `]` or DEL), or
- * e.  Sixteen bytes at a time where SSE2 is. */
-static inline const char *
-name_end(const char *p, const char *e)
-{
-#ifdef __SSE2__
-	while (e - p >= 16) {
-		__m128i v = _mm_loadu_si128((const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    cd__le8(v, 0x20),
-		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
-		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
-
-		if (m != 0)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#endif
-	while (p < e && (cls[U(*p)] & K_TAGNAME))
-		p++;
-	return p;
-}
-
-/* In a tag value: the first line end or `"` at or after p, and also
- * the first `\` unless no_backslash; e when there is none.  Sixteen
- * bytes at a time where SSE2 is. */
-static inline const char *
-value_stop(const char *p, const char *e, int no_backslash)
-{
-#ifdef __SSE2__
-	const __m128i bs = _mm_set1_epi8(no_backslash ? '"' : '\\');
-
-	while (e - p >= 16) {
-		__m128i v = _mm_loadu_si128((const void *)p);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
-		    _mm_cmpeq_epi8(v, bs)));
-
-		if (m != 0)
-			return p + __builtin_ctz(m);
-		p += 16;
-	}
-#endif
-	while (p < e && *p != '"' && *p != '\n' &&
-	    (no_backslash || *p != '\\'))
-		p++;
-	return p;
-}
-
 /* Where to go on after a tag that does not read: past the next `]` on
  * its line, or its line end.  NULL if more input is needed. */
 static const char *
@@ -243,7 +194,7 @@ cd__scan_tag(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 	ts->last_nl = NULL;
 	q = skip_ws(p + 1, e, &ts->lines, &ts->last_nl);
 	ts->name = q;
-	q = name_end(q, e);
+	q = cd__tag_name_end(q, e);
 	if (q == e && !eof)
 		return -1;
 	ts->name_len = (size_t)(q - ts->name);
@@ -265,7 +216,7 @@ cd__scan_tag(const char *p, const char *e, int eof, struct cd__tagscan *ts)
 		int esc = 0;
 
 		for (i = v;; i++) {
-			i = value_stop(i, e, pass);
+			i = cd__tag_value_stop(i, e, pass);
 			if (i == e) {
 				if (!eof)
 					return -1;

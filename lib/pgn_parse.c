@@ -157,9 +157,10 @@ read_tags(struct parse *ps)
 	cd_game *g = ps->g;
 	cd_error se;
 	cd_status st;
-	size_t i;
+	size_t i, done;
 
-	for (i = 0; i < raw->ntags; i++) {
+	/* the tags all at once, or one by one after their warnings */
+	for (i = 0; i < raw->ntags; i += done) {
 		const cd_pgn_tag *t = &raw->tags[i];
 
 		if (ps->o->warn) {
@@ -189,10 +190,11 @@ read_tags(struct parse *ps)
 				    "value of tag %s written as spaces", nm);
 			}
 		}
-		st = cd_game_add_tag(g, t->name, t->name_len, t->value,
-		    t->value_len);
+		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
+		    &done);
 		if (st != CD_OK)
-			return fail(ps, st, t->line, t->col, "out of memory");
+			return fail(ps, st, t[done].line, t[done].col,
+			    "out of memory");
 	}
 	st = cd_game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
@@ -260,6 +262,45 @@ note_odd_move(struct parse *ps, const cd_pgn_token *t, uint32_t idx)
 		ps->odd_line = t->line;
 		ps->odd_col = t->col;
 	}
+}
+
+#ifdef __SSE2__
+/* 0xff in each byte of v that is `{`, `;` or `%`. */
+static inline __m128i
+note_bytes(__m128i v)
+{
+	return _mm_or_si128(_mm_or_si128(cd__eq8(v, '{'), cd__eq8(v, ';')),
+	    cd__eq8(v, '%'));
+}
+#endif
+
+/* Whether one of the n bytes at s is `{`, `;` or `%`: thirty-two bytes
+ * at a time, then sixteen, where SSE2 is (the last sixteen overlapping
+ * the ones before). */
+static bool
+has_note_byte(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (; i + 32 <= n; i += 32)
+			if (_mm_movemask_epi8(_mm_or_si128(note_bytes(
+			    _mm_loadu_si128((const void *)(s + i))),
+			    note_bytes(_mm_loadu_si128((const void *)
+			    (s + i + 16))))) != 0)
+				return true;
+		if (i + 16 <= n && _mm_movemask_epi8(note_bytes(
+		    _mm_loadu_si128((const void *)(s + i)))) != 0)
+			return true;
+		return _mm_movemask_epi8(note_bytes(_mm_loadu_si128(
+		    (const void *)(s + n - 16)))) != 0;
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == '{' || s[i] == ';' || s[i] == '%')
+			return true;
+	return false;
 }
 
 /* Comments, escape lines and errors in the tag section (rare: only
@@ -601,19 +642,20 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	struct parse ps;
 	cd_status st;
 
-	memset(&ps, 0, sizeof(ps));
+	/* (odd_first is written before it is read: with the first odd
+	 * move) */
 	ps.g = g;
 	ps.raw = raw;
 	ps.o = opts ? opts : &none;
 	ps.err = err;
+	ps.odd_moves = 0;
+	ps.odd_line = ps.odd_col = 0;
 	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
 	cd_game_clear(g);
 	if ((st = read_tags(&ps)) != CD_OK)
 		return st;
 	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||
-	    memchr(raw->text, '%', raw->movetext) ||
-	    memchr(raw->text, '{', raw->movetext) ||
-	    memchr(raw->text, ';', raw->movetext)))
+	    has_note_byte(raw->text, raw->movetext)))
 		if ((st = read_tag_section(&ps)) != CD_OK)
 			return st;
 	/* without a `(` byte no variation opens: the position before

@@ -80,16 +80,41 @@ tag_line(const char *p, const char *e, int eof)
 	return q == le;
 }
 
+/*
+ * A tag pair at p (a `[`) in its usual form: `[Name "value"]`, one
+ * space between name and value, no backslash or line end in the
+ * value.  1: read into *ts as cd__scan_tag reads it; 0: another form,
+ * or more input may be needed (cd__scan_tag reads it then).  The token
+ * lexer reads every tag with cd__scan_tag: check_pgn_lex compares the
+ * two.
+ */
+static inline int
+quick_tag(const char *p, const char *e, struct cd__tagscan *ts)
+{
+	const char *n = p + 1, *q, *i;
+
+	if (n == e || !(cls[U(*n)] & K_TAGNAME))
+		return 0;
+	q = cd__tag_name_end(n, e);
+	if (e - q < 2 || memcmp(q, " \"", 2) != 0)
+		return 0;
+	i = cd__tag_value_stop(q + 2, e, 0);
+	if (e - i < 2 || memcmp(i, "\"]", 2) != 0)
+		return 0;
+	ts->name = n;
+	ts->name_len = (size_t)(q - n);
+	ts->value = q + 2;
+	ts->value_len = (size_t)(i - (q + 2));
+	ts->escapes = 0;
+	ts->next = i + 2;
+	ts->lines = 0;
+	ts->last_nl = NULL;
+	return 1;
+}
+
 /* ---- the game reader ---- */
 
 #define READER_BLOCK	(256 * 1024)
-
-struct rtag {
-	size_t name, name_len, value, value_len;	/* arena offsets */
-	size_t at;				/* offset of `[` in the game */
-	unsigned long lines;	/* line ends in the game before it */
-	unsigned long col;	/* its column, 0 on the game's first line */
-};
 
 struct cd_pgn_reader {
 	FILE *f;
@@ -105,14 +130,15 @@ struct cd_pgn_reader {
 	unsigned long line, col;	/* of data[pos] */
 	uint64_t number;
 
-	/* The game being scanned. */
-	struct rtag *rt;
-	size_t nrt, rtcap;
+	/* The game being scanned.  Its tags as they are given out, but
+	 * with arena offsets for name and value (the arena may move)
+	 * until make_game. */
+	cd_pgn_tag *tags;
+	size_t nrt, tagcap;
 	char *arena;
 	size_t alen, acap;
-	cd_pgn_tag *tags;
-	size_t tagcap;
 	size_t g_len, g_mt, g_mt_end;
+	unsigned long g_mt_line, g_mt_col;	/* where the movetext is */
 	cd_pgn_result g_result;
 	unsigned g_flags;
 
@@ -179,7 +205,6 @@ cd_pgn_reader_free(cd_pgn_reader *r)
 	if (r == NULL)
 		return;
 	free(r->buf);
-	free(r->rt);
 	free(r->arena);
 	free(r->tags);
 	free(r);
@@ -250,21 +275,26 @@ fill(cd_pgn_reader *r)
 }
 
 /* The number of line ends in [p, e): sixty-four bytes a step, then
- * sixteen, where SSE2 is (a game is read line by line otherwise, a call
- * a line). */
+ * sixteen, then the last sixteen with those counted before masked off,
+ * where SSE2 is (a game is read line by line otherwise, a call a
+ * line). */
 static unsigned long
 count_lines(const char *p, const char *e)
 {
 	unsigned long n = 0;
 
 #ifdef __SSE2__
+	static const char index[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	    11, 12, 13, 14, 15 };
 	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+	const char *s = p;
+	__m128i acc;
 
 	while (e - p >= 16) {
 		/* byte counters (a match is -1), summed before they wrap */
-		__m128i acc = zero;
 		int k;
 
+		acc = zero;
 #define LINES16(q)	acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8( \
 			    _mm_loadu_si128((const void *)(q)), nl))
 		for (k = 0; k < 63 && e - p >= 64; k++, p += 64) {
@@ -278,6 +308,17 @@ count_lines(const char *p, const char *e)
 #undef LINES16
 		acc = _mm_sad_epu8(acc, zero);
 		n += (unsigned long)_mm_cvtsi128_si32(acc) +
+		    (unsigned long)_mm_extract_epi16(acc, 4);
+	}
+	if (p < e && e - s >= 16) {
+		/* bytes i >= 16 - (e - p) of the last sixteen */
+		__m128i keep = _mm_cmpgt_epi8(_mm_loadu_si128((const void *)
+		    index), _mm_set1_epi8((char)(15 - (e - p))));
+
+		acc = _mm_sad_epu8(_mm_sub_epi8(zero, _mm_and_si128(keep,
+		    _mm_cmpeq_epi8(_mm_loadu_si128((const void *)(e - 16)),
+		    nl))), zero);
+		return n + (unsigned long)_mm_cvtsi128_si32(acc) +
 		    (unsigned long)_mm_extract_epi16(acc, 4);
 	}
 #endif
@@ -752,11 +793,16 @@ copy_short(char *d, const char *s, size_t n, const char *e)
 		memcpy(d, s, n);
 }
 
+/* The arena offset held in a tag's name or value while the game is
+ * scanned. */
+#define AOFF(ptr)	((size_t)(uintptr_t)(ptr))
+#define APTR(off)	((const char *)(uintptr_t)(off))
+
 /* Copy a tag's name and its value (unescaped) into the arena, each
- * with a NUL, in one stretch (e: the end of the input); 0, or -1 when
- * out of memory. */
+ * with a NUL, in one stretch (e: the end of the input), their offsets
+ * and lengths into *t; 0, or -1 when out of memory. */
 static int
-arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, struct rtag *rt,
+arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, cd_pgn_tag *t,
     const char *e)
 {
 	/* the two strings, their NULs, and copy_short's slack */
@@ -778,18 +824,18 @@ arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, struct rtag *rt,
 	d = r->arena + r->alen;
 	copy_short(d, ts->name, ts->name_len, e);
 	d[ts->name_len] = '\0';
-	rt->name = r->alen;
-	rt->name_len = ts->name_len;
+	t->name = APTR(r->alen);
+	t->name_len = ts->name_len;
 	d += ts->name_len + 1;
-	rt->value = r->alen + ts->name_len + 1;
+	t->value = APTR(r->alen + ts->name_len + 1);
 	if (ts->escapes) {
-		rt->value_len = cd__unescape(ts->value, ts->value_len, 1, d);
+		t->value_len = cd__unescape(ts->value, ts->value_len, 1, d);
 	} else {
 		copy_short(d, ts->value, ts->value_len, e);
-		rt->value_len = ts->value_len;
+		t->value_len = ts->value_len;
 	}
-	d[rt->value_len] = '\0';
-	r->alen = rt->value + rt->value_len + 1;
+	d[t->value_len] = '\0';
+	r->alen = AOFF(t->value) + t->value_len + 1;
 	return 0;
 }
 
@@ -800,10 +846,23 @@ has_tag(const cd_pgn_reader *r, const char *name, size_t len)
 	size_t i;
 
 	for (i = 0; i < r->nrt; i++)
-		if (r->rt[i].name_len == len &&
-		    memcmp(r->arena + r->rt[i].name, name, len) == 0)
+		if (r->tags[i].name_len == len &&
+		    memcmp(r->arena + AOFF(r->tags[i].name), name, len) == 0)
 			return 1;
 	return 0;
+}
+
+/* Set *l, *c to the line and column of p in the game that starts at s,
+ * from the line ends before p and the start of p's line (NULL: the
+ * game's first line). */
+static inline void
+place_of(const cd_pgn_reader *r, const char *s, const char *p,
+    unsigned long lines, const char *line, unsigned long *l,
+    unsigned long *c)
+{
+	*l = r->line + lines;
+	*c = line != NULL ? (unsigned long)(p - line) + 1 :
+	    r->col + (unsigned long)(p - s);
 }
 
 /* A game that starts with a tag section at p (a `[`); s is its start. */
@@ -815,6 +874,8 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	const char *line = NULL;	/* where p's line starts, when that
 					 * is in the game */
 	unsigned long lines = 0;	/* line ends before p */
+	const char *end_line = NULL;	/* the same at last_tag_end */
+	unsigned long end_lines = 0;
 	int eof = r->eof, newlines = 0, blank = 1;
 	struct cd__tagscan ts;
 
@@ -822,12 +883,13 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->alen = 0;
 	r->g_flags = 0;
 	for (;;) {
-		int t = cd__scan_tag(p, e, eof, &ts);
+		int t = quick_tag(p, e, &ts) ? 1 : cd__scan_tag(p, e, eof,
+		    &ts);
 
 		if (t < 0)
 			return S_MORE;
 		if (t > 0) {
-			struct rtag *rt;
+			cd_pgn_tag *tg;
 			int is_event = ts.name_len == 5 &&
 			    memcmp(ts.name, "Event", 5) == 0;
 
@@ -845,24 +907,24 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				    s);
 				r->g_mt = r->g_mt_end =
 				    (size_t)(last_tag_end - s);
+				place_of(r, s, last_tag_end, end_lines,
+				    end_line, &r->g_mt_line, &r->g_mt_col);
 				return S_GAME;
 			}
-			if (r->nrt == r->rtcap) {
-				size_t ncap = r->rtcap ? 2 * r->rtcap : 32;
-				struct rtag *nr = realloc(r->rt,
-				    ncap * sizeof(*nr));
+			if (r->nrt == r->tagcap) {
+				size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
+				cd_pgn_tag *nt = realloc(r->tags,
+				    ncap * sizeof(*nt));
 
-				if (nr == NULL)
+				if (nt == NULL)
 					return S_NOMEM;
-				r->rt = nr;
-				r->rtcap = ncap;
+				r->tags = nt;
+				r->tagcap = ncap;
 			}
-			rt = &r->rt[r->nrt];
-			if (arena_add(r, &ts, rt, e) < 0)
+			tg = &r->tags[r->nrt];
+			if (arena_add(r, &ts, tg, e) < 0)
 				return S_NOMEM;
-			rt->at = (size_t)(p - s);
-			rt->lines = lines;
-			rt->col = line ? (unsigned long)(p - line) + 1 : 0;
+			place_of(r, s, p, lines, line, &tg->line, &tg->col);
 			r->nrt++;
 			if (ts.last_nl != NULL) {
 				lines += ts.lines;
@@ -872,6 +934,8 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
 		p = last_tag_end = ts.next;
+		end_lines = lines;
+		end_line = line;
 		/* Blanks, blank lines and escape lines up to what follows. */
 		newlines = 0;
 		blank = 0;
@@ -884,6 +948,8 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				r->g_len = (size_t)(e - s);
 				r->g_mt = r->g_mt_end =
 				    (size_t)(last_tag_end - s);
+				place_of(r, s, last_tag_end, end_lines,
+				    end_line, &r->g_mt_line, &r->g_mt_col);
 				return S_GAME;
 			}
 			if (*p == '\n') {
@@ -917,6 +983,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			if (ts2 > 0)
 				continue;
 		}
+		place_of(r, s, p, lines, line, &r->g_mt_line, &r->g_mt_col);
 		return scan_movetext(r, s, p, ls, blank);
 	}
 }
@@ -1058,9 +1125,15 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 	if (t > 0) {
 		/* Movetext from the first byte: comments before the first
 		 * move are the game's. */
-		q = s;
-		while (IS_WS(*q))
-			q++;
+		const char *line = NULL;
+		unsigned long lines = 0;
+
+		for (q = s; IS_WS(*q); q++)
+			if (*q == '\n') {
+				lines++;
+				line = q + 1;
+			}
+		place_of(r, s, q, lines, line, &r->g_mt_line, &r->g_mt_col);
 		return scan_movetext(r, s, q, r->bol ? s : NULL, 1);
 	}
 	/* Not PGN: skip this line and go on line by line. */
@@ -1172,67 +1245,56 @@ scan(cd_pgn_reader *r, size_t *n)
 }
 
 /* Fill *g from the game just scanned at data[pos]. */
-static int
+static void
 make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
-	const char *s = r->data + r->pos, *p, *nl, *last = NULL;
-	unsigned long line = r->line, col = r->col;
-	size_t i, at = 0;
+	const char *s = r->data + r->pos;
+	size_t i;
 
-	if (r->nrt > r->tagcap) {
-		cd_pgn_tag *nt = realloc(r->tags, r->nrt * sizeof(*nt));
-
-		if (nt == NULL)
-			return -1;
-		r->tags = nt;
-		r->tagcap = r->nrt;
-	}
 	g->text = s;
 	g->len = r->g_len;
 	g->offset = r->base + r->pos;
 	g->number = ++r->number;
-	g->line = line;
-	g->col = col;
-	/* Lines and columns of the tags (counted by the scan), and of
-	 * the movetext from the last tag on. */
+	g->line = r->line;
+	g->col = r->col;
+	/* the tags' arena offsets made pointers */
 	for (i = 0; i < r->nrt; i++) {
-		cd_pgn_tag *t = &r->tags[i];
-		const struct rtag *rt = &r->rt[i];
-
-		t->name = r->arena + rt->name;
-		t->name_len = rt->name_len;
-		t->value = r->arena + rt->value;
-		t->value_len = rt->value_len;
-		t->line = line + rt->lines;
-		t->col = rt->col ? rt->col : col + (unsigned long)rt->at;
+		r->tags[i].name = r->arena + AOFF(r->tags[i].name);
+		r->tags[i].value = r->arena + AOFF(r->tags[i].value);
 	}
-	if (r->nrt > 0) {
-		at = r->rt[r->nrt - 1].at;
-		line = r->tags[r->nrt - 1].line;
-		col = r->tags[r->nrt - 1].col;
-	}
-	for (p = s + at; (nl = memchr(p, '\n', (size_t)(s + r->g_mt - p))) !=
-	    NULL; p = nl + 1) {
-		line++;
-		last = nl;
-	}
-	if (last != NULL)
-		col = (unsigned long)(s + r->g_mt - (last + 1)) + 1;
-	else
-		col += (unsigned long)(r->g_mt - at);
 	g->tags = r->tags;
 	g->ntags = r->nrt;
 	g->movetext = r->g_mt;
 	g->movetext_end = r->g_mt_end;
-	g->movetext_line = line;
-	g->movetext_col = col;
+	g->movetext_line = r->g_mt_line;
+	g->movetext_col = r->g_mt_col;
 	g->result = r->g_result;
 	if (memchr(s, '\0', r->g_len) != NULL)
 		r->g_flags |= CD_PGN_RAW_NUL;
 	g->flags = r->g_flags;
 	g->skipped_bytes = r->skipped;
 	g->skipped_line = r->skipped_line;
-	return 0;
+}
+
+/* Consume the game just made, as advance does, its lines counted from
+ * its movetext on (the scan placed the movetext). */
+static void
+advance_game(cd_pgn_reader *r)
+{
+	const char *m = r->data + r->pos + r->g_mt;
+	const char *e = r->data + r->pos + r->g_len, *last;
+
+	for (last = e - 1; last >= m && *last != '\n'; last--)
+		;
+	if (last >= m) {
+		r->line = r->g_mt_line + count_lines(m, last + 1);
+		r->col = (unsigned long)(e - (last + 1)) + 1;
+	} else {
+		r->line = r->g_mt_line;
+		r->col = r->g_mt_col + (unsigned long)(e - m);
+	}
+	r->bol = r->g_len > 0 ? e[-1] == '\n' : r->bol;
+	r->pos += r->g_len;
 }
 
 /* Fail with status st (errno kept), where the reader stands. */
@@ -1254,17 +1316,14 @@ cd_pgn_reader_error(const cd_pgn_reader *r)
 	return &r->err;
 }
 
-cd_status
-cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+/* The next game into *g (make_game fills every field); another status
+ * leaves g alone. */
+static cd_status
+next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
 	size_t n;
 	cd_status st;
 
-	memset(g, 0, sizeof(*g));
-	r->skipped = 0;
-	r->skipped_line = 0;
-	if (r->failed)
-		return CD_EOF;
 	for (;;) {
 		n = 0;
 		switch (scan(r, &n)) {
@@ -1293,18 +1352,33 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			advance(r, n);
 			continue;
 		case S_END:
-			g->skipped_bytes = r->skipped;
-			g->skipped_line = r->skipped_line;
 			return CD_EOF;
 		case S_NOMEM:
 			return reader_fail(r, CD_ERR_NOMEM);
 		case S_GAME:
-			if (make_game(r, g) < 0)
-				return reader_fail(r, CD_ERR_NOMEM);
-			advance(r, r->g_len);
+			make_game(r, g);
+			advance_game(r);
 			return CD_OK;
 		}
 	}
+}
+
+cd_status
+cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
+{
+	cd_status st;
+
+	r->skipped = 0;
+	r->skipped_line = 0;
+	st = r->failed ? CD_EOF : next_game(r, g);
+	if (st != CD_OK) {
+		memset(g, 0, sizeof(*g));
+		if (st == CD_EOF) {
+			g->skipped_bytes = r->skipped;
+			g->skipped_line = r->skipped_line;
+		}
+	}
+	return st;
 }
 
 const cd_pgn_tag *

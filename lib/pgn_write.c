@@ -415,26 +415,46 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 	return n;
 }
 
-/* A tag line: [Name "value"] with \ and " escaped. */
-static void
-tag_line(struct out *o, const cd_game_xtag *x)
+/* The number of `\` and `"` in the n bytes at s: eight bytes at a
+ * time for none, one by one once there is one. */
+static size_t
+escapes(const char *s, size_t n)
 {
-	size_t i, extra = 0;
-	char *d;
+	size_t i, k = 0;
+	uint64_t w;
 
-	for (i = 0; i < x->value_len; i++)
-		if (x->value[i] == '\\' || x->value[i] == '"')
-			extra++;
-	if (reserve(o, x->name_len + x->value_len + extra + 6) != 0)
-		return;
-	d = o->b->data + o->b->len;
+	if (n >= 8) {
+		for (i = 0; i < n; i += 8) {
+			if (i + 8 > n)
+				i = n - 8;
+			memcpy(&w, s + i, 8);
+			if ((cd__zero_bytes(w ^ (CD__ONES * '\\')) |
+			    cd__zero_bytes(w ^ (CD__ONES * '"'))) != 0)
+				break;
+		}
+		if (i >= n)
+			return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (s[i] == '\\' || s[i] == '"')
+			k++;
+	return k;
+}
+
+/* A tag line at d: [Name "value"] with \ and " escaped (none to
+ * escape unless quotes); the end of what it wrote. */
+static char *
+tag_line(char *d, const cd_game_xtag *x, bool quotes)
+{
+	size_t i;
+
 	*d++ = '[';
-	memcpy(d, x->name, x->name_len);
+	cd__copy_small(d, x->name, x->name_len);
 	d += x->name_len;
 	*d++ = ' ';
 	*d++ = '"';
-	if (extra == 0) {
-		memcpy(d, x->value, x->value_len);
+	if (!quotes || escapes(x->value, x->value_len) == 0) {
+		cd__copy_small(d, x->value, x->value_len);
 		d += x->value_len;
 	} else {
 		for (i = 0; i < x->value_len; i++) {
@@ -445,6 +465,27 @@ tag_line(struct out *o, const cd_game_xtag *x)
 	}
 	*d++ = '"';
 	*d++ = ']';
+	*d++ = '\n';
+	return d;
+}
+
+/* The tag section: its lines and the empty line after them, with one
+ * reservation (room for every byte of a value escaped when some value
+ * holds \ or "). */
+static void
+tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
+{
+	size_t i, need = 1;
+	char *d;
+
+	for (i = 0; i < xt->n; i++)
+		need += xt->tags[i].name_len + xt->tags[i].value_len *
+		    (quotes ? 2 : 1) + 6;
+	if (reserve(o, need) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	for (i = 0; i < xt->n; i++)
+		d = tag_line(d, &xt->tags[i], quotes);
 	*d++ = '\n';
 	o->b->len = (size_t)(d - o->b->data);
 }
@@ -457,10 +498,11 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	/* the variations open around the move written: on the stack up to
 	 * WSTACK deep, beyond in memory of its own */
 	struct cd__wframe small[WSTACK], *stack = small;
-	size_t i, depth = 0, stack_cap = WSTACK, start_len = outb->len;
+	size_t depth = 0, stack_cap = WSTACK, start_len = outb->len;
 	struct out o;
 	uint32_t n;
 	const char *res;
+	size_t rlen;
 
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
@@ -471,10 +513,10 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 		return CD_ERR_NOMEM;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
-	for (i = 0; i < xt.n; i++)
-		tag_line(&o, &xt.tags[i]);
+	/* (the other export tags, SetUp, FEN, Variant and the roster's
+	 * defaults, hold no `\` or `"`) */
+	tag_section(&o, &xt, g->priv->tag_quotes);
 	cd_game_xtags_free(&xt);
-	put(&o, "\n", 1);
 
 	o.need_num = true;
 	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
@@ -531,8 +573,8 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	}
 	if (stack != small)
 		free(stack);
-	res = cd_pgn_result_str(cd_game_result(g));
-	token(&o, res, strlen(res));
+	res = cd__pgn_result_text(cd_game_result(g), &rlen);
+	token(&o, res, rlen);
 	put(&o, "\n\n", 2);
 	if (o.fail) {
 		outb->len = start_len;

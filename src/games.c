@@ -218,7 +218,7 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 
 	j->number = raw->number;
 	j->index = index;
-	memset(&err, 0, sizeof(err));
+	/* (err is filled by cd_pgn_parse, first thing) */
 	st = cli_games.noparse ? CD_OK :
 	    cd_pgn_parse(j->game, raw, &j->opts, &err);
 	if (st == CD_ERR_NOMEM)

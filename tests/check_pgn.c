@@ -1459,6 +1459,301 @@ START_TEST(test_plain_comment_random)
 }
 END_TEST
 
+/* An escape line in the tag section, at every place of the blocks of
+ * sixteen and thirty-two bytes in which the section is looked at, with
+ * tag sections of many lengths after it: kept as a note. */
+START_TEST(test_tag_section_escape)
+{
+	static const char dots[] =
+	    "................................................"
+	    "................................................";
+	static const int after[] = { 0, 2, 5, 17, 33 };
+	char in[512];
+	cd_error err;
+	size_t pad, n, k;
+	uint32_t i, escapes;
+	int last;
+
+	for (last = 0; last < 2; last++) {
+		for (pad = 0; pad < 90; pad++) {
+			for (k = 0; k < sizeof(after) / sizeof(after[0]);
+			    k++) {
+				n = (size_t)snprintf(in, sizeof(in), last ?
+				    "[Event \"%.*s\"]\n[Site \"%.*s\"]\n%%e\n"
+				    "1. e4 *\n" :
+				    "[Event \"%.*s\"]\n%%e\n[Site \"%.*s\"]\n"
+				    "1. e4 *\n", (int)pad, dots, after[k],
+				    dots);
+				ck_assert_int_eq(cd_pgn_parse_text(game, in, n,
+				    NULL, &err), CD_OK);
+				escapes = 0;
+				for (i = 1; i < game->nnotes; i++)
+					escapes += game->notes[i].kind ==
+					    CD_NOTE_ESCAPE;
+				ck_assert_msg(escapes == 1, "%s", in);
+			}
+		}
+	}
+}
+END_TEST
+
+/* The start position after games that moved it (from a FEN, a Chess960
+ * game without one, a bad FEN or variant, a position set directly), in
+ * the same game: the next game from the initial position reads and
+ * exports as in a new game. */
+START_TEST(test_start_reset)
+{
+	static const char *const before[] = {
+	    "[FEN \"8/8/8/8/8/8/4K3/k7 w - - 0 1\"]\n1. Kd3 *\n",
+	    "[Variant \"Chess960\"]\n1. e4 *\n",
+	    "[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
+	    " b KQkq - 0 1\"]\n1... e5 *\n",
+	    "[Variant \"Chess960\"]\n[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/"
+	    "NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]\n9. g3 *\n",
+	    "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n*\n",
+	    "[Variant \"crazyhouse\"]\n1. e4 *\n",
+	    NULL	/* cd_game_set_start, then cd_game_clear */
+	};
+	const char *plain = "[Event \"x\"]\n1. e4 e5 2. Ke2 *\n";
+	cd_game *fresh = cd_game_new();
+	cd_buf a = { 0 }, b = { 0 };
+	cd_error err;
+	size_t i;
+
+	ck_assert_ptr_nonnull(fresh);
+	ck_assert_int_eq(cd_pgn_parse_text(fresh, plain, strlen(plain), NULL,
+	    &err), CD_OK);
+	ck_assert_int_eq(cd_pgn_write_buf(fresh, 0, &b), CD_OK);
+	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
+		if (before[i] != NULL) {
+			(void)cd_pgn_parse_text(game, before[i],
+			    strlen(before[i]), NULL, &err);
+		} else {
+			cd_board pos;
+
+			ck_assert_int_eq(cd_fen_parse(&pos,
+			    "4k3/8/8/8/8/8/8/4K3 w - - 0 1", 29, 0, &err),
+			    CD_OK);
+			cd_game_clear(game);
+			ck_assert_int_eq(cd_game_set_start(game, &pos), CD_OK);
+		}
+		/* cleared: the initial position, as a new game has it */
+		cd_game_clear(game);
+		ck_assert_mem_eq(game->start.squares, fresh->start.squares,
+		    64);
+		ck_assert_int_eq(game->start.chess960, 0);
+		ck_assert_int_eq(cd_pgn_parse_text(game, plain, strlen(plain),
+		    NULL, &err), CD_OK);
+		ck_assert(!game->has_fen && !game->chess960);
+		ck_assert_int_eq(game->start.chess960, 0);
+		a.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
+		ck_assert_uint_eq(a.len, b.len);
+		ck_assert_mem_eq(a.data, b.data, a.len);
+	}
+	cd_buf_free(&a);
+	cd_buf_free(&b);
+	cd_game_free(fresh);
+}
+END_TEST
+
+/* A tag of the reference model of test_tags_random. */
+struct rtag {
+	const char *name;
+	char value[48];
+	size_t len;
+};
+
+static int
+rtag_cmp(const void *a, const void *b)
+{
+	const struct rtag *x = *(const struct rtag *const *)a;
+	const struct rtag *y = *(const struct rtag *const *)b;
+
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Tags against a plain model (a list searched name by name): random
+ * adds (names the game looks up itself, names that differ from them in
+ * one byte or in length, other names, enough of them to pass the
+ * index of many tags), removals and clears; after each step every
+ * name is looked up, and now and then the export tags and the written
+ * tag section are compared with ones built from the model (values with
+ * control bytes, DEL, `\` and `"` at every length).
+ */
+START_TEST(test_tags_random)
+{
+	static const char *const names[] = { "Event", "Site", "Date", "Round",
+	    "White", "Black", "Result", "SetUp", "FEN", "Variant", "Even",
+	    "Events", "event", "Evenu", "Dite", "Sate", "Site ", "Whitf",
+	    "Blach", "Bound", "Resulu", "Results", "SetUq", "Setup", "FEM",
+	    "GEN", "FE", "Varianu", "Varian", "Variants", "ECO", "Annotator",
+	    "WhiteElo", "BlackElo", "PlyCount", "A", "B", "TimeControl",
+	    "Opening", "Mode", "T00", "T01", "T02", "T03", "T04", "T05",
+	    "T06", "T07", "T08", "T09", "T10", "T11", "T12", "T13", "T14",
+	    "T15", "T16", "T17", "T18", "T19", "T20", "T21", "T22", "T23",
+	    "T24", "T25", "T26", "T27", "T28", "T29" };
+	static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "*" };
+	static const char alphabet[] = "ab?.\\\"\x01\t\x7f\x1f \xc3\xa9";
+	static const char plain[] = "ab?.\x01\t\x7f\x1f \xc3\xa9";
+	enum { NNAMES = sizeof(names) / sizeof(names[0]) };
+	struct rtag ref[NNAMES], *other[NNAMES];
+	size_t nref = 0;
+	char want[16384], *got;
+	cd_game_xtags xt = { 0 };
+	cd_buf b = { 0 };
+	int round;
+
+	cd_game_clear(game);
+	for (round = 0; round < 30000; round++) {
+		unsigned op = rnd(100);
+		const char *name = names[rnd(round % 3 == 0 ? 40 : NNAMES)];
+		size_t i, j, k, n, nother;
+		long at;
+
+		if (op < 2) {
+			cd_game_clear(game);
+			nref = 0;
+		} else if (op < 12) {
+			bool was = false;
+
+			for (i = 0; i < nref; i++)
+				if (strcmp(ref[i].name, name) == 0)
+					break;
+			if (i < nref) {
+				memmove(&ref[i], &ref[i + 1],
+				    (nref - i - 1) * sizeof(ref[0]));
+				nref--;
+				was = true;
+			}
+			ck_assert(cd_game_remove_tag(game, name) == was);
+		} else {
+			char v[48];
+
+			/* (in stretches of rounds no `\` or `"` at all) */
+			n = rnd(round % 2 == 0 ? 20 : 40);
+			for (i = 0; i < n; i++)
+				v[i] = round / 1000 % 2 ?
+				    alphabet[rnd(sizeof(alphabet) - 1)] :
+				    plain[rnd(sizeof(plain) - 1)];
+			if (strcmp(name, "Result") == 0 && rnd(2) == 0) {
+				const char *r = results[rnd(4)];
+
+				n = strlen(r);
+				memcpy(v, r, n);
+			}
+			ck_assert_int_eq(cd_game_add_tag(game, name,
+			    strlen(name), v, n), CD_OK);
+			for (i = 0; i < nref; i++)
+				if (strcmp(ref[i].name, name) == 0)
+					break;
+			if (i == nref)
+				ref[nref++].name = name;
+			for (k = 0; k < n; k++)
+				ref[i].value[k] = (unsigned char)v[k] < 0x20 ||
+				    v[k] == 0x7f ? ' ' : v[k];
+			ref[i].value[n] = '\0';
+			ref[i].len = n;
+		}
+		/* the tags and every lookup */
+		ck_assert_uint_eq(game->ntags, nref);
+		for (i = 0; i < nref; i++) {
+			const cd_game_tag *t = &game->tags[i];
+
+			ck_assert_str_eq(cd_game_str(game, t->name),
+			    ref[i].name);
+			ck_assert_uint_eq(t->value_len, ref[i].len);
+			ck_assert_mem_eq(cd_game_str(game, t->value),
+			    ref[i].value, ref[i].len + 1);
+		}
+		for (j = 0; j < NNAMES; j++) {
+			const char *v;
+
+			for (i = 0; i < nref; i++)
+				if (strcmp(ref[i].name, names[j]) == 0)
+					break;
+			at = cd_game_tag_find(game, names[j]);
+			v = cd_game_tag_value(game, names[j], &n);
+			if (i == nref) {
+				ck_assert_int_eq(at, -1);
+				ck_assert_ptr_null(v);
+			} else {
+				ck_assert_int_eq(at, (long)i);
+				ck_assert_ptr_eq(v, cd_game_str(game,
+				    game->tags[i].value));
+			}
+		}
+		if (round % 16 != 0)
+			continue;
+		/* the export tags and the tag section written */
+		k = 0;
+		nother = 0;
+		for (j = 0; j < 7; j++) {
+			const char *v = j == 2 ? "????.??.??" : "?";
+
+			for (i = 0; i < nref; i++)
+				if (strcmp(ref[i].name, names[j]) == 0)
+					v = ref[i].value;
+			if (j == 6) {
+				for (n = 0; n < 4; n++)
+					if (strcmp(v, results[n]) == 0)
+						break;
+				v = n < 4 ? results[n] : "*";
+			}
+			k += (size_t)sprintf(want + k, "[%s \"", names[j]);
+			for (; *v != '\0'; v++) {
+				if (*v == '\\' || *v == '"')
+					want[k++] = '\\';
+				want[k++] = *v;
+			}
+			k += (size_t)sprintf(want + k, "\"]\n");
+		}
+		for (i = 0; i < nref; i++) {
+			for (j = 0; j < 9; j++)
+				if (strcmp(ref[i].name, names[j]) == 0)
+					break;
+			if (j == 9)
+				other[nother++] = &ref[i];
+		}
+		qsort(other, nother, sizeof(other[0]), rtag_cmp);
+		for (i = 0; i < nother; i++) {
+			k += (size_t)sprintf(want + k, "[%s \"", other[i]->name);
+			for (j = 0; j < other[i]->len; j++) {
+				char c = other[i]->value[j];
+
+				if (c == '\\' || c == '"')
+					want[k++] = '\\';
+				want[k++] = c;
+			}
+			k += (size_t)sprintf(want + k, "\"]\n");
+		}
+		ck_assert_int_eq(cd_game_setup(game, NULL) == CD_OK ||
+		    cd_game_tag_find(game, "Variant") >= 0 ||
+		    cd_game_tag_find(game, "FEN") >= 0, 1);
+		if (game->has_fen || game->chess960) {
+			/* a start position of their own: SetUp and FEN
+			 * tags written from it; not compared */
+			cd_game_clear(game);
+			nref = 0;
+			continue;
+		}
+		ck_assert_int_eq(cd_game_export_tags(game, 0, &xt), CD_OK);
+		ck_assert_uint_eq(xt.n, 7 + nother);
+		for (i = 0; i < nother; i++)
+			ck_assert_str_eq(xt.tags[7 + i].name, other[i]->name);
+		b.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b), CD_OK);
+		got = (char *)b.data;
+		ck_assert_uint_ge(b.len, k);
+		ck_assert_mem_eq(got, want, k);
+		ck_assert_int_eq(got[k], '\n');
+	}
+	cd_game_xtags_free(&xt);
+	cd_buf_free(&b);
+}
+END_TEST
+
 /* The plain greedy filler of the tests: the ntok tokens (strings of
  * stride bytes each at tok) joined by a space, or by a line end where
  * the next one would pass column 79, into want. */
@@ -1684,6 +1979,9 @@ pgn_suite(void)
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
+	tcase_add_test(tc, test_tags_random);
+	tcase_add_test(tc, test_tag_section_escape);
+	tcase_add_test(tc, test_start_reset);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -683,6 +683,187 @@ START_TEST(test_comment_scan)
 }
 END_TEST
 
+/* A step of a linear congruential sequence. */
+static unsigned
+lcg(unsigned *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return *x >> 16;
+}
+
+/*
+ * The game reader's quick read of a tag in its usual form against
+ * cd__scan_tag, which the token lexer uses for every tag: random tags
+ * in that form and near it (other white space, names and values with
+ * bytes that end or change them, `\`, `"` and `]` in the value, other
+ * closings), at lengths on both sides of sixteen.  Each reads in both
+ * or in neither, with the same name, value, position, and the same
+ * place where what follows it starts.
+ */
+START_TEST(test_tags_quick)
+{
+	static const char *const pre[] = { "", "", "", "", " ", "\n" };
+	static const char *const sep[] = { " ", " ", " ", " ", "", "  ",
+	    "\t", "\n", " \n " };
+	static const char *const close[] = { "\"]", "\"]", "\"]", "\"]",
+	    "\" ]", "\"", "\"\n]", "]", "\"]x", "\"\r\n]", "\"]]" };
+	static const char name_bytes[] = "NNNNNNab\xc3\xa9_ \"]\t";
+	static const char value_bytes[] = "vvvvvvvvva ]\\\"\r\t\xc3";
+	unsigned x = 2024;
+	size_t quick = 0, other = 0;
+	int round;
+
+#define PICK(a)	((a)[lcg(&x) % (sizeof(a) / sizeof((a)[0]))])
+#define BYTE(a)	((a)[lcg(&x) % (sizeof(a) - 1)])
+	for (round = 0; round < 40000; round++) {
+		char in[256], val[128];
+		size_t n = 0, k, len;
+		/* every other round in the usual form, but for the bytes */
+		const char *pr = round % 2 ? PICK(pre) : "";
+		const char *sp = round % 2 ? PICK(sep) : " ";
+		const char *cl = round % 2 ? PICK(close) : "\"]";
+		bool plain = *pr == '\0' && strcmp(sp, " ") == 0 &&
+		    strcmp(cl, "\"]") == 0;
+		cd_pgn_reader *r;
+		cd_pgn_raw_game g;
+		cd_pgn_lexer lx;
+		cd_pgn_token t;
+		bool read;
+
+		in[n++] = '[';
+		n += (size_t)sprintf(in + n, "%s", pr);
+		len = 1 + lcg(&x) % 20;
+		for (k = 0; k < len; k++) {
+			char c = round % 4 == 0 ? BYTE(name_bytes) : 'N';
+
+			plain = plain && c != ' ' && c != '"' && c != '[' &&
+			    c != ']' && c != '\t';
+			in[n++] = c;
+		}
+		n += (size_t)sprintf(in + n, "%s\"", sp);
+		len = lcg(&x) % 40;
+		for (k = 0; k < len; k++) {
+			char c = round % 3 == 0 ? BYTE(value_bytes) : 'v';
+
+			plain = plain && c != '\\' && c != '"';
+			in[n++] = c;
+		}
+		n += (size_t)sprintf(in + n, "%s\n\n*\n", cl);
+		if (plain)
+			quick++;
+		else
+			other++;
+
+		cd_pgn_lex_init(&lx, in, n, 1, 1);
+		read = cd_pgn_lex_next(&lx, &t) == CD_PGN_TOK_TAG;
+		r = cd_pgn_reader_new_mem(in, n);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+		ck_assert_msg(plain <= read, "%.*s", (int)n, in);
+		if (!read) {
+			ck_assert_msg(g.ntags == 0, "%.*s", (int)n, in);
+			cd_pgn_reader_free(r);
+			continue;
+		}
+		ck_assert_msg(g.ntags == 1 && g.text == in, "%.*s", (int)n,
+		    in);
+		ck_assert_uint_eq(g.tags[0].name_len, t.len);
+		ck_assert_mem_eq(g.tags[0].name, t.text, t.len);
+		ck_assert_uint_eq(g.tags[0].value_len, cd_pgn_tag_value(&t,
+		    val));
+		ck_assert_mem_eq(g.tags[0].value, val, g.tags[0].value_len);
+		ck_assert_uint_eq(g.tags[0].line, t.line);
+		ck_assert_uint_eq(g.tags[0].col, t.col);
+		/* what follows: the movetext, from the lexer's next token */
+		ck_assert_int_ne(cd_pgn_lex_next(&lx, &t), CD_PGN_TOK_END);
+		ck_assert_uint_eq(g.movetext, (size_t)(t.raw - in));
+		ck_assert_uint_eq(g.movetext_line, t.line);
+		ck_assert_uint_eq(g.movetext_col, t.col);
+		cd_pgn_reader_free(r);
+	}
+#undef PICK
+#undef BYTE
+	ck_assert_uint_gt(quick, 5000);
+	ck_assert_uint_gt(other, 5000);
+}
+END_TEST
+
+/* The line and column of byte at of in (from 1). */
+static void
+place_at(const char *in, size_t at, unsigned long *line, unsigned long *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < at; i++) {
+		if (in[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
+/*
+ * Lines and columns of games, tags and movetext against a count from
+ * the input's first byte: random games with line ends, CR LF, blank
+ * lines, tags over lines, comments over lines and escape lines at
+ * random places, so that the reader's vector count of line ends meets
+ * every length and every place of a line end in a block.
+ */
+START_TEST(test_lines_random)
+{
+	static const char *const parts[] = { "\n", "\r\n", " ", "\n\n",
+	    "e4 ", "Nf3 ", "{a\nb} ", "{cccccccccccccccccc} ", "; x\n",
+	    "\n%esc\n", "1. ", "(d4\n) " };
+	static const char *const tags[] = { "[Event \"a\"]", "[Site\n\"b\"]",
+	    "[Round \"ccccccccccccccccccccc\"]", "[White  \"w\" ]",
+	    "[Black \"b\"]" };
+	static const char *const ends[] = { "*", "1-0", "0-1", "" };
+	static char in[16384];
+	unsigned x = 77;
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		size_t n = 0, i;
+		int games = 1 + (int)(lcg(&x) % 12), k, m;
+		struct games *gs;
+
+		for (k = 0; k < games; k++) {
+			for (m = (int)(lcg(&x) % 4); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s\n",
+				    tags[lcg(&x) % 5]);
+			if (lcg(&x) % 2)
+				n += (size_t)sprintf(in + n, "\n");
+			for (m = (int)(lcg(&x) % 12); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s",
+				    parts[lcg(&x) % 12]);
+			n += (size_t)sprintf(in + n, "%s\n",
+			    ends[lcg(&x) % 4]);
+			for (m = (int)(lcg(&x) % 3); m > 0; m--)
+				n += (size_t)sprintf(in + n, "%s",
+				    lcg(&x) % 2 ? "\n" : "\r\n");
+		}
+		gs = read_mem(in, n);
+		for (i = 0; i < gs->n; i++) {
+			const cd_pgn_raw_game *g = &gs->g[i];
+			unsigned long line, col;
+
+			place_at(in, (size_t)g->offset, &line, &col);
+			ck_assert_uint_eq(g->line, line);
+			ck_assert_uint_eq(g->col, col);
+			place_at(in, (size_t)g->offset + g->movetext, &line,
+			    &col);
+			ck_assert_uint_eq(g->movetext_line, line);
+			ck_assert_uint_eq(g->movetext_col, col);
+		}
+		games_free(gs);
+	}
+}
+END_TEST
+
 START_TEST(test_bad_tags)
 {
 	struct games *gs = read_both(
@@ -1344,6 +1525,8 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tag_positions);
 	tcase_add_test(tc, test_tag_positions_lines);
 	tcase_add_test(tc, test_bad_tags);
+	tcase_add_test(tc, test_tags_quick);
+	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
