@@ -484,11 +484,17 @@ static struct rank_shape rank_shapes[256];
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CD_RANK_SHUFFLE 1
 #include <immintrin.h>
-/* The same shapes as byte shuffles (SSSE3 pshufb) of a vector holding
- * the rank's eight letters, then the digits 1 to 8: one shuffle writes
- * a rank.  Used when the processor has SSSE3 (x86-64's baseline does
- * not). */
+/*
+ * The same shapes as byte shuffles (SSSE3 pshufb) of a vector holding
+ * the rank's eight letters (an empty square's is '8'), then the digits
+ * 1 to 7 and '/': one shuffle writes a rank and the '/' after it, and
+ * its last byte (a lane past the '/', whose byte is scratch) is the
+ * number of bytes written, the '/' included.  A run of eight empty
+ * squares is the whole rank: its '8' comes from file a's lane.  Used
+ * when the processor has SSSE3 (x86-64's baseline does not).
+ */
 static uint8_t rank_shuffles[256][16] __attribute__((aligned(16)));
+static char shuffle_letters[16] __attribute__((aligned(16)));
 static int have_ssse3;
 #endif
 
@@ -509,7 +515,8 @@ rank_shapes_init(void)
 
 		memset(rs->text, 0, sizeof(rs->text));
 		/* shuf: lane f of the source holds file f's letter, lane
-		 * 8 + k - 1 the digit k; 0x80 writes a zero */
+		 * 8 + k - 1 the digit k (k < 8; 8: file a's lane), lane 15
+		 * '/'; 0x80 writes a zero */
 		memset(shuf, 0x80, sizeof(shuf));
 		for (file = 0; file <= 8; file++) {
 			if (file < 8 && !(occ & (1u << file))) {
@@ -518,7 +525,7 @@ rank_shapes_init(void)
 				continue;
 			}
 			if (run) {
-				shuf[n] = (uint8_t)(8 + run - 1);
+				shuf[n] = (uint8_t)(run < 8 ? 8 + run - 1 : 0);
 				rs->text[n++] = (char)('0' + run);
 			}
 			run = 0;
@@ -529,10 +536,14 @@ rank_shapes_init(void)
 		}
 		rs->len = (uint8_t)n;
 #ifdef CD_RANK_SHUFFLE
+		shuf[n] = 15;
+		shuf[15] = (uint8_t)(n + 1);
 		memcpy(rank_shuffles[occ], shuf, sizeof(shuf));
 #endif
 	}
 #ifdef CD_RANK_SHUFFLE
+	memcpy(shuffle_letters, cd__piece_letters, sizeof(shuffle_letters));
+	shuffle_letters[0] = '8';
 	/* CHESSDATA_NO_SSSE3 set and not empty: the plain code (the
 	 * tests compare the two) */
 	__builtin_cpu_init();
@@ -548,26 +559,27 @@ rank_shapes_init(void)
 __attribute__((target("ssse3"))) static char *
 placement_ssse3(const cd_board *b, char *p)
 {
-	const __m128i letters = _mm_loadu_si128((const __m128i *)(const void *)
-	    cd__piece_letters);
+	const __m128i letters = _mm_load_si128((const __m128i *)(const void *)
+	    shuffle_letters);
 	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
-	    '7', '8', 0, 0, 0, 0, 0, 0, 0, 0);
+	    '7', '/', 0, 0, 0, 0, 0, 0, 0, 0);
+	const uint8_t *occ = (const uint8_t *)(const void *)&b->by_type[0];
 	int rank;
 
 #pragma GCC unroll 8
 	for (rank = 7; rank >= 0; rank--) {
-		unsigned occ = (unsigned)(b->by_type[0] >> (8 * rank)) & 0xff;
+		/* (occ[rank]: the rank's byte of the occupancy, on a
+		 * little-endian machine as x86-64 is) */
+		const uint8_t *shuf = rank_shuffles[occ[rank]];
 		__m128i sq = _mm_loadl_epi64((const __m128i *)(const void *)
 		    &b->squares[CD_SQ(0, rank)]);
-		/* the eight letters, then the digits */
+		/* the eight letters, then the digits and '/' */
 		__m128i src = _mm_unpacklo_epi64(_mm_shuffle_epi8(letters, sq),
 		    digits);
 
 		_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(src,
-		    _mm_load_si128((const __m128i *)(const void *)
-		    rank_shuffles[occ])));
-		p += rank_shapes[occ].len;
-		*p++ = '/';
+		    _mm_load_si128((const __m128i *)(const void *)shuf)));
+		p += shuf[15];
 	}
 	return p - 1;
 }
@@ -612,7 +624,9 @@ write_fields(const cd_board *b, char *buf, int clocks)
 	*p++ = ' ';
 	*p++ = b->side == CD_WHITE ? 'w' : 'b';
 	*p++ = ' ';
-	{
+	if (!cd__any_rights(b)) {
+		*p++ = '-';
+	} else {
 		char *start = p;
 
 		for (color = 0; color < 2; color++) {
