@@ -59,6 +59,7 @@ static const struct {
 static unsigned opt_ops = OP_C0 | OP_C1 | OP_FMVN | OP_HMVC | OP_ID | OP_SM;
 static bool opt_unique, opt_variations, opt_stats;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
+static bool opt_select;		/* --first or --last given */
 static const char *opt_rejects;
 
 /* The walk's stack of lines still to write. */
@@ -79,7 +80,7 @@ struct epd {
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
-	char head[2 * STRING_MAX + 64];	/* 16 bytes of slack */
+	char head[2 * STRING_MAX + 96];	/* 32 bytes of slack */
 	size_t head_len;
 	/* and " id \"N." (N: index) */
 	char id[48];
@@ -137,34 +138,45 @@ usage(void)
 /* The line is written at d (emit reserved its room); each of these
  * returns where the line goes on. */
 
-/* n bytes of s, which has room to read n rounded up to 16 bytes, as
- * d has to write them: sixteen bytes a copy, no call. */
+/* n bytes of s, which has room to read n rounded up to 32 bytes, as
+ * d has to write them: thirty-two bytes a copy, no call. */
 static inline char *
-put16(char *d, const char *s, size_t n)
+put32(char *d, const char *s, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i += 16)
-		memcpy(d + i, s + i, 16);
+	for (i = 0; i < n; i += 32)
+		memcpy(d + i, s + i, 32);
 	return d + n;
 }
 
-/* A decimal number (at most 20 digits); the clocks and plies are mostly
- * one or two digits. */
+/* The numbers below 1000 (every clock and ply but a few): the digits,
+ * then zeros, and in the last byte the number of digits. */
+static char small_uints[1000][4];
+
+static void small_uints_init(void) __attribute__((constructor));
+
+static void
+small_uints_init(void)
+{
+	unsigned v;
+
+	for (v = 0; v < 1000; v++)
+		small_uints[v][3] = (char)snprintf(small_uints[v], 4, "%u",
+		    v);
+}
+
+/* A decimal number (at most 20 digits); d has room for 4 bytes more
+ * than it takes, which the line's next bytes overwrite. */
 static inline char *
 put_uint(char *d, uint64_t v)
 {
 	char tmp[24];
 	size_t n = sizeof(tmp);
 
-	if (v < 10) {
-		*d++ = (char)('0' + v);
-		return d;
-	}
-	if (v < 100) {
-		*d++ = (char)('0' + v / 10);
-		*d++ = (char)('0' + v % 10);
-		return d;
+	if (v < 1000) {
+		memcpy(d, small_uints[v], 4);
+		return d + small_uints[v][3];
 	}
 	do {
 		tmp[--n] = (char)('0' + v % 10);
@@ -339,15 +351,15 @@ keys_add(uint64_t a, uint64_t b)
  * the selection keeps it: plies 0..first-1, and the plies after
  * last_ply - last (last_ply: the ply of the line's final position).
  */
-static void
+static inline void
 emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
     uint32_t last_ply, const cd_game_node *sm)
 {
 	cd_buf *o = e->ob;
 	char *d;
-	size_t n;
+	size_t n, need;
 
-	if (opt_first >= 0 || opt_last >= 0) {
+	if (opt_select) {
 		bool keep = false;
 
 		if (opt_first >= 0 && (uint64_t)ply < (uint64_t)opt_first)
@@ -359,13 +371,16 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 			return;
 	}
 	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
-	 * hmvc and id (at most 20 digits each), sm, the line end */
-	cli_buf_reserve(o, CD_FEN_MAX + e->head_len + 160 + 32);
+	 * hmvc and id (at most 20 digits each), sm, the line end; and
+	 * what the copies write past it */
+	need = CD_FEN_MAX + e->head_len + 160 + 32;
+	if (o->cap - o->len < need)
+		cli_buf_reserve(o, need);
 	d = o->data + o->len;
 	n = cd_fen_write_epd(b, d);
 	if (opt_unique && !keys_add(b->key, text_hash(d, n)))
 		return;
-	d = put16(d + n, e->head, e->head_len);
+	d = put32(d + n, e->head, e->head_len);
 	if (opt_ops & OP_FMVN) {
 		d = put_uint(d, b->fullmove);
 		*d++ = ';';
@@ -376,7 +391,7 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		*d++ = ';';
 	}
 	if (opt_ops & OP_ID) {
-		d = put_uint(put16(d, e->id, e->id_len), ply);
+		d = put_uint(put32(d, e->id, e->id_len), ply);
 		if (line > 0) {
 			*d++ = 'v';
 			d = put_uint(d, line);
@@ -648,6 +663,7 @@ main(int argc, char **argv)
 	}
 	cli_games.each = convert;
 	cli_games.priv_free = epd_free;
+	opt_select = opt_first >= 0 || opt_last >= 0;
 	if (opt_unique)		/* one set of positions, in input order */
 		cli_games.jobs = 1;
 	cli_output_open(opt_output);
