@@ -609,54 +609,56 @@ placement(const cd_board *b, char *p)
 	return p;
 }
 
-static size_t
-write_fields(const cd_board *b, char *buf, int clocks)
+/* The castling field of a position with some right left, at p; the
+ * end (out of line: most positions have none). */
+static __attribute__((noinline)) char *
+castling(const cd_board *b, char *p, int clocks)
 {
-	char *p;
+	char *start = p;
 	int color, s;
 
-#ifdef CD_RANK_SHUFFLE
-	if (have_ssse3)
-		p = placement_ssse3(b, buf);
-	else
-#endif
-		p = placement(b, buf);
+	for (color = 0; color < 2; color++) {
+		const uint8_t *rook = b->castle_rook[color];
+		int k;
+
+		if (rook[0] == CD_SQ_NONE && rook[1] == CD_SQ_NONE)
+			continue;
+		k = cd__board_king(b, color);
+		for (s = 0; s < 2; s++) {
+			int r = rook[s];
+			char ch;
+
+			if (r == CD_SQ_NONE)
+				continue;
+			/* EPD: a Chess960 right that standard chess cannot
+			 * have names its file (cd_fen_castling_check reads
+			 * KQkq as standard chess) */
+			if (outer_rook(b, color, s, k) == r && (clocks ||
+			    !b->chess960 || (CD_FILE(k) == 4 &&
+			    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0))))
+				ch = s == CD_KINGSIDE ? 'K' : 'Q';
+			else
+				ch = (char)('A' + CD_FILE(r));
+			*p++ = color == CD_WHITE ? ch : (char)(ch | 0x20);
+		}
+	}
+	if (p == start)
+		*p++ = '-';
+	return p;
+}
+
+/* The fields after the placement, which ends at p, and the final NUL;
+ * where the NUL is. */
+static inline char *
+fields_after(const cd_board *b, char *p, int clocks)
+{
 	*p++ = ' ';
 	*p++ = b->side == CD_WHITE ? 'w' : 'b';
 	*p++ = ' ';
-	if (!cd__any_rights(b)) {
+	if (cd__any_rights(b))
+		p = castling(b, p, clocks);
+	else
 		*p++ = '-';
-	} else {
-		char *start = p;
-
-		for (color = 0; color < 2; color++) {
-			const uint8_t *rook = b->castle_rook[color];
-			int k;
-
-			if (rook[0] == CD_SQ_NONE && rook[1] == CD_SQ_NONE)
-				continue;
-			k = cd__board_king(b, color);
-			for (s = 0; s < 2; s++) {
-				int r = rook[s];
-				char ch;
-
-				if (r == CD_SQ_NONE)
-					continue;
-				/* EPD: a Chess960 right that standard chess
-				 * cannot have names its file (cd_fen_castling_
-				 * check reads KQkq as standard chess) */
-				if (outer_rook(b, color, s, k) == r && (clocks ||
-				    !b->chess960 || (CD_FILE(k) == 4 &&
-				    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0))))
-					ch = s == CD_KINGSIDE ? 'K' : 'Q';
-				else
-					ch = (char)('A' + CD_FILE(r));
-				*p++ = color == CD_WHITE ? ch : (char)(ch | 0x20);
-			}
-		}
-		if (p == start)
-			*p++ = '-';
-	}
 	*p++ = ' ';
 	if (b->ep != CD_SQ_NONE) {
 		*p++ = (char)('a' + CD_FILE(b->ep));
@@ -671,7 +673,27 @@ write_fields(const cd_board *b, char *buf, int clocks)
 		p = cd__put_uint(p, b->fullmove);
 	}
 	*p = '\0';
-	return (size_t)(p - buf);
+	return p;
+}
+
+#ifdef CD_RANK_SHUFFLE
+/* write_fields with the shuffles, in one function. */
+__attribute__((target("ssse3"))) static size_t
+write_fields_ssse3(const cd_board *b, char *buf, int clocks)
+{
+	return (size_t)(fields_after(b, placement_ssse3(b, buf), clocks) -
+	    buf);
+}
+#endif
+
+static size_t
+write_fields(const cd_board *b, char *buf, int clocks)
+{
+#ifdef CD_RANK_SHUFFLE
+	if (have_ssse3)
+		return write_fields_ssse3(b, buf, clocks);
+#endif
+	return (size_t)(fields_after(b, placement(b, buf), clocks) - buf);
 }
 
 size_t

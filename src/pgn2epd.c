@@ -351,7 +351,7 @@ keys_add(uint64_t a, uint64_t b)
  * the selection keeps it: plies 0..first-1, and the plies after
  * last_ply - last (last_ply: the ply of the line's final position).
  */
-static inline void
+static inline __attribute__((always_inline)) void
 emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
     uint32_t last_ply, const cd_game_node *sm)
 {
@@ -431,10 +431,12 @@ push(struct epd *e, uint32_t node, uint32_t line, uint32_t end,
 
 /* The ply of the last move of the line that goes on from node n (each
  * line is walked once: a line resumed after its variations keeps its
- * end). */
+ * end); only --last needs it (0 without). */
 static uint32_t
 line_end(const cd_game_node *nodes, uint32_t n)
 {
+	if (opt_last < 0)
+		return 0;
 	while (nodes[n].next != 0)
 		n = nodes[n].next;
 	return nodes[n].ply;
