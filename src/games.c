@@ -142,11 +142,17 @@ text_add(cd_buf *t, const char *s, size_t n)
 	return off;
 }
 
+/*
+ * Copy a game into the batch: its bytes, then its tags' names and
+ * values, which the reader keeps one after the other in one block
+ * (chessdata/pgn_lex.h), in one copy.
+ */
 static void
 batch_add(struct batch *b, const cd_pgn_raw_game *raw)
 {
 	cd_pgn_raw_game *g;
-	size_t i, need = raw->len + 1;
+	const char *s = NULL;	/* the tags' strings */
+	size_t i, n = 0, off;
 
 	if (b->ngames == b->games_cap)
 		b->games = grow(b->games, &b->games_cap, b->ngames + 1,
@@ -154,22 +160,31 @@ batch_add(struct batch *b, const cd_pgn_raw_game *raw)
 	if (b->ntags + raw->ntags > b->tags_cap)
 		b->tags = grow(b->tags, &b->tags_cap, b->ntags + raw->ntags,
 		    sizeof(*b->tags));
-	for (i = 0; i < raw->ntags; i++)
-		need += raw->tags[i].name_len + raw->tags[i].value_len + 2;
-	cli_buf_reserve(&b->text, need);
+	if (raw->ntags > 0) {
+		const cd_pgn_tag *l = &raw->tags[raw->ntags - 1];
+
+		s = raw->tags[0].name;
+		n = (size_t)(l->value + l->value_len + 1 - s);
+	}
+	cli_buf_reserve(&b->text, raw->len + 1 + n);
 	g = &b->games[b->ngames++];
 	*g = *raw;
 	g->text = (const char *)(uintptr_t)text_add(&b->text, raw->text,
 	    raw->len);
 	g->tags = (const cd_pgn_tag *)(uintptr_t)b->ntags;
+	if (n == 0)
+		return;
+	off = b->text.len;
+	memcpy(b->text.data + off, s, n);
+	b->text.len += n;
 	for (i = 0; i < raw->ntags; i++) {
 		cd_pgn_tag *t = &b->tags[b->ntags++];
 
 		*t = raw->tags[i];
-		t->name = (const char *)(uintptr_t)text_add(&b->text,
-		    t->name, t->name_len);
-		t->value = (const char *)(uintptr_t)text_add(&b->text,
-		    t->value, t->value_len);
+		t->name = (const char *)(uintptr_t)(off +
+		    (size_t)(t->name - s));
+		t->value = (const char *)(uintptr_t)(off +
+		    (size_t)(t->value - s));
 	}
 }
 

@@ -71,6 +71,13 @@ read_all(cd_pgn_reader *r)
 			    NULL)
 				ck_assert_uint_eq(strlen(g.tags[i].name),
 				    g.tags[i].name_len);
+			/* the strings one after the other (pgn_lex.h) */
+			ck_assert_ptr_eq(g.tags[i].value, g.tags[i].name +
+			    g.tags[i].name_len + 1);
+			if (i > 0)
+				ck_assert_ptr_eq(g.tags[i].name,
+				    g.tags[i - 1].value +
+				    g.tags[i - 1].value_len + 1);
 			strcat(t, g.tags[i].name);
 			strcat(t, "=");
 			strcat(t, g.tags[i].value);

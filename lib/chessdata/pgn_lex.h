@@ -101,7 +101,10 @@ CD_API cd_pgn_result cd_pgn_result_parse(const char *s, size_t len);
 /* ---- Layer 1: games from a stream ---- */
 
 /* One tag pair of a game.  name and value are NUL-terminated copies
- * (value unescaped); they may contain NUL bytes, hence the lengths. */
+ * (value unescaped); they may contain NUL bytes, hence the lengths.
+ * The reader keeps a game's copies one after the other in tag order
+ * (name, NUL, value, NUL, next name...), so they can be copied as one
+ * block, from tags[0].name to the NUL after the last value. */
 typedef struct cd_pgn_tag {
 	const char *name;
 	size_t name_len;
