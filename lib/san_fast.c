@@ -55,7 +55,8 @@ ray_reach(int d, int sq, cd_bitboard occ)
 	return ray & ~cd__ray[d][cd__ray_first_any(d, ray & occ)];
 }
 
-/* The squares a bishop, a rook on sq reaches on occupancy occ. */
+/* The squares a bishop (diag_reach) and a rook (orth_reach) on sq
+ * reach on occupancy occ. */
 static inline cd_bitboard
 diag_reach(int sq, cd_bitboard occ)
 {
