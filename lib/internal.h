@@ -160,7 +160,7 @@ cd__board_king(const cd_board *b, int color)
 static inline bool
 cd__slides(int t, int d)
 {
-	return t == CD_QUEEN || t == (d & 1 ? CD_BISHOP : CD_ROOK);
+	return (t == CD_QUEEN) | (t == (d & 1 ? CD_BISHOP : CD_ROOK));
 }
 
 /* Which of the sliders in set reach sq on occupancy occ: bishops along
@@ -251,7 +251,7 @@ cd__gives_check(const cd_board *b, int from, int to)
 	d = cd__dir[to][ek];
 	dd = d & 7;
 	slides = (d >= 0) & !(cd__between_dir(to, ek, dd) & occ) &
-	    ((t == CD_QUEEN) | (t == (dd & 1 ? CD_BISHOP : CD_ROOK)));
+	    cd__slides(t, dd);
 	/* or the line from the king through from, now open */
 	return ((steps & kbb) != 0) | slides |
 	    cd__ray_hits(b, ek, cd__dir[ek][from], occ, us, 0);
@@ -429,6 +429,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	}
 	b->key = key;
 }
+
 /* util.c: fill *e (if not NULL) with a status, a place and a message
  * (printf format; NULL leaves it empty). */
 void cd__error_set(cd_error *e, cd_status st, uint64_t offset,

@@ -1073,6 +1073,20 @@ plain_copy_avx2(char *d, const char *s, size_t n, bool space)
 }
 #endif
 
+#ifdef __SSE2__
+/* plain_copy() for n >= 16, or plain_copy_avx2() where the processor
+ * has AVX2 and n >= 32. */
+static inline size_t
+plain_copy_any(char *d, const char *s, size_t n, bool space)
+{
+#ifdef CD_AVX2
+	if (n >= 32 && cd__have_avx2)
+		return plain_copy_avx2(d, s, n, space);
+#endif
+	return plain_copy(d, s, n, space);
+}
+#endif
+
 /*
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
  * into d: every run of folded bytes becomes one space.  Runs with
@@ -1088,15 +1102,8 @@ fold(char *d, const char *s, size_t len)
 
 	while (i < len) {
 #ifdef __SSE2__
-		size_t run = 0;
-
-#ifdef CD_AVX2
-		if (len - i >= 32 && cd__have_avx2)
-			run = plain_copy_avx2(d + k, s + i, len - i, space);
-		else
-#endif
-		if (len - i >= 16)
-			run = plain_copy(d + k, s + i, len - i, space);
+		size_t run = len - i >= 16 ? plain_copy_any(d + k, s + i,
+		    len - i, space) : 0;
 
 		if (run > 0) {
 			k += run;
@@ -1235,12 +1242,7 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 	    256) != 0)
 		return NULL;	/* (the lexer's way tells) */
 	d = g->str + off;
-#ifdef CD_AVX2
-	if (n >= 32 && cd__have_avx2)
-		run = plain_copy_avx2(d, s, n, false);
-	else
-#endif
-		run = plain_copy(d, s, n, false);
+	run = plain_copy_any(d, s, n, false);
 	if (run == n || s[run] != '}')
 		return NULL;
 	e = s + run + 1;

@@ -415,30 +415,17 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 	return n;
 }
 
-/* The number of `\` and `"` in the n bytes at s: eight bytes at a
- * time for none, one by one once there is one. */
-static size_t
-escapes(const char *s, size_t n)
+/* Whether the n bytes at s hold a `\` or `"` (only looked at when some
+ * tag value of the game holds one). */
+static bool
+has_escape(const char *s, size_t n)
 {
-	size_t i, k = 0;
-	uint64_t w;
+	size_t i;
 
-	if (n >= 8) {
-		for (i = 0; i < n; i += 8) {
-			if (i + 8 > n)
-				i = n - 8;
-			memcpy(&w, s + i, 8);
-			if ((cd__zero_bytes(w ^ (CD__ONES * '\\')) |
-			    cd__zero_bytes(w ^ (CD__ONES * '"'))) != 0)
-				break;
-		}
-		if (i >= n)
-			return 0;
-	}
 	for (i = 0; i < n; i++)
 		if (s[i] == '\\' || s[i] == '"')
-			k++;
-	return k;
+			return true;
+	return false;
 }
 
 /* A tag line at d: [Name "value"] with \ and " escaped (none to
@@ -453,7 +440,7 @@ tag_line(char *d, const cd_game_xtag *x, bool quotes)
 	d += x->name_len;
 	*d++ = ' ';
 	*d++ = '"';
-	if (!quotes || escapes(x->value, x->value_len) == 0) {
+	if (!quotes || !has_escape(x->value, x->value_len)) {
 		cd__copy_small(d, x->value, x->value_len);
 		d += x->value_len;
 	} else {
