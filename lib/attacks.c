@@ -3,7 +3,7 @@
  * attacks.c: the attack and check queries over the attack tables (the
  * inline ones for the PGN builder and the fast SAN reader are in
  * internal.h).  The tables are computed when the library is built
- * (gen-attacks.c) and are constant data of the library: a program
+ * (gen-tables.c) and are constant data of the library: a program
  * that starts builds nothing.
  */
 #include "config.h"

@@ -8,43 +8,7 @@
 
 #include "internal.h"
 
-uint64_t cd__z_piece[16][64];
-uint64_t cd__z_castle[2][8];
-uint64_t cd__z_ep[8];
-uint64_t cd__z_side;
-
 const char cd__piece_letters[16] = ".PNBRQK..pnbrqk.";
-
-void
-cd__zobrist_init(void)
-{
-	uint64_t s = 0x2545f4914f6cdd1dULL;
-	int p, sq;
-
-	/* splitmix64: fixed keys, the same in every process */
-#define NEXT() (s += 0x9e3779b97f4a7c15ULL, \
-	(((s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL) ^ \
-	(((s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL) >> 27)) * 0x94d049bb133111ebULL)
-	for (p = 0; p < 16; p++)
-		for (sq = 0; sq < 64; sq++) {
-			uint64_t v = NEXT();
-			cd__z_piece[p][sq] = v ^ (v >> 31);
-		}
-	for (p = 0; p < 2; p++)
-		for (sq = 0; sq < 8; sq++) {
-			uint64_t v = NEXT();
-			cd__z_castle[p][sq] = v ^ (v >> 31);
-		}
-	for (sq = 0; sq < 8; sq++) {
-		uint64_t v = NEXT();
-		cd__z_ep[sq] = v ^ (v >> 31);
-	}
-	{
-		uint64_t v = NEXT();
-		cd__z_side = v ^ (v >> 31);
-	}
-#undef NEXT
-}
 
 void
 cd_board_clear(cd_board *b)

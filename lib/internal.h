@@ -40,8 +40,9 @@ cd__popcount(cd_bitboard b)
 #endif
 }
 
-/* The attack tables: constant data computed when the library is built
- * (gen-attacks.c, which fills them and so defines CD__TABLE empty). */
+/* The attack tables, the Zobrist keys and the lexer's byte classes:
+ * constant data computed when the library is built (gen-tables.c,
+ * which fills them and so defines CD__TABLE empty). */
 #ifndef CD__TABLE
 #define CD__TABLE const
 #endif
@@ -304,12 +305,11 @@ cd_move cd__pgc_select_move(const cd_board *b, unsigned ord, int *nmoves);
  * English SAN letter is cd__piece_letters[type]. */
 extern const char cd__piece_letters[16];
 
-/* board.c: Zobrist keys. */
-extern uint64_t cd__z_piece[16][64];
-extern uint64_t cd__z_castle[2][8];	/* [color][rook file] */
-extern uint64_t cd__z_ep[8];
-extern uint64_t cd__z_side;
-void cd__zobrist_init(void);
+/* Zobrist keys (gen-tables.c: fixed keys, the same in every build). */
+extern CD__TABLE uint64_t cd__z_piece[16][64];
+extern CD__TABLE uint64_t cd__z_castle[2][8];	/* [color][rook file] */
+extern CD__TABLE uint64_t cd__z_ep[8];
+extern CD__TABLE uint64_t cd__z_side;
 
 /* attacks.c: whether an en passant capture onto b->ep is legal for
  * b->side. */

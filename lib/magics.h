@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Magic numbers for the slider tables (checked by gen-attacks.c when
+/* Magic numbers for the slider tables (checked by gen-tables.c when
  * the library is built, where a failing one would be searched again). */
 static const uint64_t rook_magics[64] = {
 	0x60800018c0042080ULL,

@@ -76,8 +76,8 @@ cd__copy_small(char *d, const char *s, size_t n)
 	}
 }
 
-/* The lexer's byte classes (cd__pgn_cls, filled when the library is
- * loaded), shared with the parser's fast path. */
+/* The lexer's byte classes (cd__pgn_cls, constant data written by
+ * gen-tables.c), shared with the parser's fast path. */
 enum {
 	K_WS = 1 << 0,		/* space, tab, LF, CR, VT, FF */
 	K_DELIM = 1 << 1,	/* ends a word in the game reader */
@@ -87,7 +87,7 @@ enum {
 	K_TAGNAME = 1 << 5,	/* may be in a tag name */
 	K_STOP = 1 << 6		/* the game reader looks at it in movetext */
 };
-extern unsigned char cd__pgn_cls[256];
+extern CD__TABLE unsigned char cd__pgn_cls[256];
 
 /* The bytes of K_STOP: a line end, a comment, a string, a `[` that may
  * start the next tag section, a variation, `*`, and the bytes without

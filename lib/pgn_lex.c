@@ -14,39 +14,6 @@
 /* ---- character classes ---- */
 
 #define cls cd__pgn_cls
-unsigned char cd__pgn_cls[256];
-
-static void cls_init(void) __attribute__((constructor));
-
-static void
-cls_init(void)
-{
-	int c;
-
-	for (c = 0; c < 256; c++) {
-		unsigned char k = 0;
-
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    c == '\v' || c == '\f')
-			k |= K_WS | K_DELIM;
-		if (strchr("{}();\"[]*", c) != NULL && c != 0)
-			k |= K_DELIM;
-		if (strchr(CD__STOP_BYTES, c) != NULL && c != 0)
-			k |= K_STOP;
-		if (c >= '0' && c <= '9')
-			k |= K_DIGIT | K_MOVE;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
-			k |= K_LETTER | K_MOVE;
-		if (c != 0 && strchr("-+#=:/_@", c) != NULL)
-			k |= K_MOVE;
-		/* a tag name: printing bytes but quotes and brackets (bytes
-		 * beyond ASCII are kept; control bytes never are) */
-		if (!(k & K_WS) && c != '"' && c != '[' && c != ']' &&
-		    c >= 0x20 && c != 0x7f)
-			k |= K_TAGNAME;
-		cls[c] = k;
-	}
-}
 
 #define U(c)		((unsigned char)(c))
 #define IS_WS(c)	(cls[U(c)] & K_WS)

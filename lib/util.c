@@ -12,14 +12,6 @@
 
 #include "internal.h"
 
-/* The hashing keys are drawn when the library is loaded (the attack
- * tables are constant data: gen-attacks.c). */
-__attribute__((constructor)) static void
-cd__library_init(void)
-{
-	cd__zobrist_init();
-}
-
 const char *
 cd_strerror(int status)
 {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * gen-attacks.c: compute the attack tables and write them as C source
- * (lib/attack-tables.c of the build, compiled into the library):
- *	gen-attacks > attack-tables.c
- * Leapers by table, sliders by "fancy" magic bitboards: the blockers
+ * gen-tables.c: compute the library's constant tables and write them as
+ * C source (lib/tables.c of the build, compiled into the library), so
+ * that a program starts without building any:
+ *	gen-tables > tables.c
+ * The attack tables: leapers by table, sliders by "fancy" magic bitboards: the blockers
  * on a piece's rays are multiplied by a magic number whose top bits
  * index a table of attack sets.  The magic numbers of magics.h are
  * checked while the tables are built; one that fails (none does) is
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "pgn_internal.h"
 
 cd_bitboard cd__knight_att[64];
 cd_bitboard cd__king_att[64];
@@ -30,6 +32,12 @@ int8_t cd__dir[64][64];
 cd_bitboard cd__ray[8][64];
 struct cd__magic cd__rook_magic[64];
 struct cd__magic cd__bishop_magic[64];
+
+uint64_t cd__z_piece[16][64];
+uint64_t cd__z_castle[2][8];
+uint64_t cd__z_ep[8];
+uint64_t cd__z_side;
+unsigned char cd__pgn_cls[256];
 
 static cd_bitboard rook_table[0x19000];
 static cd_bitboard bishop_table[0x1480];
@@ -218,6 +226,68 @@ init_tables(void)
 	init_lines();
 }
 
+/* The Zobrist keys: splitmix64 from a fixed seed. */
+static void
+init_keys(void)
+{
+	uint64_t s = 0x2545f4914f6cdd1dULL;
+	int p, sq;
+
+#define NEXT() (s += 0x9e3779b97f4a7c15ULL, \
+	(((s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL) ^ \
+	(((s ^ (s >> 30)) * 0xbf58476d1ce4e5b9ULL) >> 27)) * 0x94d049bb133111ebULL)
+	for (p = 0; p < 16; p++)
+		for (sq = 0; sq < 64; sq++) {
+			uint64_t v = NEXT();
+			cd__z_piece[p][sq] = v ^ (v >> 31);
+		}
+	for (p = 0; p < 2; p++)
+		for (sq = 0; sq < 8; sq++) {
+			uint64_t v = NEXT();
+			cd__z_castle[p][sq] = v ^ (v >> 31);
+		}
+	for (sq = 0; sq < 8; sq++) {
+		uint64_t v = NEXT();
+		cd__z_ep[sq] = v ^ (v >> 31);
+	}
+	{
+		uint64_t v = NEXT();
+		cd__z_side = v ^ (v >> 31);
+	}
+#undef NEXT
+}
+
+/* The lexer's byte classes (pgn_internal.h). */
+static void
+init_classes(void)
+{
+	int c;
+
+	for (c = 0; c < 256; c++) {
+		unsigned char k = 0;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    c == '\v' || c == '\f')
+			k |= K_WS | K_DELIM;
+		if (strchr("{}();\"[]*", c) != NULL && c != 0)
+			k |= K_DELIM;
+		if (strchr(CD__STOP_BYTES, c) != NULL && c != 0)
+			k |= K_STOP;
+		if (c >= '0' && c <= '9')
+			k |= K_DIGIT | K_MOVE;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+			k |= K_LETTER | K_MOVE;
+		if (c != 0 && strchr("-+#=:/_@", c) != NULL)
+			k |= K_MOVE;
+		/* a tag name: printing bytes but quotes and brackets (bytes
+		 * beyond ASCII are kept; control bytes never are) */
+		if (!(k & K_WS) && c != '"' && c != '[' && c != ']' &&
+		    c >= 0x20 && c != 0x7f)
+			k |= K_TAGNAME;
+		cd__pgn_cls[c] = k;
+	}
+}
+
 
 /* n numbers of w bits (8 or 64), each followed by a comma. */
 static void
@@ -272,10 +342,12 @@ int
 main(void)
 {
 	init_tables();
-	printf("/* attack-tables.c: the attack tables of attacks.c, written "
-	    "by gen-attacks\n * (lib/gen-attacks.c) when the library is "
-	    "built. */\n#include \"config.h\"\n\n#include <stdint.h>\n\n"
-	    "#include \"internal.h\"\n\n");
+	init_keys();
+	init_classes();
+	printf("/* tables.c: the library's constant tables, written by "
+	    "gen-tables\n * (lib/gen-tables.c) when the library is built. "
+	    "*/\n#include \"config.h\"\n\n#include <stdint.h>\n\n"
+	    "#include \"internal.h\"\n#include \"pgn_internal.h\"\n\n");
 	put_table("static const cd_bitboard rook_table[]", rook_table,
 	    sizeof(rook_table), 1, 64);
 	put_table("static const cd_bitboard bishop_table[]", bishop_table,
@@ -298,5 +370,15 @@ main(void)
 	    cd__rook_magic, "rook_table", rook_table);
 	put_magics("const struct cd__magic cd__bishop_magic[64]",
 	    cd__bishop_magic, "bishop_table", bishop_table);
+	put_table("const uint64_t cd__z_piece[16][64]", cd__z_piece,
+	    sizeof(cd__z_piece), 16, 64);
+	put_table("const uint64_t cd__z_castle[2][8]", cd__z_castle,
+	    sizeof(cd__z_castle), 2, 64);
+	put_table("const uint64_t cd__z_ep[8]", cd__z_ep, sizeof(cd__z_ep),
+	    1, 64);
+	printf("const uint64_t cd__z_side = 0x%" PRIx64 "u;\n\n",
+	    cd__z_side);
+	put_table("const unsigned char cd__pgn_cls[256]", cd__pgn_cls,
+	    sizeof(cd__pgn_cls), 1, 8);
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
