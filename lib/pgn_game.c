@@ -1148,7 +1148,7 @@ fold(char *d, const char *s, size_t len)
 
 /* Make the len bytes at off in the string store a note of kind at the
  * cursor's place. */
-static cd_status
+static inline cd_status
 note_link(cd_game *g, int kind, size_t off, size_t len)
 {
 	struct cd__game_priv *p = g->priv;

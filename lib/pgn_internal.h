@@ -271,10 +271,10 @@ struct cd__line {
 				 * (export-format.md rule 11) */
 	bool anchorless;	/* opened in a variation with no move yet:
 				 * can hold only comments and NAGs */
-	bool prev_stale;	/* prev is not kept: set by the parser in a
-				 * movetext with no `(`, where no variation
-				 * opens; a variation begun later makes it
-				 * again from the main line */
+	bool prev_stale;	/* prev is not kept: set by the parser
+				 * when the movetext begins (most games
+				 * have no variation); the first variation
+				 * begun makes it again from the main line */
 	unsigned long line, col;	/* where its `(` stood (parser) */
 	cd_board board;		/* position after cur (or at base) */
 	cd_board prev;		/* position before cur */

@@ -658,10 +658,10 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	    has_note_byte(raw->text, raw->movetext)))
 		if ((st = read_tag_section(&ps)) != CD_OK)
 			return st;
-	/* without a `(` byte no variation opens: the position before
-	 * each move need not be kept for one */
-	g->priv->line.prev_stale = memchr(raw->text + raw->movetext, '(',
-	    raw->len - raw->movetext) == NULL;
+	/* the position before each move is not kept until a variation
+	 * opens (most games have none): the first one makes it again from
+	 * the main line, and from then on it is kept */
+	g->priv->line.prev_stale = true;
 	return read_movetext(&ps);
 }
 

@@ -327,6 +327,90 @@ count_lines(const char *p, const char *e)
 	return n;
 }
 
+#ifdef CD_AVX2
+/* Masks of the last n of 32 bytes: the 32 bytes at last_n + n, n from
+ * 0 to 32. */
+static const char last_n[64] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+};
+
+/* The sums of the four quarters of v's byte counters. */
+__attribute__((target("avx2"))) static inline unsigned long
+sum_counts(__m256i v)
+{
+	__m256i s = _mm256_sad_epu8(v, _mm256_setzero_si256());
+	__m128i t = _mm_add_epi64(_mm256_castsi256_si128(s),
+	    _mm256_extracti128_si256(s, 1));
+
+	return (unsigned long)_mm_cvtsi128_si64(t) +
+	    (unsigned long)_mm_extract_epi64(t, 1);
+}
+
+/*
+ * count_lines() with AVX2 for e - p >= 32, in the same pass telling
+ * whether a NUL byte is in [p, e) (*nul): sixty-four bytes a step,
+ * then thirty-two, then the last thirty-two with those looked at
+ * before masked off.
+ */
+__attribute__((target("avx2"))) static unsigned long
+lines_nul_avx2(const char *p, const char *e, bool *nul)
+{
+	const __m256i nl = _mm256_set1_epi8('\n');
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i z = zero, acc, v, v1, keep;
+	unsigned long n = 0;
+	int k;
+
+	while (e - p >= 32) {
+		/* byte counters (a match is -1), two a step, summed
+		 * before they wrap */
+		acc = zero;
+		for (k = 0; k < 127 && e - p >= 64; k++, p += 64) {
+			v = _mm256_loadu_si256((const void *)p);
+			v1 = _mm256_loadu_si256((const void *)(p + 32));
+			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
+			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v1, nl));
+			z = _mm256_or_si256(z, _mm256_cmpeq_epi8(
+			    _mm256_min_epu8(v, v1), zero));
+		}
+		if (e - p >= 32) {	/* (a counter is at most 255) */
+			v = _mm256_loadu_si256((const void *)p);
+			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
+			z = _mm256_or_si256(z, _mm256_cmpeq_epi8(v, zero));
+			p += 32;
+		}
+		n += sum_counts(acc);
+	}
+	if (p < e) {
+		/* bytes i >= 32 - (e - p) of the last thirty-two */
+		keep = _mm256_loadu_si256((const void *)(last_n + (e - p)));
+		v = _mm256_loadu_si256((const void *)(e - 32));
+		n += sum_counts(_mm256_sub_epi8(zero, _mm256_and_si256(keep,
+		    _mm256_cmpeq_epi8(v, nl))));
+		z = _mm256_or_si256(z, _mm256_and_si256(keep,
+		    _mm256_cmpeq_epi8(v, zero)));
+	}
+	*nul = !_mm256_testz_si256(z, z);
+	return n;
+}
+#endif
+
+/* The line ends in [p, e), and whether a NUL byte is there (*nul): in
+ * one pass where AVX2 is. */
+static unsigned long
+lines_nul(const char *p, const char *e, bool *nul)
+{
+#ifdef CD_AVX2
+	if (cd__have_avx2 && e - p >= 32)
+		return lines_nul_avx2(p, e, nul);
+#endif
+	*nul = memchr(p, '\0', (size_t)(e - p)) != NULL;
+	return count_lines(p, e);
+}
+
 /* Consume n bytes: keep line, column and start-of-line up to date. */
 static void
 advance(cd_pgn_reader *r, size_t n)
@@ -1269,25 +1353,32 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->movetext_line = r->g_mt_line;
 	g->movetext_col = r->g_mt_col;
 	g->result = r->g_result;
-	if (memchr(s, '\0', r->g_len) != NULL)
+	/* (a NUL in the movetext: advance_game) */
+	if (memchr(s, '\0', r->g_mt) != NULL)
 		r->g_flags |= CD_PGN_RAW_NUL;
 	g->flags = r->g_flags;
 	g->skipped_bytes = r->skipped;
 	g->skipped_line = r->skipped_line;
 }
 
-/* Consume the game just made, as advance does, its lines counted from
- * its movetext on (the scan placed the movetext). */
+/* Consume the game just made (g), as advance does, its lines counted
+ * from its movetext on (the scan placed the movetext); the same pass
+ * looks for a NUL byte in the movetext. */
 static void
-advance_game(cd_pgn_reader *r)
+advance_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
 	const char *m = r->data + r->pos + r->g_mt;
 	const char *e = r->data + r->pos + r->g_len, *last;
+	unsigned long lines;
+	bool nul;
 
-	for (last = e - 1; last >= m && *last != '\n'; last--)
-		;
-	if (last >= m) {
-		r->line = r->g_mt_line + count_lines(m, last + 1);
+	lines = lines_nul(m, e, &nul);
+	if (nul)
+		g->flags |= CD_PGN_RAW_NUL;
+	if (lines > 0) {
+		for (last = e - 1; *last != '\n'; last--)
+			;
+		r->line = r->g_mt_line + lines;
 		r->col = (unsigned long)(e - (last + 1)) + 1;
 	} else {
 		r->line = r->g_mt_line;
@@ -1357,7 +1448,7 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			return reader_fail(r, CD_ERR_NOMEM);
 		case S_GAME:
 			make_game(r, g);
-			advance_game(r);
+			advance_game(r, g);
 			return CD_OK;
 		}
 	}

@@ -284,21 +284,13 @@ number8(unsigned long n, bool black, uint64_t *v)
 	return (size_t)k + (black ? 3 : 1);
 }
 
-/* "12." or "12..." */
+/* "1000." or "1000..." (shorter numbers: put_move) */
 static void
 move_number(struct out *o, unsigned long n, bool black)
 {
 	char buf[40], *p;
 	size_t len;
 
-	if (n < 1000) {
-		uint64_t v;
-
-		len = number8(n, black, &v);
-		memcpy(buf, &v, 8);
-		token8(o, buf, len);
-		return;
-	}
 	memset(buf, 0, sizeof(buf));
 	p = buf + 24;
 	if (black) {
@@ -339,11 +331,32 @@ nags(struct out *o, const cd_game_nagset *set)
 	o->need_num = true;
 }
 
+/* A move's number when it is due (num_due, or White's move) and its
+ * SAN, at d, the end of a line of *col bytes (room reserved: 32
+ * bytes); the end of what it wrote. */
+static inline char *
+put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
+    bool white, bool num_due)
+{
+	if (white || num_due) {
+		uint64_t v;
+		size_t k = number8(num, !white, &v);
+
+		d = place(col, d, k);
+		memcpy(d, &v, 8);
+		d += k;
+	}
+	d = place(col, d, nd->san_len);
+	memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
+	return d + nd->san_len;
+}
+
 static void
 write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 {
 	const cd_game_node *nd = &g->nodes[i];
 	int mover = cd__game_mover(g, nd->ply);
+	unsigned long num;
 
 	/* before the first move of a variation: NAGs, then comments
 	 * (export-format.md rule 10) */
@@ -351,11 +364,22 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
 		nags(o, &g->nagsets[nd->nags + 1]);
 	if (!reduced && nd->before)
 		notes(o, g, nd->before);
-	if (mover == CD_WHITE)
-		move_number(o, cd__game_move_number(g, nd->ply), false);
-	else if (o->need_num)
-		move_number(o, cd__game_move_number(g, nd->ply), true);
-	token8(o, nd->san, nd->san_len);	/* san: 8 bytes, <= 7 used */
+	/* the number when due and the SAN as plain_moves() writes them;
+	 * numbers of four digits and more token by token */
+	num = cd__game_move_number(g, nd->ply);
+	if (num < 1000) {
+		char *d;
+
+		if (reserve(o, 32) != 0)
+			return;
+		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
+		    mover == CD_WHITE, o->need_num);
+		o->b->len = (size_t)(d - o->b->data);
+	} else {
+		if (mover == CD_WHITE || o->need_num)
+			move_number(o, num, mover != CD_WHITE);
+		token8(o, nd->san, nd->san_len);
+	}
 	o->need_num = false;
 	if (reduced)
 		return;
@@ -369,7 +393,9 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
  * The moves from node n on that have nothing around them (no NAGs,
  * notes or variations; in reduced form every move), as write_move()
  * writes them, with the line's state in locals; the first node left
- * to write_move() (0 at the line's end, or when out of memory).
+ * to write_move() (0 at the line's end, or when out of memory).  A
+ * move with notes after it and nothing else is written here too, its
+ * notes through o: engine games comment on every move.
  */
 static uint32_t
 plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
@@ -387,7 +413,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 		if ((!reduced && (nd->var | nd->before | nd->after |
 		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE)))) ||
 		    num >= 1000)
-			break;
+			goto more;
 		if (end - d < 32) {
 			b->len = (size_t)(d - data);
 			if (reserve(o, 32) != 0)
@@ -396,18 +422,30 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 			d = data + b->len;
 			end = data + b->cap;
 		}
-		if (white || need_num) {
-			uint64_t v;
-			size_t k = number8(num, !white, &v);
-
-			d = place(&col, d, k);
-			memcpy(d, &v, 8);
-			d += k;
-		}
-		d = place(&col, d, nd->san_len);
-		memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
-		d += nd->san_len;
+		d = put_move(d, &col, nd, num, white, need_num);
 		need_num = false;
+		continue;
+more:
+		/* (reduced: num >= 1000 here) */
+		if (num >= 1000 || (nd->var | nd->before |
+		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE))))
+			break;
+		/* only notes after it: the same, then them */
+		b->len = (size_t)(d - data);
+		if (reserve(o, 32) != 0)
+			return 0;
+		d = put_move(b->data + b->len, &col, nd, num, white, need_num);
+		b->len = (size_t)(d - b->data);
+		o->col = col;
+		o->need_num = false;
+		notes(o, g, nd->after);
+		if (o->fail)
+			return 0;
+		data = b->data;
+		d = data + b->len;
+		end = data + b->cap;
+		col = o->col;
+		need_num = o->need_num;
 	}
 	b->len = (size_t)(d - data);
 	o->col = col;

@@ -750,6 +750,23 @@ START_TEST(test_fill_number)
 }
 END_TEST
 
+/* Move numbers of four digits (written token by token) beside those of
+ * three, with and without notes and variations around the moves. */
+START_TEST(test_big_numbers)
+{
+	char *out = regularize_checked(
+	    "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 998\"]\n[SetUp \"1\"]\n\n"
+	    "998. Kd1 Kd8 999. Ke1 {a} Ke8 {b} 1000. Kd1 Kd7 {c} 1001. Ke1 {d} "
+	    "Kd8 (1001... Ke8 1002. Kd1) 1002. Kd1 *", 0, NULL);
+
+	ck_assert_str_eq(movetext(out),
+	    "998. Kd1 Kd8 999. Ke1 { a } 999... Ke8 { b } 1000. Kd1 Kd7 { c } "
+	    "1001. Ke1\n"
+	    "{ d } 1001... Kd8 ( 1001... Ke8 1002. Kd1 ) 1002. Kd1 *");
+	free(out);
+}
+END_TEST
+
 /* Rule 10: a word longer than 79 characters on a line of its own,
  * `{ ` and ` }` joined to the first and last words. */
 START_TEST(test_long_word)
@@ -1948,6 +1965,7 @@ pgn_suite(void)
 	    (int)(sizeof(wcases) / sizeof(wcases[0])));
 	tcase_add_test(tc, test_fill);
 	tcase_add_test(tc, test_fill_number);
+	tcase_add_test(tc, test_big_numbers);
 	tcase_add_test(tc, test_long_word);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_fill_random);

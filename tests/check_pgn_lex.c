@@ -871,6 +871,65 @@ START_TEST(test_lines_random)
 }
 END_TEST
 
+/*
+ * The line ends of a game's movetext and its NUL bytes, which the
+ * reader counts and looks for in one pass (with AVX2; with SSE2 when
+ * check-sse2.sh runs this), against a count from the input's first
+ * byte and memchr(): comments of every length up to past 8 KB (a
+ * round of the vector counters), line ends at random places (one byte
+ * in 64, half of them, or every one, which fills a counter), a NUL at
+ * a random place of some games (movetext or tags), and a last game
+ * that places the end of the one before it.
+ */
+START_TEST(test_lines_nul_random)
+{
+	static const unsigned denser[] = { 1, 32, 64 };
+	static char in[40000];
+	unsigned x = 5;
+	int round;
+
+	for (round = 0; round < 400; round++) {
+		size_t n = 0, i, len, nul;
+		int games = 1 + (int)(lcg(&x) % 3), k;
+		struct games *gs;
+
+		for (k = 0; k < games; k++) {
+			/* line ends: one byte in 64, half of them, all */
+			unsigned dense = denser[lcg(&x) % 3];
+
+			len = lcg(&x) % (round < 300 ? 300 : 9000);
+			nul = lcg(&x) % 3 == 0 ? len + 1 : lcg(&x) % (len + 1);
+			n += (size_t)sprintf(in + n,
+			    "[Event \"a\"]\n\n1. e4 {");
+			if (nul == len)
+				in[n - 12] = '\0';	/* the tag value */
+			for (i = 0; i < len; i++) {
+				unsigned c = lcg(&x) % 64;
+
+				in[n++] = i == nul ? '\0' : c < dense ? '\n' :
+				    (char)('a' + c % 26);
+			}
+			n += (size_t)sprintf(in + n, "} *\n%s",
+			    lcg(&x) % 2 ? "\n" : "");
+		}
+		n += (size_t)sprintf(in + n, "[Event \"z\"]\n*\n");
+		gs = read_mem(in, n);
+		ck_assert_uint_eq(gs->n, (size_t)games + 1);
+		for (i = 0; i < gs->n; i++) {
+			const cd_pgn_raw_game *g = &gs->g[i];
+			unsigned long line, col;
+
+			place_at(in, (size_t)g->offset, &line, &col);
+			ck_assert_uint_eq(g->line, line);
+			ck_assert_uint_eq(g->col, col);
+			ck_assert_uint_eq((g->flags & CD_PGN_RAW_NUL) != 0,
+			    memchr(in + g->offset, '\0', g->len) != NULL);
+		}
+		games_free(gs);
+	}
+}
+END_TEST
+
 START_TEST(test_bad_tags)
 {
 	struct games *gs = read_both(
@@ -1534,6 +1593,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tags_quick);
 	tcase_add_test(tc, test_lines_random);
+	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
