@@ -555,31 +555,37 @@ rank_shapes_init(void)
 
 #ifdef CD_RANK_SHUFFLE
 /* The placement field, one shuffle a rank (p has room for 16 bytes
- * from the start of each rank: CD_FEN_MAX); the end of the field. */
+ * from the start of each rank: CD_FEN_MAX); the end of the field.  The
+ * letters of two ranks come from one shuffle of their sixteen squares,
+ * the lower rank's in the low half; the digits are in both halves. */
 __attribute__((target("ssse3"))) static char *
 placement_ssse3(const cd_board *b, char *p)
 {
 	const __m128i letters = _mm_load_si128((const __m128i *)(const void *)
 	    shuffle_letters);
 	const __m128i digits = _mm_setr_epi8('1', '2', '3', '4', '5', '6',
-	    '7', '/', 0, 0, 0, 0, 0, 0, 0, 0);
+	    '7', '/', '1', '2', '3', '4', '5', '6', '7', '/');
 	const uint8_t *occ = (const uint8_t *)(const void *)&b->by_type[0];
-	int rank;
+	int pair;
 
-#pragma GCC unroll 8
-	for (rank = 7; rank >= 0; rank--) {
+#pragma GCC unroll 4
+	for (pair = 3; pair >= 0; pair--) {
 		/* (occ[rank]: the rank's byte of the occupancy, on a
 		 * little-endian machine as x86-64 is) */
-		const uint8_t *shuf = rank_shuffles[occ[rank]];
-		__m128i sq = _mm_loadl_epi64((const __m128i *)(const void *)
-		    &b->squares[CD_SQ(0, rank)]);
-		/* the eight letters, then the digits and '/' */
-		__m128i src = _mm_unpacklo_epi64(_mm_shuffle_epi8(letters, sq),
-		    digits);
+		const uint8_t *hi = rank_shuffles[occ[2 * pair + 1]];
+		const uint8_t *lo = rank_shuffles[occ[2 * pair]];
+		__m128i two = _mm_shuffle_epi8(letters, _mm_loadu_si128(
+		    (const __m128i *)(const void *)&b->squares[16 * pair]));
 
-		_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(src,
-		    _mm_load_si128((const __m128i *)(const void *)shuf)));
-		p += shuf[15];
+		/* each rank's eight letters, then the digits and '/' */
+		_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(
+		    _mm_unpackhi_epi64(two, digits),
+		    _mm_load_si128((const __m128i *)(const void *)hi)));
+		p += hi[15];
+		_mm_storeu_si128((__m128i *)(void *)p, _mm_shuffle_epi8(
+		    _mm_unpacklo_epi64(two, digits),
+		    _mm_load_si128((const __m128i *)(const void *)lo)));
+		p += lo[15];
 	}
 	return p - 1;
 }
@@ -610,7 +616,8 @@ placement(const cd_board *b, char *p)
 }
 
 /* The castling field of a position with some right left, at p; the
- * end (out of line: most positions have none). */
+ * end (out of line: most positions have none, or only those of
+ * castling_standard). */
 static __attribute__((noinline)) char *
 castling(const cd_board *b, char *p, int clocks)
 {
@@ -647,18 +654,72 @@ castling(const cd_board *b, char *p, int clocks)
 	return p;
 }
 
+/*
+ * The castling field at p when each right left is one of standard
+ * chess: its king alone on e1 (e8), its rook in its corner.  Its letters
+ * are then KQkq or some of them, with or without the clocks and in
+ * Chess960 too (what castling() finds, with no search for the outer
+ * rook); the end, or NULL when some right is of another kind.  No loop:
+ * the four rights as the four bytes of a word, in the order of
+ * castle_rook (K, Q, k, q).
+ */
+static inline __attribute__((always_inline)) char *
+castling_standard(const cd_board *b, char *p)
+{
+	/* the letters of each set of rights (bit i: right i), and how
+	 * many */
+	static const struct {
+		char s[4];
+		uint8_t n;
+	} text[16] = {
+		{ "", 0 }, { "K", 1 }, { "Q", 1 }, { "KQ", 2 },
+		{ "k", 1 }, { "Kk", 2 }, { "Qk", 2 }, { "KQk", 3 },
+		{ "q", 1 }, { "Kq", 2 }, { "Qq", 2 }, { "KQq", 3 },
+		{ "kq", 2 }, { "Kkq", 3 }, { "Qkq", 3 }, { "KQkq", 4 }
+	};
+#define BYTES(a, b, c, d)	((uint32_t)(a) | (uint32_t)(b) << 8 | \
+	(uint32_t)(c) << 16 | (uint32_t)(d) << 24)
+	const uint8_t *r = &b->castle_rook[0][0], *sq = b->squares;
+	uint32_t rights = BYTES(r[0], r[1], r[2], r[3]);
+	uint32_t rooks = BYTES(sq[CD_H1], sq[CD_A1], sq[CD_H8], sq[CD_A8]);
+	/* 1 in the byte of each right (CD_SQ_NONE: 64) */
+	uint32_t have = (~rights & BYTES(64, 64, 64, 64)) >> 6;
+	cd_bitboard kings = b->by_type[CD_KING];
+	unsigned i;
+
+	if ((((rights ^ BYTES(CD_H1, CD_A1, CD_H8, CD_A8)) |
+	    (rooks ^ BYTES(CD_PIECE(CD_WHITE, CD_ROOK),
+	    CD_PIECE(CD_WHITE, CD_ROOK), CD_PIECE(CD_BLACK, CD_ROOK),
+	    CD_PIECE(CD_BLACK, CD_ROOK)))) & have * 0xff) != 0)
+		return NULL;
+	if ((have & BYTES(1, 1, 0, 0)) &&
+	    (kings & b->by_color[CD_WHITE]) != CD_BB(CD_E1))
+		return NULL;
+	if ((have & BYTES(0, 0, 1, 1)) &&
+	    (kings & b->by_color[CD_BLACK]) != CD_BB(CD_SQ(4, 7)))
+		return NULL;
+#undef BYTES
+	i = (have | have >> 7 | have >> 14 | have >> 21) & 15;
+	memcpy(p, text[i].s, 4);
+	return p + text[i].n;
+}
+
 /* The fields after the placement, which ends at p, and the final NUL;
  * where the NUL is. */
-static inline char *
+static inline __attribute__((always_inline)) char *
 fields_after(const cd_board *b, char *p, int clocks)
 {
+	char *q;
+
 	*p++ = ' ';
 	*p++ = b->side == CD_WHITE ? 'w' : 'b';
 	*p++ = ' ';
-	if (cd__any_rights(b))
-		p = castling(b, p, clocks);
-	else
+	if (!cd__any_rights(b))
 		*p++ = '-';
+	else if ((q = castling_standard(b, p)) != NULL)
+		p = q;
+	else
+		p = castling(b, p, clocks);
 	*p++ = ' ';
 	if (b->ep != CD_SQ_NONE) {
 		*p++ = (char)('a' + CD_FILE(b->ep));

@@ -190,6 +190,144 @@ START_TEST(test_write_epd)
 }
 END_TEST
 
+/*
+ * The castling field of random boards against the rule spelled out
+ * once more: per right, White's first, the kingside's first, K (Q) when
+ * its rook is the outermost of its side of the king on the back rank
+ * (and, in the EPD of a Chess960 board, the king on e1 and the rook in
+ * the corner), else the rook's file; black's in lower case.  The writer
+ * takes the rights of standard chess (king alone on e1 or e8, rooks in
+ * the corners) on a path of its own: the boards hold them, rights near
+ * them (a second king, a rook missing or another piece in the corner,
+ * the king off e1) and any others.
+ */
+static void
+castling_reference(const cd_board *b, int clocks, char *out)
+{
+	int color, s, f;
+
+	for (color = 0; color < 2; color++) {
+		int rank = color == CD_WHITE ? 0 : 7, k, outer;
+		cd_bitboard kings = b->by_type[CD_KING] & b->by_color[color];
+
+		k = kings ? __builtin_ctzll(kings) : CD_SQ_NONE;
+		for (s = 0; s < 2; s++) {
+			int r = b->castle_rook[color][s];
+			char ch;
+
+			if (r == CD_SQ_NONE)
+				continue;
+			outer = CD_SQ_NONE;
+			if (k != CD_SQ_NONE && CD_RANK(k) == rank) {
+				for (f = 0; f < 8; f++) {
+					int g = s == CD_KINGSIDE ? 7 - f : f;
+
+					if ((s == CD_KINGSIDE ? g <= CD_FILE(k) :
+					    g >= CD_FILE(k)))
+						break;
+					if (b->squares[CD_SQ(g, rank)] ==
+					    CD_PIECE(color, CD_ROOK)) {
+						outer = CD_SQ(g, rank);
+						break;
+					}
+				}
+			}
+			if (outer == r && (clocks || !b->chess960 ||
+			    (CD_FILE(k) == 4 &&
+			    CD_FILE(r) == (s == CD_KINGSIDE ? 7 : 0))))
+				ch = s == CD_KINGSIDE ? 'K' : 'Q';
+			else
+				ch = (char)('A' + CD_FILE(r));
+			*out++ = color == CD_WHITE ? ch : (char)(ch | 0x20);
+		}
+	}
+	*out = '\0';
+}
+
+START_TEST(test_castling_random)
+{
+	static const uint8_t corner[2][2] = { { CD_H1, CD_A1 },
+	    { CD_H8, CD_A8 } };
+	int i, color, s;
+
+	for (i = 0; i < 200000; i++) {
+		cd_board b;
+		char buf[CD_FEN_MAX], want[8];
+		const char *field;
+		size_t len;
+		int clocks;
+
+		cd_board_clear(&b);
+		for (color = 0; color < 2; color++) {
+			int rank = color == CD_WHITE ? 0 : 7;
+			uint64_t r = tu_rand();
+
+			/* the king: on e1 (e8) mostly, else on its rank or
+			 * anywhere; now and then a second one, or none */
+			if (r % 8 < 5)
+				cd_board_put(&b, CD_SQ(4, rank),
+				    CD_PIECE(color, CD_KING));
+			else if (r % 8 < 7)
+				cd_board_put(&b, CD_SQ((int)((r >> 8) % 8),
+				    r % 8 == 5 ? rank : (int)((r >> 16) % 8)),
+				    CD_PIECE(color, CD_KING));
+			if ((r >> 24) % 16 == 0)
+				cd_board_put(&b, (int)((r >> 28) % 64),
+				    CD_PIECE(color, CD_KING));
+			/* the corners: its rook mostly, else another piece or
+			 * nothing; and sometimes a rook elsewhere on the rank */
+			for (s = 0; s < 2; s++) {
+				uint64_t q = tu_rand();
+				int sq = corner[color][s];
+
+				if (b.squares[sq] != 0)
+					continue;
+				if (q % 8 < 6)
+					cd_board_put(&b, sq,
+					    CD_PIECE(color, CD_ROOK));
+				else if (q % 8 == 6)
+					cd_board_put(&b, sq, CD_PIECE((int)((q >> 8)
+					    % 2), (int)((q >> 16) % 6) + CD_PAWN));
+				if ((q >> 24) % 4 == 0) {
+					int f = (int)((q >> 32) % 8);
+
+					if (b.squares[CD_SQ(f, rank)] == 0)
+						cd_board_put(&b, CD_SQ(f, rank),
+						    CD_PIECE(color, CD_ROOK));
+				}
+			}
+			/* the rights: none, the corner's, or a square of the
+			 * rank */
+			for (s = 0; s < 2; s++) {
+				uint64_t q = tu_rand();
+
+				b.castle_rook[color][s] = q % 8 < 3 ? CD_SQ_NONE :
+				    q % 8 < 7 ? corner[color][s] :
+				    (uint8_t)CD_SQ((int)((q >> 8) % 8), rank);
+			}
+		}
+		b.chess960 = (uint8_t)(tu_rand() % 2);
+		b.side = (uint8_t)(tu_rand() % 2);
+		cd_board_finish(&b);
+		for (clocks = 0; clocks < 2; clocks++) {
+			if (clocks)
+				cd_fen_write(&b, buf);
+			else
+				cd_fen_write_epd(&b, buf);
+			field = strchr(strchr(buf, ' ') + 1, ' ') + 1;
+			len = strcspn(field, " ");
+			castling_reference(&b, clocks, want);
+			if (want[0] == '\0')
+				strcpy(want, "-");
+			ck_assert_msg(len == strlen(want) &&
+			    memcmp(field, want, len) == 0,
+			    "%s: castling field %.*s, not %s", buf, (int)len,
+			    field, want);
+		}
+	}
+}
+END_TEST
+
 /* The longest FEN fits CD_FEN_MAX. */
 START_TEST(test_longest)
 {
@@ -579,6 +717,7 @@ fen_suite(void)
 	tcase_add_loop_test(tc, test_detect_960, 0,
 	    (int)(sizeof(detect) / sizeof(detect[0])));
 	tcase_add_test(tc, test_write_epd);
+	tcase_add_test(tc, test_castling_random);
 	tcase_add_test(tc, test_longest);
 	tcase_add_test(tc, test_fixture_positions);
 	suite_add_tcase(s, tc);
