@@ -386,7 +386,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	int piece = b->squares[from], captured = b->squares[to];
 	int type = CD_PIECE_TYPE(piece), us = b->side, them = us ^ 1;
 	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to), ft = fbb | tbb;
-	cd_bitboard cbb = captured ? tbb : 0;
+	cd_bitboard cbb = captured ? tbb : 0, occ = b->by_type[0];
 	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
 	    cd__z_piece[piece][to] ^ (captured ? cd__z_piece[captured][to] : 0);
 
@@ -394,12 +394,15 @@ cd__board_make_normal(cd_board *b, int from, int to)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
 	b->ep = CD_SQ_NONE;
 	b->ep_hashed = 0;
-	/* with nothing taken, captured is 0 and cbb is 0: no change */
+	/* with nothing taken, captured is 0 and cbb is 0: no change.  No
+	 * load waits for a store just made to its word: by_type[0] is
+	 * written from occ, not read again, and the taken piece leaves
+	 * them's word, the moving piece toggles us's */
 	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
-	b->by_color[CD_PIECE_COLOR(captured)] &= ~cbb;
-	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_color[them] &= ~cbb;
+	b->by_type[0] = (occ & ~fbb) | tbb;
 	b->by_type[type] ^= ft;
-	b->by_color[CD_PIECE_COLOR(piece)] ^= ft;
+	b->by_color[us] ^= ft;
 	b->squares[from] = 0;
 	b->squares[to] = (uint8_t)piece;
 	b->halfmove = (b->halfmove + 1) &
