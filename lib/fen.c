@@ -468,90 +468,36 @@ cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-/*
- * The FEN of a rank by its occupancy (bit f: a piece on file f): the
- * text with the digits of its empty runs in place, where each file's
- * letter goes (8, a scratch byte, for an empty file) and the length.
- */
-struct rank_shape {
-	char text[8];
-	uint8_t at[8];
-	uint8_t len;
-};
-
-static struct rank_shape rank_shapes[256];
+/* The shapes of a rank's FEN by its occupancy (internal.h), constant
+ * data written by gen-tables.c. */
+#define rank_shapes	cd__rank_shapes
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CD_RANK_SHUFFLE 1
 #include <immintrin.h>
-/*
- * The same shapes as byte shuffles (SSSE3 pshufb) of a vector holding
- * the rank's eight letters (an empty square's is '8'), then the digits
- * 1 to 7 and '/': one shuffle writes a rank and the '/' after it, and
- * its last byte (a lane past the '/', whose byte is scratch) is the
- * number of bytes written, the '/' included.  A run of eight empty
- * squares is the whole rank: its '8' comes from file a's lane.  Used
- * when the processor has SSSE3 (x86-64's baseline does not).
- */
-static uint8_t rank_shuffles[256][16] __attribute__((aligned(16)));
-static char shuffle_letters[16] __attribute__((aligned(16)));
+/* The shapes as SSSE3 byte shuffles (internal.h), used when the
+ * processor has SSSE3 (x86-64's baseline does not), on the letters of
+ * cd__piece_letters with '8' for an empty square. */
+#define rank_shuffles	cd__rank_shuffles
+static const char shuffle_letters[16] __attribute__((aligned(16))) =
+    "8PNBRQK..pnbrqk.";
 static int have_ssse3;
-#endif
 
-static void rank_shapes_init(void) __attribute__((constructor));
+static void ssse3_init(void) __attribute__((constructor));
 
 static void
-rank_shapes_init(void)
+ssse3_init(void)
 {
-#ifdef CD_RANK_SHUFFLE
 	const char *no;
-#endif
-	unsigned occ;
 
-	for (occ = 0; occ < 256; occ++) {
-		struct rank_shape *rs = &rank_shapes[occ];
-		uint8_t shuf[16];
-		int file, run = 0, n = 0;
-
-		memset(rs->text, 0, sizeof(rs->text));
-		/* shuf: lane f of the source holds file f's letter, lane
-		 * 8 + k - 1 the digit k (k < 8; 8: file a's lane), lane 15
-		 * '/'; 0x80 writes a zero */
-		memset(shuf, 0x80, sizeof(shuf));
-		for (file = 0; file <= 8; file++) {
-			if (file < 8 && !(occ & (1u << file))) {
-				run++;
-				rs->at[file] = 8;
-				continue;
-			}
-			if (run) {
-				shuf[n] = (uint8_t)(run < 8 ? 8 + run - 1 : 0);
-				rs->text[n++] = (char)('0' + run);
-			}
-			run = 0;
-			if (file < 8) {
-				shuf[n] = (uint8_t)file;
-				rs->at[file] = (uint8_t)n++;
-			}
-		}
-		rs->len = (uint8_t)n;
-#ifdef CD_RANK_SHUFFLE
-		shuf[n] = 15;
-		shuf[15] = (uint8_t)(n + 1);
-		memcpy(rank_shuffles[occ], shuf, sizeof(shuf));
-#endif
-	}
-#ifdef CD_RANK_SHUFFLE
-	memcpy(shuffle_letters, cd__piece_letters, sizeof(shuffle_letters));
-	shuffle_letters[0] = '8';
 	/* CHESSDATA_NO_SSSE3 set and not empty: the plain code (the
 	 * tests compare the two) */
 	__builtin_cpu_init();
 	no = getenv("CHESSDATA_NO_SSSE3");
 	have_ssse3 = __builtin_cpu_supports("ssse3") && (no == NULL ||
 	    *no == '\0');
-#endif
 }
+#endif
 
 #ifdef CD_RANK_SHUFFLE
 /* The placement field, one shuffle a rank (p has room for 16 bytes
@@ -602,7 +548,7 @@ placement(const cd_board *b, char *p)
 
 	for (rank = 7; rank >= 0; rank--) {
 		const uint8_t *sq = &b->squares[CD_SQ(0, rank)];
-		const struct rank_shape *rs =
+		const struct cd__rank_shape *rs =
 		    &rank_shapes[(b->by_type[0] >> (8 * rank)) & 0xff];
 
 		memcpy(p, rs->text, 8);

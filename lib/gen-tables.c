@@ -4,13 +4,14 @@
  * C source (lib/tables.c of the build, compiled into the library), so
  * that a program starts without building any:
  *	gen-tables > tables.c
- * The attack tables: leapers by table, sliders by "fancy" magic bitboards: the blockers
- * on a piece's rays are multiplied by a magic number whose top bits
- * index a table of attack sets.  The magic numbers of magics.h are
- * checked while the tables are built; one that fails (none does) is
- * replaced by a fresh search in init_slider(), so the tables are always
- * right.  The tables are written constant; here they are filled, so
- * CD__TABLE (internal.h) is empty.
+ * The attack tables: leapers by table, sliders by "fancy" magic
+ * bitboards: the blockers on a piece's rays are multiplied by a magic
+ * number whose top bits index a table of attack sets.  The magic
+ * numbers of magics.h are checked while the tables are built; one that
+ * fails (none does) is replaced by a fresh search in init_slider(), so
+ * the tables are always right.  Then the Zobrist keys, the lexer's byte
+ * classes and the shapes of a rank's FEN.  The tables are written
+ * constant; here they are filled, so CD__TABLE (internal.h) is empty.
  */
 #define CD__TABLE
 #include "config.h"
@@ -38,6 +39,8 @@ uint64_t cd__z_castle[2][8];
 uint64_t cd__z_ep[8];
 uint64_t cd__z_side;
 unsigned char cd__pgn_cls[256];
+struct cd__rank_shape cd__rank_shapes[256];
+uint8_t cd__rank_shuffles[256][16];
 
 static cd_bitboard rook_table[0x19000];
 static cd_bitboard bishop_table[0x1480];
@@ -257,6 +260,80 @@ init_keys(void)
 #undef NEXT
 }
 
+/* The shapes of a rank's FEN and their shuffles (internal.h). */
+static void
+init_rank_shapes(void)
+{
+	unsigned occ;
+
+	for (occ = 0; occ < 256; occ++) {
+		struct cd__rank_shape *rs = &cd__rank_shapes[occ];
+		uint8_t *shuf = cd__rank_shuffles[occ];
+		int file, run = 0, n = 0;
+
+		memset(rs->text, 0, sizeof(rs->text));
+		/* shuf: lane f of the source holds file f's letter, lane
+		 * 8 + k - 1 the digit k (k < 8; 8: file a's lane), lane 15
+		 * '/'; 0x80 writes a zero */
+		memset(shuf, 0x80, 16);
+		for (file = 0; file <= 8; file++) {
+			if (file < 8 && !(occ & (1u << file))) {
+				run++;
+				rs->at[file] = 8;
+				continue;
+			}
+			if (run) {
+				shuf[n] = (uint8_t)(run < 8 ? 8 + run - 1 : 0);
+				rs->text[n++] = (char)('0' + run);
+			}
+			run = 0;
+			if (file < 8) {
+				shuf[n] = (uint8_t)file;
+				rs->at[file] = (uint8_t)n++;
+			}
+		}
+		rs->len = (uint8_t)n;
+		shuf[n] = 15;
+		shuf[15] = (uint8_t)(n + 1);
+	}
+}
+
+/* n bytes as unsigned numbers, in braces. */
+static void
+put_bytes(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	printf("{");
+	for (i = 0; i < n; i++)
+		printf("%s%u", i ? ", " : " ", p[i]);
+	printf(" }");
+}
+
+static void
+put_rank_shapes(void)
+{
+	int occ;
+
+	printf("const struct cd__rank_shape cd__rank_shapes[256] = {\n");
+	for (occ = 0; occ < 256; occ++) {
+		const struct cd__rank_shape *rs = &cd__rank_shapes[occ];
+
+		printf("\t{ ");
+		put_bytes((const uint8_t *)rs->text, 8);
+		printf(", ");
+		put_bytes(rs->at, 8);
+		printf(", %u },\n", rs->len);
+	}
+	printf("};\n\nconst uint8_t cd__rank_shuffles[256][16] = {\n");
+	for (occ = 0; occ < 256; occ++) {
+		printf("\t");
+		put_bytes(cd__rank_shuffles[occ], 16);
+		printf(",\n");
+	}
+	printf("};\n\n");
+}
+
 /* The lexer's byte classes (pgn_internal.h). */
 static void
 init_classes(void)
@@ -344,6 +421,7 @@ main(void)
 	init_tables();
 	init_keys();
 	init_classes();
+	init_rank_shapes();
 	printf("/* tables.c: the library's constant tables, written by "
 	    "gen-tables\n * (lib/gen-tables.c) when the library is built. "
 	    "*/\n#include \"config.h\"\n\n#include <stdint.h>\n\n"
@@ -380,5 +458,6 @@ main(void)
 	    cd__z_side);
 	put_table("const unsigned char cd__pgn_cls[256]", cd__pgn_cls,
 	    sizeof(cd__pgn_cls), 1, 8);
+	put_rank_shapes();
 	return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

@@ -305,6 +305,29 @@ cd_move cd__pgc_select_move(const cd_board *b, unsigned ord, int *nmoves);
  * English SAN letter is cd__piece_letters[type]. */
 extern const char cd__piece_letters[16];
 
+/*
+ * fen.c: the FEN of a rank by its occupancy (bit f: a piece on file f):
+ * the text with the digits of its empty runs in place, where each
+ * file's letter goes (8, a scratch byte, for an empty file) and the
+ * length; constant data written by gen-tables.c.
+ */
+struct cd__rank_shape {
+	char text[8];
+	uint8_t at[8];
+	uint8_t len;
+};
+extern CD__TABLE struct cd__rank_shape cd__rank_shapes[256];
+/*
+ * The same shapes as byte shuffles (SSSE3 pshufb) of a vector holding
+ * the rank's eight letters (an empty square's is '8'), then the digits
+ * 1 to 7 and '/': one shuffle writes a rank and the '/' after it, and
+ * its last byte (a lane past the '/', whose byte is scratch) is the
+ * number of bytes written, the '/' included.  A run of eight empty
+ * squares is the whole rank: its '8' comes from file a's lane.
+ */
+extern CD__TABLE uint8_t cd__rank_shuffles[256][16]
+    __attribute__((aligned(16)));
+
 /* Zobrist keys (gen-tables.c: fixed keys, the same in every build). */
 extern CD__TABLE uint64_t cd__z_piece[16][64];
 extern CD__TABLE uint64_t cd__z_castle[2][8];	/* [color][rook file] */

@@ -161,9 +161,17 @@ small_uints_init(void)
 {
 	unsigned v;
 
-	for (v = 0; v < 1000; v++)
-		small_uints[v][3] = (char)snprintf(small_uints[v], 4, "%u",
-		    v);
+	/* by arithmetic: a thousand calls of snprintf were most of the
+	 * program's start */
+	for (v = 0; v < 1000; v++) {
+		char *d = small_uints[v];
+		unsigned x = v;
+		int n = v >= 100 ? 3 : v >= 10 ? 2 : 1, i;
+
+		for (i = n - 1; i >= 0; i--, x /= 10)
+			d[i] = (char)('0' + x % 10);
+		d[3] = (char)n;
+	}
 }
 
 /* A decimal number (at most 20 digits); d has room for 4 bytes more
