@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -494,13 +495,26 @@ struct cd_pgc_reader {
 	bool eof, ioerr;
 	cd_status failed;		/* a sticky error, else CD_OK */
 	cd_error saved;
-	char text[65536];		/* one string item */
+	char text[65536];		/* one string item (not cleared: a
+					 * reader starts without touching
+					 * its pages) */
 };
+
+/* A reader with every field zero but text. */
+static cd_pgc_reader *
+reader_alloc(void)
+{
+	cd_pgc_reader *r = malloc(sizeof(*r));
+
+	if (r != NULL)
+		memset(r, 0, offsetof(cd_pgc_reader, text));
+	return r;
+}
 
 cd_pgc_reader *
 cd_pgc_reader_new(FILE *f)
 {
-	cd_pgc_reader *r = calloc(1, sizeof(*r));
+	cd_pgc_reader *r = reader_alloc();
 
 	if (r == NULL)
 		return NULL;
@@ -517,7 +531,7 @@ cd_pgc_reader_new(FILE *f)
 cd_pgc_reader *
 cd_pgc_reader_new_mem(const void *buf, size_t len)
 {
-	cd_pgc_reader *r = calloc(1, sizeof(*r));
+	cd_pgc_reader *r = reader_alloc();
 
 	if (r == NULL)
 		return NULL;
