@@ -142,6 +142,12 @@ struct cd_pgn_reader {
 	cd_pgn_result g_result;
 	unsigned g_flags;
 
+	/* NUL bytes: data[nul_at] is the first NUL from where the last
+	 * search began (no earlier than the game being made), SIZE_MAX when
+	 * there is none before data[nul_to].  So the input is searched once
+	 * (the game's own bytes only after a NUL). */
+	size_t nul_at, nul_to;
+
 	uint64_t skipped;
 	unsigned long skipped_line;
 	cd_error err;		/* why the reader failed */
@@ -161,6 +167,7 @@ reader_alloc(void)
 	if (r == NULL)
 		return NULL;
 	r->fd = -1;
+	r->nul_at = SIZE_MAX;
 	r->bol = 1;
 	r->line = 1;
 	r->col = 1;
@@ -236,6 +243,14 @@ fill(cd_pgn_reader *r)
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->base += r->pos;
 		r->end -= r->pos;
+		if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
+			r->nul_at = SIZE_MAX;	/* behind: search again */
+			r->nul_to = 0;
+		} else {
+			if (r->nul_at != SIZE_MAX)
+				r->nul_at -= r->pos;
+			r->nul_to = r->nul_to > r->pos ? r->nul_to - r->pos : 0;
+		}
 		r->pos = 0;
 	}
 	if (r->end == r->cap) {
@@ -798,45 +813,50 @@ copy_short(char *d, const char *s, size_t n, const char *e)
 #define AOFF(ptr)	((size_t)(uintptr_t)(ptr))
 #define APTR(off)	((const char *)(uintptr_t)(off))
 
-/* Copy a tag's name and its value (unescaped) into the arena, each
- * with a NUL, in one stretch (e: the end of the input), their offsets
- * and lengths into *t; 0, or -1 when out of memory. */
+/* Room for need more bytes in the arena of *alen bytes (its start and
+ * capacity in *arena and *acap, kept in r too); 0, or -1 when out of
+ * memory. */
 static int
-arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, cd_pgn_tag *t,
-    const char *e)
+arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
+    size_t need)
 {
-	/* the two strings, their NULs, and copy_short's slack */
-	size_t need = ts->name_len + ts->value_len + 2 + 16;
-	char *d;
+	size_t ncap = *acap ? *acap : 4096;
+	char *na;
 
-	if (r->acap - r->alen < need) {
-		size_t ncap = r->acap ? r->acap : 4096;
-		char *na;
-
-		while (ncap - r->alen < need)
-			ncap *= 2;
-		na = realloc(r->arena, ncap);
-		if (na == NULL)
-			return -1;
-		r->arena = na;
-		r->acap = ncap;
-	}
-	d = r->arena + r->alen;
-	copy_short(d, ts->name, ts->name_len, e);
-	d[ts->name_len] = '\0';
-	t->name = APTR(r->alen);
-	t->name_len = ts->name_len;
-	d += ts->name_len + 1;
-	t->value = APTR(r->alen + ts->name_len + 1);
-	if (ts->escapes) {
-		t->value_len = cd__unescape(ts->value, ts->value_len, 1, d);
-	} else {
-		copy_short(d, ts->value, ts->value_len, e);
-		t->value_len = ts->value_len;
-	}
-	d[t->value_len] = '\0';
-	r->alen = AOFF(t->value) + t->value_len + 1;
+	while (ncap - alen < need)
+		ncap *= 2;
+	na = realloc(*arena, ncap);
+	if (na == NULL)
+		return -1;
+	r->arena = *arena = na;
+	r->acap = *acap = ncap;
 	return 0;
+}
+
+/* Copy a tag's name and its value (unescaped) to d in the arena (room
+ * for both, their NULs and sixteen bytes more), each with a NUL (e: the
+ * end of the input); the value's length. */
+static inline size_t
+arena_put(char *d, const struct cd__tagscan *ts, const char *e)
+{
+	size_t nl = ts->name_len, vl = ts->value_len;
+
+	if ((nl | vl) < 16 && e - ts->value >= 16 && !ts->escapes) {
+		/* the usual: both shorter than sixteen (the value comes
+		 * after the name) */
+		memcpy(d, ts->name, 16);
+		d[nl] = '\0';
+		memcpy(d + nl + 1, ts->value, 16);
+	} else {
+		copy_short(d, ts->name, nl, e);
+		d[nl] = '\0';
+		if (ts->escapes)
+			vl = cd__unescape(ts->value, vl, 1, d + nl + 1);
+		else
+			copy_short(d + nl + 1, ts->value, vl, e);
+	}
+	d[nl + 1 + vl] = '\0';
+	return vl;
 }
 
 /* Whether the tag section so far has a tag named name. */
@@ -865,6 +885,120 @@ place_of(const cd_pgn_reader *r, const char *s, const char *p,
 	    r->col + (unsigned long)(p - s);
 }
 
+/*
+ * The usual tag lines of a tag section, read without the general
+ * scan's state: from p, a `[` that starts a line (line lines of the
+ * game) and a tag, while each is `[Name "value"]` (name and value
+ * shorter than sixteen bytes, no backslash) with a LF or CR LF after
+ * it and the next such line right after, and no Event tag.  Each is
+ * added to r's tags and arena (column one).  The line ends passed are
+ * added to *lines.  Returns where it stopped: *after 0, at the start
+ * of a line that holds a `[` it did not read (from there on as
+ * scan_tagged reads it); *after 1, after the `]` of the last tag it
+ * read (the start of whose line is *line), when what follows is not
+ * such a line.
+ */
+/* The first byte of the sixteen at p that ends a tag name (as
+ * cd__tag_name_end) and of the sixteen at v that stops a value (as
+ * cd__tag_value_stop, backslash too); 16 for none. */
+static inline unsigned
+name_end16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    cd__le8(v, 0x20),
+	    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+	    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_name_end(p, p + 16) - p);
+#endif
+}
+
+static inline unsigned
+value_stop16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+	    cd__eq8(v, '\\')));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_value_stop(p, p + 16, 0) - p);
+#endif
+}
+
+/* Whether the two bytes at p are a and b. */
+static inline bool
+two(const char *p, char a, char b)
+{
+	return p[0] == a && p[1] == b;
+}
+
+static __attribute__((noinline)) const char *
+tag_run(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, const char **line, int *after)
+{
+	cd_pgn_tag *tags = r->tags, *tg;
+	char *arena = r->arena, *d;
+	size_t nrt = r->nrt, tagcap = r->tagcap, alen = r->alen;
+	size_t acap = r->acap;
+	unsigned long ln = r->line + *lines;
+	const char *n, *v, *at = *line;
+	size_t nl, vl;
+
+	*after = 0;
+	/* (48 bytes hold the line: a name and a value of at most fifteen,
+	 * and what follows them up to the next line's name) */
+	while (e - p >= 48 && nrt < tagcap) {
+		n = p + 1;
+		if (!(cls[U(*n)] & K_TAGNAME))
+			break;
+		nl = name_end16(n);
+		if (nl == 16 || !two(n + nl, ' ', '"'))
+			break;
+		v = n + nl + 2;
+		vl = value_stop16(v);
+		if (vl == 16 || !two(v + vl, '"', ']') ||
+		    acap - alen < nl + vl + 2 + 16 ||
+		    (nl == 5 && memcmp(n, "Event", 5) == 0))
+			break;
+		tg = &tags[nrt++];
+		tg->name = APTR(alen);
+		tg->name_len = nl;
+		tg->value = APTR(alen + nl + 1);
+		tg->value_len = vl;
+		tg->line = ln;
+		tg->col = 1;
+		d = arena + alen;
+		memcpy(d, n, 16);
+		d[nl] = '\0';
+		memcpy(d + nl + 1, v, 16);
+		d[nl + 1 + vl] = '\0';
+		alen += nl + vl + 2;
+		at = p;
+		p = v + vl + 2;
+		p += *p == '\r';
+		if (!two(p, '\n', '[')) {
+			if (p[-1] == '\r')	/* (not read: as scan_tagged) */
+				p--;
+			*after = 1;
+			break;
+		}
+		ln++;
+		p++;
+	}
+	r->nrt = nrt;
+	r->alen = alen;
+	*lines = ln - r->line;
+	*line = at;
+	return p;
+}
+
 /* A game that starts with a tag section at p (a `[`); s is its start. */
 static int
 scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
@@ -876,22 +1010,28 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	unsigned long lines = 0;	/* line ends before p */
 	const char *end_line = NULL;	/* the same at last_tag_end */
 	unsigned long end_lines = 0;
-	int eof = r->eof, newlines = 0, blank = 1;
-	struct cd__tagscan ts;
+	int eof = r->eof, newlines = 0, blank = 1, after;
+	/* the tag read (ts: read by cd__scan_tag, then copied into tq, which
+	 * stays out of memory) */
+	struct cd__tagscan ts, tq;
 
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
 	for (;;) {
-		int t = quick_tag(p, e, &ts) ? 1 : cd__scan_tag(p, e, eof,
-		    &ts);
+		int t = 1;
 
+		if (!quick_tag(p, e, &tq)) {
+			t = cd__scan_tag(p, e, eof, &ts);
+			tq = ts;
+		}
 		if (t < 0)
 			return S_MORE;
 		if (t > 0) {
 			cd_pgn_tag *tg;
-			int is_event = ts.name_len == 5 &&
-			    memcmp(ts.name, "Event", 5) == 0;
+			int is_event = tq.name_len == 5 &&
+			    memcmp(tq.name, "Event", 5) == 0;
+			size_t need = tq.name_len + tq.value_len + 2 + 16;
 
 			/* a new game: a second Event tag, a repeated tag
 			 * after a blank line, or an Event tag after a blank
@@ -899,7 +1039,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			if (r->nrt > 0 &&
 			    ((is_event && newlines >= 2) ||
 			    ((is_event || newlines >= 2) &&
-			    has_tag(r, ts.name, ts.name_len)))) {
+			    has_tag(r, tq.name, tq.name_len)))) {
 				/* The next game begins here. */
 				r->g_result = CD_PGN_RESULT_NONE;
 				r->g_flags |= CD_PGN_RAW_NO_RESULT;
@@ -921,19 +1061,45 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				r->tags = nt;
 				r->tagcap = ncap;
 			}
-			tg = &r->tags[r->nrt];
-			if (arena_add(r, &ts, tg, e) < 0)
+			if (r->acap - r->alen < need && arena_grow(r,
+			    &r->arena, &r->acap, r->alen, need) != 0)
 				return S_NOMEM;
+			tg = &r->tags[r->nrt++];
+			tg->name = APTR(r->alen);
+			tg->name_len = tq.name_len;
+			tg->value = APTR(r->alen + tq.name_len + 1);
+			tg->value_len = arena_put(r->arena + r->alen, &tq, e);
+			r->alen += tq.name_len + tg->value_len + 2;
 			place_of(r, s, p, lines, line, &tg->line, &tg->col);
-			r->nrt++;
-			if (ts.last_nl != NULL) {
-				lines += ts.lines;
-				line = ts.last_nl + 1;
+			if (tq.last_nl != NULL) {
+				lines += tq.lines;
+				line = tq.last_nl + 1;
 			}
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
-		p = last_tag_end = ts.next;
+		p = tq.next;
+		/* The usual: the next tag at the start of the next line
+		 * (tag_start is true for it), after a LF or a CR LF; the
+		 * lines of such tags after it at once */
+		{
+			const char *n = p + (p < e && *p == '\r');
+
+			if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
+			    (cls[U(n[2])] & K_TAGNAME)) {
+				lines++;
+				p = tag_run(r, n + 1, e, &lines, &line, &after);
+				if (!after) {
+					newlines = 1;
+					ls = line = p;
+					blank = 1;
+					continue;
+				}
+				/* (the line of the last tag it read) */
+				ls = line;
+			}
+		}
+		last_tag_end = p;
 		end_lines = lines;
 		end_line = line;
 		/* Blanks, blank lines and escape lines up to what follows. */
@@ -1269,7 +1435,19 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->movetext_line = r->g_mt_line;
 	g->movetext_col = r->g_mt_col;
 	g->result = r->g_result;
-	if (memchr(s, '\0', r->g_len) != NULL)
+	/* a NUL in the game: the first one in the input from here on */
+	if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
+		r->nul_at = SIZE_MAX;
+		r->nul_to = r->pos;
+	}
+	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + r->g_len) {
+		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
+		const char *z = memchr(r->data + from, '\0', r->end - from);
+
+		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
+		r->nul_to = r->end;
+	}
+	if (r->nul_at < r->pos + r->g_len)
 		r->g_flags |= CD_PGN_RAW_NUL;
 	g->flags = r->g_flags;
 	g->skipped_bytes = r->skipped;
