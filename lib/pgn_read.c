@@ -887,16 +887,17 @@ place_of(const cd_pgn_reader *r, const char *s, const char *p,
 
 /*
  * The usual tag lines of a tag section, read without the general
- * scan's state: from p, a `[` that starts a line (line lines of the
- * game) and a tag, while each is `[Name "value"]` (name and value
- * shorter than sixteen bytes, no backslash) with a LF or CR LF after
- * it and the next such line right after, and no Event tag.  Each is
- * added to r's tags and arena (column one).  The line ends passed are
- * added to *lines.  Returns where it stopped: *after 0, at the start
- * of a line that holds a `[` it did not read (from there on as
- * scan_tagged reads it); *after 1, after the `]` of the last tag it
- * read (the start of whose line is *line), when what follows is not
- * such a line.
+ * scan's state: from p, a `[` that starts a line and a tag (*lines line
+ * ends of the game before it), while each is `[Name "value"]` (name and
+ * value shorter than sixteen bytes, no backslash) with a LF or CR LF
+ * after it and the next such line right after, and no Event tag.  Each
+ * is added to r's tags and arena (column one).  Returns where it
+ * stopped, *lines the line ends before it: *after 0, at the start of a
+ * line that holds a `[` it did not read (from there on as scan_tagged
+ * reads it); *after 1, right after the `]` of the last tag it read,
+ * when what follows is not such a line.  After the last tag it read
+ * (if any): *last_end, and in *end_lines and *end_line the line ends
+ * before it and the start of its line.
  */
 /* The first byte of the sixteen at p that ends a tag name (as
  * cd__tag_name_end) and of the sixteen at v that stops a value (as
@@ -941,14 +942,15 @@ two(const char *p, char a, char b)
 
 static __attribute__((noinline)) const char *
 tag_run(cd_pgn_reader *r, const char *p, const char *e,
-    unsigned long *lines, const char **line, int *after)
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
 {
 	cd_pgn_tag *tags = r->tags, *tg;
 	char *arena = r->arena, *d;
-	size_t nrt = r->nrt, tagcap = r->tagcap, alen = r->alen;
+	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
 	size_t acap = r->acap;
-	unsigned long ln = r->line + *lines;
-	const char *n, *v, *at = *line;
+	unsigned long ln = r->line + *lines, end_ln = 0;
+	const char *n, *v, *at = NULL, *end = NULL;
 	size_t nl, vl;
 
 	*after = 0;
@@ -981,11 +983,11 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		d[nl + 1 + vl] = '\0';
 		alen += nl + vl + 2;
 		at = p;
-		p = v + vl + 2;
+		end = p = v + vl + 2;
+		end_ln = ln;
 		p += *p == '\r';
 		if (!two(p, '\n', '[')) {
-			if (p[-1] == '\r')	/* (not read: as scan_tagged) */
-				p--;
+			p = end;
 			*after = 1;
 			break;
 		}
@@ -994,8 +996,12 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	}
 	r->nrt = nrt;
 	r->alen = alen;
+	if (nrt > nrt0) {
+		*last_end = end;
+		*end_lines = end_ln - r->line;
+		*end_line = at;
+	}
 	*lines = ln - r->line;
-	*line = at;
 	return p;
 }
 
@@ -1078,7 +1084,9 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
-		p = tq.next;
+		p = last_tag_end = tq.next;
+		end_lines = lines;
+		end_line = line;
 		/* The usual: the next tag at the start of the next line
 		 * (tag_start is true for it), after a LF or a CR LF; the
 		 * lines of such tags after it at once */
@@ -1088,20 +1096,18 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
 			    (cls[U(n[2])] & K_TAGNAME)) {
 				lines++;
-				p = tag_run(r, n + 1, e, &lines, &line, &after);
+				p = tag_run(r, n + 1, e, &lines, &after,
+				    &last_tag_end, &end_lines, &end_line);
 				if (!after) {
 					newlines = 1;
 					ls = line = p;
 					blank = 1;
 					continue;
 				}
-				/* (the line of the last tag it read) */
-				ls = line;
+				/* (after the last tag it read, on its line) */
+				ls = line = end_line;
 			}
 		}
-		last_tag_end = p;
-		end_lines = lines;
-		end_line = line;
 		/* Blanks, blank lines and escape lines up to what follows. */
 		newlines = 0;
 		blank = 0;
