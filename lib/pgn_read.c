@@ -890,7 +890,8 @@ place_of(const cd_pgn_reader *r, const char *s, const char *p,
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
  * ends of the game before it), while each is `[Name "value"]` (name and
  * value shorter than sixteen bytes, no backslash) with a LF or CR LF
- * after it and the next such line right after, and no Event tag.  Each
+ * after it and the next such line right after, and no Event tag but
+ * the section's first.  Each
  * is added to r's tags and arena (column one).  Returns where it
  * stopped, *lines the line ends before it: *after 0, at the start of a
  * line that holds a `[` it did not read (from there on as scan_tagged
@@ -967,7 +968,7 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		vl = value_stop16(v);
 		if (vl == 16 || !two(v + vl, '"', ']') ||
 		    acap - alen < nl + vl + 2 + 16 ||
-		    (nl == 5 && memcmp(n, "Event", 5) == 0))
+		    (nl == 5 && nrt > 0 && memcmp(n, "Event", 5) == 0))
 			break;
 		tg = &tags[nrt++];
 		tg->name = APTR(alen);
@@ -1024,6 +1025,19 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
+	if (p == ls) {
+		/* the usual section from its first line on */
+		p = tag_run(r, p, e, &lines, &after, &last_tag_end,
+		    &end_lines, &end_line);
+		if (after) {
+			ls = line = end_line;
+			goto tags_end;	/* (after a tag, as below) */
+		}
+		if (r->nrt > 0) {
+			newlines = 1;
+			ls = line = p;
+		}
+	}
 	for (;;) {
 		int t = 1;
 
@@ -1108,6 +1122,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				ls = line = end_line;
 			}
 		}
+tags_end:
 		/* Blanks, blank lines and escape lines up to what follows. */
 		newlines = 0;
 		blank = 0;

@@ -468,6 +468,13 @@ tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
 	o->b->len = (size_t)(d - o->b->data);
 }
 
+/* The termination markers by cd_pgn_result, in eight bytes each. */
+static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+
+/* The roster's default values (none for Result), in sixteen bytes. */
+static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
+    "?", "?", "" };
+
 /* The roster's tag lines up to the value's quote, padded to sixteen
  * bytes to be copied whole, with their lengths. */
 static const char roster_open[7][16] = { "[Event \"", "[Site \"",
@@ -491,6 +498,19 @@ tag_value(char *d, const char *v, size_t n, bool quotes)
 		*d++ = v[i];
 	}
 	return d;
+}
+
+/* The value of n bytes at g->str + off at d (room reserved, and
+ * sixteen bytes beyond), as tag_value writes it: a short one that the
+ * string store holds sixteen bytes of in one move. */
+static inline char *
+game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes)
+{
+	if (!quotes && n <= 16 && off + 16 <= g->priv->str_cap) {
+		memcpy(d, g->str + off, 16);
+		return d + n;
+	}
+	return tag_value(d, g->str + off, n, quotes);
 }
 
 /* Whether tag a's name sorts before tag b's (byte order, as
@@ -526,12 +546,11 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 	uint64_t rest = 0;
 	unsigned char order[64];
 	/* room: the roster's lines (their first sixteen bytes written at
-	 * once), and every tag value escaped and name (all in g->str) */
+	 * once), every tag value escaped and name (all in g->str), and
+	 * sixteen bytes beyond for game_value */
 	size_t i, j, n = 0, need = 8 * 32 + 6 * g->ntags +
 	    g->str_len * (quotes ? 2 : 1);
 	char *d;
-	const char *v;
-	size_t vlen;
 
 	if (g->has_fen || g->chess960 || g->ntags > 64)
 		return false;
@@ -561,19 +580,19 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 		memcpy(d, roster_open[i], 16);
 		d += roster_open_len[i];
 		if (i == KT_RESULT) {
-			v = cd__pgn_result_text(cd_game_result(g), &vlen);
-			cd__copy_small(d, v, vlen);
-			d += vlen;
+			cd_pgn_result r = cd_game_result(g);
+
+			if ((unsigned)r >= 5)
+				r = CD_PGN_RESULT_NONE;
+			memcpy(d, result8[r], 8);
+			d += cd__pgn_result_len[r];
 		} else if (known[i] != 0) {
 			const cd_game_tag *t = &g->tags[known[i] - 1];
 
-			d = tag_value(d, g->str + t->value, t->value_len,
-			    quotes);
-		} else if (i == KT_DATE) {
-			memcpy(d, "????.??.??", 10);
-			d += 10;
+			d = game_value(d, g, t->value, t->value_len, quotes);
 		} else {
-			*d++ = '?';
+			memcpy(d, roster_default[i], 16);
+			d += i == KT_DATE ? 10 : 1;
 		}
 		memcpy(d, "\"]\n", 3);
 		d += 3;
@@ -586,7 +605,7 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 		d += t->name_len;
 		*d++ = ' ';
 		*d++ = '"';
-		d = tag_value(d, g->str + t->value, t->value_len, quotes);
+		d = game_value(d, g, t->value, t->value_len, quotes);
 		memcpy(d, "\"]\n", 3);
 		d += 3;
 	}
@@ -594,9 +613,6 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 	o->b->len = (size_t)(d - o->b->data);
 	return true;
 }
-
-/* The termination markers by cd_pgn_result, in eight bytes each. */
-static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 
 cd_status
 cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
