@@ -138,6 +138,12 @@ struct cd_pgn_reader {
 	char *arena;
 	size_t alen, acap;
 	size_t g_len, g_mt, g_mt_end;
+	/* scan_movetext's count of the line ends in the game from its
+	 * movetext on, when g_counted: g_nl of them, the last at offset
+	 * g_lastnl - 1 (g_lastnl 0: none) */
+	int g_counted;
+	unsigned long g_nl;
+	size_t g_lastnl;
 	unsigned long g_mt_line, g_mt_col;	/* where the movetext is */
 	cd_pgn_result g_result;
 	unsigned g_flags;
@@ -580,6 +586,12 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	int eof = r->eof, t;
 	size_t depth = 0;	/* variations open: markers in them do not
 				 * end the game */
+	/* the line ends before p and the last of them, while no brace
+	 * comment (which may hold some) was skipped: advance_game counts
+	 * them otherwise */
+	unsigned long nl = 0, nl_mark;
+	const char *lastnl = NULL, *lastnl_mark;
+	int counted = 1;
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
@@ -592,10 +604,12 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		}
 		switch (*p) {
 		case '\n':
-			p++;
+			nl++;
+			lastnl = p++;
 			ls = tls = p;
 			continue;
 		case '{':
+			counted = 0;
 			t = comment_end(p, e, eof, &q);
 			if (t < 0)
 				return S_MORE;
@@ -696,6 +710,7 @@ marker:
 			if (q == NULL)
 				return S_MORE;
 		} else if (q < e && *q == '{') {
+			counted = 0;
 			t = comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
@@ -716,6 +731,8 @@ marker:
 		end = q;
 		goto done;
 	}
+	nl_mark = ++nl;
+	lastnl_mark = lastnl = q;
 	end = ++q;
 	/*
 	 * Lines after it that hold only comments belong to the game too
@@ -734,6 +751,8 @@ marker:
 			break;
 		}
 		if (*q == '\n') {
+			nl++;
+			lastnl = q;
 			ls = ++q;
 			blank = 1;
 			continue;
@@ -750,6 +769,7 @@ marker:
 			continue;
 		}
 		if (*q == '{') {
+			counted = 0;
 			t = comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
@@ -774,6 +794,8 @@ marker:
 blank_lines:
 	/* Only the blank lines after the marker's line. */
 	q = end;
+	nl = nl_mark;
+	lastnl = lastnl_mark;
 	for (;;) {
 		while (q < e && IS_HSPACE(*q))
 			q++;
@@ -783,9 +805,14 @@ blank_lines:
 		}
 		if (*q != '\n')
 			break;
+		nl++;
+		lastnl = q;
 		end = ++q;
 	}
 done:
+	r->g_counted = counted;
+	r->g_nl = nl;
+	r->g_lastnl = lastnl != NULL ? (size_t)(lastnl - s) + 1 : 0;
 	if (r->g_result == CD_PGN_RESULT_NONE)
 		r->g_flags |= CD_PGN_RAW_NO_RESULT;
 	r->g_len = (size_t)(end - s);
@@ -1025,6 +1052,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
+	r->g_counted = 0;
 	if (p == ls) {
 		/* the usual section from its first line on */
 		p = tag_run(r, p, e, &lines, &after, &last_tag_end,
@@ -1260,6 +1288,7 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
+	r->g_counted = 0;
 	for (;;) {
 		if (p == e) {
 			if (!eof)
@@ -1483,6 +1512,19 @@ advance_game(cd_pgn_reader *r)
 	const char *m = r->data + r->pos + r->g_mt;
 	const char *e = r->data + r->pos + r->g_len, *last;
 
+	if (r->g_counted) {
+		/* (scan_movetext counted them) */
+		if (r->g_lastnl > 0) {
+			r->line = r->g_mt_line + r->g_nl;
+			r->col = (unsigned long)(r->g_len - r->g_lastnl) + 1;
+		} else {
+			r->line = r->g_mt_line;
+			r->col = r->g_mt_col + (unsigned long)(e - m);
+		}
+		r->bol = r->g_len > 0 ? e[-1] == '\n' : r->bol;
+		r->pos += r->g_len;
+		return;
+	}
 	for (last = e - 1; last >= m && *last != '\n'; last--)
 		;
 	if (last >= m) {
