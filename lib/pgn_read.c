@@ -697,6 +697,18 @@ trimmed:
 		last--;
 	goto done;
 marker:
+	/* The usual: the marker ends its line, an empty line and the next
+	 * tag section follow (LF or CR LF); the game ends before that. */
+	q = p + (p < e && *p == '\r');
+	if (e - q >= 5 && q[0] == '\n') {
+		w = q + 1 + (q[1] == '\r');
+		if (w[0] == '\n' && w[1] == '[' && (cls[U(w[2])] & K_TAGNAME)) {
+			nl += 2;
+			lastnl = w;
+			end = w + 1;
+			goto done;
+		}
+	}
 	/* The rest of the marker's line if blank or comments, then blank
 	 * lines. */
 	q = p;
