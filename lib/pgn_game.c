@@ -566,6 +566,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 	uintptr_t s = (uintptr_t)t[0].name, q = s;
 	size_t off = g->str_len, len, ctl, i, nknown = 0;
 	uint32_t known[KT_N] = { 0 };
+	uint64_t seen = 0;
 	cd_game_tag *gt;
 	char *d;
 
@@ -600,7 +601,9 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 		p->tag_quotes = true;
 	if (ctl != 2 * n)	/* not only the NULs */
 		return false;
-	/* the known tags, and no name twice */
+	/* the known tags, and no name twice (the other names compared only
+	 * when one before has the same length, first and last byte, as far
+	 * as a 64-bit filter of them tells) */
 	for (i = 0, gt = g->tags; i < n; i++, gt++) {
 		const char *name = g->str + gt->name;
 		size_t nl = gt->name_len;
@@ -613,12 +616,19 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 			nknown++;
 		} else {
 			const cd_game_tag *o;
+			/* (an empty name has its NUL as both bytes) */
+			uint64_t bit = (uint64_t)1 << ((nl * 7 +
+			    (unsigned char)name[0] * 3 +
+			    (unsigned char)name[nl - (nl > 0)]) & 63);
 
-			for (o = g->tags; o < gt; o++)
-				if (o->name_len == nl && (nl == 0 ||
-				    (g->str[o->name] == name[0] &&
-				    memcmp(g->str + o->name, name, nl) == 0)))
-					return false;
+			if (seen & bit)
+				for (o = g->tags; o < gt; o++)
+					if (o->name_len == nl && (nl == 0 ||
+					    (g->str[o->name] == name[0] &&
+					    memcmp(g->str + o->name, name,
+					    nl) == 0)))
+						return false;
+			seen |= bit;
 		}
 	}
 	memcpy(p->known, known, sizeof(known));
