@@ -198,7 +198,7 @@ const unsigned char cd__known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
 #define known_name	cd__known_name
 #define known_len	cd__known_len
 
-/* The KT_* + 1 that a name of length 4 to 7 may be, by its length and
+/* The KT_* + 1 that a name of length 3 to 7 may be, by its length and
  * the low five bits of its first byte (0: none). */
 #define KB(len, c)	[(len) << 5 | ((c) & 31)]
 static const unsigned char known_by[8 << 5] = {
@@ -251,7 +251,7 @@ known_index(const char *name, size_t len)
 		return len == 3 && name[0] == 'F' && name[1] == 'E' &&
 		    name[2] == 'N' ? KT_FEN : -1;
 	k = known_by[len << 5 | ((unsigned char)name[0] & 31)] - 1;
-	if (k < 0 || k == KT_FEN)
+	if (k < 0)
 		return -1;
 	memcpy(&a, name, 4);
 	memcpy(&b, known_name[k], 4);

@@ -924,21 +924,6 @@ place_of(const cd_pgn_reader *r, const char *s, const char *p,
 	    r->col + (unsigned long)(p - s);
 }
 
-/*
- * The usual tag lines of a tag section, read without the general
- * scan's state: from p, a `[` that starts a line and a tag (*lines line
- * ends of the game before it), while each is `[Name "value"]` (name and
- * value shorter than sixteen bytes, no backslash) with a LF or CR LF
- * after it and the next such line right after, and no Event tag but
- * the section's first.  Each
- * is added to r's tags and arena (column one).  Returns where it
- * stopped, *lines the line ends before it: *after 0, at the start of a
- * line that holds a `[` it did not read (from there on as scan_tagged
- * reads it); *after 1, right after the `]` of the last tag it read,
- * when what follows is not such a line.  After the last tag it read
- * (if any): *last_end, and in *end_lines and *end_line the line ends
- * before it and the start of its line.
- */
 /* The first byte of the sixteen at p that ends a tag name (as
  * cd__tag_name_end) and of the sixteen at v that stops a value (as
  * cd__tag_value_stop, backslash too); 16 for none. */
@@ -980,6 +965,21 @@ two(const char *p, char a, char b)
 	return p[0] == a && p[1] == b;
 }
 
+/*
+ * The usual tag lines of a tag section, read without the general
+ * scan's state: from p, a `[` that starts a line and a tag (*lines line
+ * ends of the game before it), tags `[Name "value"]` (name and value
+ * shorter than sixteen bytes, no backslash; no Event tag but the
+ * section's first) each at the start of a line, the line before ending
+ * right after the `]` before it with LF or CR LF.  Each is added to r's
+ * tags and arena (column one).  Returns where it stopped, *lines the
+ * line ends before it: *after 0, at the start of a line whose `[` it
+ * did not read (from there on as scan_tagged reads it); *after 1, right
+ * after the `]` of the last tag it read, when the next line does not
+ * follow at once or holds no `[`.  After the last tag it read (if any):
+ * *last_end, and in *end_lines and *end_line the line ends before it
+ * and the start of its line.
+ */
 static __attribute__((noinline)) const char *
 tag_run(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
