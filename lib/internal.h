@@ -462,6 +462,19 @@ void cd__error_set(cd_error *e, cd_status st, uint64_t offset,
     unsigned long line, unsigned long col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* cd__error_set(e, CD_OK, 0, 0, 0, NULL), without a call. */
+static inline void
+cd__error_ok(cd_error *e)
+{
+	if (e == NULL)
+		return;
+	e->status = CD_OK;
+	e->offset = 0;
+	e->line = 0;
+	e->col = 0;
+	e->msg[0] = '\0';
+}
+
 /* board.c: recompute b->key from scratch. */
 uint64_t cd__board_key(const cd_board *b);
 

@@ -155,8 +155,10 @@ cd_game_free(cd_game *g)
 
 static void tag_index_drop(cd_game *g);
 
+/* cd_game_clear but for the start position and the line, which
+ * cd_game_setup (or cd__game_clear_end) makes next. */
 void
-cd_game_clear(cd_game *g)
+cd__game_clear_start(cd_game *g)
 {
 	g->str_len = 0;
 	g->ntags = 0;
@@ -170,25 +172,72 @@ cd_game_clear(cd_game *g)
 	g->nnotes = 1;
 	g->nnagsets = 1;
 	g->priv->fen_cleared[0] = '\0';
+	g->result = CD_PGN_RESULT_NONE;
+}
+
+void
+cd__game_clear_end(cd_game *g)
+{
 	start_reset(g);
 	g->chess960 = false;
-	g->result = CD_PGN_RESULT_NONE;
 	line_reset(g);
+}
+
+void
+cd_game_clear(cd_game *g)
+{
+	cd__game_clear_start(g);
+	cd__game_clear_end(g);
 }
 
 /* ---- Tags ---- */
 
-/* The tags the library looks up itself (priv->known), the roster first
- * in its order. */
-enum {
-	KT_EVENT, KT_SITE, KT_DATE, KT_ROUND, KT_WHITE, KT_BLACK, KT_RESULT,
-	KT_SETUP, KT_FEN, KT_VARIANT, KT_N
-};
-
-/* Their names, each in eight bytes (NULs after it), to be copied whole. */
-static const char known_name[KT_N][8] = { "Event", "Site", "Date",
+const char cd__known_name[KT_N][8] = { "Event", "Site", "Date",
     "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant" };
-static const size_t known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
+const unsigned char cd__known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
+#define known_name	cd__known_name
+#define known_len	cd__known_len
+
+/* The KT_* + 1 that a name of length 3 to 7 may be, by its length and
+ * the low five bits of its first byte (0: none). */
+#define KB(len, c)	[(len) << 5 | ((c) & 31)]
+static const unsigned char known_by[8 << 5] = {
+	KB(4, 'S') = KT_SITE + 1, KB(4, 'D') = KT_DATE + 1,
+	KB(5, 'E') = KT_EVENT + 1, KB(5, 'R') = KT_ROUND + 1,
+	KB(5, 'W') = KT_WHITE + 1, KB(5, 'B') = KT_BLACK + 1,
+	KB(5, 'S') = KT_SETUP + 1, KB(6, 'R') = KT_RESULT + 1,
+	KB(7, 'V') = KT_VARIANT + 1, KB(3, 'F') = KT_FEN + 1
+};
+#undef KB
+
+/* The first len + 1 bytes of eight (3 <= len <= 7). */
+static const uint64_t name_mask[8] = { 0, 0, 0, 0xffffffffULL,
+    0xffffffffffULL, 0xffffffffffffULL, 0xffffffffffffffULL,
+    0xffffffffffffffffULL };
+
+/* known_index() of a name of len bytes followed by its NUL and at
+ * least seven more readable bytes: its first eight bytes, those after
+ * the NUL masked off, compared with the known name at once. */
+static inline int
+known_index8(const char *name, size_t len)
+{
+	uint64_t a, b;
+	int k;
+
+	if (len - 3 > 4)
+		return -1;
+	k = known_by[len << 5 | ((unsigned char)name[0] & 31)] - 1;
+	if (k < 0)
+		return -1;
+	memcpy(&a, name, 8);
+	memcpy(&b, known_name[k], 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	a = __builtin_bswap64(a);
+	b = __builtin_bswap64(b);
+#endif
+	/* the len bytes and the NUL */
+	return (a & name_mask[len]) == b ? k : -1;
+}
 
 /* The KT_* of a tag name, or -1: told by its length and first byte,
  * then its first four and last four bytes compared at once. */
@@ -198,27 +247,10 @@ known_index(const char *name, size_t len)
 	uint32_t a, b, c, d;
 	int k;
 
-	switch (len) {
-	case 3:
-		return name[0] == 'F' && name[1] == 'E' && name[2] == 'N' ?
-		    KT_FEN : -1;
-	case 4:
-		k = name[0] == 'S' ? KT_SITE : name[0] == 'D' ? KT_DATE : -1;
-		break;
-	case 5:
-		k = name[0] == 'E' ? KT_EVENT : name[0] == 'R' ? KT_ROUND :
-		    name[0] == 'W' ? KT_WHITE : name[0] == 'B' ? KT_BLACK :
-		    name[0] == 'S' ? KT_SETUP : -1;
-		break;
-	case 6:
-		k = KT_RESULT;
-		break;
-	case 7:
-		k = KT_VARIANT;
-		break;
-	default:
-		return -1;
-	}
+	if (len - 4 > 3)
+		return len == 3 && name[0] == 'F' && name[1] == 'E' &&
+		    name[2] == 'N' ? KT_FEN : -1;
+	k = known_by[len << 5 | ((unsigned char)name[0] & 31)] - 1;
 	if (k < 0)
 		return -1;
 	memcpy(&a, name, 4);
@@ -464,12 +496,158 @@ cd_game_add_tag(cd_game *g, const char *name, size_t name_len,
 	return tag_add(g, name, name_len, value, value_len);
 }
 
+/* Of the n bytes at s (n > 0): how many are control bytes or DEL, into
+ * *ctl, and whether one is `\` or `"`.  Sixteen at a time where SSE2
+ * is, reading up to fifteen bytes past s + n (slack the caller
+ * keeps). */
+static bool
+block_odd_bytes(const char *s, size_t n, size_t *ctl)
+{
+	size_t c = 0, k = 0;
+	bool quotes = false;
+
+#ifdef __SSE2__
+	static const char index[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	    11, 12, 13, 14, 15 };
+	const __m128i del = _mm_set1_epi8(0x7f), lim = _mm_set1_epi8(0x1f);
+	const __m128i bs = _mm_set1_epi8('\\'), qt = _mm_set1_epi8('"');
+	const __m128i one = _mm_set1_epi8(1), zero = _mm_setzero_si128();
+	__m128i cnt = zero, q = zero;
+
+	for (;;) {
+		__m128i v = _mm_loadu_si128((const void *)(s + k));
+		__m128i m = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, lim),
+		    v), _mm_cmpeq_epi8(v, del));
+		__m128i b = _mm_or_si128(_mm_cmpeq_epi8(v, bs),
+		    _mm_cmpeq_epi8(v, qt));
+
+		if (n - k < 16) {
+			/* bytes i < n - k of the last sixteen */
+			__m128i keep = _mm_cmplt_epi8(_mm_loadu_si128(
+			    (const void *)index), _mm_set1_epi8((char)(n - k)));
+
+			m = _mm_and_si128(m, keep);
+			b = _mm_and_si128(b, keep);
+		}
+		cnt = _mm_add_epi64(cnt, _mm_sad_epu8(_mm_and_si128(m, one),
+		    zero));
+		q = _mm_or_si128(q, b);
+		if (n - k <= 16)
+			break;
+		k += 16;
+	}
+	c = (size_t)_mm_cvtsi128_si32(cnt) +
+	    (size_t)_mm_cvtsi128_si32(_mm_unpackhi_epi64(cnt, cnt));
+	quotes = _mm_movemask_epi8(q) != 0;
+#else
+	for (; k < n; k++) {
+		unsigned char x = (unsigned char)s[k];
+
+		c += x < 0x20 || x == 0x7f;
+		quotes |= x == '\\' || x == '"';
+	}
+#endif
+	*ctl = c;
+	return quotes;
+}
+
+/*
+ * cd__game_add_tags for a game with no tag yet, when the n tags come
+ * as the reader gives them: their strings one block (name, NUL, value,
+ * NUL, next name...), no name twice, at most TAG_INDEX_MIN of them and
+ * no control byte or DEL in a value.  The block is copied whole, its
+ * strings indexed where they are.  False, with nothing added, for
+ * any other set of tags (cd__game_add_tags adds them one by one).
+ */
+static bool
+tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
+{
+	struct cd__game_priv *p = g->priv;
+	uintptr_t s = (uintptr_t)t[0].name, q = s;
+	size_t off = g->str_len, len, ctl, i, nknown = 0;
+	uint32_t known[KT_N] = { 0 };
+	uint64_t seen = 0;
+	cd_game_tag *gt;
+	char *d;
+
+	if (n > TAG_INDEX_MIN || (n > p->tags_cap && grow((void **)&g->tags,
+	    &p->tags_cap, n, sizeof(*g->tags), 16) != 0))
+		return false;
+	/* the block: each name and value where the one before ends */
+	gt = g->tags;
+	for (i = 0; i < n; i++, gt++) {
+		size_t nl = t[i].name_len, vl = t[i].value_len;
+
+		if ((uintptr_t)t[i].name != q || nl > 255 ||
+		    vl > ((size_t)1 << 24) ||
+		    (uintptr_t)t[i].value != q + nl + 1 ||
+		    t[i].name[nl] != '\0' || t[i].value[vl] != '\0')
+			return false;
+		gt->name = off + (size_t)(q - s);
+		gt->name_len = nl;
+		gt->value = gt->name + nl + 1;
+		gt->value_len = vl;
+		q += nl + vl + 2;
+	}
+	len = (size_t)(q - s);
+	/* the block, and sixteen bytes of slack (block_odd_bytes,
+	 * known_index8) */
+	if (off + len + 16 > p->str_cap &&
+	    grow((void **)&g->str, &p->str_cap, off + len + 16, 1, 256) != 0)
+		return false;
+	d = g->str + off;
+	memcpy(d, t[0].name, len);
+	if (block_odd_bytes(d, len, &ctl))
+		p->tag_quotes = true;
+	if (ctl != 2 * n)	/* not only the NULs */
+		return false;
+	/* the known tags, and no name twice (the other names compared only
+	 * when one before has the same length, first and last byte, as far
+	 * as a 64-bit filter of them tells) */
+	for (i = 0, gt = g->tags; i < n; i++, gt++) {
+		const char *name = g->str + gt->name;
+		size_t nl = gt->name_len;
+		int kt = known_index8(name, nl);
+
+		if (kt >= 0) {
+			if (known[kt] != 0)
+				return false;
+			known[kt] = (uint32_t)i + 1;
+			nknown++;
+		} else {
+			const cd_game_tag *o;
+			/* (an empty name has its NUL as both bytes) */
+			uint64_t bit = (uint64_t)1 << ((nl * 7 +
+			    (unsigned char)name[0] * 3 +
+			    (unsigned char)name[nl - (nl > 0)]) & 63);
+
+			if (seen & bit)
+				for (o = g->tags; o < gt; o++)
+					if (o->name_len == nl && (nl == 0 ||
+					    (g->str[o->name] == name[0] &&
+					    memcmp(g->str + o->name, name,
+					    nl) == 0)))
+						return false;
+			seen |= bit;
+		}
+	}
+	memcpy(p->known, known, sizeof(known));
+	p->nknown = nknown;
+	g->ntags = n;
+	g->str_len = off + len;
+	return true;
+}
+
 cd_status
 cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, size_t *done)
 {
 	cd_status st = CD_OK;
 	size_t i;
 
+	if (g->ntags == 0 && n > 0 && tags_block(g, t, n)) {
+		*done = n;
+		return CD_OK;
+	}
 	for (i = 0; i < n; i++)
 		if ((st = tag_add(g, t[i].name, t[i].name_len, t[i].value,
 		    t[i].value_len)) != CD_OK)
@@ -558,7 +736,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 	size_t vlen = 0, flen = 0;
 	cd_status st;
 
-	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
+	cd__error_ok(err);
 	start_reset(g);
 	g->chess960 = false;
 	v = known_value(g, KT_VARIANT, &vlen);

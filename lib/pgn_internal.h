@@ -299,6 +299,18 @@ struct cd__frame {
 	uint8_t flags;		/* FR_* of pgn_tree.c */
 };
 
+/* The tags the library looks up itself (priv->known), the roster first
+ * in its order. */
+enum {
+	KT_EVENT, KT_SITE, KT_DATE, KT_ROUND, KT_WHITE, KT_BLACK, KT_RESULT,
+	KT_SETUP, KT_FEN, KT_VARIANT, KT_N
+};
+
+/* Their names, each in eight bytes (NULs after it), to be copied whole,
+ * and their lengths (pgn_game.c). */
+extern const char cd__known_name[KT_N][8];
+extern const unsigned char cd__known_len[KT_N];
+
 struct cd__game_priv {
 	/* the capacities of the game's arrays */
 	size_t str_cap, tags_cap;
@@ -334,6 +346,12 @@ struct cd__game_priv {
 	uint32_t *tag_hash;
 	size_t tag_hash_cap, tag_hashed;
 };
+
+/* cd_game_clear in two parts: the first empties all but the start
+ * position and the current line, which cd_game_setup makes after the
+ * tags (or the second part, as cd_game_clear does). */
+void cd__game_clear_start(cd_game *g);
+void cd__game_clear_end(cd_game *g);
 
 /* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
  * many were added (all but on an error). */

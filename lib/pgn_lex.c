@@ -78,6 +78,13 @@ cd_pgn_result_parse(const char *s, size_t len)
 		return CD_PGN_RESULT_UNKNOWN;
 	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
 		return CD_PGN_RESULT_NONE;
+	/* the canonical markers first, as they are */
+	if (len == 3 && s[1] == '-' && s[0] == '1' && s[2] == '0')
+		return CD_PGN_RESULT_WHITE;
+	if (len == 3 && s[1] == '-' && s[0] == '0' && s[2] == '1')
+		return CD_PGN_RESULT_BLACK;
+	if (len == 7 && memcmp(s, "1/2-1/2", 7) == 0)
+		return CD_PGN_RESULT_DRAW;
 	n = result_fold(s, len, buf, (int)sizeof(buf));
 	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_WHITE], 3) == 0)
 		return CD_PGN_RESULT_WHITE;

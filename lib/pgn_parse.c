@@ -192,9 +192,11 @@ read_tags(struct parse *ps)
 		}
 		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
 		    &done);
-		if (st != CD_OK)
+		if (st != CD_OK) {
+			cd__game_clear_end(g);	/* (no cd_game_setup) */
 			return fail(ps, st, t[done].line, t[done].col,
 			    "out of memory");
+		}
 	}
 	st = cd_game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
@@ -375,6 +377,11 @@ read_movetext(struct parse *ps)
 	const char *tried = NULL;	/* a word the fast path could not
 					 * resolve: not tried again */
 	size_t tried_len = 0;
+	/* the termination marker the reader found, when the fast path can
+	 * take it from there: its canonical text, a word alone (white
+	 * space or the game's end after it) */
+	const char *res_at = NULL;
+	size_t res_len = 0;
 	unsigned long res_line = 0, res_col = 0;
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
@@ -383,6 +390,21 @@ read_movetext(struct parse *ps)
 
 	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
 	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
+	if (fast && raw->result != CD_PGN_RESULT_NONE &&
+	    raw->movetext_end <= raw->len) {
+		const char *rt = cd__pgn_result_text(raw->result, &res_len);
+		const char *a = raw->text + raw->movetext_end - res_len;
+		size_t k = 0;
+
+		if (raw->movetext_end >= raw->movetext &&
+		    raw->movetext_end - raw->movetext >= res_len)
+			while (k < res_len && a[k] == rt[k])
+				k++;
+		if (k == res_len && res_len > 0 &&
+		    (raw->movetext_end == raw->len ||
+		    (cd__pgn_cls[(unsigned char)a[res_len]] & K_WS)))
+			res_at = a;
+	}
 	for (;;) {
 		cd_pgn_tok_type type;
 
@@ -438,6 +460,20 @@ read_movetext(struct parse *ps)
 					tried = q;	/* same word, same answer */
 					tried_len = (size_t)(w - q);
 				}
+			}
+			if (q == res_at && p->depth == 0) {
+				/* the marker, as the lexer reads it (a
+				 * CD_PGN_TOK_RESULT); then the end, when
+				 * only white space follows */
+				g->result = raw->result;
+				ended = true;
+				lx.p = q += res_len;
+				while (q < e && (cd__pgn_cls[(unsigned char)*q] &
+				    K_WS))
+					q++;
+				if (q == e)
+					break;
+				continue;
 			}
 		}
 		/* (here on the fast path lx.p < lx.end; this test outside
@@ -650,8 +686,10 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	ps.err = err;
 	ps.odd_moves = 0;
 	ps.odd_line = ps.odd_col = 0;
-	cd__error_set(err, CD_OK, 0, 0, 0, NULL);
-	cd_game_clear(g);
+	cd__error_ok(err);
+	/* (read_tags ends with cd_game_setup, which makes the start
+	 * position and the line) */
+	cd__game_clear_start(g);
 	if ((st = read_tags(&ps)) != CD_OK)
 		return st;
 	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||

@@ -138,9 +138,21 @@ struct cd_pgn_reader {
 	char *arena;
 	size_t alen, acap;
 	size_t g_len, g_mt, g_mt_end;
+	/* scan_movetext's count of the line ends in the game from its
+	 * movetext on, when g_counted: g_nl of them, the last at offset
+	 * g_lastnl - 1 (g_lastnl 0: none) */
+	int g_counted;
+	unsigned long g_nl;
+	size_t g_lastnl;
 	unsigned long g_mt_line, g_mt_col;	/* where the movetext is */
 	cd_pgn_result g_result;
 	unsigned g_flags;
+
+	/* NUL bytes: data[nul_at] is the first NUL from where the last
+	 * search began (no earlier than the game being made), SIZE_MAX when
+	 * there is none before data[nul_to].  So the input is searched once
+	 * (the game's own bytes only after a NUL). */
+	size_t nul_at, nul_to;
 
 	uint64_t skipped;
 	unsigned long skipped_line;
@@ -161,6 +173,7 @@ reader_alloc(void)
 	if (r == NULL)
 		return NULL;
 	r->fd = -1;
+	r->nul_at = SIZE_MAX;
 	r->bol = 1;
 	r->line = 1;
 	r->col = 1;
@@ -236,6 +249,14 @@ fill(cd_pgn_reader *r)
 		memmove(r->buf, r->buf + r->pos, r->end - r->pos);
 		r->base += r->pos;
 		r->end -= r->pos;
+		if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
+			r->nul_at = SIZE_MAX;	/* behind: search again */
+			r->nul_to = 0;
+		} else {
+			if (r->nul_at != SIZE_MAX)
+				r->nul_at -= r->pos;
+			r->nul_to = r->nul_to > r->pos ? r->nul_to - r->pos : 0;
+		}
 		r->pos = 0;
 	}
 	if (r->end == r->cap) {
@@ -274,7 +295,72 @@ fill(cd_pgn_reader *r)
 	return CD_OK;
 }
 
-/* The number of line ends in [p, e): sixty-four bytes a step, then
+#ifdef CD_AVX2
+/* Masks of the last n of 32 bytes: the 32 bytes at last_n + n, n from
+ * 0 to 32. */
+static const char last_n[64] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
+};
+
+/* The sums of the four quarters of v's byte counters. */
+__attribute__((target("avx2"))) static inline unsigned long
+sum_counts(__m256i v)
+{
+	__m256i s = _mm256_sad_epu8(v, _mm256_setzero_si256());
+	__m128i t = _mm_add_epi64(_mm256_castsi256_si128(s),
+	    _mm256_extracti128_si256(s, 1));
+
+	return (unsigned long)_mm_cvtsi128_si64(t) +
+	    (unsigned long)_mm_extract_epi64(t, 1);
+}
+
+/*
+ * count_lines() with AVX2 for e - p >= 32: sixty-four bytes a step,
+ * then thirty-two, then the last thirty-two with those counted before
+ * masked off.
+ */
+__attribute__((target("avx2"))) static unsigned long
+count_lines_avx2(const char *p, const char *e)
+{
+	const __m256i nl = _mm256_set1_epi8('\n');
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i acc, keep;
+	unsigned long n = 0;
+	int k;
+
+	while (e - p >= 32) {
+		/* byte counters (a match is -1), two a step, summed
+		 * before they wrap */
+		acc = zero;
+#define LINES32(q)	acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8( \
+			    _mm256_loadu_si256((const void *)(q)), nl))
+		for (k = 0; k < 127 && e - p >= 64; k++, p += 64) {
+			LINES32(p);
+			LINES32(p + 32);
+		}
+		if (e - p >= 32) {	/* (a counter is at most 255) */
+			LINES32(p);
+			p += 32;
+		}
+#undef LINES32
+		n += sum_counts(acc);
+	}
+	if (p < e) {
+		/* bytes i >= 32 - (e - p) of the last thirty-two */
+		keep = _mm256_loadu_si256((const void *)(last_n + (e - p)));
+		n += sum_counts(_mm256_sub_epi8(zero, _mm256_and_si256(keep,
+		    _mm256_cmpeq_epi8(_mm256_loadu_si256((const void *)
+		    (e - 32)), nl))));
+	}
+	return n;
+}
+#endif
+
+/* The number of line ends in [p, e): with AVX2 where the processor
+ * has it (count_lines_avx2), else sixty-four bytes a step, then
  * sixteen, then the last sixteen with those counted before masked off,
  * where SSE2 is (a game is read line by line otherwise, a call a
  * line). */
@@ -283,6 +369,10 @@ count_lines(const char *p, const char *e)
 {
 	unsigned long n = 0;
 
+#ifdef CD_AVX2
+	if (cd__have_avx2 && e - p >= 32)
+		return count_lines_avx2(p, e);
+#endif
 #ifdef __SSE2__
 	static const char index[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
 	    11, 12, 13, 14, 15 };
@@ -325,90 +415,6 @@ count_lines(const char *p, const char *e)
 	for (; p < e; p++)
 		n += *p == '\n';
 	return n;
-}
-
-#ifdef CD_AVX2
-/* Masks of the last n of 32 bytes: the 32 bytes at last_n + n, n from
- * 0 to 32. */
-static const char last_n[64] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
-};
-
-/* The sums of the four quarters of v's byte counters. */
-__attribute__((target("avx2"))) static inline unsigned long
-sum_counts(__m256i v)
-{
-	__m256i s = _mm256_sad_epu8(v, _mm256_setzero_si256());
-	__m128i t = _mm_add_epi64(_mm256_castsi256_si128(s),
-	    _mm256_extracti128_si256(s, 1));
-
-	return (unsigned long)_mm_cvtsi128_si64(t) +
-	    (unsigned long)_mm_extract_epi64(t, 1);
-}
-
-/*
- * count_lines() with AVX2 for e - p >= 32, in the same pass telling
- * whether a NUL byte is in [p, e) (*nul): sixty-four bytes a step,
- * then thirty-two, then the last thirty-two with those looked at
- * before masked off.
- */
-__attribute__((target("avx2"))) static unsigned long
-lines_nul_avx2(const char *p, const char *e, bool *nul)
-{
-	const __m256i nl = _mm256_set1_epi8('\n');
-	const __m256i zero = _mm256_setzero_si256();
-	__m256i z = zero, acc, v, v1, keep;
-	unsigned long n = 0;
-	int k;
-
-	while (e - p >= 32) {
-		/* byte counters (a match is -1), two a step, summed
-		 * before they wrap */
-		acc = zero;
-		for (k = 0; k < 127 && e - p >= 64; k++, p += 64) {
-			v = _mm256_loadu_si256((const void *)p);
-			v1 = _mm256_loadu_si256((const void *)(p + 32));
-			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
-			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v1, nl));
-			z = _mm256_or_si256(z, _mm256_cmpeq_epi8(
-			    _mm256_min_epu8(v, v1), zero));
-		}
-		if (e - p >= 32) {	/* (a counter is at most 255) */
-			v = _mm256_loadu_si256((const void *)p);
-			acc = _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, nl));
-			z = _mm256_or_si256(z, _mm256_cmpeq_epi8(v, zero));
-			p += 32;
-		}
-		n += sum_counts(acc);
-	}
-	if (p < e) {
-		/* bytes i >= 32 - (e - p) of the last thirty-two */
-		keep = _mm256_loadu_si256((const void *)(last_n + (e - p)));
-		v = _mm256_loadu_si256((const void *)(e - 32));
-		n += sum_counts(_mm256_sub_epi8(zero, _mm256_and_si256(keep,
-		    _mm256_cmpeq_epi8(v, nl))));
-		z = _mm256_or_si256(z, _mm256_and_si256(keep,
-		    _mm256_cmpeq_epi8(v, zero)));
-	}
-	*nul = !_mm256_testz_si256(z, z);
-	return n;
-}
-#endif
-
-/* The line ends in [p, e), and whether a NUL byte is there (*nul): in
- * one pass where AVX2 is. */
-static unsigned long
-lines_nul(const char *p, const char *e, bool *nul)
-{
-#ifdef CD_AVX2
-	if (cd__have_avx2 && e - p >= 32)
-		return lines_nul_avx2(p, e, nul);
-#endif
-	*nul = memchr(p, '\0', (size_t)(e - p)) != NULL;
-	return count_lines(p, e);
 }
 
 /* Consume n bytes: keep line, column and start-of-line up to date. */
@@ -649,6 +655,12 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	int eof = r->eof, t;
 	size_t depth = 0;	/* variations open: markers in them do not
 				 * end the game */
+	/* the line ends before p and the last of them, while no brace
+	 * comment (which may hold some) was skipped: advance_game counts
+	 * them otherwise */
+	unsigned long nl = 0, nl_mark;
+	const char *lastnl = NULL, *lastnl_mark;
+	int counted = 1;
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
@@ -661,10 +673,12 @@ scan_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		}
 		switch (*p) {
 		case '\n':
-			p++;
+			nl++;
+			lastnl = p++;
 			ls = tls = p;
 			continue;
 		case '{':
+			counted = 0;
 			t = comment_end(p, e, eof, &q);
 			if (t < 0)
 				return S_MORE;
@@ -752,6 +766,18 @@ trimmed:
 		last--;
 	goto done;
 marker:
+	/* The usual: the marker ends its line, an empty line and the next
+	 * tag section follow (LF or CR LF); the game ends before that. */
+	q = p + (p < e && *p == '\r');
+	if (e - q >= 5 && q[0] == '\n') {
+		w = q + 1 + (q[1] == '\r');
+		if (w[0] == '\n' && w[1] == '[' && (cls[U(w[2])] & K_TAGNAME)) {
+			nl += 2;
+			lastnl = w;
+			end = w + 1;
+			goto done;
+		}
+	}
 	/* The rest of the marker's line if blank or comments, then blank
 	 * lines. */
 	q = p;
@@ -765,6 +791,7 @@ marker:
 			if (q == NULL)
 				return S_MORE;
 		} else if (q < e && *q == '{') {
+			counted = 0;
 			t = comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
@@ -785,6 +812,8 @@ marker:
 		end = q;
 		goto done;
 	}
+	nl_mark = ++nl;
+	lastnl_mark = lastnl = q;
 	end = ++q;
 	/*
 	 * Lines after it that hold only comments belong to the game too
@@ -803,6 +832,8 @@ marker:
 			break;
 		}
 		if (*q == '\n') {
+			nl++;
+			lastnl = q;
 			ls = ++q;
 			blank = 1;
 			continue;
@@ -819,6 +850,7 @@ marker:
 			continue;
 		}
 		if (*q == '{') {
+			counted = 0;
 			t = comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
@@ -843,6 +875,8 @@ marker:
 blank_lines:
 	/* Only the blank lines after the marker's line. */
 	q = end;
+	nl = nl_mark;
+	lastnl = lastnl_mark;
 	for (;;) {
 		while (q < e && IS_HSPACE(*q))
 			q++;
@@ -852,9 +886,14 @@ blank_lines:
 		}
 		if (*q != '\n')
 			break;
+		nl++;
+		lastnl = q;
 		end = ++q;
 	}
 done:
+	r->g_counted = counted;
+	r->g_nl = nl;
+	r->g_lastnl = lastnl != NULL ? (size_t)(lastnl - s) + 1 : 0;
 	if (r->g_result == CD_PGN_RESULT_NONE)
 		r->g_flags |= CD_PGN_RAW_NO_RESULT;
 	r->g_len = (size_t)(end - s);
@@ -882,45 +921,50 @@ copy_short(char *d, const char *s, size_t n, const char *e)
 #define AOFF(ptr)	((size_t)(uintptr_t)(ptr))
 #define APTR(off)	((const char *)(uintptr_t)(off))
 
-/* Copy a tag's name and its value (unescaped) into the arena, each
- * with a NUL, in one stretch (e: the end of the input), their offsets
- * and lengths into *t; 0, or -1 when out of memory. */
+/* Room for need more bytes in the arena of *alen bytes (its start and
+ * capacity in *arena and *acap, kept in r too); 0, or -1 when out of
+ * memory. */
 static int
-arena_add(cd_pgn_reader *r, const struct cd__tagscan *ts, cd_pgn_tag *t,
-    const char *e)
+arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
+    size_t need)
 {
-	/* the two strings, their NULs, and copy_short's slack */
-	size_t need = ts->name_len + ts->value_len + 2 + 16;
-	char *d;
+	size_t ncap = *acap ? *acap : 4096;
+	char *na;
 
-	if (r->acap - r->alen < need) {
-		size_t ncap = r->acap ? r->acap : 4096;
-		char *na;
-
-		while (ncap - r->alen < need)
-			ncap *= 2;
-		na = realloc(r->arena, ncap);
-		if (na == NULL)
-			return -1;
-		r->arena = na;
-		r->acap = ncap;
-	}
-	d = r->arena + r->alen;
-	copy_short(d, ts->name, ts->name_len, e);
-	d[ts->name_len] = '\0';
-	t->name = APTR(r->alen);
-	t->name_len = ts->name_len;
-	d += ts->name_len + 1;
-	t->value = APTR(r->alen + ts->name_len + 1);
-	if (ts->escapes) {
-		t->value_len = cd__unescape(ts->value, ts->value_len, 1, d);
-	} else {
-		copy_short(d, ts->value, ts->value_len, e);
-		t->value_len = ts->value_len;
-	}
-	d[t->value_len] = '\0';
-	r->alen = AOFF(t->value) + t->value_len + 1;
+	while (ncap - alen < need)
+		ncap *= 2;
+	na = realloc(*arena, ncap);
+	if (na == NULL)
+		return -1;
+	r->arena = *arena = na;
+	r->acap = *acap = ncap;
 	return 0;
+}
+
+/* Copy a tag's name and its value (unescaped) to d in the arena (room
+ * for both, their NULs and sixteen bytes more), each with a NUL (e: the
+ * end of the input); the value's length. */
+static inline size_t
+arena_put(char *d, const struct cd__tagscan *ts, const char *e)
+{
+	size_t nl = ts->name_len, vl = ts->value_len;
+
+	if ((nl | vl) < 16 && e - ts->value >= 16 && !ts->escapes) {
+		/* the usual: both shorter than sixteen (the value comes
+		 * after the name) */
+		memcpy(d, ts->name, 16);
+		d[nl] = '\0';
+		memcpy(d + nl + 1, ts->value, 16);
+	} else {
+		copy_short(d, ts->name, nl, e);
+		d[nl] = '\0';
+		if (ts->escapes)
+			vl = cd__unescape(ts->value, vl, 1, d + nl + 1);
+		else
+			copy_short(d + nl + 1, ts->value, vl, e);
+	}
+	d[nl + 1 + vl] = '\0';
+	return vl;
 }
 
 /* Whether the tag section so far has a tag named name. */
@@ -949,6 +993,127 @@ place_of(const cd_pgn_reader *r, const char *s, const char *p,
 	    r->col + (unsigned long)(p - s);
 }
 
+/* The first byte of the sixteen at p that ends a tag name (as
+ * cd__tag_name_end) and of the sixteen at v that stops a value (as
+ * cd__tag_value_stop, backslash too); 16 for none. */
+static inline unsigned
+name_end16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    cd__le8(v, 0x20),
+	    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+	    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_name_end(p, p + 16) - p);
+#endif
+}
+
+static inline unsigned
+value_stop16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+	    cd__eq8(v, '\\')));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_value_stop(p, p + 16, 0) - p);
+#endif
+}
+
+/* Whether the two bytes at p are a and b. */
+static inline bool
+two(const char *p, char a, char b)
+{
+	return p[0] == a && p[1] == b;
+}
+
+/*
+ * The usual tag lines of a tag section, read without the general
+ * scan's state: from p, a `[` that starts a line and a tag (*lines line
+ * ends of the game before it), tags `[Name "value"]` (name and value
+ * shorter than sixteen bytes, no backslash; no Event tag but the
+ * section's first) each at the start of a line, the line before ending
+ * right after the `]` before it with LF or CR LF.  Each is added to r's
+ * tags and arena (column one).  Returns where it stopped, *lines the
+ * line ends before it: *after 0, at the start of a line whose `[` it
+ * did not read (from there on as scan_tagged reads it); *after 1, right
+ * after the `]` of the last tag it read, when the next line does not
+ * follow at once or holds no `[`.  After the last tag it read (if any):
+ * *last_end, and in *end_lines and *end_line the line ends before it
+ * and the start of its line.
+ */
+static __attribute__((noinline)) const char *
+tag_run(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+	cd_pgn_tag *tags = r->tags, *tg;
+	char *arena = r->arena, *d;
+	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
+	size_t acap = r->acap;
+	unsigned long ln = r->line + *lines, end_ln = 0;
+	const char *n, *v, *at = NULL, *end = NULL;
+	size_t nl, vl;
+
+	*after = 0;
+	/* (48 bytes hold the line: a name and a value of at most fifteen,
+	 * and what follows them up to the next line's name) */
+	while (e - p >= 48 && nrt < tagcap) {
+		n = p + 1;
+		if (!(cls[U(*n)] & K_TAGNAME))
+			break;
+		nl = name_end16(n);
+		if (nl == 16 || !two(n + nl, ' ', '"'))
+			break;
+		v = n + nl + 2;
+		vl = value_stop16(v);
+		if (vl == 16 || !two(v + vl, '"', ']') ||
+		    acap - alen < nl + vl + 2 + 16 ||
+		    (nl == 5 && nrt > 0 && memcmp(n, "Event", 5) == 0))
+			break;
+		tg = &tags[nrt++];
+		tg->name = APTR(alen);
+		tg->name_len = nl;
+		tg->value = APTR(alen + nl + 1);
+		tg->value_len = vl;
+		tg->line = ln;
+		tg->col = 1;
+		d = arena + alen;
+		memcpy(d, n, 16);
+		d[nl] = '\0';
+		memcpy(d + nl + 1, v, 16);
+		d[nl + 1 + vl] = '\0';
+		alen += nl + vl + 2;
+		at = p;
+		end = p = v + vl + 2;
+		end_ln = ln;
+		p += *p == '\r';
+		if (!two(p, '\n', '[')) {
+			p = end;
+			*after = 1;
+			break;
+		}
+		ln++;
+		p++;
+	}
+	r->nrt = nrt;
+	r->alen = alen;
+	if (nrt > nrt0) {
+		*last_end = end;
+		*end_lines = end_ln - r->line;
+		*end_line = at;
+	}
+	*lines = ln - r->line;
+	return p;
+}
+
 /* A game that starts with a tag section at p (a `[`); s is its start. */
 static int
 scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
@@ -960,22 +1125,42 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	unsigned long lines = 0;	/* line ends before p */
 	const char *end_line = NULL;	/* the same at last_tag_end */
 	unsigned long end_lines = 0;
-	int eof = r->eof, newlines = 0, blank = 1;
-	struct cd__tagscan ts;
+	int eof = r->eof, newlines = 0, blank = 1, after;
+	/* the tag read (ts: read by cd__scan_tag, then copied into tq, which
+	 * stays out of memory) */
+	struct cd__tagscan ts, tq;
 
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
+	r->g_counted = 0;
+	if (p == ls) {
+		/* the usual section from its first line on */
+		p = tag_run(r, p, e, &lines, &after, &last_tag_end,
+		    &end_lines, &end_line);
+		if (after) {
+			ls = line = end_line;
+			goto tags_end;	/* (after a tag, as below) */
+		}
+		if (r->nrt > 0) {
+			newlines = 1;
+			ls = line = p;
+		}
+	}
 	for (;;) {
-		int t = quick_tag(p, e, &ts) ? 1 : cd__scan_tag(p, e, eof,
-		    &ts);
+		int t = 1;
 
+		if (!quick_tag(p, e, &tq)) {
+			t = cd__scan_tag(p, e, eof, &ts);
+			tq = ts;
+		}
 		if (t < 0)
 			return S_MORE;
 		if (t > 0) {
 			cd_pgn_tag *tg;
-			int is_event = ts.name_len == 5 &&
-			    memcmp(ts.name, "Event", 5) == 0;
+			int is_event = tq.name_len == 5 &&
+			    memcmp(tq.name, "Event", 5) == 0;
+			size_t need = tq.name_len + tq.value_len + 2 + 16;
 
 			/* a new game: a second Event tag, a repeated tag
 			 * after a blank line, or an Event tag after a blank
@@ -983,7 +1168,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			if (r->nrt > 0 &&
 			    ((is_event && newlines >= 2) ||
 			    ((is_event || newlines >= 2) &&
-			    has_tag(r, ts.name, ts.name_len)))) {
+			    has_tag(r, tq.name, tq.name_len)))) {
 				/* The next game begins here. */
 				r->g_result = CD_PGN_RESULT_NONE;
 				r->g_flags |= CD_PGN_RAW_NO_RESULT;
@@ -1005,21 +1190,48 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				r->tags = nt;
 				r->tagcap = ncap;
 			}
-			tg = &r->tags[r->nrt];
-			if (arena_add(r, &ts, tg, e) < 0)
+			if (r->acap - r->alen < need && arena_grow(r,
+			    &r->arena, &r->acap, r->alen, need) != 0)
 				return S_NOMEM;
+			tg = &r->tags[r->nrt++];
+			tg->name = APTR(r->alen);
+			tg->name_len = tq.name_len;
+			tg->value = APTR(r->alen + tq.name_len + 1);
+			tg->value_len = arena_put(r->arena + r->alen, &tq, e);
+			r->alen += tq.name_len + tg->value_len + 2;
 			place_of(r, s, p, lines, line, &tg->line, &tg->col);
-			r->nrt++;
-			if (ts.last_nl != NULL) {
-				lines += ts.lines;
-				line = ts.last_nl + 1;
+			if (tq.last_nl != NULL) {
+				lines += tq.lines;
+				line = tq.last_nl + 1;
 			}
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
-		p = last_tag_end = ts.next;
+		p = last_tag_end = tq.next;
 		end_lines = lines;
 		end_line = line;
+		/* The usual: the next tag at the start of the next line
+		 * (tag_start is true for it), after a LF or a CR LF; the
+		 * lines of such tags after it at once */
+		{
+			const char *n = p + (p < e && *p == '\r');
+
+			if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
+			    (cls[U(n[2])] & K_TAGNAME)) {
+				lines++;
+				p = tag_run(r, n + 1, e, &lines, &after,
+				    &last_tag_end, &end_lines, &end_line);
+				if (!after) {
+					newlines = 1;
+					ls = line = p;
+					blank = 1;
+					continue;
+				}
+				/* (after the last tag it read, on its line) */
+				ls = line = end_line;
+			}
+		}
+tags_end:
 		/* Blanks, blank lines and escape lines up to what follows. */
 		newlines = 0;
 		blank = 0;
@@ -1157,6 +1369,7 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_flags = 0;
+	r->g_counted = 0;
 	for (;;) {
 		if (p == e) {
 			if (!eof)
@@ -1353,32 +1566,50 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->movetext_line = r->g_mt_line;
 	g->movetext_col = r->g_mt_col;
 	g->result = r->g_result;
-	/* (a NUL in the movetext: advance_game) */
-	if (memchr(s, '\0', r->g_mt) != NULL)
+	/* a NUL in the game: the first one in the input from here on */
+	if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
+		r->nul_at = SIZE_MAX;
+		r->nul_to = r->pos;
+	}
+	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + r->g_len) {
+		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
+		const char *z = memchr(r->data + from, '\0', r->end - from);
+
+		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
+		r->nul_to = r->end;
+	}
+	if (r->nul_at < r->pos + r->g_len)
 		r->g_flags |= CD_PGN_RAW_NUL;
 	g->flags = r->g_flags;
 	g->skipped_bytes = r->skipped;
 	g->skipped_line = r->skipped_line;
 }
 
-/* Consume the game just made (g), as advance does, its lines counted
- * from its movetext on (the scan placed the movetext); the same pass
- * looks for a NUL byte in the movetext. */
+/* Consume the game just made, as advance does, its lines counted from
+ * its movetext on (the scan placed the movetext). */
 static void
-advance_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
+advance_game(cd_pgn_reader *r)
 {
 	const char *m = r->data + r->pos + r->g_mt;
 	const char *e = r->data + r->pos + r->g_len, *last;
-	unsigned long lines;
-	bool nul;
 
-	lines = lines_nul(m, e, &nul);
-	if (nul)
-		g->flags |= CD_PGN_RAW_NUL;
-	if (lines > 0) {
-		for (last = e - 1; *last != '\n'; last--)
-			;
-		r->line = r->g_mt_line + lines;
+	if (r->g_counted) {
+		/* (scan_movetext counted them) */
+		if (r->g_lastnl > 0) {
+			r->line = r->g_mt_line + r->g_nl;
+			r->col = (unsigned long)(r->g_len - r->g_lastnl) + 1;
+		} else {
+			r->line = r->g_mt_line;
+			r->col = r->g_mt_col + (unsigned long)(e - m);
+		}
+		r->bol = r->g_len > 0 ? e[-1] == '\n' : r->bol;
+		r->pos += r->g_len;
+		return;
+	}
+	for (last = e - 1; last >= m && *last != '\n'; last--)
+		;
+	if (last >= m) {
+		r->line = r->g_mt_line + count_lines(m, last + 1);
 		r->col = (unsigned long)(e - (last + 1)) + 1;
 	} else {
 		r->line = r->g_mt_line;
@@ -1448,7 +1679,7 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			return reader_fail(r, CD_ERR_NOMEM);
 		case S_GAME:
 			make_game(r, g);
-			advance_game(r, g);
+			advance_game(r);
 			return CD_OK;
 		}
 	}

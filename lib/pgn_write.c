@@ -43,15 +43,6 @@ reserve(struct out *o, size_t n)
 	return grow_out(o, n);
 }
 
-static void
-put(struct out *o, const char *s, size_t n)
-{
-	if (reserve(o, n) != 0)
-		return;
-	memcpy(o->b->data + o->b->len, s, n);
-	o->b->len += n;
-}
-
 /* Where a token of len bytes goes at d, the end of a line of *col
  * bytes (room reserved): after a space, at the start of a new line,
  * or first on an empty one; *col counts it. */
@@ -515,6 +506,152 @@ tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
 	o->b->len = (size_t)(d - o->b->data);
 }
 
+/* The termination markers by cd_pgn_result, in eight bytes each. */
+static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+
+/* The roster's default values (none for Result), in sixteen bytes. */
+static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
+    "?", "?", "" };
+
+/* The roster's tag lines up to the value's quote, padded to sixteen
+ * bytes to be copied whole, with their lengths. */
+static const char roster_open[7][16] = { "[Event \"", "[Site \"",
+    "[Date \"", "[Round \"", "[White \"", "[Black \"", "[Result \"" };
+static const unsigned char roster_open_len[7] = { 8, 7, 7, 8, 8, 8, 9 };
+
+/* A tag value at d (room reserved), `\` and `"` escaped when quotes
+ * and it holds one; the end of what it wrote. */
+static inline char *
+tag_value(char *d, const char *v, size_t n, bool quotes)
+{
+	size_t i;
+
+	if (!quotes || !has_escape(v, n)) {
+		cd__copy_small(d, v, n);
+		return d + n;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] == '\\' || v[i] == '"')
+			*d++ = '\\';
+		*d++ = v[i];
+	}
+	return d;
+}
+
+/* The value of n bytes at g->str + off at d (room reserved, and
+ * sixteen bytes beyond), as tag_value writes it: a short one that the
+ * string store holds sixteen bytes of in one move. */
+static inline char *
+game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes)
+{
+	if (!quotes && n <= 16 && off + 16 <= g->priv->str_cap) {
+		memcpy(d, g->str + off, 16);
+		return d + n;
+	}
+	return tag_value(d, g->str + off, n, quotes);
+}
+
+/* Whether tag a's name sorts before tag b's (byte order, as
+ * cd_game_export_tags sorts them). */
+static inline bool
+name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
+{
+	const char *x = g->str + a->name, *y = g->str + b->name;
+	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c;
+
+	/* (names are NUL-terminated: an empty one has its NUL there) */
+	if (x[0] != y[0])
+		return (unsigned char)x[0] < (unsigned char)y[0];
+	c = memcmp(x, y, n);
+	return c < 0 || (c == 0 && a->name_len < b->name_len);
+}
+
+/*
+ * The tag section as tag_section writes cd_game_export_tags' tags,
+ * straight from the game's tags, when the export adds no tag but the
+ * roster's defaults: a game with no FEN tag or start of its own, not
+ * Chess960, and at most 64 tags.  False (nothing written) otherwise.
+ * The tags beyond the roster, SetUp and FEN (Variant among them; none
+ * in reduced form) are sorted by name, as indexes.
+ */
+static bool
+tag_section_direct(struct out *o, const cd_game *g, bool reduced)
+{
+	const struct cd__game_priv *p = g->priv;
+	const uint32_t *known = p->known;
+	bool quotes = p->tag_quotes;
+	uint64_t rest = 0;
+	unsigned char order[64];
+	/* room: the roster's lines (their first sixteen bytes written at
+	 * once), every tag value escaped and name (all in g->str), and
+	 * sixteen bytes beyond for game_value */
+	size_t i, j, n = 0, need = 8 * 32 + 6 * g->ntags +
+	    g->str_len * (quotes ? 2 : 1);
+	char *d;
+
+	if (g->has_fen || g->chess960 || g->ntags > 64)
+		return false;
+	/* the other tags: all but the known ones that are not Variant */
+	if (!reduced && (p->nknown < g->ntags || known[KT_VARIANT] != 0)) {
+		rest = g->ntags == 64 ? ~(uint64_t)0 :
+		    ((uint64_t)1 << g->ntags) - 1;
+		for (i = 0; i < KT_VARIANT; i++)
+			if (known[i] != 0)
+				rest &= ~((uint64_t)1 << (known[i] - 1));
+	}
+	for (; rest != 0; rest &= rest - 1) {
+		const cd_game_tag *t;
+
+		i = (size_t)__builtin_ctzll(rest);
+		t = &g->tags[i];
+		for (j = n; j > 0 && name_before(g, t, &g->tags[order[j - 1]]);
+		    j--)
+			order[j] = order[j - 1];
+		order[j] = (unsigned char)i;
+		n++;
+	}
+	if (reserve(o, need) != 0)
+		return true;	/* (o->fail) */
+	d = o->b->data + o->b->len;
+	for (i = 0; i < 7; i++) {
+		memcpy(d, roster_open[i], 16);
+		d += roster_open_len[i];
+		if (i == KT_RESULT) {
+			cd_pgn_result r = cd_game_result(g);
+
+			if ((unsigned)r >= 5)
+				r = CD_PGN_RESULT_NONE;
+			memcpy(d, result8[r], 8);
+			d += cd__pgn_result_len[r];
+		} else if (known[i] != 0) {
+			const cd_game_tag *t = &g->tags[known[i] - 1];
+
+			d = game_value(d, g, t->value, t->value_len, quotes);
+		} else {
+			memcpy(d, roster_default[i], 16);
+			d += i == KT_DATE ? 10 : 1;
+		}
+		memcpy(d, "\"]\n", 3);
+		d += 3;
+	}
+	for (j = 0; j < n; j++) {
+		const cd_game_tag *t = &g->tags[order[j]];
+
+		*d++ = '[';
+		cd__copy_small(d, g->str + t->name, t->name_len);
+		d += t->name_len;
+		*d++ = ' ';
+		*d++ = '"';
+		d = game_value(d, g, t->value, t->value_len, quotes);
+		memcpy(d, "\"]\n", 3);
+		d += 3;
+	}
+	*d++ = '\n';
+	o->b->len = (size_t)(d - o->b->data);
+	return true;
+}
+
 cd_status
 cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 {
@@ -526,22 +663,24 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	size_t depth = 0, stack_cap = WSTACK, start_len = outb->len;
 	struct out o;
 	uint32_t n;
-	const char *res;
+	cd_pgn_result r;
 	size_t rlen;
 
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
 			if (g->nodes[n].move == CD_MOVE_NULL)
 				return CD_ERR_UNSUPPORTED;
-	cd__xtags_init(&xt);
-	if (cd_game_export_tags(g, flags, &xt) != CD_OK)
-		return CD_ERR_NOMEM;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
-	/* (the other export tags, SetUp, FEN, Variant and the roster's
-	 * defaults, hold no `\` or `"`) */
-	tag_section(&o, &xt, g->priv->tag_quotes);
-	cd_game_xtags_free(&xt);
+	if (!tag_section_direct(&o, g, reduced)) {
+		cd__xtags_init(&xt);
+		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
+			return CD_ERR_NOMEM;
+		/* (the other export tags, SetUp, FEN, Variant and the
+		 * roster's defaults, hold no `\` or `"`) */
+		tag_section(&o, &xt, g->priv->tag_quotes);
+		cd_game_xtags_free(&xt);
+	}
 
 	o.need_num = true;
 	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
@@ -598,9 +737,18 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	}
 	if (stack != small)
 		free(stack);
-	res = cd__pgn_result_text(cd_game_result(g), &rlen);
-	token(&o, res, rlen);
-	put(&o, "\n\n", 2);
+	/* the marker (its text in eight bytes) and the empty line */
+	r = cd_game_result(g);
+	if ((unsigned)r >= 5)
+		r = CD_PGN_RESULT_NONE;
+	rlen = cd__pgn_result_len[r];
+	if (reserve(&o, 8 + 1 + 2) == 0) {
+		char *d = token_start(&o, rlen);
+
+		memcpy(d, result8[r], 8);
+		memcpy(d + rlen, "\n\n", 2);
+		o.b->len = (size_t)(d - o.b->data) + rlen + 2;
+	}
 	if (o.fail) {
 		outb->len = start_len;
 		return CD_ERR_NOMEM;
