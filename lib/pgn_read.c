@@ -1145,6 +1145,7 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 		if (r->nrt > 0) {
 			newlines = 1;
 			ls = line = p;
+			goto line_start;	/* (a `[` to look at, as below) */
 		}
 	}
 	for (;;) {
@@ -1222,10 +1223,13 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				p = tag_run(r, n + 1, e, &lines, &after,
 				    &last_tag_end, &end_lines, &end_line);
 				if (!after) {
+					/* (at the start of the line after
+					 * its last tag: a `[` that may not
+					 * start a tag) */
 					newlines = 1;
 					ls = line = p;
 					blank = 1;
-					continue;
+					goto line_start;
 				}
 				/* (after the last tag it read, on its line) */
 				ls = line = end_line;
@@ -1271,6 +1275,7 @@ tags_end:
 			}
 			break;
 		}
+line_start:
 		if (*p == '[') {
 			int ts2 = tag_start(p, e, eof);
 

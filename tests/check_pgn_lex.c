@@ -942,6 +942,35 @@ START_TEST(test_bad_tags)
 }
 END_TEST
 
+/* A line that starts with `[` but not a tag, after tags the reader's
+ * tag loop took (a section long enough for it): the tag section ends
+ * there, as after any tag. */
+START_TEST(test_tag_loop_end)
+{
+	static const char *const eols[] = { "\n", "\r\n" };
+	size_t i, j;
+
+	/* (j = 1: after a game, the section from its first line on) */
+	for (i = 0; i < 4; i++) {
+		char in[200];
+		struct games *gs;
+
+		j = i / 2;
+		snprintf(in, sizeof(in), "%s[SetUp \"*\"]\n[Site \"chess960\"]%s"
+		    "[\x01" "Black \"long\"]\n[Result \"0\"]\n\n1. e4 d5 1/2\n\n"
+		    "[Event \"x\"]\n\n1. e4 *\n", j ? "1. d4 *\n\n" : "",
+		    eols[i % 2]);
+		gs = read_both(in);
+		ck_assert_uint_eq(gs->n, 3 + j);
+		ck_assert_str_eq(gs->tags[j], "SetUp=*;Site=chess960;");
+		ck_assert_str_eq(movetext(gs, j), "[\x01" "Black \"long\"]");
+		ck_assert_str_eq(gs->tags[j + 1], "Result=0;");
+		ck_assert_str_eq(gs->tags[j + 2], "Event=x;");
+		games_free(gs);
+	}
+}
+END_TEST
+
 START_TEST(test_tag_sections)
 {
 	/* A tag section without movetext, then the next game (Event). */
@@ -1595,6 +1624,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_tag_sections);
+	tcase_add_test(tc, test_tag_loop_end);
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
 	tcase_add_test(tc, test_pipe_chunks);
