@@ -1599,6 +1599,86 @@ rtag_cmp(const void *a, const void *b)
  * tag section are compared with ones built from the model (values with
  * control bytes, DEL, `\` and `"` at every length).
  */
+/*
+ * Random tag sections read from text (the game reader's tag loop and
+ * the game's tags added as one block, with their own test for a
+ * repeated name) against the same tags added one by one
+ * (cd_game_add_tag): the same tags, values and export.
+ */
+START_TEST(test_tag_block_random)
+{
+	static const char *const names[] = { "Site", "Date", "Round",
+	    "White", "Black", "Result", "ECO", "WhiteElo", "BlackElo",
+	    "Annotator", "PlyCount", "A", "B", "Ab", "Ba", "TimeControl",
+	    "AVeryLongTagNameIndeed", "Opening", "Varia", "Mode", "T1",
+	    "T2", "Sit", "Sites", "Whitf" };
+	static const char alphabet[] = "ab?. \\\"\x01\t\xc3\xa9xyz0123456789";
+	enum { NNAMES = sizeof(names) / sizeof(names[0]) };
+	cd_game *ref = cd_game_new();
+	char text[8192], v[64];
+	cd_buf a = { 0 }, b = { 0 };
+	cd_error err;
+	cd_move m;
+	int round;
+
+	ck_assert_ptr_nonnull(ref);
+	for (round = 0; round < 20000; round++) {
+		const char *eol = rnd(4) == 0 ? "\r\n" : "\n";
+		size_t k = 0, i, j, n, ntags = rnd(14);
+
+		cd_game_clear(ref);
+		k += (size_t)sprintf(text + k, "[Event \"e%d\"]%s", round, eol);
+		ck_assert_int_eq(cd_game_add_tag(ref, "Event", 5, text + 8,
+		    strcspn(text + 8, "\"")), CD_OK);
+		for (i = 0; i < ntags; i++) {
+			/* (in stretches of rounds short values only, which the
+			 * tag loop takes) */
+			const char *name = names[rnd(round % 3 ? 12 : NNAMES)];
+
+			n = rnd(round % 2 ? 15 : 40);
+			for (j = 0; j < n; j++)
+				v[j] = alphabet[rnd(sizeof(alphabet) - 1)];
+			k += (size_t)sprintf(text + k, "[%s \"", name);
+			for (j = 0; j < n; j++) {
+				if (v[j] == '\\' || v[j] == '"')
+					text[k++] = '\\';
+				text[k++] = v[j];
+			}
+			k += (size_t)sprintf(text + k, "\"]%s", eol);
+			ck_assert_int_eq(cd_game_add_tag(ref, name,
+			    strlen(name), v, n), CD_OK);
+		}
+		k += (size_t)sprintf(text + k, "%s1. e4 *%s", eol, eol);
+		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
+		    CD_OK, "%s\n%s", err.msg, text);
+		ck_assert_uint_eq(game->ntags, ref->ntags);
+		for (i = 0; i < ref->ntags; i++) {
+			const cd_game_tag *t = &game->tags[i];
+			const cd_game_tag *u = &ref->tags[i];
+
+			ck_assert_str_eq(cd_game_str(game, t->name),
+			    cd_game_str(ref, u->name));
+			ck_assert_uint_eq(t->value_len, u->value_len);
+			ck_assert_mem_eq(cd_game_str(game, t->value),
+			    cd_game_str(ref, u->value), u->value_len + 1);
+		}
+		/* (the reference's game: the same move) */
+		ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2, NULL,
+		    0, &m, NULL), CD_OK);
+		ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
+		cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
+		a.len = b.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
+		ck_assert_int_eq(cd_pgn_write_buf(ref, 0, &b), CD_OK);
+		ck_assert_uint_eq(a.len, b.len);
+		ck_assert_mem_eq(a.data, b.data, a.len);
+	}
+	free(a.data);
+	free(b.data);
+	cd_game_free(ref);
+}
+END_TEST
+
 START_TEST(test_tags_random)
 {
 	static const char *const names[] = { "Event", "Site", "Date", "Round",
@@ -1998,6 +2078,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_add_test(tc, test_tags_random);
+	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);
 	tcase_set_timeout(tc, 60);
