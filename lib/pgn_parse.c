@@ -436,7 +436,10 @@ read_movetext(struct parse *ps)
 					lx.p = w;
 					continue;
 				}
-			} else if (cd__plain_move_start(q, e)) {
+			} else if (cd__plain_move_start(q, e) || *q == 'O') {
+				/* (castling too: "O-O" and "O-O-O" as the
+				 * fast reader takes them, other spellings
+				 * for the lexer) */
 				const cd_board *b = &p->line.board;
 				char san[CD_SAN_MAX];
 				size_t slen;
