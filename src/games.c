@@ -3,21 +3,27 @@
  * games.c: the games of PGN inputs for the tools that read them
  * (see games.h).
  *
- * Every thread (the tool's own and jobs - 1 more) does the same, in
- * turn: it takes the input, reads games from it into a batch of its own
- * (bytes, tags, where they were: BATCH_BYTES), lets the input go,
- * parses the batch's games and calls the tool's each(), collecting the
- * output, the messages (cli_capture) and the rejected games' bytes in
- * buffers of its own; then, its turn come (every batch read before it
- * written), it writes them itself.  So the output, the messages and the
- * rejects file are what one thread doing it all would write, a game's
- * bytes stay in the cache of the core that read them, and memory is a
- * batch and a game for each thread.  When one thread works (one job),
- * it takes the games straight from the reader, with no batch.  The
- * other threads start when an input holds a second batch: a process
- * that reads only small inputs starts none.  At the end of each input
- * everything is written before the next input is opened (its messages
- * come after this one's).
+ * Every thread (the tool's own and jobs - 1 more) does the same: it
+ * takes the input, reads games from it into a batch of its own (bytes,
+ * tags, where they were: BATCH_BYTES), lets the input go, parses the
+ * batch's games and calls the tool's each(), collecting the output, the
+ * messages (cli_capture) and the rejected games' bytes in an output
+ * (struct output), then reads again.  The outputs are written in the
+ * order their batches were read: the thread whose output is the next
+ * to write writes it, then every output after it that is ready, and
+ * lets the turn go; a thread whose output must wait for an earlier one
+ * leaves it ready and goes on with the next batch.  There are
+ * OUTPUTS_PER_JOB outputs for each thread, reused in turn: a thread
+ * waits only when every one is taken (begun and not yet written), so
+ * memory is a batch and a game for each thread and a fixed number of
+ * outputs, whatever the input.  So the output, the messages and the
+ * rejects file are what one thread doing it all would write, and a
+ * game's bytes stay in the cache of the core that read them.  When one
+ * thread works (one job), it takes the games straight from the reader,
+ * with no batch.  The other threads start when an input holds a second
+ * batch: a process that reads only small inputs starts none.  At the
+ * end of each input everything is written before the next input is
+ * opened (its messages come after this one's).
  */
 #define _GNU_SOURCE 1	/* sched_getaffinity, CPU_COUNT */
 #include "config.h"
@@ -40,6 +46,10 @@
  * nothing next to the games. */
 #define BATCH_BYTES	((size_t)64 << 10)
 
+/* Outputs for each thread: one being filled, one or more waiting for
+ * their turn (a thread goes on while an earlier batch is converted). */
+#define OUTPUTS_PER_JOB	2
+
 struct cli_games cli_games;
 
 struct batch {
@@ -53,12 +63,20 @@ struct batch {
 	uint64_t bytes;		/* input bytes read when it was sealed */
 };
 
-/* A thread: its batch and what it collects from it. */
+/* What the games of a batch gave, written in the batch's turn. */
+struct output {
+	cd_buf out, msg, rej;	/* output, messages, rejected games */
+	uint64_t written, rejected;
+	uint64_t last;		/* the number of the last game read */
+	uint64_t bytes;		/* input bytes read (the progress line) */
+	bool ready;		/* all there, to write in its turn */
+};
+
+/* A thread: its batch, and the output its games go to. */
 struct worker {
 	struct cli_job job;
 	struct batch batch;
-	cd_buf out, msg, rej;
-	uint64_t written, rejected;
+	struct output *o;
 	pthread_t thread;
 };
 
@@ -66,13 +84,18 @@ static struct {
 	struct worker *workers;	/* njobs; workers[0]: the tool's thread */
 	unsigned njobs, nthreads;	/* nthreads: the others started */
 	pthread_mutex_t lock;	/* for what follows, to read_lock */
-	pthread_cond_t cv;	/* any of it changed */
+	pthread_cond_t cv;	/* input or busy changed */
+	pthread_cond_t room;	/* an output was written (taken fell) */
 	uint64_t input;		/* inputs begun (the others wait for a
 				 * new one) */
 	unsigned busy;		/* other threads at work on the input */
 	unsigned active;	/* threads that work on it (workers[0] to
 				 * workers[active - 1]) */
+	struct output *outputs;	/* nout: batch s's is outputs[s % nout] */
+	unsigned nout;
+	unsigned taken;		/* outputs of batches begun, not written */
 	uint64_t emitted;	/* batches written */
+	bool writing;		/* a thread writes outputs (has the turn) */
 	int quit;
 	pthread_mutex_t read_lock;	/* for what follows */
 	cd_pgn_reader *reader;	/* the input being read */
@@ -85,6 +108,7 @@ static struct {
 } pool = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER,
+	.room = PTHREAD_COND_INITIALIZER,
 	.read_lock = PTHREAD_MUTEX_INITIALIZER
 };
 
@@ -211,12 +235,14 @@ static void
 reject(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
     unsigned long line, unsigned long col, const char *msg)
 {
-	w->rejected++;
+	struct output *o = w->o;
+
+	o->rejected++;
 	cli_warn_at(file, line, col, "game %llu: %s",
 	    (unsigned long long)raw->number, msg);
-	cli_buf_reserve(&w->rej, raw->len);
-	memcpy(w->rej.data + w->rej.len, raw->text, raw->len);
-	w->rej.len += raw->len;
+	cli_buf_reserve(&o->rej, raw->len);
+	memcpy(o->rej.data + o->rej.len, raw->text, raw->len);
+	o->rej.len += raw->len;
 }
 
 /* Parse one game (unless cli_games.noparse) and give it to the tool's
@@ -248,22 +274,29 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 		reject(w, file, raw, j->line ? j->line : raw->line,
 		    j->line ? j->col : raw->col, why);
 	else
-		w->written++;
+		w->o->written++;
 }
 
+/* Parse w's batch into its output, and empty the batch. */
 static void
-batch_run(struct batch *b, struct worker *w)
+batch_run(struct worker *w)
 {
+	struct batch *b = &w->batch;
+	struct output *o = w->o;
 	size_t i;
 
-	cli_capture = &w->msg;
-	w->job.out = &w->out;
+	cli_capture = &o->msg;
+	w->job.out = &o->out;
 	w->job.file = b->file;
 	for (i = 0; i < b->ngames; i++) {
 		cli_pgn_skipped(b->file, &b->games[i]);
 		game_run(w, b->file, &b->games[i], b->first + i);
 	}
 	cli_capture = NULL;
+	o->last = b->first + b->ngames - 1;
+	o->bytes = b->bytes;
+	b->text.len = 0;
+	b->ngames = b->ntags = 0;
 }
 
 /* Messages: a failed write to standard error is not reported. */
@@ -282,34 +315,25 @@ write_all(int fd, const char *p, size_t n)
 	}
 }
 
-/* Write what w collected: its turn has come (what was read before is
- * written).  last: the number of the last game read, bytes: the input
- * bytes read, for the progress line. */
+/* Write an output and empty it: its turn has come (what was read
+ * before is written), and only one thread writes at a time. */
 static void
-emit(struct worker *w, uint64_t last, uint64_t bytes)
+emit(struct output *o)
 {
-	if (w->msg.len > 0) {
+	if (o->msg.len > 0) {
 		/* one write, not one per line (stderr is line buffered) */
 		cli_progress_end();
 		fflush(stderr);
-		write_all(2, w->msg.data, w->msg.len);
+		write_all(2, o->msg.data, o->msg.len);
 	}
-	if (w->rej.len > 0)
-		cli_rejects_write(w->rej.data, w->rej.len);
-	cli_output_write(w->out.data, w->out.len);
-	cli_games.written += w->written;
-	cli_games.rejected += w->rejected;
-	w->out.len = w->msg.len = w->rej.len = 0;
-	w->written = w->rejected = 0;
-	cli_progress(last, bytes);
-}
-
-static void
-batch_emit(struct batch *b, struct worker *w)
-{
-	emit(w, b->first + b->ngames - 1, b->bytes);
-	b->text.len = 0;
-	b->ngames = b->ntags = 0;
+	if (o->rej.len > 0)
+		cli_rejects_write(o->rej.data, o->rej.len);
+	cli_output_write(o->out.data, o->out.len);
+	cli_games.written += o->written;
+	cli_games.rejected += o->rejected;
+	o->out.len = o->msg.len = o->rej.len = 0;
+	o->written = o->rejected = 0;
+	cli_progress(o->last, o->bytes);
 }
 
 /*
@@ -368,48 +392,103 @@ static cd_status
 direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 {
 	struct worker *w = &pool.workers[0];
+	struct output *o = w->o = &pool.outputs[0];	/* all are free */
 	cd_status st = CD_OK;
 
 	memset(end, 0, sizeof(*end));
-	cli_capture = &w->msg;
-	w->job.out = &w->out;
+	cli_capture = &o->msg;
+	w->job.out = &o->out;
 	w->job.file = name;
 	while (!cli_games.stop && (st = cd_pgn_reader_next(r, end)) == CD_OK) {
 		cli_pgn_notes(name, end, st);
 		game_run(w, name, end, ++cli_games.read);
-		if (w->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0)
-			emit(w, cli_games.read, pool.base +
-			    cd_pgn_reader_tell(r));
+		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0) {
+			o->last = cli_games.read;
+			o->bytes = pool.base + cd_pgn_reader_tell(r);
+			emit(o);
+		}
 	}
-	emit(w, cli_games.read, pool.base + cd_pgn_reader_tell(r));
+	o->last = cli_games.read;
+	o->bytes = pool.base + cd_pgn_reader_tell(r);
+	emit(o);
 	cli_capture = NULL;
 	return st;
 }
 
-/* Parse the batch w has read (number seq) and write it in its turn. */
+/*
+ * Take an output for the next batch, waiting while every one is taken.
+ * A batch holds its output from before it is read until it is written,
+ * so at most nout batches are read and not written: when batch s is
+ * read, batch s - nout is written and s's output, outputs[s % nout],
+ * is free.
+ */
 static void
-batch_turn(struct worker *w, int64_t seq)
+output_take(void)
 {
-	batch_run(&w->batch, w);
 	pthread_mutex_lock(&pool.lock);
-	while (pool.emitted != (uint64_t)seq)
-		pthread_cond_wait(&pool.cv, &pool.lock);
-	pthread_mutex_unlock(&pool.lock);
-	batch_emit(&w->batch, w);
-	pthread_mutex_lock(&pool.lock);
-	pool.emitted++;
-	pthread_cond_broadcast(&pool.cv);
+	while (pool.taken == pool.nout)
+		pthread_cond_wait(&pool.room, &pool.lock);
+	pool.taken++;
 	pthread_mutex_unlock(&pool.lock);
 }
 
-/* Read, parse and write batches of the input until it ends. */
+/* An output written, or not used (no batch to read). */
+static void
+output_free(void)
+{
+	pool.taken--;
+	pthread_cond_signal(&pool.room);
+}
+
+/*
+ * Parse the batch w has read (number seq) into its output; then, if no
+ * thread is writing, write the outputs that are ready from the one
+ * whose turn it is, in order, until one is not (still being parsed)
+ * or none is left: this one, maybe others before and after it.  A
+ * thread that finds another writing leaves its output to that one.
+ */
+static void
+batch_turn(struct worker *w, int64_t seq)
+{
+	struct output *o;
+
+	w->o = &pool.outputs[(uint64_t)seq % pool.nout];
+	batch_run(w);
+	pthread_mutex_lock(&pool.lock);
+	w->o->ready = true;
+	if (!pool.writing) {
+		pool.writing = true;
+		while ((o = &pool.outputs[pool.emitted % pool.nout])->ready) {
+			pthread_mutex_unlock(&pool.lock);
+			emit(o);
+			pthread_mutex_lock(&pool.lock);
+			o->ready = false;
+			pool.emitted++;
+			output_free();
+		}
+		pool.writing = false;
+	}
+	pthread_mutex_unlock(&pool.lock);
+}
+
+/* Read, parse and write batches of the input until it ends.  (When
+ * every thread has done, every output is written: a thread that makes
+ * an output ready writes it unless another is writing, and the one
+ * writing goes on while the next is ready.) */
 static void
 work(struct worker *w)
 {
 	int64_t seq;
 
-	while ((seq = batch_read(w)) >= 0)
+	for (;;) {
+		output_take();
+		if ((seq = batch_read(w)) < 0)
+			break;
 		batch_turn(w, seq);
+	}
+	pthread_mutex_lock(&pool.lock);
+	output_free();
+	pthread_mutex_unlock(&pool.lock);
 }
 
 /* The other threads: work on each input begun. */
@@ -461,7 +540,9 @@ pool_start(void)
 	if (n > 256)
 		n = 256;
 	pool.njobs = n;
-	if ((pool.workers = calloc(n, sizeof(*pool.workers))) == NULL)
+	pool.nout = n * OUTPUTS_PER_JOB;
+	if ((pool.workers = calloc(n, sizeof(*pool.workers))) == NULL ||
+	    (pool.outputs = calloc(pool.nout, sizeof(*pool.outputs))) == NULL)
 		cli_fatal("out of memory");
 	for (i = 0; i < n; i++) {
 		struct cli_job *j = &pool.workers[i].job;
@@ -515,6 +596,7 @@ pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 		/* the first batch before any other thread: an input of one
 		 * batch (an empty one, a small file) starts none, and a
 		 * process that meets only such inputs starts fast */
+		output_take();
 		seq = batch_read(w);
 		if (pool.done)
 			batch_turn(w, seq);
@@ -582,9 +664,12 @@ cli_games_end(void)
 		free(w->batch.text.data);
 		free(w->batch.games);
 		free(w->batch.tags);
-		free(w->out.data);
-		free(w->msg.data);
-		free(w->rej.data);
+	}
+	for (i = 0; i < pool.nout; i++) {
+		free(pool.outputs[i].out.data);
+		free(pool.outputs[i].msg.data);
+		free(pool.outputs[i].rej.data);
 	}
 	free(pool.workers);
+	free(pool.outputs);
 }

@@ -9,7 +9,9 @@
 # batches (the fixture games copied 130 times, junk text between some
 # copies, some games that are rejected), on standard input, on an
 # empty input, and, when the corpus is there, on its OTB archive and
-# every quirks file.  Also: -j takes 1 to 256 and nothing else.
+# every quirks file; on an input whose batches give outputs of very
+# different sizes (-j 2, 4 and 8).  A pipe closed early at -j 4 ends the
+# tool quietly by SIGPIPE.  Also: -j takes 1 to 256 and nothing else.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 B="$tooldir"
@@ -84,6 +86,62 @@ done
 "$B/pgn-regularize" -j 4 <"$T/big.pgn" >"$T/b" 2>"$T/eb"
 cmp -s "$T/a" "$T/b" && cmp -s "$T/ea" "$T/eb" ||
     fail "pgn-regularize: standard input: -j 4 differs from -j 1"
+
+# Batches whose outputs differ in size by far (a thread whose output
+# must wait for an earlier one's goes on with the next batch, and the
+# thread that writes writes every one that is ready): 40 stretches of
+# about 40 KB, in turn long games (a line of pgn2epd for each of 600
+# positions), tiny games and rejected games (messages and rejects
+# only), at -j 2 to 8 against -j 1.
+long='[Event "long"]
+
+1. Nf3 Nf6'
+i=2
+while [ $i -le 300 ]; do
+	if [ $((i % 2)) -eq 0 ]; then long="$long $i. Ng1 Ng8"
+	else long="$long $i. Nf3 Nf6"; fi
+	i=$((i + 1))
+done
+long="$long *
+"
+# stretch N: the stretch of kind N % 3
+stretch() {
+	k=0
+	case $(($1 % 3)) in
+	0) while [ $k -lt 12 ]; do printf '%s\n' "$long"; k=$((k + 1)); done ;;
+	1) while [ $k -lt 1500 ]; do printf '[Event "tiny"]\n\n1. e4 *\n\n'
+	    k=$((k + 1)); done ;;
+	2) while [ $k -lt 40 ]; do cat "$F/regularize-bad.pgn"
+	    k=$((k + 1)); done ;;
+	esac
+}
+i=0
+while [ $i -lt 40 ]; do
+	stretch $i
+	i=$((i + 1))
+done >"$T/mixed.pgn"
+JOBS="2 4 8"
+same "pgn2epd mixed" "$B/pgn2epd" "$T/mixed.pgn"
+same "pgn-regularize mixed" "$B/pgn-regularize" -v "$T/mixed.pgn"
+[ "$(grep -c . "$T/one.rej")" -gt 1000 ] &&
+    [ "$(grep -c '^\[Event "long"' "$T/one.out")" -eq 168 ] ||
+    fail "mixed: not all long games written, or too few rejected"
+JOBS=3
+
+# a pipe closed early at -j 4: killed by SIGPIPE, no message; the
+# input: long and tiny games (none rejected: no message)
+i=0
+while [ $i -lt 40 ]; do
+	stretch $((i % 2))
+	i=$((i + 1))
+done >"$T/good.pgn"
+for p in pgn-regularize pgn2epd; do
+	{ "$B/$p" -j 4 "$T/good.pgn" 2>"$T/err"; echo $? >"$T/rc"; } |
+	    head -c 100 >/dev/null
+	[ "$(cat "$T/rc")" -eq 141 ] ||
+	    fail "$p -j 4 | head: exit $(cat "$T/rc"), expected 141"
+	[ ! -s "$T/err" ] || fail "$p -j 4 | head: message: $(cat "$T/err")"
+done
 
 # -j values
 for p in pgn-regularize pgn2pgc pgn2epd; do
