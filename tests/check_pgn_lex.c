@@ -813,6 +813,28 @@ place_at(const char *in, size_t at, unsigned long *line, unsigned long *col)
 	}
 }
 
+/* Where each game of gs and its movetext start, and whether it holds a
+ * NUL byte, against in. */
+static void
+check_places(const char *in, const struct games *gs)
+{
+	size_t i;
+
+	for (i = 0; i < gs->n; i++) {
+		const cd_pgn_raw_game *g = &gs->g[i];
+		unsigned long line, col;
+
+		place_at(in, (size_t)g->offset, &line, &col);
+		ck_assert_uint_eq(g->line, line);
+		ck_assert_uint_eq(g->col, col);
+		place_at(in, (size_t)g->offset + g->movetext, &line, &col);
+		ck_assert_uint_eq(g->movetext_line, line);
+		ck_assert_uint_eq(g->movetext_col, col);
+		ck_assert_uint_eq((g->flags & CD_PGN_RAW_NUL) != 0,
+		    memchr(in + g->offset, '\0', g->len) != NULL);
+	}
+}
+
 /*
  * Lines and columns of games, tags and movetext against a count from
  * the input's first byte: random games with line ends, CR LF, blank
@@ -834,7 +856,7 @@ START_TEST(test_lines_random)
 	int round;
 
 	for (round = 0; round < 300; round++) {
-		size_t n = 0, i;
+		size_t n = 0;
 		int games = 1 + (int)(lcg(&x) % 12), k, m;
 		struct games *gs;
 
@@ -854,28 +876,17 @@ START_TEST(test_lines_random)
 				    lcg(&x) % 2 ? "\n" : "\r\n");
 		}
 		gs = read_mem(in, n);
-		for (i = 0; i < gs->n; i++) {
-			const cd_pgn_raw_game *g = &gs->g[i];
-			unsigned long line, col;
-
-			place_at(in, (size_t)g->offset, &line, &col);
-			ck_assert_uint_eq(g->line, line);
-			ck_assert_uint_eq(g->col, col);
-			place_at(in, (size_t)g->offset + g->movetext, &line,
-			    &col);
-			ck_assert_uint_eq(g->movetext_line, line);
-			ck_assert_uint_eq(g->movetext_col, col);
-		}
+		check_places(in, gs);
 		games_free(gs);
 	}
 }
 END_TEST
 
 /*
- * The line ends of a game's movetext and its NUL bytes, which the
- * reader counts and looks for in one pass (with AVX2; with SSE2 when
- * check-sse2.sh runs this), against a count from the input's first
- * byte and memchr(): comments of every length up to past 8 KB (a
+ * The line ends of a game's movetext, which the reader counts (with
+ * AVX2; with SSE2 when check-sse2.sh runs this), and its NUL bytes,
+ * which it looks for once per input, against a count from the input's
+ * first byte and memchr(): comments of every length up to past 8 KB (a
  * round of the vector counters), line ends at random places (one byte
  * in 64, half of them, or every one, which fills a counter), a NUL at
  * a random place of some games (movetext or tags), and a last game
@@ -915,16 +926,7 @@ START_TEST(test_lines_nul_random)
 		n += (size_t)sprintf(in + n, "[Event \"z\"]\n*\n");
 		gs = read_mem(in, n);
 		ck_assert_uint_eq(gs->n, (size_t)games + 1);
-		for (i = 0; i < gs->n; i++) {
-			const cd_pgn_raw_game *g = &gs->g[i];
-			unsigned long line, col;
-
-			place_at(in, (size_t)g->offset, &line, &col);
-			ck_assert_uint_eq(g->line, line);
-			ck_assert_uint_eq(g->col, col);
-			ck_assert_uint_eq((g->flags & CD_PGN_RAW_NUL) != 0,
-			    memchr(in + g->offset, '\0', g->len) != NULL);
-		}
+		check_places(in, gs);
 		games_free(gs);
 	}
 }
