@@ -192,11 +192,12 @@ cd_game_clear(cd_game *g)
 
 /* ---- Tags ---- */
 
-const char cd__known_name[KT_N][8] = { "Event", "Site", "Date",
+/* The known tags' names (KT_*), each in eight bytes (NULs after it),
+ * to be copied whole, and their lengths. */
+static const char known_name[KT_N][8] = { "Event", "Site", "Date",
     "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant" };
-const unsigned char cd__known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3, 7 };
-#define known_name	cd__known_name
-#define known_len	cd__known_len
+static const unsigned char known_len[KT_N] = { 5, 4, 4, 5, 5, 5, 6, 5, 3,
+    7 };
 
 /* The KT_* + 1 that a name of length 3 to 7 may be, by its length and
  * the low five bits of its first byte (0: none). */

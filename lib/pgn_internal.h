@@ -306,11 +306,6 @@ enum {
 	KT_SETUP, KT_FEN, KT_VARIANT, KT_N
 };
 
-/* Their names, each in eight bytes (NULs after it), to be copied whole,
- * and their lengths (pgn_game.c). */
-extern const char cd__known_name[KT_N][8];
-extern const unsigned char cd__known_len[KT_N];
-
 struct cd__game_priv {
 	/* the capacities of the game's arrays */
 	size_t str_cap, tags_cap;

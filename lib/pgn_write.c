@@ -457,28 +457,36 @@ has_escape(const char *s, size_t n)
 	return false;
 }
 
+/* A tag value at d (room reserved), `\` and `"` escaped when quotes
+ * and it holds one; the end of what it wrote. */
+static inline char *
+tag_value(char *d, const char *v, size_t n, bool quotes)
+{
+	size_t i;
+
+	if (!quotes || !has_escape(v, n)) {
+		cd__copy_small(d, v, n);
+		return d + n;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] == '\\' || v[i] == '"')
+			*d++ = '\\';
+		*d++ = v[i];
+	}
+	return d;
+}
+
 /* A tag line at d: [Name "value"] with \ and " escaped (none to
  * escape unless quotes); the end of what it wrote. */
 static char *
 tag_line(char *d, const cd_game_xtag *x, bool quotes)
 {
-	size_t i;
-
 	*d++ = '[';
 	cd__copy_small(d, x->name, x->name_len);
 	d += x->name_len;
 	*d++ = ' ';
 	*d++ = '"';
-	if (!quotes || !has_escape(x->value, x->value_len)) {
-		cd__copy_small(d, x->value, x->value_len);
-		d += x->value_len;
-	} else {
-		for (i = 0; i < x->value_len; i++) {
-			if (x->value[i] == '\\' || x->value[i] == '"')
-				*d++ = '\\';
-			*d++ = x->value[i];
-		}
-	}
+	d = tag_value(d, x->value, x->value_len, quotes);
 	*d++ = '"';
 	*d++ = ']';
 	*d++ = '\n';
@@ -518,25 +526,6 @@ static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
 static const char roster_open[7][16] = { "[Event \"", "[Site \"",
     "[Date \"", "[Round \"", "[White \"", "[Black \"", "[Result \"" };
 static const unsigned char roster_open_len[7] = { 8, 7, 7, 8, 8, 8, 9 };
-
-/* A tag value at d (room reserved), `\` and `"` escaped when quotes
- * and it holds one; the end of what it wrote. */
-static inline char *
-tag_value(char *d, const char *v, size_t n, bool quotes)
-{
-	size_t i;
-
-	if (!quotes || !has_escape(v, n)) {
-		cd__copy_small(d, v, n);
-		return d + n;
-	}
-	for (i = 0; i < n; i++) {
-		if (v[i] == '\\' || v[i] == '"')
-			*d++ = '\\';
-		*d++ = v[i];
-	}
-	return d;
-}
 
 /* The value of n bytes at g->str + off at d (room reserved, and
  * sixteen bytes beyond), as tag_value writes it: a short one that the
