@@ -1207,6 +1207,9 @@ START_TEST(test_random_tokens)
 	    /* in check, in double check */
 	    "4k3/8/8/8/1b6/8/1N3P2/R2QK1NR w - - 0 1",
 	    "4k3/8/8/8/1b6/3n4/1N3P2/R2QK1NR w - - 0 1",
+	    /* two queens and three rooks a side (the fast reader looks
+	     * at two sliders of a kind and leaves more to cd_san_parse) */
+	    "r2qk2r/8/3r4/1q6/6Q1/1R3R2/8/Q3K2R w - - 0 1",
 	};
 	static const char letters[] = "?PNBRQK";
 	cd_move list[CD_MAX_MOVES];
@@ -1214,11 +1217,12 @@ START_TEST(test_random_tokens)
 	int gi, tried = 0, accepted = 0;
 
 	ck_assert_ptr_nonnull(text);
-	for (gi = 0; gi < 180; gi++) {
-		const char *fen = fens[gi % 6];
+	for (gi = 0; gi < 210; gi++) {
+		const char *fen = fens[gi % 7];
 		cd_board b;
 		size_t len;
-		int ply, n, stop = (int)rnd(gi % 6 >= 4 ? 3 : 40), sq;
+		int ply, n, stop = (int)rnd(gi % 7 == 4 ||
+		    gi % 7 == 5 ? 3 : 40), sq;
 
 		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL), CD_OK);
 		len = (size_t)sprintf(text, "[FEN \"%s\"]\n", fen);
