@@ -164,6 +164,17 @@ cd__slides(int t, int d)
 	return (t == CD_QUEEN) | (t == (d & 1 ? CD_BISHOP : CD_ROOK));
 }
 
+/* board.c: the directions a piece of each type slides in, as bit d + 1
+ * for direction d (bit 0, for no direction, is clear): a test of
+ * cd__slides with no branch, that also fails for d = -1. */
+extern const uint16_t cd__slide_dirs[8];
+
+/* board.c: the squares a piece of color c and type t attacks from a
+ * square by a step, cd__steps[c][t][sq]: a pawn's, knight's or king's
+ * from its table, none for the sliders (an empty table), so that the
+ * piece needs no branch. */
+extern const cd_bitboard *const cd__steps[2][8];
+
 /* Which of the sliders in set reach sq on occupancy occ: bishops along
  * diagonals, rooks along ranks and files, queens both. */
 static inline cd_bitboard
@@ -247,12 +258,11 @@ cd__gives_check(const cd_board *b, int from, int to)
 	ek = cd__lsb(kbb);
 	t = CD_PIECE_TYPE(b->squares[to]);
 	/* the piece on to, with no branch on its type */
-	steps = (cd__pawn_att[us][to] & -(cd_bitboard)(t == CD_PAWN)) |
-	    (cd__knight_att[to] & -(cd_bitboard)(t == CD_KNIGHT));
+	steps = cd__steps[us][t][to];	/* (a king is never next to ek) */
 	d = cd__dir[to][ek];
 	dd = d & 7;
-	slides = (d >= 0) & !(cd__between_dir(to, ek, dd) & occ) &
-	    cd__slides(t, dd);
+	slides = (cd__slide_dirs[t] >> (d + 1) & 1) &
+	    ((cd__between_dir(to, ek, dd) & occ) == 0);
 	/* or the line from the king through from, now open */
 	return ((steps & kbb) != 0) | slides |
 	    cd__ray_hits(b, ek, cd__dir[ek][from], occ, us, 0);

@@ -92,25 +92,10 @@ static const uint8_t letter_type[128] = {
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
 
-/* The directions a piece of each type slides in, as bit d + 1 for
- * direction d (bit 0, for no direction, clear): the odd directions are
- * diagonal, the even ones orthogonal. */
-static const uint16_t slide_dirs[8] = {
-	[CD_BISHOP] = 0x154, [CD_ROOK] = 0x0aa, [CD_QUEEN] = 0x1fe
-};
-
-/* The squares a piece of each type steps to from a square: a knight's
- * and a king's from the tables, none for the others. */
-static const cd_bitboard no_steps[64];
-static const cd_bitboard *const steps[8] = {
-	no_steps, no_steps, cd__knight_att, no_steps, no_steps, no_steps,
-	cd__king_att, no_steps
-};
-
 /* The square f when a slider on it moving in the directions dirs
- * (slide_dirs) sees sq, nothing in between on occupancy occ; else the
- * empty set.  No branch (off sq's lines the direction is -1, whose bit
- * is clear). */
+ * (cd__slide_dirs) sees sq, nothing in between on occupancy occ; else
+ * the empty set.  No branch (off sq's lines the direction is -1, whose
+ * bit is clear). */
 static inline cd_bitboard
 line_sees(unsigned dirs, int sq, int f, cd_bitboard occ)
 {
@@ -134,9 +119,10 @@ static inline cd_bitboard
 reach(int type, int sq, cd_bitboard set, cd_bitboard occ)
 {
 	int lo = cd__lsb(set | CD_BB(63)), hi = 63 - __builtin_clzll(set | 1);
-	unsigned dirs = slide_dirs[type];
+	unsigned dirs = cd__slide_dirs[type];
 
-	return (steps[type][sq] | line_sees(dirs, sq, lo, occ) |
+	/* (no pawn comes here: White's steps are everyone's) */
+	return (cd__steps[CD_WHITE][type][sq] | line_sees(dirs, sq, lo, occ) |
 	    line_sees(dirs, sq, hi, occ)) & set;
 }
 
