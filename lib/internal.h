@@ -299,11 +299,6 @@ cd__in_check(const cd_board *b)
 	return kbb && cd__attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
 }
 
-/* san_fast.c: resolve a common SAN token quickly (English; check: the
- * side to move is in check); 0 when the general reader must decide. */
-int cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
-    cd_move *m, char *san, size_t *san_len);
-
 /* pgc_ordinal.c: cd_pgc_ordinal, and the move of ordinal ord of b
  * (CD_MOVE_NONE if there is none; *nmoves gets the number of legal
  * moves). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pgn_internal.h"
+#include "san_fast.h"
 
 /* Grow *arr (of elements of size sz) to hold at least need elements. */
 static int
@@ -1002,8 +1003,10 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 	return (size_t)(p - buf);
 }
 
-cd_status
-cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
+/* cd__game_add_move_san, inline in it and in cd__game_add_san_fast (the
+ * parser's path for nearly every move). */
+static inline __attribute__((always_inline)) cd_status
+add_move(cd_game *g, cd_move m, const char *san, size_t slen,
     uint32_t *node)
 {
 	struct cd__game_priv *p = g->priv;
@@ -1088,6 +1091,28 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 	if (node)
 		*node = idx;
 	return CD_OK;
+}
+
+cd_status
+cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
+    uint32_t *node)
+{
+	return add_move(g, m, san, slen, node);
+}
+
+int
+cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
+    uint32_t *node, cd_status *st)
+{
+	const struct cd__line *l = &g->priv->line;
+	char san[CD_SAN_MAX];
+	size_t slen;
+	cd_move m;
+
+	if (!cd__san_fast(&l->board, l->check, t, len, &m, san, &slen))
+		return 0;
+	*st = add_move(g, m, san, slen, node);
+	return 1;
 }
 
 cd_status

@@ -440,16 +440,9 @@ read_movetext(struct parse *ps)
 				/* (castling too: "O-O" and "O-O-O" as the
 				 * fast reader takes them, other spellings
 				 * for the lexer) */
-				const cd_board *b = &p->line.board;
-				char san[CD_SAN_MAX];
-				size_t slen;
-				cd_move m;
-
 				w = cd__word_end(q, e);
-				if (cd__san_fast(b, p->line.check, q,
-				    (size_t)(w - q), &m, san, &slen)) {
-					st = cd__game_add_move_san(g, m, san,
-					    slen, NULL);
+				if (cd__game_add_san_fast(g, q, (size_t)(w - q),
+				    NULL, &st)) {
 					if (st == CD_ERR_ARG)
 						return no_anchor(ps);
 					if (st != CD_OK)
@@ -507,8 +500,6 @@ read_movetext(struct parse *ps)
 		case CD_PGN_TOK_MOVE: {
 			const cd_board *b = &p->line.board;
 			cd_error se;
-			char san[CD_SAN_MAX];
-			size_t slen;
 			cd_move m;
 			uint32_t idx;
 
@@ -516,10 +507,8 @@ read_movetext(struct parse *ps)
 				return no_anchor(ps);
 			if (lang == NULL && (t.text != tried ||
 			    t.len != tried_len) &&
-			    cd__san_fast(b, p->line.check,
-			    t.text, t.len, &m, san, &slen)) {
-				st = cd__game_add_move_san(g, m, san, slen,
-				    &idx);
+			    cd__game_add_san_fast(g, t.text, t.len, &idx,
+			    &st)) {
 				if (st == CD_ERR_ARG)
 					return no_anchor(ps);
 				if (st != CD_OK)

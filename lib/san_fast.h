@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * san_fast.c: the fast SAN reader.  The common move tokens of a game
+ * san_fast.h: the fast SAN reader.  The common move tokens of a game
  * ("e4", "exd5", "Nf3", "Nbd7", "O-O") are resolved from the attack
  * tables, with legality from the pin line through the king, without
  * generating the legal moves; anything unusual is left to cd_san_parse
- * (san.c).  The PGN parser asks it first for every move.
+ * (san.c).  The PGN parser asks it first for every move, through the
+ * game builder (pgn_game.c: cd__game_add_san_fast), which has it inline:
+ * reading a move and adding it is then one call, not two, in the
+ * parser's hottest path.
  */
-#include "config.h"
+#ifndef CHESSDATA_SAN_FAST_H
+#define CHESSDATA_SAN_FAST_H
 
 #include <string.h>
 
@@ -149,7 +153,7 @@ exposes(const cd_board *b, int k, int from, int to, int them)
  * passant, castling not so written, no or several moves, ...): the
  * caller then asks cd_san_parse, which also gives the error message.
  */
-int
+static inline int
 cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
     cd_move *m, char *san, size_t *san_len)
 {
@@ -304,3 +308,5 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	*san_len = (size_t)(p - san);
 	return 1;
 }
+
+#endif
