@@ -386,18 +386,20 @@ cd__any_rights(const cd_board *b)
 	return (r & 0x40404040U) != 0x40404040U;
 }
 
-/* The squares of the rooks that still have a castling right. */
-static inline cd_bitboard
-cd__rights_rooks(const cd_board *b)
+/* Whether a rook that still has a castling right stands on from or on
+ * to: a byte of castle_rook equal to either, all four bytes tested at
+ * once (a zero byte of the xor; no right's byte, CD_SQ_NONE, is a
+ * square).  No loop: the test runs for most moves of an opening. */
+static inline bool
+cd__rights_on(const cd_board *b, int from, int to)
 {
-	cd_bitboard r = 0;
-	int c, s;
+	uint32_t r, xf, xt;
 
-	for (c = 0; c < 2; c++)
-		for (s = 0; s < 2; s++)
-			if (b->castle_rook[c][s] != CD_SQ_NONE)
-				r |= CD_BB(b->castle_rook[c][s]);
-	return r;
+	memcpy(&r, b->castle_rook, sizeof(r));
+	xf = r ^ 0x01010101U * (uint32_t)from;
+	xt = r ^ 0x01010101U * (uint32_t)to;
+	return ((((xf - 0x01010101U) & ~xf) | ((xt - 0x01010101U) & ~xt)) &
+	    0x80808080U) != 0;
 }
 
 /*
@@ -440,7 +442,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken */
 	if (cd__any_rights(b) &&
-	    (type == CD_KING || (ft & cd__rights_rooks(b)))) {
+	    (type == CD_KING || cd__rights_on(b, from, to))) {
 		if (CD_PIECE_TYPE(captured) == CD_ROOK)
 			key ^= cd__drop_rights(b, to);
 		if (type == CD_KING)
