@@ -243,9 +243,11 @@ cd__attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
  * Whether the normal move from -> to, just made in b, gives check: the
  * piece on to attacks the king directly, or from uncovered a slider of
  * the mover.  Other moves (castling, en passant, promotions, null) use
- * cd__in_check().
+ * cd__in_check().  Always inline: in the game builder's path for nearly
+ * every move (cd__game_add_san_fast), beside the fast SAN reader, the
+ * compiler would call it.
  */
-static inline bool
+static inline __attribute__((always_inline)) bool
 cd__gives_check(const cd_board *b, int from, int to)
 {
 	int them = b->side, us = them ^ 1, ek, t, d, dd;
@@ -407,10 +409,11 @@ cd__rights_on(const cd_board *b, int from, int to)
  * promotion or null move): the bulk of every game, so written out on
  * its own and inline in the game builder, with as few branches as can
  * be (which piece moves and whether it takes are as good as random
- * from move to move).  check_board's random games compare every
- * position it makes with the one read back from its FEN.
+ * from move to move); always inline, as cd__gives_check.  check_board's
+ * random games compare every position it makes with the one read back
+ * from its FEN.
  */
-static inline void
+static inline __attribute__((always_inline)) void
 cd__board_make_normal(cd_board *b, int from, int to)
 {
 	int piece = b->squares[from], captured = b->squares[to];
