@@ -94,7 +94,7 @@ extern CD__TABLE cd_bitboard cd__ray[8][64];
 
 /* Directions whose ray grows toward higher squares: their nearest
  * square is the lowest bit. */
-#define CD_DIR_UP(d)	((d) <= 2 || (d) == 7)
+#define CD_DIR_UP(d)	((0x87 >> (d)) & 1)	/* N, NE, E, NW */
 
 /* The square of set (not empty, on one ray in direction d) nearest to
  * the ray's origin. */
@@ -105,11 +105,12 @@ cd__ray_first(int d, cd_bitboard set)
 }
 
 /* The squares strictly between a and b in direction d = cd__dir[a][b]
- * (d >= 0). */
+ * (d >= 0): a's ray is them, b and b's ray, which the xors take
+ * away. */
 static inline cd_bitboard
 cd__between_dir(int a, int b, int d)
 {
-	return cd__ray[d][a] & ~cd__ray[d][b] & ~CD_BB(b);
+	return cd__ray[d][a] ^ cd__ray[d][b] ^ CD_BB(b);
 }
 
 struct cd__magic {
