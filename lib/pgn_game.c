@@ -1102,17 +1102,18 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 
 int
 cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
-    uint32_t *node, cd_status *st)
+    uint32_t *node)
 {
 	const struct cd__line *l = &g->priv->line;
 	char san[CD_SAN_MAX];
 	size_t slen;
 	cd_move m;
+	cd_status st;
 
 	if (!cd__san_fast(&l->board, l->check, t, len, &m, san, &slen))
 		return 0;
-	*st = add_move(g, m, san, slen, node);
-	return 1;
+	st = add_move(g, m, san, slen, node);
+	return st == CD_OK ? 1 : (int)st;
 }
 
 cd_status

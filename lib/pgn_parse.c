@@ -440,22 +440,24 @@ read_movetext(struct parse *ps)
 				/* (castling too: "O-O" and "O-O-O" as the
 				 * fast reader takes them, other spellings
 				 * for the lexer) */
+				int k;
+
 				w = cd__word_end(q, e);
-				if (cd__game_add_san_fast(g, q, (size_t)(w - q),
-				    NULL, &st)) {
-					if (st == CD_ERR_ARG)
-						return no_anchor(ps);
-					if (st != CD_OK)
-						return fail(ps, st, lx.line,
-						    (unsigned long)(q -
-						    lx.line_start) + lx.col0,
-						    "%s", cd_strerror(st));
+				k = cd__game_add_san_fast(g, q, (size_t)(w - q),
+				    NULL);
+				if (k > 0) {
 					lx.p = w;
 					continue;
-				} else {
-					tried = q;	/* same word, same answer */
-					tried_len = (size_t)(w - q);
 				}
+				if (k == CD_ERR_ARG)
+					return no_anchor(ps);
+				if (k < 0)
+					return fail(ps, (cd_status)k, lx.line,
+					    (unsigned long)(q - lx.line_start) +
+					    lx.col0, "%s",
+					    cd_strerror((cd_status)k));
+				tried = q;	/* same word, same answer */
+				tried_len = (size_t)(w - q);
 			}
 			if (q == res_at && p->depth == 0) {
 				/* the marker, as the lexer reads it (a
@@ -502,17 +504,20 @@ read_movetext(struct parse *ps)
 			cd_error se;
 			cd_move m;
 			uint32_t idx;
+			int k;
 
 			if (p->line.anchorless)
 				return no_anchor(ps);
 			if (lang == NULL && (t.text != tried ||
 			    t.len != tried_len) &&
-			    cd__game_add_san_fast(g, t.text, t.len, &idx,
-			    &st)) {
-				if (st == CD_ERR_ARG)
+			    (k = cd__game_add_san_fast(g, t.text, t.len,
+			    &idx)) != 0) {
+				if (k == CD_ERR_ARG)
 					return no_anchor(ps);
-				if (st != CD_OK)
+				if (k < 0) {
+					st = (cd_status)k;
 					break;
+				}
 				if (ps->o->warn)
 					note_odd_move(ps, &t, idx);
 				break;
