@@ -42,7 +42,8 @@ enum {
 	OP_FMVN = 1 << 2,
 	OP_HMVC = 1 << 3,
 	OP_ID = 1 << 4,
-	OP_SM = 1 << 5
+	OP_SM = 1 << 5,
+	OP_ALL = (1 << 6) - 1
 };
 static const struct {
 	const char *name;
@@ -56,7 +57,7 @@ static const struct {
 /* The longest string operand written (standard 16.2.4: 255 bytes). */
 #define STRING_MAX	255
 
-static unsigned opt_ops = OP_C0 | OP_C1 | OP_FMVN | OP_HMVC | OP_ID | OP_SM;
+static unsigned opt_ops = OP_ALL;
 static bool opt_unique, opt_variations, opt_stats;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static bool opt_select;		/* --first or --last given */
@@ -358,16 +359,19 @@ keys_add(uint64_t a, uint64_t b)
  * line (0: the main line), the move sm played from it (NULL: none), if
  * the selection keeps it: plies 0..first-1, and the plies after
  * last_ply - last (last_ply: the ply of the line's final position).
+ * ops, select and unique are opt_ops, opt_select and opt_unique, given
+ * as arguments so that a caller may give them as constants.
  */
 static inline __attribute__((always_inline)) void
 emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
-    uint32_t last_ply, const cd_game_node *sm)
+    uint32_t last_ply, const cd_game_node *sm, unsigned ops, bool select,
+    bool unique)
 {
 	cd_buf *o = e->ob;
 	char *d;
 	size_t n, need;
 
-	if (opt_select) {
+	if (select) {
 		bool keep = false;
 
 		if (opt_first >= 0 && (uint64_t)ply < (uint64_t)opt_first)
@@ -386,19 +390,19 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		cli_buf_reserve(o, need);
 	d = o->data + o->len;
 	n = cd_fen_write_epd(b, d);
-	if (opt_unique && !keys_add(b->key, text_hash(d, n)))
+	if (unique && !keys_add(b->key, text_hash(d, n)))
 		return;
 	d = put32(d + n, e->head, e->head_len);
-	if (opt_ops & OP_FMVN) {
+	if (ops & OP_FMVN) {
 		d = put_uint(d, b->fullmove);
 		*d++ = ';';
 	}
-	if (opt_ops & OP_HMVC) {
+	if (ops & OP_HMVC) {
 		memcpy(d, " hmvc ", 6);
 		d = put_uint(d + 6, b->halfmove);
 		*d++ = ';';
 	}
-	if (opt_ops & OP_ID) {
+	if (ops & OP_ID) {
 		d = put_uint(put32(d, e->id, e->id_len), ply);
 		if (line > 0) {
 			*d++ = 'v';
@@ -408,7 +412,7 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		d += 2;
 	}
 	/* a null move is no legal move for sm: left out */
-	if ((opt_ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
+	if ((ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
 		memcpy(d, " sm ", 4);
 		memcpy(d + 4, sm->san, 8);	/* san: 8 bytes, <= 7 used */
 		d += 4 + sm->san_len;
@@ -450,6 +454,26 @@ line_end(const cd_game_node *nodes, uint32_t n)
 	return nodes[n].ply;
 }
 
+/* The main line alone, with the options given as arguments: one board
+ * suffices. */
+static inline __attribute__((always_inline)) void
+write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
+    bool unique)
+{
+	const cd_game_node *nodes = e->game->nodes;
+	cd_board b = e->game->start;
+	uint32_t n;
+
+	emit(e, &b, 0, 0, end, nodes[0].next ? &nodes[nodes[0].next] : NULL,
+	    ops, select, unique);
+	for (n = nodes[0].next; n != 0; n = nodes[n].next) {
+		cd_board_make(&b, nodes[n].move);
+		emit(e, &b, nodes[n].ply, 0, end,
+		    nodes[n].next ? &nodes[nodes[n].next] : NULL, ops, select,
+		    unique);
+	}
+}
+
 /*
  * Write the positions of the current game in the order of its PGN text:
  * the start, each move's position, and (with --variations) after a
@@ -469,16 +493,12 @@ write_game(struct epd *e)
 
 	end = line_end(nodes, 0);
 	if (!opt_variations) {
-		/* the main line alone: one board suffices */
-		cd_board b = g->start;
-
-		emit(e, &b, 0, 0, end,
-		    nodes[0].next ? &nodes[nodes[0].next] : NULL);
-		for (n = nodes[0].next; n != 0; n = nodes[n].next) {
-			cd_board_make(&b, nodes[n].move);
-			emit(e, &b, nodes[n].ply, 0, end,
-			    nodes[n].next ? &nodes[nodes[n].next] : NULL);
-		}
+		/* the default operations and no selection, the common case,
+		 * with the options as constants: no test of them per line */
+		if (opt_ops == OP_ALL && !opt_select && !opt_unique)
+			write_main(e, end, OP_ALL, false, false);
+		else
+			write_main(e, end, opt_ops, opt_select, opt_unique);
 		return;
 	}
 	if (e->boards_cap < g->nnodes) {
@@ -491,7 +511,8 @@ write_game(struct epd *e)
 	boards = e->boards;
 	boards[0] = g->start;
 	emit(e, &boards[0], 0, 0, end,
-	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
+	    nodes[0].next ? &nodes[nodes[0].next] : NULL, opt_ops, opt_select,
+	    opt_unique);
 	e->stack_len = 0;
 	if (nodes[0].next != 0)
 		push(e, nodes[0].next, 0, end, false);
@@ -514,7 +535,8 @@ write_game(struct epd *e)
 			boards[n] = boards[nd->parent];
 			cd_board_make(&boards[n], nd->move);
 			emit(e, &boards[n], nd->ply, p.line, end,
-			    nd->next ? &nodes[nd->next] : NULL);
+			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
+			    opt_select, opt_unique);
 			if (nd->var != 0) {
 				if (nd->next != 0) {
 					push(e, nd->next, p.line, end, false);
