@@ -354,6 +354,90 @@ keys_add(uint64_t a, uint64_t b)
 
 /* ---- writing positions ---- */
 
+/* The castling rights that a normal move of a piece of type from ->
+ * to, taking captured (0: nothing), ends: those of a rook taken on to,
+ * both of the side that moves its king, that of a rook that moves from
+ * its square (as cd_board_make drops them). */
+static __attribute__((noinline)) void
+drop_rights(cd_board *b, int us, int type, int from, int to, int captured)
+{
+	int c, s;
+
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < 2; s++)
+			if (CD_PIECE_TYPE(captured) == CD_ROOK &&
+			    b->castle_rook[c][s] == to)
+				b->castle_rook[c][s] = CD_SQ_NONE;
+	if (type == CD_KING) {
+		b->castle_rook[us][0] = CD_SQ_NONE;
+		b->castle_rook[us][1] = CD_SQ_NONE;
+	} else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
+	    b->castle_rook[us][1] == from)) {
+		for (c = 0; c < 2; c++)
+			for (s = 0; s < 2; s++)
+				if (b->castle_rook[c][s] == from)
+					b->castle_rook[c][s] = CD_SQ_NONE;
+	}
+}
+
+/*
+ * cd_board_make for the fields of an EPD line alone: the Zobrist key is
+ * not kept (nor whether an en passant capture is legal, which only the
+ * key needs); --unique, which reads the key, makes its moves with
+ * cd_board_make.  A normal move (most moves) is made here, in line, as
+ * the library's cd__board_make_normal makes it but for the key: that
+ * was two thirds of the instructions of cd_board_make.  The rarer kinds
+ * go to cd_board_make, whose change of the key is then of no use but
+ * does no harm.  check_pgn2epd compares the two on random games.
+ */
+static inline __attribute__((always_inline)) void
+make_unkeyed(cd_board *b, cd_move m)
+{
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+	int piece, captured, type, us, them;
+	cd_bitboard fbb, tbb, ft, cbb;
+	uint32_t rights;
+
+	if (CD_MOVE_KIND(m) != CD_MK_NORMAL) {
+		cd_board_make(b, m);
+		b->ep_hashed = 0;
+		return;
+	}
+	piece = b->squares[from];
+	captured = b->squares[to];
+	type = CD_PIECE_TYPE(piece);
+	us = b->side;
+	them = us ^ 1;
+	fbb = (cd_bitboard)1 << from;
+	tbb = (cd_bitboard)1 << to;
+	ft = fbb | tbb;
+	cbb = captured ? tbb : 0;
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
+	b->by_color[them] &= ~cbb;
+	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_type[type] ^= ft;
+	b->by_color[us] ^= ft;
+	b->squares[from] = 0;
+	b->squares[to] = (uint8_t)piece;
+	b->halfmove = (b->halfmove + 1) &
+	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)them;
+	b->ep = CD_SQ_NONE;
+	b->ep_hashed = 0;
+	/* a double push: the squares differ by 16, in that bit alone */
+	if ((type == CD_PAWN) & ((from ^ to) == 16))
+		b->ep = (uint8_t)((from + to) / 2);
+	/* castling rights end when the king moves, or a rook that has one
+	 * moves or is taken (CD_SQ_NONE is 64: a right is a byte without
+	 * that bit) */
+	memcpy(&rights, b->castle_rook, sizeof(rights));
+	if ((rights & 0x40404040U) != 0x40404040U &&
+	    (type == CD_KING || type == CD_ROOK ||
+	    CD_PIECE_TYPE(captured) == CD_ROOK))
+		drop_rights(b, us, type, from, to, captured);
+}
+
 /*
  * Write the position b at ply (from the game's start) of line number
  * line (0: the main line), the move sm played from it (NULL: none), if
@@ -467,7 +551,10 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
 	emit(e, &b, 0, 0, end, nodes[0].next ? &nodes[nodes[0].next] : NULL,
 	    ops, select, unique);
 	for (n = nodes[0].next; n != 0; n = nodes[n].next) {
-		cd_board_make(&b, nodes[n].move);
+		if (unique)
+			cd_board_make(&b, nodes[n].move);
+		else
+			make_unkeyed(&b, nodes[n].move);
 		emit(e, &b, nodes[n].ply, 0, end,
 		    nodes[n].next ? &nodes[nodes[n].next] : NULL, ops, select,
 		    unique);
@@ -533,7 +620,10 @@ write_game(struct epd *e)
 			const cd_game_node *nd = &nodes[n];
 
 			boards[n] = boards[nd->parent];
-			cd_board_make(&boards[n], nd->move);
+			if (opt_unique)
+				cd_board_make(&boards[n], nd->move);
+			else
+				make_unkeyed(&boards[n], nd->move);
 			emit(e, &boards[n], nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
 			    opt_select, opt_unique);
