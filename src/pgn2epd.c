@@ -81,9 +81,10 @@ struct epd {
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
-	char head[2 * STRING_MAX + 96];	/* 32 bytes of slack */
+	char head[2 * STRING_MAX + 96];	/* 32 bytes of slack, and
+					 * 128 bytes to read */
 	size_t head_len;
-	/* and " id \"N." (N: index) */
+	/* and " id \"N." (N: index; 26 bytes at most, 32 to read) */
 	char id[48];
 	size_t id_len;
 	/* per node: the position after its move (nodes[0]: the start) */
@@ -149,6 +150,19 @@ put32(char *d, const char *s, size_t n)
 	for (i = 0; i < n; i += 32)
 		memcpy(d + i, s + i, 32);
 	return d + n;
+}
+
+/* The same for a game's head (struct epd), which can be read to 128
+ * bytes and to n rounded up to 32, and d written as far: most heads
+ * are 128 bytes or fewer, copied at once with no loop. */
+static inline char *
+put_head(char *d, const char *s, size_t n)
+{
+	if (n <= 128) {
+		memcpy(d, s, 128);
+		return d + n;
+	}
+	return put32(d, s, n);
 }
 
 /* The numbers below 1000 (every clock and ply but a few): the digits,
@@ -468,15 +482,15 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 	}
 	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
 	 * hmvc and id (at most 20 digits each), sm, the line end; and
-	 * what the copies write past it */
-	need = CD_FEN_MAX + e->head_len + 160 + 32;
+	 * what the copies write past it (128 bytes of a short head) */
+	need = CD_FEN_MAX + e->head_len + 128 + 160 + 32;
 	if (o->cap - o->len < need)
 		cli_buf_reserve(o, need);
 	d = o->data + o->len;
 	n = cd_fen_write_epd(b, d);
 	if (unique && !keys_add(b->key, text_hash(d, n)))
 		return;
-	d = put32(d + n, e->head, e->head_len);
+	d = put_head(d + n, e->head, e->head_len);
 	if (ops & OP_FMVN) {
 		d = put_uint(d, b->fullmove);
 		*d++ = ';';
@@ -487,7 +501,9 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		*d++ = ';';
 	}
 	if (ops & OP_ID) {
-		d = put_uint(put32(d, e->id, e->id_len), ply);
+		/* (id: at most 26 bytes) */
+		memcpy(d, e->id, 32);
+		d = put_uint(d + e->id_len, ply);
 		if (line > 0) {
 			*d++ = 'v';
 			d = put_uint(d, line);
