@@ -544,7 +544,8 @@ placement_ssse3(const cd_board *b, char *p)
  * shuffle are two of its 128-bit ones, the lower ranks' in the lower
  * half (fewer instructions: one load, letter shuffle and pair of
  * unpacks for four ranks, and no copies of registers). */
-__attribute__((target("avx2"))) static char *
+__attribute__((target("avx2"))) static inline
+    __attribute__((always_inline)) char *
 placement_avx2(const cd_board *b, char *p)
 {
 	const __m256i letters = _mm256_broadcastsi128_si256(_mm_load_si128(
@@ -712,11 +713,15 @@ fields_after(const cd_board *b, char *p, int clocks)
 {
 	char *q;
 
-	*p++ = ' ';
-	*p++ = b->side == CD_WHITE ? 'w' : 'b';
-	*p++ = ' ';
+	/* " w - -" and the NUL, or " b - -", in one store: what the EPD
+	 * fields end with when there is no castling right nor en passant
+	 * square (most positions of a game) */
+	memcpy(p, b->side == CD_WHITE ? " w - -\0" : " b - -\0", 8);
+	if (!cd__any_rights(b) && b->ep == CD_SQ_NONE && !clocks)
+		return p + 6;
+	p += 3;
 	if (!cd__any_rights(b))
-		*p++ = '-';
+		p++;
 	else if ((q = castling_standard(b, p)) != NULL)
 		p = q;
 	else
@@ -747,12 +752,18 @@ write_fields_ssse3(const cd_board *b, char *buf, int clocks)
 	    buf);
 }
 
-/* The same with the 256-bit shuffles. */
+/* The same with the 256-bit shuffles, in a function for each value of
+ * clocks: the EPD's needs no room on the stack for a number. */
 __attribute__((target("avx2"))) static size_t
-write_fields_avx2(const cd_board *b, char *buf, int clocks)
+write_epd_avx2(const cd_board *b, char *buf)
 {
-	return (size_t)(fields_after(b, placement_avx2(b, buf), clocks) -
-	    buf);
+	return (size_t)(fields_after(b, placement_avx2(b, buf), 0) - buf);
+}
+
+__attribute__((target("avx2"))) static size_t
+write_fen_avx2(const cd_board *b, char *buf)
+{
+	return (size_t)(fields_after(b, placement_avx2(b, buf), 1) - buf);
 }
 #endif
 
@@ -761,7 +772,7 @@ write_fields(const cd_board *b, char *buf, int clocks)
 {
 #ifdef CD_RANK_SHUFFLE
 	if (have_avx2)
-		return write_fields_avx2(b, buf, clocks);
+		return clocks ? write_fen_avx2(b, buf) : write_epd_avx2(b, buf);
 	if (have_ssse3)
 		return write_fields_ssse3(b, buf, clocks);
 #endif
