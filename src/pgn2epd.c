@@ -409,7 +409,7 @@ make_unkeyed(cd_board *b, cd_move m)
 {
 	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
 	int piece, captured, type, us, them;
-	cd_bitboard fbb, tbb, ft, cbb;
+	cd_bitboard fbb, tbb, ft;
 	uint32_t rights;
 
 	if (CD_MOVE_KIND(m) != CD_MK_NORMAL) {
@@ -425,16 +425,18 @@ make_unkeyed(cd_board *b, cd_move m)
 	fbb = (cd_bitboard)1 << from;
 	tbb = (cd_bitboard)1 << to;
 	ft = fbb | tbb;
-	cbb = captured ? tbb : 0;
-	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
-	b->by_color[them] &= ~cbb;
+	/* the piece taken, if any, leaves to; with none, to leaves
+	 * by_type[0] (set again next) and them's pieces, which are not on
+	 * it: no test of whether there is one */
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~tbb;
+	b->by_color[them] &= ~tbb;
 	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
 	b->by_type[type] ^= ft;
 	b->by_color[us] ^= ft;
 	b->squares[from] = 0;
 	b->squares[to] = (uint8_t)piece;
 	b->halfmove = (b->halfmove + 1) &
-	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
+	    ((uint32_t)((captured != 0) | (type == CD_PAWN)) - 1);
 	b->fullmove += (uint32_t)us;
 	b->side = (uint8_t)them;
 	b->ep = CD_SQ_NONE;
@@ -452,22 +454,65 @@ make_unkeyed(cd_board *b, cd_move m)
 		drop_rights(b, us, type, from, to, captured);
 }
 
+/* The most a line takes, with what the copies write past its end (128
+ * bytes of a short head): the fields, c0 and c1, the numbers of fmvn,
+ * hmvc and id (at most 20 digits each), sm, the line end. */
+static size_t
+line_max(const struct epd *e)
+{
+	return CD_FEN_MAX + e->head_len + 128 + 160 + 32;
+}
+
+/*
+ * The end of the thread's output, where the next line goes, with room
+ * for it: d, or where d's offset lies after the output has grown (*lim
+ * then set again).  A walk keeps the end in d and the last place a line
+ * may start in *lim, and sets the output's length once it is done.
+ */
+static inline char *
+line_room(struct epd *e, char *d, char **lim)
+{
+	cd_buf *o = e->ob;
+	size_t need = line_max(e);
+
+	if (d > *lim) {
+		o->len = (size_t)(d - o->data);
+		cli_buf_reserve(o, need);
+		d = o->data + o->len;
+		*lim = o->data + o->cap - need;
+	}
+	return d;
+}
+
+/* The start of a walk: the end of the output, and in *lim the last place
+ * a line may start without more room. */
+static char *
+walk_start(struct epd *e, char **lim)
+{
+	cd_buf *o = e->ob;
+	size_t need = line_max(e);
+
+	cli_buf_reserve(o, need);
+	*lim = o->data + o->cap - need;
+	return o->data + o->len;
+}
+
 /*
  * Write the position b at ply (from the game's start) of line number
  * line (0: the main line), the move sm played from it (NULL: none), if
  * the selection keeps it: plies 0..first-1, and the plies after
  * last_ply - last (last_ply: the ply of the line's final position).
- * ops, select and unique are opt_ops, opt_select and opt_unique, given
- * as arguments so that a caller may give them as constants.
+ * The line goes at d, which has room for it (line_room); returns its
+ * end (d when it is not written).  ops, select and unique are opt_ops,
+ * opt_select and opt_unique, given as arguments so that a caller may
+ * give them as constants.
  */
-static inline __attribute__((always_inline)) void
-emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
-    uint32_t last_ply, const cd_game_node *sm, unsigned ops, bool select,
-    bool unique)
+static inline __attribute__((always_inline)) char *
+emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
+    uint32_t line, uint32_t last_ply, const cd_game_node *sm, unsigned ops,
+    bool select, bool unique)
 {
-	cd_buf *o = e->ob;
-	char *d;
-	size_t n, need;
+	size_t n;
 
 	if (select) {
 		bool keep = false;
@@ -478,18 +523,11 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		    (uint64_t)ply + (uint64_t)opt_last > (uint64_t)last_ply)
 			keep = true;
 		if (!keep)
-			return;
+			return d;
 	}
-	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
-	 * hmvc and id (at most 20 digits each), sm, the line end; and
-	 * what the copies write past it (128 bytes of a short head) */
-	need = CD_FEN_MAX + e->head_len + 128 + 160 + 32;
-	if (o->cap - o->len < need)
-		cli_buf_reserve(o, need);
-	d = o->data + o->len;
 	n = cd_fen_write_epd(b, d);
 	if (unique && !keys_add(b->key, text_hash(d, n)))
-		return;
+		return d;
 	d = put_head(d + n, e->head, e->head_len);
 	if (ops & OP_FMVN) {
 		d = put_uint(d, b->fullmove);
@@ -519,7 +557,7 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		*d++ = ';';
 	}
 	*d++ = '\n';
-	o->len = (size_t)(d - o->data);
+	return d;
 }
 
 static void
@@ -563,18 +601,22 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
 	const cd_game_node *nodes = e->game->nodes;
 	cd_board b = e->game->start;
 	uint32_t n;
+	char *d, *lim;
 
-	emit(e, &b, 0, 0, end, nodes[0].next ? &nodes[nodes[0].next] : NULL,
-	    ops, select, unique);
+	d = walk_start(e, &lim);
+	d = emit(e, d, &b, 0, 0, end,
+	    nodes[0].next ? &nodes[nodes[0].next] : NULL, ops, select, unique);
 	for (n = nodes[0].next; n != 0; n = nodes[n].next) {
 		if (unique)
 			cd_board_make(&b, nodes[n].move);
 		else
 			make_unkeyed(&b, nodes[n].move);
-		emit(e, &b, nodes[n].ply, 0, end,
+		d = line_room(e, d, &lim);
+		d = emit(e, d, &b, nodes[n].ply, 0, end,
 		    nodes[n].next ? &nodes[nodes[n].next] : NULL, ops, select,
 		    unique);
 	}
+	e->ob->len = (size_t)(d - e->ob->data);
 }
 
 /*
@@ -593,6 +635,7 @@ write_game(struct epd *e)
 	const cd_game_node *nodes = g->nodes;
 	cd_board *boards;
 	uint32_t nvar = 0, n, end;
+	char *d, *lim;
 
 	end = line_end(nodes, 0);
 	if (!opt_variations) {
@@ -613,7 +656,8 @@ write_game(struct epd *e)
 	}
 	boards = e->boards;
 	boards[0] = g->start;
-	emit(e, &boards[0], 0, 0, end,
+	d = walk_start(e, &lim);
+	d = emit(e, d, &boards[0], 0, 0, end,
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL, opt_ops, opt_select,
 	    opt_unique);
 	e->stack_len = 0;
@@ -640,7 +684,8 @@ write_game(struct epd *e)
 				cd_board_make(&boards[n], nd->move);
 			else
 				make_unkeyed(&boards[n], nd->move);
-			emit(e, &boards[n], nd->ply, p.line, end,
+			d = line_room(e, d, &lim);
+			d = emit(e, d, &boards[n], nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
 			    opt_select, opt_unique);
 			if (nd->var != 0) {
@@ -653,6 +698,7 @@ write_game(struct epd *e)
 			}
 		}
 	}
+	e->ob->len = (size_t)(d - e->ob->data);
 }
 
 /* ---- games ---- */
