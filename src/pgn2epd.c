@@ -249,10 +249,11 @@ game_ops(struct epd *e)
 {
 	static const struct {
 		const char *tag, *def, *sep;
+		size_t sep_len;
 	} parts[] = {
-		{ "White", "?", "" }, { "Black", "?", " - " },
-		{ "Event", "?", ", " }, { "Site", "?", ", " },
-		{ "Date", "????.??.??", ", " }
+		{ "White", "?", "", 0 }, { "Black", "?", " - ", 3 },
+		{ "Event", "?", ", ", 2 }, { "Site", "?", ", ", 2 },
+		{ "Date", "????.??.??", ", ", 2 }
 	};
 	size_t i, pos = 0, used = 0, len;
 	const char *v;
@@ -260,8 +261,7 @@ game_ops(struct epd *e)
 
 	if (opt_ops & OP_C0) {
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			string_add(c0, &used, parts[i].sep,
-			    strlen(parts[i].sep));
+			string_add(c0, &used, parts[i].sep, parts[i].sep_len);
 			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
 			string_add(c0, &used, v, len);
 		}
@@ -530,10 +530,14 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 		return d;
 	d = put_head(d + n, e->head, e->head_len);
 	if (ops & OP_FMVN) {
+		/* its ';' with the next operation's start in one store */
 		d = put_uint(d, b->fullmove);
+		if (ops & OP_HMVC) {
+			memcpy(d, "; hmvc ", 8);
+			d = put_uint(d + 7, b->halfmove);
+		}
 		*d++ = ';';
-	}
-	if (ops & OP_HMVC) {
+	} else if (ops & OP_HMVC) {
 		memcpy(d, " hmvc ", 6);
 		d = put_uint(d + 6, b->halfmove);
 		*d++ = ';';
@@ -554,7 +558,8 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 		memcpy(d, " sm ", 4);
 		memcpy(d + 4, sm->san, 8);	/* san: 8 bytes, <= 7 used */
 		d += 4 + sm->san_len;
-		*d++ = ';';
+		memcpy(d, ";\n", 2);
+		return d + 2;
 	}
 	*d++ = '\n';
 	return d;
