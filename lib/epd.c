@@ -1461,6 +1461,14 @@ cd_epd_quote(char *out, const char *s, size_t len)
 {
 	size_t i, n = 0;
 
+	/* most strings hold neither '"' nor '\\': copied at once */
+	if (len > 0 && memchr(s, '"', len) == NULL &&
+	    memchr(s, '\\', len) == NULL) {
+		out[0] = '"';
+		memcpy(out + 1, s, len);
+		out[len + 1] = '"';
+		return len + 2;
+	}
 	out[n++] = '"';
 	for (i = 0; i < len; i++) {
 		if (s[i] == '"' || s[i] == '\\')

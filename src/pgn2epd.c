@@ -42,7 +42,8 @@ enum {
 	OP_FMVN = 1 << 2,
 	OP_HMVC = 1 << 3,
 	OP_ID = 1 << 4,
-	OP_SM = 1 << 5
+	OP_SM = 1 << 5,
+	OP_ALL = (1 << 6) - 1
 };
 static const struct {
 	const char *name;
@@ -56,7 +57,7 @@ static const struct {
 /* The longest string operand written (standard 16.2.4: 255 bytes). */
 #define STRING_MAX	255
 
-static unsigned opt_ops = OP_C0 | OP_C1 | OP_FMVN | OP_HMVC | OP_ID | OP_SM;
+static unsigned opt_ops = OP_ALL;
 static bool opt_unique, opt_variations, opt_stats;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static bool opt_select;		/* --first or --last given */
@@ -80,9 +81,10 @@ struct epd {
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
 	 * c1, and " fmvn " (the operations asked for), ready to write */
-	char head[2 * STRING_MAX + 96];	/* 32 bytes of slack */
+	char head[2 * STRING_MAX + 96];	/* 32 bytes of slack, and
+					 * 128 bytes to read */
 	size_t head_len;
-	/* and " id \"N." (N: index) */
+	/* and " id \"N." (N: index; 26 bytes at most, 32 to read) */
 	char id[48];
 	size_t id_len;
 	/* per node: the position after its move (nodes[0]: the start) */
@@ -150,6 +152,20 @@ put32(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+/* The same for a game's head (struct epd), which can be read to 128
+ * bytes and to n rounded up to 32, and d written as far: most heads
+ * are 128 bytes or fewer, copied at once with no loop (and the compiler
+ * is told so: it laid out the loop as the path most taken). */
+static inline char *
+put_head(char *d, const char *s, size_t n)
+{
+	if (__builtin_expect(n <= 128, 1)) {
+		memcpy(d, s, 128);
+		return d + n;
+	}
+	return put32(d, s, n);
+}
+
 /* The numbers below 1000 (every clock and ply but a few): the digits,
  * then zeros, and in the last byte the number of digits. */
 static char small_uints[1000][4];
@@ -175,14 +191,16 @@ small_uints_init(void)
 }
 
 /* A decimal number (at most 20 digits); d has room for 4 bytes more
- * than it takes, which the line's next bytes overwrite. */
+ * than it takes, which the line's next bytes overwrite.  A number
+ * below 1000 is the case to lay out as the one most taken (the
+ * compiler had made the division loop that). */
 static inline char *
 put_uint(char *d, uint64_t v)
 {
 	char tmp[24];
 	size_t n = sizeof(tmp);
 
-	if (v < 1000) {
+	if (__builtin_expect(v < 1000, 1)) {
 		memcpy(d, small_uints[v], 4);
 		return d + small_uints[v][3];
 	}
@@ -234,10 +252,11 @@ game_ops(struct epd *e)
 {
 	static const struct {
 		const char *tag, *def, *sep;
+		size_t sep_len;
 	} parts[] = {
-		{ "White", "?", "" }, { "Black", "?", " - " },
-		{ "Event", "?", ", " }, { "Site", "?", ", " },
-		{ "Date", "????.??.??", ", " }
+		{ "White", "?", "", 0 }, { "Black", "?", " - ", 3 },
+		{ "Event", "?", ", ", 2 }, { "Site", "?", ", ", 2 },
+		{ "Date", "????.??.??", ", ", 2 }
 	};
 	size_t i, pos = 0, used = 0, len;
 	const char *v;
@@ -245,8 +264,7 @@ game_ops(struct epd *e)
 
 	if (opt_ops & OP_C0) {
 		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-			string_add(c0, &used, parts[i].sep,
-			    strlen(parts[i].sep));
+			string_add(c0, &used, parts[i].sep, parts[i].sep_len);
 			v = tag_or(e->game, parts[i].tag, parts[i].def, &len);
 			string_add(c0, &used, v, len);
 		}
@@ -353,21 +371,153 @@ keys_add(uint64_t a, uint64_t b)
 
 /* ---- writing positions ---- */
 
+/* The castling rights that a normal move of a piece of type from ->
+ * to, taking captured (0: nothing), ends: those of a rook taken on to,
+ * both of the side that moves its king, that of a rook that moves from
+ * its square (as cd_board_make drops them). */
+static __attribute__((noinline)) void
+drop_rights(cd_board *b, int us, int type, int from, int to, int captured)
+{
+	int c, s;
+
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < 2; s++)
+			if (CD_PIECE_TYPE(captured) == CD_ROOK &&
+			    b->castle_rook[c][s] == to)
+				b->castle_rook[c][s] = CD_SQ_NONE;
+	if (type == CD_KING) {
+		b->castle_rook[us][0] = CD_SQ_NONE;
+		b->castle_rook[us][1] = CD_SQ_NONE;
+	} else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
+	    b->castle_rook[us][1] == from)) {
+		for (c = 0; c < 2; c++)
+			for (s = 0; s < 2; s++)
+				if (b->castle_rook[c][s] == from)
+					b->castle_rook[c][s] = CD_SQ_NONE;
+	}
+}
+
+/*
+ * cd_board_make for the fields of an EPD line alone: the Zobrist key is
+ * not kept (nor whether an en passant capture is legal, which only the
+ * key needs); --unique, which reads the key, makes its moves with
+ * cd_board_make.  A normal move (most moves) is made here, in line, as
+ * the library's cd__board_make_normal makes it but for the key: that
+ * was two thirds of the instructions of cd_board_make.  The rarer kinds
+ * go to cd_board_make, whose change of the key is then of no use but
+ * does no harm.  check_pgn2epd compares the two on random games.
+ */
+static inline __attribute__((always_inline)) void
+make_unkeyed(cd_board *b, cd_move m)
+{
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+	int piece, captured, type, us, them;
+	cd_bitboard fbb, tbb, ft;
+	uint32_t rights;
+
+	if (CD_MOVE_KIND(m) != CD_MK_NORMAL) {
+		cd_board_make(b, m);
+		b->ep_hashed = 0;
+		return;
+	}
+	piece = b->squares[from];
+	captured = b->squares[to];
+	type = CD_PIECE_TYPE(piece);
+	us = b->side;
+	them = us ^ 1;
+	fbb = (cd_bitboard)1 << from;
+	tbb = (cd_bitboard)1 << to;
+	ft = fbb | tbb;
+	/* the piece taken, if any, leaves to; with none, to leaves
+	 * by_type[0] (set again next) and them's pieces, which are not on
+	 * it: no test of whether there is one */
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~tbb;
+	b->by_color[them] &= ~tbb;
+	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_type[type] ^= ft;
+	b->by_color[us] ^= ft;
+	b->squares[from] = 0;
+	b->squares[to] = (uint8_t)piece;
+	b->halfmove = (b->halfmove + 1) &
+	    ((uint32_t)((captured != 0) | (type == CD_PAWN)) - 1);
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)them;
+	b->ep = CD_SQ_NONE;
+	b->ep_hashed = 0;
+	/* a double push: the squares differ by 16, in that bit alone */
+	if ((type == CD_PAWN) & ((from ^ to) == 16))
+		b->ep = (uint8_t)((from + to) / 2);
+	/* castling rights end when the king moves, or a rook that has one
+	 * moves or is taken (CD_SQ_NONE is 64: a right is a byte without
+	 * that bit) */
+	memcpy(&rights, b->castle_rook, sizeof(rights));
+	if ((rights & 0x40404040U) != 0x40404040U &&
+	    (type == CD_KING || type == CD_ROOK ||
+	    CD_PIECE_TYPE(captured) == CD_ROOK))
+		drop_rights(b, us, type, from, to, captured);
+}
+
+/* The most a line takes, with what the copies write past its end (128
+ * bytes of a short head): the fields, c0 and c1, the numbers of fmvn,
+ * hmvc and id (at most 20 digits each), sm, the line end. */
+static size_t
+line_max(const struct epd *e)
+{
+	return CD_FEN_MAX + e->head_len + 128 + 160 + 32;
+}
+
+/*
+ * The end of the thread's output, where the next line goes, with room
+ * for it: d, or where d's offset lies after the output has grown (*lim
+ * then set again).  A walk keeps the end in d and the last place a line
+ * may start in *lim, and sets the output's length once it is done.
+ */
+static inline char *
+line_room(struct epd *e, char *d, char **lim)
+{
+	cd_buf *o = e->ob;
+	size_t need = line_max(e);
+
+	if (d > *lim) {
+		o->len = (size_t)(d - o->data);
+		cli_buf_reserve(o, need);
+		d = o->data + o->len;
+		*lim = o->data + o->cap - need;
+	}
+	return d;
+}
+
+/* The start of a walk: the end of the output, and in *lim the last place
+ * a line may start without more room. */
+static char *
+walk_start(struct epd *e, char **lim)
+{
+	cd_buf *o = e->ob;
+	size_t need = line_max(e);
+
+	cli_buf_reserve(o, need);
+	*lim = o->data + o->cap - need;
+	return o->data + o->len;
+}
+
 /*
  * Write the position b at ply (from the game's start) of line number
  * line (0: the main line), the move sm played from it (NULL: none), if
  * the selection keeps it: plies 0..first-1, and the plies after
  * last_ply - last (last_ply: the ply of the line's final position).
+ * The line goes at d, which has room for it (line_room); returns its
+ * end (d when it is not written).  ops, select and unique are opt_ops,
+ * opt_select and opt_unique, given as arguments so that a caller may
+ * give them as constants.
  */
-static inline __attribute__((always_inline)) void
-emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
-    uint32_t last_ply, const cd_game_node *sm)
+static inline __attribute__((always_inline)) char *
+emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
+    uint32_t line, uint32_t last_ply, const cd_game_node *sm, unsigned ops,
+    bool select, bool unique)
 {
-	cd_buf *o = e->ob;
-	char *d;
-	size_t n, need;
+	size_t n;
 
-	if (opt_select) {
+	if (select) {
 		bool keep = false;
 
 		if (opt_first >= 0 && (uint64_t)ply < (uint64_t)opt_first)
@@ -376,30 +526,29 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		    (uint64_t)ply + (uint64_t)opt_last > (uint64_t)last_ply)
 			keep = true;
 		if (!keep)
-			return;
+			return d;
 	}
-	/* the longest line: the fields, c0 and c1, the numbers of fmvn,
-	 * hmvc and id (at most 20 digits each), sm, the line end; and
-	 * what the copies write past it */
-	need = CD_FEN_MAX + e->head_len + 160 + 32;
-	if (o->cap - o->len < need)
-		cli_buf_reserve(o, need);
-	d = o->data + o->len;
 	n = cd_fen_write_epd(b, d);
-	if (opt_unique && !keys_add(b->key, text_hash(d, n)))
-		return;
-	d = put32(d + n, e->head, e->head_len);
-	if (opt_ops & OP_FMVN) {
+	if (unique && !keys_add(b->key, text_hash(d, n)))
+		return d;
+	d = put_head(d + n, e->head, e->head_len);
+	if (ops & OP_FMVN) {
+		/* its ';' with the next operation's start in one store */
 		d = put_uint(d, b->fullmove);
+		if (ops & OP_HMVC) {
+			memcpy(d, "; hmvc ", 8);
+			d = put_uint(d + 7, b->halfmove);
+		}
 		*d++ = ';';
-	}
-	if (opt_ops & OP_HMVC) {
+	} else if (ops & OP_HMVC) {
 		memcpy(d, " hmvc ", 6);
 		d = put_uint(d + 6, b->halfmove);
 		*d++ = ';';
 	}
-	if (opt_ops & OP_ID) {
-		d = put_uint(put32(d, e->id, e->id_len), ply);
+	if (ops & OP_ID) {
+		/* (id: at most 26 bytes) */
+		memcpy(d, e->id, 32);
+		d = put_uint(d + e->id_len, ply);
 		if (line > 0) {
 			*d++ = 'v';
 			d = put_uint(d, line);
@@ -408,14 +557,15 @@ emit(struct epd *e, const cd_board *b, uint32_t ply, uint32_t line,
 		d += 2;
 	}
 	/* a null move is no legal move for sm: left out */
-	if ((opt_ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
+	if ((ops & OP_SM) && sm != NULL && sm->move != CD_MOVE_NULL) {
 		memcpy(d, " sm ", 4);
 		memcpy(d + 4, sm->san, 8);	/* san: 8 bytes, <= 7 used */
 		d += 4 + sm->san_len;
-		*d++ = ';';
+		memcpy(d, ";\n", 2);
+		return d + 2;
 	}
 	*d++ = '\n';
-	o->len = (size_t)(d - o->data);
+	return d;
 }
 
 static void
@@ -450,6 +600,33 @@ line_end(const cd_game_node *nodes, uint32_t n)
 	return nodes[n].ply;
 }
 
+/* The main line alone, with the options given as arguments: one board
+ * suffices. */
+static inline __attribute__((always_inline)) void
+write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
+    bool unique)
+{
+	const cd_game_node *nodes = e->game->nodes;
+	cd_board b = e->game->start;
+	uint32_t n;
+	char *d, *lim;
+
+	d = walk_start(e, &lim);
+	d = emit(e, d, &b, 0, 0, end,
+	    nodes[0].next ? &nodes[nodes[0].next] : NULL, ops, select, unique);
+	for (n = nodes[0].next; n != 0; n = nodes[n].next) {
+		if (unique)
+			cd_board_make(&b, nodes[n].move);
+		else
+			make_unkeyed(&b, nodes[n].move);
+		d = line_room(e, d, &lim);
+		d = emit(e, d, &b, nodes[n].ply, 0, end,
+		    nodes[n].next ? &nodes[nodes[n].next] : NULL, ops, select,
+		    unique);
+	}
+	e->ob->len = (size_t)(d - e->ob->data);
+}
+
 /*
  * Write the positions of the current game in the order of its PGN text:
  * the start, each move's position, and (with --variations) after a
@@ -466,19 +643,16 @@ write_game(struct epd *e)
 	const cd_game_node *nodes = g->nodes;
 	cd_board *boards;
 	uint32_t nvar = 0, n, end;
+	char *d, *lim;
 
 	end = line_end(nodes, 0);
 	if (!opt_variations) {
-		/* the main line alone: one board suffices */
-		cd_board b = g->start;
-
-		emit(e, &b, 0, 0, end,
-		    nodes[0].next ? &nodes[nodes[0].next] : NULL);
-		for (n = nodes[0].next; n != 0; n = nodes[n].next) {
-			cd_board_make(&b, nodes[n].move);
-			emit(e, &b, nodes[n].ply, 0, end,
-			    nodes[n].next ? &nodes[nodes[n].next] : NULL);
-		}
+		/* the default operations and no selection, the common case,
+		 * with the options as constants: no test of them per line */
+		if (opt_ops == OP_ALL && !opt_select && !opt_unique)
+			write_main(e, end, OP_ALL, false, false);
+		else
+			write_main(e, end, opt_ops, opt_select, opt_unique);
 		return;
 	}
 	if (e->boards_cap < g->nnodes) {
@@ -490,8 +664,10 @@ write_game(struct epd *e)
 	}
 	boards = e->boards;
 	boards[0] = g->start;
-	emit(e, &boards[0], 0, 0, end,
-	    nodes[0].next ? &nodes[nodes[0].next] : NULL);
+	d = walk_start(e, &lim);
+	d = emit(e, d, &boards[0], 0, 0, end,
+	    nodes[0].next ? &nodes[nodes[0].next] : NULL, opt_ops, opt_select,
+	    opt_unique);
 	e->stack_len = 0;
 	if (nodes[0].next != 0)
 		push(e, nodes[0].next, 0, end, false);
@@ -512,9 +688,14 @@ write_game(struct epd *e)
 			const cd_game_node *nd = &nodes[n];
 
 			boards[n] = boards[nd->parent];
-			cd_board_make(&boards[n], nd->move);
-			emit(e, &boards[n], nd->ply, p.line, end,
-			    nd->next ? &nodes[nd->next] : NULL);
+			if (opt_unique)
+				cd_board_make(&boards[n], nd->move);
+			else
+				make_unkeyed(&boards[n], nd->move);
+			d = line_room(e, d, &lim);
+			d = emit(e, d, &boards[n], nd->ply, p.line, end,
+			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
+			    opt_select, opt_unique);
 			if (nd->var != 0) {
 				if (nd->next != 0) {
 					push(e, nd->next, p.line, end, false);
@@ -525,6 +706,7 @@ write_game(struct epd *e)
 			}
 		}
 	}
+	e->ob->len = (size_t)(d - e->ob->data);
 }
 
 /* ---- games ---- */

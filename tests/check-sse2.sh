@@ -5,9 +5,13 @@
 # of the comment folder and of the game reader's comment scan is
 # compared with the tests' references too (test_fold_random,
 # test_plain_comment_random, test_comment_scan), not only the AVX2
-# code.  Skipped without Check.
+# code; and check_fen with CHESSDATA_NO_AVX2=1 and with
+# CHESSDATA_NO_SSSE3=1, for the FEN writer's SSSE3 and plain code
+# (test_placement_random).  Skipped without Check.
 set -u
 : "${top_builddir:?}"
 [ -x "$top_builddir/tests/check_pgn" ] || exit 77
 CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_pgn" || exit 1
 CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_pgn_lex" || exit 1
+CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_fen" || exit 1
+CHESSDATA_NO_SSSE3=1 "$top_builddir/tests/check_fen" || exit 1

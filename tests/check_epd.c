@@ -582,6 +582,43 @@ START_TEST(test_builder)
 }
 END_TEST
 
+/* cd_epd_quote on strings with and without '"' and '\\' (which it
+ * copies at once when there is neither) against the rule: each of those
+ * two after a backslash, every byte else as it is, all in quotes. */
+START_TEST(test_quote)
+{
+	static const char bytes[] = "ab \"\\\x80\xc3\xa9,.;";
+	uint64_t r = 0x9e3779b97f4a7c15ULL;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		char s[64], out[2 * sizeof(s) + 2], want[sizeof(out)];
+		size_t len, k, n = 0;
+
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		len = (size_t)(r % sizeof(s));
+		for (k = 0; k < len; k++) {
+			r ^= r << 13;
+			r ^= r >> 7;
+			r ^= r << 17;
+			/* mostly plain bytes, so that many have neither */
+			s[k] = bytes[r % 64 < 60 ? r % 3 : r % (sizeof(bytes) - 1)];
+		}
+		want[n++] = '"';
+		for (k = 0; k < len; k++) {
+			if (s[k] == '"' || s[k] == '\\')
+				want[n++] = '\\';
+			want[n++] = s[k];
+		}
+		want[n++] = '"';
+		ck_assert_uint_eq(cd_epd_quote(out, s, len), n);
+		ck_assert(memcmp(out, want, n) == 0);
+	}
+}
+END_TEST
+
 START_TEST(test_opcode_names)
 {
 	ck_assert(cd_epd_opcode_valid("a", 1));
@@ -769,6 +806,7 @@ epd_suite(void)
 	tcase_add_test(tc, test_fen_clocks);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_builder);
+	tcase_add_test(tc, test_quote);
 	tcase_add_test(tc, test_opcode_names);
 	tcase_add_test(tc, test_line_kind);
 	tcase_add_test(tc, test_reader);

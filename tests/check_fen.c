@@ -328,6 +328,67 @@ START_TEST(test_castling_random)
 }
 END_TEST
 
+/*
+ * The placement field of random boards against the rule spelled out
+ * once more: ranks 8 to 1, each square's letter, a run of empty squares
+ * as its length, ranks apart by '/'.  The boards range from empty to
+ * full; the field is written with the AVX2 shuffles, the SSSE3 ones or
+ * the plain code as the processor has them (check-sse2.sh runs this
+ * again with CHESSDATA_NO_AVX2 and with CHESSDATA_NO_SSSE3).
+ */
+START_TEST(test_placement_random)
+{
+	static const char letters[] = "?PNBRQK??pnbrqk";
+	int i, sq, rank, file;
+
+	for (i = 0; i < 100000; i++) {
+		cd_board b;
+		char buf[CD_FEN_MAX], want[CD_FEN_MAX], *w = want;
+		/* how full: from none to every square */
+		unsigned fill = (unsigned)(tu_rand() % 65);
+
+		cd_board_clear(&b);
+		for (sq = 0; sq < 64; sq++) {
+			uint64_t r = tu_rand();
+
+			if (r % 64 < fill)
+				cd_board_put(&b, sq, CD_PIECE((int)((r >> 8) % 2),
+				    (int)((r >> 16) % 6) + CD_PAWN));
+		}
+		cd_board_finish(&b);
+		for (rank = 7; rank >= 0; rank--) {
+			int empty = 0;
+
+			for (file = 0; file < 8; file++) {
+				int pc = b.squares[CD_SQ(file, rank)];
+
+				if (pc == 0) {
+					empty++;
+					continue;
+				}
+				if (empty)
+					*w++ = (char)('0' + empty);
+				empty = 0;
+				*w++ = letters[pc];
+			}
+			if (empty)
+				*w++ = (char)('0' + empty);
+			if (rank)
+				*w++ = '/';
+		}
+		*w = '\0';
+		cd_fen_write_epd(&b, buf);
+		ck_assert_msg(strcspn(buf, " ") == strlen(want) &&
+		    memcmp(buf, want, strlen(want)) == 0,
+		    "placement %s, not %s", buf, want);
+		cd_fen_write(&b, buf);
+		ck_assert_msg(strcspn(buf, " ") == strlen(want) &&
+		    memcmp(buf, want, strlen(want)) == 0,
+		    "placement %s, not %s", buf, want);
+	}
+}
+END_TEST
+
 /* The longest FEN fits CD_FEN_MAX. */
 START_TEST(test_longest)
 {
@@ -718,6 +779,7 @@ fen_suite(void)
 	    (int)(sizeof(detect) / sizeof(detect[0])));
 	tcase_add_test(tc, test_write_epd);
 	tcase_add_test(tc, test_castling_random);
+	tcase_add_test(tc, test_placement_random);
 	tcase_add_test(tc, test_longest);
 	tcase_add_test(tc, test_fixture_positions);
 	suite_add_tcase(s, tc);

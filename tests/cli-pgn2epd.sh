@@ -4,7 +4,8 @@
 # outputs (tests/expected/p2e-*), the standard's FEN examples, rejects,
 # --unique, --first/--last, --ops, --variations, and the pipeline
 # pgn2epd | epd-validate over every PGN fixture (and the same output
-# from the FEN writer's plain code, CHESSDATA_NO_SSSE3=1).
+# from the FEN writer's plain code, CHESSDATA_NO_SSSE3=1, and its SSSE3
+# code, CHESSDATA_NO_AVX2=1).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
@@ -239,9 +240,13 @@ for f in "$F"/*.pgn; do
 	"$V" -q -n "$T/p.epd" >"$T/v.epd" 2>"$T/v.err" ||
 	    { cat "$T/v.err" >&2; fail "$f: epd-validate found invalid lines"; }
 	cmp -s "$T/p.epd" "$T/v.epd" || fail "$f: output not canonical"
-	# the FEN writer's plain code (no SSSE3) writes the same
+	# the FEN writer's plain code (no SSSE3) writes the same, and so
+	# does its SSSE3 code (no AVX2)
 	CHESSDATA_NO_SSSE3=1 "$P" -q --variations "$f" >"$T/p2.epd" 2>/dev/null
 	cmp -s "$T/p.epd" "$T/p2.epd" ||
 	    fail "$f: CHESSDATA_NO_SSSE3=1 changes the output"
+	CHESSDATA_NO_AVX2=1 "$P" -q --variations "$f" >"$T/p2.epd" 2>/dev/null
+	cmp -s "$T/p.epd" "$T/p2.epd" ||
+	    fail "$f: CHESSDATA_NO_AVX2=1 changes the output"
 done
 exit 0
