@@ -143,6 +143,7 @@ cd_game_free(cd_game *g)
 	if (g->priv) {
 		free(g->priv->stack);
 		free(g->priv->pboards);
+		free(g->priv->positions);
 		free(g->priv->tag_hash);
 		free(g->priv);
 	}
@@ -169,6 +170,7 @@ cd__game_clear_start(cd_game *g)
 	tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
+	g->positions = NULL;
 	memset(&g->notes[0], 0, sizeof(g->notes[0]));
 	g->nnotes = 1;
 	g->nnagsets = 1;
@@ -1117,6 +1119,24 @@ cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
 }
 
 cd_status
+cd__game_position_keep(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+	uint32_t n = g->nnodes - 1;
+
+	if (n >= p->positions_cap) {
+		if (grow32((void **)&p->positions, &p->positions_cap,
+		    (size_t)n + 1, sizeof(*p->positions), 256) != 0) {
+			g->positions = NULL;
+			return CD_ERR_NOMEM;
+		}
+	}
+	p->positions[n] = p->line.board;
+	g->positions = p->positions;
+	return CD_OK;
+}
+
+cd_status
 cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node)
 {
 	return cd__game_add_move_san(g, m, NULL, 0, node);
@@ -1127,6 +1147,7 @@ cd_game_add_move(cd_game *g, cd_move m, uint32_t *node)
 {
 	const cd_board *b = &g->priv->line.board;
 
+	g->positions = NULL;	/* (the parser's, which this move is not in) */
 	if (m == CD_MOVE_NULL) {
 		if (cd_board_in_check(b))
 			return CD_ERR_ILLEGAL;

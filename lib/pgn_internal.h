@@ -319,6 +319,11 @@ struct cd__game_priv {
 	struct cd__pboard *pboards;	/* their packed positions */
 	size_t npboards, pboards_cap;
 
+	/* g->positions when kept (CD_PGN_PARSE_POSITIONS), and its
+	 * capacity */
+	cd_board *positions;
+	uint32_t positions_cap;
+
 	/* castling rights cd_game_setup cleared from the FEN tag */
 	char fen_cleared[9];
 
@@ -366,6 +371,11 @@ cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
  * cd_san_parse (nothing done), or the adding's failure (negative). */
 int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
     uint32_t *node);
+/* Keep the line's position, after the move just added, as its node's in
+ * g->positions (CD_PGN_PARSE_POSITIONS: the parser, after each move;
+ * out of the way of the moves of games that keep none).  Out of memory,
+ * the game keeps none any more. */
+cd_status cd__game_position_keep(cd_game *g);
 
 /*
  * A brace comment at s (after its `{`; e: the end of the movetext)

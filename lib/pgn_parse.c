@@ -447,7 +447,11 @@ read_movetext(struct parse *ps)
 				    NULL);
 				if (k > 0) {
 					lx.p = w;
-					continue;
+					if (__builtin_expect(g->positions ==
+					    NULL, 1) ||
+					    cd__game_position_keep(g) == CD_OK)
+						continue;
+					k = CD_ERR_NOMEM;
 				}
 				if (k == CD_ERR_ARG)
 					return no_anchor(ps);
@@ -518,6 +522,8 @@ read_movetext(struct parse *ps)
 					st = (cd_status)k;
 					break;
 				}
+				if (g->positions != NULL)
+					st = cd__game_position_keep(g);
 				if (ps->o->warn)
 					note_odd_move(ps, &t, idx);
 				break;
@@ -544,6 +550,8 @@ read_movetext(struct parse *ps)
 				return no_anchor(ps);
 			if (st != CD_OK)
 				break;
+			if (g->positions != NULL)
+				st = cd__game_position_keep(g);
 			if (ps->o->warn)
 				note_odd_move(ps, &t, idx);
 			break;
@@ -697,6 +705,11 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	 * opens (most games have none): the first one makes it again from
 	 * the main line, and from then on it is kept */
 	g->priv->line.prev_stale = true;
+	/* (the start is the line's position before its first move: the
+	 * first kept) */
+	if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
+	    cd__game_position_keep(g) != CD_OK)
+		return CD_ERR_NOMEM;
 	return read_movetext(&ps);
 }
 

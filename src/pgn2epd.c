@@ -87,9 +87,6 @@ struct epd {
 	/* and " id \"N." (N: index; 26 bytes at most, 32 to read) */
 	char id[48];
 	size_t id_len;
-	/* per node: the position after its move (nodes[0]: the start) */
-	cd_board *boards;
-	size_t boards_cap;
 	struct pending *stack;
 	size_t stack_len, stack_cap;
 };
@@ -371,92 +368,6 @@ keys_add(uint64_t a, uint64_t b)
 
 /* ---- writing positions ---- */
 
-/* The castling rights that a normal move of a piece of type from ->
- * to, taking captured (0: nothing), ends: those of a rook taken on to,
- * both of the side that moves its king, that of a rook that moves from
- * its square (as cd_board_make drops them). */
-static __attribute__((noinline)) void
-drop_rights(cd_board *b, int us, int type, int from, int to, int captured)
-{
-	int c, s;
-
-	for (c = 0; c < 2; c++)
-		for (s = 0; s < 2; s++)
-			if (CD_PIECE_TYPE(captured) == CD_ROOK &&
-			    b->castle_rook[c][s] == to)
-				b->castle_rook[c][s] = CD_SQ_NONE;
-	if (type == CD_KING) {
-		b->castle_rook[us][0] = CD_SQ_NONE;
-		b->castle_rook[us][1] = CD_SQ_NONE;
-	} else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
-	    b->castle_rook[us][1] == from)) {
-		for (c = 0; c < 2; c++)
-			for (s = 0; s < 2; s++)
-				if (b->castle_rook[c][s] == from)
-					b->castle_rook[c][s] = CD_SQ_NONE;
-	}
-}
-
-/*
- * cd_board_make for the fields of an EPD line alone: the Zobrist key is
- * not kept (nor whether an en passant capture is legal, which only the
- * key needs); --unique, which reads the key, makes its moves with
- * cd_board_make.  A normal move (most moves) is made here, in line, as
- * the library's cd__board_make_normal makes it but for the key: that
- * was two thirds of the instructions of cd_board_make.  The rarer kinds
- * go to cd_board_make, whose change of the key is then of no use but
- * does no harm.  check_pgn2epd compares the two on random games.
- */
-static inline __attribute__((always_inline)) void
-make_unkeyed(cd_board *b, cd_move m)
-{
-	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
-	int piece, captured, type, us, them;
-	cd_bitboard fbb, tbb, ft;
-	uint32_t rights;
-
-	if (CD_MOVE_KIND(m) != CD_MK_NORMAL) {
-		cd_board_make(b, m);
-		b->ep_hashed = 0;
-		return;
-	}
-	piece = b->squares[from];
-	captured = b->squares[to];
-	type = CD_PIECE_TYPE(piece);
-	us = b->side;
-	them = us ^ 1;
-	fbb = (cd_bitboard)1 << from;
-	tbb = (cd_bitboard)1 << to;
-	ft = fbb | tbb;
-	/* the piece taken, if any, leaves to; with none, to leaves
-	 * by_type[0] (set again next) and them's pieces, which are not on
-	 * it: no test of whether there is one */
-	b->by_type[CD_PIECE_TYPE(captured)] &= ~tbb;
-	b->by_color[them] &= ~tbb;
-	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
-	b->by_type[type] ^= ft;
-	b->by_color[us] ^= ft;
-	b->squares[from] = 0;
-	b->squares[to] = (uint8_t)piece;
-	b->halfmove = (b->halfmove + 1) &
-	    ((uint32_t)((captured != 0) | (type == CD_PAWN)) - 1);
-	b->fullmove += (uint32_t)us;
-	b->side = (uint8_t)them;
-	b->ep = CD_SQ_NONE;
-	b->ep_hashed = 0;
-	/* a double push: the squares differ by 16, in that bit alone */
-	if ((type == CD_PAWN) & ((from ^ to) == 16))
-		b->ep = (uint8_t)((from + to) / 2);
-	/* castling rights end when the king moves, or a rook that has one
-	 * moves or is taken (CD_SQ_NONE is 64: a right is a byte without
-	 * that bit) */
-	memcpy(&rights, b->castle_rook, sizeof(rights));
-	if ((rights & 0x40404040U) != 0x40404040U &&
-	    (type == CD_KING || type == CD_ROOK ||
-	    CD_PIECE_TYPE(captured) == CD_ROOK))
-		drop_rights(b, us, type, from, to, captured);
-}
-
 /* The most a line takes, with what the copies write past its end (128
  * bytes of a short head): the fields, c0 and c1, the numbers of fmvn,
  * hmvc and id (at most 20 digits each), sm, the line end. */
@@ -600,29 +511,25 @@ line_end(const cd_game_node *nodes, uint32_t n)
 	return nodes[n].ply;
 }
 
-/* The main line alone, with the options given as arguments: one board
- * suffices. */
+/* The main line alone, with the options given as arguments. */
 static inline __attribute__((always_inline)) void
 write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
     bool unique)
 {
 	const cd_game_node *nodes = e->game->nodes;
-	cd_board b = e->game->start;
-	uint32_t n;
+	const cd_board *pos = e->game->positions;
+	uint32_t n = 0;
 	char *d, *lim;
 
 	d = walk_start(e, &lim);
-	d = emit(e, d, &b, 0, 0, end,
-	    nodes[0].next ? &nodes[nodes[0].next] : NULL, ops, select, unique);
-	for (n = nodes[0].next; n != 0; n = nodes[n].next) {
-		if (unique)
-			cd_board_make(&b, nodes[n].move);
-		else
-			make_unkeyed(&b, nodes[n].move);
+	for (;;) {
+		uint32_t next = nodes[n].next;
+
+		d = emit(e, d, &pos[n], nodes[n].ply, 0, end,
+		    next ? &nodes[next] : NULL, ops, select, unique);
+		if ((n = next) == 0)
+			break;
 		d = line_room(e, d, &lim);
-		d = emit(e, d, &b, nodes[n].ply, 0, end,
-		    nodes[n].next ? &nodes[nodes[n].next] : NULL, ops, select,
-		    unique);
 	}
 	e->ob->len = (size_t)(d - e->ob->data);
 }
@@ -632,16 +539,14 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
  * the start, each move's position, and (with --variations) after a
  * move the positions of its variations, depth first, before the line
  * goes on.  An explicit stack: no depth of nesting overflows anything.
- * Every node's position is made from its parent's, which the walk has
- * always made before; boards[] keeps one per node (the main line alone
- * needs only one).
+ * The positions are the parser's (CD_PGN_PARSE_POSITIONS).
  */
 static void
 write_game(struct epd *e)
 {
 	const cd_game *g = e->game;
 	const cd_game_node *nodes = g->nodes;
-	cd_board *boards;
+	const cd_board *pos = g->positions;
 	uint32_t nvar = 0, n, end;
 	char *d, *lim;
 
@@ -655,17 +560,8 @@ write_game(struct epd *e)
 			write_main(e, end, opt_ops, opt_select, opt_unique);
 		return;
 	}
-	if (e->boards_cap < g->nnodes) {
-		e->boards_cap = g->nnodes + g->nnodes / 2 + 16;
-		free(e->boards);
-		e->boards = malloc(e->boards_cap * sizeof(*e->boards));
-		if (e->boards == NULL)
-			cli_fatal("out of memory");
-	}
-	boards = e->boards;
-	boards[0] = g->start;
 	d = walk_start(e, &lim);
-	d = emit(e, d, &boards[0], 0, 0, end,
+	d = emit(e, d, &pos[0], 0, 0, end,
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL, opt_ops, opt_select,
 	    opt_unique);
 	e->stack_len = 0;
@@ -687,13 +583,8 @@ write_game(struct epd *e)
 		for (; n != 0; n = nodes[n].next) {
 			const cd_game_node *nd = &nodes[n];
 
-			boards[n] = boards[nd->parent];
-			if (opt_unique)
-				cd_board_make(&boards[n], nd->move);
-			else
-				make_unkeyed(&boards[n], nd->move);
 			d = line_room(e, d, &lim);
-			d = emit(e, d, &boards[n], nd->ply, p.line, end,
+			d = emit(e, d, &pos[n], nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
 			    opt_select, opt_unique);
 			if (nd->var != 0) {
@@ -733,7 +624,6 @@ epd_free(void *p)
 {
 	struct epd *e = p;
 
-	free(e->boards);
 	free(e->stack);
 	free(e);
 }
@@ -854,6 +744,8 @@ main(int argc, char **argv)
 		}
 	}
 	cli_games.each = convert;
+	/* the position after each move, which the parser makes */
+	cli_games.opts.flags = CD_PGN_PARSE_POSITIONS;
 	cli_games.priv_free = epd_free;
 	opt_select = opt_first >= 0 || opt_last >= 0;
 	if (opt_unique)		/* one set of positions, in input order */

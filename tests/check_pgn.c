@@ -1190,6 +1190,135 @@ START_TEST(test_random_games)
 }
 END_TEST
 
+/* A random move of b written at *len of text (with a separator that
+ * sends some moves the lexer's way: a suffix glued to it), made on b;
+ * now and then a null move (null: whether one may come).  False when b
+ * has no move. */
+static bool
+random_move(cd_board *b, char *text, size_t *len, bool null)
+{
+	static const char *const seps[] = { " ", " ", " ", "! ", "?\n",
+	    "{c} ", "$1 " };
+	cd_move list[CD_MAX_MOVES], m;
+	char san[CD_SAN_MAX];
+	int n = cd_board_legal_moves(b, list);
+
+	if (n == 0 || cd_board_insufficient_material(b))
+		return false;
+	if (null && rnd(12) == 0 && !cd_board_in_check(b)) {
+		m = CD_MOVE_NULL;
+		strcpy(san, "--");
+	} else {
+		m = list[rnd((unsigned)n)];
+		cd_san_write(b, m, san);
+	}
+	*len += (size_t)sprintf(text + *len, "%s%s", san,
+	    seps[rnd(sizeof(seps) / sizeof(seps[0]))]);
+	cd_board_make(b, m);
+	return true;
+}
+
+/*
+ * CD_PGN_PARSE_POSITIONS: random games with variations (nested, with
+ * null moves in them, moves read by the fast path, the lexer's way and
+ * cd_san_parse: promotions, en passant, suffixes), Chess960 among them;
+ * every node's position must be its parent's with its move made, key
+ * and all, and the start the game's.  Without the flag there are none,
+ * and a move added to a parsed game leaves none.
+ */
+START_TEST(test_positions_random)
+{
+	static const struct {
+		const char *fen;
+		bool c960;
+	} starts[] = {
+	    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0 },
+	    { "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w "
+	    "KQkq - 0 1", 0 },
+	    { "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 0 },
+	    { "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+	    0 },
+	    { "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 0 },
+	    { "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - "
+	    "2 9", 1 },
+	};
+	cd_pgn_parse_opts opts = { .flags = CD_PGN_PARSE_POSITIONS };
+	char *text = malloc(1 << 17);
+	int gi, nodes = 0;
+
+	ck_assert_ptr_nonnull(text);
+	for (gi = 0; gi < 300; gi++) {
+		const char *fen = starts[gi % 6].fen;
+		cd_board b, before, v;
+		size_t len;
+		int ply, k;
+		uint32_t n;
+		cd_error err;
+
+		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen),
+		    starts[gi % 6].c960 ? CD_FEN_960 : 0, NULL), CD_OK);
+		len = (size_t)sprintf(text, "%s[FEN \"%s\"]\n\n",
+		    starts[gi % 6].c960 ? "[Variant \"Chess960\"]\n" : "", fen);
+		for (ply = 0; ply < 150; ply++) {
+			before = b;
+			if (!random_move(&b, text, &len, false))
+				break;
+			/* a variation to the move just written, and now and
+			 * then one inside it */
+			if (rnd(6) == 0) {
+				v = before;
+				len += (size_t)sprintf(text + len, "( ");
+				for (k = 0; k < 6; k++) {
+					cd_board w = v;	/* before the move */
+
+					if (!random_move(&v, text, &len, true))
+						break;
+					if (k != 1 || rnd(2) != 0)
+						continue;
+					len += (size_t)sprintf(text + len, "( ");
+					while (random_move(&w, text, &len,
+					    true) && rnd(4))
+						;
+					len += (size_t)sprintf(text + len, ") ");
+				}
+				len += (size_t)sprintf(text + len, ") ");
+			}
+		}
+		strcpy(text + len, "*\n");
+		len += 2;
+		ck_assert_msg(cd_pgn_parse_text(game, text, len, &opts,
+		    &err) == CD_OK, "%s\n%s", err.msg, text);
+		ck_assert_ptr_nonnull(game->positions);
+		ck_assert_mem_eq(&game->positions[0], &game->start,
+		    sizeof(cd_board));
+		for (n = 1; n < game->nnodes; n++) {
+			const cd_game_node *nd = &game->nodes[n];
+
+			b = game->positions[nd->parent];
+			cd_board_make(&b, nd->move);
+			ck_assert_msg(memcmp(&b, &game->positions[n],
+			    sizeof(b)) == 0, "node %u: the position differs "
+			    "(%s)\n%s", (unsigned)n, nd->san, text);
+		}
+		nodes += (int)game->nnodes;
+	}
+	ck_assert_int_gt(nodes, 50000);
+	/* none without the flag, and none once a move is added */
+	ck_assert_int_eq(cd_pgn_parse_text(game, "1. e4 e5 *\n", 11, NULL,
+	    NULL), CD_OK);
+	ck_assert_ptr_null(game->positions);
+	ck_assert_int_eq(cd_pgn_parse_text(game, "1. e4 e5 *\n", 11, &opts,
+	    NULL), CD_OK);
+	ck_assert_ptr_nonnull(game->positions);
+	ck_assert_uint_eq(game->positions[2].side, CD_WHITE);
+	ck_assert_uint_eq(game->positions[2].ep, CD_SQ(4, 5));
+	ck_assert_int_eq(cd_game_add_move(game, CD_MOVE(CD_SQ(6, 0), CD_SQ(5, 2),
+	    CD_MK_NORMAL), NULL), CD_OK);
+	ck_assert_ptr_null(game->positions);
+	free(text);
+}
+END_TEST
+
 /*
  * Tokens of every shape (piece letter, file, rank, square, with and
  * without `x`) for every piece and every square it attacks, legal or
@@ -2079,6 +2208,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
+	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_add_test(tc, test_tags_random);

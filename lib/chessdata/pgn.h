@@ -192,6 +192,11 @@ typedef struct cd_game {
 
 	/* Private: the arrays' capacities, the builder's state. */
 	struct cd__game_priv *priv;
+
+	/* Parsed with CD_PGN_PARSE_POSITIONS: the position after each
+	 * node's move, positions[0] the start, one for each of the nnodes
+	 * nodes; NULL otherwise, and once cd_game_add_move adds a move. */
+	const cd_board *positions;
 } cd_game;
 
 /* A new empty game (no tags, standard start position, one node);
@@ -399,7 +404,12 @@ enum {
 	CD_PGN_PARSE_NO_NULL_MAIN = 1 << 0,
 	/* reject every null move, in variations too (PGC cannot hold
 	 * one) */
-	CD_PGN_PARSE_NO_NULL = 1 << 1
+	CD_PGN_PARSE_NO_NULL = 1 << 1,
+	/* keep the position after every move, variations included, in
+	 * the game's positions (for a caller that visits each position:
+	 * the parser makes them anyway, and a copy costs less than making
+	 * the move again) */
+	CD_PGN_PARSE_POSITIONS = 1 << 2
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
