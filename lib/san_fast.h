@@ -19,10 +19,8 @@
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,
  * squares between empty, no square of the king's path attacked with
- * king and rook lifted), Chess960 included.  Not inline: one move in
- * twenty to forty castles, and inline its registers cost every other
- * move. */
-static __attribute__((noinline)) int
+ * king and rook lifted), Chess960 included. */
+static int
 cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
     cd_move *m, char *san, size_t *san_len)
 {
