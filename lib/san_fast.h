@@ -96,38 +96,21 @@ static const uint8_t letter_type[128] = {
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
 
-/* The square f when a slider on it moving in the directions dirs
- * (cd__slide_dirs) sees sq, nothing in between on occupancy occ; else
- * the empty set.  No branch (off sq's lines the direction is -1, whose
- * bit is clear). */
-static inline cd_bitboard
-line_sees(unsigned dirs, int sq, int f, cd_bitboard occ)
-{
-	int d = cd__dir[sq][f], dd = d & 7;
-
-	return CD_BB(f) & -(cd_bitboard)((dirs >> (d + 1) & 1) &
-	    ((cd__between_dir(sq, f, dd) & occ) == 0));
-}
-
 /*
- * The pieces of set (the pieces of one type, knight to king, of one
- * side) that reach sq on occupancy occ: a knight's or king's step from
- * the tables, and for a slider the lines from sq to the first and the
- * last piece of set, which are all of them when set holds at most two
- * sliders (the caller sees to it).  Every kind worked out and the
- * type's kept, with no branch, since which piece moves is as good as
- * random from move to move; looking from the pieces costs a fraction
- * of the eight rays from sq.
+ * The squares from which a piece of type (knight to king) reaches sq on
+ * occupancy occ: all four kinds of move worked out and the type's kept,
+ * with no branch, since which piece moves is as good as random from
+ * move to move.
  */
 static inline cd_bitboard
-reach(int type, int sq, cd_bitboard set, cd_bitboard occ)
+reach(int type, int sq, cd_bitboard occ)
 {
-	int lo = cd__lsb(set | CD_BB(63)), hi = 63 - __builtin_clzll(set | 1);
-	unsigned dirs = cd__slide_dirs[type];
+	cd_bitboard diag = diag_reach(sq, occ), orth = orth_reach(sq, occ);
 
-	/* (no pawn comes here: White's steps are everyone's) */
-	return (cd__steps[CD_WHITE][type][sq] | line_sees(dirs, sq, lo, occ) |
-	    line_sees(dirs, sq, hi, occ)) & set;
+	return (cd__knight_att[sq] & -(cd_bitboard)(type == CD_KNIGHT)) |
+	    (cd__king_att[sq] & -(cd_bitboard)(type == CD_KING)) |
+	    (diag & -(cd_bitboard)(type == CD_BISHOP || type == CD_QUEEN)) |
+	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
 }
 
 /* Whether the piece of side us on from (not the king), moved to to,
@@ -208,7 +191,6 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		type = CD_PAWN;
 	} else {
 		size_t e = n - 2;
-		cd_bitboard rest;
 
 		if ((unsigned char)t[0] >= 128 ||
 		    (type = letter_type[(unsigned char)t[0]]) == 0)
@@ -221,14 +203,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 			fr = t[i++] - '1';
 		if (i != e)
 			return 0;
-		cand = b->by_type[type] & own;
-		/* three sliders of a kind or more (after a promotion) are
-		 * left to the general reader: reach looks at two */
-		rest = cand & (cand - 1);
-		if (type >= CD_BISHOP && type <= CD_QUEEN &&
-		    (rest & (rest - 1)) != 0)
-			return 0;
-		cand = reach(type, to, cand, occ);
+		cand = reach(type, to, occ) & b->by_type[type] & own;
 	}
 	if (check && type != CD_KING) {
 		/* in check: capture the checker or block it */

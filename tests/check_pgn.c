@@ -1336,8 +1336,8 @@ START_TEST(test_random_tokens)
 	    /* in check, in double check */
 	    "4k3/8/8/8/1b6/8/1N3P2/R2QK1NR w - - 0 1",
 	    "4k3/8/8/8/1b6/3n4/1N3P2/R2QK1NR w - - 0 1",
-	    /* two queens and three rooks a side (the fast reader looks
-	     * at two sliders of a kind and leaves more to cd_san_parse) */
+	    /* two queens and three rooks a side (three sliders of a
+	     * kind on lines to one square) */
 	    "r2qk2r/8/3r4/1q6/6Q1/1R3R2/8/Q3K2R w - - 0 1",
 	};
 	static const char letters[] = "?PNBRQK";
