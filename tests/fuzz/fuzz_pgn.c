@@ -15,7 +15,9 @@
  *   game, with nothing skipped, that parses and writes the same bytes;
  *   the same for the reduced form;
  * - the game encoded as PGC (comments included) decodes to a game that
- *   writes the same export text.
+ *   writes the same export text;
+ * - every other game is parsed keeping its positions
+ *   (CD_PGN_PARSE_POSITIONS): each is its parent's with its move made.
  */
 #include "config.h"
 
@@ -165,6 +167,26 @@ check_fixed_point(cd_game *g2, const cd_buf *b, unsigned flags)
 }
 
 /* PGC with comments keeps everything the export shows. */
+/* The positions kept: the start, then each node's parent's with the
+ * node's move made. */
+static void
+check_positions(const cd_game *g)
+{
+	cd_board b;
+	uint32_t n;
+
+	FUZZ_CHECK(g->positions != NULL, "no positions kept");
+	FUZZ_CHECK(memcmp(&g->positions[0], &g->start, sizeof(b)) == 0,
+	    "positions[0] is not the start");
+	for (n = 1; n < g->nnodes; n++) {
+		b = g->positions[g->nodes[n].parent];
+		cd_board_make(&b, g->nodes[n].move);
+		FUZZ_CHECK(memcmp(&b, &g->positions[n], sizeof(b)) == 0,
+		    "position of node %u (%s)", (unsigned)n,
+		    g->nodes[n].san);
+	}
+}
+
 static void
 check_pgc(cd_game *g, cd_game *g3, const cd_buf *b)
 {
@@ -220,6 +242,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	while (n++ < MAX_GAMES && cd_pgn_reader_next(r, &raw) == CD_OK) {
 		memset(&err, 0, sizeof(err));
+		opts.flags = n % 2 ? CD_PGN_PARSE_POSITIONS : 0;
 		st = cd_pgn_parse(g, &raw, &opts, &err);
 		if (st != CD_OK) {
 			const char *p;
@@ -238,6 +261,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    err.msg);
 			continue;
 		}
+		if (opts.flags & CD_PGN_PARSE_POSITIONS)
+			check_positions(g);
 		b.len = 0;
 		st = cd_pgn_write_buf(g, 0, &b);
 		FUZZ_CHECK(st == CD_OK, "export: %d", st);
