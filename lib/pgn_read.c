@@ -941,6 +941,18 @@ arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
 	return 0;
 }
 
+/* A name of nl and a value of vl bytes, both shorter than sixteen and
+ * with sixteen bytes readable at each, to d in the arena, each with a
+ * NUL (sixteen bytes of each copied at once). */
+static inline void
+arena_put16(char *d, const char *n, size_t nl, const char *v, size_t vl)
+{
+	memcpy(d, n, 16);
+	d[nl] = '\0';
+	memcpy(d + nl + 1, v, 16);
+	d[nl + 1 + vl] = '\0';
+}
+
 /* Copy a tag's name and its value (unescaped) to d in the arena (room
  * for both, their NULs and sixteen bytes more), each with a NUL (e: the
  * end of the input); the value's length. */
@@ -950,19 +962,16 @@ arena_put(char *d, const struct cd__tagscan *ts, const char *e)
 	size_t nl = ts->name_len, vl = ts->value_len;
 
 	if ((nl | vl) < 16 && e - ts->value >= 16 && !ts->escapes) {
-		/* the usual: both shorter than sixteen (the value comes
-		 * after the name) */
-		memcpy(d, ts->name, 16);
-		d[nl] = '\0';
-		memcpy(d + nl + 1, ts->value, 16);
-	} else {
-		copy_short(d, ts->name, nl, e);
-		d[nl] = '\0';
-		if (ts->escapes)
-			vl = cd__unescape(ts->value, vl, 1, d + nl + 1);
-		else
-			copy_short(d + nl + 1, ts->value, vl, e);
+		/* the usual (the value comes after the name) */
+		arena_put16(d, ts->name, nl, ts->value, vl);
+		return vl;
 	}
+	copy_short(d, ts->name, nl, e);
+	d[nl] = '\0';
+	if (ts->escapes)
+		vl = cd__unescape(ts->value, vl, 1, d + nl + 1);
+	else
+		copy_short(d + nl + 1, ts->value, vl, e);
 	d[nl + 1 + vl] = '\0';
 	return vl;
 }
@@ -1055,7 +1064,7 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *end_lines, const char **end_line)
 {
 	cd_pgn_tag *tags = r->tags, *tg;
-	char *arena = r->arena, *d;
+	char *arena = r->arena;
 	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
 	size_t acap = r->acap;
 	unsigned long ln = r->line + *lines, end_ln = 0;
@@ -1085,11 +1094,7 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		tg->value_len = vl;
 		tg->line = ln;
 		tg->col = 1;
-		d = arena + alen;
-		memcpy(d, n, 16);
-		d[nl] = '\0';
-		memcpy(d + nl + 1, v, 16);
-		d[nl + 1 + vl] = '\0';
+		arena_put16(arena + alen, n, nl, v, vl);
 		alen += nl + vl + 2;
 		at = p;
 		end = p = v + vl + 2;

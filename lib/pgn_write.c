@@ -517,6 +517,15 @@ tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
 /* The termination markers by cd_pgn_result, in eight bytes each. */
 static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 
+/* The game's result (cd_game_result) as an index of result8. */
+static inline cd_pgn_result
+result_of(const cd_game *g)
+{
+	cd_pgn_result r = cd_game_result(g);
+
+	return (unsigned)r < 5 ? r : CD_PGN_RESULT_NONE;
+}
+
 /* The roster's default values (none for Result), in sixteen bytes. */
 static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
     "?", "?", "" };
@@ -607,10 +616,8 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 		memcpy(d, roster_open[i], 16);
 		d += roster_open_len[i];
 		if (i == KT_RESULT) {
-			cd_pgn_result r = cd_game_result(g);
+			cd_pgn_result r = result_of(g);
 
-			if ((unsigned)r >= 5)
-				r = CD_PGN_RESULT_NONE;
 			memcpy(d, result8[r], 8);
 			d += cd__pgn_result_len[r];
 		} else if (known[i] != 0) {
@@ -727,9 +734,7 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	if (stack != small)
 		free(stack);
 	/* the marker (its text in eight bytes) and the empty line */
-	r = cd_game_result(g);
-	if ((unsigned)r >= 5)
-		r = CD_PGN_RESULT_NONE;
+	r = result_of(g);
 	rlen = cd__pgn_result_len[r];
 	if (reserve(&o, 8 + 1 + 2) == 0) {
 		char *d = token_start(&o, rlen);
