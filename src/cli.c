@@ -37,6 +37,7 @@ struct outfile {
 	char *path;		/* the target: the end of its links */
 	char *tmp;		/* the temporary file; NULL: in place */
 	int copy;		/* commit by copying into path, in place */
+	int along;		/* on standard error's file: line by line */
 };
 /* What a file is, to tell when two names are one file: a regular file
  * by its device and inode; a file yet to be made by its directory's
@@ -588,7 +589,8 @@ has_xattrs(const char *path)
 /* Open o->name for writing: a device, a FIFO or a socket in place;
  * else, as sort(1), write through a symbolic link to the file it
  * names: a temporary file DIR/.PROG.XXXXXX beside the target (a short
- * name, whatever the target's length), put in place by outfile_commit.
+ * name, whatever the target's length), put in place by outfile_commit;
+ * the file standard error goes to, in place.
  * A new file gets 0666 less the umask; an existing one keeps its mode
  * and, where we may, its owner. */
 static FILE *
@@ -615,6 +617,15 @@ outfile_open(struct outfile *o, struct fileid *id, int *opened)
 	*opened = 1;
 	files_check();
 	exists = stat(o->path, &st) == 0;
+	if (exists && fstat(2, &tst) == 0 && st.st_dev == tst.st_dev &&
+	    st.st_ino == tst.st_ino) {
+		/* the file standard error goes to (--rejects=/dev/stderr
+		 * 2>log): written along with the messages, not replaced */
+		if ((fd = dup(2)) < 0 || (f = fdopen(fd, "wb")) == NULL)
+			cli_fatal("%s: %s", o->name, strerror(errno));
+		o->along = 1;
+		return f;
+	}
 	if (exists && access(o->path, W_OK) != 0)
 		cli_fatal("%s: %s", o->name, strerror(errno));
 	dir = dir_of(o->path);
@@ -782,7 +793,7 @@ cli_output_open(const char *path)
 	} else {
 		out.name = path;
 		f = out.f = outfile_open(&out, &out_id, &out_opened);
-		setvbuf(f, NULL, _IOFBF, 1 << 17);
+		setvbuf(f, NULL, out.along ? _IOLBF : _IOFBF, 1 << 17);
 	}
 	out_file = cli__output_open(f, path);
 	return out_file;
@@ -1025,7 +1036,8 @@ cli_rejects_open(const char *path)
 		return;
 	rej.name = path;
 	rej.f = outfile_open(&rej, &rej_id, &rej_opened);
-	setvbuf(rej.f, NULL, _IOFBF, 1 << 16);
+	/* (with the messages: whole lines between them) */
+	setvbuf(rej.f, NULL, rej.along ? _IOLBF : _IOFBF, 1 << 16);
 }
 
 void

@@ -15,6 +15,8 @@
 # - --rejects naming an input (by its name, a symbolic or a hard link,
 #   before or after other inputs), and -o and --rejects naming one file
 #   (new or not), are refused with exit 2 before anything is written;
+# - --rejects=/dev/stderr 2>FILE writes the rejects along with the
+#   messages (FILE is not replaced);
 # - standard output appended to an input (tool f >> f, tool <f >>f, the
 #   input named later) is refused with exit 2, as cat(1) does;
 # - a closed standard output (>&-) is a write error, exit 2, and takes
@@ -298,6 +300,18 @@ for tool in pgn-regularize pgn-select pgn2json pgn2tsv pgn2epd pgn2pgc \
 		    "$B/$tool" $a --rejects=/dev/stdout "$in"
 		[ ! -s "$W/so" ] || fail "$tool --rejects=/dev/stdout: output"
 		rm -f "$W/so"
+		# the file standard error goes to: written in place, with
+		# the messages
+		# shellcheck disable=SC2086
+		"$B/$tool" $a --rejects=/dev/stderr "$in" >/dev/null \
+		    2>"$W/log"
+		rc=$?
+		[ "$rc" -le 1 ] || fail "$tool --rejects=/dev/stderr: exit $rc"
+		grep -a -q "^$tool: " "$W/log" ||
+		    fail "$tool --rejects=/dev/stderr: the messages were lost"
+		grep -a -v "^$tool: " "$W/log" | cmp -s - "$T/ref.rej" ||
+		    fail "$tool --rejects=/dev/stderr: the rejects were lost"
+		rm -f "$W/log"
 	fi
 	# standard output appended to an input, which may come later
 	for how in named later stdin link; do
@@ -307,8 +321,11 @@ for tool in pgn-regularize pgn-select pgn2json pgn2tsv pgn2epd pgn2pgc \
 		stdin) set -- -; n="<stdin>" ;;
 		link) set -- "$W/inl"; n="$W/inl" ;;
 		esac
+		# (bounded: a tool that reads what it writes would fill
+		# the disk)
 		# shellcheck disable=SC2086
-		"$B/$tool" $a "$@" <"$W/in" >>"$W/in" 2>"$T/err"
+		(ulimit -f 20000 && exec timeout 60 "$B/$tool" $a "$@") \
+		    <"$W/in" >>"$W/in" 2>"$T/err"
 		rc=$?
 		[ "$rc" -eq 2 ] || fail "$tool >>input ($how): exit $rc"
 		[ "$(cat "$T/err")" = "$tool: $n: input file is output file" ] ||
