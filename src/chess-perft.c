@@ -414,6 +414,8 @@ main(int argc, char **argv)
 		default: cli_bad_option(c, argv);
 		}
 	}
+	if (optind < argc || nfens == 0)
+		cli_inputs(argc, argv, optind);
 	out = cli_output_open(outpath);
 	t0 = cli_now();
 	for (i = 0; i < nfens; i++) {

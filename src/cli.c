@@ -15,6 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/xattr.h>
+#endif
 #include <unistd.h>
 
 #include "chessdata.h"
@@ -24,19 +27,64 @@ const char *cli_prog = "chessdata";
 int cli_quiet;
 const char *cli_unit = "games";
 
-static FILE *out_file;
-static char *out_path;		/* final name with -o (a link's target) */
-static const char *out_name;	/* the name -o gave, for messages */
-static char *out_tmp;		/* temporary file being written */
+/* A file the tool writes (-o, --rejects): a temporary file beside its
+ * target, put in place by cli_exit when the run ends with status 0 or
+ * 1 (commit), removed on any other end; or, for a device, a FIFO or a
+ * socket, the file itself, written in place. */
+struct outfile {
+	FILE *f;		/* NULL: not open, or closed */
+	const char *name;	/* the name given, for messages */
+	char *path;		/* the target: the end of its links */
+	char *tmp;		/* the temporary file; NULL: in place */
+	int copy;		/* commit by copying into path, in place */
+	int along;		/* on standard error's file: line by line */
+};
+/* What a file is, to tell when two names are one file: a regular file
+ * by its device and inode; a file yet to be made by its directory's
+ * and its name (base); known 0: neither (a device, a FIFO). */
+struct fileid {
+	dev_t dev;
+	ino_t ino;
+	const char *base;	/* NULL: the file exists */
+	int known;
+};
+static FILE *out_file;		/* the output (over out.f when compressed) */
+static struct outfile out, rej;
+static struct fileid out_id, rej_id;
+static int out_opened, rej_opened;
+/* The inputs' identities (cli_inputs): the regular files among them. */
+static struct input_id {
+	dev_t dev;
+	ino_t ino;
+	const char *name;
+} *inputs;
+static size_t ninputs;
 /* Temporary files to remove on every exit and on a signal: an array
  * the signal handler reads, changed only with the signals blocked. */
 static char **tmp_paths;	/* NULL entries: removed or kept */
 static size_t ntmp, tmp_cap;
-static FILE *rejects_file;
-static const char *rejects_path;
 static double start_time;
 static double last_progress;
 static int progress_shown;
+
+/* Remove a file's temporary file: the run failed, its target stays as
+ * it was. */
+static void
+outfile_discard(struct outfile *o)
+{
+	char *tmp;
+
+	cli_signals_block();
+	tmp = o->tmp;
+	o->tmp = NULL;
+	cli_signals_unblock();
+	if (tmp != NULL) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(o->path);
+	o->path = NULL;
+}
 
 static void
 run_hooks(void)
@@ -51,17 +99,12 @@ run_hooks(void)
 			tmp_paths[i] = NULL;
 		}
 	cli_signals_unblock();
-	if (out_tmp != NULL) {
-		unlink(out_tmp);
-		free(out_tmp);
-		out_tmp = NULL;
-	}
-	free(out_path);
-	out_path = NULL;
+	outfile_discard(&out);
+	outfile_discard(&rej);
 }
 
-/* SIGINT, SIGTERM, SIGHUP: remove the temporary files and the -o file
- * being written (only unlink(2): async-signal-safe; the lists change
+/* SIGINT, SIGTERM, SIGHUP: remove the temporary files, those of -o and
+ * --rejects too (only unlink(2): async-signal-safe; the lists change
  * with these signals blocked), then die of the same signal. */
 static void
 on_signal(int sig)
@@ -71,8 +114,10 @@ on_signal(int sig)
 	for (i = 0; i < ntmp; i++)
 		if (tmp_paths[i] != NULL)
 			unlink(tmp_paths[i]);
-	if (out_tmp != NULL)
-		unlink(out_tmp);
+	if (out.tmp != NULL)
+		unlink(out.tmp);
+	if (rej.tmp != NULL)
+		unlink(rej.tmp);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -101,10 +146,38 @@ cli_signals_unblock(void)
 		pthread_sigmask(SIG_SETMASK, &blocked_old, NULL);
 }
 
+/* Descriptors 0, 1 and 2 closed at start (tool >&-) are opened on
+ * /dev/null, as coreutils does, so that no file the tool opens takes
+ * their place (a rejects file getting the output); opened the wrong
+ * way round (standard input for writing, the others for reading), so
+ * that using them fails with EBADF as the closed descriptor would:
+ * output to a closed standard output is a write error, exit 2. */
+static void
+std_fds_open(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		int nfd;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		nfd = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (nfd != fd) {
+			/* (0 to 2 are free below it: cannot happen) */
+			if (nfd >= 0)
+				close(nfd);
+			_exit(2);
+		}
+	}
+}
+
 void
 cli_init(const char *name)
 {
 	const char *slash = strrchr(name, '/');
+
+	std_fds_open();
 
 	cli_prog = slash ? slash + 1 : name;
 	/* libtool wrappers run the real binary as lt-NAME */
@@ -349,8 +422,6 @@ cli_close_input(FILE *f)
 		fclose(f);
 }
 
-static FILE *output_open(const char *path);
-
 /* The file a -o path names: the end of its chain of symbolic links
  * (which need not exist, as with a dangling link), in malloc'd
  * memory, or NULL (errno set: ELOOP after 40 links). */
@@ -395,65 +466,208 @@ link_target(const char *path)
 	return cur;
 }
 
-FILE *
-cli_output_open(const char *path)
+/* The directory of path (malloc'd: "." for a bare name). */
+static char *
+dir_of(const char *path)
 {
-	out_file = cli__output_open(output_open(path), path);
-	return out_file;
+	const char *slash = strrchr(path, '/');
+	size_t n = slash == NULL ? 1 : slash == path ? 1 :
+	    (size_t)(slash - path);
+	char *d = malloc(n + 1);
+
+	if (d == NULL)
+		cli_fatal("out of memory");
+	memcpy(d, slash == NULL ? "." : path, n);
+	d[n] = '\0';
+	return d;
 }
 
-static FILE *
-output_open(const char *path)
+/* What target (a link's end) is: a regular file, a file yet to be
+ * made, or something else (known 0). */
+static void
+file_id(const char *target, struct fileid *id)
 {
-	static char outbuf[1 << 17];
 	struct stat st;
-	mode_t mode;
-	int fd, exists;
-	size_t n;
+	const char *slash;
+	char *dir;
 
-	if (path == NULL || strcmp(path, "-") == 0) {
-		out_file = stdout;
-		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-		return out_file;
+	memset(id, 0, sizeof(*id));
+	if (stat(target, &st) == 0) {
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		id->known = S_ISREG(st.st_mode);
+		return;
 	}
-	/* a device, fifo or socket is written in place: never replaced */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		out_file = fopen(path, "wb");
-		if (out_file == NULL)
-			cli_fatal("%s: %s", path, strerror(errno));
-		out_path = strdup(path);
-		if (out_path == NULL)
-			cli_fatal("out of memory");
-		out_name = path;
-		setvbuf(out_file, NULL, _IOFBF, 1 << 17);
-		return out_file;
+	if (errno != ENOENT)
+		return;
+	dir = dir_of(target);
+	if (stat(dir, &st) == 0) {
+		slash = strrchr(target, '/');
+		id->dev = st.st_dev;
+		id->ino = st.st_ino;
+		id->base = slash ? slash + 1 : target;
+		id->known = 1;
 	}
-	/* As sort(1): write through a symbolic link to the file it names;
-	 * a new file gets 0666 less the umask, an existing one keeps its
-	 * mode and, where we may, its owner.  The temporary file lies
-	 * beside the target, so the rename stays on one file system. */
-	out_name = path;
-	if ((out_path = link_target(path)) == NULL)
-		cli_fatal("%s: %s", path, errno == ENOMEM ? "out of memory" :
-		    strerror(errno));
-	exists = stat(out_path, &st) == 0;
-	if (exists && access(out_path, W_OK) != 0)
-		cli_fatal("%s: %s", path, strerror(errno));
-	n = strlen(out_path);
-	if ((out_tmp = malloc(n + 16)) == NULL)
+	free(dir);
+}
+
+static int
+file_same(const struct fileid *a, const struct fileid *b)
+{
+	return a->known && b->known && a->dev == b->dev &&
+	    a->ino == b->ino && (a->base == NULL) == (b->base == NULL) &&
+	    (a->base == NULL || strcmp(a->base, b->base) == 0);
+}
+
+void
+cli_inputs(int argc, char **argv, int first)
+{
+	int i = first;
+
+	if ((inputs = calloc((size_t)(argc > first ? argc - first : 1),
+	    sizeof(*inputs))) == NULL)
 		cli_fatal("out of memory");
-	snprintf(out_tmp, n + 16, "%s.tmpXXXXXX", out_path);
-	fd = mkstemp(out_tmp);
+	do {
+		const char *a = i < argc ? argv[i] : "-";
+		struct stat st;
+		int r;
+
+		r = strcmp(a, "-") == 0 ? fstat(0, &st) : stat(a, &st);
+		if (r != 0 || !S_ISREG(st.st_mode))
+			continue;	/* reported when it is opened */
+		inputs[ninputs].dev = st.st_dev;
+		inputs[ninputs].ino = st.st_ino;
+		inputs[ninputs].name = strcmp(a, "-") == 0 ? "<stdin>" : a;
+		ninputs++;
+	} while (++i < argc);
+}
+
+/* The input that id is, or NULL. */
+static const char *
+input_named(const struct fileid *id)
+{
+	size_t i;
+
+	for (i = 0; id->known && id->base == NULL && i < ninputs; i++)
+		if (inputs[i].dev == id->dev && inputs[i].ino == id->ino)
+			return inputs[i].name;
+	return NULL;
+}
+
+/* Refuse, before anything is read or written, a rejects file that is
+ * an input or the output, and standard output that is an input (as
+ * cat(1): the tool would read what it writes).  -o may name an input:
+ * it is written to a temporary file. */
+static void
+files_check(void)
+{
+	const char *in;
+
+	if (rej_opened && (in = input_named(&rej_id)) != NULL)
+		cli_fatal("%s: rejects file is input file %s", rej.name, in);
+	if (out_opened && out.name == NULL &&
+	    (in = input_named(&out_id)) != NULL)
+		cli_fatal("%s: input file is output file", in);
+	if (rej_opened && out_opened && file_same(&rej_id, &out_id))
+		cli_fatal("%s: rejects file is output file %s", rej.name,
+		    out.name ? out.name : "(standard output)");
+}
+
+/* Whether the file has extended attributes (an ACL, a security label)
+ * that a new inode would not have. */
+static int
+has_xattrs(const char *path)
+{
+#ifdef __linux__
+	return listxattr(path, NULL, 0) > 0;
+#else
+	(void)path;
+	return 0;
+#endif
+}
+
+/* Open o->name for writing: a device, a FIFO or a socket in place;
+ * else, as sort(1), write through a symbolic link to the file it
+ * names: a temporary file DIR/.PROG.XXXXXX beside the target (a short
+ * name, whatever the target's length), put in place by outfile_commit;
+ * the file standard error goes to, in place.
+ * A new file gets 0666 less the umask; an existing one keeps its mode
+ * and, where we may, its owner. */
+static FILE *
+outfile_open(struct outfile *o, struct fileid *id, int *opened)
+{
+	struct stat st, tst;
+	mode_t mode;
+	int fd, exists, e;
+	size_t n;
+	char *dir, *tmp;
+	FILE *f;
+
+	if (stat(o->name, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*opened = 1;
+		files_check();
+		if ((f = fopen(o->name, "wb")) == NULL)
+			cli_fatal("%s: %s", o->name, strerror(errno));
+		return f;
+	}
+	if ((o->path = link_target(o->name)) == NULL)
+		cli_fatal("%s: %s", o->name, errno == ENOMEM ?
+		    "out of memory" : strerror(errno));
+	file_id(o->path, id);
+	*opened = 1;
+	files_check();
+	exists = stat(o->path, &st) == 0;
+	if (exists && fstat(2, &tst) == 0 && st.st_dev == tst.st_dev &&
+	    st.st_ino == tst.st_ino) {
+		/* the file standard error goes to (--rejects=/dev/stderr
+		 * 2>log): written along with the messages, not replaced */
+		if ((fd = dup(2)) < 0 || (f = fdopen(fd, "wb")) == NULL)
+			cli_fatal("%s: %s", o->name, strerror(errno));
+		o->along = 1;
+		return f;
+	}
+	if (exists && access(o->path, W_OK) != 0)
+		cli_fatal("%s: %s", o->name, strerror(errno));
+	dir = dir_of(o->path);
+	n = strlen(dir) + strlen(cli_prog) + 16;
+	if ((tmp = malloc(n)) == NULL)
+		cli_fatal("out of memory");
+	snprintf(tmp, n, "%s/.%.32s.XXXXXX", dir, cli_prog);
+	free(dir);
+	cli_signals_block();
+	fd = mkstemp(tmp);
+	e = errno;
+	if (fd >= 0)
+		o->tmp = tmp;
+	cli_signals_unblock();
+	if (fd < 0 && exists) {
+		/* a directory we may not write in, a file we may: the
+		 * temporary file elsewhere, copied into the file at the end */
+		const char *t = getenv("TMPDIR");
+
+		if (t == NULL || *t == '\0')
+			t = "/tmp";
+		free(tmp);
+		n = strlen(t) + strlen(cli_prog) + 16;
+		if ((tmp = malloc(n)) == NULL)
+			cli_fatal("out of memory");
+		snprintf(tmp, n, "%s/%.32s.XXXXXX", t, cli_prog);
+		cli_signals_block();
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			o->tmp = tmp;
+		cli_signals_unblock();
+		o->copy = 1;
+	}
 	if (fd < 0) {
-		free(out_tmp);
-		out_tmp = NULL;
-		cli_fatal("%s: %s", path, strerror(errno));
+		free(tmp);
+		cli_fatal("%s: %s", o->name, strerror(e));
 	}
 	if (exists) {
 		/* the owner first: fchown may clear set-id bits */
 		if (fchown(fd, st.st_uid, st.st_gid) != 0 &&
 		    fchown(fd, (uid_t)-1, st.st_gid) != 0) {
-			/* not ours to give: the file becomes ours */
+			/* not ours to give: copied in place at the end */
 		}
 		mode = st.st_mode & 07777;
 	} else {
@@ -462,11 +676,126 @@ output_open(const char *path)
 		mode = 0666 & ~mode;
 	}
 	if (fchmod(fd, mode) != 0)
-		cli_fatal("%s: %s", path, strerror(errno));
-	out_file = fdopen(fd, "wb");
-	if (out_file == NULL)
-		cli_fatal("%s: %s", path, strerror(errno));
-	setvbuf(out_file, NULL, _IOFBF, 1 << 17);
+		cli_fatal("%s: %s", o->name, strerror(errno));
+	/* A rename would lose another hard link, an owner or mode we could
+	 * not give the new file, an ACL: then the file is written over in
+	 * place at the end instead, as sort(1) writes it. */
+	if (exists && (st.st_nlink != 1 || fstat(fd, &tst) != 0 ||
+	    tst.st_uid != st.st_uid || tst.st_gid != st.st_gid ||
+	    (tst.st_mode & 07777) != mode || has_xattrs(o->path)))
+		o->copy = 1;
+	if ((f = fdopen(fd, "wb")) == NULL)
+		cli_fatal("%s: %s", o->name, strerror(errno));
+	return f;
+}
+
+/* Copy the finished temporary file into the target, in place (its
+ * inode, links, owner, mode and ACL stay): room for all of it is
+ * allocated first, so a full disk leaves the target as it was. */
+static int
+copy_into(const char *from, const char *to)
+{
+	static char buf[1 << 16];
+	struct stat st;
+	int in, fd, e;
+	ssize_t k;
+
+	if ((in = open(from, O_RDONLY)) < 0)
+		return -1;
+	if (fstat(in, &st) != 0 || (fd = open(to, O_WRONLY | O_NOCTTY |
+	    O_CREAT, 0666)) < 0) {
+		e = errno;
+		close(in);
+		errno = e;
+		return -1;
+	}
+	e = st.st_size > 0 ? posix_fallocate(fd, 0, st.st_size) : 0;
+	/* (a file system that cannot allocate ahead is written as is) */
+	if (e == EINVAL || e == EOPNOTSUPP || e == ENOSYS || e == ENODEV)
+		e = 0;
+	while (e == 0 && (k = read(in, buf, sizeof(buf))) != 0) {
+		char *p = buf;
+
+		if (k < 0) {
+			if (errno != EINTR)
+				e = errno;
+			continue;
+		}
+		while (e == 0 && k > 0) {
+			ssize_t w = write(fd, p, (size_t)k);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				e = w < 0 ? errno : EIO;
+			else {
+				p += w;
+				k -= w;
+			}
+		}
+	}
+	if (e == 0 && ftruncate(fd, st.st_size) != 0)
+		e = errno;
+	if (close(fd) != 0 && e == 0)
+		e = errno;
+	close(in);
+	errno = e;
+	return e == 0 ? 0 : -1;
+}
+
+/* Put the finished temporary file in place: a rename, or a copy into
+ * the target (o->copy).  On failure, the message and exit 2. */
+static void
+outfile_commit(struct outfile *o)
+{
+	int r;
+
+	if (o->tmp == NULL)
+		return;
+	r = o->copy ? copy_into(o->tmp, o->path) : rename(o->tmp, o->path);
+	if (r != 0) {
+		if (o->copy)
+			cli_warn("write error on %s: %s", o->name,
+			    strerror(errno));
+		else
+			cli_warn("%s: %s", o->name, strerror(errno));
+		run_hooks();
+		exit(2);
+	}
+	if (o->copy)
+		unlink(o->tmp);
+	cli_signals_block();
+	free(o->tmp);
+	o->tmp = NULL;
+	cli_signals_unblock();
+	free(o->path);
+	o->path = NULL;
+}
+
+FILE *
+cli_output_open(const char *path)
+{
+	static char outbuf[1 << 17];
+	struct stat st;
+	FILE *f;
+
+	if (path == NULL || strcmp(path, "-") == 0) {
+		memset(&out_id, 0, sizeof(out_id));
+		if (fstat(1, &st) == 0 && S_ISREG(st.st_mode)) {
+			out_id.dev = st.st_dev;
+			out_id.ino = st.st_ino;
+			out_id.known = 1;
+		}
+		out_opened = 1;
+		files_check();
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		f = stdout;
+	} else {
+		out.name = path;
+		f = out.f = outfile_open(&out, &out_id, &out_opened);
+		setvbuf(f, NULL, out.along ? _IOLBF : _IOFBF, 1 << 17);
+	}
+	out_file = cli__output_open(f, path);
 	return out_file;
 }
 
@@ -521,7 +850,7 @@ cli_write_error(int fd, const char *name, int err)
 static const char *
 output_name(void)
 {
-	return out_name != NULL ? out_name : "standard output";
+	return out.name != NULL ? out.name : "standard output";
 }
 
 void
@@ -561,6 +890,25 @@ cli_output_write(const void *data, size_t n)
 	}
 }
 
+/* The end of a run ending with status 0 or 1: the files written go
+ * in place, unless a signal came (then it is handled, as during the
+ * run, and they are not). */
+static void
+files_commit(void)
+{
+	sigset_t pending;
+
+	cli_signals_block();
+	if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
+	    sigismember(&pending, SIGTERM) || sigismember(&pending, SIGHUP)))
+		run_hooks();		/* the handler then ends the tool */
+	else {
+		outfile_commit(&out);
+		outfile_commit(&rej);
+	}
+	cli_signals_unblock();
+}
+
 void
 cli_exit(int status)
 {
@@ -574,19 +922,12 @@ cli_exit(int status)
 		cli_write_error(-1, name, errno);
 	if (fflush(f) != 0 || ferror(f))
 		cli_write_error(fileno(f), name, errno);
-	if (f != stdout || out_path != NULL) {
+	if (out.f != NULL) {
+		out.f = NULL;
 		if (fclose(f) != 0)
 			cli_write_error(-1, name, errno);
-		if (out_tmp != NULL) {
-			if (rename(out_tmp, out_path) != 0) {
-				cli_warn("%s: %s", name, strerror(errno));
-				run_hooks();
-				exit(2);
-			}
-			free(out_tmp);
-			out_tmp = NULL;
-		}
 	}
+	cli_rejects_close();
 	if (f != stdout && fclose(stdout) != 0 && status == 0) {
 		cli_warn("write error on standard output: %s", strerror(errno));
 		status = 2;
@@ -599,6 +940,10 @@ cli_exit(int status)
 		if (fd >= 0)
 			close(fd);
 	}
+	/* A failed run (a missing or damaged input, a system error) leaves
+	 * -o and --rejects as they were. */
+	if (status < 2)
+		files_commit();
 	run_hooks();
 	exit(status);
 }
@@ -689,31 +1034,29 @@ cli_rejects_open(const char *path)
 {
 	if (path == NULL)
 		return;
-	rejects_path = path;
-	rejects_file = fopen(path, "wb");
-	if (rejects_file == NULL)
-		cli_fatal("%s: %s", path, strerror(errno));
-	setvbuf(rejects_file, NULL, _IOFBF, 1 << 16);
+	rej.name = path;
+	rej.f = outfile_open(&rej, &rej_id, &rej_opened);
+	/* (with the messages: whole lines between them) */
+	setvbuf(rej.f, NULL, rej.along ? _IOLBF : _IOFBF, 1 << 16);
 }
 
 void
 cli_rejects_write(const void *bytes, size_t len)
 {
-	if (rejects_file == NULL)
+	if (rej.f == NULL)
 		return;
-	if (fwrite(bytes, 1, len, rejects_file) != len ||
-	    ferror(rejects_file))
-		cli_fatal("write error on %s: %s", rejects_path,
-		    strerror(errno));
+	if (fwrite(bytes, 1, len, rej.f) != len || ferror(rej.f))
+		cli_fatal("write error on %s: %s", rej.name, strerror(errno));
 }
 
 void
 cli_rejects_close(void)
 {
-	if (rejects_file != NULL && fclose(rejects_file) != 0)
-		cli_fatal("write error on %s: %s", rejects_path,
-		    strerror(errno));
-	rejects_file = NULL;
+	FILE *f = rej.f;
+
+	rej.f = NULL;
+	if (f != NULL && fclose(f) != 0)
+		cli_fatal("write error on %s: %s", rej.name, strerror(errno));
 }
 
 void

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cli.h: what every tool shares: its name, messages in the form
- * "prog: file:line:col: message", opening inputs, the output file
- * (-o writes a temporary file and renames it on success), the progress
- * line, and the one exit path that checks standard output.
+ * "prog: file:line:col: message", opening inputs, the files a tool
+ * writes (-o and --rejects: a temporary file put in place when the run
+ * succeeds), the progress line, and the one exit path that checks
+ * standard output.
  */
 #ifndef CD_CLI_H
 #define CD_CLI_H
@@ -16,11 +17,13 @@
 
 extern const char *cli_prog;
 
-/* Set the program name; ignore SIGPIPE and SIGXFSZ (a write error on a
- * closed pipe ends the tool quietly through cli_write_error, others are
- * reported); on SIGINT, SIGTERM and SIGHUP remove the temporary
- * files (cli_tmp_create) and the -o file being written, then die of
- * the signal. */
+/* Set the program name; open /dev/null on descriptors 0-2 that are
+ * closed (for reading on 1 and 2, for writing on 0: using them fails
+ * with EBADF, and no file the tool opens takes their place); ignore
+ * SIGPIPE and SIGXFSZ (a write error on a closed pipe ends the tool
+ * quietly through cli_write_error, others are reported); on SIGINT,
+ * SIGTERM and SIGHUP remove the temporary files (cli_tmp_create) and
+ * those of -o and --rejects, then die of the signal. */
 void cli_init(const char *name);
 
 /* "prog: message" on standard error. */
@@ -43,9 +46,23 @@ void cli_print_version(void);
 FILE *cli_open_input(const char *name, const char **display);
 void cli_close_input(FILE *f);
 
-/* The output: standard output when path is NULL or "-", else a
- * temporary file beside path, renamed over it by cli_output_commit
- * (so -o may name an input, and a failed run leaves no partial file). */
+/* Note the inputs a tool will read, argv[first..argc) or standard
+ * input when none is named, before cli_output_open and
+ * cli_rejects_open: they refuse (exit 2, before anything is read or
+ * written) a rejects file that is an input, standard output that is an
+ * input ("prog: FILE: input file is output file", as cat(1)), and -o
+ * and --rejects naming one file; through links, by device and inode. */
+void cli_inputs(int argc, char **argv, int first);
+
+/* The output: standard output when path is NULL or "-"; a device, a
+ * FIFO or a socket in place; else, through symbolic links, a
+ * temporary file DIR/.PROG.XXXXXX beside the target, put in place by
+ * cli_exit when the run ends with status 0 or 1 and removed on any
+ * other end (so -o may name an input, and a failed run leaves the file
+ * as it was).  Put in place by rename(2) when the target is new, or
+ * has one link, and an owner and mode the new file could be given, and
+ * no extended attributes; else copied into the target in place (its
+ * inode, links and ACL stay; room allocated first). */
 FILE *cli_output_open(const char *path);
 /* The output cli_output_open opened (standard output before). */
 FILE *cli_output_file(void);
@@ -80,7 +97,8 @@ int cli_each_input(int argc, char **argv, int first,
 
 /* The rejects file (--rejects=FILE; nothing happens when path is
  * NULL): the original bytes of each rejected game or line, unchanged.
- * A write error is fatal (exit 2). */
+ * Written as -o is (cli_output_open): put in place by cli_exit when the
+ * run ends with status 0 or 1.  A write error is fatal (exit 2). */
 void cli_rejects_open(const char *path);
 void cli_rejects_write(const void *bytes, size_t len);
 void cli_rejects_close(void);
@@ -160,8 +178,10 @@ void cli_tmp_remove(size_t id);
 void cli_signals_block(void);
 void cli_signals_unblock(void);
 
-/* Flush and close the output (renaming a -o file into place) and exit
- * with status; a write error on the output becomes exit 2. */
+/* Flush and close the output and the rejects file and exit with
+ * status; a write error on the output becomes exit 2.  With status 0
+ * or 1 the -o and --rejects files are put in place (unless a signal
+ * came); with 2 they are discarded and the targets stay as they were. */
 void cli_exit(int status) __attribute__((noreturn));
 
 /* Seconds since an arbitrary point (monotonic). */

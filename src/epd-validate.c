@@ -265,6 +265,7 @@ main(int argc, char **argv)
 	rec = cd_epd_new();
 	if (rec == NULL)
 		cli_fatal("out of memory");
+	cli_inputs(argc, argv, optind);
 	out = cli_output_open(opt_output);
 	cli_rejects_open(opt_rejects);
 	if (cli_each_input(argc, argv, optind, process) != 0)

@@ -133,6 +133,7 @@ main(int argc, char **argv)
 	}
 	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
+	cli_inputs(argc, argv, optind);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, decode_file) != 0)
 		status = 2;

@@ -212,6 +212,7 @@ main(int argc, char **argv)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
 	cli_games.priv_free = rules_free;
+	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)

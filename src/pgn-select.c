@@ -294,6 +294,7 @@ main(int argc, char **argv)
 	/* -m 0 selects nothing and reads nothing, as grep's */
 	if (opt_has_max && opt_max == 0)
 		cli_games.stop = 1;
+	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, games_file) != 0)

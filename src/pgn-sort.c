@@ -1400,6 +1400,8 @@ main(int argc, char **argv)
 		cli_usage_error("-c and -m cannot be used together");
 	if (opt_check && outpath != NULL)
 		cli_usage_error("-c writes no output: -o makes no sense");
+	if (!opt_check)
+		cli_inputs(argc, argv, optind);
 	out = cli_output_open(opt_check ? NULL : outpath);
 	/* Games are written with writev on its descriptor. */
 	fflush(out);

@@ -750,6 +750,7 @@ main(int argc, char **argv)
 	opt_select = opt_first >= 0 || opt_last >= 0;
 	if (opt_unique)		/* one set of positions, in input order */
 		cli_games.jobs = 1;
+	cli_inputs(argc, argv, optind);
 	cli_output_open(opt_output);
 	cli_rejects_open(opt_rejects);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)

@@ -115,6 +115,7 @@ main(int argc, char **argv)
 	}
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = to_json;
+	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)

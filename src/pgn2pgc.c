@@ -155,6 +155,7 @@ main(int argc, char **argv)
 	cli_games.opts.flags = CD_PGN_PARSE_NO_NULL;
 	cli_games.each = encode;
 	cli_games.priv_free = free;
+	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)

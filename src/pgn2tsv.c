@@ -427,6 +427,7 @@ main(int argc, char **argv)
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = row;
 	cli_games.priv_free = free_priv;
+	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	if (!opt_no_header) {

@@ -78,8 +78,11 @@ for m in ': illegal move$' 'skipped [0-9]* bytes' \
 done
 [ "$(grep -c '^\[Event ' "$T/one.out")" -gt 1000 ] ||
     fail "pgn-regularize: too few games written"
-[ -s "$T/one.rej" ] || fail "pgn-regularize: no rejected game"
 [ "$(cat "$T/one.rc")" -eq 2 ] || fail "pgn-regularize: exit status"
+# (a run with a missing input ends with status 2: no rejects file)
+[ -s "$T/one.rej" ] && fail "pgn-regularize: a rejects file after status 2"
+run one 1 "$B/pgn-regularize" "$T/big.pgn"
+[ -s "$T/one.rej" ] || fail "pgn-regularize: no rejected game"
 
 # standard input
 "$B/pgn-regularize" -j 1 <"$T/big.pgn" >"$T/a" 2>"$T/ea"

@@ -81,7 +81,7 @@ cmp -s "$T/merged.s" "$T/whole.s" || fail "-m differs from the sort"
 cp "$F/sort-keys.pgn" "$T/inplace.pgn"
 "$P" -o "$T/inplace.pgn" "$T/inplace.pgn" || fail "-o on the input"
 cmp -s "$T/inplace.pgn" "$E/sort-keys.pgn" || fail "-o on the input differs"
-ls "$T" | grep -q 'inplace.pgn.tmp' && fail "-o left a temporary file"
+ls -A "$T" | grep -q '^\.pgn-sort\.' && fail "-o left a temporary file"
 
 # An input 20 times larger than -S: 6000 generated games (about 2 MB,
 # many equal keys, multipart rounds, query dates, CRLF, comments; the
