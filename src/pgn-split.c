@@ -178,7 +178,7 @@ out_reopen(size_t id, const struct stat *tst)
 }
 
 /* Whether out_create finds the two descriptors it may need; if not,
- * errno says why (EMFILE). */
+ * errno says why (EMFILE or ENFILE). */
 static int
 fd_room(void)
 {
@@ -191,7 +191,7 @@ fd_room(void)
 	if (b >= 0)
 		close(b);
 	errno = e;
-	return b >= 0;
+	return b >= 0 || (e != EMFILE && e != ENFILE);
 }
 
 /* The output *id is whole: its temporary file becomes path. */
@@ -583,7 +583,8 @@ ofile_get(const char *rel)
 			max_open = nopen > 1 ? nopen : 1;
 			continue;
 		}
-		cli_fatal("%s: %s", cli_tmp_name(o->tmp), strerror(errno));
+		cli_fatal("%s: %s", first ? o->path : cli_tmp_name(o->tmp),
+		    strerror(errno));
 	}
 	nopen++;
 	lru_push(o);
