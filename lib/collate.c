@@ -7,9 +7,9 @@
  * (cd_collate_key).  The encoding of a value:
  *   string   the bytes with 0x00 written 0x00 0xff, then 0x00 0x01
  *            (so a prefix sorts first and the empty string before all)
- *   Date     a kind byte (1 empty, 2 date, 3 other), then for a date
- *            year, month and day as 32-bit big-endian numbers, for other
- *            the string
+ *   Date     a kind byte (CD_DATE_EMPTY, _VALID, _OTHER: 1, 2, 3), then
+ *            for a date year, month and day as 32-bit big-endian
+ *            numbers, for other the string
  *   Round    a kind byte (1 empty, 2 "?", 3 "-", 4 number, 5 other),
  *            then for a number each part as 0x01, its count of digits
  *            without leading zeros, those digits; then 0x00; for other
@@ -42,36 +42,34 @@ cd_collate_from_raw(const cd_pgn_raw_game *g, cd_collate_game *out)
 
 /* ---- Date ---- */
 
-enum { D_EMPTY = 1, D_DATE, D_OTHER };
-
-/* The kind of a Date value; for a date, its three numbers. */
-static int
-date_parse(const char *s, size_t len, uint32_t v[3])
+/* (chessdata/collate.h says the form) */
+int
+cd_collate_date_read(const char *s, size_t len, unsigned ymd[3])
 {
-	size_t i = 0;
-	int part;
+	unsigned v[3] = { 0, 0, 0 };
+	size_t i;
+	int part = 0;
 
+	ymd[0] = ymd[1] = ymd[2] = 0;
 	if (s == NULL || len == 0)
-		return D_EMPTY;
-	v[0] = v[1] = v[2] = 0;
-	for (part = 0; part < 3; part++) {
-		size_t start = i;
-
-		while (i < len && i - start < 10 &&
-		    ((s[i] >= '0' && s[i] <= '9') || s[i] == '?')) {
-			v[part] = v[part] * 10 +
-			    (uint32_t)(s[i] == '?' ? 0 : s[i] - '0');
-			i++;
+		return CD_DATE_EMPTY;
+	if (len != 4 && len != 7 && len != 10)
+		return CD_DATE_OTHER;
+	for (i = 0; i < len; i++) {
+		if (i == 4 || i == 7) {
+			if (s[i] != '.')
+				return CD_DATE_OTHER;
+			part++;
+		} else if (s[i] >= '0' && s[i] <= '9') {
+			v[part] = v[part] * 10 + (unsigned)(s[i] - '0');
+		} else if (s[i] == '?') {
+			v[part] *= 10;
+		} else {
+			return CD_DATE_OTHER;
 		}
-		if (i == start || i - start > 9)
-			return D_OTHER;
-		if (i == len)
-			return D_DATE;
-		if (s[i] != '.' || part == 2)
-			return D_OTHER;
-		i++;
 	}
-	return D_OTHER;
+	memcpy(ymd, v, sizeof(v));
+	return CD_DATE_VALID;
 }
 
 int
@@ -88,14 +86,15 @@ cd_collate_bytes(const char *a, size_t alen, const char *b, size_t blen)
 int
 cd_collate_date(const char *a, size_t alen, const char *b, size_t blen)
 {
-	uint32_t va[3], vb[3];
-	int ka = date_parse(a, alen, va), kb = date_parse(b, blen, vb), i;
+	unsigned va[3], vb[3];
+	int ka = cd_collate_date_read(a, alen, va);
+	int kb = cd_collate_date_read(b, blen, vb), i;
 
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
-	if (ka == D_EMPTY)
+	if (ka == CD_DATE_EMPTY)
 		return 0;
-	if (ka == D_OTHER)
+	if (ka == CD_DATE_OTHER)
 		return cd_collate_bytes(a, alen, b, blen);
 	for (i = 0; i < 3; i++)
 		if (va[i] != vb[i])
@@ -317,15 +316,15 @@ cd_collate_key(const cd_collate_game *g, unsigned char *out, size_t cap)
 		if (v == NULL)
 			v = "";
 		if (i == CD_COLLATE_DATE) {
-			uint32_t d[3];
-			int k = date_parse(v, len, d);
+			unsigned d[3];
+			int k = cd_collate_date_read(v, len, d);
 
 			put(&o, (unsigned)k);
-			if (k == D_DATE) {
+			if (k == CD_DATE_VALID) {
 				put32(&o, d[0]);
 				put32(&o, d[1]);
 				put32(&o, d[2]);
-			} else if (k == D_OTHER) {
+			} else if (k == CD_DATE_OTHER) {
 				put_string(&o, v, len);
 			}
 		} else if (i == CD_COLLATE_ROUND) {

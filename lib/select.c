@@ -151,30 +151,22 @@ dup_n(const char *p, size_t n)
 /*
  * The span of a date value: lo and hi with every `?` made 0 or 9 and
  * missing month and day made 00 or 99.  A value that is not a date
- * (one to three parts of digits and `?`) is its own span.
+ * (cd_collate_date_read: YYYY, YYYY.MM or YYYY.MM.DD) is its own span.
  */
 static cd_status
 date_span(struct tagcond *t)
 {
 	const char *v = t->value;
-	size_t n = t->value_len, i, parts = 1, plen = 0;
+	size_t n = t->value_len, i, parts;
+	unsigned ymd[3];
 	char *lo, *hi;
 
-	for (i = 0; i < n; i++) {
-		if (v[i] == '.') {
-			if (plen == 0 || ++parts > 3)
-				break;
-			plen = 0;
-		} else if ((v[i] >= '0' && v[i] <= '9') || v[i] == '?') {
-			plen++;
-		} else
-			break;
-	}
-	if (i < n || plen == 0 || n == 0) {
+	if (cd_collate_date_read(v, n, ymd) != CD_DATE_VALID) {
 		t->lo = dup_n(v, n);
 		t->hi = dup_n(v, n);
 		return t->lo && t->hi ? CD_OK : CD_ERR_NOMEM;
 	}
+	parts = (n + 1) / 3;	/* 4, 7, 10 bytes: 1, 2, 3 parts */
 	lo = malloc(n + 7);
 	hi = malloc(n + 7);
 	if (lo == NULL || hi == NULL) {

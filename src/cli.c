@@ -262,6 +262,27 @@ cli_tmp_remove(size_t id)
 	}
 }
 
+int
+cli_tmp_rename(size_t id, const char *path)
+{
+	char *name;
+	int r = -1;
+
+	if (id >= ntmp || tmp_paths[id] == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	/* no signal between the rename and forgetting the name */
+	cli_signals_block();
+	name = tmp_paths[id];
+	if ((r = rename(name, path)) == 0)
+		tmp_paths[id] = NULL;
+	cli_signals_unblock();
+	if (r == 0)
+		free(name);
+	return r;
+}
+
 __thread cd_buf *cli_capture;
 
 void
@@ -393,7 +414,10 @@ cli_open_input(const char *name, const char **display)
 		*display = name;
 		f = fopen(name, "rb");
 		if (f == NULL) {
-			cli_warn("%s: %s", name, strerror(errno));
+			int e = errno;
+
+			cli_warn("%s: %s%s", name, strerror(e),
+			    cli__option_hint(name));
 			return NULL;
 		}
 	}

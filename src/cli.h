@@ -170,6 +170,9 @@ FILE *cli__output_end(FILE *f);
 int cli_tmp_create(const char *dir, const char *prefix, size_t *id);
 const char *cli_tmp_name(size_t id);
 void cli_tmp_remove(size_t id);
+/* Rename the temporary file id to path and keep it there (no longer
+ * removed); 0, or -1 with errno set (it stays a temporary file). */
+int cli_tmp_rename(size_t id, const char *path);
 
 /* Block SIGINT, SIGTERM and SIGHUP in this thread, and restore the mask
  * (calls nest): around changes to what the signal handler reads, and
@@ -177,6 +180,31 @@ void cli_tmp_remove(size_t id);
  * thread. */
 void cli_signals_block(void);
 void cli_signals_unblock(void);
+
+/*
+ * Option values read alike by every tool (src/cli-options.c).
+ *
+ * cli_parse_size: a size option's value (opt names the option in
+ * messages): an integer with an optional unit, b (bytes), K, M, G, T,
+ * P, E (k, m, g, t too, as sort(1) takes them) or KiB, MiB, ... for
+ * powers of 1024, KB, MB, ... for powers of 1000, and with
+ * CLI_SIZE_PERCENT `%` of the physical memory (at most 100); no unit
+ * means unit bytes.  Anything else, or more than 2^64 - 1 bytes, is a
+ * usage error (exit 2).
+ */
+#define CLI_SIZE_PERCENT	1
+uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
+    int flags);
+/* Call before getopt_long with the same argv, short options and long
+ * options: remembers each word that follows, after a space, a long
+ * option whose value is optional (getopt takes that word for an input
+ * name), so that when that input cannot be opened cli_open_input says
+ * "(did you mean --OPTION=WORD?)". */
+struct option;
+void cli_options_scan(int argc, char *const *argv, const char *shortopts,
+    const struct option *longopts);
+/* That hint for an input name, or "". */
+const char *cli__option_hint(const char *name);
 
 /* Flush and close the output and the rejects file and exit with
  * status; a write error on the output becomes exit 2.  With status 0

@@ -176,12 +176,14 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const char shortopts[] = ":j:o:qrvz:hV";
 	const char *outpath = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:o:qrvz:hV", longopts, NULL)) !=
+	cli_options_scan(argc, argv, shortopts, longopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) !=
 	    -1) {
 		switch (c) {
 		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;

@@ -1272,42 +1272,14 @@ check_inputs(int argc, char **argv, int first)
 
 /* ---- options ---- */
 
+/* -S: sort(1)'s syntax (cli_parse_size), KiB without a unit. */
 static size_t
 parse_size(const char *s)
 {
-	char *end;
-	double v;
-	double mult = 1024;	/* like sort(1): KiB by default */
+	uint64_t v = cli_parse_size("-S", s, 1024, CLI_SIZE_PERCENT);
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || v < 0)
-		cli_usage_error("bad size '%s'", s);
-	switch (*end) {
-	case '\0': break;
-	case 'b': mult = 1; end++; break;
-	case 'k': case 'K': mult = 1024.0; end++; break;
-	case 'm': case 'M': mult = 1024.0 * 1024; end++; break;
-	case 'g': case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-	case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-	case '%': {
-		long pages = sysconf(_SC_PHYS_PAGES);
-		long psize = sysconf(_SC_PAGESIZE);
-
-		if (pages <= 0 || psize <= 0 || v > 100)
-			cli_usage_error("bad size '%s'", s);
-		mult = (double)pages * (double)psize / 100.0;
-		end++;
-		break;
-	}
-	default:
-		cli_usage_error("bad size '%s'", s);
-	}
-	if (*end != '\0')
-		cli_usage_error("bad size '%s'", s);
-	v *= mult;
-	if (v > (double)(SIZE_MAX / 2))
-		cli_usage_error("size '%s' is too large", s);
+	if (v > (uint64_t)(SIZE_MAX / 2))
+		cli_usage_error("-S: size too large '%s'", s);
 	return v < MIN_BUDGET ? MIN_BUDGET : (size_t)v;
 }
 
@@ -1328,8 +1300,9 @@ usage(void)
 	    "  -q, --quiet           no progress line\n"
 	    "  -r, --reverse         reverse the order (equal games keep\n"
 	    "                        their input order)\n"
-	    "  -S, --buffer-size=SIZE  memory budget: bytes with b, K, M, G,\n"
-	    "                        T (KiB without a suffix) or %% of memory\n"
+	    "  -S, --buffer-size=SIZE  memory budget: an integer with b, K,\n"
+	    "                        M, G, T, P, E (KiB without a unit; KB,\n"
+	    "                        MB, ...: of 1000) or %% of memory\n"
 	    "                        (default 256M)\n"
 	    "      --stats           print counts and time on standard error\n"
 	    "      --compress-temp   compress the temporary files (zstd)\n"

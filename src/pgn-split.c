@@ -16,7 +16,15 @@
  *
  * The games are framed by the library's reader (no move is parsed), so
  * a `[Event "` line inside a comment never starts a game here.
+ *
+ * Every file is written under a temporary name in its directory
+ * (cli_tmp_create: removed on a signal or a fatal error) and renamed
+ * into place when whole: a part when the next one starts, the --by
+ * files at the end.  So a name never leads the writes elsewhere (a
+ * symbolic link there is replaced, not followed), and no file is ever
+ * seen ending mid-game.
  */
+#define _GNU_SOURCE 1	/* fopencookie */
 #include "config.h"
 
 #include <errno.h>
@@ -47,7 +55,10 @@ static uint64_t games_read;
 
 struct input {
 	const char *arg;	/* NULL: standard input */
+	const char *name;	/* -n: as cli_open_input named it */
 	FILE *spool;		/* -n on a pipe: a copy in a temporary file */
+	FILE *held;		/* the input the copy was made of, when it
+				 * failed: kept open to report its damage */
 	uint64_t size;
 	int bad;		/* could not be opened (reported) */
 };
@@ -69,53 +80,156 @@ remember_input(int fd)
 	nin_ids++;
 }
 
-/* Open path for writing (truncated, or appended to), refusing an input
- * file; NULL with errno set on failure (EMFILE lets the caller close
- * others and retry). */
-static FILE *
-open_out(const char *path, int append)
+static mode_t new_mode;		/* 0666 less the umask */
+
+/*
+ * Whether path may be replaced by an output: missing, a regular file
+ * that is no input, or a symbolic link (replaced, its target left as
+ * it is).  A directory, fifo, device or socket there is refused, as is
+ * an input: fatal.  *st gets what lstat says (st_mode 0 when missing).
+ */
+static void
+check_target(const char *path, struct stat *st)
 {
-	struct stat st;
-	FILE *f;
 	size_t i;
+
+	if (lstat(path, st) != 0) {
+		if (errno != ENOENT)
+			cli_fatal("%s: %s", path, strerror(errno));
+		st->st_mode = 0;
+		return;
+	}
+	if (S_ISLNK(st->st_mode))
+		return;
+	if (!S_ISREG(st->st_mode))
+		cli_fatal("%s: exists and is not a regular file: not replaced",
+		    path);
+	for (i = 0; i < nin_ids; i++)
+		if (in_ids[i].dev == st->st_dev && in_ids[i].ino == st->st_ino)
+			cli_fatal("%s: is an input file: not overwritten", path);
+}
+
+/*
+ * A new output for path: a temporary file beside it (*id, see
+ * cli_tmp_create) with the mode path has, or 0666 less the umask; with
+ * append, it starts as a copy of the regular file at path (never read
+ * through a link).  Returns its descriptor, open for appending.
+ */
+static int
+out_create(const char *path, int append, size_t *id, struct stat *tst)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, prefix[NAME_MAX + 8];
+	struct stat st;
 	int fd;
 
-	fd = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : 0), 0666);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0)
-		for (i = 0; i < nin_ids; i++)
-			if (in_ids[i].dev == st.st_dev &&
-			    in_ids[i].ino == st.st_ino)
-				cli_fatal("%s: is an input file: not "
-				    "overwritten", path);
-	if (!append && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0)
-		cli_fatal("%s: %s", path, strerror(errno));
-	f = fdopen(fd, append ? "ab" : "wb");
-	if (f == NULL) {
-		int e = errno;
+	check_target(path, &st);
+	if ((dir = strdup(path)) == NULL)
+		cli_fatal("out of memory");
+	dir[slash - path] = '\0';
+	snprintf(prefix, sizeof(prefix), ".%.200s.", slash + 1);
+	fd = cli_tmp_create(*dir ? dir : "/", prefix, id);
+	free(dir);
+	if (fchmod(fd, S_ISREG(st.st_mode) ? st.st_mode & 0777 : new_mode) !=
+	    0)
+		cli_fatal("%s: %s", cli_tmp_name(*id), strerror(errno));
+	if (append && S_ISLNK(st.st_mode))
+		cli_fatal("%s: is a symbolic link: not appended to", path);
+	if (append && S_ISREG(st.st_mode)) {
+		char buf[1 << 16];
+		ssize_t n;
+		int in = open(path, O_RDONLY | O_NOFOLLOW);
 
-		close(fd);
-		errno = e;
+		if (in < 0)
+			cli_fatal("%s: %s", path, strerror(errno));
+		while ((n = read(in, buf, sizeof(buf))) != 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				cli_fatal("%s: read error: %s", path,
+				    strerror(errno));
+			if (write(fd, buf, (size_t)n) != n)
+				cli_fatal("write error on %s: %s",
+				    cli_tmp_name(*id), strerror(errno));
+		}
+		close(in);
 	}
+	if (fcntl(fd, F_SETFL, O_APPEND) != 0 || fstat(fd, tst) != 0)
+		cli_fatal("%s: %s", cli_tmp_name(*id), strerror(errno));
+	return fd;
+}
+
+/* The temporary file *id (inode *tst) open again for appending after
+ * it was closed; -1 with errno set (EMFILE: the caller may close others
+ * and retry). */
+static int
+out_reopen(size_t id, const struct stat *tst)
+{
+	struct stat st;
+	int fd = open(cli_tmp_name(id), O_WRONLY | O_APPEND | O_NOFOLLOW);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || st.st_dev != tst->st_dev ||
+	    st.st_ino != tst->st_ino)
+		cli_fatal("%s: changed while being written",
+		    cli_tmp_name(id));
+	return fd;
+}
+
+/* Whether out_create finds the two descriptors it may need; if not,
+ * errno says why (EMFILE or ENFILE). */
+static int
+fd_room(void)
+{
+	int a = open("/dev/null", O_RDONLY);
+	int b = a >= 0 ? open("/dev/null", O_RDONLY) : -1;
+	int e = errno;
+
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
+	errno = e;
+	return b >= 0 || (e != EMFILE && e != ENFILE);
+}
+
+/* The output *id is whole: its temporary file becomes path. */
+static void
+out_commit(size_t id, const char *path)
+{
+	if (cli_tmp_rename(id, path) != 0)
+		cli_fatal("%s: %s", path, strerror(errno));
+}
+
+static FILE *
+out_file(int fd, size_t id)
+{
+	FILE *f = fdopen(fd, "ab");
+
+	if (f == NULL)
+		cli_fatal("%s: %s", cli_tmp_name(id), strerror(errno));
 	return f;
 }
 
 static void
-close_out(FILE *f, const char *path)
+close_out(FILE *f, size_t id)
 {
 	if (ferror(f) | (fclose(f) != 0))
-		cli_fatal("write error on %s: %s", path, strerror(errno));
+		cli_fatal("write error on %s: %s", cli_tmp_name(id),
+		    strerror(errno));
 }
 
 static void
-write_out(FILE *f, const char *path, const void *p, size_t n)
+write_out(FILE *f, size_t id, const void *p, size_t n)
 {
 	if (n > 0 && fwrite(p, 1, n, f) != n)
-		cli_fatal("write error on %s: %s", path, strerror(errno));
+		cli_fatal("write error on %s: %s", cli_tmp_name(id),
+		    strerror(errno));
 }
 
-/* mkdir -p path (its last component too). */
+/* mkdir -p path (its last component too): -d, followed where it is a
+ * link (the user named it). */
 static void
 make_dirs(const char *path)
 {
@@ -141,6 +255,41 @@ make_dirs(const char *path)
 	free(p);
 }
 
+/* -d, made when the first file is written (so a run that writes none
+ * makes none). */
+static void
+dir_ready(void)
+{
+	static int done;
+
+	if (!done)
+		make_dirs(opt_dir);
+	done = 1;
+}
+
+/* The YYYY/ and YYYY/YYYYMM/ directories of --by=month and day: path's
+ * directories below -d (its first skip bytes), made when missing, and
+ * never a symbolic link (one planted there is refused, not followed). */
+static void
+make_subdirs(char *path, size_t skip)
+{
+	char *s;
+	struct stat st;
+
+	for (s = path + skip + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			cli_fatal("%s: %s", path, strerror(errno));
+		if (lstat(path, &st) != 0)
+			cli_fatal("%s: %s", path, strerror(errno));
+		if (S_ISLNK(st.st_mode))
+			cli_fatal("%s: is a symbolic link: not followed", path);
+		if (!S_ISDIR(st.st_mode))
+			cli_fatal("%s: not a directory", path);
+		*s = '/';
+	}
+}
+
 static char *
 join(const char *dir, const char *name)
 {
@@ -158,6 +307,7 @@ join(const char *dir, const char *name)
 /* ---- parts: -n, -l, -b ---- */
 
 static FILE *part;		/* the part being written, or NULL */
+static size_t part_tmp;		/* its temporary file */
 static char *part_path;
 static uint64_t part_no;	/* its number, from 1 */
 static uint64_t part_bytes, part_games;
@@ -198,13 +348,15 @@ part_name(uint64_t n)
 	return name;
 }
 
+/* The part being written is whole: under its name. */
 static void
 part_close(void)
 {
 	if (part == NULL)
 		return;
-	close_out(part, part_path);
+	close_out(part, part_tmp);
 	part = NULL;
+	out_commit(part_tmp, part_path);
 	if (opt_list) {
 		printf("%s\n", part_path);
 		fflush(stdout);
@@ -218,16 +370,16 @@ part_close(void)
 static void
 part_next(void)
 {
+	struct stat st;
 	char *name;
 
 	part_close();
+	dir_ready();
 	part_no++;
 	name = part_name(part_no);
 	part_path = join(opt_dir, name);
 	free(name);
-	part = open_out(part_path, 0);
-	if (part == NULL)
-		cli_fatal("%s: %s", part_path, strerror(errno));
+	part = out_file(out_create(part_path, 0, &part_tmp, &st), part_tmp);
 	setvbuf(part, NULL, _IOFBF, 1 << 20);
 	part_bytes = part_games = 0;
 }
@@ -237,7 +389,7 @@ part_write(const char *p, size_t n)
 {
 	if (part == NULL)
 		part_next();
-	write_out(part, part_path, p, n);
+	write_out(part, part_tmp, p, n);
 	part_bytes += n;
 }
 
@@ -296,6 +448,8 @@ part_game(const cd_pgn_raw_game *g)
 struct ofile {
 	char *path;
 	FILE *f;			/* NULL when closed */
+	size_t tmp;			/* its temporary file */
+	struct stat tst;		/* (which is this one) */
 	struct ofile *hnext;		/* hash chain */
 	struct ofile *prev, *next;	/* open files, most recent first */
 };
@@ -346,7 +500,7 @@ evict(void)
 	struct ofile *o = lru_tail;
 
 	lru_unlink(o);
-	close_out(o->f, o->path);
+	close_out(o->f, o->tmp);
 	o->f = NULL;
 	nopen--;
 }
@@ -403,27 +557,34 @@ ofile_get(const char *rel)
 		lru_push(o);
 		return o;
 	}
-	if (first && strchr(rel, '/') != NULL) {
-		/* YYYY/ and YYYY/YYYYMM/ for --by=month and day */
-		char *slash = strrchr(o->path, '/');
-
-		*slash = '\0';
-		make_dirs(o->path);
-		*slash = '/';
+	if (first) {
+		dir_ready();
+		if (strchr(rel, '/') != NULL)
+			make_subdirs(o->path, strlen(opt_dir));
 	}
 	while (nopen >= max_open)
 		evict();
 	for (;;) {
-		o->f = open_out(o->path, opt_append || !first);
-		if (o->f != NULL)
+		int fd;
+
+		if (first) {
+			fd = fd_room() ? out_create(o->path, opt_append,
+			    &o->tmp, &o->tst) : -1;
+		} else {
+			fd = out_reopen(o->tmp, &o->tst);
+		}
+		if (fd >= 0) {
+			o->f = out_file(fd, o->tmp);
 			break;
+		}
 		if ((errno == EMFILE || errno == ENFILE) && nopen > 0) {
 			/* fewer descriptors than the limit said */
 			evict();
 			max_open = nopen > 1 ? nopen : 1;
 			continue;
 		}
-		cli_fatal("%s: %s", o->path, strerror(errno));
+		cli_fatal("%s: %s", first ? o->path : cli_tmp_name(o->tmp),
+		    strerror(errno));
 	}
 	nopen++;
 	lru_push(o);
@@ -442,6 +603,7 @@ ofiles_close(void)
 			struct ofile *o = table[i];
 
 			table[i] = o->hnext;
+			out_commit(o->tmp, o->path);
 			free(o->path);
 			free(o);
 		}
@@ -458,8 +620,8 @@ ofiles_close(void)
  * UTF-8 character, and any other byte from 0x80 up, two hex digits
  * each; every other run of bytes (spaces, punctuation, `/`, control
  * bytes) one `_`; `_`, `-` and `.` trimmed at both ends; at most 120
- * bytes; "_unknown" when nothing is left; Windows' device names get a
- * `_`.
+ * bytes; "_unknown" when nothing is left; a `_` after Windows' device
+ * names (con, nul, com1, ...: what comes before the first dot).
  */
 #define NAME_MAX_LEN	120
 
@@ -504,7 +666,7 @@ portable(const char *v, size_t n, char *out)
 		"com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7",
 		"lpt8", "lpt9" };
 	const unsigned char *p = (const unsigned char *)v, *e = p + n;
-	size_t len = 0, i;
+	size_t len = 0, i, stem;
 
 	while (p < e && len < NAME_MAX_LEN) {
 		unsigned c = *p;
@@ -563,9 +725,13 @@ portable(const char *v, size_t n, char *out)
 		strcpy(out, "_unknown");
 		return;
 	}
+	/* the part before the first dot decides: con.txt is CON too */
+	stem = strcspn(out, ".");
 	for (i = 0; i < sizeof(devices) / sizeof(devices[0]); i++)
-		if (strcmp(out, devices[i]) == 0) {
-			strcat(out, "_");
+		if (strlen(devices[i]) == stem &&
+		    memcmp(out, devices[i], stem) == 0) {
+			memmove(out + stem + 1, out + stem, len - stem + 1);
+			out[stem] = '_';
 			break;
 		}
 }
@@ -587,36 +753,19 @@ player_name(const cd_pgn_raw_game *g, const char *tag, char *out)
 	portable(t->value, n, out);
 }
 
-/* YYYY.MM.DD (or YYYY.MM, YYYY), digits or `?`, `?` read as 0: the
- * eight digits into d; 0 if the date is not of that form. */
+/* The date of g as pgn-sort collates it (cd_collate_date_read): its
+ * eight digits YYYYMMDD into d, or 0 when it is not a date. */
 static int
 date_digits(const cd_pgn_raw_game *g, char d[9])
 {
 	const cd_pgn_tag *t = cd_pgn_raw_tag(g, "Date");
-	const char *v;
-	size_t n, i, k = 0;
+	unsigned ymd[3];
 
-	if (t == NULL)
+	if (t == NULL || cd_collate_date_read(t->value, t->value_len, ymd) !=
+	    CD_DATE_VALID)
 		return 0;
-	v = t->value;
-	n = t->value_len;
-	if (n != 4 && n != 7 && n != 10)
-		return 0;
-	memset(d, '0', 8);
-	d[8] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i == 4 || i == 7) {
-			if (v[i] != '.')
-				return 0;
-			continue;
-		}
-		if (v[i] == '?')
-			d[k++] = '0';
-		else if (v[i] >= '0' && v[i] <= '9')
-			d[k++] = v[i];
-		else
-			return 0;
-	}
+	snprintf(d, 9, "%04u%02u%02u", ymd[0] % 10000, ymd[1] % 100,
+	    ymd[2] % 100);
 	return 1;
 }
 
@@ -625,10 +774,10 @@ by_write(const char *rel, const cd_pgn_raw_game *g)
 {
 	struct ofile *o = ofile_get(rel);
 
-	write_out(o->f, o->path, g->text, g->len);
+	write_out(o->f, o->tmp, g->text, g->len);
 	/* the next game appended must not follow on the same line */
 	if (g->len > 0 && g->text[g->len - 1] != '\n')
-		write_out(o->f, o->path, "\n", 1);
+		write_out(o->f, o->tmp, "\n", 1);
 }
 
 static void
@@ -705,10 +854,37 @@ split_file(FILE *f, const char *name)
 	return cli_read_end(name, st);
 }
 
-/* -n on input that is not a regular file: copy it to a temporary file
- * (in $TMPDIR), removed at once, to know its size. */
+/* A copy of an input that failed: its bytes, then the read error it
+ * ended with, so that its games are framed as when it is read
+ * directly (the one before the damage is not taken whole). */
+static ssize_t
+damaged_read(void *cookie, char *buf, size_t size)
+{
+	size_t n = fread(buf, 1, size, cookie);
+
+	if (n == 0) {
+		errno = EIO;
+		return -1;
+	}
+	return (ssize_t)n;
+}
+
 static FILE *
-spool(FILE *in, const char *name, uint64_t *size)
+damaged_open(FILE *copy)
+{
+	cookie_io_functions_t io = { damaged_read, NULL, NULL, NULL };
+	FILE *f = fopencookie(copy, "rb", io);
+
+	if (f == NULL)
+		cli_fatal("out of memory");
+	return f;
+}
+
+/* -n on input that is not a regular file: copy it to a temporary file
+ * (in $TMPDIR), removed at once, to know its size.  Returns 0, or 2
+ * when in fails (the copy holds what was read before). */
+static int
+spool(FILE *in, FILE **out, uint64_t *size)
 {
 	char buf[1 << 16];
 	FILE *f;
@@ -725,50 +901,12 @@ spool(FILE *in, const char *name, uint64_t *size)
 			    strerror(errno));
 		*size += n;
 	}
-	if (ferror(in))
-		cli_fatal("%s: read error: %s", name, strerror(errno));
 	if (fflush(f) != 0 || fseeko(f, 0, SEEK_SET) != 0)
 		cli_fatal("write error on %s: %s", cli_tmp_name(id),
 		    strerror(errno));
 	cli_tmp_remove(id);
-	return f;
-}
-
-/* A size: digits and an optional K, M, G, T (powers of 1024) or KB,
- * MB, GB, TB (of 1000). */
-static uint64_t
-parse_size(const char *s, const char *opt)
-{
-	char *end;
-	unsigned long long v;
-	uint64_t mul = 1;
-	const char *units = "KMGT";
-	const char *u;
-
-	errno = 0;
-	if (*s < '0' || *s > '9')
-		cli_usage_error("%s: invalid size '%s'", opt, s);
-	v = strtoull(s, &end, 10);
-	if (errno != 0)
-		cli_usage_error("%s: size too large '%s'", opt, s);
-	if (*end != '\0') {
-		char c = *end == 'k' ? 'K' : *end;
-		int k;
-
-		u = strchr(units, c);
-		if (u == NULL || c == '\0')
-			cli_usage_error("%s: invalid size '%s'", opt, s);
-		for (k = 0; k <= u - units; k++)
-			mul *= strcmp(end + 1, "B") == 0 ? 1000 : 1024;
-		if (end[1] != '\0' && strcmp(end + 1, "B") != 0 &&
-		    strcmp(end + 1, "iB") != 0)
-			cli_usage_error("%s: invalid size '%s'", opt, s);
-	}
-	if (v == 0)
-		cli_usage_error("%s: must be at least 1", opt);
-	if (v > UINT64_MAX / mul)
-		cli_usage_error("%s: size too large '%s'", opt, s);
-	return (uint64_t)v * mul;
+	*out = f;
+	return ferror(in) ? 2 : 0;
 }
 
 static void
@@ -777,8 +915,9 @@ usage(void)
 	printf("Usage: %s [OPTION]... [FILE]...\n"
 	    "Cut PGN archives between games: into parts whose concatenation\n"
 	    "is the input, or into the files of PGN standard section 11.\n\n"
-	    "  -b, --bytes=SIZE      parts of at most SIZE bytes (K, M, G: of\n"
-	    "                        1024; KB, MB, GB: of 1000)\n"
+	    "  -b, --bytes=SIZE      parts of at most SIZE bytes (an integer\n"
+	    "                        with b, K, M, G, T, P, E: of 1024; KB,\n"
+	    "                        MB, ...: of 1000)\n"
 	    "      --by=KEY          a file per player, event, year, month or\n"
 	    "                        day (KEY: player, event, year, month, day)\n"
 	    "  -d, --directory=DIR   write the files into DIR (created;\n"
@@ -851,7 +990,9 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'b':
 			set_mode(M_BYTES);
-			opt_value = parse_size(optarg, "-b");
+			opt_value = cli_parse_size("-b", optarg, 1, 0);
+			if (opt_value == 0)
+				cli_usage_error("-b: must be at least 1");
 			break;
 		case 'l':
 		case 'n': {
@@ -925,7 +1066,9 @@ main(int argc, char **argv)
 			nin_ids++;
 		}
 	}
-	make_dirs(opt_dir);
+	new_mode = umask(0);
+	umask(new_mode);
+	new_mode = 0666 & ~new_mode;
 
 	if (mode == M_COUNT) {
 		/* the sizes of all inputs, pipes copied to know theirs */
@@ -939,17 +1082,22 @@ main(int argc, char **argv)
 				status = 2;
 				continue;
 			}
+			inputs[i].name = name;
 			if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
 				off_t at = ftello(f);
 
 				inputs[i].size = (uint64_t)st.st_size -
 				    (at > 0 ? (uint64_t)at : 0);
-			} else {
-				inputs[i].spool = spool(f, name,
-				    &inputs[i].size);
+			} else if (spool(f, &inputs[i].spool,
+			    &inputs[i].size) != 0) {
+				/* its damage is reported when its games
+				 * are split, as in the other modes */
+				inputs[i].held = f;
+				f = NULL;
 			}
 			total_bytes += inputs[i].size;
-			cli_close_input(f);
+			if (f != NULL)
+				cli_close_input(f);
 		}
 		part_width = digits(opt_value) > 3 ? digits(opt_value) : 3;
 	} else if (mode == M_BYTES) {
@@ -988,8 +1136,10 @@ main(int argc, char **argv)
 		FILE *f;
 
 		if (inputs[i].spool != NULL) {
-			name = inputs[i].arg ? inputs[i].arg : "<stdin>";
+			name = inputs[i].name;
 			f = inputs[i].spool;
+			if (inputs[i].held != NULL)
+				f = damaged_open(f);
 		} else {
 			if (inputs[i].bad)
 				continue;	/* reported above */
@@ -1001,16 +1151,22 @@ main(int argc, char **argv)
 		}
 		if (split_file(f, name) != 0)
 			status = 2;
+		if (inputs[i].held != NULL) {
+			fclose(f);
+			cli_close_input(inputs[i].held);
+		}
 		if (inputs[i].spool != NULL)
 			fclose(inputs[i].spool);
 		else
 			cli_close_input(f);
 	}
 	cli_progress_end();
-	if (mode == M_COUNT)
+	/* Only a run that read every input whole adds empty parts. */
+	if (mode == M_COUNT && status == 0)
 		while (part_no < opt_value)
 			part_next();	/* empty parts: always N */
-	else if (mode < M_PLAYER && part == NULL && part_no == 0)
+	else if (mode < M_PLAYER && part == NULL && part_no == 0 &&
+	    status == 0)
 		part_next();		/* an empty input: one empty part */
 	part_close();
 	ofiles_close();

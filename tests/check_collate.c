@@ -26,27 +26,33 @@ struct ordered {
 
 static const struct ordered dates[] = {
 	{ 0, "" },
-	{ 1, "????.??.??" }, { 1, "0000.00.00" }, { 1, "?" },
+	{ 1, "????.??.??" }, { 1, "0000.00.00" }, { 1, "????" },
 	{ 2, "0001.01.01" },
 	{ 3, "19??.??.??" }, { 3, "1900" },
 	{ 4, "1993.??.??" }, { 4, "1993" }, { 4, "1993.00.00" },
 	{ 4, "1993.??" },
-	{ 5, "1993.01.??" }, { 5, "1993.1" },
-	{ 6, "1993.01.01" }, { 6, "1993.1.1" },
+	{ 5, "1993.01.??" }, { 5, "1993.01" },
+	{ 6, "1993.01.01" },
 	{ 7, "1993.01.02" },
 	{ 8, "1993.01.10" },
 	{ 9, "1993.02.01" },
 	{ 10, "1993.12.31" },
 	{ 11, "1994.01.01" },
 	{ 12, "2024.04.20" },
-	{ 13, "12345.01.01" },	/* more than four year digits */
-	/* not dates: after all dates, in byte order */
-	{ 14, "1993-01-01" },
-	{ 15, "1993.01.01." },
-	{ 16, "1993.01.01.01" },
-	{ 17, "1993.x" },
-	{ 18, "Jan 1993" },
-	{ 19, "unknown" }
+	{ 13, "9999.99.99" },
+	/* not YYYY.MM.DD, YYYY.MM or YYYY: after all dates, in byte
+	 * order */
+	{ 14, "01993.01.01" },	/* five year digits */
+	{ 15, "12345.01.01" },
+	{ 16, "1993-01-01" },
+	{ 17, "1993.01.01." },
+	{ 18, "1993.01.01.01" },
+	{ 19, "1993.1" },	/* one month digit */
+	{ 20, "1993.1.1" },
+	{ 21, "1993.x" },
+	{ 22, "?" },
+	{ 23, "Jan 1993" },
+	{ 24, "unknown" }
 };
 
 static const struct ordered rounds[] = {
@@ -125,6 +131,47 @@ START_TEST(test_date)
 {
 	check_order(dates, sizeof(dates) / sizeof(dates[0]),
 	    cd_collate_date);
+}
+END_TEST
+
+/* The one date reader: its kind and numbers. */
+static const struct {
+	const char *v;
+	int kind;
+	unsigned y, m, d;
+} date_reads[] = {
+	{ "", CD_DATE_EMPTY, 0, 0, 0 },
+	{ "1993.01.02", CD_DATE_VALID, 1993, 1, 2 },
+	{ "1993.??.??", CD_DATE_VALID, 1993, 0, 0 },
+	{ "19?3.1?.?5", CD_DATE_VALID, 1903, 10, 5 },
+	{ "1993.07", CD_DATE_VALID, 1993, 7, 0 },
+	{ "1993", CD_DATE_VALID, 1993, 0, 0 },
+	{ "????", CD_DATE_VALID, 0, 0, 0 },
+	{ "9999.99.99", CD_DATE_VALID, 9999, 99, 99 },
+	{ "1993.1.1", CD_DATE_OTHER, 0, 0, 0 },
+	{ "01993.01.01", CD_DATE_OTHER, 0, 0, 0 },
+	{ "1993.01.1", CD_DATE_OTHER, 0, 0, 0 },
+	{ "1993.01.011", CD_DATE_OTHER, 0, 0, 0 },
+	{ "993.01.01", CD_DATE_OTHER, 0, 0, 0 },
+	{ "1993.01.0x", CD_DATE_OTHER, 0, 0, 0 },
+	{ "1993/01/01", CD_DATE_OTHER, 0, 0, 0 },
+	{ "1993.01.", CD_DATE_OTHER, 0, 0, 0 },
+	{ "+993", CD_DATE_OTHER, 0, 0, 0 },
+	{ " 1993", CD_DATE_OTHER, 0, 0, 0 },
+	{ "?", CD_DATE_OTHER, 0, 0, 0 }
+};
+
+START_TEST(test_date_read)
+{
+	unsigned ymd[3] = { 7, 7, 7 };
+	const char *v = date_reads[_i].v;
+
+	ck_assert_int_eq(cd_collate_date_read(v, strlen(v), ymd),
+	    date_reads[_i].kind);
+	ck_assert_uint_eq(ymd[0], date_reads[_i].y);
+	ck_assert_uint_eq(ymd[1], date_reads[_i].m);
+	ck_assert_uint_eq(ymd[2], date_reads[_i].d);
+	ck_assert_int_eq(cd_collate_date_read(NULL, 0, ymd), CD_DATE_EMPTY);
 }
 END_TEST
 
@@ -424,6 +471,8 @@ collate_suite(void)
 	tcase_set_timeout(tc, 60);
 
 	tcase_add_test(tc, test_date);
+	tcase_add_loop_test(tc, test_date_read, 0,
+	    sizeof(date_reads) / sizeof(date_reads[0]));
 	tcase_add_test(tc, test_round);
 	tcase_add_test(tc, test_bytes);
 	tcase_add_test(tc, test_movetext);

@@ -24,7 +24,7 @@ grep -q "^pgn-sort: unknown option" "$T/err" || fail "bad option message"
 expect 2 "$P" -S
 grep -q "needs a value" "$T/err" || fail "-S without value message"
 expect 2 "$P" -S 12Q "$F/sort-keys.pgn"
-grep -q "bad size '12Q'" "$T/err" || fail "bad size message"
+grep -q "invalid size '12Q'" "$T/err" || fail "bad size message"
 expect 2 "$P" -c -m "$F/sort-keys.pgn"
 expect 2 "$P" "$T/no-such-file.pgn"
 grep -q "no-such-file.pgn: No such file" "$T/err" || fail "missing file message"

@@ -188,6 +188,247 @@ awk '/^\[White "P7,/ { print }' "$T/players.pgn" | cmp -s - \
       grep '^\[White' "$T/p/p7.pgn" | cmp -s - "$T/want" ||
 	  fail "p7.pgn: not its games in input order"; }
 
+# ---- hostile directories, failed runs ----
+# N games of about 100 bytes, all of 2019.06.01, Event "eN"
+games() {
+	awk -v n="$1" 'BEGIN { for (i = 1; i <= n; i++)
+	    printf "[Event \"e%d\"]\n[Date \"2019.06.01\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 {game %d} *\n\n", i, i }'
+}
+games 40 >"$T/g40.pgn"
+
+# Planted links to a victim file: replaced, never written through, in
+# every mode; --append refuses one.
+for o in "-n 2" "-l 10" "-b 1K" "--by=event" "--by=year" "--by=month"; do
+	rm -rf "$T/d"
+	mkdir -p "$T/d/2019"
+	printf 'victim\n' >"$T/victim.txt"
+	for n in part001.pgn part002.pgn e1.pgn 2019.pgn 2019/201906.pgn; do
+		ln -s "$T/victim.txt" "$T/d/$n"
+	done
+	# shellcheck disable=SC2086
+	expect 0 pgn-split $o -d "$T/d" "$T/g40.pgn"
+	[ "$(cat "$T/victim.txt")" = victim ] ||
+	    fail "$o: written through a planted link"
+	bad=$(find "$T/d" -type l | head -3 | tr '\n' ' ')
+	case $o in
+	-n*|-l*|-b*) [ -f "$T/d/part001.pgn" ] && [ ! -L "$T/d/part001.pgn" ] ||
+	    fail "$o: part001.pgn is not a new file" ;;
+	--by=event) [ ! -L "$T/d/e1.pgn" ] && grep -q '"e1"' "$T/d/e1.pgn" ||
+	    fail "$o: e1.pgn is not a new file" ;;
+	--by=year) [ ! -L "$T/d/2019.pgn" ] ||
+	    fail "$o: 2019.pgn is still the link" ;;
+	--by=month) [ ! -L "$T/d/2019/201906.pgn" ] ||
+	    fail "$o: 2019/201906.pgn is still the link" ;;
+	esac
+	[ -z "$(find "$T/d" -name '.*' ! -name .)" ] ||
+	    fail "$o: temporary files left: $(find "$T/d" -name '.*')"
+	: "$bad"
+done
+rm -rf "$T/d"
+mkdir -p "$T/d"
+ln -s "$T/victim.txt" "$T/d/2019.pgn"
+expect 2 pgn-split --by=year --append -d "$T/d" "$T/g40.pgn"
+grep -q "2019.pgn: is a symbolic link: not appended to" "$T/err" ||
+    fail "--append to a link: $(cat "$T/err")"
+[ "$(cat "$T/victim.txt")" = victim ] || fail "--append wrote through a link"
+# A directory, a fifo where a file goes: refused, named.
+rm -rf "$T/d"
+mkdir -p "$T/d/part001.pgn"
+expect 2 pgn-split -l 10 -d "$T/d" "$T/g40.pgn"
+grep -q "part001.pgn: exists and is not a regular file" "$T/err" ||
+    fail "a directory named part001.pgn: $(cat "$T/err")"
+rm -rf "$T/d"
+mkdir -p "$T/d"
+mkfifo "$T/d/e3.pgn"
+expect 2 timeout 20 pgn-split --by=event -d "$T/d" "$T/g40.pgn"
+grep -q "e3.pgn: exists and is not a regular file" "$T/err" ||
+    fail "a fifo named e3.pgn: $(cat "$T/err")"
+[ -p "$T/d/e3.pgn" ] || fail "the fifo was replaced"
+# A planted year directory: 2019 -> elsewhere is refused, not followed.
+for k in month day; do
+	rm -rf "$T/d" "$T/elsewhere"
+	mkdir -p "$T/d" "$T/elsewhere"
+	ln -s "$T/elsewhere" "$T/d/2019"
+	expect 2 pgn-split --by=$k -d "$T/d" "$T/g40.pgn"
+	grep -q "$T/d/2019: is a symbolic link: not followed" "$T/err" ||
+	    fail "--by=$k, 2019 a link: $(cat "$T/err")"
+	[ -z "$(ls -A "$T/elsewhere")" ] ||
+	    fail "--by=$k wrote through the 2019 link: $(ls -A "$T/elsewhere")"
+done
+# An existing part keeps its mode; a new one gets 0666 less the umask.
+rm -rf "$T/d"
+mkdir -p "$T/d"
+: >"$T/d/part001.pgn"
+chmod 640 "$T/d/part001.pgn"
+(umask 022 && pgn-split -l 20 -d "$T/d" "$T/g40.pgn") || fail "modes"
+[ "$(stat -c %a "$T/d/part001.pgn") $(stat -c %a "$T/d/part002.pgn")" = \
+    "640 644" ] || fail "modes: $(stat -c %a "$T/d"/*)"
+
+# A missing input makes no part and no directory, in every mode.
+for o in "-n 3" "-l 5" "-b 1K" "--by=year"; do
+	rm -rf "$T/d"
+	# shellcheck disable=SC2086
+	expect 2 pgn-split $o -d "$T/d" "$T/no-such.pgn"
+	[ ! -e "$T/d" ] || fail "$o on a missing input made: $(ls -A "$T/d")"
+done
+
+# SIGTERM in the middle: the parts left are whole (the input's games
+# up to a game boundary), no temporary file is left, and the --by files
+# keep what they held.
+if command -v mkfifo >/dev/null 2>&1; then
+	# (more than the reader's buffer before the pause)
+	games 40000 >"$T/big.pgn"
+	cut=$(($(wc -c <"$T/big.pgn") / 2 + 37))	# inside a game
+	for o in "-l 3000" "-b 200K" "--by=year" "--by=month"; do
+		rm -rf "$T/d" "$T/fifo"
+		mkdir -p "$T/d/2019"
+		printf 'old\n' >"$T/d/2019/201906.pgn"
+		printf 'old\n' >"$T/d/2019.pgn"
+		mkfifo "$T/fifo"
+		# shellcheck disable=SC2086
+		pgn-split -q $o -d "$T/d" <"$T/fifo" 2>"$T/err" &
+		pid=$!
+		# half the input, a pause (the split waits mid-game), then TERM
+		{ head -c "$cut" "$T/big.pgn"; sleep 30; } >"$T/fifo" &
+		feeder=$!
+		i=0
+		while [ $i -lt 200 ]; do
+			case $o in
+			--by*) [ -n "$(find "$T/d" -name '.*.pgn.*')" ] &&
+			    break ;;
+			*) [ -f "$T/d/part003.pgn" ] && break ;;
+			esac
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 1
+		kill -TERM "$pid"
+		wait "$pid"
+		rc=$?
+		kill "$feeder" 2>/dev/null
+		wait "$feeder" 2>/dev/null
+		[ "$rc" -eq 143 ] || fail "$o: SIGTERM: exit $rc"
+		[ -z "$(find "$T/d" -name '.*' ! -name .)" ] ||
+		    fail "$o: SIGTERM left $(find "$T/d" -name '.*' ! -name .)"
+		case $o in
+		-[lb]*)
+			n=$(ls "$T/d" | grep -c '^part')
+			[ "$n" -ge 3 ] || fail "$o: SIGTERM: $n parts"
+			# shellcheck disable=SC2046
+			cat $(ls -d "$T/d"/part* | LC_ALL=C sort) >"$T/cat"
+			len=$(wc -c <"$T/cat")
+			head -c "$len" "$T/big.pgn" | cmp -s - "$T/cat" ||
+			    fail "$o: SIGTERM: the parts are not the input's start"
+			tail -c +$((len + 1)) "$T/big.pgn" | head -1 |
+			    grep -q '^\[Event ' ||
+			    fail "$o: SIGTERM: a part ends mid-game (at $len)" ;;
+		*)
+			[ "$(cat "$T/d/2019.pgn")" = old ] &&
+			    [ "$(cat "$T/d/2019/201906.pgn")" = old ] ||
+			    fail "$o: SIGTERM changed the files" ;;
+		esac
+	done
+	echo "ok: SIGTERM mid-game leaves whole parts and no temporary file"
+fi
+
+# A damaged compressed input: every mode writes the same games, those
+# before the damage, reports the damage as pgn-regularize does, exit 2.
+games 3000 >"$T/g3000.pgn"
+for z in gzip zstd xz; do
+	command -v $z >/dev/null 2>&1 || continue
+	$z -c <"$T/g3000.pgn" >"$T/z.full"
+	pgn-regularize -q "$T/z.full" >/dev/null 2>&1 || {
+		echo "SKIP: $z: not read by this build"; continue; }
+	size=$(wc -c <"$T/z.full")
+	head -c $((size * 6 / 10)) "$T/z.full" >"$T/damaged.$z"
+	pgn-regularize -q "$T/damaged.$z" >"$T/reg" 2>"$T/regerr"
+	zmsg=$(grep -v warning "$T/regerr" | sed 's/^pgn-regularize: //')
+	[ -n "$zmsg" ] || { fail "$z: pgn-regularize saw no damage"; continue; }
+	ngames=$(grep -c '^\[Event ' "$T/reg")
+	[ "$ngames" -gt 0 ] && [ "$ngames" -lt 3000 ] ||
+	    fail "$z: $ngames games before the damage"
+	first=
+	for o in "-n 3" "-l 700" "-b 50K" "--by=year" "--by=event"; do
+		rm -rf "$T/d"
+		# shellcheck disable=SC2086
+		expect 2 pgn-split -q $o -d "$T/d" "$T/damaged.$z"
+		grep -v warning "$T/err" | sed 's/^pgn-split: //' >"$T/msg"
+		[ "$(cat "$T/msg")" = "$zmsg" ] ||
+		    fail "$z $o: message '$(cat "$T/msg")', not '$zmsg'"
+		find "$T/d" -name '*.pgn' | LC_ALL=C sort |
+		    while read -r f; do cat "$f"; done |
+		    grep '^\[Event ' | LC_ALL=C sort >"$T/events"
+		n=$(grep -c . "$T/events")
+		[ "$n" -eq "$ngames" ] ||
+		    fail "$z $o: $n games written, $ngames before the damage"
+		if [ -z "$first" ]; then
+			first=$o
+			cp "$T/events" "$T/events0"
+		else
+			cmp -s "$T/events0" "$T/events" ||
+			    fail "$z $o: other games than $first"
+		fi
+	done
+	# and through a pipe (-n copies it first)
+	rm -rf "$T/d"
+	expect 2 sh -c "pgn-split -q -n 3 -d '$T/d' <'$T/damaged.$z'"
+	n=$(cat "$T/d"/*.pgn | grep -c '^\[Event ')
+	[ "$n" -eq "$ngames" ] || fail "$z -n 3 on a pipe: $n games"
+	grep -q "<stdin>: " "$T/err" || fail "$z -n on a pipe: $(cat "$T/err")"
+	echo "ok: $z damaged: $ngames games before the damage in every mode"
+done
+
+# Windows device names, with extensions too, get a `_` after the stem.
+{
+	for e in con.txt AUX.x Com1 lpt9.tar.gz nul prn. console com10 \
+	    'CON .x' com0; do
+		printf '[Event "%s"]\n\n1. e4 *\n\n' "$e"
+	done
+} >"$T/dev.pgn"
+rm -rf "$T/d"
+pgn-split --by=event -d "$T/d" "$T/dev.pgn" || fail "device names"
+(cd "$T/d" && ls) | tr '\n' ' ' >"$T/ls"
+[ "$(cat "$T/ls")" = "aux_.x.pgn com0.pgn com10.pgn com1_.pgn con_.txt.pgn con_.x.pgn console.pgn lpt9_.tar.gz.pgn nul_.pgn prn_.pgn " ] ||
+    fail "device names: $(cat "$T/ls")"
+
+# Dates: pgn-sort's order and pgn-split's files agree (one reader):
+# VALUE FILE (of --by=day; - for _unknown.pgn, after all dates)
+cat >"$T/dates" <<'EOF2'
+1993.01.01 1993/199301/19930101.pgn
+1993.1.1 -
+01993.01.01 -
+1993 1993/199300/19930000.pgn
+1993.??.?? 1993/199300/19930000.pgn
+1993.?? 1993/199300/19930000.pgn
+1993.01 1993/199301/19930100.pgn
+19?3.1?.?5 1903/190310/19031005.pgn
+????.??.?? 0000/000000/00000000.pgn
+9999.99.99 9999/999999/99999999.pgn
+1993.01.1 -
+993.01.01 -
+1993/01/01 -
+1993-01-01 -
+? -
+1993.01.01. -
+EOF2
+while read -r v f; do
+	printf '[Event "%s"]\n[Date "%s"]\n\n1. e4 *\n\n' "$v" "$v"
+done <"$T/dates" >"$T/dates.pgn"
+rm -rf "$T/d"
+pgn-split --by=day -d "$T/d" "$T/dates.pgn" || fail "--by=day of the dates"
+while read -r v f; do
+	[ "$f" = - ] && f=_unknown.pgn
+	grep -qxF "[Event \"$v\"]" "$T/d/$f" 2>/dev/null ||
+	    fail "date '$v': not in $f"
+done <"$T/dates"
+# pgn-sort: the files, in the order of the sorted games, never go back
+pgn-sort "$T/dates.pgn" | sed -n 's/^\[Event "\(.*\)"\]$/\1/p' |
+    while read -r v; do
+	grep -lxF "[Event \"$v\"]" -r "$T/d" | sed "s|^$T/d/||;s|^_unknown|~|"
+    done >"$T/order"
+LC_ALL=C sort -c "$T/order" 2>/dev/null ||
+    fail "pgn-sort and pgn-split disagree: $(tr '\n' ' ' <"$T/order")"
+
 # ---- the corpus ----
 if [ -f "${CORPUS:-}/pgn/otb-14539.pgn.xz" ]; then
 	xz -dc "$CORPUS/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"

@@ -7,9 +7,10 @@
  * empty value sorts before any other in every key:
  *  1. Date: YYYY.MM.DD compared as three numbers, year first; `?` digits
  *     count as zeros; a missing month or day counts as zero ("1993" ==
- *     "1993.??.??" < "1993.01.01").  A value not of that form (one to
- *     nine digits or `?` per part, parts separated by `.`) sorts after
- *     all dates, in byte order.
+ *     "1993.??.??" < "1993.01.01").  A value not of that form (four,
+ *     two and two characters, each a digit or `?`: "1993.1.1" and
+ *     "01993.01.01" are not dates) sorts after all dates, in byte order
+ *     (cd_collate_date_read).
  *  2. Event, 3. Site: byte order (unsigned bytes).
  *  4. Round: `?`, then `-`, then numbers; a multipart round ("3.1",
  *     "4.1.2") compares part by part as integers, a prefix first
@@ -63,6 +64,17 @@ CD_API void cd_collate_from_raw(const cd_pgn_raw_game *g,
 
 /* <0, 0, >0 as a sorts before, with, after b (all eight keys). */
 CD_API int cd_collate(const cd_collate_game *a, const cd_collate_game *b);
+
+/*
+ * A Date value as key 1 reads it (and pgn-split(1) --by=year, month,
+ * day, and pgn-select(1) date conditions): CD_DATE_EMPTY for NULL or
+ * empty; CD_DATE_VALID for "YYYY", "YYYY.MM" or "YYYY.MM.DD", each Y,
+ * M and D a digit or `?` (read as 0), year, month and day (a missing
+ * one 0) into ymd; CD_DATE_OTHER for anything else (ymd all 0).  The
+ * kinds are in collating order.
+ */
+enum { CD_DATE_EMPTY = 1, CD_DATE_VALID, CD_DATE_OTHER };
+CD_API int cd_collate_date_read(const char *s, size_t len, unsigned ymd[3]);
 
 /* The single keys (empty or NULL values sort first). */
 CD_API int cd_collate_date(const char *a, size_t alen, const char *b,
