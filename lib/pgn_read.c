@@ -125,6 +125,8 @@ struct cd_pgn_reader {
 	size_t pos, end;	/* unread bytes: data[pos..end) */
 	uint64_t base;		/* input offset of data[0] */
 	int eof, failed, started;
+	int read_errno;		/* a read failed (with this errno): what
+				 * came before is read as the input's end */
 	int bol;		/* data[pos] is at the start of a line */
 	int junk;		/* skipping text that is not PGN */
 	unsigned long line, col;	/* of data[pos] */
@@ -1667,6 +1669,13 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 				return reader_fail(r, CD_ERR_IO);
 			}
 			st = fill(r);
+			if (st == CD_ERR_IO) {
+				/* the games complete before a read error
+				 * (damage in a compressed input) first */
+				r->read_errno = errno != 0 ? errno : EIO;
+				r->eof = 1;
+				continue;
+			}
 			if (st != CD_OK)
 				return reader_fail(r, st);
 			continue;
@@ -1684,14 +1693,24 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			advance(r, n);
 			continue;
 		case S_END:
+			if (r->read_errno != 0)
+				break;
 			return CD_EOF;
 		case S_NOMEM:
 			return reader_fail(r, CD_ERR_NOMEM);
 		case S_GAME:
+			/* a game that runs to a read error without its
+			 * termination marker is cut short: not given */
+			if (r->read_errno != 0 &&
+			    (r->g_flags & CD_PGN_RAW_NO_RESULT) &&
+			    r->pos + r->g_len == r->end)
+				break;
 			make_game(r, g);
 			advance_game(r);
 			return CD_OK;
 		}
+		errno = r->read_errno;
+		return reader_fail(r, CD_ERR_IO);
 	}
 }
 

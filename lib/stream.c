@@ -27,10 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #ifdef HAVE_ZSTD
 #include <zstd.h>
+#include <zstd_errors.h>
 #endif
 #ifdef HAVE_ZLIB
 #include <zlib.h>
@@ -49,9 +51,11 @@
 #define BLOCK		((size_t)1 << 20)	/* decompressed block (thread) */
 #define RING		4
 #define HEAD		6	/* bytes that decide every format */
-/* The most memory an xz stream may ask for (xz -9 needs 674 MiB to
- * compress, 65 MiB to decompress). */
-#define XZ_MEMLIMIT	((uint64_t)1 << 30)
+#define HEADER_MAX	18	/* a zstd frame header's most */
+/* What zlib's inflate and libbz2's decompressor take (a 32 KiB window
+ * and tables; 100 KiB and four bytes per byte of a 900 KB block). */
+#define GZIP_MEM	((size_t)48 << 10)
+#define BZIP2_MEM	((size_t)3700 << 10)
 
 struct block {
 	char *data;
@@ -72,6 +76,8 @@ struct cd_stream {
 	int fd;			/* -1 for memory */
 	cd_stream_format fmt;
 	struct serr err;	/* what the caller has been told */
+	cd_error warn;		/* input read past, with a warning */
+	uint64_t memlimit;	/* the most a decoder may take */
 	cd_status st;		/* sticky end: CD_OK, CD_EOF or an error */
 	cd_status pending;	/* the end the decoder gave with bytes */
 	uint64_t out_total;	/* decompressed bytes given (or, writing,
@@ -93,6 +99,8 @@ struct cd_stream {
 	int open;		/* a frame, member or stream is begun */
 	int ended;		/* the decoder has given its end */
 	void *zd;		/* ZSTD_DStream / ZSTD_CCtx */
+	size_t zhint;		/* zstd: the input its next block needs */
+	uint64_t zeros;		/* zero bytes after the data */
 #ifdef HAVE_ZLIB
 	z_stream *gz;
 #endif
@@ -152,7 +160,9 @@ sym(void *h, const char *name, void *dst, size_t size)
 	X(a, ZSTD_decompressStream) X(a, ZSTD_freeDStream) \
 	X(a, ZSTD_createCCtx) X(a, ZSTD_CCtx_setParameter) \
 	X(a, ZSTD_compressStream2) X(a, ZSTD_freeCCtx) \
-	X(a, ZSTD_isError) X(a, ZSTD_getErrorName) X(a, ZSTD_maxCLevel)
+	X(a, ZSTD_isError) X(a, ZSTD_getErrorName) X(a, ZSTD_maxCLevel) \
+	X(a, ZSTD_getErrorCode) X(a, ZSTD_DCtx_setParameter) \
+	X(a, ZSTD_sizeof_DStream)
 static struct { ZSTD_FNS(API_FIELD, zstd) } zstd;
 static bool zstd_load(void *h) { ZSTD_FNS(API_LOAD, zstd) return true; }
 #endif
@@ -172,7 +182,7 @@ static bool bz2_load(void *h) { BZ2_FNS(API_LOAD, bz2) return true; }
 #endif
 #ifdef HAVE_LZMA
 #define LZMA_FNS(X, a)	X(a, lzma_stream_decoder) X(a, lzma_easy_encoder) \
-	X(a, lzma_code) X(a, lzma_end)
+	X(a, lzma_code) X(a, lzma_end) X(a, lzma_memusage)
 static struct { LZMA_FNS(API_FIELD, xz) } xz;
 static bool xz_load(void *h) { LZMA_FNS(API_LOAD, xz) return true; }
 #endif
@@ -289,7 +299,7 @@ cd_stream_format_suffix(const char *path)
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		size_t k = strlen(t[i].sfx);
 
-		if (n > k && strcmp(path + n - k, t[i].sfx) == 0)
+		if (n > k && strcasecmp(path + n - k, t[i].sfx) == 0)
 			return t[i].f;
 	}
 	return CD_STREAM_PLAIN;
@@ -420,6 +430,23 @@ nomem(cd_stream *s)
 	return set_err(&s->derr, CD_ERR_NOMEM, in_at(s), "out of memory");
 }
 
+/* The input needs need bytes for its decoder (0: more than the limit,
+ * how much more unknown). */
+static cd_status
+over_limit(cd_stream *s, uint64_t need)
+{
+	const char *f = cd_stream_format_name(s->fmt);
+	unsigned long long lim = (unsigned long long)(s->memlimit >> 20);
+
+	if (need == 0)
+		return set_err(&s->derr, CD_ERR_RANGE, in_at(s), "%s "
+		    "compressed input needs more memory than the limit of "
+		    "%llu MiB", f, lim);
+	return set_err(&s->derr, CD_ERR_RANGE, in_at(s), "%s compressed "
+	    "input needs %llu MiB of memory, more than the limit of %llu MiB",
+	    f, (unsigned long long)((need + (1 << 20) - 1) >> 20), lim);
+}
+
 /* ---- compressed input ---- */
 
 /* More compressed input after what is unread (which moves down). */
@@ -514,6 +541,7 @@ struct io {
 	size_t out_len;
 	size_t used, made;
 	const char *why;
+	uint64_t need;		/* STEP_LIMIT: the memory asked for */
 };
 
 enum step {
@@ -523,7 +551,8 @@ enum step {
 	STEP_DONE,	/* reading: the data is complete, nothing follows */
 	STEP_TRUNC,	/* reading: the data ends inside a stream */
 	STEP_BAD,	/* damage (writing: the library failed); see why */
-	STEP_NOMEM
+	STEP_NOMEM,
+	STEP_LIMIT	/* reading: more memory than the limit; see need */
 };
 
 /*
@@ -547,14 +576,56 @@ struct codec {
  * zstd: frames one after the other; ZSTD_decompressStream passes over
  * skippable frames itself.  A frame is open from its first byte read
  * until the decoder says it is complete and flushed (0).
+ *
+ * The decoder is given one block at a time (the size it asks for next,
+ * five bytes at a frame's start): a call that fails gives none of what
+ * it decoded and does not say how far it read, so each call ends at a
+ * block's end and the blocks before damage are all given, the damage
+ * found at the start of its block.
  */
 static cd_status
 zstd_dec_init(cd_stream *s)
 {
+	unsigned wlog = 10;
+
 	if ((s->zd = zstd.ZSTD_createDStream()) == NULL)
 		return nomem(s);
 	zstd.ZSTD_initDStream(s->zd);
+	/* (the window is checked against the limit at each frame's
+	 * header; this is the library's own check, rounded up) */
+	while (wlog < 31 && ((uint64_t)1 << wlog) < s->memlimit)
+		wlog++;
+	zstd.ZSTD_DCtx_setParameter(s->zd, ZSTD_d_windowLogMax, (int)wlog);
 	return CD_OK;
+}
+
+/* The window of the zstd frame whose header begins p (n bytes of it);
+ * 0 when that is not known from them (a skippable frame too). */
+static uint64_t
+zstd_window(const uint8_t *p, size_t n)
+{
+	static const unsigned dict_len[4] = { 0, 1, 2, 4 };
+	static const unsigned fcs_len[4] = { 0, 2, 4, 8 };
+	unsigned fhd, at, k;
+	uint64_t v = 0;
+
+	if (n < 6 || p[0] != 0x28 || p[1] != 0xb5 || p[2] != 0x2f ||
+	    p[3] != 0xfd)
+		return 0;
+	fhd = p[4];
+	if (!(fhd & 0x20)) {
+		/* a window descriptor: exponent and eighths */
+		v = (uint64_t)1 << (10 + (p[5] >> 3));
+		return v + v / 8 * (p[5] & 7);
+	}
+	/* a single segment: the window is the content size */
+	k = fhd >> 6 == 0 ? 1 : fcs_len[fhd >> 6];
+	at = 5 + dict_len[fhd & 3];
+	if (n < at + k)
+		return 0;
+	while (k-- > 0)
+		v = v << 8 | p[at + k];
+	return v + ((fhd >> 6) == 1 ? 256 : 0);
 }
 
 static enum step
@@ -562,14 +633,34 @@ zstd_dec(cd_stream *s, struct io *io)
 {
 	ZSTD_inBuffer ib = { io->in, io->in_len, 0 };
 	ZSTD_outBuffer ob = { io->out, io->out_len, 0 };
-	size_t r = zstd.ZSTD_decompressStream(s->zd, &ob, &ib);
+	size_t r;
 
+	if (!s->open) {
+		s->zhint = 5;	/* a frame's first bytes */
+		io->need = zstd_window(io->in, io->in_len);
+		if (io->need > s->memlimit)
+			return STEP_LIMIT;
+	}
+	if (ib.size > s->zhint)
+		ib.size = s->zhint;
+	r = zstd.ZSTD_decompressStream(s->zd, &ob, &ib);
 	io->used = ib.pos;
 	io->made = ob.pos;
 	if (zstd.ZSTD_isError(r)) {
-		io->why = zstd.ZSTD_getErrorName(r);
-		return STEP_BAD;
+		switch (zstd.ZSTD_getErrorCode(r)) {
+		case ZSTD_error_memory_allocation:
+			return STEP_NOMEM;
+		case ZSTD_error_frameParameter_windowTooLarge:
+			io->need = 0;
+			return STEP_LIMIT;
+		default:
+			io->why = zstd.ZSTD_getErrorName(r);
+			return STEP_BAD;
+		}
 	}
+	/* (0 at a frame's end; a flush of what is decoded may ask for
+	 * none: a block at most) */
+	s->zhint = r > 0 ? r : ((size_t)128 << 10) + 3;
 	return r == 0 ? STEP_END : STEP_OK;
 }
 
@@ -802,8 +893,6 @@ lzma_msg(lzma_ret r)
 		return "unsupported options";
 	case LZMA_DATA_ERROR:
 		return "bad data";
-	case LZMA_MEMLIMIT_ERROR:
-		return "it needs more than 1 GiB of memory";
 	case LZMA_UNSUPPORTED_CHECK:
 		return "unsupported integrity check";
 	default:
@@ -820,7 +909,7 @@ xz_dec_init(cd_stream *s)
 	if ((s->xz = malloc(sizeof(*s->xz))) == NULL)
 		return nomem(s);
 	*s->xz = init;
-	if (xz.lzma_stream_decoder(s->xz, XZ_MEMLIMIT, LZMA_CONCATENATED) !=
+	if (xz.lzma_stream_decoder(s->xz, s->memlimit, LZMA_CONCATENATED) !=
 	    LZMA_OK)
 		return nomem(s);
 	return CD_OK;
@@ -850,6 +939,10 @@ xz_dec(cd_stream *s, struct io *io)
 		return STEP_DONE;
 	if (r == LZMA_MEM_ERROR)
 		return STEP_NOMEM;
+	if (r == LZMA_MEMLIMIT_ERROR) {
+		io->need = xz.lzma_memusage(x);
+		return STEP_LIMIT;
+	}
 	if (r == LZMA_BUF_ERROR || (r == LZMA_OK && io->used == 0 &&
 	    io->made == 0 && s->in_eof))
 		return STEP_TRUNC;
@@ -925,6 +1018,40 @@ codec_of(cd_stream_format f, const char **why)
 }
 
 /*
+ * Zero bytes where a gzip member or bzip2 stream would begin: padding,
+ * as tape and block devices leave, when only zeros follow to the end
+ * (CD_EOF; gzip(1) ignores them, bzip2(1) with a warning, which the
+ * stream keeps); else CD_OK at the first other byte, which begins the
+ * next member or stream (or is reported as damage).
+ */
+static cd_status
+skip_zeros(cd_stream *s)
+{
+	uint64_t at = in_at(s);
+	cd_status st;
+
+	for (;;) {
+		while (s->in_pos < s->in_len && s->in[s->in_pos] == 0) {
+			s->in_pos++;
+			s->zeros++;
+		}
+		if (s->in_pos < s->in_len)
+			return CD_OK;
+		if (s->in_eof)
+			break;
+		if ((st = read_in(s)) != CD_OK)
+			return st;
+	}
+	s->ended = 1;
+	if (s->fmt == CD_STREAM_BZIP2)
+		cd__error_set(&s->warn, CD_ERR_CORRUPT, at, 0, 0, "warning: "
+		    "%llu zero bytes after the end of the bzip2 data at byte "
+		    "%llu ignored", (unsigned long long)s->zeros,
+		    (unsigned long long)at);
+	return CD_EOF;
+}
+
+/*
  * Compressed input, every format: refill the input when it is used up;
  * begin a frame, member or stream when none is open and input remains;
  * run the codec.  At the end of the input a call that makes no progress
@@ -945,14 +1072,33 @@ dec_codec(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 		struct io io;
 		enum step r;
 
-		if (s->in_pos == s->in_len && !s->in_eof) {
+		/* (a frame, member or stream's header whole in the buffer
+		 * when the input has it) */
+		if (!s->in_eof && (s->in_pos == s->in_len || (!s->open &&
+		    s->in_len - s->in_pos < HEADER_MAX))) {
 			if ((st = read_in(s)) != CD_OK)
+				break;
+			continue;
+		}
+		if (!s->open && s->in_pos < s->in_len &&
+		    s->in[s->in_pos] == 0 && (s->fmt == CD_STREAM_GZIP ||
+		    s->fmt == CD_STREAM_BZIP2)) {
+			if ((st = skip_zeros(s)) != CD_OK)
 				break;
 			continue;
 		}
 		if (!s->open && c->begin != NULL) {
 			if (s->in_pos == s->in_len) {
 				st = CD_EOF;
+				break;
+			}
+			/* (said here, where it starts, not where the
+			 * library gives up on it) */
+			if (cd_stream_detect(s->in + s->in_pos, s->in_len -
+			    s->in_pos) != s->fmt) {
+				st = corrupt(s, s->fmt == CD_STREAM_GZIP ?
+				    "not gzip data after gzip data" :
+				    "not bzip2 data after bzip2 data");
 				break;
 			}
 			if ((st = c->begin(s)) != CD_OK)
@@ -965,6 +1111,7 @@ dec_codec(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 		io.out_len = cap - got;
 		io.used = io.made = 0;
 		io.why = NULL;
+		io.need = 0;
 		r = c->dec_step(s, &io);
 		s->in_pos += io.used;
 		got += io.made;
@@ -973,9 +1120,11 @@ dec_codec(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 			st = CD_EOF;
 			break;
 		}
-		if (r == STEP_TRUNC || r == STEP_BAD || r == STEP_NOMEM) {
+		if (r == STEP_TRUNC || r == STEP_BAD || r == STEP_NOMEM ||
+		    r == STEP_LIMIT) {
 			st = r == STEP_TRUNC ? truncated(s) : r == STEP_BAD ?
-			    corrupt(s, io.why) : nomem(s);
+			    corrupt(s, io.why) : r == STEP_NOMEM ? nomem(s) :
+			    over_limit(s, io.need);
 			break;
 		}
 		if (r == STEP_END)
@@ -1047,12 +1196,15 @@ dec_thread(void *arg)
 }
 
 static cd_stream *
-stream_alloc(void)
+stream_alloc(uint64_t memlimit)
 {
 	cd_stream *s = calloc(1, sizeof(*s));
 
-	if (s != NULL)
+	if (s != NULL) {
 		s->fd = -1;
+		s->memlimit = memlimit > 0 ? memlimit :
+		    CD_STREAM_MEMLIMIT_DEFAULT;
+	}
 	return s;
 }
 
@@ -1098,7 +1250,19 @@ unthreaded:
 cd_stream *
 cd_stream_open_fd(int fd, unsigned flags)
 {
-	cd_stream *s = stream_alloc();
+	return cd_stream_open_fd_limit(fd, flags, 0);
+}
+
+cd_stream *
+cd_stream_open_mem(const void *buf, size_t len, unsigned flags)
+{
+	return cd_stream_open_mem_limit(buf, len, flags, 0);
+}
+
+cd_stream *
+cd_stream_open_fd_limit(int fd, unsigned flags, uint64_t memlimit)
+{
+	cd_stream *s = stream_alloc(memlimit);
 
 	if (s == NULL)
 		return NULL;
@@ -1113,9 +1277,10 @@ cd_stream_open_fd(int fd, unsigned flags)
 }
 
 cd_stream *
-cd_stream_open_mem(const void *buf, size_t len, unsigned flags)
+cd_stream_open_mem_limit(const void *buf, size_t len, unsigned flags,
+    uint64_t memlimit)
 {
-	cd_stream *s = stream_alloc();
+	cd_stream *s = stream_alloc(memlimit);
 
 	if (s == NULL)
 		return NULL;
@@ -1220,6 +1385,46 @@ cd_stream_get_error(const cd_stream *s)
 	return &s->err.e;
 }
 
+const cd_error *
+cd_stream_get_warning(const cd_stream *s)
+{
+	/* (the decoder sets it before its end, which the reader has seen
+	 * when it asks) */
+	return &s->warn;
+}
+
+size_t
+cd_stream_memory(const cd_stream *s)
+{
+	size_t n = sizeof(*s);
+
+	if (s->own_in)
+		n += IN_CAP;
+	if (s->out != NULL)
+		n += OUT_CAP;
+	if (s->threaded)
+		n += RING * BLOCK;
+	if (s->writing)
+		return n;
+#ifdef HAVE_ZSTD
+	if (s->zd != NULL)
+		n += zstd.ZSTD_sizeof_DStream(s->zd);
+#endif
+#ifdef HAVE_ZLIB
+	if (s->gz != NULL)
+		n += GZIP_MEM;
+#endif
+#ifdef HAVE_BZLIB
+	if (s->bz != NULL)
+		n += BZIP2_MEM;
+#endif
+#ifdef HAVE_LZMA
+	if (s->xz != NULL)
+		n += (size_t)xz.lzma_memusage(s->xz);
+#endif
+	return n;
+}
+
 /* ---- writing ---- */
 
 /* Write n bytes to the descriptor. */
@@ -1310,7 +1515,7 @@ enc_init(cd_stream *s)
 cd_stream *
 cd_stream_open_write_fd(int fd, cd_stream_format f, int level)
 {
-	cd_stream *s = stream_alloc();
+	cd_stream *s = stream_alloc(0);
 	const char *why = "";
 	int lo, hi, dflt;
 	cd_status st;

@@ -50,7 +50,9 @@ usage(void)
 	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FMT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                    (default: from the suffix of -o)\n"
-	    "      --level=N     level (zstd 1-19, xz 0-9, else 1-9)\n"
+	    "      --level=N     level (zstd 1-22, xz 0-9, else 1-9)\n"
+	    "      --memlimit=SIZE\n"
+	    "                    decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet       no progress line\n"
 	    "      --stats       print totals and speed on standard error\n"
 	    "  -h, --help        show this help and exit\n"
@@ -406,7 +408,7 @@ main(int argc, char **argv)
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case 's': opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL:
+		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
 			cli_compress_option(c, optarg);
 			break;
 		case 'h': usage(); cli_exit(0);

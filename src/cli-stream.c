@@ -8,7 +8,9 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,7 +31,43 @@ static size_t nzins, zincap;
 
 static int opt_format = -1;	/* -z; -1: from the suffix of -o */
 static int opt_level = -1;	/* --level; -1: the format's default */
+static uint64_t opt_memlimit;	/* --memlimit; 0: the library's default */
+static unsigned in_flags = CD_STREAM_THREAD;
 static FILE *zout, *zout_under;
+
+/* A size for --memlimit: a number of bytes, or of KiB, MiB, GiB or TiB
+ * with K, M, G or T (any case, an optional iB or B after it). */
+static uint64_t
+parse_memlimit(const char *arg)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+	uint64_t v;
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno != 0 || *arg == '-')
+		cli_usage_error("invalid memory limit '%s'", arg);
+	if (*end != '\0' && (u = strchr(units, toupper((unsigned char)*end)))
+	    != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+		if (*end == 'i' && end[1] == 'B')
+			end += 2;
+		else if (*end == 'B' || *end == 'b')
+			end++;
+	}
+	if (*end != '\0')
+		cli_usage_error("invalid memory limit '%s'", arg);
+	if (v > (UINT64_MAX >> shift))
+		cli_usage_error("memory limit '%s' is too large", arg);
+	v <<= shift;
+	if (v < ((uint64_t)1 << 20))
+		cli_usage_error("memory limit '%s' is less than 1 MiB", arg);
+	return v;
+}
 
 void
 cli_compress_option(int c, const char *arg)
@@ -37,6 +75,10 @@ cli_compress_option(int c, const char *arg)
 	char *end;
 	long v;
 
+	if (c == CLI_OPT_MEMLIMIT) {
+		opt_memlimit = parse_memlimit(arg);
+		return;
+	}
 	if (c == 'z') {
 		opt_format = cd_stream_format_parse(arg);
 		if (opt_format < 0)
@@ -73,7 +115,7 @@ cli__input_open(FILE *f, const char *name)
 			return f;
 	}
 	/* compressed, or a pipe: the stream reads the first bytes */
-	if ((s = cd_stream_open_fd(fd, CD_STREAM_THREAD)) == NULL ||
+	if ((s = cd_stream_open_fd_limit(fd, in_flags, opt_memlimit)) == NULL ||
 	    (zf = cd_stream_fopen(s, "r")) == NULL)
 		cli_fatal("out of memory");
 	setvbuf(zf, NULL, _IOFBF, 1 << 16);
@@ -107,7 +149,22 @@ cli_input_threaded(FILE *f)
 {
 	struct zin *z = zin_find(f);
 
-	return z != NULL && cd_stream_get_format(z->s) != CD_STREAM_PLAIN;
+	return z != NULL && (in_flags & CD_STREAM_THREAD) &&
+	    cd_stream_get_format(z->s) != CD_STREAM_PLAIN;
+}
+
+void
+cli_input_unthreaded(void)
+{
+	in_flags &= ~(unsigned)CD_STREAM_THREAD;
+}
+
+size_t
+cli_input_memory(FILE *f)
+{
+	struct zin *z = zin_find(f);
+
+	return z != NULL ? cd_stream_memory(z->s) : 0;
 }
 
 FILE *
@@ -119,6 +176,10 @@ cli__input_close(FILE *f)
 	if (z == NULL)
 		return f;
 	under = z->under;
+	/* input read past (zeros after bzip2 data), said at its end */
+	if (cd_stream_get_warning(z->s)->status != CD_OK &&
+	    cd_stream_get_error(z->s)->status == CD_OK)
+		cli_warn("%s: %s", z->name, cd_stream_get_warning(z->s)->msg);
 	fclose(z->f);
 	*z = zins[--nzins];
 	return under;
@@ -135,7 +196,8 @@ cli__input_error(const char *name)
 		if (zins[i].name != name || e->status == CD_OK)
 			continue;
 		if (!zins[i].reported)
-			cli_warn("%s: %s", name, e->msg);
+			cli_warn("%s: %s%s", name, e->msg,
+			    e->status == CD_ERR_RANGE ? " (--memlimit)" : "");
 		zins[i].reported = 1;
 		return 1;
 	}
@@ -149,10 +211,16 @@ cli__output_open(FILE *f, const char *path)
 	const cd_error *e;
 	cd_stream *s;
 
+	if (path != NULL && strcmp(path, "-") != 0)
+		fmt = cd_stream_format_suffix(path);
+	if (opt_format >= 0 && (cd_stream_format)opt_format != fmt &&
+	    fmt != CD_STREAM_PLAIN)
+		/* -z wins, but the name will mislead */
+		cli_warn("warning: %s is written as %s data, not as its name "
+		    "says (%s)", path, cd_stream_format_name(
+		    (cd_stream_format)opt_format), cd_stream_format_name(fmt));
 	if (opt_format >= 0)
 		fmt = (cd_stream_format)opt_format;
-	else if (path != NULL && strcmp(path, "-") != 0)
-		fmt = cd_stream_format_suffix(path);
 	if (fmt == CD_STREAM_PLAIN) {
 		if (opt_level >= 0 && opt_format < 0)
 			cli_usage_error("--level needs -z or an output file "

@@ -144,13 +144,22 @@ int cli_read_end(const char *name, cd_status st);
  *     case 'z': case CLI_OPT_LEVEL: cli_compress_option(c, optarg);
  */
 #define CLI_OPT_LEVEL	0x4c56
+#define CLI_OPT_MEMLIMIT	0x4d4c
 #define CLI_COMPRESS_OPTIONS \
 	{ "compress", required_argument, NULL, 'z' }, \
-	{ "level", required_argument, NULL, CLI_OPT_LEVEL }
+	{ "level", required_argument, NULL, CLI_OPT_LEVEL }, \
+	{ "memlimit", required_argument, NULL, CLI_OPT_MEMLIMIT }
+/* (--memlimit=SIZE: the decoders' memory limit, CLI_OPT_MEMLIMIT, goes
+ * here too) */
 void cli_compress_option(int c, const char *arg);
 /* Whether an input FILE (from cli_open_input) is decompressed by a
  * thread of its own (a compressed input): it takes a CPU. */
 int cli_input_threaded(FILE *f);
+/* Inputs opened from now on are decompressed in the reading thread
+ * (pgn-sort -m: no thread and no blocks of its own per input). */
+void cli_input_unthreaded(void);
+/* The memory an input's decompression holds (0 for plain input). */
+size_t cli_input_memory(FILE *f);
 /* cli.c's side: after opening an input, the FILE the tool reads; before
  * closing it, the FILE under it (f itself for plain input); 1 when the
  * input named name (the pointer cli_open_input gave) failed in its

@@ -33,7 +33,8 @@ usage(void)
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
 "  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
 "                       (default: from the suffix of -o)\n"
-"      --level=N        level (zstd 1-19, xz 0-9, else 1-9)\n"
+"      --level=N        level (zstd 1-22, xz 0-9, else 1-9)\n"
+"      --memlimit=SIZE  decompress in at most SIZE (default 2G)\n"
 "  -q, --quiet          report errors only: no notes, no progress line\n"
 "      --rejects=FILE   copy the original bytes of every invalid line\n"
 "                       to FILE\n"
@@ -246,7 +247,7 @@ main(int argc, char **argv)
 		case OPT_STRICT:
 			opt_strict = true;
 			break;
-		case 'z': case CLI_OPT_LEVEL:
+		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
 			cli_compress_option(c, optarg);
 			break;
 		case 'h':

@@ -40,6 +40,11 @@
 #define MIN_BUDGET	((size_t)64 << 10)
 #define DEFAULT_BUDGET	((size_t)256 << 20)
 #define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
+/* Descriptors a merge leaves to others than its sources. */
+#define FDS_KEPT	12
+/* What an input of -m holds besides its decompression: the reader's
+ * buffer (more for a bigger game) and stdio's. */
+#define INPUT_COST	((size_t)320 << 10)
 
 static int opt_reverse, opt_unique, opt_check, opt_merge, opt_stats;
 static size_t opt_budget = DEFAULT_BUDGET;
@@ -781,6 +786,7 @@ struct src {
 	unsigned long line;	/* of the current game */
 	uint64_t number;
 	struct item cur;
+	int primed, have;	/* cur is read (have: there was one) */
 };
 
 /* Read more of a run so that want bytes from pos are in the buffer. */
@@ -945,7 +951,7 @@ merge(struct src *srcs, size_t n, int to_run)
 	if (h == NULL)
 		cli_fatal("out of memory");
 	for (i = 0; i < n; i++)
-		if (src_next(&srcs[i]))
+		if (srcs[i].primed ? srcs[i].have : src_next(&srcs[i]))
 			h[nh++] = &srcs[i];
 	for (i = nh / 2; i-- > 0;)
 		heap_down(h, nh, i);
@@ -983,11 +989,17 @@ fan_in(void)
 	size_t k = opt_budget / MERGE_BUF;
 	struct rlimit rl;
 
-	/* (the inputs whose games are read back stay open) */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    rl.rlim_cur > 32 + ninfiles &&
-	    k > (size_t)rl.rlim_cur - 24 - ninfiles)
-		k = (size_t)rl.rlim_cur - 24 - ninfiles;
+	/* (the inputs whose games are read back stay open; FDS_KEPT for
+	 * the standard three, the output, the run written, the rejects,
+	 * a library being loaded) */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		size_t fds = (size_t)rl.rlim_cur > FDS_KEPT + 2 + ninfiles ?
+		    (size_t)rl.rlim_cur - FDS_KEPT - ninfiles : 2;
+
+		if (k > fds)
+			k = fds;
+	}
 	return k < 2 ? 2 : k;
 }
 
@@ -1167,23 +1179,33 @@ sort_inputs(int argc, char **argv, int first)
 	mem = NULL;
 }
 
-/* -m: merge sorted inputs. */
+/*
+ * -m: merge sorted inputs.  As many are open at once as the descriptor
+ * limit and -S allow: each counts what it holds once its first game is
+ * read (its reader, and its decompression: the window of a compressed
+ * input, which is decompressed without a thread of its own here);
+ * more inputs than that are merged in groups into runs first, as
+ * sort(1) does.
+ */
 static void
 merge_inputs(char **files, int nfiles)
 {
-	size_t n = nfiles ? (size_t)nfiles : 1, k = fan_in(), first, i;
+	size_t n = nfiles ? (size_t)nfiles : 1, k = fan_in(), first, i, m;
 
-	/* Too many inputs for one merge: merge groups into runs first. */
-	for (first = 0; first < n; first += k) {
-		size_t m = n - first < k ? n - first : k;
-		struct src *s = calloc(m, sizeof(*s));
-		size_t used = 0;
+	cli_input_unthreaded();
+	for (first = 0; first < n; first += m) {
+		struct src *s = calloc(n - first < k ? n - first : k,
+		    sizeof(*s));
+		size_t used = 0, held = 0, one = 0;
 
 		if (s == NULL)
 			cli_fatal("out of memory");
-		for (i = 0; i < m; i++) {
+		/* at least two, then while the next (as big as the last)
+		 * fits */
+		for (m = 0; first + m < n && m < k && (m < 2 ||
+		    held + one <= opt_budget); m++) {
 			const char *name;
-			FILE *f = cli_open_input(nfiles ? files[first + i] :
+			FILE *f = cli_open_input(nfiles ? files[first + m] :
 			    "-", &name);
 
 			if (f == NULL) {
@@ -1195,7 +1217,11 @@ merge_inputs(char **files, int nfiles)
 			s[used].r = cd_pgn_reader_new(f);
 			if (s[used].r == NULL)
 				cli_fatal("out of memory");
-			s[used].seqbase = (uint64_t)(first + i) << 40;
+			s[used].seqbase = (uint64_t)(first + m) << 40;
+			s[used].have = src_next(&s[used]);
+			s[used].primed = 1;
+			one = INPUT_COST + cli_input_memory(f);
+			held += one;
 			used++;
 		}
 		merge(s, used, !(first == 0 && m == n));
@@ -1296,7 +1322,8 @@ usage(void)
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
+	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
+	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line\n"
 	    "  -r, --reverse         reverse the order (equal games keep\n"
 	    "                        their input order)\n"
@@ -1360,7 +1387,7 @@ main(int argc, char **argv)
 			break;
 		case 'T': opt_tmpdir = optarg; break;
 		case 'u': opt_unique = 1; break;
-		case 'z': case CLI_OPT_LEVEL:
+		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
 			cli_compress_option(c, optarg);
 			break;
 		case 'h': usage(); cli_exit(0);

@@ -927,6 +927,7 @@ usage(void)
 	    "      --list            print each part's name once it is written\n"
 	    "  -n, --number=N        N parts of about equal size\n"
 	    "      --prefix=PREFIX   parts are PREFIXNNN.pgn (default: part)\n"
+	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "      --stats           print counts and time on standard error\n"
@@ -969,6 +970,7 @@ main(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "number", required_argument, NULL, 'n' },
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
+		{ "memlimit", required_argument, NULL, CLI_OPT_MEMLIMIT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "help", no_argument, NULL, 'h' },
@@ -1010,6 +1012,9 @@ main(int argc, char **argv)
 			opt_value = v;
 			break;
 		}
+		case CLI_OPT_MEMLIMIT:
+			cli_compress_option(c, optarg);
+			break;
 		case OPT_BY:
 			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 				if (strcmp(optarg, keys[i].name) == 0)

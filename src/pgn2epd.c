@@ -108,7 +108,8 @@ usage(void)
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
 "  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
 "                       (default: from the suffix of -o)\n"
-"      --level=N        level (zstd 1-19, xz 0-9, else 1-9)\n"
+"      --level=N        level (zstd 1-22, xz 0-9, else 1-9)\n"
+"      --memlimit=SIZE  decompress in at most SIZE (default 2G)\n"
 "      --ops=LIST       the operations to write, comma-separated, from\n"
 "                       c0,c1,fmvn,hmvc,id,sm (the default: all of them);\n"
 "                       empty: the four fields only\n"
@@ -730,7 +731,7 @@ main(int argc, char **argv)
 		case OPT_VARIATIONS:
 			opt_variations = true;
 			break;
-		case 'z': case CLI_OPT_LEVEL:
+		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
 			cli_compress_option(c, optarg);
 			break;
 		case 'h':

@@ -38,7 +38,8 @@ usage(void)
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
+	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
+	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line, no note about dropped\n"
 	    "                        comments or text that is not PGN\n"
 	    "      --rejects=FILE    copy the original bytes of every\n"
@@ -141,7 +142,7 @@ main(int argc, char **argv)
 		case 'q': cli_quiet = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
 		case OPT_STATS: opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL:
+		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
 			cli_compress_option(c, optarg);
 			break;
 		case 'h': usage(); cli_exit(0);

@@ -112,6 +112,11 @@ START_TEST(test_names)
 	ck_assert_int_eq(cd_stream_format_suffix("x.xz"), CD_STREAM_XZ);
 	ck_assert_int_eq(cd_stream_format_suffix(".gz"), CD_STREAM_PLAIN);
 	ck_assert_int_eq(cd_stream_format_suffix("a.pgn"), CD_STREAM_PLAIN);
+	/* in any case */
+	ck_assert_int_eq(cd_stream_format_suffix("A.PGN.GZ"), CD_STREAM_GZIP);
+	ck_assert_int_eq(cd_stream_format_suffix("a.Zst"), CD_STREAM_ZSTD);
+	ck_assert_int_eq(cd_stream_format_suffix("a.BZ2"), CD_STREAM_BZIP2);
+	ck_assert_int_eq(cd_stream_format_suffix("a.xZ"), CD_STREAM_XZ);
 	ck_assert_int_eq(cd_stream_detect("\x28\xb5\x2f\xfd", 4),
 	    CD_STREAM_ZSTD);
 	ck_assert_int_eq(cd_stream_detect("\x5a\x2a\x4d\x18", 4),
@@ -213,23 +218,33 @@ START_TEST(test_concat)
 }
 END_TEST
 
+/* The text (its first len/div bytes) compressed in format f at level
+ * into *c; false (nothing made) for plain or a format left out. */
+static bool
+damage_text(cd_stream_format f, int level, size_t div, char **text,
+    size_t *len, unsigned char **c, size_t *clen)
+{
+	if (f == CD_STREAM_PLAIN || !cd_stream_format_supported(f))
+		return false;
+	*text = make_text(len);
+	*len /= div;
+	*c = compress_mem(f, level, *text, *len, clen);
+	return true;
+}
+
 /* Cut anywhere past the magic: CD_ERR_CORRUPT, "truncated", the bytes
  * before a prefix of the text; a flipped byte: an error. */
 START_TEST(test_damage)
 {
 	cd_stream_format f = formats[_i];
 	size_t len, clen, olen, cut, step;
-	char *text = make_text(&len), *out;
+	char *text, *out;
 	unsigned char *c;
 	cd_stream *s;
 	cd_status st;
 
-	if (f == CD_STREAM_PLAIN || !cd_stream_format_supported(f)) {
-		free(text);
+	if (!damage_text(f, -1, 8, &text, &len, &c, &clen))
 		return;
-	}
-	len /= 8;
-	c = compress_mem(f, -1, text, len, &clen);
 	step = clen / 97 + 1;
 	for (cut = 6; cut < clen; cut += step) {
 		s = cd_stream_open_mem(c, cut, cut % 2 ? CD_STREAM_THREAD : 0);
@@ -248,6 +263,140 @@ START_TEST(test_damage)
 	s = cd_stream_open_mem(c, clen, 0);
 	st = read_all(s, &out, &olen);
 	ck_assert_int_eq(st, CD_ERR_CORRUPT);
+	cd_stream_free(s);
+	free(out);
+	free(c);
+	free(text);
+}
+END_TEST
+
+/* Every format: the text whole when only the end is cut (gzip's size,
+ * xz's footer, zstd's checksum, bzip2's CRC); a damaged byte found
+ * within a block of where it is (zstd: the start of its block, not of
+ * the data read at once), the bytes before it given. */
+START_TEST(test_damage_place)
+{
+	cd_stream_format f = formats[_i];
+	size_t len, clen, olen, at;
+	char *text, *out;
+	unsigned char *c;
+	cd_stream *s;
+	unsigned flags;
+
+	if (!damage_text(f, 1, 1, &text, &len, &c, &clen))
+		return;
+	for (flags = 0; flags <= CD_STREAM_THREAD; flags++) {
+		s = cd_stream_open_mem(c, clen - 4, flags);
+		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
+		ck_assert_msg(olen == len, "%s without its last 4 bytes: %zu "
+		    "bytes of %zu", cd_stream_format_name(f), olen, len);
+		ck_assert_uint_eq(cd_stream_get_error(s)->offset, clen - 4);
+		cd_stream_free(s);
+		free(out);
+	}
+	at = clen * 3 / 4;
+	memset(c + at, 0xff, 8);
+	for (flags = 0; flags <= CD_STREAM_THREAD; flags++) {
+		const cd_error *e;
+
+		s = cd_stream_open_mem(c, clen, flags);
+		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
+		e = cd_stream_get_error(s);
+		/* (bzip2 checks its blocks of 100 KB to 900 KB whole, xz a
+		 * few bytes on, zstd its literals with the frame's
+		 * checksum) */
+		if (f != CD_STREAM_BZIP2) {
+			ck_assert_msg(e->offset <= at + 8 + (f == CD_STREAM_XZ ?
+			    64 : 0) || (f == CD_STREAM_ZSTD && e->offset ==
+			    clen - 4), "%s damaged at %zu, found at %llu",
+			    cd_stream_format_name(f), at,
+			    (unsigned long long)e->offset);
+			ck_assert_msg(e->offset + (130 << 10) > at,
+			    "%s damaged at %zu, found at %llu",
+			    cd_stream_format_name(f), at,
+			    (unsigned long long)e->offset);
+			ck_assert_msg(olen > len / 4, "%s: %zu bytes before "
+			    "the damage", cd_stream_format_name(f), olen);
+		}
+		cd_stream_free(s);
+		free(out);
+	}
+	free(c);
+	free(text);
+}
+END_TEST
+
+/* Zero bytes after gzip and bzip2 data: ignored (bzip2 with a
+ * warning); something after them: damage there, every byte before it
+ * given. */
+START_TEST(test_zero_padding)
+{
+	static const cd_stream_format fs[] = { CD_STREAM_GZIP,
+	    CD_STREAM_BZIP2 };
+	cd_stream_format f = fs[_i];
+	const char *a = "[Event \"a\"]\n1. e4 1-0\n\n";
+	size_t la, olen, pad = 70000;
+	unsigned char *ca, *buf;
+	char *out;
+	cd_stream *s;
+	unsigned flags;
+
+	if (!cd_stream_format_supported(f))
+		return;
+	ca = compress_mem(f, 1, a, strlen(a), &la);
+	buf = calloc(1, la + pad + 1);
+	memcpy(buf, ca, la);
+	for (flags = 0; flags <= CD_STREAM_THREAD; flags++) {
+		s = cd_stream_open_mem(buf, la + pad, flags);
+		ck_assert_int_eq(read_all(s, &out, &olen), CD_EOF);
+		ck_assert_uint_eq(olen, strlen(a));
+		ck_assert_int_eq(cd_stream_get_warning(s)->status != CD_OK,
+		    f == CD_STREAM_BZIP2);
+		if (f == CD_STREAM_BZIP2)
+			ck_assert_ptr_nonnull(strstr(
+			    cd_stream_get_warning(s)->msg, "70000 zero bytes"));
+		cd_stream_free(s);
+		free(out);
+		buf[la + pad] = 'x';
+		s = cd_stream_open_mem(buf, la + pad + 1, flags);
+		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
+		ck_assert_uint_eq(olen, strlen(a));
+		ck_assert_uint_eq(cd_stream_get_error(s)->offset, la + pad);
+		cd_stream_free(s);
+		free(out);
+		buf[la + pad] = 0;
+	}
+	free(buf);
+	free(ca);
+}
+END_TEST
+
+/* A limit below what a zstd frame's window needs: CD_ERR_RANGE, with
+ * the window in the message; the memory held stays under the limit. */
+START_TEST(test_memlimit)
+{
+	size_t len, clen, olen;
+	char *text = make_text(&len), *out;
+	unsigned char *c;
+	cd_stream *s;
+
+	if (!cd_stream_format_supported(CD_STREAM_ZSTD)) {
+		free(text);
+		return;
+	}
+	c = compress_mem(CD_STREAM_ZSTD, 3, text, len, &clen);
+	s = cd_stream_open_mem_limit(c, clen, 0, (uint64_t)1 << 20);
+	ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_RANGE);
+	ck_assert_uint_eq(olen, 0);
+	ck_assert_msg(strstr(cd_stream_get_error(s)->msg, "zstd compressed "
+	    "input needs 2 MiB of memory, more than the limit of 1 MiB") !=
+	    NULL, "%s", cd_stream_get_error(s)->msg);
+	cd_stream_free(s);
+	free(out);
+	s = cd_stream_open_mem_limit(c, clen, 0, (uint64_t)4 << 20);
+	ck_assert_int_eq(read_all(s, &out, &olen), CD_EOF);
+	ck_assert_uint_eq(olen, len);
+	ck_assert_uint_le(cd_stream_memory(s), (size_t)5 << 20);
 	cd_stream_free(s);
 	free(out);
 	free(c);
@@ -287,6 +436,9 @@ stream_suite(void)
 	tcase_add_loop_test(tc, test_roundtrip, 0, NFORMATS);
 	tcase_add_loop_test(tc, test_concat, 0, NFORMATS);
 	tcase_add_loop_test(tc, test_damage, 0, NFORMATS);
+	tcase_add_loop_test(tc, test_damage_place, 0, NFORMATS);
+	tcase_add_loop_test(tc, test_zero_padding, 0, 2);
+	tcase_add_test(tc, test_memlimit);
 	tcase_add_test(tc, test_writer_args);
 	suite_add_tcase(s, tc);
 	return s;

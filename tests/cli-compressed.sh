@@ -234,7 +234,10 @@ check_damaged() {
 	grep -q " games read, $w written, 0 rejected" "$T/err" ||
 	    fail "$1: $w games written, not as counted"
 }
-head -c 200000 "$BIG" >"$T/part.pgn"
+# (complete games: the last ends with its marker)
+head -c 200000 "$BIG" >"$T/part.tmp"
+n=$(grep -n '^\[Event ' "$T/part.tmp" | tail -1 | cut -d: -f1)
+head -n $((n - 1)) "$T/part.tmp" >"$T/part.pgn"
 printf '\n\n' >>"$T/part.pgn"
 "$B/pgn-regularize" "$T/part.pgn" >"$T/part.ref" 2>/dev/null
 # cuts every 4 KB; in a sanitizer build (slower, and fuzz_stream goes
@@ -282,6 +285,212 @@ case $FORMATS in *zstd*)
 	printf '\050\265\057\375' >"$T/magic.zst"
 	expect 2 "$B/pgn-regularize" "$T/magic.zst"
 	grep -q "truncated zstd input" "$T/err" || fail "lone zstd magic: message"
+esac
+
+# ---- every game before damage, at least what the format's program gives ----
+# complete_games FILE: pgn-regularize's games of FILE without its last
+# (which may be cut short)
+complete_games() {
+	cg=$(grep -n '^\[Event ' "$1" | tail -1 | cut -d: -f1)
+	head -n $((${cg:-1} - 1)) "$1" | "$B/pgn-regularize" 2>/dev/null
+}
+# is_prefix A B: A's bytes begin B's
+is_prefix() {
+	head -c "$(wc -c <"$1")" "$2" | cmp -s - "$1"
+}
+# only the end missing (gzip's size, xz's footer, zstd's checksum,
+# bzip2's CRC): every game; cuts inside: the games before the cut, as
+# many as `FORMAT -dc` gives or more (zstd -dc gives only its first
+# block of a frame cut short)
+for z in $FORMATS; do
+	s=$(sfx $z)
+	size=$(wc -c <"$T/whole.$s")
+	for cut in $((size - 4)) $((size - 12)) $((size * 9 / 10)) \
+	    $((size * 2 / 3)) $((size / 3)); do
+		head -c $cut "$T/whole.$s" >"$T/cut.$s"
+		$z -dc "$T/cut.$s" >"$T/dc.pgn" 2>/dev/null
+		complete_games "$T/dc.pgn" >"$T/dc.ref"
+		expect 2 "$B/pgn-regularize" "$T/cut.$s"
+		grep -q "truncated $z input" "$T/err" ||
+		    fail "$z cut at $cut: message"
+		# (zstd's last block, gzip's and bzip2's last bytes of data
+		# are in the last 12 bytes; xz's 12-byte footer is not data)
+		if [ $cut -eq $((size - 4)) ] ||
+		    { [ $z = xz ] && [ $cut -eq $((size - 12)) ]; }; then
+			cmp -s "$T/out" "$T/part.ref" ||
+			    fail "$z cut at $cut of $size: games lost"
+			continue
+		fi
+		is_prefix "$T/out" "$T/part.ref" ||
+		    fail "$z cut at $cut of $size: not the games before it"
+		is_prefix "$T/dc.ref" "$T/out" ||
+		    fail "$z cut at $cut of $size: fewer games than $z -dc"
+	done
+done
+# zero bytes after the data: gzip(1) ignores them, bzip2(1) with a
+# warning; both exit 0 with every game
+for z in gzip bzip2; do
+	case $FORMATS in *$z*) ;; *) continue ;; esac
+	s=$(sfx $z)
+	{ cat "$T/whole.$s"; head -c 5000 /dev/zero; } >"$T/pad.$s"
+	expect 0 "$B/pgn-regularize" "$T/pad.$s"
+	cmp -s "$T/out" "$T/part.ref" || fail "$z with zero padding: games"
+	if [ $z = gzip ]; then
+		[ ! -s "$T/err" ] || fail "gzip with zero padding: a message"
+	else
+		grep -q "^pgn-regularize: $T/pad.$s: warning: 5000 zero bytes after the end of the bzip2 data" \
+		    "$T/err" || fail "bzip2 with zero padding: no warning"
+	fi
+	# something else after the zeros is damage, after every game
+	{ cat "$T/pad.$s"; echo garbage; } >"$T/padx.$s"
+	expect 2 "$B/pgn-regularize" "$T/padx.$s"
+	cmp -s "$T/out" "$T/part.ref" || fail "$z, zeros, garbage: games"
+	grep -q "corrupt $z input at byte $(($(wc -c <"$T/pad.$s")))" \
+	    "$T/err" || fail "$z, zeros, garbage: message"
+done
+case $FORMATS in *zstd*gzip*)
+	# a zstd frame, then a gzip member: every game of the zstd part,
+	# then the damage where the gzip member starts
+	compress zstd "$T/a.part" "$T/zg.zst"
+	n=$(wc -c <"$T/zg.zst")
+	compress gzip "$T/b.part" "$T/zg.gz"
+	cat "$T/zg.gz" >>"$T/zg.zst"
+	complete_games "$T/a.part" >"$T/zg.ref"
+	expect 2 "$B/pgn-regularize" "$T/zg.zst"
+	"$B/pgn-regularize" "$T/a.part" >"$T/zg.all" 2>/dev/null
+	is_prefix "$T/zg.ref" "$T/out" && is_prefix "$T/out" "$T/zg.all" ||
+	    fail "zstd then gzip: games"
+	grep -q "corrupt zstd input at byte $n of" "$T/err" ||
+	    fail "zstd then gzip: message"
+	;;
+esac
+case $FORMATS in *zstd*)
+	# a damaged block: the blocks before it are given, and the offset
+	# is that of the block (not of the buffer it was read in)
+	zstd -q -1 -c "$BIG" >"$T/dmg.zst"
+	size=$(wc -c <"$T/dmg.zst")
+	at=$((size * 3 / 4))
+	cp "$T/dmg.zst" "$T/flip.zst"
+	printf '\377\377\377\377\377\377\377\377' |
+	    dd of="$T/flip.zst" bs=1 seek=$at conv=notrunc 2>/dev/null
+	zstd -dc "$T/flip.zst" >"$T/dc.pgn" 2>/dev/null
+	complete_games "$T/dc.pgn" >"$T/dc.ref"
+	expect 2 "$B/pgn-regularize" "$T/flip.zst"
+	is_prefix "$T/dc.ref" "$T/out" ||
+	    fail "zstd damaged block: fewer games than zstd -dc gives"
+	# (damage in a block's literals is found by the frame's checksum)
+	off=$(sed -n 's/.*corrupt zstd input at byte \([0-9]*\) .*/\1/p' "$T/err")
+	[ -n "$off" ] && { [ "$off" -eq $((size - 4)) ] || { [ "$off" -le $at ] &&
+	    [ "$off" -gt $((at - 140000)) ]; }; } ||
+	    fail "zstd damaged at $at: reported at ${off:-no offset}"
+	;;
+esac
+
+# ---- the decoders' memory limit ----
+for tool in pgn-regularize pgn-sort pgn2epd pgn2pgc pgc2pgn epd-validate \
+    chess-perft pgn-select pgn2json pgn2tsv pgn-split; do
+	"$B/$tool" --help | grep -q -- '--memlimit=SIZE' ||
+	    fail "$tool --help: no --memlimit"
+	expect 2 "$B/$tool" --memlimit=12Q /dev/null
+	grep -q "invalid memory limit '12Q'" "$T/err" ||
+	    fail "$tool --memlimit=12Q: message"
+	expect 2 "$B/$tool" --memlimit=1000 /dev/null
+	grep -q "less than 1 MiB" "$T/err" || fail "$tool --memlimit=1000"
+done
+case $FORMATS in *xz*)
+	# a 1 GiB dictionary: 1025 MiB to decompress, in the default limit
+	xz --lzma2=dict=1GiB -c "$T/part.pgn" >"$T/dict.xz"
+	expect 0 "$B/pgn-regularize" "$T/dict.xz"
+	cmp -s "$T/out" "$T/part.ref" || fail "xz 1 GiB dictionary"
+	expect 2 "$B/pgn-regularize" --memlimit=512M "$T/dict.xz"
+	[ ! -s "$T/out" ] || fail "xz over the limit: output"
+	grep -q "^pgn-regularize: $T/dict.xz: xz compressed input needs 1025 MiB of memory, more than the limit of 512 MiB (--memlimit)$" \
+	    "$T/err" || fail "xz over the limit: message"
+	expect 0 "$B/pgn-regularize" --memlimit=1025MiB "$T/dict.xz"
+	;;
+esac
+case $FORMATS in *zstd*)
+	# zstd --long=31 through a pipe: a 2 GiB window
+	zstd -q --long=31 -c <"$T/part.pgn" >"$T/long.zst"
+	expect 0 "$B/pgn-regularize" "$T/long.zst"
+	cmp -s "$T/out" "$T/part.ref" || fail "zstd --long=31"
+	expect 2 "$B/pgn-regularize" --memlimit=1G "$T/long.zst"
+	grep -q "zstd compressed input needs 2048 MiB of memory, more than the limit of 1024 MiB (--memlimit)$" \
+	    "$T/err" || fail "zstd over the limit: message"
+	zstd -q --long=30 -c <"$T/part.pgn" >"$T/long.zst"
+	expect 0 "$B/pgn-regularize" --memlimit=1g "$T/long.zst"
+	cmp -s "$T/out" "$T/part.ref" || fail "zstd --long=30 --memlimit=1g"
+	;;
+esac
+
+# ---- levels at each end of each format's range, suffixes ----
+"$B/pgn-regularize" "$F/sample.pgn" >"$T/sample.ref" 2>/dev/null
+for z in $FORMATS; do
+	s=$(sfx $z)
+	case $z in zstd) lo=1 hi=22 ;; xz) lo=0 hi=9 ;; *) lo=1 hi=9 ;; esac
+	for l in $lo $hi; do
+		expect 0 "$B/pgn-regularize" -z $z --level=$l "$F/sample.pgn"
+		$z -dc "$T/out" | cmp -s - "$T/sample.ref" ||
+		    fail "$z --level=$l does not read back"
+	done
+	for l in $((lo - 1)) $((hi + 1)); do
+		[ $l -ge 0 ] || continue
+		expect 2 "$B/pgn-regularize" -z $z --level=$l "$F/sample.pgn"
+		grep -q "level $l is not in $lo..$hi" "$T/err" ||
+		    fail "$z --level=$l: message"
+	done
+	# the name's suffix in any case
+	u=$(echo $s | tr a-z A-Z)
+	expect 0 "$B/pgn-regularize" -o "$T/o.PGN.$u" "$F/sample.pgn"
+	$z -dc "$T/o.PGN.$u" | cmp -s - "$T/sample.ref" ||
+	    fail "-o NAME.$u is not $z data"
+done
+case $FORMATS in *zstd*gzip*)
+	# -z against the name: -z wins, with a warning
+	expect 0 "$B/pgn-regularize" -z zstd -o "$T/w.pgn.gz" "$F/sample.pgn"
+	zstd -dc "$T/w.pgn.gz" | cmp -s - "$T/sample.ref" ||
+	    fail "-z zstd -o NAME.gz: not zstd data"
+	grep -q "warning: $T/w.pgn.gz is written as zstd data, not as its name says (gzip)" \
+	    "$T/err" || fail "-z zstd -o NAME.gz: no warning"
+	expect 0 "$B/pgn-regularize" -z gzip -o "$T/w.pgn.gz" "$F/sample.pgn"
+	[ ! -s "$T/err" ] || fail "-z gzip -o NAME.gz: a message"
+	;;
+esac
+
+# ---- pgn-sort -m: any number of compressed inputs, within -S ----
+case $FORMATS in *zstd*)
+	mkdir "$T/m"
+	"$B/pgn-split" -n 100 -d "$T/m" --prefix=p "$BIG" 2>/dev/null
+	for f in "$T"/m/p*.pgn; do
+		"$B/pgn-sort" "$f" | zstd -q -3 -c >"${f%.pgn}.zst"
+	done
+	[ "$(ls "$T"/m/p*.zst | wc -l)" -eq 100 ] || fail "pgn-split -n 100"
+	"$B/pgn-sort" "$T"/m/p*.pgn >"$T/m.ref"
+	expect 0 "$B/pgn-sort" -m "$T"/m/p*.zst
+	cmp -s "$T/out" "$T/m.ref" || fail "pgn-sort -m of 100 .zst inputs"
+	# 30 descriptors: in groups, the same bytes
+	(ulimit -n 30 && "$B/pgn-sort" -m "$T"/m/p*.zst >"$T/out" 2>"$T/err")
+	rc=$?
+	[ $rc -eq 0 ] || { fail "pgn-sort -m, ulimit -n 30: exit $rc"; cat "$T/err" >&2; }
+	cmp -s "$T/out" "$T/m.ref" || fail "pgn-sort -m, ulimit -n 30: output"
+	# the inputs' decompression counts in -S: peak memory (the binary
+	# itself, not libtool's wrapper) under -S and 24 MB
+	bin="$B/.libs/pgn-sort"
+	[ -x "$bin" ] || bin="$B/pgn-sort"
+	if [ -x /usr/bin/time ] && ! $sanitized; then
+		for f in "$T"/m/p*.zst; do
+			"$B/pgn-sort" "${f%.zst}.pgn" |
+			    zstd -q -19 --long=27 -c >"${f%.zst}.l.zst"
+		done
+		LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		    /usr/bin/time -v "$bin" -m -S 16M "$T"/m/p*.l.zst \
+		    >"$T/out" 2>"$T/err"
+		cmp -s "$T/out" "$T/m.ref" || fail "pgn-sort -m -S 16M: output"
+		kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$T/err")
+		[ -n "$kb" ] && [ "$kb" -lt $(((16 + 24) * 1024)) ] ||
+		    fail "pgn-sort -m -S 16M of 100 zstd inputs: ${kb:-?} KB"
+	fi
+	;;
 esac
 
 # ---- the libraries, loaded when used ----

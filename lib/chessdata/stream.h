@@ -48,8 +48,8 @@ CD_API const char *cd_stream_format_name(cd_stream_format f);
 /* The format named "zstd" (or "zst"), "gzip" ("gz"), "bzip2" ("bz2"),
  * "xz", "plain" ("none"); -1 for any other name. */
 CD_API int cd_stream_format_parse(const char *name);
-/* The format a file name's suffix stands for (.zst, .gz, .bz2, .xz),
- * CD_STREAM_PLAIN for any other name. */
+/* The format a file name's suffix stands for (.zst, .zstd, .gz, .bz2,
+ * .xz, in any case: .GZ too), CD_STREAM_PLAIN for any other name. */
 CD_API cd_stream_format cd_stream_format_suffix(const char *path);
 /* The format whose magic bytes begin buf (len bytes: 6 decide every
  * format); CD_STREAM_PLAIN when none does. */
@@ -72,6 +72,17 @@ enum {
 };
 
 /*
+ * The most memory a decoder may take for its window or dictionary
+ * (memlimit 0 in the _limit functions: this default, 2 GiB): enough for
+ * every file the xz and zstd programs make, up to xz's largest
+ * dictionary (1.5 GiB) and zstd --long=31 (a 2 GiB window).  An input
+ * that needs more fails with CD_ERR_RANGE ("xz compressed input needs
+ * 3073 MiB of memory, more than the limit of 2048 MiB"); gzip and
+ * bzip2 take less than 4 MiB whatever the input.
+ */
+#define CD_STREAM_MEMLIMIT_DEFAULT	((uint64_t)2 << 30)
+
+/*
  * A reading stream on the open descriptor fd (not closed by the stream).
  * It reads the first bytes at once to know the format (a pipe blocks
  * until they come).  NULL only when out of memory; any other failure
@@ -83,6 +94,12 @@ CD_API cd_stream *cd_stream_open_fd(int fd, unsigned flags);
  * valid while the stream is used). */
 CD_API cd_stream *cd_stream_open_mem(const void *buf, size_t len,
     unsigned flags);
+/* The same with a decoder memory limit of memlimit bytes (0: the
+ * default). */
+CD_API cd_stream *cd_stream_open_fd_limit(int fd, unsigned flags,
+    uint64_t memlimit);
+CD_API cd_stream *cd_stream_open_mem_limit(const void *buf, size_t len,
+    unsigned flags, uint64_t memlimit);
 /* The input's format. */
 CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
 
@@ -103,10 +120,22 @@ CD_API uint64_t cd_stream_tell_in(const cd_stream *s);
 /* The stream's error (status CD_OK when there is none): CD_ERR_IO (a
  * read or write error; the message names the system's reason),
  * CD_ERR_CORRUPT (damaged or truncated data), CD_ERR_UNSUPPORTED (a
- * format left out of this build), CD_ERR_ARG (a level out of range),
+ * format left out of this build), CD_ERR_RANGE (the input needs more
+ * memory than the limit), CD_ERR_ARG (a level out of range),
  * CD_ERR_NOMEM.  Its offset is that of the compressed input where it
- * was found (how far the decoder had read); line and column are 0. */
+ * was found: for damage, the start of the smallest piece the library
+ * checks (a zstd block, a gzip or xz byte, a bzip2 block), for a
+ * truncated input its end; line and column are 0. */
 CD_API const cd_error *cd_stream_get_error(const cd_stream *s);
+/* A warning about input read past (status CD_OK when there is none),
+ * for the caller to show once the stream has ended: zero bytes after
+ * the end of bzip2 data, which bzip2(1) ignores with a warning (gzip's
+ * are ignored without one, as gzip(1) does). */
+CD_API const cd_error *cd_stream_get_warning(const cd_stream *s);
+/* The memory the stream holds now (its buffers, its decoder's window
+ * and tables), in bytes: to count a stream against a budget.  Not on a
+ * stream whose thread (CD_STREAM_THREAD) may be decoding. */
+CD_API size_t cd_stream_memory(const cd_stream *s);
 
 /*
  * A writing stream: the bytes given to cd_stream_write are compressed

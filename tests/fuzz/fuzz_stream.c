@@ -14,7 +14,11 @@
  *   the frame is decompressed in one piece, as in the thread's 1 MiB
  *   blocks, and after giving some of it in smaller pieces);
  * - the decoders stop at 16 MB of output here (a small input may expand
- *   a thousandfold), and never hang.
+ *   a thousandfold), and never hang;
+ * - with a memory limit of 64 MiB (half of it for the second stream),
+ *   the unthreaded stream holds no more than the limit and its own
+ *   buffers (cd_stream_memory), and a window over the limit is CD_ERR_RANGE
+ *   with a message that says so.
  */
 #include "config.h"
 
@@ -30,10 +34,15 @@ const char *const fuzz_seeds[] = {
 };
 
 #define MAX_OUT	((size_t)16 << 20)
+#define LIMIT	((uint64_t)64 << 20)
+/* the stream's own buffers: input, the thread's blocks, zlib's and
+ * libbz2's tables */
+#define OWN	((size_t)9 << 20)
 
 /* Read s to its end (or MAX_OUT) into *out; the end status. */
 static cd_status
-drain(cd_stream *s, size_t size, unsigned char **out, size_t *len)
+drain(cd_stream *s, size_t size, uint64_t limit, unsigned char **out,
+    size_t *len)
 {
 	unsigned char buf[4096];
 	cd_status st = CD_OK, st2;
@@ -55,6 +64,10 @@ drain(cd_stream *s, size_t size, unsigned char **out, size_t *len)
 		}
 		memcpy(*out + *len, buf, n);
 		*len += n;
+		/* (limit 0: threaded, the decoder's thread holds it) */
+		FUZZ_CHECK(limit == 0 || cd_stream_memory(s) <= limit + OWN,
+		    "%zu bytes held, limit %llu", cd_stream_memory(s),
+		    (unsigned long long)limit);
 		FUZZ_CHECK(cd_stream_tell(s) == *len, "tell %llu, read %zu",
 		    (unsigned long long)cd_stream_tell(s), *len);
 	}
@@ -66,7 +79,10 @@ drain(cd_stream *s, size_t size, unsigned char **out, size_t *len)
 		const cd_error *e = cd_stream_get_error(s);
 
 		FUZZ_CHECK(st == CD_ERR_CORRUPT || st == CD_ERR_NOMEM ||
-		    st == CD_ERR_UNSUPPORTED, "status %d", st);
+		    st == CD_ERR_UNSUPPORTED || st == CD_ERR_RANGE,
+		    "status %d", st);
+		FUZZ_CHECK(st != CD_ERR_RANGE || strstr(e->msg, "more than "
+		    "the limit of") != NULL, "limit: %s", e->msg);
 		FUZZ_CHECK(e->status == st && e->msg[0] != '\0' &&
 		    e->offset <= size, "error %d at %llu of %zu: %s",
 		    e->status, (unsigned long long)e->offset, size, e->msg);
@@ -82,17 +98,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t alen, blen;
 	cd_status sa, sb;
 
-	if ((s = cd_stream_open_mem(data, size, 0)) == NULL)
+	if ((s = cd_stream_open_mem_limit(data, size, 0, LIMIT)) == NULL)
 		abort();
-	sa = drain(s, size, &a, &alen);
+	sa = drain(s, size, LIMIT, &a, &alen);
 	if (cd_stream_get_format(s) == CD_STREAM_PLAIN)
 		FUZZ_CHECK(sa == CD_EOF && alen == size &&
 		    (size == 0 || memcmp(a, data, size) == 0),
 		    "plain input changed");
-	if ((t = cd_stream_open_mem(data, size, CD_STREAM_THREAD)) == NULL)
+	if ((t = cd_stream_open_mem_limit(data, size, CD_STREAM_THREAD,
+	    LIMIT / 2)) == NULL)
 		abort();
-	sb = drain(t, size, &b, &blen);
-	if (sa != CD_OK && sb != CD_OK) {
+	sb = drain(t, size, 0, &b, &blen);
+	/* (what needs between the two limits ends differently) */
+	if (sa != CD_OK && sb != CD_OK && sb != CD_ERR_RANGE) {
 		size_t m = alen < blen ? alen : blen;
 
 		FUZZ_CHECK(sa == sb && (sa != CD_EOF || alen == blen) &&
