@@ -249,4 +249,26 @@ for f in "$F"/*.pgn; do
 	cmp -s "$T/p.epd" "$T/p2.epd" ||
 	    fail "$f: CHESSDATA_NO_AVX2=1 changes the output"
 done
+# EPD given to every PGN tool (a file that is all skipped text, one that
+# reads as a game without tags, the same after PGN games): one message
+# that says so, exit status 1; PGN input draws no such message
+grep -v '^#' epd-valid.epd >"$T/bare.epd"
+cat sample.pgn epd-valid.epd >"$T/mixed.pgn"
+for tool in pgn-regularize pgn-sort pgn-select pgn2json pgn2tsv pgn2pgc \
+    pgn2epd; do
+	for f in epd-valid.epd epd-odd.epd perft-standard.epd "$T/bare.epd"; do
+		"$tooldir/$tool" "$f" >"$T/k.out" 2>"$T/k.err"
+		st=$?
+		[ "$st" -eq 1 ] || fail "$tool $f: exit $st, expected 1"
+		[ "$(grep -c 'looks like EPD, not PGN (use epd-validate or chess-perft)$' \
+		    "$T/k.err")" -eq 1 ] ||
+		    fail "$tool $f: $(cat "$T/k.err")"
+		grep -q "^$tool: $f: looks like EPD" "$T/k.err" ||
+		    fail "$tool $f: message form: $(cat "$T/k.err")"
+	done
+	for f in sample.pgn "$T/mixed.pgn"; do
+		"$tooldir/$tool" "$f" >"$T/k.out" 2>"$T/k.err"
+		grep -q 'looks like EPD' "$T/k.err" && fail "$tool $f: EPD?"
+	done
+done
 exit 0
