@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -1782,11 +1783,23 @@ cd_epd_add_move(cd_epd *e, cd_move m)
 
 /* ---- the line reader ---- */
 
+/*
+ * The reader reads its stream in blocks into buf: buf[start..end) is
+ * what no line has taken yet, the last line handed out is the raw_len
+ * bytes before start.  The stream's end or error is kept (eof, err and
+ * its errno) until the lines before it are taken.
+ */
+#define READ_BLOCK	((size_t)64 << 10)
+
 struct cd_epd_reader {
 	FILE *f;
+	int fd;			/* f's descriptor, read directly; -1: none */
 	char *buf;
-	size_t cap;
+	size_t cap, start, end;
+	size_t scan;		/* start + the bytes known to hold no LF */
 	size_t raw_len;		/* the last line's bytes, with its end */
+	bool eof, err;
+	int err_errno;
 	unsigned long lineno;
 	uint64_t offset;
 };
@@ -1799,8 +1812,10 @@ cd_epd_reader_new(FILE *f)
 	if (f == NULL)
 		return NULL;
 	r = calloc(1, sizeof(*r));
-	if (r != NULL)
+	if (r != NULL) {
 		r->f = f;
+		r->fd = fileno(f);
+	}
 	return r;
 }
 
@@ -1813,34 +1828,120 @@ cd_epd_reader_free(cd_epd_reader *r)
 	free(r);
 }
 
+/* Read one more block after end (moving the bytes not taken to the
+ * front, growing buf when they fill it); false at the end of the
+ * stream, on an error and when out of memory (errno ENOMEM). */
+static bool
+fill(cd_epd_reader *r)
+{
+	size_t keep = r->end - r->start, n;
+
+	if (r->eof || r->err)
+		return false;
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, keep);
+		r->scan -= r->start;
+		r->start = 0;
+		r->end = keep;
+	}
+	if (r->cap - r->end < READ_BLOCK &&
+	    grow(&r->buf, &r->cap, r->end + READ_BLOCK, 1) != 0) {
+		errno = ENOMEM;
+		return false;
+	}
+	errno = 0;
+	if (r->fd >= 0) {
+		ssize_t k;
+
+		do
+			k = read(r->fd, r->buf + r->end, r->cap - r->end);
+		while (k < 0 && errno == EINTR);
+		if (k < 0) {
+			r->err = true;
+			r->err_errno = errno;
+			return false;
+		}
+		n = (size_t)k;
+		r->eof = n == 0;
+	} else {
+		n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
+		if (ferror(r->f)) {
+			r->err = true;
+			r->err_errno = errno ? errno : EIO;
+		} else if (n == 0 || feof(r->f))
+			r->eof = true;
+	}
+	r->end += n;
+	return n > 0;
+}
+
 cd_status
 cd_epd_reader_next(cd_epd_reader *r, const char **line, size_t *len)
 {
-	ssize_t n;
+	const char *nl;
+	char *p;
 	size_t l, skip = 0;
 
+	r->start += r->raw_len;
 	r->raw_len = 0;
-	errno = 0;
-	n = getline(&r->buf, &r->cap, r->f);
-	if (n < 0) {
-		if (ferror(r->f))
-			return CD_ERR_IO;
-		if (errno == ENOMEM)
+	if (r->scan < r->start)
+		r->scan = r->start;
+	for (;;) {
+		if (r->end > r->scan && (nl = memchr(r->buf + r->scan, '\n',
+		    r->end - r->scan)) != NULL)
+			break;
+		r->scan = r->end;
+		nl = NULL;
+		if (fill(r))
+			continue;
+		if (errno == ENOMEM && !r->eof && !r->err)
 			return CD_ERR_NOMEM;
-		return CD_EOF;
+		break;
 	}
-	r->raw_len = (size_t)n;
-	r->lineno++;
-	r->offset += (uint64_t)n;
-	l = (size_t)n;
-	if (l > 0 && r->buf[l - 1] == '\n')
+	l = nl != NULL ? (size_t)(nl - r->buf) + 1 - r->start :
+	    r->end - r->start;
+	if (l > 0) {
+		r->raw_len = l;
+		r->lineno++;
+		r->offset += l;
+	}
+	/* a line cut by a read error (a damaged or truncated compressed
+	 * input) is no line: a plain file may end without a line end,
+	 * but here the end is where the damage began */
+	if (nl == NULL && r->err) {
+		errno = r->err_errno;
+		return CD_ERR_IO;
+	}
+	if (l == 0)
+		return CD_EOF;
+	p = r->buf + r->start;
+	if (p[l - 1] == '\n')
 		l--;
-	if (l > 0 && r->buf[l - 1] == '\r')
+	if (l > 0 && p[l - 1] == '\r')
 		l--;
-	if (r->lineno == 1 && l >= 3 && memcmp(r->buf, "\xef\xbb\xbf", 3) == 0)
+	if (r->lineno == 1 && l >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
 		skip = 3;
-	*line = r->buf + skip;
+	*line = p + skip;
 	*len = l - skip;
+	return CD_OK;
+}
+
+cd_status
+cd_epd_reader_peek(cd_epd_reader *r, size_t want, const char **bytes,
+    size_t *len)
+{
+	size_t at = r->start + r->raw_len;
+
+	while (r->end - at < want && !r->eof && !r->err) {
+		/* (fill moves the bytes from start to the front) */
+		size_t from = at - r->start;
+
+		if (!fill(r) && errno == ENOMEM && !r->eof && !r->err)
+			return CD_ERR_NOMEM;
+		at = r->start + from;
+	}
+	*bytes = r->buf != NULL ? r->buf + at : "";
+	*len = r->end - at;
 	return CD_OK;
 }
 
@@ -1848,7 +1949,7 @@ const char *
 cd_epd_reader_raw(const cd_epd_reader *r, size_t *len)
 {
 	*len = r->raw_len;
-	return r->buf;
+	return r->buf != NULL ? r->buf + r->start : "";
 }
 
 /* The last line without its LF, its CR and byte order mark kept, for
@@ -1859,9 +1960,9 @@ cd_epd_reader_strict_line(const cd_epd_reader *r, const char **line,
 {
 	size_t l = r->raw_len;
 
-	if (l > 0 && r->buf[l - 1] == '\n')
+	*line = cd_epd_reader_raw(r, &l);
+	if (l > 0 && (*line)[l - 1] == '\n')
 		l--;
-	*line = r->buf;
 	*len = l;
 }
 

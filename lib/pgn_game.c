@@ -824,6 +824,15 @@ name_cmp(const cd_game_xtag *a, const cd_game_xtag *b)
 	return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
 
+/* More non-roster tags than this are sorted by qsort(3). */
+#define XTAG_SORT_MIN 32
+
+static int
+name_qcmp(const void *a, const void *b)
+{
+	return name_cmp(a, b);
+}
+
 static void
 xtag_set(cd_game_xtag *x, const char *name, size_t len, const char *value,
     size_t vlen)
@@ -942,13 +951,20 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 		}
 		xtag_set(&x[i], known_name[i], known_len[i], v, vlen);
 	}
-	/* insertion sort of the non-roster tags by name */
-	for (i = first + 1; i < k; i++) {
-		cd_game_xtag t = x[i];
+	/* the non-roster tags by name (no name twice): an insertion sort
+	 * of the usual few, qsort(3) of many (insertion took 20 s for
+	 * 200,000 tags) */
+	if (k - first > XTAG_SORT_MIN) {
+		qsort(x + first, k - first, sizeof(*x), name_qcmp);
+	} else {
+		for (i = first + 1; i < k; i++) {
+			cd_game_xtag t = x[i];
 
-		for (j = i; j > first && name_cmp(&x[j - 1], &t) > 0; j--)
-			x[j] = x[j - 1];
-		x[j] = t;
+			for (j = i; j > first && name_cmp(&x[j - 1], &t) > 0;
+			    j--)
+				x[j] = x[j - 1];
+			x[j] = t;
+		}
 	}
 	xt->n = k;
 	return CD_OK;

@@ -276,6 +276,10 @@ read_file(FILE *f, const char *file)
 
 	if (r == NULL)
 		cli_fatal("out of memory");
+	if (cli_epd_wrong_kind(r, file)) {
+		cd_epd_reader_free(r);
+		return 2;
+	}
 	memset(&blk, 0, sizeof(blk));
 	while ((st = cd_epd_reader_next(r, &text, &n)) == CD_OK) {
 		char *s;
@@ -354,7 +358,18 @@ read_file(FILE *f, const char *file)
 			free_job(&j);
 		}
 	}
-	if (in_block && blk.fen)
+	if (st == CD_ERR_IO) {
+		/* damage ended the input: its cut line is no position, and
+		 * the counts of an open block may be lost with the rest */
+		size_t rawlen;
+
+		(void)cd_epd_reader_raw(r, &rawlen);
+		if (rawlen > 0)
+			cli_epd_cut_line(file, r);
+		if (in_block && blk.fen)
+			cli_warn_at(file, blk.line, 0, "block cut short by the "
+			    "read error: not counted");
+	} else if (in_block && blk.fen)
 		run_job(&blk, file);
 	free_job(&blk);
 	free(line);

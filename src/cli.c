@@ -939,6 +939,8 @@ cli_exit(int status)
 	FILE *f = out_file ? out_file : stdout;
 	const char *name = output_name();
 
+	if (status == 0 && __atomic_load_n(&cli_wrong_kind, __ATOMIC_RELAXED))
+		status = 1;
 	cli_progress_end();
 	errno = 0;
 	/* a compressed output: finish it, then the file under it */
@@ -1086,6 +1088,7 @@ cli_rejects_close(void)
 void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
+	cli_pgn_wrong_kind(file, raw);
 	/* (the reader skips whole lines: the text starts in column 1) */
 	if (raw->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(file, raw->skipped_line, 1, "warning: game %llu: "
@@ -1097,6 +1100,7 @@ cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 void
 cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
 {
+	cli_pgn_wrong_kind_end(file, raw);
 	if (raw->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(file, raw->skipped_line, 1, "warning: skipped %llu "
 		    "bytes of text that is not PGN at the end of the input",

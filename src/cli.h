@@ -117,6 +117,29 @@ void cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw);
 void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
     int st);
 
+/*
+ * Input of the wrong kind (src/cli-kind.c).  cli_epd_wrong_kind, before
+ * an EPD input's first line: when its start looks like PGN or binary
+ * data (cd_sniff), says so ("FILE: looks like PGN, not EPD (use
+ * pgn2epd ...)") and returns 1: the tool reads no more of it (exit
+ * status 2).  cli_epd_cut_line: the message for a last line that a read
+ * error cut (cd_epd_reader_next gave CD_ERR_IO with the line's bytes).
+ * cli_pgn_wrong_kind, from cli_pgn_skipped: a first game without tags
+ * whose text looks like EPD gets "FILE: looks like EPD, not PGN (use
+ * epd-validate or chess-perft)" and sets cli_wrong_kind, which turns
+ * an exit status 0 into 1.  cli_pgn_wrong_kind_end, from
+ * cli_pgn_skipped_end: the same for an input with no game whose
+ * skipped text looks like EPD, when cli_pgn_watch was called on its
+ * reader (it keeps the input's first bytes through
+ * cd_pgn_reader_on_gap).
+ */
+extern int cli_wrong_kind;
+int cli_epd_wrong_kind(cd_epd_reader *r, const char *name);
+void cli_epd_cut_line(const char *name, const cd_epd_reader *r);
+void cli_pgn_wrong_kind(const char *file, const cd_pgn_raw_game *raw);
+void cli_pgn_watch(cd_pgn_reader *r);
+void cli_pgn_wrong_kind_end(const char *file, const cd_pgn_raw_game *end);
+
 /* Grow b (start it zeroed) to room for n more bytes; out of memory is
  * fatal. */
 void cli_buf_reserve(cd_buf *b, size_t n);

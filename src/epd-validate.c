@@ -161,6 +161,10 @@ process(FILE *f, const char *name)
 
 	if (r == NULL)
 		cli_fatal("out of memory");
+	if (cli_epd_wrong_kind(r, name)) {
+		cd_epd_reader_free(r);
+		return 2;
+	}
 	seen_clear();
 	while ((st = cd_epd_reader_next(r, &line, &len)) == CD_OK) {
 		unsigned long lineno = cd_epd_reader_lineno(r);
@@ -201,6 +205,14 @@ process(FILE *f, const char *name)
 		cli_progress(n_read, bytes_done);
 	}
 	bytes_done = base + cd_epd_reader_offset(r);
+	raw = cd_epd_reader_raw(r, &rawlen);
+	if (st == CD_ERR_IO && rawlen > 0) {
+		/* the line the damage cut: not checked, kept in the rejects */
+		n_read++;
+		n_rejected++;
+		cli_epd_cut_line(name, r);
+		write_reject(raw, rawlen);
+	}
 	cd_epd_reader_free(r);
 	return cli_read_end(name, st);
 }

@@ -632,6 +632,7 @@ cli_games_file(FILE *f, const char *name)
 
 	if (r == NULL)
 		cli_fatal("out of memory");
+	cli_pgn_watch(r);
 	if (pool.workers == NULL)
 		pool_start();
 	/* no other thread works now: the fields are this thread's */

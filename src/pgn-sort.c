@@ -1143,6 +1143,7 @@ sort_file(FILE *f, const char *name)
 	r = cd_pgn_reader_new(f);
 	if (r == NULL)
 		cli_fatal("out of memory");
+	cli_pgn_watch(r);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		cli_pgn_skipped(name, &g);
 		mem_add(&g, ++sort_seq, file, base);

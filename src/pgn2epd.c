@@ -65,6 +65,7 @@ static const char *opt_rejects;
 
 /* The walk's stack of lines still to write. */
 struct pending {
+	cd_board before;	/* the position node's move is made in */
 	uint32_t node;		/* first move to write */
 	uint32_t line;		/* its line's number; 0 = main line */
 	uint32_t end;		/* the ply of its line's last move (set
@@ -481,8 +482,8 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 }
 
 static void
-push(struct epd *e, uint32_t node, uint32_t line, uint32_t end,
-    bool variation)
+push(struct epd *e, const cd_board *before, uint32_t node, uint32_t line,
+    uint32_t end, bool variation)
 {
 	struct pending *p;
 
@@ -493,6 +494,7 @@ push(struct epd *e, uint32_t node, uint32_t line, uint32_t end,
 			cli_fatal("out of memory");
 	}
 	p = &e->stack[e->stack_len++];
+	p->before = *before;
 	p->node = node;
 	p->line = line;
 	p->end = end;
@@ -518,7 +520,7 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
     bool unique)
 {
 	const cd_game_node *nodes = e->game->nodes;
-	const cd_board *pos = e->game->positions;
+	cd_board b = e->game->start;
 	uint32_t n = 0;
 	char *d, *lim;
 
@@ -526,10 +528,11 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
 	for (;;) {
 		uint32_t next = nodes[n].next;
 
-		d = emit(e, d, &pos[n], nodes[n].ply, 0, end,
+		d = emit(e, d, &b, nodes[n].ply, 0, end,
 		    next ? &nodes[next] : NULL, ops, select, unique);
 		if ((n = next) == 0)
 			break;
+		cd_board_make(&b, nodes[n].move);
 		d = line_room(e, d, &lim);
 	}
 	e->ob->len = (size_t)(d - e->ob->data);
@@ -540,16 +543,18 @@ write_main(struct epd *e, uint32_t end, unsigned ops, bool select,
  * the start, each move's position, and (with --variations) after a
  * move the positions of its variations, depth first, before the line
  * goes on.  An explicit stack: no depth of nesting overflows anything.
- * The positions are the parser's (CD_PGN_PARSE_POSITIONS).
+ * The positions are made from the moves as the walk goes (the parser
+ * keeps none: a board per move was most of the memory of a long game),
+ * each pending line with the position it starts from.
  */
 static void
 write_game(struct epd *e)
 {
 	const cd_game *g = e->game;
 	const cd_game_node *nodes = g->nodes;
-	const cd_board *pos = g->positions;
 	uint32_t nvar = 0, n, end;
 	char *d, *lim;
+	cd_board b, before;
 
 	end = line_end(nodes, 0);
 	if (!opt_variations) {
@@ -562,39 +567,45 @@ write_game(struct epd *e)
 		return;
 	}
 	d = walk_start(e, &lim);
-	d = emit(e, d, &pos[0], 0, 0, end,
+	d = emit(e, d, &g->start, 0, 0, end,
 	    nodes[0].next ? &nodes[nodes[0].next] : NULL, opt_ops, opt_select,
 	    opt_unique);
 	e->stack_len = 0;
 	if (nodes[0].next != 0)
-		push(e, nodes[0].next, 0, end, false);
+		push(e, &g->start, nodes[0].next, 0, end, false);
 	while (e->stack_len > 0) {
 		struct pending p = e->stack[--e->stack_len];
 
 		n = p.node;
 		if (p.variation) {
 			/* its next sibling after it (and all its
-			 * subvariations) */
+			 * subvariations), from the same position */
 			if (nodes[n].var_next != 0)
-				push(e, nodes[n].var_next, 0, 0, true);
+				push(e, &p.before, nodes[n].var_next, 0, 0,
+				    true);
 			p.line = ++nvar;
 			p.end = line_end(nodes, n);
 		}
 		end = p.end;
+		b = p.before;
 		for (; n != 0; n = nodes[n].next) {
 			const cd_game_node *nd = &nodes[n];
 
+			before = b;
+			cd_board_make(&b, nd->move);
 			d = line_room(e, d, &lim);
-			d = emit(e, d, &pos[n], nd->ply, p.line, end,
+			d = emit(e, d, &b, nd->ply, p.line, end,
 			    nd->next ? &nodes[nd->next] : NULL, opt_ops,
 			    opt_select, opt_unique);
 			if (nd->var != 0) {
+				/* the variations replace this move */
 				if (nd->next != 0) {
-					push(e, nd->next, p.line, end, false);
-					push(e, nd->var, 0, 0, true);
+					push(e, &b, nd->next, p.line, end,
+					    false);
+					push(e, &before, nd->var, 0, 0, true);
 					break;
 				}
-				push(e, nd->var, 0, 0, true);
+				push(e, &before, nd->var, 0, 0, true);
 			}
 		}
 	}
@@ -745,8 +756,9 @@ main(int argc, char **argv)
 		}
 	}
 	cli_games.each = convert;
-	/* the position after each move, which the parser makes */
-	cli_games.opts.flags = CD_PGN_PARSE_POSITIONS;
+	/* (the positions are made again from the moves, not kept by the
+	 * parser: CD_PGN_PARSE_POSITIONS takes a board per move) */
+	cli_games.opts.flags = 0;
 	cli_games.priv_free = epd_free;
 	opt_select = opt_first >= 0 || opt_last >= 0;
 	if (opt_unique)		/* one set of positions, in input order */

@@ -4,9 +4,11 @@
  * invalid; the syntax of operations and strings; FEN lines; the
  * canonical writer; the builder; the line reader.
  */
+#define _GNU_SOURCE 1	/* fopencookie */
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -706,6 +708,158 @@ START_TEST(test_reader)
 }
 END_TEST
 
+/* A stream that gives the bytes of a text in chunks of a few bytes,
+ * then fails (EIO) or ends at a cut: a damaged compressed input seen
+ * through cd_stream_fopen. */
+struct cut {
+	const char *text;
+	size_t cut, at, chunk;
+	bool fail;
+};
+
+static ssize_t
+cut_read(void *c, char *buf, size_t size)
+{
+	struct cut *k = c;
+	size_t n = k->cut - k->at;
+
+	if (n == 0) {
+		if (!k->fail)
+			return 0;
+		errno = EIO;
+		return -1;
+	}
+	if (n > k->chunk)
+		n = k->chunk;
+	if (n > size)
+		n = size;
+	memcpy(buf, k->text + k->at, n);
+	k->at += n;
+	return (ssize_t)n;
+}
+
+/*
+ * At every cut of a text, in chunks of several sizes, ended by a read
+ * error or cleanly: the lines before the cut come out whole; the part
+ * of a line before the cut is a line only when the stream ended
+ * cleanly, and after an error it is CD_ERR_IO with the part in
+ * cd_epd_reader_raw.
+ */
+START_TEST(test_reader_cut)
+{
+	static const char text[] = KK " id \"one\";\n" KK " id \"two\";\r\n"
+	    "\n" KK " bm Kd1; id \"three\";\n";
+	static const size_t chunks[] = { 1, 3, 7, 64, 4096 };
+	size_t c, k, f;
+
+	for (c = 0; c <= sizeof(text) - 1; c++)
+		for (k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++)
+			for (f = 0; f < 2; f++) {
+				struct cut cut = { text, c, 0, chunks[k],
+				    f == 1 };
+				cookie_io_functions_t io = { cut_read, NULL,
+				    NULL, NULL };
+				FILE *fp = fopencookie(&cut, "r", io);
+				cd_epd_reader *r = cd_epd_reader_new(fp);
+				const char *line, *raw, *p = text;
+				size_t len, rawlen, lines = 0;
+				cd_status st;
+
+				ck_assert_ptr_nonnull(r);
+				while ((st = cd_epd_reader_next(r, &line,
+				    &len)) == CD_OK) {
+					const char *nl = memchr(p, '\n',
+					    (size_t)(text + c - p));
+
+					lines++;
+					/* a line: whole, or cut by a clean end */
+					ck_assert(nl != NULL || !cut.fail);
+					ck_assert(line == cd_epd_reader_raw(r,
+					    &rawlen));
+					ck_assert(memcmp(line, p, len) == 0);
+					p += rawlen;
+				}
+				raw = cd_epd_reader_raw(r, &rawlen);
+				if (cut.fail) {
+					ck_assert_int_eq(st, CD_ERR_IO);
+					ck_assert_int_eq(errno, EIO);
+					/* the cut part, not handed out */
+					ck_assert_uint_eq(rawlen,
+					    (size_t)(text + c - p));
+					ck_assert(memcmp(raw, p, rawlen) == 0);
+					if (rawlen > 0)
+						ck_assert_uint_eq(
+						    cd_epd_reader_lineno(r),
+						    lines + 1);
+					ck_assert_int_eq(cd_epd_reader_next(r,
+					    &line, &len), CD_ERR_IO);
+				} else {
+					ck_assert_int_eq(st, CD_EOF);
+					ck_assert(p == text + c);
+				}
+				cd_epd_reader_free(r);
+				fclose(fp);
+			}
+}
+END_TEST
+
+/* Read through a file descriptor (read(2)): lines across the reader's
+ * blocks, one longer than several blocks, and cd_epd_reader_peek
+ * before and between them. */
+START_TEST(test_reader_fd)
+{
+	size_t big = 300000, i, len, n;
+	FILE *f = tmpfile();
+	cd_epd_reader *r;
+	const char *line, *bytes;
+	char *longline = malloc(big);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(longline);
+	for (i = 0; i < big; i++)
+		longline[i] = (char)('a' + i % 26);
+	for (i = 0; i < 5000; i++)
+		fprintf(f, "%s id \"%zu\";\n", KK, i);
+	fwrite(longline, 1, big, f);
+	fputs("\nlast", f);
+	fflush(f);
+	rewind(f);
+	r = cd_epd_reader_new(f);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_epd_reader_peek(r, CD_SNIFF_SAMPLE, &bytes, &n),
+	    CD_OK);
+	ck_assert_uint_ge(n, CD_SNIFF_SAMPLE);
+	ck_assert(memcmp(bytes, KK " id \"0\";\n", strlen(KK) + 9) == 0);
+	ck_assert_int_eq(cd_sniff(bytes, CD_SNIFF_SAMPLE), CD_SNIFF_EPD);
+	for (i = 0; i < 5000; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "%s id \"%zu\";", KK, i);
+		ck_assert_int_eq(cd_epd_reader_next(r, &line, &len), CD_OK);
+		ck_assert_uint_eq(len, strlen(want));
+		ck_assert(memcmp(line, want, len) == 0);
+		if (i == 4999) {
+			/* a peek sees what follows the last line taken */
+			ck_assert_int_eq(cd_epd_reader_peek(r, big + 5,
+			    &bytes, &n), CD_OK);
+			ck_assert_uint_eq(n, big + 5);
+			ck_assert(memcmp(bytes, longline, big) == 0);
+		}
+	}
+	ck_assert_int_eq(cd_epd_reader_next(r, &line, &len), CD_OK);
+	ck_assert_uint_eq(len, big);
+	ck_assert(memcmp(line, longline, big) == 0);
+	ck_assert_int_eq(cd_epd_reader_next(r, &line, &len), CD_OK);
+	ck_assert_uint_eq(len, 4);
+	ck_assert(memcmp(line, "last", 4) == 0);
+	ck_assert_int_eq(cd_epd_reader_next(r, &line, &len), CD_EOF);
+	ck_assert_uint_eq(cd_epd_reader_lineno(r), 5002);
+	cd_epd_reader_free(r);
+	fclose(f);
+	free(longline);
+}
+END_TEST
+
 /* CD_EPD_NO_VALIDATE: positions no game reaches are read, what move
  * generation cannot handle is not; CD_EPD_960; cd_epd_fields_end. */
 START_TEST(test_no_validate)
@@ -810,6 +964,8 @@ epd_suite(void)
 	tcase_add_test(tc, test_opcode_names);
 	tcase_add_test(tc, test_line_kind);
 	tcase_add_test(tc, test_reader);
+	tcase_add_test(tc, test_reader_cut);
+	tcase_add_test(tc, test_reader_fd);
 	tcase_add_test(tc, test_no_validate);
 	tcase_add_loop_test(tc, test_strict, 0,
 	    (int)(sizeof(strict_rows) / sizeof(strict_rows[0])));

@@ -194,5 +194,37 @@ if [ -w /dev/full ]; then
 	[ -s "$T/err" ] || fail "write error: no message"
 fi
 
+# input of the wrong kind: PGN and binary data get one message each and
+# are not read (exit 2); the other files are
+"$tooldir/pgn2pgc" sample.pgn >"$T/s.pgc" 2>/dev/null
+"$P" -q -d 1 sample.pgn "$T/s.pgc" perft-blocks.perft >"$T/out" 2>"$T/err"
+st=$?
+[ "$st" -eq 2 ] || fail "wrong kind: exit $st"
+[ "$(wc -l <"$T/err")" -eq 2 ] || fail "wrong kind: $(cat "$T/err")"
+grep -q "^chess-perft: sample.pgn: looks like PGN, not EPD (use pgn2epd \
+to get its positions); not read$" "$T/err" || fail "PGN message"
+grep -q "^chess-perft: $T/s.pgc: binary data, not EPD; not read$" \
+    "$T/err" || fail "binary message"
+grep -q '^epd ' "$T/out" || fail "files after PGN and PGC"
+
+# a compressed input cut by damage: its cut last line is no position
+printf '%s\n%s' '4k3/8/8/8/8/8/8/4K3 w - - ;D1 5' \
+    '4k3/8/8/8/8/8/8/3K4 w - - ;D1 5' >"$T/cut.epd"
+"$P" -q "$T/cut.epd" >"$T/out" 2>"$T/err" || fail "plain last line"
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "last line without LF"
+for z in xz zstd; do
+	command -v $z >/dev/null || continue
+	$z -c "$T/cut.epd" >"$T/cut.z"
+	size=$(wc -c <"$T/cut.z")
+	dd if="$T/cut.z" of="$T/cut4.z" bs=1 count=$((size - 4)) 2>/dev/null
+	"$P" -q "$T/cut4.z" >"$T/out" 2>"$T/err"
+	st=$?
+	[ "$st" -eq 2 ] || fail "$z cut: exit $st"
+	[ "$(cat "$T/out")" = '4k3/8/8/8/8/8/8/4K3 w - - ;D1 5' ] ||
+	    fail "$z cut: output $(cat "$T/out")"
+	grep -q ':2: last line cut short by the read error' "$T/err" ||
+	    fail "$z cut: $(cat "$T/err")"
+done
+
 [ "$known" -eq 0 ] || fail "$known known core bug(s), see above"
 exit 0

@@ -171,4 +171,55 @@ grep -q -- '--strict' "$T/out" || fail "--help lists --strict"
 run 0 "$V" --strict "$X/epd-valid.norm"
 grep -v 'note: unknown opcode' "$T/err" && fail "--strict on canonical lines"
 
+# input of the wrong kind: PGN and binary data get one message each and
+# are not read (exit 2); the other files are
+"$tooldir/pgn2pgc" sample.pgn >"$T/s.pgc" 2>/dev/null
+run 2 "$V" -n sample.pgn "$T/s.pgc" epd-valid.epd
+cmp "$T/out" "$X/epd-valid.norm" || fail "files after PGN and PGC"
+[ "$(grep -c -v 'epd-valid.epd' "$T/err")" -eq 2 ] ||
+    fail "wrong kind: $(cat "$T/err")"
+grep -q "^epd-validate: sample.pgn: looks like PGN, not EPD (use pgn2epd \
+to get its positions); not read$" "$T/err" || fail "PGN message"
+grep -q "^epd-validate: $T/s.pgc: binary data, not EPD; not read$" \
+    "$T/err" || fail "binary message"
+for f in "$F"/*.pgn; do
+	run 2 "$V" -n "$f"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "$f: $(cat "$T/err")"
+	[ -s "$T/out" ] && fail "$f: output"
+done
+run 2 sh -c "cat sample.pgn | '$V'"
+grep -q '^epd-validate: <stdin>: looks like PGN' "$T/err" || fail "stdin PGN"
+
+# a compressed input cut by damage: the lines before the damage are
+# read; its last line, cut, is no record (reported, kept in --rejects,
+# never written), exit 2.  A plain file's last line without a line end
+# is a record.
+printf '%s\n%s' '4k3/8/8/8/8/8/8/4K3 w - - id "one";' \
+    '4k3/8/8/8/8/8/8/4K3 w - - id "two";' >"$T/cut.epd"
+run 0 "$V" -n "$T/cut.epd"
+[ "$(wc -l <"$T/out")" -eq 2 ] || fail "last line without LF"
+for z in xz zstd gzip bzip2; do
+	command -v $z >/dev/null || continue
+	$z -c "$T/cut.epd" >"$T/cut.z" 2>/dev/null || continue
+	size=$(wc -c <"$T/cut.z")
+	for cut in 4 8 12; do
+		dd if="$T/cut.z" of="$T/cut-$cut.z" bs=1 count=$((size - cut)) \
+		    2>/dev/null
+		run 2 "$V" -n --rejects="$T/cut.rej" "$T/cut-$cut.z"
+		grep -q '"two"' "$T/out" && fail "$z -$cut: cut line written"
+		grep -q "^epd-validate: $T/cut-$cut.z: " "$T/err" ||
+		    fail "$z -$cut: no damage message: $(cat "$T/err")"
+		if grep -q ':2: last line cut short by the read error' \
+		    "$T/err"; then
+			# the rejects: the cut part of line 2
+			r=$(cat "$T/cut.rej")
+			case '4k3/8/8/8/8/8/8/4K3 w - - id "two";' in
+			"$r"*) ;;
+			*) fail "$z -$cut: rejects $r" ;;
+			esac
+		elif [ "$z" = xz ] || [ "$z" = zstd ] && [ "$cut" -eq 4 ]; then
+			fail "$z -$cut: no cut-line message: $(cat "$T/err")"
+		fi
+	done
+done
 exit 0

@@ -249,4 +249,56 @@ for f in "$F"/*.pgn; do
 	cmp -s "$T/p.epd" "$T/p2.epd" ||
 	    fail "$f: CHESSDATA_NO_AVX2=1 changes the output"
 done
+# EPD given to every PGN tool (a file that is all skipped text, one that
+# reads as a game without tags, the same after PGN games): one message
+# that says so, exit status 1; PGN input draws no such message
+grep -v '^#' epd-valid.epd >"$T/bare.epd"
+cat sample.pgn epd-valid.epd >"$T/mixed.pgn"
+for tool in pgn-regularize pgn-sort pgn-select pgn2json pgn2tsv pgn2pgc \
+    pgn2epd; do
+	for f in epd-valid.epd epd-odd.epd perft-standard.epd "$T/bare.epd"; do
+		"$tooldir/$tool" "$f" >"$T/k.out" 2>"$T/k.err"
+		st=$?
+		[ "$st" -eq 1 ] || fail "$tool $f: exit $st, expected 1"
+		[ "$(grep -c 'looks like EPD, not PGN (use epd-validate or chess-perft)$' \
+		    "$T/k.err")" -eq 1 ] ||
+		    fail "$tool $f: $(cat "$T/k.err")"
+		grep -q "^$tool: $f: looks like EPD" "$T/k.err" ||
+		    fail "$tool $f: message form: $(cat "$T/k.err")"
+	done
+	for f in sample.pgn "$T/mixed.pgn"; do
+		"$tooldir/$tool" "$f" >"$T/k.out" 2>"$T/k.err"
+		grep -q 'looks like EPD' "$T/k.err" && fail "$tool $f: EPD?"
+	done
+done
+# the memory of one long game (160,000 plies of knights to and fro with
+# comments, 4 MB): within 32 times its size of address space beyond
+# what a one-move game needs (ulimit -v; it took 46 times when the
+# parser kept a board per move), by default, with --variations and
+# --unique.  Not under the sanitizers (they reserve far more).
+if ! grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
+    2>/dev/null; then
+	printf '[Event "base"]\n\n1. e4 1-0\n' >"$T/base.pgn"
+	base=4096
+	while ! (ulimit -v "$base" && exec "$P" -q -j 1 "$T/base.pgn") \
+	    >/dev/null 2>&1; do
+		base=$((base + 4096))
+		[ "$base" -le 1048576 ] || fail "no limit runs a one-move game"
+	done
+	awk 'BEGIN { printf "[Event \"long\"]\n\n"
+		for (i = 0; i < 80000; i++)
+			printf "%d. Nf3 {a comment} Nf6 %d. Ng1 {another} Ng8\n",
+			    2 * i + 1, 2 * i + 2
+		print "1/2-1/2" }' >"$T/long.pgn"
+	size=$(wc -c <"$T/long.pgn")
+	for o in -q --variations --unique; do
+		(ulimit -v $((base + size * 32 / 1024)) &&
+		    exec "$P" -q -j 1 $o "$T/long.pgn") >"$T/long.epd" \
+		    2>"$T/long.err" ||
+		    fail "long game $o: not within 32 times its size: $(head -c 200 "$T/long.err")"
+		[ "$(wc -l <"$T/long.epd")" -eq \
+		    "$([ $o = --unique ] && echo 4 || echo 320001)" ] ||
+		    fail "long game $o: $(wc -l <"$T/long.epd") lines"
+	done
+fi
 exit 0

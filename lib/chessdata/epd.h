@@ -222,16 +222,32 @@ CD_API int cd_epd_line_kind(const char *line, size_t len);
  * A line reader over a stdio stream: lines of any length (the buffer
  * grows), LF or CRLF ends, a last line without an end, NUL bytes kept,
  * a UTF-8 byte order mark at the start dropped.  The caller keeps the
- * stream and closes it.
+ * stream and closes it.  As cd_pgn_reader_new, the reader reads f's
+ * file descriptor directly with read(2) from its offset (bytes f has
+ * buffered already are not seen; do not read f otherwise while the
+ * reader is in use); a stream without a descriptor (fmemopen,
+ * fopencookie) is read with fread(3).
  */
 typedef struct cd_epd_reader cd_epd_reader;
 
 CD_API cd_epd_reader *cd_epd_reader_new(FILE *f);
 CD_API void cd_epd_reader_free(cd_epd_reader *r);
 /* The next line without its end: CD_OK, CD_EOF, CD_ERR_IO or
- * CD_ERR_NOMEM.  *line stays valid until the next call. */
+ * CD_ERR_NOMEM.  *line stays valid until the next call.  A last line
+ * without a line end is a line when the stream ended cleanly; when a
+ * read error ended it (a damaged or truncated compressed input), the
+ * line is cut: CD_ERR_IO, with its bytes in cd_epd_reader_raw and its
+ * number in cd_epd_reader_lineno (raw length 0 when the error came
+ * at the start of a line). */
 CD_API cd_status cd_epd_reader_next(cd_epd_reader *r, const char **line,
     size_t *len);
+/* The next bytes of the stream, not yet taken by any line: at least
+ * want of them unless the stream ends (or fails) before; *bytes stays
+ * valid until the next call.  For cd_sniff (want CD_SNIFF_SAMPLE)
+ * before the first line.  CD_OK or CD_ERR_NOMEM; a read error is
+ * reported by the cd_epd_reader_next that reaches it. */
+CD_API cd_status cd_epd_reader_peek(cd_epd_reader *r, size_t want,
+    const char **bytes, size_t *len);
 /* The last line's bytes exactly as read, its line end included. */
 CD_API const char *cd_epd_reader_raw(const cd_epd_reader *r, size_t *len);
 /* The last line as cd_epd_parse with CD_EPD_STRICT wants it: without

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sniff.c: what the start of an input looks like (chessdata/sniff.h):
+ * binary data, PGN, EPD or other text, from its first lines.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+
+/* A control byte that text does not hold: NUL, DEL and the others but
+ * tab, LF, VT, FF, CR and ESC (escapes of terminal colours turn up in
+ * logs). */
+static bool
+is_binary_byte(unsigned char c)
+{
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\v' &&
+	    c != '\f' && c != '\r' && c != 0x1b) || c == 0x7f;
+}
+
+static bool
+is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* A tag pair begins the line s (n bytes, leading blanks gone): `[`,
+ * a name of letters, digits and `_`, blanks, `"`. */
+static bool
+is_tag_pair(const char *s, size_t n)
+{
+	size_t i = 1, name;
+
+	if (n == 0 || s[0] != '[')
+		return false;
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	name = i;
+	while (i < n && (s[i] == '_' || (s[i] >= '0' && s[i] <= '9') ||
+	    (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z')))
+		i++;
+	if (i == name)
+		return false;
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	return i < n && s[i] == '"';
+}
+
+/* Movetext begins the line: a move number, one or three periods,
+ * blanks, and the first letter of a move (a piece, a file, castling). */
+static bool
+is_movetext(const char *s, size_t n)
+{
+	size_t i = 0, dots = 0;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i == 0 || i > 4)
+		return false;
+	while (i < n && s[i] == '.')
+		i++, dots++;
+	if (dots != 1 && dots != 3)
+		return false;
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	return i < n && s[i] != '\0' &&
+	    strchr("abcdefghKQRBNOP0", s[i]) != NULL;
+}
+
+/* The piece placement of EPD or FEN (eight ranks of pieces and digits
+ * between seven slashes), blanks, and the side to move alone. */
+static bool
+is_epd(const char *s, size_t n)
+{
+	size_t i = 0, slashes = 0;
+
+	for (; i < n && !is_blank((unsigned char)s[i]); i++) {
+		if (s[i] == '/')
+			slashes++;
+		else if (s[i] == '\0' ||
+		    strchr("pnbrqkPNBRQK12345678", s[i]) == NULL)
+			return false;
+	}
+	if (slashes != 7 || i == n)
+		return false;
+	while (i < n && is_blank((unsigned char)s[i]))
+		i++;
+	return i < n && (s[i] == 'w' || s[i] == 'b') &&
+	    (i + 1 == n || is_blank((unsigned char)s[i + 1]));
+}
+
+cd_sniff_kind
+cd_sniff(const void *buf, size_t len)
+{
+	const char *p = buf, *end = p + len, *nl;
+	size_t i, ctrl = 0;
+	bool text = false;
+
+	/* (a NUL byte or two in text is a damaged line, not binary) */
+	for (i = 0; i < len; i++)
+		ctrl += is_binary_byte((unsigned char)p[i]);
+	if (ctrl > 0 && ctrl * 32 > len)
+		return CD_SNIFF_BINARY;
+	if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	for (; p < end; p = nl + 1) {
+		size_t n;
+
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (*p == '#' || *p == '%')
+			continue;
+		while (p < nl && is_blank((unsigned char)*p))
+			p++;
+		if ((n = (size_t)(nl - p)) == 0)
+			continue;
+		if (is_tag_pair(p, n) || *p == '{' || is_movetext(p, n))
+			return CD_SNIFF_PGN;
+		if (is_epd(p, n))
+			return CD_SNIFF_EPD;
+		text = true;
+	}
+	return text ? CD_SNIFF_TEXT : CD_SNIFF_EMPTY;
+}
+
+const char *
+cd_sniff_name(cd_sniff_kind k)
+{
+	switch (k) {
+	case CD_SNIFF_EMPTY:
+		return "empty";
+	case CD_SNIFF_TEXT:
+		return "text";
+	case CD_SNIFF_PGN:
+		return "PGN";
+	case CD_SNIFF_EPD:
+		return "EPD";
+	case CD_SNIFF_BINARY:
+		return "binary data";
+	}
+	return "?";
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli-kind.c: input of the wrong kind (see cli.h): one message that
+ * says what the input looks like and which tool reads it, instead of
+ * one for every line or none at all; and the last line of an EPD input
+ * cut by damage.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+int cli_wrong_kind;
+
+int
+cli_epd_wrong_kind(cd_epd_reader *r, const char *name)
+{
+	const char *bytes;
+	size_t len;
+
+	if (cd_epd_reader_peek(r, CD_SNIFF_SAMPLE, &bytes, &len) != CD_OK)
+		cli_fatal("out of memory");
+	switch (cd_sniff(bytes, len < CD_SNIFF_SAMPLE ? len :
+	    CD_SNIFF_SAMPLE)) {
+	case CD_SNIFF_PGN:
+		cli_warn_at(name, 0, 0, "looks like PGN, not EPD (use pgn2epd "
+		    "to get its positions); not read");
+		return 1;
+	case CD_SNIFF_BINARY:
+		cli_warn_at(name, 0, 0, "binary data, not EPD; not read");
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void
+cli_epd_cut_line(const char *name, const cd_epd_reader *r)
+{
+	size_t len;
+
+	(void)cd_epd_reader_raw(r, &len);
+	cli_warn_at(name, cd_epd_reader_lineno(r), 0, "last line cut short "
+	    "by the read error (%zu bytes): not read as a record", len);
+}
+
+static void
+pgn_wrong_kind(const char *file)
+{
+	cli_warn_at(file, 0, 0, "looks like EPD, not PGN (use epd-validate "
+	    "or chess-perft)");
+	__atomic_store_n(&cli_wrong_kind, 1, __ATOMIC_RELAXED);
+}
+
+void
+cli_pgn_wrong_kind(const char *file, const cd_pgn_raw_game *raw)
+{
+	size_t n = raw->len < CD_SNIFF_SAMPLE ? raw->len : CD_SNIFF_SAMPLE;
+
+	if (raw->number == 1 && raw->ntags == 0 &&
+	    cd_sniff(raw->text, n) == CD_SNIFF_EPD)
+		pgn_wrong_kind(file);
+}
+
+/* The first bytes of the input the reader passes over (cli_pgn_watch):
+ * all of the input's start when it holds no game. */
+static struct {
+	char buf[CD_SNIFF_SAMPLE];
+	size_t len;
+} head;
+
+static void
+head_gap(void *ctx, const char *bytes, size_t len)
+{
+	size_t n = sizeof(head.buf) - head.len;
+
+	if (n > len)
+		n = len;
+	memcpy(head.buf + head.len, bytes, n);
+	head.len += n;
+	if (head.len == sizeof(head.buf))
+		cd_pgn_reader_on_gap(ctx, NULL, NULL);
+}
+
+void
+cli_pgn_watch(cd_pgn_reader *r)
+{
+	head.len = 0;
+	cd_pgn_reader_on_gap(r, head_gap, r);
+}
+
+void
+cli_pgn_wrong_kind_end(const char *file, const cd_pgn_raw_game *end)
+{
+	unsigned long line = 1;
+	size_t i;
+
+	if (end->skipped_bytes == 0)
+		return;
+	/* no game before the text skipped: only blank lines before its
+	 * first line in the head */
+	for (i = 0; i < head.len && strchr(" \t\r\n", head.buf[i]) != NULL &&
+	    head.buf[i] != '\0'; i++)
+		line += head.buf[i] == '\n';
+	if (i < head.len && line == end->skipped_line &&
+	    cd_sniff(head.buf, head.len) == CD_SNIFF_EPD)
+		pgn_wrong_kind(file);
+}
