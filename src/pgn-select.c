@@ -20,12 +20,18 @@
 #include "games.h"
 
 static int opt_invert, opt_count, opt_stats, opt_icase, opt_has_max;
+static int opt_no_filename;
 static uint64_t opt_max;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
 static uint64_t selected;	/* updated atomically: threads share it */
+static bool by_number;		/* --games */
+static uint64_t tags_seen;	/* bit i: some game has tag name i
+				 * (cd_select_tag_name), updated
+				 * atomically */
+static uint64_t tags_all;	/* the bits of every name */
 
 /* The conditions as given, read once every option is known (-i). */
 static struct cond {
@@ -45,22 +51,38 @@ usage(void)
 	    "                        ~ !~ (extended regular expression);\n"
 	    "                        integers compare as numbers, Date and\n"
 	    "                        Round in the collating order\n"
+	    "      --where=EXPR      tag conditions joined by and, or, not,\n"
+	    "                        ( ); a VALUE may be a \"quoted string\"\n"
 	    "      --player=REGEX    White or Black matches REGEX\n"
 	    "      --white=REGEX     White matches REGEX\n"
 	    "      --black=REGEX     Black matches REGEX\n"
+	    "      --winner=REGEX    the player who won matches REGEX\n"
+	    "      --loser=REGEX     the player who lost matches REGEX\n"
 	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42)\n"
 	    "      --result=LIST     result one of LIST (1-0,0-1,1/2-1/2,*)\n"
+	    "      --games=LIST      game numbers in the input (1-100,250)\n"
 	    "      --plies=MIN..MAX  main line of MIN to MAX half-moves\n"
+	    "      --moves=MOVES     main line begins with MOVES (1. e4 c5)\n"
 	    "      --position=FEN    main line reaches FEN (repeatable: any)\n"
+	    "      --placement=PLACEMENT  main line reaches this first FEN\n"
+	    "                        field, ? any square (repeatable: any)\n"
 	    "      --material=PIECES main line reaches exactly this material\n"
-	    "                        (KRPkr; a * after a letter: any more)\n"
+	    "                        (KRP*kr; a * after a letter: any number\n"
+	    "                        of it; repeatable: any)\n"
 	    "      --ends=KINDS      final position ends by one of KINDS:\n"
 	    "                        checkmate stalemate dead fivefold\n"
 	    "                        seventyfive threefold fifty\n"
+	    "      --occurs=KINDS    one of KINDS anywhere in the main line:\n"
+	    "                        threefold fivefold fifty seventyfive\n"
+	    "                        check underpromotion\n"
+	    "      --wrong-result    the result contradicts the Laws on the\n"
+	    "                        final position\n"
 	    "  -i, --ignore-case     regular expressions and = ignore case\n"
 	    "  -v, --invert-match    select the games that fail a condition\n\n"
 	    "Output:\n"
 	    "  -c, --count           print the number of selected games only\n"
+	    "                        (FILE:COUNT for each of several files)\n"
+	    "      --no-filename     -c: no FILE: before the counts\n"
 	    "  -j, --jobs=N          parse with N threads (conditions on moves\n"
 	    "                        only; default: one per CPU)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
@@ -70,7 +92,8 @@ usage(void)
 	    "                        (default: from the suffix of -o)\n"
 	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
+	    "                        that is not PGN or a tag no game has\n"
+	    "  -s, --no-messages     no message about games that do not read\n"
 	    "      --rejects=FILE    copy the bytes of every game that does not\n"
 	    "                        read to FILE (conditions on moves)\n"
 	    "      --stats           print counts and time on standard error\n"
@@ -142,13 +165,15 @@ append_game(cd_buf *out, const char *text, size_t len)
 }
 
 /* Whether the game is selected, and counted: the last of -m sets
- * cli_games.stop. */
+ * cli_games.stop.  g: the game parsed, or NULL when it was not (no
+ * condition on moves, or a game number decided it). */
 static bool
-take(const cd_pgn_raw_game *raw, const cd_game *g)
+take(const struct cli_job *j, const cd_pgn_raw_game *raw, const cd_game *g)
 {
 	bool sel;
 
-	sel = cd_select_match_tags(selector, raw) &&
+	sel = (!by_number || cd_select_match_number(selector, j->index)) &&
+	    cd_select_match_tags(selector, raw) &&
 	    (g == NULL || cd_select_match_moves(selector, g));
 	if (sel == (bool)opt_invert)
 		return false;
@@ -163,23 +188,109 @@ take(const cd_pgn_raw_game *raw, const cd_game *g)
 	return true;
 }
 
+/* Note the tags the conditions name that this game has, until every
+ * one has been seen. */
+static void
+see_tags(const cd_pgn_raw_game *raw)
+{
+	uint64_t seen = __atomic_load_n(&tags_seen, __ATOMIC_RELAXED);
+	const char *name;
+	size_t i;
+
+	if (seen == tags_all)
+		return;
+	for (i = 0; i < 64 && (name = cd_select_tag_name(selector, i)); i++)
+		if (!((seen >> i) & 1) && cd_pgn_raw_tag(raw, name) != NULL)
+			__atomic_or_fetch(&tags_seen, (uint64_t)1 << i,
+			    __ATOMIC_RELAXED);
+}
+
+/* A game outside --games is decided without its moves. */
+static bool
+need_parse(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	(void)raw;
+	return cd_select_match_number(selector, j->index);
+}
+
 /* Select or pass one game, parsed when there are conditions on moves
  * (cli_games_file rejects the games that do not parse; the others are
  * never rejected), else as the reader frames it. */
 static const char *
 each(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	if (take(raw, j->game) && !opt_count)
+	see_tags(raw);
+	if (take(j, raw, j->parsed ? j->game : NULL) && !opt_count)
 		append_game(j->out, raw->text, raw->len);
 	return NULL;
 }
 
+static bool many_inputs;
+
 static int
 games_file(FILE *f, const char *name)
 {
-	if (cli_games.stop)
-		return 0;
-	return cli_games_file(f, name);
+	uint64_t before = selected;
+	int st = cli_games_file(f, name);
+
+	if (opt_count && many_inputs && !opt_no_filename)
+		fprintf(cli_output_file(), "%s:%llu\n", name,
+		    (unsigned long long)(selected - before));
+	else if (opt_count && many_inputs)
+		fprintf(cli_output_file(), "%llu\n",
+		    (unsigned long long)(selected - before));
+	return st;
+}
+
+/* Whether the games to read are all read: -m reached, or the last of
+ * --games. */
+static bool
+read_all(void)
+{
+	return cli_games.stop || (cli_games.limit != 0 &&
+	    cli_games.read >= cli_games.limit);
+}
+
+/* Each input in turn, standard input when none is named; none opened
+ * once the games to read are read (a FIFO would block, a missing file
+ * would be an error). */
+static int
+each_input(int argc, char **argv, int first)
+{
+	int status = 0, i = first;
+
+	do {
+		const char *name;
+		FILE *f;
+
+		if (read_all())
+			break;
+		f = cli_open_input(i < argc ? argv[i] : NULL, &name);
+		if (f == NULL) {
+			status = 2;
+			continue;
+		}
+		if (games_file(f, name) != 0)
+			status = 2;
+		cli_close_input(f);
+	} while (++i < argc);
+	return status;
+}
+
+/* A -t value in quotes: the quotes are compared as part of it. */
+static void
+warn_quoted(const char *text)
+{
+	const char *v = text + strcspn(text, "=!<>~");
+	size_t n;
+
+	v += strspn(v, "=!<>~ \t");
+	n = strlen(v);
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+		cli_warn("warning: -t '%s': the quotes are part of the value "
+		    "(--where reads quoted strings)", text);
 }
 
 int
@@ -188,7 +299,9 @@ main(int argc, char **argv)
 	enum {
 		OPT_PLAYER = 256, OPT_WHITE, OPT_BLACK, OPT_ECO, OPT_RESULT,
 		OPT_PLIES, OPT_POSITION, OPT_MATERIAL, OPT_ENDS, OPT_LANG,
-		OPT_REJECTS, OPT_STATS
+		OPT_REJECTS, OPT_STATS, OPT_WHERE, OPT_WINNER, OPT_LOSER,
+		OPT_GAMES, OPT_MOVES, OPT_PLACEMENT, OPT_OCCURS, OPT_WRONG,
+		OPT_NO_FILENAME
 	};
 	static const struct option longopts[] = {
 		{ "tag", required_argument, NULL, 't' },
@@ -201,6 +314,16 @@ main(int argc, char **argv)
 		{ "position", required_argument, NULL, OPT_POSITION },
 		{ "material", required_argument, NULL, OPT_MATERIAL },
 		{ "ends", required_argument, NULL, OPT_ENDS },
+		{ "where", required_argument, NULL, OPT_WHERE },
+		{ "winner", required_argument, NULL, OPT_WINNER },
+		{ "loser", required_argument, NULL, OPT_LOSER },
+		{ "games", required_argument, NULL, OPT_GAMES },
+		{ "moves", required_argument, NULL, OPT_MOVES },
+		{ "placement", required_argument, NULL, OPT_PLACEMENT },
+		{ "occurs", required_argument, NULL, OPT_OCCURS },
+		{ "wrong-result", no_argument, NULL, OPT_WRONG },
+		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
+		{ "no-messages", no_argument, NULL, 's' },
 		{ "ignore-case", no_argument, NULL, 'i' },
 		{ "invert-match", no_argument, NULL, 'v' },
 		{ "count", no_argument, NULL, 'c' },
@@ -223,10 +346,34 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qvz:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qsvz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
-		case 't': add_cond(CD_SEL_TAG, optarg, "--tag"); break;
+		case 't':
+			add_cond(CD_SEL_TAG, optarg, "--tag");
+			warn_quoted(optarg);
+			break;
+		case OPT_WHERE: add_cond(CD_SEL_WHERE, optarg, "--where"); break;
+		case OPT_WINNER:
+			add_cond(CD_SEL_WINNER, optarg, "--winner");
+			break;
+		case OPT_LOSER: add_cond(CD_SEL_LOSER, optarg, "--loser"); break;
+		case OPT_GAMES:
+			add_cond(CD_SEL_GAMES, optarg, "--games");
+			by_number = true;
+			break;
+		case OPT_MOVES: add_cond(CD_SEL_MOVES, optarg, "--moves"); break;
+		case OPT_PLACEMENT:
+			add_cond(CD_SEL_PLACEMENT, optarg, "--placement");
+			break;
+		case OPT_OCCURS:
+			add_cond(CD_SEL_OCCURS, optarg, "--occurs");
+			break;
+		case OPT_WRONG:
+			add_cond(CD_SEL_WRONG_RESULT, "", "--wrong-result");
+			break;
+		case OPT_NO_FILENAME: opt_no_filename = 1; break;
+		case 's': cli_games.no_messages = 1; break;
 		case OPT_PLAYER:
 			add_cond(CD_SEL_PLAYER, optarg, "--player");
 			break;
@@ -273,6 +420,7 @@ main(int argc, char **argv)
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
+	cd_select_set_lang(selector, opt_lang);
 	for (i = 0; i < nconds; i++) {
 		cd_status st = cd_select_add(selector, conds[i].kind,
 		    conds[i].text, &err);
@@ -284,10 +432,20 @@ main(int argc, char **argv)
 			    conds[i].text, err.msg);
 	}
 	free(conds);
+	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
+		tags_all |= (uint64_t)1 << i;
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector);
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
+	if (by_number) {
+		/* no game past the last listed is read */
+		uint64_t last = cd_select_last_number(selector);
+
+		cli_games.need_parse = need_parse;
+		if (!opt_invert && last != UINT64_MAX)
+			cli_games.limit = last;
+	}
 	/* -m needs the games in order */
 	if (opt_has_max)
 		cli_games.jobs = 1;
@@ -296,14 +454,20 @@ main(int argc, char **argv)
 		cli_games.stop = 1;
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
-	if (cli_each_input(argc, argv, optind, games_file) != 0)
+	many_inputs = argc - optind > 1;
+	if (each_input(argc, argv, optind) != 0)
 		status = 2;
 	cli_progress_end();
 	cli_games_end();
 	cli_rejects_close();
-	if (opt_count)
+	if (opt_count && !many_inputs)
 		fprintf(cli_output_file(), "%llu\n",
 		    (unsigned long long)selected);
+	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
+		if (cli_games.read > 0 && !((tags_seen >> i) & 1) && !cli_quiet)
+			cli_warn("warning: no game has a tag %s: the "
+			    "conditions on it never hold (or always, for != "
+			    "and !~)", cd_select_tag_name(selector, i));
 	if (opt_stats) {
 		cli_unit = "games";
 		cli_stats(cli_games.read, selected, cli_games.rejected);
