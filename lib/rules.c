@@ -176,7 +176,8 @@ cd_result_contradiction(const cd_board *b, unsigned endings,
 		return "ends after 75 moves without a pawn move or capture";
 	if (!cd_board_can_mate(b, r == CD_PGN_RESULT_WHITE ? CD_WHITE :
 	    CD_BLACK))
-		return r == CD_PGN_RESULT_WHITE ? "White cannot checkmate" :
-		    "Black cannot checkmate";
+		return r == CD_PGN_RESULT_WHITE ?
+		    "ends with White unable to checkmate" :
+		    "ends with Black unable to checkmate";
 	return NULL;
 }

@@ -129,8 +129,8 @@ CD_API bool cd_board_can_mate(const cd_board *b, int color);
  * "ends in checkmate" (scored as a draw or for the mated side), "ends
  * in stalemate", "ends in a dead position", "ends in a fivefold
  * repetition", "ends after 75 moves without a pawn move or capture"
- * (a decisive result), "White cannot checkmate" or "Black cannot
- * checkmate" (a win for a side without mating material, see
+ * (a decisive result), "ends with White unable to checkmate" or
+ * "... Black ..." (a win for a side without mating material, see
  * cd_board_can_mate); NULL when r agrees (`*` and no result always
  * do).
  */
