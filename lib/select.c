@@ -1480,6 +1480,64 @@ prefix_holds(const cd_select *s, const cd_game *g)
 	return false;
 }
 
+bool
+cd_select_prefix_fails(const cd_select *s, const cd_pgn_raw_game *raw)
+{
+	uint64_t alive = 0;
+	uint32_t n = 0, most = 0;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_board b;
+	cd_move m;
+	int depth = 0;
+	size_t k;
+
+	/* another start position, another game: the parser decides */
+	if (s->npre == 0 || s->npre > 64 || cd_pgn_raw_tag(raw, "FEN") ||
+	    cd_pgn_raw_tag(raw, "Variant"))
+		return false;
+	for (k = 0; k < s->npre; k++) {
+		alive |= (uint64_t)1 << k;
+		most = s->pre[k].n > most ? s->pre[k].n : most;
+	}
+	cd_board_init(&b);
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->movetext_end - raw->movetext, raw->movetext_line,
+	    raw->movetext_col);
+	while (alive != 0 && n < most) {
+		switch (cd_pgn_lex_next(&lx, &t)) {
+		case CD_PGN_TOK_RAV_OPEN:
+			depth++;
+			continue;
+		case CD_PGN_TOK_RAV_CLOSE:
+			if (depth-- == 0)
+				return false;
+			continue;
+		case CD_PGN_TOK_MOVE:
+			if (depth > 0)
+				continue;
+			break;
+		case CD_PGN_TOK_END: case CD_PGN_TOK_RESULT:
+		case CD_PGN_TOK_ERROR: case CD_PGN_TOK_TAG:
+			return false;	/* in doubt: parsed */
+		default:
+			continue;
+		}
+		if (cd_san_parse(&b, t.text, t.len, s->lang, 0, &m, NULL) !=
+		    CD_OK || m == CD_MOVE_NULL)
+			return false;
+		for (k = 0; k < s->npre; k++)
+			if (((alive >> k) & 1) && s->pre[k].moves[n] != m)
+				alive &= ~((uint64_t)1 << k);
+		cd_board_make(&b, m);
+		n++;
+		for (k = 0; k < s->npre; k++)
+			if (((alive >> k) & 1) && s->pre[k].n == n)
+				return false;	/* a whole prefix matched */
+	}
+	return alive == 0;
+}
+
 /* The events of --occurs at b, just reached by move m (h: the line's
  * positions, NULL when no repetition is asked). */
 static unsigned

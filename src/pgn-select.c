@@ -172,9 +172,12 @@ take(const struct cli_job *j, const cd_pgn_raw_game *raw, const cd_game *g)
 {
 	bool sel;
 
+	/* a game not parsed for conditions on moves was decided
+	 * without them: it fails */
 	sel = (!by_number || cd_select_match_number(selector, j->index)) &&
 	    cd_select_match_tags(selector, raw) &&
-	    (g == NULL || cd_select_match_moves(selector, g));
+	    (g != NULL ? cd_select_match_moves(selector, g) :
+	    cli_games.noparse);
 	if (sel == (bool)opt_invert)
 		return false;
 	if (opt_has_max) {
@@ -205,12 +208,13 @@ see_tags(const cd_pgn_raw_game *raw)
 			    __ATOMIC_RELAXED);
 }
 
-/* A game outside --games is decided without its moves. */
+/* A game outside --games, or whose first moves differ from those of
+ * --moves, is decided without parsing it. */
 static bool
 need_parse(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	(void)raw;
-	return cd_select_match_number(selector, j->index);
+	return cd_select_match_number(selector, j->index) &&
+	    !cd_select_prefix_fails(selector, raw);
 }
 
 /* Select or pass one game, parsed when there are conditions on moves
@@ -438,11 +442,11 @@ main(int argc, char **argv)
 	cli_games.noparse = !cd_select_needs_moves(selector);
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
+	cli_games.need_parse = need_parse;
 	if (by_number) {
 		/* no game past the last listed is read */
 		uint64_t last = cd_select_last_number(selector);
 
-		cli_games.need_parse = need_parse;
 		if (!opt_invert && last != UINT64_MAX)
 			cli_games.limit = last;
 	}

@@ -123,6 +123,15 @@ for bad in 8/8/8 9/8/8/8/8/8/8/8 '8/8/8/8/8/8/8/8 w'; do
 	grep -q "^pgn-select: --placement '.*': invalid placement" "$T/err" ||
 	    fail "--placement=$bad: $(cat "$T/err")"
 done
+# decided by its first move, the game with an illegal second move is
+# not parsed, and so not reported
+expect 0 "$P" --moves='1. d4' "$R"
+[ -s "$T/err" ] && fail "--moves=d4: parsed: $(cat "$T/err")"
+expect 0 "$P" --moves='1. e4 c5' "$R"
+[ -s "$T/err" ] && fail "--moves='e4 c5': parsed: $(cat "$T/err")"
+expect 0 "$P" --moves='1. e4 e5 2. Nf3' --moves='1. e4 c5' "$R"
+grep -q 'game 16: 2. Ke3: illegal move' "$T/err" ||
+    fail "--moves='1. e4 e5 2. Nf3': not parsed"
 expect 2 "$P" --moves='1. e5' "$R"
 grep -q "^pgn-select: --moves '1. e5': .*illegal" "$T/err" ||
     fail "--moves=e5: $(cat "$T/err")"

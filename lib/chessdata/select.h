@@ -149,6 +149,14 @@ CD_API const char *cd_select_tag_name(const cd_select *s, size_t i);
 CD_API bool cd_select_match_number(const cd_select *s, uint64_t n);
 CD_API uint64_t cd_select_last_number(const cd_select *s);
 
+/* Whether the first moves of raw's movetext (read token by token,
+ * as far as needed) already differ from every CD_SEL_MOVES prefix: the
+ * game fails cd_select_match_moves and need not be parsed.  False
+ * whenever in doubt (no such condition, a FEN or Variant tag, a
+ * movetext that ends or does not read before it is decided). */
+CD_API bool cd_select_prefix_fails(const cd_select *s,
+    const cd_pgn_raw_game *raw);
+
 /* Whether some condition needs the moves (the game parsed). */
 CD_API bool cd_select_needs_moves(const cd_select *s);
 /* Whether some condition reads the tags. */
