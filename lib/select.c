@@ -626,6 +626,7 @@ wleaf(struct wparse *q, uint32_t *out)
 }
 
 static cd_status wexpr(struct wparse *q, uint32_t *out);
+static cd_status wjoin(struct wparse *q, int level, uint32_t *out);
 
 static cd_status
 wfactor(struct wparse *q, uint32_t *out)
@@ -654,18 +655,21 @@ wfactor(struct wparse *q, uint32_t *out)
 	return st;
 }
 
+/* Level 0: terms joined by or; level 1: factors joined by and. */
 static cd_status
-wterm(struct wparse *q, uint32_t *out)
+wjoin(struct wparse *q, int level, uint32_t *out)
 {
-	cd_status st = wfactor(q, out);
+	static const char *const word[2] = { "or", "and" };
+	cd_status st = level == 0 ? wjoin(q, 1, out) : wfactor(q, out);
 	uint32_t b;
 
 	while (st == CD_OK) {
 		wskip(q);
-		if (!wkeyword(q, "and"))
+		if (!wkeyword(q, word[level]))
 			break;
-		if ((st = wfactor(q, &b)) == CD_OK)
-			st = wpush(q, W_AND, *out, b, out);
+		st = level == 0 ? wjoin(q, 1, &b) : wfactor(q, &b);
+		if (st == CD_OK)
+			st = wpush(q, level == 0 ? W_OR : W_AND, *out, b, out);
 	}
 	return st;
 }
@@ -673,17 +677,7 @@ wterm(struct wparse *q, uint32_t *out)
 static cd_status
 wexpr(struct wparse *q, uint32_t *out)
 {
-	cd_status st = wterm(q, out);
-	uint32_t b;
-
-	while (st == CD_OK) {
-		wskip(q);
-		if (!wkeyword(q, "or"))
-			break;
-		if ((st = wterm(q, &b)) == CD_OK)
-			st = wpush(q, W_OR, *out, b, out);
-	}
-	return st;
+	return wjoin(q, 0, out);
 }
 
 static cd_status

@@ -247,38 +247,23 @@ games_file(FILE *f, const char *name)
 }
 
 /* Whether the games to read are all read: -m reached, or the last of
- * --games. */
-static bool
+ * --games (no further input is opened: a FIFO would block, a missing
+ * file would be an error). */
+static int
 read_all(void)
 {
 	return cli_games.stop || (cli_games.limit != 0 &&
 	    cli_games.read >= cli_games.limit);
 }
 
-/* Each input in turn, standard input when none is named; none opened
- * once the games to read are read (a FIFO would block, a missing file
- * would be an error). */
-static int
-each_input(int argc, char **argv, int first)
+/* The long name of option c. */
+static const char *
+option_name(const struct option *o, int c)
 {
-	int status = 0, i = first;
-
-	do {
-		const char *name;
-		FILE *f;
-
-		if (read_all())
-			break;
-		f = cli_open_input(i < argc ? argv[i] : NULL, &name);
-		if (f == NULL) {
-			status = 2;
-			continue;
-		}
-		if (games_file(f, name) != 0)
-			status = 2;
-		cli_close_input(f);
-	} while (++i < argc);
-	return status;
+	for (; o->name != NULL; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
 }
 
 /* A -t value in quotes: the quotes are compared as part of it. */
@@ -301,30 +286,31 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_PLAYER = 256, OPT_WHITE, OPT_BLACK, OPT_ECO, OPT_RESULT,
-		OPT_PLIES, OPT_POSITION, OPT_MATERIAL, OPT_ENDS, OPT_LANG,
-		OPT_REJECTS, OPT_STATS, OPT_WHERE, OPT_WINNER, OPT_LOSER,
-		OPT_GAMES, OPT_MOVES, OPT_PLACEMENT, OPT_OCCURS, OPT_WRONG,
-		OPT_NO_FILENAME
+		OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_WRONG,
+		OPT_NO_FILENAME,
+		OPT_COND = 512	/* + the cd_select_kind of a condition */
 	};
 	static const struct option longopts[] = {
-		{ "tag", required_argument, NULL, 't' },
-		{ "player", required_argument, NULL, OPT_PLAYER },
-		{ "white", required_argument, NULL, OPT_WHITE },
-		{ "black", required_argument, NULL, OPT_BLACK },
-		{ "eco", required_argument, NULL, OPT_ECO },
-		{ "result", required_argument, NULL, OPT_RESULT },
-		{ "plies", required_argument, NULL, OPT_PLIES },
-		{ "position", required_argument, NULL, OPT_POSITION },
-		{ "material", required_argument, NULL, OPT_MATERIAL },
-		{ "ends", required_argument, NULL, OPT_ENDS },
-		{ "where", required_argument, NULL, OPT_WHERE },
-		{ "winner", required_argument, NULL, OPT_WINNER },
-		{ "loser", required_argument, NULL, OPT_LOSER },
-		{ "games", required_argument, NULL, OPT_GAMES },
-		{ "moves", required_argument, NULL, OPT_MOVES },
-		{ "placement", required_argument, NULL, OPT_PLACEMENT },
-		{ "occurs", required_argument, NULL, OPT_OCCURS },
+		{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
+		{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
+		{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
+		{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
+		{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
+		{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
+		{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
+		{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
+		{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
+		{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
+		{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
+		{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
+		{ "position", required_argument, NULL,
+		    OPT_COND + CD_SEL_POSITION },
+		{ "placement", required_argument, NULL,
+		    OPT_COND + CD_SEL_PLACEMENT },
+		{ "material", required_argument, NULL,
+		    OPT_COND + CD_SEL_MATERIAL },
+		{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
+		{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
 		{ "wrong-result", no_argument, NULL, OPT_WRONG },
 		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
 		{ "no-messages", no_argument, NULL, 's' },
@@ -354,47 +340,17 @@ main(int argc, char **argv)
 	    NULL)) != -1) {
 		switch (c) {
 		case 't':
-			add_cond(CD_SEL_TAG, optarg, "--tag");
+			c = OPT_COND + CD_SEL_TAG;
+			/* FALLTHROUGH */
+		case OPT_COND + CD_SEL_TAG:
+			add_cond(CD_SEL_TAG, optarg, "tag");
 			warn_quoted(optarg);
 			break;
-		case OPT_WHERE: add_cond(CD_SEL_WHERE, optarg, "--where"); break;
-		case OPT_WINNER:
-			add_cond(CD_SEL_WINNER, optarg, "--winner");
-			break;
-		case OPT_LOSER: add_cond(CD_SEL_LOSER, optarg, "--loser"); break;
-		case OPT_GAMES:
-			add_cond(CD_SEL_GAMES, optarg, "--games");
-			by_number = true;
-			break;
-		case OPT_MOVES: add_cond(CD_SEL_MOVES, optarg, "--moves"); break;
-		case OPT_PLACEMENT:
-			add_cond(CD_SEL_PLACEMENT, optarg, "--placement");
-			break;
-		case OPT_OCCURS:
-			add_cond(CD_SEL_OCCURS, optarg, "--occurs");
-			break;
 		case OPT_WRONG:
-			add_cond(CD_SEL_WRONG_RESULT, "", "--wrong-result");
+			add_cond(CD_SEL_WRONG_RESULT, "", "wrong-result");
 			break;
 		case OPT_NO_FILENAME: opt_no_filename = 1; break;
 		case 's': cli_games.no_messages = 1; break;
-		case OPT_PLAYER:
-			add_cond(CD_SEL_PLAYER, optarg, "--player");
-			break;
-		case OPT_WHITE: add_cond(CD_SEL_WHITE, optarg, "--white"); break;
-		case OPT_BLACK: add_cond(CD_SEL_BLACK, optarg, "--black"); break;
-		case OPT_ECO: add_cond(CD_SEL_ECO, optarg, "--eco"); break;
-		case OPT_RESULT:
-			add_cond(CD_SEL_RESULT, optarg, "--result");
-			break;
-		case OPT_PLIES: add_cond(CD_SEL_PLIES, optarg, "--plies"); break;
-		case OPT_POSITION:
-			add_cond(CD_SEL_POSITION, optarg, "--position");
-			break;
-		case OPT_MATERIAL:
-			add_cond(CD_SEL_MATERIAL, optarg, "--material");
-			break;
-		case OPT_ENDS: add_cond(CD_SEL_ENDS, optarg, "--ends"); break;
 		case 'i': opt_icase = 1; break;
 		case 'v': opt_invert = 1; break;
 		case 'c': opt_count = 1; break;
@@ -418,6 +374,11 @@ main(int argc, char **argv)
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:
+			if (c > OPT_COND && c < OPT_COND + 64) {
+				add_cond((cd_select_kind)(c - OPT_COND), optarg,
+				    option_name(longopts, c));
+				break;
+			}
 			cli_bad_option(c, argv);
 		}
 	}
@@ -432,9 +393,12 @@ main(int argc, char **argv)
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		if (st != CD_OK)
-			cli_usage_error("%s '%s': %s", conds[i].option,
+			cli_usage_error("--%s '%s': %s", conds[i].option,
 			    conds[i].text, err.msg);
 	}
+	for (i = 0; i < nconds; i++)
+		if (conds[i].kind == CD_SEL_GAMES)
+			by_number = true;
 	free(conds);
 	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
 		tags_all |= (uint64_t)1 << i;
@@ -459,7 +423,8 @@ main(int argc, char **argv)
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
 	many_inputs = argc - optind > 1;
-	if (each_input(argc, argv, optind) != 0)
+	cli_inputs_done = read_all;
+	if (cli_each_input(argc, argv, optind, games_file) != 0)
 		status = 2;
 	cli_progress_end();
 	cli_games_end();
