@@ -788,17 +788,10 @@ cd_pgn_result
 cd_game_result(const cd_game *g)
 {
 	const char *v;
-	size_t len, i;
+	size_t len = 0;
 
-	if (g->result != CD_PGN_RESULT_NONE)
-		return g->result;
 	v = known_value(g, KT_RESULT, &len);
-	if (v != NULL)
-		for (i = 1; i < 5; i++)
-			if (len == cd__pgn_result_len[i] &&
-			    memcmp(v, cd__pgn_results[i], len) == 0)
-				return (cd_pgn_result)i;
-	return CD_PGN_RESULT_UNKNOWN;
+	return cd__pgn_result_of(g->result, v, len);
 }
 
 void

@@ -99,6 +99,10 @@ extern CD__TABLE unsigned char cd__pgn_cls[256];
 /* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
 extern const char *const cd__pgn_results[5];
 extern const unsigned char cd__pgn_result_len[5];	/* their lengths */
+/* The result of a game with this marker and Result tag value (NULL:
+ * none): see cd_pgn_raw_result. */
+cd_pgn_result cd__pgn_result_of(cd_pgn_result marker, const char *tag,
+    size_t len);
 
 /* cd_pgn_result_str(r), its length in *len. */
 static inline const char *

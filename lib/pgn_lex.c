@@ -97,6 +97,29 @@ cd_pgn_result_parse(const char *s, size_t len)
 	return CD_PGN_RESULT_NONE;
 }
 
+/* A game's one result, the same in every tool (import-format.md): the
+ * termination marker; without one, the Result tag's value read by
+ * cd_pgn_result_parse; without a Result tag that reads, `*`. */
+cd_pgn_result
+cd__pgn_result_of(cd_pgn_result marker, const char *tag, size_t len)
+{
+	cd_pgn_result r;
+
+	if (marker != CD_PGN_RESULT_NONE)
+		return marker;
+	r = tag != NULL ? cd_pgn_result_parse(tag, len) : CD_PGN_RESULT_NONE;
+	return r != CD_PGN_RESULT_NONE ? r : CD_PGN_RESULT_UNKNOWN;
+}
+
+cd_pgn_result
+cd_pgn_raw_result(const cd_pgn_raw_game *g)
+{
+	const cd_pgn_tag *t = cd_pgn_raw_tag(g, "Result");
+
+	return cd__pgn_result_of(g->result, t != NULL ? t->value : NULL,
+	    t != NULL ? t->value_len : 0);
+}
+
 /* ---- tag pairs (both layers) ---- */
 
 /* Past the white space at p; its line ends are counted in *lines,

@@ -133,3 +133,51 @@ cd_game_endings(const cd_game *g)
 	cd_rules_free(&r);
 	return set;
 }
+
+bool
+cd_board_can_mate(const cd_board *b, int color)
+{
+	const cd_bitboard light = 0x55aa55aa55aa55aaULL;
+	cd_bitboard own = b->by_color[color], other = b->by_color[!color];
+	cd_bitboard bishops = b->by_type[CD_BISHOP];
+
+	if (own & (b->by_type[CD_PAWN] | b->by_type[CD_ROOK] |
+	    b->by_type[CD_QUEEN]))
+		return true;
+	if (own & b->by_type[CD_KNIGHT])
+		return cd__popcount(own) > 2 || (other &
+		    ~(b->by_type[CD_KING] | b->by_type[CD_QUEEN])) != 0;
+	if (own & bishops)
+		return ((bishops & light) && (bishops & ~light)) ||
+		    b->by_type[CD_PAWN] || b->by_type[CD_KNIGHT];
+	return false;
+}
+
+const char *
+cd_result_contradiction(const cd_board *b, unsigned endings,
+    cd_pgn_result r)
+{
+	if (r != CD_PGN_RESULT_WHITE && r != CD_PGN_RESULT_BLACK &&
+	    r != CD_PGN_RESULT_DRAW)
+		return NULL;
+	if (endings & CD_END_CHECKMATE)
+		/* the side to move is mated: the other one won */
+		return r != (b->side == CD_WHITE ? CD_PGN_RESULT_BLACK :
+		    CD_PGN_RESULT_WHITE) ? "ends in checkmate" : NULL;
+	if (r == CD_PGN_RESULT_DRAW)
+		return NULL;
+	if (endings & CD_END_STALEMATE)
+		return "ends in stalemate";
+	if (endings & CD_END_DEAD)
+		return "ends in a dead position";
+	if (endings & CD_END_FIVEFOLD)
+		return "ends in a fivefold repetition";
+	if (endings & CD_END_SEVENTYFIVE)
+		return "ends after 75 moves without a pawn move or capture";
+	if (!cd_board_can_mate(b, r == CD_PGN_RESULT_WHITE ? CD_WHITE :
+	    CD_BLACK))
+		return r == CD_PGN_RESULT_WHITE ?
+		    "ends with White unable to checkmate" :
+		    "ends with Black unable to checkmate";
+	return NULL;
+}

@@ -1034,6 +1034,8 @@ cli_bad_option(int c, char *const *argv)
 	cli_usage_error("unknown option '%s'", argv[optind - 1]);
 }
 
+int (*cli_inputs_done)(void);
+
 int
 cli_each_input(int argc, char **argv, int first,
     int (*fn)(FILE *f, const char *name))
@@ -1042,8 +1044,11 @@ cli_each_input(int argc, char **argv, int first,
 
 	do {
 		const char *name;
-		FILE *f = cli_open_input(i < argc ? argv[i] : NULL, &name);
+		FILE *f;
 
+		if (cli_inputs_done != NULL && cli_inputs_done())
+			break;
+		f = cli_open_input(i < argc ? argv[i] : NULL, &name);
 		if (f == NULL) {
 			status = 2;
 			continue;

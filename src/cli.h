@@ -94,6 +94,9 @@ void cli_bad_option(int c, char *const *argv) __attribute__((noreturn));
  * non-zero for one, else 0. */
 int cli_each_input(int argc, char **argv, int first,
     int (*fn)(FILE *f, const char *name));
+/* When set, asked before each input: non-zero opens no further input
+ * (the games wanted are read: pgn-select -m, --games). */
+extern int (*cli_inputs_done)(void);
 
 /* The rejects file (--rejects=FILE; nothing happens when path is
  * NULL): the original bytes of each rejected game or line, unchanged.

@@ -238,8 +238,9 @@ reject(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	struct output *o = w->o;
 
 	o->rejected++;
-	cli_warn_at(file, line, col, "game %llu: %s",
-	    (unsigned long long)raw->number, msg);
+	if (!cli_games.no_messages)
+		cli_warn_at(file, line, col, "game %llu: %s",
+		    (unsigned long long)raw->number, msg);
 	cli_buf_reserve(&o->rej, raw->len);
 	memcpy(o->rej.data + o->rej.len, raw->text, raw->len);
 	o->rej.len += raw->len;
@@ -259,9 +260,10 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 
 	j->number = raw->number;
 	j->index = index;
+	j->parsed = !cli_games.noparse && (cli_games.need_parse == NULL ||
+	    cli_games.need_parse(j, raw));
 	/* (err is filled by cd_pgn_parse, first thing) */
-	st = cli_games.noparse ? CD_OK :
-	    cd_pgn_parse(j->game, raw, &j->opts, &err);
+	st = !j->parsed ? CD_OK : cd_pgn_parse(j->game, raw, &j->opts, &err);
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st != CD_OK) {
@@ -358,7 +360,8 @@ batch_read(struct worker *w)
 	b->file = pool.file;
 	b->first = cli_games.read + 1;
 	while (b->text.len < BATCH_BYTES) {
-		if (cli_games.stop) {
+		if (cli_games.stop || (cli_games.limit != 0 &&
+		    cli_games.read >= cli_games.limit)) {
 			pool.done = 1;
 			pool.st = CD_OK;
 			memset(&pool.end, 0, sizeof(pool.end));
@@ -399,7 +402,9 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	cli_capture = &o->msg;
 	w->job.out = &o->out;
 	w->job.file = name;
-	while (!cli_games.stop && (st = cd_pgn_reader_next(r, end)) == CD_OK) {
+	while (!cli_games.stop && (cli_games.limit == 0 ||
+	    cli_games.read < cli_games.limit) &&
+	    (st = cd_pgn_reader_next(r, end)) == CD_OK) {
 		cli_pgn_notes(name, end, st);
 		game_run(w, name, end, ++cli_games.read);
 		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0) {

@@ -40,6 +40,8 @@ struct cli_job {
 	unsigned long line, col;	/* where a game each rejects is
 					 * reported: 0 (the game's first line)
 					 * unless each sets them */
+	bool parsed;		/* game holds this game (else NULL or
+				 * another's) */
 };
 struct cli_games {
 	cd_pgn_parse_opts opts;
@@ -54,6 +56,13 @@ struct cli_games {
 				 * at a time from the reader on the
 				 * calling thread (job->game is NULL;
 				 * jobs does not count) */
+	/* When set, asked first: false when the game need not be parsed
+	 * (each gets it unparsed, job->parsed false). */
+	bool (*need_parse)(struct cli_job *j, const cd_pgn_raw_game *raw);
+	uint64_t limit;		/* read no more than this many games, all
+				 * inputs (0: no limit) */
+	bool no_messages;	/* no message about a game that does not
+				 * read (it is still counted and copied) */
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };

@@ -109,21 +109,13 @@ check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 		}
 	}
 	end = ok ? cd_rules_endings(rules) : cd_board_endings(&b, NULL);
-	if (end & CD_END_CHECKMATE) {
-		if (r != (b.side == CD_WHITE ? CD_PGN_RESULT_BLACK :
-		    CD_PGN_RESULT_WHITE))
-			why = "ends in checkmate";
-	} else if (r != CD_PGN_RESULT_DRAW) {
-		if (end & CD_END_STALEMATE)
-			why = "ends in stalemate";
-		else if (end & CD_END_DEAD)
-			why = "ends in a dead position";
-		else if (end & CD_END_FIVEFOLD)
-			why = "ends in a fivefold repetition";
-		else if (end & CD_END_SEVENTYFIVE)
-			why = "ends after 75 moves without a pawn move or "
-			    "capture";
-	}
+	/* what pgn-select --wrong-result selects; and a game the Laws
+	 * ended whose result is left unknown */
+	why = cd_result_contradiction(&b, end, r);
+	if (r == CD_PGN_RESULT_UNKNOWN && (end & (CD_END_CHECKMATE |
+	    CD_END_STALEMATE | CD_END_DEAD | CD_END_AUTOMATIC)))
+		why = cd_result_contradiction(&b, end, end & CD_END_CHECKMATE ?
+		    CD_PGN_RESULT_DRAW : CD_PGN_RESULT_WHITE);
 	if (why != NULL)
 		cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
 		    "the game %s but the result is %s",

@@ -20,12 +20,18 @@
 #include "games.h"
 
 static int opt_invert, opt_count, opt_stats, opt_icase, opt_has_max;
+static int opt_no_filename;
 static uint64_t opt_max;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
 static uint64_t selected;	/* updated atomically: threads share it */
+static bool by_number;		/* --games */
+static uint64_t tags_seen;	/* bit i: some game has tag name i
+				 * (cd_select_tag_name), updated
+				 * atomically */
+static uint64_t tags_all;	/* the bits of every name */
 
 /* The conditions as given, read once every option is known (-i). */
 static struct cond {
@@ -45,22 +51,38 @@ usage(void)
 	    "                        ~ !~ (extended regular expression);\n"
 	    "                        integers compare as numbers, Date and\n"
 	    "                        Round in the collating order\n"
+	    "      --where=EXPR      tag conditions joined by and, or, not,\n"
+	    "                        ( ); a VALUE may be a \"quoted string\"\n"
 	    "      --player=REGEX    White or Black matches REGEX\n"
 	    "      --white=REGEX     White matches REGEX\n"
 	    "      --black=REGEX     Black matches REGEX\n"
+	    "      --winner=REGEX    the player who won matches REGEX\n"
+	    "      --loser=REGEX     the player who lost matches REGEX\n"
 	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42)\n"
 	    "      --result=LIST     result one of LIST (1-0,0-1,1/2-1/2,*)\n"
+	    "      --games=LIST      game numbers in the input (1-100,250)\n"
 	    "      --plies=MIN..MAX  main line of MIN to MAX half-moves\n"
+	    "      --moves=MOVES     main line begins with MOVES (1. e4 c5)\n"
 	    "      --position=FEN    main line reaches FEN (repeatable: any)\n"
+	    "      --placement=PLACEMENT  main line reaches this first FEN\n"
+	    "                        field, ? any square (repeatable: any)\n"
 	    "      --material=PIECES main line reaches exactly this material\n"
-	    "                        (KRPkr; a * after a letter: any more)\n"
+	    "                        (KRP*kr; a * after a letter: any number\n"
+	    "                        of it; repeatable: any)\n"
 	    "      --ends=KINDS      final position ends by one of KINDS:\n"
 	    "                        checkmate stalemate dead fivefold\n"
 	    "                        seventyfive threefold fifty\n"
+	    "      --occurs=KINDS    one of KINDS anywhere in the main line:\n"
+	    "                        threefold fivefold fifty seventyfive\n"
+	    "                        check underpromotion\n"
+	    "      --wrong-result    the result contradicts the Laws on the\n"
+	    "                        final position\n"
 	    "  -i, --ignore-case     regular expressions and = ignore case\n"
 	    "  -v, --invert-match    select the games that fail a condition\n\n"
 	    "Output:\n"
 	    "  -c, --count           print the number of selected games only\n"
+	    "                        (FILE:COUNT for each of several files)\n"
+	    "      --no-filename     -c: no FILE: before the counts\n"
 	    "  -j, --jobs=N          parse with N threads (conditions on moves\n"
 	    "                        only; default: one per CPU)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
@@ -71,7 +93,8 @@ usage(void)
 	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
 	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
+	    "                        that is not PGN or a tag no game has\n"
+	    "  -s, --no-messages     no message about games that do not read\n"
 	    "      --rejects=FILE    copy the bytes of every game that does not\n"
 	    "                        read to FILE (conditions on moves)\n"
 	    "      --stats           print counts and time on standard error\n"
@@ -143,14 +166,19 @@ append_game(cd_buf *out, const char *text, size_t len)
 }
 
 /* Whether the game is selected, and counted: the last of -m sets
- * cli_games.stop. */
+ * cli_games.stop.  g: the game parsed, or NULL when it was not (no
+ * condition on moves, or a game number decided it). */
 static bool
-take(const cd_pgn_raw_game *raw, const cd_game *g)
+take(const struct cli_job *j, const cd_pgn_raw_game *raw, const cd_game *g)
 {
 	bool sel;
 
-	sel = cd_select_match_tags(selector, raw) &&
-	    (g == NULL || cd_select_match_moves(selector, g));
+	/* a game not parsed for conditions on moves was decided
+	 * without them: it fails */
+	sel = (!by_number || cd_select_match_number(selector, j->index)) &&
+	    cd_select_match_tags(selector, raw) &&
+	    (g != NULL ? cd_select_match_moves(selector, g) :
+	    cli_games.noparse);
 	if (sel == (bool)opt_invert)
 		return false;
 	if (opt_has_max) {
@@ -164,44 +192,129 @@ take(const cd_pgn_raw_game *raw, const cd_game *g)
 	return true;
 }
 
+/* Note the tags the conditions name that this game has, until every
+ * one has been seen. */
+static void
+see_tags(const cd_pgn_raw_game *raw)
+{
+	uint64_t seen = __atomic_load_n(&tags_seen, __ATOMIC_RELAXED);
+	const char *name;
+	size_t i;
+
+	if (seen == tags_all)
+		return;
+	for (i = 0; i < 64 && (name = cd_select_tag_name(selector, i)); i++)
+		if (!((seen >> i) & 1) && cd_pgn_raw_tag(raw, name) != NULL)
+			__atomic_or_fetch(&tags_seen, (uint64_t)1 << i,
+			    __ATOMIC_RELAXED);
+}
+
+/* A game outside --games, or whose first moves differ from those of
+ * --moves, is decided without parsing it. */
+static bool
+need_parse(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	return cd_select_match_number(selector, j->index) &&
+	    !cd_select_prefix_fails(selector, raw);
+}
+
 /* Select or pass one game, parsed when there are conditions on moves
  * (cli_games_file rejects the games that do not parse; the others are
  * never rejected), else as the reader frames it. */
 static const char *
 each(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	if (take(raw, j->game) && !opt_count)
+	see_tags(raw);
+	if (take(j, raw, j->parsed ? j->game : NULL) && !opt_count)
 		append_game(j->out, raw->text, raw->len);
 	return NULL;
 }
 
+static bool many_inputs;
+
 static int
 games_file(FILE *f, const char *name)
 {
-	if (cli_games.stop)
-		return 0;
-	return cli_games_file(f, name);
+	uint64_t before = selected;
+	int st = cli_games_file(f, name);
+
+	if (opt_count && many_inputs && !opt_no_filename)
+		fprintf(cli_output_file(), "%s:%llu\n", name,
+		    (unsigned long long)(selected - before));
+	else if (opt_count && many_inputs)
+		fprintf(cli_output_file(), "%llu\n",
+		    (unsigned long long)(selected - before));
+	return st;
+}
+
+/* Whether the games to read are all read: -m reached, or the last of
+ * --games (no further input is opened: a FIFO would block, a missing
+ * file would be an error). */
+static int
+read_all(void)
+{
+	return cli_games.stop || (cli_games.limit != 0 &&
+	    cli_games.read >= cli_games.limit);
+}
+
+/* The long name of option c. */
+static const char *
+option_name(const struct option *o, int c)
+{
+	for (; o->name != NULL; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
+/* A -t value in quotes: the quotes are compared as part of it. */
+static void
+warn_quoted(const char *text)
+{
+	const char *v = text + strcspn(text, "=!<>~");
+	size_t n;
+
+	v += strspn(v, "=!<>~ \t");
+	n = strlen(v);
+	while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
+		cli_warn("warning: -t '%s': the quotes are part of the value "
+		    "(--where reads quoted strings)", text);
 }
 
 int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_PLAYER = 256, OPT_WHITE, OPT_BLACK, OPT_ECO, OPT_RESULT,
-		OPT_PLIES, OPT_POSITION, OPT_MATERIAL, OPT_ENDS, OPT_LANG,
-		OPT_REJECTS, OPT_STATS
+		OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_WRONG,
+		OPT_NO_FILENAME,
+		OPT_COND = 512	/* + the cd_select_kind of a condition */
 	};
 	static const struct option longopts[] = {
-		{ "tag", required_argument, NULL, 't' },
-		{ "player", required_argument, NULL, OPT_PLAYER },
-		{ "white", required_argument, NULL, OPT_WHITE },
-		{ "black", required_argument, NULL, OPT_BLACK },
-		{ "eco", required_argument, NULL, OPT_ECO },
-		{ "result", required_argument, NULL, OPT_RESULT },
-		{ "plies", required_argument, NULL, OPT_PLIES },
-		{ "position", required_argument, NULL, OPT_POSITION },
-		{ "material", required_argument, NULL, OPT_MATERIAL },
-		{ "ends", required_argument, NULL, OPT_ENDS },
+		{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
+		{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
+		{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
+		{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
+		{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
+		{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
+		{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
+		{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
+		{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
+		{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
+		{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
+		{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
+		{ "position", required_argument, NULL,
+		    OPT_COND + CD_SEL_POSITION },
+		{ "placement", required_argument, NULL,
+		    OPT_COND + CD_SEL_PLACEMENT },
+		{ "material", required_argument, NULL,
+		    OPT_COND + CD_SEL_MATERIAL },
+		{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
+		{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
+		{ "wrong-result", no_argument, NULL, OPT_WRONG },
+		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
+		{ "no-messages", no_argument, NULL, 's' },
 		{ "ignore-case", no_argument, NULL, 'i' },
 		{ "invert-match", no_argument, NULL, 'v' },
 		{ "count", no_argument, NULL, 'c' },
@@ -224,27 +337,21 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qvz:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qsvz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
-		case 't': add_cond(CD_SEL_TAG, optarg, "--tag"); break;
-		case OPT_PLAYER:
-			add_cond(CD_SEL_PLAYER, optarg, "--player");
+		case 't':
+			c = OPT_COND + CD_SEL_TAG;
+			/* FALLTHROUGH */
+		case OPT_COND + CD_SEL_TAG:
+			add_cond(CD_SEL_TAG, optarg, "tag");
+			warn_quoted(optarg);
 			break;
-		case OPT_WHITE: add_cond(CD_SEL_WHITE, optarg, "--white"); break;
-		case OPT_BLACK: add_cond(CD_SEL_BLACK, optarg, "--black"); break;
-		case OPT_ECO: add_cond(CD_SEL_ECO, optarg, "--eco"); break;
-		case OPT_RESULT:
-			add_cond(CD_SEL_RESULT, optarg, "--result");
+		case OPT_WRONG:
+			add_cond(CD_SEL_WRONG_RESULT, "", "wrong-result");
 			break;
-		case OPT_PLIES: add_cond(CD_SEL_PLIES, optarg, "--plies"); break;
-		case OPT_POSITION:
-			add_cond(CD_SEL_POSITION, optarg, "--position");
-			break;
-		case OPT_MATERIAL:
-			add_cond(CD_SEL_MATERIAL, optarg, "--material");
-			break;
-		case OPT_ENDS: add_cond(CD_SEL_ENDS, optarg, "--ends"); break;
+		case OPT_NO_FILENAME: opt_no_filename = 1; break;
+		case 's': cli_games.no_messages = 1; break;
 		case 'i': opt_icase = 1; break;
 		case 'v': opt_invert = 1; break;
 		case 'c': opt_count = 1; break;
@@ -268,12 +375,18 @@ main(int argc, char **argv)
 		case 'h': usage(); cli_exit(0);
 		case 'V': cli_print_version(); cli_exit(0);
 		default:
+			if (c > OPT_COND && c < OPT_COND + 64) {
+				add_cond((cd_select_kind)(c - OPT_COND), optarg,
+				    option_name(longopts, c));
+				break;
+			}
 			cli_bad_option(c, argv);
 		}
 	}
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
+	cd_select_set_lang(selector, opt_lang);
 	for (i = 0; i < nconds; i++) {
 		cd_status st = cd_select_add(selector, conds[i].kind,
 		    conds[i].text, &err);
@@ -281,14 +394,27 @@ main(int argc, char **argv)
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		if (st != CD_OK)
-			cli_usage_error("%s '%s': %s", conds[i].option,
+			cli_usage_error("--%s '%s': %s", conds[i].option,
 			    conds[i].text, err.msg);
 	}
+	for (i = 0; i < nconds; i++)
+		if (conds[i].kind == CD_SEL_GAMES)
+			by_number = true;
 	free(conds);
+	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
+		tags_all |= (uint64_t)1 << i;
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector);
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
+	cli_games.need_parse = need_parse;
+	if (by_number) {
+		/* no game past the last listed is read */
+		uint64_t last = cd_select_last_number(selector);
+
+		if (!opt_invert && last != UINT64_MAX)
+			cli_games.limit = last;
+	}
 	/* -m needs the games in order */
 	if (opt_has_max)
 		cli_games.jobs = 1;
@@ -298,14 +424,21 @@ main(int argc, char **argv)
 	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
+	many_inputs = argc - optind > 1;
+	cli_inputs_done = read_all;
 	if (cli_each_input(argc, argv, optind, games_file) != 0)
 		status = 2;
 	cli_progress_end();
 	cli_games_end();
 	cli_rejects_close();
-	if (opt_count)
+	if (opt_count && !many_inputs)
 		fprintf(cli_output_file(), "%llu\n",
 		    (unsigned long long)selected);
+	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
+		if (cli_games.read > 0 && !((tags_seen >> i) & 1) && !cli_quiet)
+			cli_warn("warning: no game has a tag %s: the "
+			    "conditions on it never hold (or always, for != "
+			    "and !~)", cd_select_tag_name(selector, i));
 	if (opt_stats) {
 		cli_unit = "games";
 		cli_stats(cli_games.read, selected, cli_games.rejected);

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,111 @@ static const struct tag_case tag_cases[] = {
 	{ CD_SEL_RESULT, "1-0", 0, true },
 	{ CD_SEL_RESULT, "0-1,1/2-1/2", 0, false },
 	{ CD_SEL_RESULT, "*,1-0", 0, true },
+	/* integers of any length compare as numbers */
+	{ CD_SEL_TAG, "WhiteElo>99999999999999999998", 0, false },
+	{ CD_SEL_TAG, "WhiteElo<99999999999999999998", 0, true },
+	{ CD_SEL_TAG, "WhiteElo>-99999999999999999999", 0, true },
+	{ CD_SEL_TAG, "WhiteElo=+0002785", 0, true },
+	{ CD_SEL_TAG, "BlackFideId>99999999999999999998", 0, false },
+	/* blanks at the ends are left out */
+	{ CD_SEL_TAG, "WhiteElo>= 2600 ", 0, true },
+	{ CD_SEL_TAG, "Event = Wch\t", 0, true },
+	/* --where: and, or, not, (), quoted strings */
+	{ CD_SEL_WHERE, "(White ~ Fischer or Black ~ Fischer) and "
+	  "not Result = \"1/2-1/2\"", 0, true },
+	{ CD_SEL_WHERE, "(White ~ Tal or Black ~ Tal) and "
+	  "not Result = \"1/2-1/2\"", 0, false },
+	{ CD_SEL_WHERE, "WhiteElo > 2800 or BlackElo > 2600", 0, true },
+	{ CD_SEL_WHERE, "WhiteElo > 2800 or BlackElo > 2700", 0, false },
+	{ CD_SEL_WHERE, "not (Event = Wch)", 0, false },
+	{ CD_SEL_WHERE, "not(Event=Wch)or(Site=Reykjavik)", 0, true },
+	{ CD_SEL_WHERE, "White = \"Fischer, Robert J.\"", 0, true },
+	{ CD_SEL_WHERE, "White = \"Fischer\"", 0, false },
+	{ CD_SEL_WHERE, "Event=Wch and Site~^X or Date=1972", 0, true },
+	{ CD_SEL_WHERE, "Event=Wch and (Site~^X or Date=1973)", 0, false },
+	{ CD_SEL_WHERE, "not not Round = 6.2", 0, true },
+	{ CD_SEL_WHERE, "Annotator = \"\"", 0, true },
+	/* \\ in a quoted string is one backslash: the regex \. */
+	{ CD_SEL_WHERE, "White ~ \"\\\\.\"", 0, true },
+	{ CD_SEL_WHERE, "Event ~ \"\\\\.\"", 0, false },
+	{ CD_SEL_WHERE, "event = wch", CD_SELECT_ICASE, false },
+	{ CD_SEL_WHERE, "Event = wch", CD_SELECT_ICASE, true },
+	/* the winner and loser by the result */
+	{ CD_SEL_WINNER, "Fischer", 0, true },
+	{ CD_SEL_WINNER, "Spassky", 0, false },
+	{ CD_SEL_LOSER, "Spassky", 0, true },
+	{ CD_SEL_LOSER, "Fischer", 0, false },
 };
+
+/* The result a tool reads: the marker, else the tag, else `*`. */
+static const struct {
+	const char *text;
+	cd_pgn_result want;
+} result_cases[] = {
+	{ "[Result \"1-0\"]\n\n1. e4 0-1\n", CD_PGN_RESULT_BLACK },
+	{ "[Result \"1/2\"]\n\n1. e4\n", CD_PGN_RESULT_DRAW },
+	{ "[Result \"1-0\"]\n\n1. e4\n", CD_PGN_RESULT_WHITE },
+	{ "[Result \"?\"]\n\n1. e4\n", CD_PGN_RESULT_UNKNOWN },
+	{ "[White \"x\"]\n\n1. e4\n", CD_PGN_RESULT_UNKNOWN },
+	{ "[White \"x\"]\n\n1. e4 \xc2\xbd-\xc2\xbd\n", CD_PGN_RESULT_DRAW },
+};
+
+/* The raw game's result and the parsed game's are one, and what
+ * CD_SEL_RESULT and CD_SEL_WINNER read. */
+START_TEST(test_result)
+{
+	const char *text = result_cases[_i].text;
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, strlen(text));
+	cd_pgn_raw_game g;
+	cd_game *pg = cd_game_new();
+	cd_select *s = cd_select_new(0);
+	char list[16];
+
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+	ck_assert_int_eq(cd_pgn_raw_result(&g), result_cases[_i].want);
+	ck_assert_int_eq(cd_pgn_parse(pg, &g, NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_result(pg), result_cases[_i].want);
+	snprintf(list, sizeof(list), "%s",
+	    cd_pgn_result_str(result_cases[_i].want));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_RESULT, list, NULL), CD_OK);
+	ck_assert(cd_select_match_tags(s, &g));
+	cd_select_free(s);
+	cd_game_free(pg);
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
+/* The tag names conditions name, each once; game numbers. */
+START_TEST(test_names_numbers)
+{
+	cd_select *s = cd_select_new(0);
+
+	ck_assert_ptr_null(cd_select_tag_name(s, 0));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_TAG, "WhiteELO>=2000", NULL),
+	    CD_OK);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_WHERE,
+	    "WhiteELO<3000 or (Opening ~ x and not Event=y)", NULL), CD_OK);
+	ck_assert_str_eq(cd_select_tag_name(s, 0), "WhiteELO");
+	ck_assert_str_eq(cd_select_tag_name(s, 1), "Opening");
+	ck_assert_str_eq(cd_select_tag_name(s, 2), "Event");
+	ck_assert_ptr_null(cd_select_tag_name(s, 3));
+	ck_assert(cd_select_match_number(s, 7));
+	ck_assert_uint_eq(cd_select_last_number(s), UINT64_MAX);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, "3-5,9", NULL), CD_OK);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, "1", NULL), CD_OK);
+	ck_assert(cd_select_match_number(s, 1));
+	ck_assert(!cd_select_match_number(s, 2));
+	ck_assert(cd_select_match_number(s, 5));
+	ck_assert(!cd_select_match_number(s, 6));
+	ck_assert(cd_select_match_number(s, 9));
+	ck_assert(!cd_select_match_number(s, 10));
+	ck_assert_uint_eq(cd_select_last_number(s), 9);
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, "100-", NULL), CD_OK);
+	ck_assert(cd_select_match_number(s, UINT64_MAX));
+	ck_assert_uint_eq(cd_select_last_number(s), UINT64_MAX);
+	cd_select_free(s);
+}
+END_TEST
 
 static cd_pgn_reader *reader;
 static cd_pgn_raw_game raw;
@@ -185,6 +290,39 @@ static const struct bad_case bad_cases[] = {
 	{ CD_SEL_MATERIAL, "*K" },
 	{ CD_SEL_ENDS, "mate" },
 	{ CD_SEL_ENDS, "checkmate," },
+	/* operators followed by more operator characters */
+	{ CD_SEL_TAG, "WhiteElo==2600" },
+	{ CD_SEL_TAG, "WhiteElo =>2600" },
+	{ CD_SEL_TAG, "Opening=~Sicilian" },
+	{ CD_SEL_MATERIAL, "KKRkr" },
+	{ CD_SEL_MATERIAL, "KRP**kr" },
+	{ CD_SEL_MATERIAL, "K*Rkr" },
+	{ CD_SEL_WHERE, "" },
+	{ CD_SEL_WHERE, "White ~" },
+	{ CD_SEL_WHERE, "(White=x" },
+	{ CD_SEL_WHERE, "White=x)" },
+	{ CD_SEL_WHERE, "White=x and" },
+	{ CD_SEL_WHERE, "White=x or or Black=y" },
+	{ CD_SEL_WHERE, "White=\"x" },
+	{ CD_SEL_WHERE, "White x" },
+	{ CD_SEL_WHERE, "White==x" },
+	{ CD_SEL_WHERE, "White~(" },
+	{ CD_SEL_WINNER, "a[" },
+	{ CD_SEL_GAMES, "" },
+	{ CD_SEL_GAMES, "0" },
+	{ CD_SEL_GAMES, "5-3" },
+	{ CD_SEL_GAMES, "x" },
+	{ CD_SEL_GAMES, "1," },
+	{ CD_SEL_GAMES, "-5" },
+	{ CD_SEL_PLACEMENT, "8/8/8" },
+	{ CD_SEL_PLACEMENT, "9/8/8/8/8/8/8/8" },
+	{ CD_SEL_PLACEMENT, "8/8/8/8/8/8/8/8 w" },
+	{ CD_SEL_PLACEMENT, "8/8/8/8/8/8/8/7??" },
+	{ CD_SEL_MOVES, "" },
+	{ CD_SEL_MOVES, "1. e5" },
+	{ CD_SEL_MOVES, "1. e4 e5 2. Ke3" },
+	{ CD_SEL_OCCURS, "mate" },
+	{ CD_SEL_OCCURS, "check,," },
 	{ (cd_select_kind)99, "x" },
 };
 
@@ -260,7 +398,88 @@ static const struct move_case move_cases[] = {
 	{ moves_text, CD_SEL_MATERIAL, "KRP*krp*", true },
 	{ moves_text, CD_SEL_MATERIAL, "KP*kp*", true },
 	{ moves_text, CD_SEL_MATERIAL, "KPP*kpp", true },
-	{ moves_text, CD_SEL_MATERIAL, "KPPP*kp*", false },
+	{ moves_text, CD_SEL_MATERIAL, "KPPP*kp*", true },
+	{ moves_text, CD_SEL_MATERIAL, "KPPPP*kp*", false },
+	/* P* is none too: the rook ending without pawns */
+	{ "[FEN \"4k3/5r2/8/8/8/8/5R2/4K3 w - - 0 1\"]\n\n1. Kd1 *",
+	  CD_SEL_MATERIAL, "KRP*krp*", true },
+	/* move prefixes from the standard start */
+	{ najdorf, CD_SEL_MOVES, "1. e4 c5 2. Nf3", true },
+	{ najdorf, CD_SEL_MOVES, "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6", true },
+	{ najdorf, CD_SEL_MOVES, "1.e4 c5 2.Ng1f3", true },
+	{ najdorf, CD_SEL_MOVES, "1. e4 e5", false },
+	{ najdorf, CD_SEL_MOVES, "1. d4", false },
+	{ najdorf, CD_SEL_MOVES, "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 "
+	  "5. Nc3 a6 6. Be3", false },
+	{ moves_text, CD_SEL_MOVES, "1. e4", false },
+	/* placements, ? any square, either side to move */
+	{ najdorf, CD_SEL_PLACEMENT,
+	  "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R", true },
+	{ najdorf, CD_SEL_PLACEMENT,
+	  "????????/????????/????????/????????/???N????/????????/????????/"
+	  "????????", true },
+	{ najdorf, CD_SEL_PLACEMENT,
+	  "????????/????????/????????/???N????/????????/????????/????????/"
+	  "????????", false },
+	{ najdorf, CD_SEL_PLACEMENT,
+	  "????????/????????/????????/????????/???1????/????????/????????/"
+	  "????????", true },
+	{ moves_text, CD_SEL_PLACEMENT,
+	  "????????/?????r??/8/8/8/8/????????/????????", true },
+	{ moves_text, CD_SEL_PLACEMENT,
+	  "?????R??/????????/????????/????????/????????/????????/????????/"
+	  "????????", false },
+	/* events anywhere in the main line */
+	{ moves_text, CD_SEL_OCCURS, "threefold", true },
+	{ moves_text, CD_SEL_OCCURS, "fivefold", false },
+	{ moves_text, CD_SEL_OCCURS, "check,underpromotion,fifty", false },
+	{ "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0", CD_SEL_OCCURS,
+	  "check", true },
+	{ najdorf, CD_SEL_OCCURS, "check", false },
+	{ "[FEN \"8/P6k/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. a8=R *",
+	  CD_SEL_OCCURS, "underpromotion", true },
+	{ "[FEN \"8/P6k/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. a8=Q *",
+	  CD_SEL_OCCURS, "underpromotion", false },
+	/* the threefold passed, the game went on */
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *",
+	  CD_SEL_OCCURS, "threefold", true },
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 *",
+	  CD_SEL_ENDS, "threefold", false },
+	{ "[FEN \"k7/8/1K6/8/8/8/P7/7R w - - 97 80\"]\n\n80. Rh2 Kb8 "
+	  "81. a4 *", CD_SEL_OCCURS, "fifty", false },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 98 80\"]\n\n80. Rh2 Kb8 "
+	  "81. Rh3 *", CD_SEL_OCCURS, "fifty", true },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 98 80\"]\n\n80. Rh2 Kb8 "
+	  "81. Rh3 *", CD_SEL_OCCURS, "seventyfive", false },
+	{ "[FEN \"k7/8/1K6/8/8/8/8/7R w - - 148 80\"]\n\n80. Rh2 Kb8 "
+	  "81. Rh3 *", CD_SEL_OCCURS, "seventyfive", true },
+	/* results the Laws contradict */
+	{ "1. f3 e5 2. g4 Qh4# 0-1", CD_SEL_WRONG_RESULT, "", false },
+	{ "1. f3 e5 2. g4 Qh4# 1/2-1/2", CD_SEL_WRONG_RESULT, "", true },
+	{ "1. f3 e5 2. g4 Qh4# 1-0", CD_SEL_WRONG_RESULT, "", true },
+	{ "1. f3 e5 2. g4 Qh4# *", CD_SEL_WRONG_RESULT, "", false },
+	{ "[FEN \"k7/8/8/8/8/8/8/K1Q5 w - - 0 1\"]\n\n1. Qc7 1-0",
+	  CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/K1Q5 w - - 0 1\"]\n\n1. Qc7 1/2-1/2",
+	  CD_SEL_WRONG_RESULT, "", false },
+	{ "[FEN \"k7/8/8/8/8/8/1b6/K7 w - - 0 1\"]\n\n1. Kxb2 1-0",
+	  CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KN5q w - - 0 1\"]\n\n1. Kb2 1-0",
+	  CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KN5q w - - 0 1\"]\n\n1. Kb2 0-1",
+	  CD_SEL_WRONG_RESULT, "", false },
+	{ "[FEN \"k7/8/8/8/8/8/p7/KN6 w - - 0 1\"]\n\n1. Nc3 1-0",
+	  CD_SEL_WRONG_RESULT, "", false },
+	{ "[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 1\"]\n\n1... Ka7 0-1",
+	  CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KB5r w - - 0 1\"]\n\n1. Kb2 1-0",
+	  CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KB5n w - - 0 1\"]\n\n1. Kb2 1-0",
+	  CD_SEL_WRONG_RESULT, "", false },
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 "
+	  "7. Nf3 Nf6 8. Ng1 Ng8 1-0", CD_SEL_WRONG_RESULT, "", true },
+	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1-0",
+	  CD_SEL_WRONG_RESULT, "", false },
 		{ moves_text, CD_SEL_ENDS, "threefold", true },
 	{ moves_text, CD_SEL_ENDS, "fivefold", false },
 	{ moves_text, CD_SEL_ENDS, "dead,threefold", true },
@@ -354,6 +573,9 @@ select_suite(void)
 	tcase_add_loop_test(tc, test_tags, 0,
 	    (int)(sizeof(tag_cases) / sizeof(tag_cases[0])));
 	tcase_add_test(tc, test_and);
+	tcase_add_loop_test(tc, test_result, 0,
+	    (int)(sizeof(result_cases) / sizeof(result_cases[0])));
+	tcase_add_test(tc, test_names_numbers);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("read");
 	tcase_add_loop_test(tc, test_bad, 0,

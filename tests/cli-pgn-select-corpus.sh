@@ -6,7 +6,11 @@
 # expression and a date range (and the game count); chessops (npm) for
 # --position after 1. e4 c5 2. Nf3 d6, --material=KRkr and every
 # --ends kind (tests/select-peer.mjs); -v giving the complement; the
-# same bytes with one thread and two.
+# same bytes with one thread and two.  The newer conditions on the OTB
+# archive and on the online exports (the games of them that read):
+# awk for --winner, --loser, --where and --games, chessops for a
+# repeated --material, --moves, --placement, every --occurs kind and
+# --wrong-result, each with its -v complement.
 #
 # chessops is taken from CHESSOPS_DIR (a directory with
 # node_modules/chessops), else /tmp/npm-peers, else installed with npm
@@ -47,14 +51,15 @@ same() {
 	    fail "$name: -v gives $inv, not $total - $got"
 }
 
-# awk: one line per game (WhiteElo, Date, White, Black), a game starting
-# at the first tag line after movetext
+# awk: one line per game (WhiteElo, Date, White, Black, BlackElo,
+# Result), a game starting at the first tag line after movetext
+tags_tsv() {
 LC_ALL=C awk '
 function flush() {
-	if (ingame) print we "\t" dt "\t" wh "\t" bl
-	ingame = 0; we = dt = wh = bl = "-"
+	if (ingame) print we "\t" dt "\t" wh "\t" bl "\t" be "\t" rs
+	ingame = 0; we = dt = wh = bl = be = rs = "-"
 }
-BEGIN { we = dt = wh = bl = "-" }
+BEGIN { we = dt = wh = bl = be = rs = "-" }
 { sub(/\r$/, "") }
 /^\[[A-Za-z0-9_]+ "/ {
 	if (!intags) { flush(); intags = 1; ingame = 1 }
@@ -64,11 +69,15 @@ BEGIN { we = dt = wh = bl = "-" }
 	else if (name == "Date") dt = v
 	else if (name == "White") wh = v
 	else if (name == "Black") bl = v
+	else if (name == "BlackElo") be = v
+	else if (name == "Result") rs = v
 	next
 }
 /^[ \t]*$/ { next }
 { intags = 0 }
-END { flush() }' "$G" >"$T/tags.tsv"
+END { flush() }' "$1"
+}
+tags_tsv "$G" >"$T/tags.tsv"
 total=$(wc -l <"$T/tags.tsv")
 n=$("$P" -q -c "$G")
 echo "games: pgn-select $n, awk $total"
@@ -131,5 +140,54 @@ else
 		count "$(peer $k)" "--ends=$k" --ends=$k
 	done
 	same "$(peer threefold)" "--ends=threefold" --ends=threefold
+	BAD=$(peer bad_games)
 fi
+
+# the newer conditions on one file: GAMES FILE (the file G is then)
+newer() {
+	G=$2
+	total=$1
+	tags_tsv "$G" >"$T/new.tsv"
+	rx='Carlsen|Kasparov|Nakamura'
+	n=$(LC_ALL=C awk -F'\t' -v rx="$rx" '($3 ~ rx && $6 == "1-0") ||
+	    ($4 ~ rx && $6 == "0-1")' "$T/new.tsv" | wc -l)
+	same "$n" "--winner" --winner="$rx"
+	n=$(LC_ALL=C awk -F'\t' -v rx="$rx" '($3 ~ rx && $6 == "0-1") ||
+	    ($4 ~ rx && $6 == "1-0")' "$T/new.tsv" | wc -l)
+	same "$n" "--loser" --loser="$rx"
+	n=$(LC_ALL=C awk -F'\t' '($1 ~ /^[0-9]+$/ && $1 + 0 >= 2700 ||
+	    $5 ~ /^[0-9]+$/ && $5 + 0 >= 2700) && $6 != "1/2-1/2"' \
+	    "$T/new.tsv" | wc -l)
+	same "$n" "--where" \
+	    --where='(WhiteElo >= 2700 or BlackElo >= 2700) and not Result = "1/2-1/2"'
+	n=$(LC_ALL=C awk -F'\t' 'NR <= 100 || NR == 250' "$T/new.tsv" | wc -l)
+	same "$n" "--games=1-100,250" --games=1-100,250
+	[ -z "${D:-}" ] && return
+	PRE='1. e4 c5 2. Nf3'
+	PL='????????/R???????/8/????????/????????/????????/????????/????????'
+	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr KQkq \
+	    "$PRE" "$PL" <"$G" >"$T/peer" 2>"$T/peer.err" ||
+	    { fail "select-peer.mjs failed"; cat "$T/peer.err" >&2; }
+	[ "$(peer bad)" = 0 ] || fail "chessops cannot read $(peer bad_games)"
+	same "$(peer material_any)" "--material=KRkr --material=KQkq" \
+	    --material=KRkr --material=KQkq
+	same "$(peer prefix)" "--moves='$PRE'" --moves="$PRE"
+	same "$(peer placement)" "--placement=$PL" --placement="$PL"
+	for k in threefold fivefold fifty seventyfive check underpromotion; do
+		same "$(peer occ_$k)" "--occurs=$k" --occurs=$k
+	done
+	same "$(peer wrong)" "--wrong-result" --wrong-result
+}
+# the OTB archive without the games chessops cannot read; the online
+# exports without the games that do not read (other variants)
+if [ -n "${D:-}" ] && [ "${BAD:--}" != "-" ]; then
+	"$P" -q -v --games="$BAD" "$G" >"$T/otb2.pgn"
+	G="$T/otb2.pgn"
+fi
+newer "$("$P" -c "$G")" "$G"
+for f in "$C"/online/*.pgn.xz; do
+	xz -dc "$f"
+	echo
+done | "$P" -q -s --plies=0.. >"$T/online.pgn"
+newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"
 exit $status

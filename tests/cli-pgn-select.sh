@@ -121,7 +121,17 @@ sel 'Sicilian|no final newline' \
 sel 'rook ending' --material=KRPPkrpp
 sel 'rook ending' --material=kppKPP
 sel 'fifty|checkmate on the 100th half-move|seventyfive' --material=KR
-sel 'rook ending' --material='KP*kp*' --material=KRP*krp*
+# a repeated --material: any of them; P* none too
+sel 'rook ending' --material=KPPkpp --material=KRPPPkrp
+sel 'rook ending' --material='KRP*krp*'
+printf '[FEN "4k3/5r2/8/8/8/8/5R2/4K3 w - - 0 1"]\n\n1. Kd1 *\n' >"$T/krkr.pgn"
+[ "$("$P" -c --material='KRP*krp*' "$T/krkr.pgn")" = 1 ] ||
+    fail "--material=KRP*krp*: K+R v K+R missed"
+for bad in KKRkr 'KRP**kr' 'K*Rkr' '*KR'; do
+	expect 2 "$P" --material="$bad" "$R"
+	grep -qF "pgn-select: --material '$bad': invalid material" "$T/err" ||
+	    fail "--material=$bad: $(cat "$T/err")"
+done
 count 0 --material=KQkq
 
 # every FIDE ending on the hand-made games (see tests/README): a mate on
@@ -181,9 +191,13 @@ expect 0 "$P" -o "$T/o.pgn" --stats --eco=B90 "$R"
 grep -q '^pgn-select: 17 games read, 1 written, 0 rejected in ' "$T/err" ||
     fail "--stats: $(cat "$T/err")"
 [ "$("$P" -c --eco=B90 <"$R")" = 1 ] || fail "standard input"
-[ "$("$P" -c --eco=B90 - "$R" <"$R")" = 2 ] || fail "- and a file"
+# -c over several files: a count for each, as grep -c
+[ "$("$P" -c --eco=B90 - "$R" <"$R" | paste -sd' ' -)" = \
+    "<stdin>:1 $R:1" ] || fail "- and a file"
+[ "$("$P" -c --no-filename --eco=B90 - "$R" <"$R" | paste -sd' ' -)" = \
+    "1 1" ] || fail "--no-filename"
 expect 2 "$P" -c --eco=B90 "$T/no-such.pgn" "$R"
-[ "$(cat "$T/out")" = 1 ] || fail "missing file: the other not read"
+[ "$(cat "$T/out")" = "$R:1" ] || fail "missing file: the other not read"
 grep -q "no-such.pgn: No such file" "$T/err" || fail "missing file message"
 
 # threads: the same bytes and messages

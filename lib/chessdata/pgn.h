@@ -262,8 +262,10 @@ CD_API cd_status cd_game_setup(cd_game *g, cd_error *err);
 CD_API cd_status cd_game_set_start(cd_game *g, const cd_board *b);
 
 /* The result to write: the termination marker if there was one, else
- * the Result tag's value when it is one of the four, else `*`
- * (pgn(5), export format rule 12).  Never CD_PGN_RESULT_NONE. */
+ * the Result tag's value when it reads as one of the four (any form
+ * cd_pgn_result_parse reads: "1/2" is a draw), else `*` (pgn(5),
+ * export format rule 12); the same as cd_pgn_raw_result gives for the
+ * raw game.  Never CD_PGN_RESULT_NONE. */
 CD_API cd_pgn_result cd_game_result(const cd_game *g);
 
 /* Set the termination marker (CD_PGN_RESULT_NONE: none). */

@@ -199,6 +199,12 @@ CD_API const cd_error *cd_pgn_reader_error(const cd_pgn_reader *r);
 CD_API const cd_pgn_tag *cd_pgn_raw_tag(const cd_pgn_raw_game *g,
     const char *name);
 
+/* The game's result, the one every tool reads (cd_game_result gives
+ * the same for the parsed game): the termination marker; when there is
+ * none, the Result tag read by cd_pgn_result_parse (so "1/2" is a
+ * draw); when neither reads, CD_PGN_RESULT_UNKNOWN (`*`). */
+CD_API cd_pgn_result cd_pgn_raw_result(const cd_pgn_raw_game *g);
+
 /* ---- Layer 2: tokens of one game ---- */
 
 typedef enum cd_pgn_tok_type {

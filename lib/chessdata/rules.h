@@ -44,6 +44,7 @@
 
 #include <chessdata/base.h>
 #include <chessdata/board.h>
+#include <chessdata/pgn_lex.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -108,6 +109,33 @@ CD_API unsigned cd_rules_endings(const cd_rules *r);
  * Out of memory counts no repetition. */
 struct cd_game;
 CD_API unsigned cd_game_endings(const struct cd_game *g);
+
+/*
+ * Whether color has mating material: whether some series of legal
+ * moves could end in its checkmating the other side (FIDE 6.9; the
+ * online rules of lichess.org and chessops count the same material).
+ * It has none with a lone king; with no pawn, rook or queen, it has
+ * none with one knight (its king and knight alone) when the other
+ * side has nothing but its king and queens, and none with bishops
+ * alone when every bishop on the board stands on squares of one
+ * colour and the board holds no pawn and no knight.  Anything else
+ * counts as able to mate.
+ */
+CD_API bool cd_board_can_mate(const cd_board *b, int color);
+
+/*
+ * Why result r contradicts the Laws on b, the final position of a line
+ * whose endings (cd_board_endings, repetitions counted) are endings:
+ * "ends in checkmate" (scored as a draw or for the mated side), "ends
+ * in stalemate", "ends in a dead position", "ends in a fivefold
+ * repetition", "ends after 75 moves without a pawn move or capture"
+ * (a decisive result), "ends with White unable to checkmate" or
+ * "... Black ..." (a win for a side without mating material, see
+ * cd_board_can_mate); NULL when r agrees (`*` and no result always
+ * do).
+ */
+CD_API const char *cd_result_contradiction(const cd_board *b,
+    unsigned endings, cd_pgn_result r);
 
 #ifdef __cplusplus
 }
