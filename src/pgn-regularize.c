@@ -21,6 +21,7 @@ static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
 static const char *opt_strip;	/* --strip-commands: names, "" for all */
 static const cd_san_lang *opt_lang;
+static const cd_openings *openings;	/* --openings */
 
 static void
 usage(void)
@@ -32,6 +33,10 @@ usage(void)
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG (de,\n"
 	    "                        fr, German, ...: standard section 17)\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
+	    "                        or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
+	    "                        and write them as ECO and Opening tags\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
@@ -136,12 +141,51 @@ rules_free(void *p)
 	free(p);
 }
 
+/* Set tag name to value ("": remove it); with -v, warn when the game
+ * had another value. */
+static void
+opening_tag(struct cli_job *j, const cd_pgn_raw_game *raw,
+    const char *name, const char *value)
+{
+	size_t len, vlen = strlen(value);
+	const char *old = cd_game_tag_value(j->game, name, &len);
+
+	if (opt_verbose && old != NULL && (len != vlen ||
+	    memcmp(old, value, len) != 0))
+		cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
+		    "%s \"%.*s\" replaced by \"%s\"",
+		    (unsigned long long)j->number, name, (int)len, old, value);
+	if (vlen == 0)
+		cd_game_remove_tag(j->game, name);
+	else if (cd_game_add_tag(j->game, name, strlen(name), value, vlen) !=
+	    CD_OK)
+		cli_fatal("out of memory");
+}
+
+/* The game's opening as tags: ECO and Opening, Variation and
+ * SubVariation from a PGN table (removed with a TSV table, whose name
+ * holds them).  A game the table does not classify keeps its tags. */
+static void
+classify(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	cd_opening op;
+
+	if (!cd_openings_classify(openings, j->game, &op))
+		return;
+	opening_tag(j, raw, "ECO", op.eco);
+	opening_tag(j, raw, "Opening", op.opening);
+	opening_tag(j, raw, "Variation", op.variation);
+	opening_tag(j, raw, "SubVariation", op.subvariation);
+}
+
 /* Write one game that parsed; NULL, or why it is rejected. */
 static const char *
 regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	cd_status st;
 
+	if (openings != NULL)
+		classify(j, raw);
 	if (opt_strip != NULL)
 		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
 	st = cd_pgn_write_buf(j->game, opt_reduced ? CD_PGN_REDUCED : 0,
@@ -160,10 +204,12 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_STRIP };
+	enum { OPT_LANG = 256, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
+		OPT_STRIP };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "reduced", no_argument, NULL, 'r' },
@@ -190,6 +236,7 @@ main(int argc, char **argv)
 			if (opt_lang == NULL)
 				cli_usage_error("unknown language '%s'", optarg);
 			break;
+		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case 'r': opt_reduced = 1; break;
@@ -206,6 +253,7 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
+	openings = cli_openings_load();
 	cli_games.opts.lang = opt_lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
 	if (opt_verbose)

@@ -25,6 +25,9 @@ static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
+/* With --openings: --eco and --opening on the computed classification */
+static const cd_openings *openings;
+static cd_select *osel;
 static uint64_t selected;	/* updated atomically: threads share it */
 
 /* The conditions as given, read once every option is known (-i). */
@@ -48,7 +51,9 @@ usage(void)
 	    "      --player=REGEX    White or Black matches REGEX\n"
 	    "      --white=REGEX     White matches REGEX\n"
 	    "      --black=REGEX     Black matches REGEX\n"
-	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42)\n"
+	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42);\n"
+	    "                        with --openings the computed code\n"
+	    "      --opening=REGEX   the computed opening name matches REGEX\n"
 	    "      --result=LIST     result one of LIST (1-0,0-1,1/2-1/2,*)\n"
 	    "      --plies=MIN..MAX  main line of MIN to MAX half-moves\n"
 	    "      --position=FEN    main line reaches FEN (repeatable: any)\n"
@@ -65,6 +70,9 @@ usage(void)
 	    "                        only; default: one per CPU)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -m, --max-count=N     stop after N selected games\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
+	    "                        or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
@@ -141,6 +149,26 @@ append_game(cd_buf *out, const char *text, size_t len)
 	out->len += len + tl;
 }
 
+/* Whether the game's classification meets --eco and --opening. */
+static bool
+opening_holds(const cd_game *g)
+{
+	cd_pgn_raw_game r = { 0 };
+	cd_pgn_tag t[2] = { { "ECO", 3, NULL, 0, 0, 0 },
+	    { "Opening", 7, NULL, 0, 0, 0 } };
+	cd_opening op;
+
+	if (cd_openings_classify(openings, g, &op)) {
+		t[0].value = op.eco;
+		t[0].value_len = strlen(op.eco);
+		t[1].value = op.name;
+		t[1].value_len = strlen(op.name);
+		r.tags = t;
+		r.ntags = 2;
+	}
+	return cd_select_match_tags(osel, &r);
+}
+
 /* Whether the game is selected, and counted: the last of -m sets
  * cli_games.stop. */
 static bool
@@ -149,7 +177,8 @@ take(const cd_pgn_raw_game *raw, const cd_game *g)
 	bool sel;
 
 	sel = cd_select_match_tags(selector, raw) &&
-	    (g == NULL || cd_select_match_moves(selector, g));
+	    (g == NULL || cd_select_match_moves(selector, g)) &&
+	    (osel == NULL || opening_holds(g));
 	if (sel == (bool)opt_invert)
 		return false;
 	if (opt_has_max) {
@@ -188,7 +217,7 @@ main(int argc, char **argv)
 	enum {
 		OPT_PLAYER = 256, OPT_WHITE, OPT_BLACK, OPT_ECO, OPT_RESULT,
 		OPT_PLIES, OPT_POSITION, OPT_MATERIAL, OPT_ENDS, OPT_LANG,
-		OPT_REJECTS, OPT_STATS
+		OPT_REJECTS, OPT_STATS, OPT_OPENING, OPT_OPENINGS
 	};
 	static const struct option longopts[] = {
 		{ "tag", required_argument, NULL, 't' },
@@ -196,6 +225,8 @@ main(int argc, char **argv)
 		{ "white", required_argument, NULL, OPT_WHITE },
 		{ "black", required_argument, NULL, OPT_BLACK },
 		{ "eco", required_argument, NULL, OPT_ECO },
+		{ "opening", required_argument, NULL, OPT_OPENING },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "result", required_argument, NULL, OPT_RESULT },
 		{ "plies", required_argument, NULL, OPT_PLIES },
 		{ "position", required_argument, NULL, OPT_POSITION },
@@ -233,6 +264,8 @@ main(int argc, char **argv)
 		case OPT_WHITE: add_cond(CD_SEL_WHITE, optarg, "--white"); break;
 		case OPT_BLACK: add_cond(CD_SEL_BLACK, optarg, "--black"); break;
 		case OPT_ECO: add_cond(CD_SEL_ECO, optarg, "--eco"); break;
+		case OPT_OPENING: add_cond(CD_SEL_TAG, optarg, "--opening"); break;
+		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case OPT_RESULT:
 			add_cond(CD_SEL_RESULT, optarg, "--result");
 			break;
@@ -273,9 +306,31 @@ main(int argc, char **argv)
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
+	openings = cli_openings_load();
 	for (i = 0; i < nconds; i++) {
-		cd_status st = cd_select_add(selector, conds[i].kind,
-		    conds[i].text, &err);
+		bool op = strcmp(conds[i].option, "--opening") == 0;
+		char *text = NULL;
+		cd_status st;
+
+		if (op && openings == NULL)
+			cli_usage_error("--opening needs opening tables "
+			    "(--openings or CHESSDATA_OPENINGS)");
+		if (openings != NULL && (op || conds[i].kind == CD_SEL_ECO) &&
+		    osel == NULL &&
+		    (osel = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0)) ==
+		    NULL)
+			cli_fatal("out of memory");
+		if (op) {
+			size_t n = strlen(conds[i].text) + 9;
+
+			if ((text = malloc(n)) == NULL)
+				cli_fatal("out of memory");
+			snprintf(text, n, "Opening~%s", conds[i].text);
+		}
+		st = cd_select_add(openings != NULL && (op ||
+		    conds[i].kind == CD_SEL_ECO) ? osel : selector,
+		    conds[i].kind, op ? text : conds[i].text, &err);
+		free(text);
 
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
@@ -285,7 +340,7 @@ main(int argc, char **argv)
 	}
 	free(conds);
 	/* tags alone: the movetext is not parsed */
-	cli_games.noparse = !cd_select_needs_moves(selector);
+	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
 	/* -m needs the games in order */
@@ -309,6 +364,7 @@ main(int argc, char **argv)
 		cli_stats(cli_games.read, selected, cli_games.rejected);
 	}
 	cd_select_free(selector);
+	cd_select_free(osel);
 	if (status == 0)
 		status = selected > 0 ? 0 : 1;
 	cli_exit(status);
