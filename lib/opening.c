@@ -7,7 +7,8 @@
  * store) and an open-addressing index of their Zobrist keys.  Beside
  * it, reach[]: for each set of pawns still on their first rank (White
  * on rank 2, Black on rank 7: 16 bits), the fewest pieces of a line
- * whose own such pawns are among them.  A game never brings a pawn
+ * whose own such pawns are among them (kept as lines are added: each
+ * lowers it for the supersets of its own set).  A game never brings a pawn
  * back to that rank nor gains a piece, so once a position has fewer
  * pieces than reach[] asks for its pawns, no later position of the
  * game is in the table, and classifying stops there (most games after
@@ -24,7 +25,7 @@
 
 struct entry {
 	uint64_t key;
-	uint8_t squares[64];
+	uint8_t squares[32];	/* a piece a nibble, a1 low in [0] */
 	uint8_t castle[4];	/* castle_rook, flattened */
 	uint8_t side;
 	uint8_t ep;		/* only when ep_hashed, else CD_SQ_NONE */
@@ -32,6 +33,9 @@ struct entry {
 	uint32_t plies;
 	uint32_t eco, name, opening, variation, subvariation; /* in str */
 };
+
+#define FILTER_BITS	(1u << 17)
+#define FILTER_BIT(key)	((unsigned)((key) >> 40) & (FILTER_BITS - 1))
 
 struct cd_openings {
 	struct entry *e;
@@ -43,6 +47,10 @@ struct cd_openings {
 	size_t slot_mask;	/* slots - 1 (a power of two), 0: none */
 	cd_game *game;		/* reads the lines */
 	uint8_t reach[1 << 16];
+	/* bit FILTER_BIT(key) set for the key of every line: most
+	 * positions of a game are ruled out here, in 16 KB, without a
+	 * probe of the index */
+	uint64_t filter[FILTER_BITS / 64];
 };
 
 cd_openings *
@@ -95,22 +103,38 @@ home_pawns(const cd_board *b)
 	    (unsigned)(((p & b->by_color[CD_BLACK]) >> 40) & 0xff00);
 }
 
+/* The pieces of b, a nibble each (a piece is at most 14). */
+static void
+pack(const cd_board *b, uint8_t out[32])
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		out[i] = (uint8_t)(b->squares[2 * i] |
+		    b->squares[2 * i + 1] << 4);
+}
+
 static bool
 entry_is(const struct entry *e, const cd_board *b)
 {
-	return e->key == b->key && e->side == b->side &&
-	    e->ep == (b->ep_hashed ? b->ep : CD_SQ_NONE) &&
-	    memcmp(e->castle, b->castle_rook, 4) == 0 &&
-	    memcmp(e->squares, b->squares, 64) == 0;
+	uint8_t sq[32];
+
+	if (e->key != b->key || e->side != b->side ||
+	    e->ep != (b->ep_hashed ? b->ep : CD_SQ_NONE) ||
+	    memcmp(e->castle, b->castle_rook, 4) != 0)
+		return false;
+	pack(b, sq);
+	return memcmp(e->squares, sq, 32) == 0;
 }
 
 /* The line ending in b, or NULL. */
 static inline const struct entry *
 lookup(const cd_openings *o, const cd_board *b)
 {
+	unsigned f = FILTER_BIT(b->key);
 	size_t i;
 
-	if (o->slot_mask == 0)
+	if (!((o->filter[f / 64] >> (f % 64)) & 1))
 		return NULL;
 	for (i = (size_t)b->key & o->slot_mask; o->slot_ent[i] != 0;
 	    i = (i + 1) & o->slot_mask)
@@ -130,19 +154,32 @@ slot_put(cd_openings *o, size_t k)
 		;
 	o->slot_key[i] = o->e[k].key;
 	o->slot_ent[i] = (uint32_t)k + 1;
+	o->filter[FILTER_BIT(o->e[k].key) / 64] |=
+	    (uint64_t)1 << (FILTER_BIT(o->e[k].key) % 64);
 }
 
-/* Room for one more line in the index (at most half full). */
+/* Room for more lines in the array (growing by as many again at
+ * least) and in the index (at most half full). */
 static cd_status
-index_grow(cd_openings *o)
+room(cd_openings *o, size_t more)
 {
 	size_t cap = o->slot_mask + 1, k;
 	uint64_t *keys;
 	uint32_t *ents;
 
-	if (o->slot_mask != 0 && 2 * (o->n + 1) <= cap)
+	if (o->n + more > o->cap) {
+		size_t ecap = o->n + (more > o->n ? more : o->n);
+		struct entry *e = realloc(o->e, ecap * sizeof(*e));
+
+		if (e == NULL)
+			return CD_ERR_NOMEM;
+		o->e = e;
+		o->cap = ecap;
+	}
+	if (o->slot_mask != 0 && 2 * o->cap <= cap)
 		return CD_OK;
-	cap = o->slot_mask == 0 ? 1024 : 2 * cap;
+	for (cap = 1024; cap < 2 * o->cap; cap *= 2)
+		;
 	keys = malloc(cap * sizeof(*keys));
 	ents = calloc(cap, sizeof(*ents));
 	if (keys == NULL || ents == NULL) {
@@ -200,6 +237,23 @@ str_put(cd_openings *o, const char *const *parts, const size_t *lens,
 	return (long)off;
 }
 
+/* reach[] with one more line: every set of first-rank pawns that holds
+ * the line's own (its supersets) can reach it with its pieces. */
+static void
+reach_add(cd_openings *o, const cd_board *b)
+{
+	unsigned home = home_pawns(b), free_bits = ~home & 0xffff, m;
+	int count = cd__popcount(b->by_type[0]);
+
+	/* the subsets of free_bits, each joined to home */
+	m = 0;
+	do {
+		if (count < o->reach[home | m])
+			o->reach[home | m] = (uint8_t)count;
+		m = (m - free_bits) & free_bits;
+	} while (m != 0);
+}
+
 /* The names of one line, as strings and lengths: eco, opening,
  * variation, subvariation (a TSV line: its name as the opening). */
 struct names {
@@ -219,16 +273,8 @@ add_line(cd_openings *o, const cd_board *b, uint32_t plies,
 
 	if (plies == 0 || lookup(o, b) != NULL)
 		return CD_OK;
-	if (index_grow(o) != CD_OK)
+	if (room(o, 1) != CD_OK)
 		return CD_ERR_NOMEM;
-	if (o->n == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 1024;
-
-		if ((e = realloc(o->e, cap * sizeof(*e))) == NULL)
-			return CD_ERR_NOMEM;
-		o->e = e;
-		o->cap = cap;
-	}
 	for (i = 0; i < 4; i++)
 		if ((off[i] = str_put(o, &nm->s[i], &nm->len[i], 1)) < 0)
 			return CD_ERR_NOMEM;
@@ -237,7 +283,7 @@ add_line(cd_openings *o, const cd_board *b, uint32_t plies,
 		return CD_ERR_NOMEM;
 	e = &o->e[o->n];
 	e->key = b->key;
-	memcpy(e->squares, b->squares, 64);
+	pack(b, e->squares);
 	memcpy(e->castle, b->castle_rook, 4);
 	e->side = b->side;
 	e->ep = b->ep_hashed ? b->ep : CD_SQ_NONE;
@@ -250,40 +296,8 @@ add_line(cd_openings *o, const cd_board *b, uint32_t plies,
 	e->name = (uint32_t)off[4];
 	slot_put(o, o->n);
 	o->n++;
+	reach_add(o, b);
 	return CD_OK;
-}
-
-/* reach[] again, for all lines: the fewest pieces of a line whose
- * first-rank pawns are among those of each set (the minimum over the
- * subsets, one bit at a time). */
-static void
-reach_update(cd_openings *o)
-{
-	uint8_t *r = o->reach;
-	size_t k;
-	unsigned m, bit;
-
-	memset(r, 0xff, sizeof(o->reach));
-	for (k = 0; k < o->n; k++) {
-		const struct entry *e = &o->e[k];
-		unsigned home = 0, sq, count = 0;
-
-		for (sq = 0; sq < 64; sq++) {
-			count += e->squares[sq] != 0;
-			if (e->squares[sq] == CD_PIECE(CD_WHITE, CD_PAWN) &&
-			    CD_RANK(sq) == 1)
-				home |= 1u << CD_FILE(sq);
-			if (e->squares[sq] == CD_PIECE(CD_BLACK, CD_PAWN) &&
-			    CD_RANK(sq) == 6)
-				home |= 1u << (8 + CD_FILE(sq));
-		}
-		if (count < r[home])
-			r[home] = (uint8_t)count;
-	}
-	for (bit = 1; bit < (1u << 16); bit <<= 1)
-		for (m = 0; m < (1u << 16); m++)
-			if ((m & bit) && r[m ^ bit] < r[m])
-				r[m] = r[m ^ bit];
 }
 
 /* ---- the TSV form ---- */
@@ -502,13 +516,33 @@ cd_openings_read(cd_openings *o, const char *text, size_t len,
 	if (err == NULL)
 		err = &tmp;
 	cd__error_ok(err);
+	/* room for a line per line of text (the PGN form has fewer),
+	 * and for names as long as the text */
+	{
+		size_t lines = 1;
+		const char *p;
+		char *str = o->str;
+
+		for (p = text; (p = memchr(p, '\n', (size_t)(e - p))) != NULL;
+		    p++)
+			lines++;
+		if (o->str_len + len + 1 > o->str_cap &&
+		    (str = realloc(o->str, o->str_len + len + 1)) != NULL) {
+			o->str = str;
+			o->str_cap = o->str_len + len + 1;
+		}
+		if (str == NULL || room(o, lines) != CD_OK) {
+			cd__error_set(err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+			    cd_strerror(CD_ERR_NOMEM));
+			return CD_ERR_NOMEM;
+		}
+	}
 	end = line_end(text, e, &next);
 	if (memchr(text, '\t', (size_t)(end - text)) != NULL &&
 	    tsv_header(text, end, col))
 		st = read_tsv(o, text, e, col, err);
 	else
 		st = read_pgn(o, text, len, err);
-	reach_update(o);
 	return st;
 }
 
@@ -554,7 +588,10 @@ cd_openings_classify(const cd_openings *o, const cd_game *g,
 			cd_board_make(&cur, g->nodes[i].move);
 			b = &cur;
 		}
-		if (o->reach[home_pawns(b)] > cd__popcount(b->by_type[0]))
+		/* (pieces and first-rank pawns change only with a capture
+		 * or a pawn move, which reset the clock) */
+		if ((b->halfmove == 0 || i == g->nodes[0].next) &&
+		    o->reach[home_pawns(b)] > cd__popcount(b->by_type[0]))
 			break;
 		if ((e = lookup(o, b)) != NULL) {
 			found = e;

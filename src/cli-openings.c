@@ -19,6 +19,7 @@
 static char **paths;
 static size_t npaths;
 static cd_openings *tables;
+static cd_buf text;		/* a file's text, for each in turn */
 
 void
 cli_openings_add(const char *path)
@@ -37,6 +38,7 @@ openings_free(void)
 	size_t i;
 
 	cd_openings_free(tables);
+	free(text.data);
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
@@ -48,13 +50,13 @@ static void
 openings_file(const char *path)
 {
 	const char *name;
-	cd_buf text = { 0 };
 	cd_error err;
 	FILE *f = cli_open_input(path, &name);
 	size_t n;
 
 	if (f == NULL)
 		cli_exit(2);
+	text.len = 0;
 	do {
 		cli_buf_reserve(&text, 1 << 16);
 		n = fread(text.data + text.len, 1, text.cap - text.len, f);
@@ -69,7 +71,6 @@ openings_file(const char *path)
 		cli_warn_at(name, err.line, err.col, "%s", err.msg);
 		cli_exit(2);
 	}
-	free(text.data);
 }
 
 const cd_openings *

@@ -141,41 +141,55 @@ rules_free(void *p)
 	free(p);
 }
 
-/* Set tag name to value ("": remove it); with -v, warn when the game
- * had another value. */
-static void
-opening_tag(struct cli_job *j, const cd_pgn_raw_game *raw,
-    const char *name, const char *value)
-{
-	size_t len, vlen = strlen(value);
-	const char *old = cd_game_tag_value(j->game, name, &len);
-
-	if (opt_verbose && old != NULL && (len != vlen ||
-	    memcmp(old, value, len) != 0))
-		cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
-		    "%s \"%.*s\" replaced by \"%s\"",
-		    (unsigned long long)j->number, name, (int)len, old, value);
-	if (vlen == 0)
-		cd_game_remove_tag(j->game, name);
-	else if (cd_game_add_tag(j->game, name, strlen(name), value, vlen) !=
-	    CD_OK)
-		cli_fatal("out of memory");
-}
-
 /* The game's opening as tags: ECO and Opening, Variation and
  * SubVariation from a PGN table (removed with a TSV table, whose name
- * holds them).  A game the table does not classify keeps its tags. */
+ * holds them); with -v, a warning for each the game had with another
+ * value.  A game the table does not classify keeps its tags. */
 static void
 classify(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
+	static const char *const name[4] = { "ECO", "Opening", "Variation",
+	    "SubVariation" };
+	static const size_t name_len[4] = { 3, 7, 9, 12 };
+	cd_game *g = j->game;
+	const char *value[4];
+	long at[4] = { -1, -1, -1, -1 };
 	cd_opening op;
+	size_t i;
+	int k;
 
-	if (!cd_openings_classify(openings, j->game, &op))
+	if (!cd_openings_classify(openings, g, &op))
 		return;
-	opening_tag(j, raw, "ECO", op.eco);
-	opening_tag(j, raw, "Opening", op.opening);
-	opening_tag(j, raw, "Variation", op.variation);
-	opening_tag(j, raw, "SubVariation", op.subvariation);
+	value[0] = op.eco;
+	value[1] = op.opening;
+	value[2] = op.variation;
+	value[3] = op.subvariation;
+	/* the four tags the game has, in one pass */
+	for (i = 0; i < g->ntags; i++)
+		for (k = 0; k < 4; k++)
+			if (g->tags[i].name_len == name_len[k] &&
+			    memcmp(cd_game_str(g, g->tags[i].name), name[k],
+			    name_len[k]) == 0)
+				at[k] = (long)i;
+	for (k = 0; k < 4; k++) {
+		const char *old = at[k] < 0 ? NULL :
+		    cd_game_str(g, g->tags[at[k]].value);
+		size_t vlen = strlen(value[k]);
+
+		if (old != NULL && g->tags[at[k]].value_len == vlen &&
+		    memcmp(old, value[k], vlen) == 0)
+			continue;
+		if (opt_verbose && old != NULL)
+			cli_warn_at(j->file, raw->line, raw->col, "warning: "
+			    "game %llu: %s \"%s\" %s%s%s",
+			    (unsigned long long)j->number, name[k], old,
+			    vlen > 0 ? "replaced by \"" : "removed", value[k],
+			    vlen > 0 ? "\"" : "");
+		if (vlen > 0 ? cd_game_add_tag(g, name[k], name_len[k],
+		    value[k], vlen) != CD_OK : old != NULL &&
+		    !cd_game_remove_tag(g, name[k]))
+			cli_fatal("out of memory");
+	}
 }
 
 /* Write one game that parsed; NULL, or why it is rejected. */
