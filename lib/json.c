@@ -748,15 +748,22 @@ static const char *const fields[] = {
 	"@termination", NULL
 };
 
-bool
-cd_game_field_known(const char *name)
+/* Whether name is one of the NULL-terminated list. */
+static bool
+name_in(const char *const *list, const char *name)
 {
 	size_t i;
 
-	for (i = 0; fields[i] != NULL; i++)
-		if (strcmp(name, fields[i]) == 0)
+	for (i = 0; list[i] != NULL; i++)
+		if (strcmp(name, list[i]) == 0)
 			return true;
 	return false;
+}
+
+bool
+cd_game_field_known(const char *name)
+{
+	return name_in(fields, name);
 }
 
 cd_status
@@ -830,12 +837,7 @@ static const char *const opening_fields[] = {
 bool
 cd_opening_field_known(const char *name)
 {
-	size_t i;
-
-	for (i = 0; opening_fields[i] != NULL; i++)
-		if (strcmp(name, opening_fields[i]) == 0)
-			return true;
-	return false;
+	return name_in(opening_fields, name);
 }
 
 cd_status
