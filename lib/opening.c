@@ -508,7 +508,7 @@ cd_status
 cd_openings_read(cd_openings *o, const char *text, size_t len,
     cd_error *err)
 {
-	const char *e = text + len, *next, *end;
+	const char *e = text + len, *next, *end, *t;
 	cd_error tmp;
 	cd_status st;
 	int col[3];
@@ -537,10 +537,14 @@ cd_openings_read(cd_openings *o, const char *text, size_t len,
 			return CD_ERR_NOMEM;
 		}
 	}
-	end = line_end(text, e, &next);
-	if (memchr(text, '\t', (size_t)(end - text)) != NULL &&
-	    tsv_header(text, end, col))
-		st = read_tsv(o, text, e, col, err);
+	/* (a byte order mark before a TSV header; the PGN reader skips
+	 * its own) */
+	t = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 :
+	    text;
+	end = line_end(t, e, &next);
+	if (memchr(t, '\t', (size_t)(end - t)) != NULL &&
+	    tsv_header(t, end, col))
+		st = read_tsv(o, t, e, col, err);
 	else
 		st = read_pgn(o, text, len, err);
 	return st;

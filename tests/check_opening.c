@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "core-util.h"
 
 static const char small_tsv[] =
     "eco\tname\tpgn\n"
@@ -146,6 +147,8 @@ START_TEST(test_parts)
 	    "1. e4 e5 2. Nf3 Nf6 *\n";
 
 	read_table(o, t);
+	read_table(o, "\xef\xbb\xbf" "eco\tname\tpgn\r\nA00\tBOM\t1. a3\r\n");
+	ck_assert_uint_eq(cd_openings_count(o), 2);
 	read_table(o, small_tsv);
 	cd_board_init(&b);
 	ck_assert(!cd_openings_find(o, &b, &op));	/* no move: no line */
@@ -198,15 +201,10 @@ END_TEST
 
 /* ---- random games ---- */
 
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
 static unsigned
 rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return (unsigned)(tu_rand() % n);
 }
 
 /* Play up to n random moves in g (built from its start); the SAN of
