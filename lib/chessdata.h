@@ -24,5 +24,6 @@
 #include <chessdata/json.h>
 #include <chessdata/stream.h>
 #include <chessdata/sniff.h>
+#include <chessdata/opening.h>
 
 #endif

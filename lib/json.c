@@ -605,9 +605,25 @@ comments(cd_buf *b, const cd_game *g)
 	return st == CD_OK ? put(b, "]", 1) : st;
 }
 
+/* ,"opening":{"eco":...,"name":...,"ply":N}, or null without op. */
+static cd_status
+opening_json(cd_buf *b, const cd_opening *op)
+{
+	if (op == NULL)
+		return puts_(b, ",\"opening\":null");
+	if (puts_(b, ",\"opening\":{\"eco\":") != CD_OK ||
+	    cd_json_append_string(b, op->eco, strlen(op->eco)) != CD_OK ||
+	    puts_(b, ",\"name\":") != CD_OK ||
+	    cd_json_append_string(b, op->name, strlen(op->name)) != CD_OK ||
+	    puts_(b, ",\"ply\":") != CD_OK || put_u64(b, op->ply) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(b, "}", 1);
+}
+
 /* The body of cd_game_write_json, without the rollback. */
 static cd_status
-game_json(const cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
+game_json(const cd_game *g, uint64_t number, unsigned flags,
+    const cd_opening *op, cd_buf *b)
 {
 	cd_game_xtags xt;
 	struct replay r;
@@ -676,6 +692,8 @@ game_json(const cd_game *g, uint64_t number, unsigned flags, cd_buf *b)
 		    put(b, "\"", 1) != CD_OK))
 			goto out;
 	}
+	if ((flags & CD_JSON_OPENING) && opening_json(b, op) != CD_OK)
+		goto out;
 	if (ply_arrays(b, g) != CD_OK)
 		goto out;
 	if ((flags & CD_JSON_COMMENTS) && comments(b, g) != CD_OK)
@@ -704,15 +722,23 @@ out:
 }
 
 cd_status
-cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
-    cd_buf *out)
+cd_game_write_json_opening(const cd_game *g, uint64_t number,
+    unsigned flags, const cd_opening *op, cd_buf *out)
 {
 	size_t len = out->len;
-	cd_status st = game_json(g, number, flags, out);
+	cd_status st = game_json(g, number, flags, op, out);
 
 	if (st != CD_OK)
 		out->len = len;
 	return st;
+}
+
+cd_status
+cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
+    cd_buf *out)
+{
+	return cd_game_write_json_opening(g, number,
+	    flags & ~(unsigned)CD_JSON_OPENING, NULL, out);
 }
 
 /* ---- computed fields of a row ---- */
@@ -722,15 +748,22 @@ static const char *const fields[] = {
 	"@termination", NULL
 };
 
-bool
-cd_game_field_known(const char *name)
+/* Whether name is one of the NULL-terminated list. */
+static bool
+name_in(const char *const *list, const char *name)
 {
 	size_t i;
 
-	for (i = 0; fields[i] != NULL; i++)
-		if (strcmp(name, fields[i]) == 0)
+	for (i = 0; list[i] != NULL; i++)
+		if (strcmp(name, list[i]) == 0)
 			return true;
 	return false;
+}
+
+bool
+cd_game_field_known(const char *name)
+{
+	return name_in(fields, name);
 }
 
 cd_status
@@ -793,4 +826,31 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 	}
 	replay_free(&r);
 	return st;
+}
+
+/* ---- the opening fields of a row ---- */
+
+static const char *const opening_fields[] = {
+	"@eco", "@opening", "@opening_ply", NULL
+};
+
+bool
+cd_opening_field_known(const char *name)
+{
+	return name_in(opening_fields, name);
+}
+
+cd_status
+cd_opening_write_field(const cd_opening *op, const char *name,
+    cd_buf *out)
+{
+	if (!cd_opening_field_known(name))
+		return CD_ERR_ARG;
+	if (op == NULL)
+		return CD_OK;
+	if (strcmp(name, "@eco") == 0)
+		return puts_(out, op->eco);
+	if (strcmp(name, "@opening") == 0)
+		return puts_(out, op->name);
+	return put_u64(out, op->ply);
 }

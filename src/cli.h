@@ -263,4 +263,12 @@ void cli_progress_end(void);
  * unit word is cli_unit). */
 void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
 
+/* Opening tables (src/cli-openings.c): cli_openings_add for each
+ * --openings=FILE, then cli_openings_load reads them (without the
+ * option: the files CHESSDATA_OPENINGS names, colon-separated) into
+ * one table, NULL when none is named; a table that does not read is
+ * reported ("prog: file:line:col: message") and exits 2. */
+void cli_openings_add(const char *path);
+const cd_openings *cli_openings_load(void);
+
 #endif

@@ -21,6 +21,7 @@ static int opt_reduced, opt_stats, opt_verbose;
 static const char *opt_rejects;
 static const char *opt_strip;	/* --strip-commands: names, "" for all */
 static const cd_san_lang *opt_lang;
+static const cd_openings *openings;	/* --openings */
 
 static void
 usage(void)
@@ -32,6 +33,10 @@ usage(void)
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG (de,\n"
 	    "                        fr, German, ...: standard section 17)\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
+	    "                        or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
+	    "                        and write them as ECO and Opening tags\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
@@ -129,12 +134,65 @@ rules_free(void *p)
 	free(p);
 }
 
+/* The game's opening as tags: ECO and Opening, Variation and
+ * SubVariation from a PGN table (removed with a TSV table, whose name
+ * holds them); with -v, a warning for each the game had with another
+ * value.  A game the table does not classify keeps its tags. */
+static void
+classify(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	static const char *const name[4] = { "ECO", "Opening", "Variation",
+	    "SubVariation" };
+	static const size_t name_len[4] = { 3, 7, 9, 12 };
+	cd_game *g = j->game;
+	const char *value[4];
+	long at[4] = { -1, -1, -1, -1 };
+	cd_opening op;
+	size_t i;
+	int k;
+
+	if (!cd_openings_classify(openings, g, &op))
+		return;
+	value[0] = op.eco;
+	value[1] = op.opening;
+	value[2] = op.variation;
+	value[3] = op.subvariation;
+	/* the four tags the game has, in one pass */
+	for (i = 0; i < g->ntags; i++)
+		for (k = 0; k < 4; k++)
+			if (g->tags[i].name_len == name_len[k] &&
+			    memcmp(cd_game_str(g, g->tags[i].name), name[k],
+			    name_len[k]) == 0)
+				at[k] = (long)i;
+	for (k = 0; k < 4; k++) {
+		const char *old = at[k] < 0 ? NULL :
+		    cd_game_str(g, g->tags[at[k]].value);
+		size_t vlen = strlen(value[k]);
+
+		if (old != NULL && g->tags[at[k]].value_len == vlen &&
+		    memcmp(old, value[k], vlen) == 0)
+			continue;
+		if (opt_verbose && old != NULL)
+			cli_warn_at(j->file, raw->line, raw->col, "warning: "
+			    "game %llu: %s \"%s\" %s%s%s",
+			    (unsigned long long)j->number, name[k], old,
+			    vlen > 0 ? "replaced by \"" : "removed", value[k],
+			    vlen > 0 ? "\"" : "");
+		if (vlen > 0 ? cd_game_add_tag(g, name[k], name_len[k],
+		    value[k], vlen) != CD_OK : old != NULL &&
+		    !cd_game_remove_tag(g, name[k]))
+			cli_fatal("out of memory");
+	}
+}
+
 /* Write one game that parsed; NULL, or why it is rejected. */
 static const char *
 regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	cd_status st;
 
+	if (openings != NULL)
+		classify(j, raw);
 	if (opt_strip != NULL)
 		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
 	st = cd_pgn_write_buf(j->game, opt_reduced ? CD_PGN_REDUCED : 0,
@@ -153,10 +211,12 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_STRIP };
+	enum { OPT_LANG = 256, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
+		OPT_STRIP };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "reduced", no_argument, NULL, 'r' },
@@ -185,6 +245,7 @@ main(int argc, char **argv)
 			if (opt_lang == NULL)
 				cli_usage_error("unknown language '%s'", optarg);
 			break;
+		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case 'r': opt_reduced = 1; break;
@@ -201,6 +262,7 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
+	openings = cli_openings_load();
 	cli_games.opts.lang = opt_lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
 	if (opt_verbose)

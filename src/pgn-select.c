@@ -26,6 +26,9 @@ static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
+/* With --openings: --eco and --opening on the computed classification */
+static const cd_openings *openings;
+static cd_select *osel;
 static uint64_t selected;	/* updated atomically: threads share it */
 static bool by_number;		/* --games */
 static uint64_t tags_seen;	/* bit i: some game has tag name i
@@ -58,7 +61,9 @@ usage(void)
 	    "      --black=REGEX     Black matches REGEX\n"
 	    "      --winner=REGEX    the player who won matches REGEX\n"
 	    "      --loser=REGEX     the player who lost matches REGEX\n"
-	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42)\n"
+	    "      --eco=RANGES      ECO code in one of RANGES (A00-B99,C42);\n"
+	    "                        with --openings the computed code\n"
+	    "      --opening=REGEX   the computed opening name matches REGEX\n"
 	    "      --result=LIST     result one of LIST (1-0,0-1,1/2-1/2,*)\n"
 	    "      --games=LIST      game numbers in the input (1-100,250)\n"
 	    "      --plies=MIN..MAX  main line of MIN to MAX half-moves\n"
@@ -87,6 +92,9 @@ usage(void)
 	    "                        only; default: one per CPU)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -m, --max-count=N     stop after N selected games\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
+	    "                        or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
@@ -165,6 +173,26 @@ append_game(cd_buf *out, const char *text, size_t len)
 	out->len += len + tl;
 }
 
+/* Whether the game's classification meets --eco and --opening. */
+static bool
+opening_holds(const cd_game *g)
+{
+	cd_pgn_raw_game r = { 0 };
+	cd_pgn_tag t[2] = { { "ECO", 3, NULL, 0, 0, 0 },
+	    { "Opening", 7, NULL, 0, 0, 0 } };
+	cd_opening op;
+
+	if (cd_openings_classify(openings, g, &op)) {
+		t[0].value = op.eco;
+		t[0].value_len = strlen(op.eco);
+		t[1].value = op.name;
+		t[1].value_len = strlen(op.name);
+		r.tags = t;
+		r.ntags = 2;
+	}
+	return cd_select_match_tags(osel, &r);
+}
+
 /* Whether the game is selected, and counted: the last of -m sets
  * cli_games.stop.  g: the game parsed, or NULL when it was not (no
  * condition on moves, or a game number decided it). */
@@ -177,7 +205,8 @@ take(const struct cli_job *j, const cd_pgn_raw_game *raw, const cd_game *g)
 	 * without them: it fails */
 	sel = (!by_number || cd_select_match_number(selector, j->index)) &&
 	    cd_select_match_tags(selector, raw) &&
-	    (g != NULL ? cd_select_match_moves(selector, g) :
+	    (g != NULL ? cd_select_match_moves(selector, g) &&
+	    (osel == NULL || opening_holds(g)) :
 	    cli_games.noparse);
 	if (sel == (bool)opt_invert)
 		return false;
@@ -288,7 +317,7 @@ main(int argc, char **argv)
 {
 	enum {
 		OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_WRONG,
-		OPT_NO_FILENAME,
+		OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
 		OPT_COND = 512	/* + the cd_select_kind of a condition */
 	};
 	static const struct option longopts[] = {
@@ -300,6 +329,8 @@ main(int argc, char **argv)
 		{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
 		{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
 		{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
+		{ "opening", required_argument, NULL, OPT_OPENING },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
 		{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
 		{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
@@ -350,6 +381,10 @@ main(int argc, char **argv)
 		case OPT_WRONG:
 			add_cond(CD_SEL_WRONG_RESULT, "", "wrong-result");
 			break;
+		case OPT_OPENING: add_cond(CD_SEL_TAG, optarg, "opening");
+			break;
+		case OPT_OPENINGS: cli_openings_add(optarg);
+			break;
 		case OPT_NO_FILENAME: opt_no_filename = 1; break;
 		case 's': cli_games.no_messages = 1; break;
 		case 'i': opt_icase = 1; break;
@@ -387,9 +422,31 @@ main(int argc, char **argv)
 	if (selector == NULL)
 		cli_fatal("out of memory");
 	cd_select_set_lang(selector, opt_lang);
+	openings = cli_openings_load();
 	for (i = 0; i < nconds; i++) {
-		cd_status st = cd_select_add(selector, conds[i].kind,
-		    conds[i].text, &err);
+		bool op = strcmp(conds[i].option, "opening") == 0;
+		char *text = NULL;
+		cd_status st;
+
+		if (op && openings == NULL)
+			cli_usage_error("--opening needs opening tables "
+			    "(--openings or CHESSDATA_OPENINGS)");
+		if (openings != NULL && (op || conds[i].kind == CD_SEL_ECO) &&
+		    osel == NULL &&
+		    (osel = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0)) ==
+		    NULL)
+			cli_fatal("out of memory");
+		if (op) {
+			size_t n = strlen(conds[i].text) + 9;
+
+			if ((text = malloc(n)) == NULL)
+				cli_fatal("out of memory");
+			snprintf(text, n, "Opening~%s", conds[i].text);
+		}
+		st = cd_select_add(openings != NULL && (op ||
+		    conds[i].kind == CD_SEL_ECO) ? osel : selector,
+		    conds[i].kind, op ? text : conds[i].text, &err);
+		free(text);
 
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
@@ -404,7 +461,7 @@ main(int argc, char **argv)
 	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
 		tags_all |= (uint64_t)1 << i;
 	/* tags alone: the movetext is not parsed */
-	cli_games.noparse = !cd_select_needs_moves(selector);
+	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = each;
 	cli_games.need_parse = need_parse;
@@ -444,6 +501,7 @@ main(int argc, char **argv)
 		cli_stats(cli_games.read, selected, cli_games.rejected);
 	}
 	cd_select_free(selector);
+	cd_select_free(osel);
 	if (status == 0)
 		status = selected > 0 ? 0 : 1;
 	cli_exit(status);

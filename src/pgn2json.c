@@ -21,6 +21,7 @@ static int opt_stats;
 static unsigned opt_flags;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
+static const cd_openings *openings;	/* --openings */
 
 static void
 usage(void)
@@ -36,6 +37,9 @@ usage(void)
 	    "  -j, --jobs=N          parse with N threads (default: one per\n"
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
+	    "      --openings=FILE   add \"opening\", classified by the table\n"
+	    "                        FILE (TSV or PGN; repeatable; default: the\n"
+	    "                        files $CHESSDATA_OPENINGS names)\n"
 	    "  -o, --output=FILE     write to FILE\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
@@ -58,9 +62,13 @@ usage(void)
 static const char *
 to_json(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
+	cd_opening op;
+	bool found = openings != NULL &&
+	    cd_openings_classify(openings, j->game, &op);
+
 	(void)raw;
-	if (cd_game_write_json(j->game, j->index, opt_flags, j->out) !=
-	    CD_OK)
+	if (cd_game_write_json_opening(j->game, j->index, opt_flags,
+	    found ? &op : NULL, j->out) != CD_OK)
 		cli_fatal("out of memory");
 	return NULL;
 }
@@ -68,12 +76,14 @@ to_json(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_VARIATIONS };
+	enum { OPT_LANG = 256, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
+		OPT_VARIATIONS };
 	static const struct option longopts[] = {
 		{ "comments", no_argument, NULL, 'c' },
 		{ "fens", no_argument, NULL, 'f' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
@@ -100,6 +110,7 @@ main(int argc, char **argv)
 			if (opt_lang == NULL)
 				cli_usage_error("unknown language '%s'", optarg);
 			break;
+		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
@@ -114,6 +125,8 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
+	if ((openings = cli_openings_load()) != NULL)
+		opt_flags |= CD_JSON_OPENING;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = to_json;
 	cli_inputs(argc, argv, optind);

@@ -22,12 +22,13 @@
 static int opt_stats, opt_no_header, opt_style = CD_FIELD_TSV;
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
+static const cd_openings *openings;	/* --openings, for @eco ... */
 
 /* The columns, each known once from its name. */
 static struct column {
 	char *name;
 	size_t name_len;
-	enum { COL_TAG, COL_RESULT, COL_COMPUTED } kind;
+	enum { COL_TAG, COL_RESULT, COL_COMPUTED, COL_OPENING } kind;
 	const char *missing;	/* a tag's value when the game has none */
 	size_t missing_len;
 	size_t first;		/* the first column of its name */
@@ -113,13 +114,17 @@ usage(void)
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
 	    "                        and @game, @start, @moves, @uci, @plies,\n"
-	    "                        @result, @final, @termination (default:\n"
-	    "                        " DEFAULT_FIELDS ")\n"
+	    "                        @result, @final, @termination, and with\n"
+	    "                        --openings @eco, @opening, @opening_ply\n"
+	    "                        (default: " DEFAULT_FIELDS ")\n"
 	    "  -H, --no-header       no header row\n"
 	    "  -j, --jobs=N          parse with N threads (default: one per\n"
 	    "                        CPU; the output is the same)\n"
 	    "      --lang=LANG       read piece letters of language LANG\n"
 	    "  -o, --output=FILE     write to FILE\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
+	    "                        or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
 	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
@@ -169,13 +174,18 @@ parse_fields(const char *list)
 			cli_usage_error("empty field name in '%s'", list);
 		if ((f = strndup(p, n)) == NULL)
 			cli_fatal("out of memory");
-		if (f[0] == '@' && !cd_game_field_known(f))
+		if (f[0] == '@' && !cd_game_field_known(f) &&
+		    !cd_opening_field_known(f))
 			cli_usage_error("unknown field '%s'", f);
+		if (cd_opening_field_known(f) && openings == NULL)
+			cli_usage_error("field '%s' needs opening tables "
+			    "(--openings or CHESSDATA_OPENINGS)", f);
 		if ((fields = realloc(fields, (nfields + 1) *
 		    sizeof(*fields))) == NULL)
 			cli_fatal("out of memory");
 		fields[nfields].name = f;
-		fields[nfields].kind = f[0] == '@' ? COL_COMPUTED :
+		fields[nfields].kind = cd_opening_field_known(f) ?
+		    COL_OPENING : f[0] == '@' ? COL_COMPUTED :
 		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
 		fields[nfields].name_len = strlen(f);
 		fields[nfields].missing = missing_tag(f);
@@ -318,6 +328,8 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	struct rowbuf *rb = j->priv;
 	cd_buf *tmp, *out = j->out;
+	cd_opening op;
+	int classified = -1;	/* not yet */
 	size_t i;
 
 	if (rb == NULL) {
@@ -346,7 +358,7 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			out->data[out->len++] = opt_style == CD_FIELD_CSV ?
 			    ',' : '\t';
 		}
-		if (c->kind != COL_COMPUTED) {
+		if (c->kind < COL_COMPUTED) {
 			if (cli_games.noparse)
 				raw_tag(out, raw, c, rb->found[c->first], tmp);
 			else
@@ -355,7 +367,12 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 		}
 		/* computed: plain text, then escaped */
 		tmp->len = 0;
-		if (cd_game_write_field(j->game, c->name, j->index, tmp) !=
+		if (c->kind == COL_OPENING && classified < 0)
+			classified = cd_openings_classify(openings, j->game,
+			    &op);
+		if ((c->kind == COL_OPENING ? cd_opening_write_field(
+		    classified ? &op : NULL, c->name, tmp) :
+		    cd_game_write_field(j->game, c->name, j->index, tmp)) !=
 		    CD_OK)
 			cli_fatal("out of memory");
 		field(out, tmp->data, tmp->len);
@@ -370,13 +387,14 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_LANG, OPT_REJECTS, OPT_STATS };
+	enum { OPT_CSV = 256, OPT_LANG, OPT_OPENINGS, OPT_REJECTS, OPT_STATS };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "lang", required_argument, NULL, OPT_LANG },
+		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rejects", required_argument, NULL, OPT_REJECTS },
@@ -405,6 +423,7 @@ main(int argc, char **argv)
 			if (opt_lang == NULL)
 				cli_usage_error("unknown language '%s'", optarg);
 			break;
+		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;
 		case OPT_REJECTS: opt_rejects = optarg; break;
@@ -418,12 +437,13 @@ main(int argc, char **argv)
 			cli_bad_option(c, argv);
 		}
 	}
+	openings = cli_openings_load();
 	parse_fields(list);
 	index_fields();
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
-		if (fields[i].kind == COL_COMPUTED)
+		if (fields[i].kind >= COL_COMPUTED)
 			cli_games.noparse = false;
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = row;

@@ -16,17 +16,7 @@ J="$tooldir/pgn2json"
 C="${CORPUS:-}"
 [ -d "$C/online" ] && [ -d "$C/quirks" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-command -v node >/dev/null 2>&1 || { echo "SKIP: node is not installed"; exit 77; }
-D="${CHESSOPS_DIR:-$top_builddir/tests/chessops}"
-if [ ! -f "$D/node_modules/chessops/package.json" ]; then
-	command -v npm >/dev/null 2>&1 ||
-	    { echo "SKIP: npm is not installed (chessops needed)"; exit 77; }
-	# a package.json of its own, so that npm installs right there
-	mkdir -p "$D" && (cd "$D" && echo '{"private": true}' >package.json &&
-	    timeout 300 npm install --no-save \
-	    --no-audit --no-fund chessops@0.15.1 >npm.log 2>&1) ||
-	    { echo "SKIP: npm install chessops failed (see $D/npm.log)"; exit 77; }
-fi
+. "$top_srcdir/tests/chessops-lib.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/p2jx.XXXXXX") || exit 99
 trap 'rm -rf "$T"' EXIT
 status=0

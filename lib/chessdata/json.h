@@ -18,6 +18,7 @@
 
 #include <chessdata/base.h>
 #include <chessdata/pgn.h>
+#include <chessdata/opening.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -53,7 +54,9 @@ CD_API bool cd_text_plain(const char *s, size_t len);
 enum {
 	CD_JSON_COMMENTS = 1 << 0,	/* "comments" per ply */
 	CD_JSON_FENS = 1 << 1,		/* "fens": FEN after every ply */
-	CD_JSON_VARIATIONS = 1 << 2	/* "variations": the move tree */
+	CD_JSON_VARIATIONS = 1 << 2,	/* "variations": the move tree */
+	CD_JSON_OPENING = 1 << 3	/* "opening" (only with
+					 * cd_game_write_json_opening) */
 };
 
 /*
@@ -91,6 +94,14 @@ CD_API cd_status cd_game_write_json(const cd_game *g, uint64_t number,
     unsigned flags, cd_buf *out);
 
 /*
+ * The same with, under CD_JSON_OPENING, an "opening" field after
+ * "termination": {"eco": ECO, "name": NAME, "ply": N} from op (a
+ * classification, chessdata/opening.h), or null when op is NULL.
+ */
+CD_API cd_status cd_game_write_json_opening(const cd_game *g,
+    uint64_t number, unsigned flags, const cd_opening *op, cd_buf *out);
+
+/*
  * Computed fields of a row, named with an `@` so that no tag has their
  * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
  * "@uci", "@plies", "@result", "@final", "@termination" (the name, or
@@ -102,6 +113,14 @@ CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,
 
 /* Whether name is one of the computed fields above. */
 CD_API bool cd_game_field_known(const char *name);
+
+/* The computed fields of a classification (chessdata/opening.h):
+ * "@eco", "@opening" (its name), "@opening_ply" (the ply of the
+ * position); op NULL (not classified) writes nothing.  CD_ERR_ARG for
+ * another name. */
+CD_API cd_status cd_opening_write_field(const cd_opening *op,
+    const char *name, cd_buf *out);
+CD_API bool cd_opening_field_known(const char *name);
 
 #ifdef __cplusplus
 }

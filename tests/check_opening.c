@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check_opening.c: opening classification (chessdata/opening.h): the
+ * two table forms, the transposition that is not one (side to move),
+ * en passant counted only where a capture is legal, the first line of
+ * a position winning, the last position of the main line counting,
+ * errors with their place; and, over random games, the classification
+ * equal to a lookup of every main-line position (no position the
+ * early stop skips), from the parser's positions and replayed alike.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chessdata.h"
+#include "core-util.h"
+
+static const char small_tsv[] =
+    "eco\tname\tpgn\n"
+    "B10\tCaro-Kann Defense\t1. e4 c6\n"
+    "B12\tCaro-Kann Defense: Advance Variation\t1. e4 c6 2. d4 d5 3. e5\n"
+    "C00\tFrench Defense\t1. e4 e6\n"
+    "C02\tFrench Defense: Advance Variation\t"
+    "1. e4 e6 2. d4 d5 3. e5 c5 4. dxc5\n"
+    "B01\tScandinavian Defense\t1. e4 d5\n"
+    "B01\tScandinavian Defense: Dutch\t1. e4 d5 2. e5 f5\n"
+    "D08\tAlbin Countergambit\t1. d4 d5 2. c4 e5\n"
+    "E00\tIndian: First\t1. d4 Nf6 2. c4 e6\n"
+    "E00\tIndian: Second\t1.c4 e6 2.d4 Nf6 *\n";
+
+/* The same lines as PGN, names in tags. */
+static const char small_pgn[] =
+    "{ a comment first }\n"
+    "[ECO \"B10\"]\n[Opening \"Caro-Kann Defense\"]\n\n1. e4 c6 *\n\n"
+    "[ECO \"B12\"]\n[Opening \"Caro-Kann Defense\"]\n"
+    "[Variation \"Advance Variation\"]\n\n1. e4 c6 2. d4 d5 3. e5 *\n\n"
+    "[ECO \"C00\"]\n[Opening \"French Defense\"]\n\n1. e4 e6 *\n\n"
+    "[ECO \"C02\"]\n[Opening \"French Defense\"]\n"
+    "[Variation \"Advance Variation\"]\n\n"
+    "1. e4 e6 2. d4 d5 3. e5 c5 4. dxc5 *\n\n"
+    "[ECO \"B01\"]\n[Opening \"Scandinavian Defense\"]\n\n1. e4 d5 *\n\n"
+    "[ECO \"B01\"]\n[Opening \"Scandinavian Defense\"]\n"
+    "[Variation \"Dutch\"]\n\n1. e4 d5 2. e5 f5 *\n\n"
+    "[ECO \"D08\"]\n[Opening \"Albin Countergambit\"]\n\n"
+    "1. d4 d5 2. c4 e5 *\n\n"
+    "[ECO \"E00\"]\n[Opening \"Indian\"]\n[Variation \"First\"]\n\n"
+    "1. d4 Nf6 2. c4 e6 *\n\n"
+    "[ECO \"E00\"]\n[Opening \"Indian\"]\n[Variation \"Second\"]\n\n"
+    "1. c4 e6 2. d4 Nf6 *\n";
+
+static const struct game_case {
+	const char *moves;
+	const char *eco, *name;	/* NULL: no line */
+	uint32_t ply;
+} game_cases[] = {
+	/* issue 31: pgn-extract calls it a French (it ignores the side
+	 * to move) */
+	{ "1. e4 c6 2. d4 d5 3. e5 c5 4. dxc5 e6 *", "B12",
+	    "Caro-Kann Defense: Advance Variation", 5 },
+	{ "1. e4 e6 2. d4 d5 3. e5 c5 4. dxc5 Bxc5 *", "C02",
+	    "French Defense: Advance Variation", 7 },
+	/* en passant possible: part of the position */
+	{ "1. e4 d5 2. e5 f5 3. exf6 *", "B01",
+	    "Scandinavian Defense: Dutch", 4 },
+	{ "1. e4 d5 2. e5 f6 3. Nf3 Qd6 4. Ng1 Qd7 5. Nf3 Qd8 6. Ng1 f5 *",
+	    "B01", "Scandinavian Defense", 2 },
+	/* en passant impossible: not part of it */
+	{ "1. d4 d5 2. c4 e6 3. Nf3 Qd6 4. Ng1 Qd7 5. Nf3 Qd8 6. Ng1 e5 *",
+	    "D08", "Albin Countergambit", 12 },
+	{ "1. c4 e6 2. d4 Nf6 *", "E00", "Indian: First", 4 },
+	{ "1. e4 e6 2. Nf3 Nf6 3. Ng1 Ng8 *", "C00", "French Defense", 6 },
+	{ "1. a3 e5 *", NULL, NULL, 0 },
+	{ "*", NULL, NULL, 0 },
+};
+
+/* Set b to the position of FEN text f. */
+static void
+fen(cd_board *b, const char *f)
+{
+	ck_assert_int_eq(cd_fen_parse(b, f, strlen(f), 0, NULL), CD_OK);
+}
+
+static void
+read_table(cd_openings *o, const char *text)
+{
+	cd_error err;
+
+	ck_assert_int_eq(cd_openings_read(o, text, strlen(text), &err),
+	    CD_OK);
+	ck_assert_int_eq(err.status, CD_OK);
+}
+
+static void
+classify_case(const char *table, int i)
+{
+	const struct game_case *c = &game_cases[i];
+	cd_openings *o = cd_openings_new();
+	cd_game *g = cd_game_new();
+	cd_pgn_parse_opts po = { 0 };
+	cd_opening op;
+	int pass;
+
+	ck_assert_ptr_nonnull(o);
+	read_table(o, table);
+	ck_assert_uint_eq(cd_openings_count(o), 8);	/* one position twice */
+	for (pass = 0; pass < 2; pass++) {
+		po.flags = pass ? CD_PGN_PARSE_POSITIONS : 0;
+		ck_assert_int_eq(cd_pgn_parse_text(g, c->moves,
+		    strlen(c->moves), &po, NULL), CD_OK);
+		ck_assert(pass == 0 || g->positions != NULL);
+		if (c->eco == NULL) {
+			ck_assert(!cd_openings_classify(o, g, &op));
+			continue;
+		}
+		ck_assert(cd_openings_classify(o, g, &op));
+		ck_assert_str_eq(op.eco, c->eco);
+		ck_assert_str_eq(op.name, c->name);
+		ck_assert_uint_eq(op.ply, c->ply);
+	}
+	cd_game_free(g);
+	cd_openings_free(o);
+}
+
+START_TEST(test_tsv)
+{
+	classify_case(small_tsv, _i);
+}
+END_TEST
+
+START_TEST(test_pgn)
+{
+	classify_case(small_pgn, _i);
+}
+END_TEST
+
+/* The parts of a PGN line's name, and a TSV line's. */
+START_TEST(test_parts)
+{
+	cd_openings *o = cd_openings_new();
+	cd_board b;
+	cd_opening op;
+	const char *t = "[ECO \"C42\"]\n[Opening \"Petrov\"]\n"
+	    "[Variation \"Classical\"]\n[SubVariation \"Jaenisch\"]\n\n"
+	    "1. e4 e5 2. Nf3 Nf6 *\n";
+
+	read_table(o, t);
+	read_table(o, "\xef\xbb\xbf" "eco\tname\tpgn\r\nA00\tBOM\t1. a3\r\n");
+	ck_assert_uint_eq(cd_openings_count(o), 2);
+	read_table(o, small_tsv);
+	cd_board_init(&b);
+	ck_assert(!cd_openings_find(o, &b, &op));	/* no move: no line */
+	fen(&b,
+	    "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+	ck_assert(cd_openings_find(o, &b, &op));
+	ck_assert_str_eq(op.name, "Petrov: Classical, Jaenisch");
+	ck_assert_str_eq(op.opening, "Petrov");
+	ck_assert_str_eq(op.variation, "Classical");
+	ck_assert_str_eq(op.subvariation, "Jaenisch");
+	ck_assert(op.from_pgn);
+	ck_assert_uint_eq(op.line_plies, 4);
+	fen(&b, "rnbqkbnr/pp1ppppp/2p5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+	ck_assert(cd_openings_find(o, &b, &op));
+	ck_assert_str_eq(op.name, "Caro-Kann Defense");
+	ck_assert_str_eq(op.opening, "Caro-Kann Defense");
+	ck_assert_str_eq(op.variation, "");
+	ck_assert(!op.from_pgn);
+	cd_openings_free(o);
+}
+END_TEST
+
+static const struct bad_case {
+	const char *text;
+	cd_status st;
+	unsigned long line, col;
+} bad_cases[] = {
+	{ "eco\tname\tpgn\nA00\tx\t1. e4\nA00\ty\t1. e4 e5 2. Ke3\n",
+	    CD_ERR_ILLEGAL, 3, 19 },
+	{ "eco\tname\tpgn\nA00\tx\t1. e4 Zz9\n", CD_ERR_SYNTAX, 2, 13 },
+	{ "pgn\teco\tname\n1. e4 e5\tA00\n", CD_ERR_SYNTAX, 2, 1 },
+	{ "[ECO \"A00\"]\n\n1. e4 e5 2. Ke3 *\n", CD_ERR_ILLEGAL, 3, 13 },
+};
+
+START_TEST(test_bad)
+{
+	const struct bad_case *c = &bad_cases[_i];
+	cd_openings *o = cd_openings_new();
+	cd_error err;
+
+	ck_assert_int_eq(cd_openings_read(o, c->text, strlen(c->text), &err),
+	    c->st);
+	ck_assert_int_eq(err.status, c->st);
+	ck_assert_uint_eq(err.line, c->line);
+	ck_assert_uint_eq(err.col, c->col);
+	ck_assert(err.msg[0] != '\0');
+	cd_openings_free(o);
+}
+END_TEST
+
+/* ---- random games ---- */
+
+static unsigned
+rnd(unsigned n)
+{
+	return (unsigned)(tu_rand() % n);
+}
+
+/* Play up to n random moves in g (built from its start); the SAN of
+ * each appended to text (with move numbers when numbers is set). */
+static void
+random_moves(cd_game *g, int n, char *text, size_t cap, bool numbers)
+{
+	cd_move mv[CD_MAX_MOVES];
+	int i, k;
+	uint32_t node;
+
+	for (i = 0; i < n; i++) {
+		const cd_board *b = cd_game_board(g);
+		size_t len = strlen(text);
+
+		if ((k = cd_board_legal_moves(b, mv)) == 0)
+			return;
+		ck_assert_int_eq(cd_game_add_move(g, mv[rnd((unsigned)k)],
+		    &node), CD_OK);
+		if (numbers && i % 2 == 0)
+			snprintf(text + len, cap - len, "%d. %s ", i / 2 + 1,
+			    g->nodes[node].san);
+		else
+			snprintf(text + len, cap - len, "%s ",
+			    g->nodes[node].san);
+	}
+}
+
+/* The classification by a lookup of every main-line position. */
+static bool
+brute(const cd_openings *o, const cd_game *g, cd_opening *out)
+{
+	cd_board b = g->start;
+	cd_opening op;
+	uint32_t i;
+	bool found = false;
+
+	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		cd_board_make(&b, g->nodes[i].move);
+		if (cd_openings_find(o, &b, &op)) {
+			*out = op;
+			out->ply = g->nodes[i].ply;
+			found = true;
+		}
+	}
+	return found;
+}
+
+START_TEST(test_random)
+{
+	enum { LINES = 400, GAMES = 3000 };
+	static char table[LINES * 120 + 64], line[4096];
+	static char lines[LINES][160];
+	cd_openings *o = cd_openings_new();
+	cd_game *g = cd_game_new(), *p = cd_game_new();
+	cd_pgn_parse_opts po = { 0 };
+	cd_buf pgn = { 0 };
+	int i, pass, hits = 0;
+
+	/* lines of 1 to 12 random moves, numbered or not, and some that
+	 * go on from an earlier line */
+	strcpy(table, "name\teco\tpgn\n");
+	for (i = 0; i < LINES; i++) {
+		size_t len = strlen(table);
+
+		cd_game_clear(g);
+		lines[i][0] = '\0';
+		if (i > 0 && rnd(3) == 0) {
+			const char *from = lines[rnd((unsigned)i)];
+
+			strcpy(lines[i], from);
+			ck_assert_int_eq(cd_pgn_parse_text(g, from,
+			    strlen(from), NULL, NULL), CD_OK);
+		}
+		random_moves(g, 1 + (int)rnd(12 - (i % 4)), lines[i],
+		    sizeof(lines[i]), false);
+		snprintf(table + len, sizeof(table) - len, "line %d\tX%02d\t%s\n",
+		    i, i % 100, lines[i]);
+	}
+	read_table(o, table);
+	ck_assert_uint_gt(cd_openings_count(o), LINES / 2);
+	for (i = 0; i < GAMES; i++) {
+		cd_opening a, b;
+		bool fa, fb;
+		const char *from = lines[rnd(LINES)];
+
+		/* a line of the table (or none), then random moves */
+		cd_game_clear(g);
+		line[0] = '\0';
+		if (rnd(4) != 0)
+			ck_assert_int_eq(cd_pgn_parse_text(g, from,
+			    strlen(from), NULL, NULL), CD_OK);
+		random_moves(g, (int)rnd(80), line, sizeof(line), true);
+		pgn.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(g, 0, &pgn), CD_OK);
+		fb = brute(o, g, &b);
+		hits += fb;
+		for (pass = 0; pass < 2; pass++) {
+			po.flags = pass ? CD_PGN_PARSE_POSITIONS : 0;
+			ck_assert_int_eq(cd_pgn_parse_text(p, pgn.data, pgn.len,
+			    &po, NULL), CD_OK);
+			fa = cd_openings_classify(o, p, &a);
+			ck_assert_int_eq(fa, fb);
+			if (!fa)
+				continue;
+			ck_assert_str_eq(a.eco, b.eco);
+			ck_assert_str_eq(a.name, b.name);
+			ck_assert_uint_eq(a.ply, b.ply);
+		}
+	}
+	ck_assert_int_gt(hits, GAMES / 2);
+	cd_buf_free(&pgn);
+	cd_game_free(g);
+	cd_game_free(p);
+	cd_openings_free(o);
+}
+END_TEST
+
+static Suite *
+opening_suite(void)
+{
+	Suite *s = suite_create("opening");
+	TCase *tc = tcase_create("classify");
+
+	tcase_add_loop_test(tc, test_tsv, 0,
+	    (int)(sizeof(game_cases) / sizeof(game_cases[0])));
+	tcase_add_loop_test(tc, test_pgn, 0,
+	    (int)(sizeof(game_cases) / sizeof(game_cases[0])));
+	tcase_add_test(tc, test_parts);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("read");
+	tcase_add_loop_test(tc, test_bad, 0,
+	    (int)(sizeof(bad_cases) / sizeof(bad_cases[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("random");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_random);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(opening_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
