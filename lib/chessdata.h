@@ -23,5 +23,6 @@
 #include <chessdata/comment.h>
 #include <chessdata/json.h>
 #include <chessdata/stream.h>
+#include <chessdata/dedup.h>
 
 #endif

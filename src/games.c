@@ -328,7 +328,10 @@ emit(struct output *o)
 	}
 	if (o->rej.len > 0)
 		cli_rejects_write(o->rej.data, o->rej.len);
-	cli_output_write(o->out.data, o->out.len);
+	if (cli_games.emit != NULL)
+		cli_games.emit(o->out.data, o->out.len);
+	else
+		cli_output_write(o->out.data, o->out.len);
 	cli_games.written += o->written;
 	cli_games.rejected += o->rejected;
 	o->out.len = o->msg.len = o->rej.len = 0;

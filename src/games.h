@@ -54,6 +54,10 @@ struct cli_games {
 				 * at a time from the reader on the
 				 * calling thread (job->game is NULL;
 				 * jobs does not count) */
+	/* When set, it gets what each appended for a batch, in input
+	 * order (one thread at a time), instead of the output file (a
+	 * tool that decides in input order: pgn-dedup). */
+	void (*emit)(const char *data, size_t len);
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };
