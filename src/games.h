@@ -68,6 +68,11 @@ int cli_games_file(FILE *f, const char *name);
 /* Stop the threads and free what cli_games_file allocated. */
 void cli_games_end(void);
 
+/* Append a game's bytes as they came to out, and an empty line (in
+ * the game's line ends) when they do not end with one, so that games
+ * stay apart (the last game of a file often lacks it). */
+void cli_append_game(cd_buf *out, const char *text, size_t len);
+
 /* The number of CPUs this process may run on (at least 1). */
 unsigned cli_cpus(void);
 /* The value of -j/--jobs: a number from 1 to 256 (else a usage

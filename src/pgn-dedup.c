@@ -152,38 +152,6 @@ recs_grow(size_t n)
 
 /* ---- pass 1: each game's record ---- */
 
-/* What goes after a game's bytes so that games stay apart: an empty
- * line when they do not end with one (the last game of a file often
- * lacks it), in their line ends. */
-static const char *
-game_tail(const char *text, size_t len)
-{
-	size_t p;
-
-	if (len == 0)
-		return "";
-	if (text[len - 1] != '\n')
-		return "\n\n";
-	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
-	    text[p - 1] == '\r'); p--)
-		;
-	if (p > 0 && text[p - 1] != '\n')
-		return len >= 2 && text[len - 2] == '\r' ? "\r\n" : "\n";
-	return "";
-}
-
-static void
-append_game(cd_buf *out, const char *text, size_t len)
-{
-	const char *tail = game_tail(text, len);
-	size_t tl = strlen(tail);
-
-	cli_buf_reserve(out, len + tl);
-	memcpy(out->data + out->len, text, len);
-	memcpy(out->data + out->len + len, tail, tl);
-	out->len += len + tl;
-}
-
 static void
 priv_free(void *p)
 {
@@ -258,7 +226,7 @@ emit_one_pass(const char *data, size_t len)
 		if (dup == (bool)opt_dups) {
 			written++;
 			if (!opt_count)
-				append_game(&outbuf, data + off, w.len);
+				cli_append_game(&outbuf, data + off, w.len);
 		}
 		off += w.len;
 	}
@@ -570,7 +538,7 @@ write_game(const cd_pgn_raw_game *raw, uint32_t g, const char *name)
 	if (opt_count)
 		return;
 	outbuf.len = 0;
-	append_game(&outbuf, raw->text, raw->len);
+	cli_append_game(&outbuf, raw->text, raw->len);
 	cli_output_write(outbuf.data, outbuf.len);
 }
 
