@@ -542,6 +542,45 @@ write_game(const cd_pgn_raw_game *raw, uint32_t g, const char *name)
 	cli_output_write(outbuf.data, outbuf.len);
 }
 
+/* ---- the --groups file ---- */
+
+static size_t groups_id;
+
+/* A temporary file beside path, renamed over it at the end (so the
+ * file may be an input, and a failed run leaves it as it was). */
+static FILE *
+groups_open(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
+	    strndup(path, (size_t)(slash - path));
+	struct stat st;
+	mode_t mask;
+	FILE *f;
+	int fd;
+
+	if (dir == NULL)
+		cli_fatal("out of memory");
+	fd = cli_tmp_create(dir, ".pgn-dedup.", &groups_id);
+	free(dir);
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 :
+	    0666 & ~mask) != 0 || (f = fdopen(fd, "w")) == NULL)
+		cli_fatal("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static void
+groups_close(FILE *f, const char *path)
+{
+	if ((ferror(f) | fclose(f)) != 0)
+		cli_fatal("write error on %s", path);
+	if (rename(cli_tmp_name(groups_id), path) != 0)
+		cli_fatal("cannot write %s: %s", path, strerror(errno));
+	cli_tmp_remove(groups_id);
+}
+
 /* ---- options ---- */
 
 static void
@@ -677,8 +716,8 @@ main(int argc, char **argv)
 		table_size(1 << 12);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
-	if (opt_groups != NULL && (groups = fopen(opt_groups, "w")) == NULL)
-		cli_fatal("cannot create %s: %s", opt_groups, strerror(errno));
+	if (opt_groups != NULL)
+		groups = groups_open(opt_groups);
 	status = cli_each_input(argc, argv, optind, first_pass);
 	cli_progress_end();
 	if (two_pass) {
@@ -710,8 +749,8 @@ main(int argc, char **argv)
 	}
 	cli_games_end();
 	cli_rejects_close();
-	if (groups != NULL && (ferror(groups) | fclose(groups)) != 0)
-		cli_fatal("write error on %s", opt_groups);
+	if (groups != NULL)
+		groups_close(groups, opt_groups);
 	if (opt_count)
 		fprintf(cli_output_file(), "%llu\n",
 		    (unsigned long long)written);
