@@ -25,5 +25,6 @@
 #include <chessdata/stream.h>
 #include <chessdata/sniff.h>
 #include <chessdata/opening.h>
+#include <chessdata/dedup.h>
 
 #endif

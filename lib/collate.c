@@ -303,6 +303,133 @@ put_string(struct out *o, const char *s, size_t len)
 	put(o, 0x01);
 }
 
+/* A Date value: its kind, then a date's numbers or another value's
+ * bytes. */
+static void
+put_date(struct out *o, const char *v, size_t len)
+{
+	unsigned d[3];
+	int k = cd_collate_date_read(v, len, d);
+
+	put(o, (unsigned)k);
+	if (k == CD_DATE_VALID) {
+		put32(o, d[0]);
+		put32(o, d[1]);
+		put32(o, d[2]);
+	} else if (k == CD_DATE_OTHER) {
+		put_string(o, v, len);
+	}
+}
+
+/* A Round value: its kind, then a number's parts or another value's
+ * bytes. */
+static void
+put_round(struct out *o, const char *v, size_t len)
+{
+	int k = round_kind(v, len);
+
+	put(o, (unsigned)k);
+	if (k == R_NUMBER) {
+		const char *p = v, *e = v + len, *d;
+		size_t n, j;
+
+		while (p < e) {
+			round_part(&p, e, &d, &n);
+			put(o, 0x01);
+			put(o, (unsigned)n);
+			for (j = 0; j < n; j++)
+				put(o, (unsigned char)d[j]);
+		}
+		put(o, 0x00);
+	} else if (k == R_OTHER) {
+		put_string(o, v, len);
+	}
+}
+
+/*
+ * Any other value of -k: empty (1), a negative number (2), a number
+ * (3: the digits of "[+-]D[.D]" compare as the number), anything else
+ * (4, its bytes).  A number: the count of its integer digits without
+ * leading zeros (16 bits), those digits, the fraction's digits without
+ * trailing zeros, 0x00; a negative number the same with every byte
+ * complemented (the larger the magnitude, the smaller the bytes).
+ */
+enum { N_EMPTY = 1, N_NEGATIVE, N_NUMBER, N_OTHER };
+
+static void
+put_number(struct out *o, const char *v, size_t len)
+{
+	size_t i = 0, ib, ie, fb, fe;
+	unsigned flip;
+
+	if (len == 0) {
+		put(o, N_EMPTY);
+		return;
+	}
+	if (v[0] == '+' || v[0] == '-')
+		i++;
+	for (ib = i; i < len && v[i] >= '0' && v[i] <= '9'; i++)
+		;
+	ie = i;
+	fb = fe = i;
+	if (i < len && v[i] == '.' && i + 1 < len) {
+		for (fb = ++i; i < len && v[i] >= '0' && v[i] <= '9'; i++)
+			;
+		fe = i;
+		if (fe == fb)
+			i = 0;	/* "1." is no number */
+	}
+	if (ie == ib || i != len || ie - ib > 0xffff) {
+		put(o, N_OTHER);
+		put_string(o, v, len);
+		return;
+	}
+	while (ib < ie && v[ib] == '0')
+		ib++;
+	while (fe > fb && v[fe - 1] == '0')
+		fe--;
+	flip = v[0] == '-' && (ib < ie || fb < fe) ? 0xff : 0;
+	put(o, flip ? N_NEGATIVE : N_NUMBER);
+	put(o, ((ie - ib) >> 8) ^ flip);
+	put(o, ((ie - ib) & 0xff) ^ flip);
+	for (i = ib; i < ie; i++)
+		put(o, (unsigned char)v[i] ^ flip);
+	for (i = fb; i < fe; i++)
+		put(o, (unsigned char)v[i] ^ flip);
+	put(o, 0x00 ^ flip);
+}
+
+/* Whether a tag name is a date's (Date, UTCDate, EventDate, ...). */
+static bool
+date_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n >= 4 && strcmp(name + n - 4, "Date") == 0;
+}
+
+size_t
+cd_collate_key_tags(const cd_pgn_raw_game *g, const char *const *names,
+    size_t n, unsigned char *out, size_t cap)
+{
+	struct out o = { out, 0, cap };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(g, names[i]);
+		const char *v = t ? t->value : "";
+		size_t len = t ? t->value_len : 0;
+
+		if (date_name(names[i]))
+			put_date(&o, v, len);
+		else if (strcmp(names[i], "Round") == 0)
+			put_round(&o, v, len);
+		else
+			put_number(&o, v, len);
+	}
+	return o.len;
+}
+
 size_t
 cd_collate_key(const cd_collate_game *g, unsigned char *out, size_t cap)
 {
@@ -315,40 +442,12 @@ cd_collate_key(const cd_collate_game *g, unsigned char *out, size_t cap)
 
 		if (v == NULL)
 			v = "";
-		if (i == CD_COLLATE_DATE) {
-			unsigned d[3];
-			int k = cd_collate_date_read(v, len, d);
-
-			put(&o, (unsigned)k);
-			if (k == CD_DATE_VALID) {
-				put32(&o, d[0]);
-				put32(&o, d[1]);
-				put32(&o, d[2]);
-			} else if (k == CD_DATE_OTHER) {
-				put_string(&o, v, len);
-			}
-		} else if (i == CD_COLLATE_ROUND) {
-			int k = round_kind(v, len);
-
-			put(&o, (unsigned)k);
-			if (k == R_NUMBER) {
-				const char *p = v, *e = v + len, *d;
-				size_t n, j;
-
-				while (p < e) {
-					round_part(&p, e, &d, &n);
-					put(&o, 0x01);
-					put(&o, (unsigned)n);
-					for (j = 0; j < n; j++)
-						put(&o, (unsigned char)d[j]);
-				}
-				put(&o, 0x00);
-			} else if (k == R_OTHER) {
-				put_string(&o, v, len);
-			}
-		} else {
+		if (i == CD_COLLATE_DATE)
+			put_date(&o, v, len);
+		else if (i == CD_COLLATE_ROUND)
+			put_round(&o, v, len);
+		else
 			put_string(&o, v, len);
-		}
 	}
 	return o.len;
 }

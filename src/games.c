@@ -136,6 +136,40 @@ cli_parse_jobs(const char *arg)
 	return (unsigned)v;
 }
 
+/* ---- a game's bytes in an output ---- */
+
+/* What goes after a game's bytes so that games stay apart: an empty
+ * line when they do not end with one (the last game of a file often
+ * lacks it), in their line ends. */
+static const char *
+game_tail(const char *text, size_t len)
+{
+	size_t p;
+
+	if (len == 0)
+		return "";
+	if (text[len - 1] != '\n')
+		return "\n\n";
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? "\r\n" : "\n";
+	return "";
+}
+
+void
+cli_append_game(cd_buf *out, const char *text, size_t len)
+{
+	const char *tail = game_tail(text, len);
+	size_t tl = strlen(tail);
+
+	cli_buf_reserve(out, len + tl);
+	memcpy(out->data + out->len, text, len);
+	memcpy(out->data + out->len + len, tail, tl);
+	out->len += len + tl;
+}
+
 /* ---- filling a batch (the thread that holds the input) ---- */
 
 static void *
@@ -330,7 +364,10 @@ emit(struct output *o)
 	}
 	if (o->rej.len > 0)
 		cli_rejects_write(o->rej.data, o->rej.len);
-	cli_output_write(o->out.data, o->out.len);
+	if (cli_games.emit != NULL)
+		cli_games.emit(o->out.data, o->out.len);
+	else
+		cli_output_write(o->out.data, o->out.len);
 	cli_games.written += o->written;
 	cli_games.rejected += o->rejected;
 	o->out.len = o->msg.len = o->rej.len = 0;

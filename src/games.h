@@ -63,6 +63,10 @@ struct cli_games {
 				 * inputs (0: no limit) */
 	bool no_messages;	/* no message about a game that does not
 				 * read (it is still counted and copied) */
+	/* When set, it gets what each appended for a batch, in input
+	 * order (one thread at a time), instead of the output file (a
+	 * tool that decides in input order: pgn-dedup). */
+	void (*emit)(const char *data, size_t len);
 	uint64_t read, written, rejected;
 	uint64_t bytes;		/* input bytes read, all inputs */
 };
@@ -72,6 +76,11 @@ extern struct cli_games cli_games;
 int cli_games_file(FILE *f, const char *name);
 /* Stop the threads and free what cli_games_file allocated. */
 void cli_games_end(void);
+
+/* Append a game's bytes as they came to out, and an empty line (in
+ * the game's line ends) when they do not end with one, so that games
+ * stay apart (the last game of a file often lacks it). */
+void cli_append_game(cd_buf *out, const char *text, size_t len);
 
 /* The number of CPUs this process may run on (at least 1). */
 unsigned cli_cpus(void);

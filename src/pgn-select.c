@@ -141,38 +141,6 @@ parse_max(const char *arg)
 	return v;
 }
 
-/* What goes after a game's bytes so that games stay apart: an empty
- * line when they do not end with one (the last game of a file often
- * lacks it), in their line ends. */
-static const char *
-game_tail(const char *text, size_t len)
-{
-	size_t p;
-
-	if (len == 0)
-		return "";
-	if (text[len - 1] != '\n')
-		return "\n\n";
-	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
-	    text[p - 1] == '\r'); p--)
-		;
-	if (p > 0 && text[p - 1] != '\n')
-		return len >= 2 && text[len - 2] == '\r' ? "\r\n" : "\n";
-	return "";
-}
-
-static void
-append_game(cd_buf *out, const char *text, size_t len)
-{
-	const char *tail = game_tail(text, len);
-	size_t tl = strlen(tail);
-
-	cli_buf_reserve(out, len + tl);
-	memcpy(out->data + out->len, text, len);
-	memcpy(out->data + out->len + len, tail, tl);
-	out->len += len + tl;
-}
-
 /* Whether the game's classification meets --eco and --opening. */
 static bool
 opening_holds(const cd_game *g)
@@ -255,7 +223,7 @@ each(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	see_tags(raw);
 	if (take(j, raw, j->parsed ? j->game : NULL) && !opt_count)
-		append_game(j->out, raw->text, raw->len);
+		cli_append_game(j->out, raw->text, raw->len);
 	return NULL;
 }
 

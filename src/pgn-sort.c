@@ -49,6 +49,8 @@
 static int opt_reverse, opt_unique, opt_check, opt_merge, opt_stats;
 static size_t opt_budget = DEFAULT_BUDGET;
 static const char *opt_tmpdir;
+static char **opt_keys;		/* -k: tags sorted by first */
+static size_t opt_nkeys;
 static FILE *out;
 static int status;		/* exit status so far */
 static uint64_t games_read, games_written;
@@ -271,7 +273,11 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 	uint32_t len;
 
 	cd_collate_from_raw(g, &cg);
-	n = cd_collate_key(&cg, kbuf, kcap);
+	/* the -k tags, then keys 1 to 7 */
+	n = opt_nkeys == 0 ? 0 : cd_collate_key_tags(g,
+	    (const char *const *)opt_keys, opt_nkeys, kbuf, kcap);
+	n += cd_collate_key(&cg, n <= kcap ? kbuf + n : NULL,
+	    n <= kcap ? kcap - n : 0);
 	if (!opt_unique)
 		return n;
 	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
@@ -1310,6 +1316,34 @@ parse_size(const char *s)
 	return v < MIN_BUDGET ? MIN_BUDGET : (size_t)v;
 }
 
+/* -k TAG[,TAG...]: append the names to opt_keys. */
+static void
+add_keys(const char *arg)
+{
+	const char *p = arg, *e;
+
+	do {
+		size_t n, i;
+		char **k;
+
+		e = strchr(p, ',');
+		n = e ? (size_t)(e - p) : strlen(p);
+		for (i = 0; i < n; i++)
+			if (!(p[i] >= 'A' && p[i] <= 'Z') &&
+			    !(p[i] >= 'a' && p[i] <= 'z') &&
+			    !(p[i] >= '0' && p[i] <= '9') && p[i] != '_')
+				break;
+		if (n == 0 || i < n)
+			cli_usage_error("-k '%s': not a list of tag names", arg);
+		if ((k = realloc(opt_keys, (opt_nkeys + 1) * sizeof(*k))) ==
+		    NULL || (k[opt_nkeys] = strndup(p, n)) == NULL)
+			cli_fatal("out of memory");
+		opt_keys = k;
+		opt_nkeys++;
+		p = e + 1;
+	} while (e != NULL);
+}
+
 static void
 usage(void)
 {
@@ -1319,6 +1353,9 @@ usage(void)
 	    "each game's bytes as they came.\n\n"
 	    "  -c, --check           check that the input is sorted; exit 1 at\n"
 	    "                        the first game out of order\n"
+	    "  -k, --key=TAG[,TAG...]  sort by these tags first (numbers\n"
+	    "                        as numbers, dates as dates), then by the\n"
+	    "                        standard's keys; repeatable\n"
 	    "  -m, --merge           merge already sorted inputs\n"
 	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
@@ -1351,6 +1388,7 @@ main(int argc, char **argv)
 	enum { OPT_COMPRESS_TEMP = 256 };
 	static const struct option longopts[] = {
 		{ "check", no_argument, NULL, 'c' },
+		{ "key", required_argument, NULL, 'k' },
 		{ "merge", no_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1370,10 +1408,11 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cmo:qrS:T:uz:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":ck:mo:qrS:T:uz:hV", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c': opt_check = 1; break;
+		case 'k': add_keys(optarg); break;
 		case 'm': opt_merge = 1; break;
 		case 'o': outpath = optarg; break;
 		case 'q': cli_quiet = 1; break;

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -462,6 +463,88 @@ START_TEST(test_from_raw)
 }
 END_TEST
 
+/* The -k key of one tag value (in key, its length returned). */
+static size_t
+tag_key(const char *name, const char *value, unsigned char *key,
+    size_t cap)
+{
+	char text[256];
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	const char *names[1] = { name };
+	size_t n;
+
+	snprintf(text, sizeof(text), "[%s \"%s\"]\n\n*\n", name, value);
+	r = cd_pgn_reader_new_mem(text, strlen(text));
+	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+	n = cd_collate_key_tags(&g, names, 1, key, cap);
+	ck_assert_uint_le(n, cap);
+	cd_pgn_reader_free(r);
+	return n;
+}
+
+/* Random numbers (signs, leading zeros, fractions with trailing zeros,
+ * integers as wide as 15 digits): the keys compare as the numbers, and
+ * every number before every other value. */
+START_TEST(test_key_tags_numbers)
+{
+	unsigned char ka[128], kb[128];
+	char a[64], b[64];
+	unsigned seed = 1;
+	size_t la, lb;
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		char *v[2] = { a, b };
+		double x[2];
+		int j, c;
+
+		for (j = 0; j < 2; j++) {
+			long long ip = (long long)(rand_r(&seed) % 100000) *
+			    (rand_r(&seed) % 3 == 0 ? 10000000000LL : 1);
+			int frac = rand_r(&seed) % 1000, kind = rand_r(&seed) % 4;
+			const char *sg = rand_r(&seed) % 3 == 0 ? "-" :
+			    rand_r(&seed) % 5 == 0 ? "+" : "";
+
+			if (kind == 0)
+				snprintf(v[j], 64, "%s%lld", sg, ip);
+			else if (kind == 1)
+				snprintf(v[j], 64, "%s00%lld.%d0", sg, ip, frac);
+			else if (kind == 2)
+				snprintf(v[j], 64, "%s%lld.%03d", sg, ip, frac);
+			else
+				snprintf(v[j], 64, "%s%d", sg, frac % 7);
+			x[j] = strtod(v[j], NULL);
+		}
+		la = tag_key("N", a, ka, sizeof(ka));
+		lb = tag_key("N", b, kb, sizeof(kb));
+		c = cd_collate_key_cmp(ka, la, kb, lb);
+		ck_assert_msg(c == (x[0] > x[1]) - (x[0] < x[1]),
+		    "%s vs %s: %d", a, b, c);
+	}
+	/* empty, numbers, then the rest in byte order */
+	{
+		const char *order[] = { "", "-10", "-9.5", "-9", "0", "1.5",
+			"1.55", "9", "10", "1.", "1e3", "2024.01.01", "abc",
+			"x" };
+		size_t k, n = sizeof(order) / sizeof(order[0]);
+
+		for (k = 0; k + 1 < n; k++) {
+			la = tag_key("N", order[k], ka, sizeof(ka));
+			lb = tag_key("N", order[k + 1], kb, sizeof(kb));
+			ck_assert_msg(sign(cd_collate_key_cmp(ka, la, kb, lb)) < 0,
+			    "'%s' before '%s'", order[k], order[k + 1]);
+		}
+	}
+	/* dates by name: as the Date key ("1993" is "1993.??.??") */
+	la = tag_key("UTCDate", "1993", ka, sizeof(ka));
+	lb = tag_key("UTCDate", "1993.??.??", kb, sizeof(kb));
+	ck_assert_int_eq(cd_collate_key_cmp(ka, la, kb, lb), 0);
+	lb = tag_key("UTCDate", "1993.01.01", kb, sizeof(kb));
+	ck_assert_int_lt(cd_collate_key_cmp(ka, la, kb, lb), 0);
+}
+END_TEST
+
 static Suite *
 collate_suite(void)
 {
@@ -482,6 +565,7 @@ collate_suite(void)
 	tcase_add_test(tc, test_key_agrees);
 	tcase_add_test(tc, test_key_nul);
 	tcase_add_test(tc, test_from_raw);
+	tcase_add_test(tc, test_key_tags_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -233,6 +233,51 @@ if [ -w /dev/full ]; then
 	[ -z "$(ls "$T/tmp")" ] || fail "temporary files left after an error"
 fi
 
+# -k: random games sorted by tags first, the order checked with sort(1):
+# numbers as numbers (sort -g), dates and times (zero-padded: byte
+# order), in memory and in runs the same; a missing tag first; then
+# the standard's keys; -c agrees.
+awk 'BEGIN { srand(7); for (i = 0; i < 400; i++) {
+	n = int(rand() * 2000) - 1000
+	if (i % 3 == 0) n = n "." int(rand() * 100)
+	if (i % 7 == 0) n = "00" int(rand() * 50)
+	printf "[Event \"e%d\"]\n[Round \"%d\"]\n", i % 5, i % 11
+	printf "[UTCDate \"2024.%02d.%02d\"]\n", 1 + int(rand() * 3), 1 + int(rand() * 3)
+	printf "[UTCTime \"%02d:%02d:00\"]\n", int(rand() * 3), int(rand() * 3)
+	printf "[N \"%s\"]\n\n1. e4 *\n\n", n } }' >"$T/k.pgn"
+printf '[Event "none"]\n\n1. d4 *\n\n' >>"$T/k.pgn"
+# tagval NAME: the values of tag NAME on standard input, in order
+tagval() {
+	sed -n "s/^\[$1 \"\(.*\)\"\]\$/\1/p"
+}
+"$P" -k N "$T/k.pgn" >"$T/k.out" || fail "-k N: exit status"
+sed -n 1p "$T/k.out" | grep -q '"none"' || fail "-k N: a missing tag not first"
+tagval N <"$T/k.out" | sort -c -s -g || fail "-k N: not in numeric order"
+"$P" -r -k N "$T/k.pgn" | tagval N | sort -c -s -g -r || fail "-r -k N: order"
+"$P" -k UTCDate,UTCTime "$T/k.pgn" >"$T/k.out2"
+tagval UTCDate <"$T/k.out2" >"$T/k.d"
+tagval UTCTime <"$T/k.out2" >"$T/k.t"
+paste -d' ' "$T/k.d" "$T/k.t" | sort -c || fail "-k UTCDate,UTCTime: order"
+# within equal tags, the standard's keys: Event, then Round as numbers
+"$P" -k UTCDate,UTCTime "$T/k.pgn" | awk '
+	/^\[UTCDate / { d = $2 } /^\[UTCTime / { t = $2 }
+	/^\[Event / { e = $2 } /^\[Round / { r = $2 + 0 }
+	/^1\./ { k = d " " t; if (k == pk && (e < pe || (e == pe && r < pr)))
+		bad = 1; pk = k; pe = e; pr = r }
+	END { exit bad }' || fail "-k: ties not in the collating order"
+"$P" -k UTCDate -k UTCTime "$T/k.pgn" | cmp -s - "$T/k.out2" ||
+    fail "-k A -k B differs from -k A,B"
+mkdir -p "$T/ktmp"
+"$P" -S 64K -T "$T/ktmp" -k UTCDate,UTCTime "$T/k.pgn" |
+    cmp -s - "$T/k.out2" || fail "-k: runs and memory differ"
+"$P" -c -k UTCDate,UTCTime "$T/k.out2" || fail "-c -k: sorted output refused"
+"$P" -c -k N "$T/k.out2" 2>/dev/null && fail "-c -k N: unsorted input passed"
+for bad in "" "A,,B" "Bad Tag" "A,"; do
+	"$P" -k "$bad" "$T/k.pgn" >/dev/null 2>"$T/err"
+	[ $? -eq 2 ] || fail "-k '$bad': exit status"
+	grep -q "^pgn-sort: -k" "$T/err" || fail "-k '$bad': message"
+done
+
 # The corpus, when it is there: a real archive, external and in memory.
 X="${CORPUS:-}/pgn/otb-14539.pgn.xz"
 

@@ -110,6 +110,20 @@ CD_API int cd_collate_movetext_prefix_cmp(const char *a, size_t alen,
 CD_API size_t cd_collate_key(const cd_collate_game *g, unsigned char *out,
     size_t cap);
 
+/*
+ * Encode the values of the tags names[0..n) of g (the last tag of each
+ * name; a missing tag is an empty value) into out as cd_collate_key
+ * does, to sort by them before keys 1 to 7 (pgn-sort -k): a tag whose
+ * name ends in "Date" (Date, UTCDate, EventDate) as key 1, Round as key
+ * 4, any other tag with the empty value first, then negative numbers,
+ * then numbers (a value of the form [+-]DIGITS[.DIGITS], compared as
+ * the number it writes: "9" < "10" < "10.5"), then every other value
+ * in byte order.  Returns the length the key needs (more than cap:
+ * out holds nothing useful), like cd_collate_key.
+ */
+CD_API size_t cd_collate_key_tags(const cd_pgn_raw_game *g,
+    const char *const *names, size_t n, unsigned char *out, size_t cap);
+
 /* Compare two encoded keys: the order of keys 1 to 7. */
 CD_API int cd_collate_key_cmp(const unsigned char *a, size_t alen,
     const unsigned char *b, size_t blen);
