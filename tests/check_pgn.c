@@ -2164,6 +2164,80 @@ START_TEST(test_fill_moves_random)
 }
 END_TEST
 
+/*
+ * Export order of many tags (the sort beyond the roster): for counts on
+ * both sides of the writer's switch from insertion sort to qsort, names
+ * added in a shuffled order, some of them prefixes of others, a value
+ * repeated for a name (the last wins) and every one exported once, in
+ * byte order after the seven roster tags.
+ */
+START_TEST(test_export_many_tags)
+{
+	static const size_t counts[] = { 1, 31, 32, 33, 34, 200, 5000 };
+	cd_game *g = cd_game_new();
+	cd_game_xtags xt = { 0 };
+	unsigned long x = 2463534242UL;
+	size_t c, i, n, *order;
+	char name[32], value[32];
+
+	ck_assert_ptr_nonnull(g);
+	for (c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		n = counts[c];
+		order = malloc(n * sizeof(*order));
+		ck_assert_ptr_nonnull(order);
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		for (i = n; i > 1; i--) {	/* Fisher-Yates */
+			size_t j, t;
+
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			j = (size_t)(x % i);
+			t = order[i - 1];
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		cd_game_clear(g);
+		for (i = 0; i < n; i++) {
+			/* "T7", "T70", "T700": prefixes of one another */
+			int nl = snprintf(name, sizeof(name), "T%zu",
+			    order[i]);
+			int vl = snprintf(value, sizeof(value), "old");
+
+			ck_assert_int_eq(cd_game_add_tag(g, name, (size_t)nl,
+			    value, (size_t)vl), CD_OK);
+		}
+		for (i = 0; i < n; i++) {
+			int nl = snprintf(name, sizeof(name), "T%zu", i);
+			int vl = snprintf(value, sizeof(value), "v%zu", i);
+
+			ck_assert_int_eq(cd_game_add_tag(g, name, (size_t)nl,
+			    value, (size_t)vl), CD_OK);
+		}
+		ck_assert_int_eq(cd_game_export_tags(g, 0, &xt), CD_OK);
+		ck_assert_uint_eq(xt.n, 7 + n);
+		for (i = 7; i < xt.n; i++) {
+			ck_assert_str_eq(xt.tags[i].value + 1,
+			    xt.tags[i].name + 1);
+			if (i > 7) {
+				size_t a = xt.tags[i - 1].name_len;
+				size_t b = xt.tags[i].name_len;
+				int d = memcmp(xt.tags[i - 1].name,
+				    xt.tags[i].name, a < b ? a : b);
+
+				ck_assert_msg(d < 0 || (d == 0 && a < b),
+				    "%zu tags: %s before %s", n,
+				    xt.tags[i - 1].name, xt.tags[i].name);
+			}
+		}
+		free(order);
+	}
+	cd_game_xtags_free(&xt);
+	cd_game_free(g);
+}
+END_TEST
+
 static Suite *
 pgn_suite(void)
 {
@@ -2215,10 +2289,12 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);
+	tcase_add_test(tc, test_export_many_tags);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;
 }
+
 
 int
 main(void)
