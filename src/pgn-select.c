@@ -232,15 +232,16 @@ static bool many_inputs;
 static int
 games_file(FILE *f, const char *name)
 {
-	uint64_t before = selected;
+	uint64_t before = __atomic_load_n(&selected, __ATOMIC_ACQUIRE);
 	int st = cli_games_file(f, name);
+	uint64_t after = __atomic_load_n(&selected, __ATOMIC_ACQUIRE);
 
 	if (opt_count && many_inputs && !opt_no_filename)
 		fprintf(cli_output_file(), "%s:%llu\n", name,
-		    (unsigned long long)(selected - before));
+		    (unsigned long long)(after - before));
 	else if (opt_count && many_inputs)
 		fprintf(cli_output_file(), "%llu\n",
-		    (unsigned long long)(selected - before));
+		    (unsigned long long)(after - before));
 	return st;
 }
 
