@@ -561,6 +561,10 @@ cli_output_write(const void *data, size_t n)
 	}
 }
 
+/* Input rejected outside the games' count (binary data): the exit
+ * status is 1 at least. */
+static int input_rejected;
+
 void
 cli_exit(int status)
 {
@@ -568,6 +572,8 @@ cli_exit(int status)
 	const char *name = output_name();
 
 	cli_progress_end();
+	if (status == 0 && __atomic_load_n(&input_rejected, __ATOMIC_RELAXED))
+		status = 1;
 	errno = 0;
 	/* a compressed output: finish it, then the file under it */
 	if ((f = cli__output_end(f)) == NULL)
@@ -717,8 +723,48 @@ cli_rejects_close(void)
 }
 
 void
+cli_pgn_refused(void)
+{
+	__atomic_store_n(&input_rejected, 1, __ATOMIC_RELAXED);
+}
+
+/* Binary data skipped before a game (number > 0) or at the end. */
+static int
+binary_skipped(const char *file, const cd_pgn_raw_game *raw,
+    unsigned long long number)
+{
+	if (!(raw->flags & CD_PGN_RAW_SKIPPED_BINARY))
+		return 0;
+	cli_pgn_refused();
+	if (number > 0)
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped before game %llu)",
+		    (unsigned long long)raw->skipped_bytes, number);
+	else
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped at the end of the input)",
+		    (unsigned long long)raw->skipped_bytes);
+	return 1;
+}
+
+int
+cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
+{
+	cd_error err;
+
+	if (cd_pgn_raw_check(raw, &err) == CD_OK)
+		return 0;
+	cli_pgn_refused();
+	cli_warn_at(file, err.line, err.col, "game %llu: %s",
+	    (unsigned long long)raw->number, err.msg);
+	return 1;
+}
+
+void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
+	if (binary_skipped(file, raw, (unsigned long long)raw->number))
+		return;
 	/* (the reader skips whole lines: the text starts in column 1) */
 	if (raw->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(file, raw->skipped_line, 1, "warning: game %llu: "
@@ -730,6 +776,8 @@ cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 void
 cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
 {
+	if (binary_skipped(file, raw, 0))
+		return;
 	if (raw->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(file, raw->skipped_line, 1, "warning: skipped %llu "
 		    "bytes of text that is not PGN at the end of the input",

@@ -46,7 +46,7 @@ static size_t opt_budget = DEFAULT_BUDGET;
 static const char *opt_tmpdir;
 static FILE *out;
 static int status;		/* exit status so far */
-static uint64_t games_read, games_written;
+static uint64_t games_read, games_written, games_rejected;
 
 /* ---- a game with its key ---- */
 
@@ -857,6 +857,10 @@ src_next(struct src *s)
 			return 0;
 		}
 		games_read++;
+		if (cli_pgn_check(s->name, &g)) {
+			games_rejected++;
+			return src_next(s);	/* (never sorted) */
+		}
 		while ((klen = item_key(&g, s->kbuf, s->kcap)) > s->kcap) {
 			free(s->kbuf);
 			s->kcap = klen * 2;
@@ -1133,8 +1137,13 @@ sort_file(FILE *f, const char *name)
 		cli_fatal("out of memory");
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		cli_pgn_skipped(name, &g);
-		mem_add(&g, ++sort_seq, file, base);
 		games_read++;
+		if (cli_pgn_check(name, &g)) {
+			games_rejected++;
+			continue;	/* (binary data or too large: not a
+					 * game to write) */
+		}
+		mem_add(&g, ++sort_seq, file, base);
 		cli_progress(games_read, sort_bytes + cd_pgn_reader_tell(r));
 	}
 	cli_pgn_skipped_end(name, &g);
@@ -1221,7 +1230,7 @@ finish(void)
 	free(last_buf);
 	free(runs);
 	if (opt_stats)
-		cli_stats(games_read, games_written, 0);
+		cli_stats(games_read, games_written, games_rejected);
 	cli_exit(status);
 }
 

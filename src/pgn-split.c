@@ -689,16 +689,19 @@ split_file(FILE *f, const char *name)
 		cd_pgn_reader_on_gap(r, on_gap, NULL);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		games_read++;
-		if (by) {
+		/* (the bytes all go to the parts: binary data is
+		 * reported, not left out) */
+		if (by || (g.flags & CD_PGN_RAW_SKIPPED_BINARY))
 			cli_pgn_skipped(name, &g);
+		(void)cli_pgn_check(name, &g);
+		if (by)
 			by_game(&g);
-		} else {
+		else
 			part_game(&g);
-		}
 		cli_progress(games_read, base_offset +
 		    cd_pgn_reader_tell(r));
 	}
-	if (by && st == CD_EOF)
+	if (st == CD_EOF && (by || (g.flags & CD_PGN_RAW_SKIPPED_BINARY)))
 		cli_pgn_skipped(name, &g);
 	base_offset += cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
