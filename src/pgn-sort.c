@@ -1349,8 +1349,8 @@ usage(void)
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 1 some game was out of order (-c),\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "Exit status: 0 success, 1 some game was out of order (-c) or\n"
+	    "binary data was met, 2 usage or system error.\n", cli_prog);
 }
 
 int

@@ -797,7 +797,8 @@ usage(void)
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 2 usage or system error.\n", cli_prog);
+	    "Exit status: 0 success, 1 binary data was met, 2 usage or\n"
+	    "system error.\n", cli_prog);
 }
 
 static void
