@@ -691,6 +691,8 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	ps.err = err;
 	ps.odd_moves = 0;
 	ps.odd_line = ps.odd_col = 0;
+	if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
+		return cd_pgn_raw_check(raw, err);
 	cd__error_ok(err);
 	/* (read_tags ends with cd_game_setup, which makes the start
 	 * position and the line) */

@@ -47,13 +47,14 @@ tag_start(const char *p, const char *e, int eof)
 }
 
 /*
- * Whether the line at p (a line start) is one complete standard tag
- * pair starting in column one: `[Name "value"]` then blanks to the line
- * end.  Used to end a brace comment that is never closed.  1 yes, 0 no,
- * -1 more input needed.
+ * Whether the line at p (a line start) starts with one complete
+ * standard tag pair in column one, `[Name "value"]`, with blanks only
+ * after it to the line end when whole.  Used to end a brace comment
+ * that is never closed (whole) and binary data.  1 yes, 0 no, -1 more
+ * input needed.
  */
 static int
-tag_line(const char *p, const char *e, int eof)
+tag_pair_line(const char *p, const char *e, int eof, int whole)
 {
 	const char *le, *q;
 	struct cd__tagscan ts;
@@ -77,7 +78,14 @@ tag_line(const char *p, const char *e, int eof)
 		return 0;
 	for (q = ts.next; q < le && IS_HSPACE(*q); q++)
 		;
-	return q == le;
+	return q == le || !whole;
+}
+
+/* A line that is one complete tag pair (tag_pair_line). */
+static int
+tag_line(const char *p, const char *e, int eof)
+{
+	return tag_pair_line(p, e, eof, 1);
 }
 
 /*
@@ -128,7 +136,11 @@ struct cd_pgn_reader {
 	int read_errno;		/* a read failed (with this errno): what
 				 * came before is read as the input's end */
 	int bol;		/* data[pos] is at the start of a line */
-	int junk;		/* skipping text that is not PGN */
+	int junk;		/* skipping text that is not PGN: JUNK_* */
+	int skipped_nul;	/* a NUL byte in the text skipped before the
+				 * next game */
+	size_t max_game;	/* a game is framed within its first
+				 * max_game bytes (cd_pgn_reader_set_limit) */
 	unsigned long line, col;	/* of data[pos] */
 	uint64_t number;
 
@@ -167,6 +179,16 @@ struct cd_pgn_reader {
 
 enum { S_MORE, S_GAME, S_JUNK, S_BLANK, S_END, S_NOMEM };
 
+/* Skipping text (r->junk): no, up to a blank line or a line that starts
+ * a tag section (text that is not PGN), up to a line that starts with a
+ * complete tag pair in column one (binary data, the rest of a game too
+ * large to keep). */
+enum { JUNK_NO, JUNK_TEXT, JUNK_TO_TAGS };
+
+/* A line of text that is not PGN is skipped in pieces of at most this
+ * many bytes (never kept whole). */
+#define JUNK_PIECE	(READER_BLOCK / 2)
+
 static cd_pgn_reader *
 reader_alloc(void)
 {
@@ -176,6 +198,7 @@ reader_alloc(void)
 		return NULL;
 	r->fd = -1;
 	r->nul_at = SIZE_MAX;
+	r->max_game = CD_PGN_GAME_MAX;
 	r->bol = 1;
 	r->line = 1;
 	r->col = 1;
@@ -231,6 +254,12 @@ cd_pgn_reader_on_gap(cd_pgn_reader *r,
 {
 	r->gap_fn = fn;
 	r->gap_ctx = ctx;
+}
+
+void
+cd_pgn_reader_set_limit(cd_pgn_reader *r, size_t max_game)
+{
+	r->max_game = max_game < 256 ? 256 : max_game;
 }
 
 uint64_t
@@ -439,110 +468,94 @@ advance(cd_pgn_reader *r, size_t n)
 	r->pos += n;
 }
 
-#ifdef __SSE2__
-/* The `}` and line ends of the sixteen bytes at p, as a bit mask. */
-static inline uint64_t
-brace_or_line_end16(const char *p)
+/* Whether only blanks stand in [p, e). */
+static int
+only_blanks(const char *p, const char *e)
 {
-	__m128i v = _mm_loadu_si128((const void *)p);
-
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
-	    cd__eq8(v, '\n')));
-}
-#endif
-
-#ifdef CD_AVX2
-/* brace_or_line_end() with AVX2, for e - p >= 64: sixty-four bytes a
- * step, the last 64 overlapping the ones before. */
-__attribute__((target("avx2"))) static const char *
-brace_or_line_end_avx2(const char *p, const char *e)
-{
-	const __m256i rb = _mm256_set1_epi8('}'), nl = _mm256_set1_epi8('\n');
-
-	for (;;) {
-		const char *q = e - p >= 64 ? p : e - 64;
-		__m256i v = _mm256_loadu_si256((const void *)q);
-		__m256i v1 = _mm256_loadu_si256((const void *)(q + 32));
-		__m256i h = _mm256_or_si256(_mm256_cmpeq_epi8(v, rb),
-		    _mm256_cmpeq_epi8(v, nl));
-		__m256i h1 = _mm256_or_si256(_mm256_cmpeq_epi8(v1, rb),
-		    _mm256_cmpeq_epi8(v1, nl));
-
-		if (!_mm256_testz_si256(_mm256_or_si256(h, h1),
-		    _mm256_or_si256(h, h1)))
-			return q + __builtin_ctzll(
-			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h) |
-			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) <<
-			    32);
-		if ((p = q + 64) == e)
-			return e;
-	}
-}
-#endif
-
-/* The first `}` or line end in [p, e), or e: sixty-four bytes a step
- * (AVX2), or sixty-four then sixteen (SSE2). */
-static const char *
-brace_or_line_end(const char *p, const char *e)
-{
-#ifdef __SSE2__
-	uint64_t m;
-
-#ifdef CD_AVX2
-	if (cd__have_avx2 && e - p >= 64)
-		return brace_or_line_end_avx2(p, e);
-#endif
-
-	for (; e - p >= 64; p += 64) {
-		m = brace_or_line_end16(p) |
-		    brace_or_line_end16(p + 16) << 16 |
-		    brace_or_line_end16(p + 32) << 32 |
-		    brace_or_line_end16(p + 48) << 48;
-		if (m != 0)
-			return p + __builtin_ctzll(m);
-	}
-	for (; e - p >= 16; p += 16)
-		if ((m = brace_or_line_end16(p)) != 0)
-			return p + __builtin_ctzll(m);
-#endif
-	while (p < e && *p != '}' && *p != '\n')
+	while (p < e && IS_HSPACE(*p))
 		p++;
-	return p;
+	return p == e;
+}
+
+/* Whether the line [l, le) is blank or ends with a termination marker
+ * (then blanks). */
+static int
+game_ends_line(const char *l, const char *le)
+{
+	const char *w;
+
+	while (le > l && IS_WS(le[-1]))
+		le--;
+	for (w = le; w > l && !IS_WS(w[-1]) && w[-1] != '{'; w--)
+		;
+	return le == l || cd_pgn_result_parse(w, (size_t)(le - w)) !=
+	    CD_PGN_RESULT_NONE;
 }
 
 /*
- * The end of a brace comment opened at p (a `{`): *out gets the byte
- * after its `}`.  When the `}` is missing, or when a line inside the
- * comment is a complete tag pair in column one, *out is where the game
- * ends (the end of input or that line) and 0 is returned; 1 for a
- * closed comment, -1 when more input is needed.  One pass over the
- * comment, from line end to line end.
+ * Whether a line of the comment text [c, stop) (c just after the `{`)
+ * starts a game: a complete tag pair in column one (tag_line) after a
+ * line of the comment that is blank or ends with a termination marker
+ * (the comment's first line, after the `{`, counts for a marker only).
+ * 1 yes, 0 no, -1 more input needed.
+ */
+static int
+game_in_comment(const char *c, const char *stop, const char *e, int eof)
+{
+	const char *l = c, *nl;
+	int t;
+
+	while ((nl = memchr(l, '\n', (size_t)(stop - l))) != NULL) {
+		if (nl + 1 < stop && nl[1] == '[' && (l == c ?
+		    game_ends_line(l, nl) && l < nl && !only_blanks(l, nl) :
+		    game_ends_line(l, nl))) {
+			if ((t = tag_line(nl + 1, e, eof)) != 0)
+				return t;
+		}
+		l = nl + 1;
+	}
+	return 0;
+}
+
+/*
+ * The end of a brace comment opened at p (a `{`): it ends at its `}`
+ * (standard, section 5), whatever lines it holds, tag pairs too, and
+ * *out gets the byte after it (1).  But a comment that holds the start
+ * of a game before its `}` (game_in_comment: a tag pair line after a
+ * blank line or a line ending with a marker), or that has no `}` up to
+ * the end of the input (or of the part of a game that is read:
+ * GAME_MAX), is never closed: the game ends at the first line inside it
+ * that is a complete tag pair starting in column one (reading goes on
+ * there), or at the end: *out gets that place (0).  -1 when more input
+ * is needed.
  */
 static int
 comment_end(const char *p, const char *e, int eof, const char **out)
 {
-	const char *q = p + 1;
+	const char *q = memchr(p + 1, '}', (size_t)(e - (p + 1)));
+	const char *stop = q != NULL ? q : e;
 	int t;
 
-	for (;;) {
-		q = brace_or_line_end(q, e);
-		if (q == e)
-			break;
-		if (*q == '}') {
-			*out = q + 1;
-			return 1;
-		}
-		q++;
-		if ((t = tag_line(q, e, eof)) < 0)
-			return -1;
-		if (t > 0) {
+	if (q == NULL && !eof)
+		return -1;
+	if (q != NULL && memchr(p + 1, '\n', (size_t)(q - (p + 1))) == NULL) {
+		*out = q + 1;	/* (the usual: on one line) */
+		return 1;
+	}
+	if ((t = game_in_comment(p + 1, stop, e, eof)) < 0)
+		return -1;
+	if (t == 0 && q != NULL) {
+		*out = q + 1;
+		return 1;
+	}
+	for (q = p + 1; (q = memchr(q, '\n', (size_t)(stop - q))) != NULL;)
+		if ((t = tag_line(++q, e, eof)) != 0) {
+			if (t < 0)
+				return -1;
 			*out = q;
 			return 0;
 		}
-	}
-	if (!eof)
-		return -1;
-	*out = e;
+	*out = e;	/* (eof: no `}`) */
 	return 0;
 }
 
@@ -565,15 +578,6 @@ word_end(const char *p, const char *e)
 	while (p < e && !(cls[U(*p)] & K_DELIM))
 		p++;
 	return p;
-}
-
-/* Whether only blanks stand in [p, e). */
-static int
-only_blanks(const char *p, const char *e)
-{
-	while (p < e && IS_HSPACE(*p))
-		p++;
-	return p == e;
 }
 
 /* Whether one of the four bytes at p is in K_STOP; *q gets the first
@@ -1049,8 +1053,8 @@ two(const char *p, char a, char b)
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
  * ends of the game before it), tags `[Name "value"]` (name and value
- * shorter than sixteen bytes, no backslash; no Event tag but the
- * section's first) each at the start of a line, the line before ending
+ * shorter than sixteen bytes, no backslash) each at the start of a
+ * line, the line before ending
  * right after the `]` before it with LF or CR LF.  Each is added to r's
  * tags and arena (column one).  Returns where it stopped, *lines the
  * line ends before it: *after 0, at the start of a line whose `[` it
@@ -1086,8 +1090,7 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		v = n + nl + 2;
 		vl = value_stop16(v);
 		if (vl == 16 || !two(v + vl, '"', ']') ||
-		    acap - alen < nl + vl + 2 + 16 ||
-		    (nl == 5 && nrt > 0 && memcmp(n, "Event", 5) == 0))
+		    acap - alen < nl + vl + 2 + 16)
 			break;
 		tg = &tags[nrt++];
 		tg->name = APTR(alen);
@@ -1170,13 +1173,13 @@ scan_tagged(cd_pgn_reader *r, const char *s, const char *p)
 			    memcmp(tq.name, "Event", 5) == 0;
 			size_t need = tq.name_len + tq.value_len + 2 + 16;
 
-			/* a new game: a second Event tag, a repeated tag
-			 * after a blank line, or an Event tag after a blank
-			 * line (a tag section without movetext before it) */
-			if (r->nrt > 0 &&
-			    ((is_event && newlines >= 2) ||
-			    ((is_event || newlines >= 2) &&
-			    has_tag(r, tq.name, tq.name_len)))) {
+			/* a new game: after a blank line, an Event tag or
+			 * a tag whose name the section has (a tag section
+			 * without movetext before it); without one, a
+			 * repeated name is the same game's (the last
+			 * value wins) */
+			if (r->nrt > 0 && newlines >= 2 &&
+			    (is_event || has_tag(r, tq.name, tq.name_len))) {
 				/* The next game begins here. */
 				r->g_result = CD_PGN_RESULT_NONE;
 				r->g_flags |= CD_PGN_RAW_NO_RESULT;
@@ -1309,7 +1312,11 @@ movetext_start(const char *p, const char *e, int eof)
 
 	if (IS_DIGIT(*p) || *p == '*' || *p == '(' || *p == '$')
 		return 1;
-	q = (const unsigned char *)word_end(p, e);
+	/* (no move or marker is longer than 64 bytes: a longer word is
+	 * not read whole) */
+	q = (const unsigned char *)word_end(p, e - p > 65 ? p + 65 : e);
+	if ((const char *)q - p > 64)
+		return 0;
 	if ((const char *)q == e && !eof)
 		return -1;
 	w = (const unsigned char *)p;
@@ -1445,17 +1452,20 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 		place_of(r, s, q, lines, line, &r->g_mt_line, &r->g_mt_col);
 		return scan_movetext(r, s, q, r->bol ? s : NULL, 1);
 	}
-	/* Not PGN: skip this line and go on line by line. */
+	/* Not PGN: skip this line (a piece of it at a time: scan_junk
+	 * goes on) and go on line by line. */
 	q = line_end(p, e, eof);
-	if (q == NULL)
+	if (q == NULL && (size_t)(e - s) < JUNK_PIECE)
 		return S_MORE;
-	r->junk = 1;
-	*n = (size_t)(q - s) + (q < e);
+	r->junk = JUNK_TEXT;
+	*n = q == NULL ? (size_t)(e - s) : (size_t)(q - s) + (q < e);
 	return S_JUNK;
 }
 
-/* Skipping text that is not PGN: a line at a time, up to a blank line
- * or a line that starts a tag section. */
+/* Skipping text that is not PGN: a line at a time (a piece of one at a
+ * time), up to a blank line or a line that starts a tag section
+ * (JUNK_TEXT), or up to a line that is a complete tag pair
+ * (JUNK_TO_TAGS). */
 static int
 scan_junk(cd_pgn_reader *r, size_t *n)
 {
@@ -1465,7 +1475,7 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 	if (!r->bol) {
 		q = memchr(s, '\n', (size_t)(e - s));
 		if (q == NULL) {
-			if (!eof && (size_t)(e - s) < r->cap / 2)
+			if (!eof && (size_t)(e - s) < JUNK_PIECE)
 				return S_MORE;
 			*n = (size_t)(e - s);
 			return *n ? S_JUNK : S_END;
@@ -1482,12 +1492,16 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 		return S_BLANK;
 	}
 	if (*q == '\n') {
-		r->junk = 0;
 		*n = (size_t)(q + 1 - s);
+		if (r->junk == JUNK_TO_TAGS)
+			return S_JUNK;
+		r->junk = 0;
 		return S_BLANK;
 	}
 	if (*q == '[') {
-		t = tag_start(q, e, eof);
+		/* (after binary data, a complete tag pair in column one) */
+		t = r->junk == JUNK_TO_TAGS ? (q == s ? tag_pair_line(q, e,
+		    eof, 0) : 0) : tag_start(q, e, eof);
 		if (t < 0)
 			return S_MORE;
 		if (t > 0) {
@@ -1498,7 +1512,7 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 	}
 	q = memchr(q, '\n', (size_t)(e - q));
 	if (q == NULL) {
-		if (!eof && (size_t)(e - s) < r->cap / 2)
+		if (!eof && (size_t)(e - s) < JUNK_PIECE)
 			return S_MORE;
 		*n = (size_t)(e - s);
 		return S_JUNK;
@@ -1553,6 +1567,66 @@ scan(cd_pgn_reader *r, size_t *n)
 	return scan_untagged(r, s, p, n);
 }
 
+/* Whether the n bytes at data[pos] hold a NUL byte: the first one in
+ * the input from data[pos] on is searched once and kept. */
+static int
+has_nul(cd_pgn_reader *r, size_t n)
+{
+	if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
+		r->nul_at = SIZE_MAX;
+		r->nul_to = r->pos;
+	}
+	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + n) {
+		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
+		const char *z = memchr(r->data + from, '\0', r->end - from);
+
+		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
+		r->nul_to = r->end;
+	}
+	return r->nul_at < r->pos + n;
+}
+
+/*
+ * Whether the game just scanned at data[pos], which holds a NUL byte,
+ * is binary data rather than a game: unless its first line (after
+ * blanks) starts with a complete tag pair.
+ */
+static int
+binary_game(const cd_pgn_reader *r)
+{
+	const char *p = r->data + r->pos, *e = p + r->g_len;
+
+	while (p < e && IS_HSPACE(*p))
+		p++;
+	return tag_pair_line(p, e, 1, 0) <= 0;
+}
+
+/*
+ * Scan as scan() does, but decide within the first max_game bytes from
+ * data[pos]: when the buffer holds that many, the scan sees them as the
+ * whole input.  A game that then reaches their end, with more input
+ * after it, is too large (CD_PGN_RAW_TOO_LARGE; the rest of it is
+ * skipped up to the next tag section).
+ */
+static int
+scan_limited(cd_pgn_reader *r, size_t *n)
+{
+	size_t end = r->end;
+	int eof = r->eof, st;
+
+	if (end - r->pos < r->max_game)
+		return scan(r, n);
+	r->end = r->pos + r->max_game;
+	r->eof = 1;
+	st = scan(r, n);
+	r->end = end;
+	r->eof = eof;
+	if (st == S_GAME && r->g_len == r->max_game &&
+	    (end > r->pos + r->max_game || !eof))
+		r->g_flags |= CD_PGN_RAW_TOO_LARGE;
+	return st;
+}
+
 /* Fill *g from the game just scanned at data[pos]. */
 static void
 make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
@@ -1578,21 +1652,9 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->movetext_line = r->g_mt_line;
 	g->movetext_col = r->g_mt_col;
 	g->result = r->g_result;
-	/* a NUL in the game: the first one in the input from here on */
-	if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
-		r->nul_at = SIZE_MAX;
-		r->nul_to = r->pos;
-	}
-	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + r->g_len) {
-		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
-		const char *z = memchr(r->data + from, '\0', r->end - from);
-
-		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
-		r->nul_to = r->end;
-	}
-	if (r->nul_at < r->pos + r->g_len)
-		r->g_flags |= CD_PGN_RAW_NUL;
 	g->flags = r->g_flags;
+	if (r->skipped_nul)
+		g->flags |= CD_PGN_RAW_SKIPPED_BINARY;
 	g->skipped_bytes = r->skipped;
 	g->skipped_line = r->skipped_line;
 }
@@ -1660,7 +1722,7 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 
 	for (;;) {
 		n = 0;
-		switch (scan(r, &n)) {
+		switch (scan_limited(r, &n)) {
 		case S_MORE:
 			if (r->eof) {
 				/* Cannot happen: the scanners decide at the
@@ -1685,9 +1747,15 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			advance(r, n);
 			continue;
 		case S_JUNK:
+		junk:
 			if (r->skipped == 0)
 				r->skipped_line = r->line;
 			r->skipped += n;
+			if (has_nul(r, n)) {
+				/* binary data: skipped up to a tag section */
+				r->skipped_nul = 1;
+				r->junk = JUNK_TO_TAGS;
+			}
 			if (r->gap_fn != NULL && n > 0)
 				r->gap_fn(r->gap_ctx, r->data + r->pos, n);
 			advance(r, n);
@@ -1705,8 +1773,17 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			    (r->g_flags & CD_PGN_RAW_NO_RESULT) &&
 			    r->pos + r->g_len == r->end)
 				break;
+			if (has_nul(r, r->g_len)) {
+				if (binary_game(r)) {
+					n = r->g_len;
+					goto junk;
+				}
+				r->g_flags |= CD_PGN_RAW_NUL;
+			}
 			make_game(r, g);
 			advance_game(r);
+			if (r->g_flags & CD_PGN_RAW_TOO_LARGE)
+				r->junk = JUNK_TO_TAGS;
 			return CD_OK;
 		}
 		errno = r->read_errno;
@@ -1721,12 +1798,15 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 
 	r->skipped = 0;
 	r->skipped_line = 0;
+	r->skipped_nul = 0;
 	st = r->failed ? CD_EOF : next_game(r, g);
 	if (st != CD_OK) {
 		memset(g, 0, sizeof(*g));
 		if (st == CD_EOF) {
 			g->skipped_bytes = r->skipped;
 			g->skipped_line = r->skipped_line;
+			if (r->skipped_nul)
+				g->flags = CD_PGN_RAW_SKIPPED_BINARY;
 		}
 	}
 	return st;
@@ -1742,4 +1822,35 @@ cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
 		    memcmp(g->tags[i].name, name, len) == 0)
 			return &g->tags[i];
 	return NULL;
+}
+
+cd_status
+cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err)
+{
+	if (g->flags & CD_PGN_RAW_NUL) {
+		const char *z = memchr(g->text, '\0', g->len), *p, *ls = NULL;
+		unsigned long line = g->line, col;
+
+		if (z == NULL)
+			z = g->text;	/* (cannot be: the reader saw one) */
+		for (p = g->text; p < z; p++)
+			if (*p == '\n') {
+				line++;
+				ls = p + 1;
+			}
+		col = ls != NULL ? (unsigned long)(z - ls) + 1 :
+		    g->col + (unsigned long)(z - g->text);
+		cd__error_set(err, CD_ERR_CORRUPT,
+		    g->offset + (uint64_t)(z - g->text), line, col,
+		    "binary data (NUL byte)");
+		return CD_ERR_CORRUPT;
+	}
+	if (g->flags & CD_PGN_RAW_TOO_LARGE) {
+		cd__error_set(err, CD_ERR_RANGE, g->offset, g->line, g->col,
+		    "game too large (over %zu bytes): only its first %zu "
+		    "bytes kept, the rest skipped", g->len, g->len);
+		return CD_ERR_RANGE;
+	}
+	cd__error_ok(err);
+	return CD_OK;
 }

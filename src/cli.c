@@ -933,6 +933,10 @@ files_commit(void)
 	cli_signals_unblock();
 }
 
+/* Input rejected outside the games' count (binary data): the exit
+ * status is 1 at least. */
+static int input_rejected;
+
 void
 cli_exit(int status)
 {
@@ -942,6 +946,8 @@ cli_exit(int status)
 	if (status == 0 && __atomic_load_n(&cli_wrong_kind, __ATOMIC_RELAXED))
 		status = 1;
 	cli_progress_end();
+	if (status == 0 && __atomic_load_n(&input_rejected, __ATOMIC_RELAXED))
+		status = 1;
 	errno = 0;
 	/* a compressed output: finish it, then the file under it */
 	if ((f = cli__output_end(f)) == NULL)
@@ -1091,8 +1097,48 @@ cli_rejects_close(void)
 }
 
 void
+cli_pgn_refused(void)
+{
+	__atomic_store_n(&input_rejected, 1, __ATOMIC_RELAXED);
+}
+
+/* Binary data skipped before a game (number > 0) or at the end. */
+static int
+binary_skipped(const char *file, const cd_pgn_raw_game *raw,
+    unsigned long long number)
+{
+	if (!(raw->flags & CD_PGN_RAW_SKIPPED_BINARY))
+		return 0;
+	cli_pgn_refused();
+	if (number > 0)
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped before game %llu)",
+		    (unsigned long long)raw->skipped_bytes, number);
+	else
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped at the end of the input)",
+		    (unsigned long long)raw->skipped_bytes);
+	return 1;
+}
+
+int
+cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
+{
+	cd_error err;
+
+	if (cd_pgn_raw_check(raw, &err) == CD_OK)
+		return 0;
+	cli_pgn_refused();
+	cli_warn_at(file, err.line, err.col, "game %llu: %s",
+	    (unsigned long long)raw->number, err.msg);
+	return 1;
+}
+
+void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
+	if (binary_skipped(file, raw, (unsigned long long)raw->number))
+		return;
 	cli_pgn_wrong_kind(file, raw);
 	/* (the reader skips whole lines: the text starts in column 1) */
 	if (raw->skipped_bytes > 0 && !cli_quiet)
@@ -1105,6 +1151,8 @@ cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 void
 cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
 {
+	if (binary_skipped(file, raw, 0))
+		return;
 	cli_pgn_wrong_kind_end(file, raw);
 	if (raw->skipped_bytes > 0 && !cli_quiet)
 		cli_warn_at(file, raw->skipped_line, 1, "warning: skipped %llu "

@@ -115,8 +115,18 @@ void cli_rejects_close(void);
  * keeps the state of the last game read: one thread). */
 void cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st);
 void cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw);
-/* The same after the last game (CD_EOF: no game to name). */
+/* The same after the last game (CD_EOF: no game to name).  Both report
+ * skipped binary data (CD_PGN_RAW_SKIPPED_BINARY) as an error, quiet or
+ * not: "not PGN text: binary data (N bytes skipped ...)", and cli_exit
+ * then gives 1 at least. */
 void cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw);
+/* For a tool that takes games without parsing them: 1 (reported as
+ * "file:line:col: game N: message", and cli_exit then gives 1 at
+ * least) when cd_pgn_raw_check refuses the game, else 0. */
+int cli_pgn_check(const char *file, const cd_pgn_raw_game *raw);
+/* Binary data or a game too large was met (cd_pgn_raw_check): cli_exit
+ * gives 1 at least. */
+void cli_pgn_refused(void);
 void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
     int st);
 

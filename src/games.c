@@ -297,10 +297,14 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	j->parsed = !cli_games.noparse && (cli_games.need_parse == NULL ||
 	    cli_games.need_parse(j, raw));
 	/* (err is filled by cd_pgn_parse, first thing) */
-	st = !j->parsed ? CD_OK : cd_pgn_parse(j->game, raw, &j->opts, &err);
+	st = j->parsed ? cd_pgn_parse(j->game, raw, &j->opts, &err) :
+	    (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE)) ?
+	    cd_pgn_raw_check(raw, &err) : CD_OK;
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st != CD_OK) {
+		if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
+			cli_pgn_refused();	/* (binary data: exit 1) */
 		reject(w, file, raw, err.line, err.col,
 		    err.msg[0] ? err.msg : cd_strerror(st));
 		return;

@@ -53,7 +53,7 @@ static char **opt_keys;		/* -k: tags sorted by first */
 static size_t opt_nkeys;
 static FILE *out;
 static int status;		/* exit status so far */
-static uint64_t games_read, games_written;
+static uint64_t games_read, games_written, games_rejected;
 
 /* ---- a game with its key ---- */
 
@@ -869,6 +869,10 @@ src_next(struct src *s)
 			return 0;
 		}
 		games_read++;
+		if (cli_pgn_check(s->name, &g)) {
+			games_rejected++;
+			return src_next(s);	/* (never sorted) */
+		}
 		while ((klen = item_key(&g, s->kbuf, s->kcap)) > s->kcap) {
 			free(s->kbuf);
 			s->kcap = klen * 2;
@@ -1152,8 +1156,13 @@ sort_file(FILE *f, const char *name)
 	cli_pgn_watch(r);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		cli_pgn_skipped(name, &g);
-		mem_add(&g, ++sort_seq, file, base);
 		games_read++;
+		if (cli_pgn_check(name, &g)) {
+			games_rejected++;
+			continue;	/* (binary data or too large: not a
+					 * game to write) */
+		}
+		mem_add(&g, ++sort_seq, file, base);
 		cli_progress(games_read, sort_bytes + cd_pgn_reader_tell(r));
 	}
 	cli_pgn_skipped_end(name, &g);
@@ -1254,7 +1263,7 @@ finish(void)
 	free(last_buf);
 	free(runs);
 	if (opt_stats)
-		cli_stats(games_read, games_written, 0);
+		cli_stats(games_read, games_written, games_rejected);
 	cli_exit(status);
 }
 
@@ -1378,8 +1387,8 @@ usage(void)
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 1 some game was out of order (-c),\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "Exit status: 0 success, 1 some game was out of order (-c) or\n"
+	    "binary data was met, 2 usage or system error.\n", cli_prog);
 }
 
 int

@@ -838,16 +838,19 @@ split_file(FILE *f, const char *name)
 		cd_pgn_reader_on_gap(r, on_gap, NULL);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		games_read++;
-		if (by) {
+		/* (the bytes all go to the parts: binary data is
+		 * reported, not left out) */
+		if (by || (g.flags & CD_PGN_RAW_SKIPPED_BINARY))
 			cli_pgn_skipped(name, &g);
+		(void)cli_pgn_check(name, &g);
+		if (by)
 			by_game(&g);
-		} else {
+		else
 			part_game(&g);
-		}
 		cli_progress(games_read, base_offset +
 		    cd_pgn_reader_tell(r));
 	}
-	if (by && st == CD_EOF)
+	if (st == CD_EOF && (by || (g.flags & CD_PGN_RAW_SKIPPED_BINARY)))
 		cli_pgn_skipped(name, &g);
 	base_offset += cd_pgn_reader_tell(r);
 	cd_pgn_reader_free(r);
@@ -934,7 +937,8 @@ usage(void)
 	    "  -h, --help            show this help and exit\n"
 	    "  -V, --version         show the version and exit\n\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 2 usage or system error.\n", cli_prog);
+	    "Exit status: 0 success, 1 binary data was met, 2 usage or\n"
+	    "system error.\n", cli_prog);
 }
 
 static void

@@ -192,9 +192,15 @@ pgn() {
 	yes abcdefg | head -c $((100000000 / div)) | tr '\n' ' '
 	printf '} e5 1-0\n'
 } >"$T/in.line100m"
-pgn line100m 1024 "$TL" "0" "0" ""
+# (over 64 MiB, the most of one game, the game is rejected: too large)
+if [ $((100000000 / div)) -gt 67108864 ]; then
+	big="1" bigmsg="game 1: game too large"
+else
+	big="0" bigmsg=""
+fi
+pgn line100m 1024 "$TL" "$big" "$big" "$bigmsg"
 # one game larger than pgn-sort's buffer
-check line100m pgn-sort 1024 "$TL" "0" "" -S 16M --stats
+check line100m pgn-sort 1024 "$TL" "$big" "$bigmsg" -S 16M --stats
 rm -f "$T/in.line100m"
 
 # 1,000,000 nested variations, each a legal move; then as many "(" with
@@ -272,7 +278,7 @@ check bigtag pgn2pgc 512 "$TL" "1" "game 1: .*255" $(opts pgn2pgc)
 # game between the bad ones.
 printf '[Event "nul\000here"]\n[Site "ctl\001\002\033\177"]\n\n1. e4 {com\000ment\001} e5 2. Nf3\000 Nc6 1-0\n\n[Event "ok"]\n\n1. d4 d5 1/2-1/2\n\n[Event "x"]\n\n1. e4 \001 e5 *\n' \
     >"$T/in.control"
-pgn control 256 "$TL" "1" "0" "game 1: "
+pgn control 256 "$TL" "1" "1" "game 1: "
 
 # Invalid UTF-8 in tags, comments and movetext.
 printf '[Event "\377\376\300\200 bad"]\n[White "\355\240\200"]\n\n1. e4 {\377\303} e5 2. Nf3 1-0\n\n[Event "b"]\n\n1. e4 \303\050 e5 0-1\n' \

@@ -9,8 +9,8 @@
  *    tool can copy it unchanged to a rejects file or write it sorted),
  *    the line where it starts, its tag pairs (unescaped) and where its
  *    movetext begins and ends.  It reads in large blocks and keeps one
- *    game in memory (the buffer grows for big games; there is no limit
- *    on line, string, comment or game size).  No move is checked.
+ *    game in memory (the buffer grows for big games, up to the limit
+ *    below; skipped text is never kept).  No move is checked.
  *
  * 2. cd_pgn_lexer cuts one game's bytes (in memory) into tokens: tags,
  *    move numbers, moves, suffix annotations, NAGs, evaluation symbols,
@@ -29,20 +29,29 @@
  *   `; {Game Nr. 1 ...}` line there), and the blank lines that follow.
  *   So a game's bytes may hold comments after its termination marker,
  *   and nothing else after it.
- * - Inside a tag section, a tag whose name is already in the section
- *   starts a new game when a blank line came before it, and an Event
- *   tag does when it is the section's second or a blank line came before
- *   it (a tag section without movetext followed by the next game).
+ * - Inside a tag section, a tag whose name is already in the section,
+ *   or an Event tag, starts a new game when a blank line came before it
+ *   (a tag section without movetext followed by the next game).
+ *   Without a blank line before it, a repeated name (a second Event tag
+ *   too) is the same game's: both are in tags, and cd_pgn_raw_tag and
+ *   the parser take the last.
  * - Brace comments, `;` comments, `%` escape lines (a `%` in column one)
  *   and quoted strings in movetext are skipped as units, so a `*`, a
  *   `1-0` or a `[` inside them never ends a game.
- * - A brace comment never closed: the game runs to the end of input, or
- *   to the first line inside the comment that is a complete tag pair
- *   starting in column one (`[Name "value"]`), whichever comes first,
- *   and is marked CD_PGN_RAW_UNCLOSED_COMMENT.  (So a comment holding
- *   such a line counts as never closed: one missing `}` cannot swallow
- *   the rest of an archive.)  Its bytes are all in the game (never
- *   lost); a parser must reject it.
+ * - A brace comment ends at its `}` (standard, section 5), whatever
+ *   lines it holds: lines that look like tag pairs inside it stay in
+ *   the game.  A brace comment is never closed when no `}` follows it
+ *   up to the end of input (or within the game's first CD_PGN_GAME_MAX
+ *   bytes), or when the next game starts inside it before its `}`: a
+ *   line that is a complete tag pair starting in column one
+ *   (`[Name "value"]`, blanks after it) right after a line of the
+ *   comment that is blank or ends with a termination marker.  (So a
+ *   missing `}` cannot make the games after it one comment, closed by
+ *   a `}` of a later game.)  Then the game ends at the first line
+ *   inside the comment that is a complete tag pair starting in column
+ *   one, or at the end, and is marked CD_PGN_RAW_UNCLOSED_COMMENT;
+ *   reading goes on at that line, so the games after it are read.  Its
+ *   bytes are all in the game (never lost); a parser must reject it.
  * - Text before a game that is not PGN (mail headers, a comment before
  *   the first tags, text after a termination marker on its line) is
  *   skipped and counted in skipped_bytes/skipped_line of the next game
@@ -52,8 +61,27 @@
  *   up to the next blank line or tag section.
  * - A UTF-8 byte order mark at the start of input is skipped (it is in
  *   no game).  Blank lines before the first game are in no game.  CRLF
- *   line ends, NUL and other control bytes are carried in the game bytes
- *   like any other byte.
+ *   line ends and control bytes are carried in the game bytes like any
+ *   other byte.  A line of text that is not PGN is skipped in pieces,
+ *   never kept whole.
+ * - Binary data: a game that holds a NUL byte is marked CD_PGN_RAW_NUL
+ *   when its first line starts with a complete tag pair (a game with a
+ *   damaged byte: cd_pgn_raw_check rejects it); otherwise it is no
+ *   game.  Skipped text or such a game holding a NUL byte is binary
+ *   data, skipped up to the next line that starts with a complete tag
+ *   pair in column one (blank lines do not end it), and the next game
+ *   (or the final CD_EOF) is marked CD_PGN_RAW_SKIPPED_BINARY.  So a
+ *   run of binary data is one skipped run, however long.
+ *
+ * Limits: a game is framed within its first CD_PGN_GAME_MAX bytes (the
+ * reader reads them as if the input ended there).  A game that still
+ * reaches their end is too large: it comes back with those bytes only,
+ * marked CD_PGN_RAW_TOO_LARGE (cd_pgn_raw_check rejects it), and the
+ * rest of it is skipped text up to the next line that starts with a
+ * complete tag pair in column one (counted in skipped_bytes, given to
+ * cd_pgn_reader_on_gap).
+ * Skipped text is never kept.  So the reader holds at most about
+ * CD_PGN_GAME_MAX bytes, whatever the input.
  *
  * Tag pairs (both layers): `[` NAME VALUE `]` with optional whitespace
  * (newlines too) between the parts.  NAME is any run of bytes other than
@@ -118,8 +146,16 @@ enum {
 	CD_PGN_RAW_NO_RESULT = 1 << 0,	/* no termination marker */
 	CD_PGN_RAW_UNCLOSED_COMMENT = 1 << 1,	/* a `{` never closed */
 	CD_PGN_RAW_BAD_TAG = 1 << 2,	/* a tag pair that does not read */
-	CD_PGN_RAW_NUL = 1 << 3		/* a NUL byte somewhere in the game */
+	CD_PGN_RAW_NUL = 1 << 3,	/* a NUL byte somewhere in the game */
+	CD_PGN_RAW_TOO_LARGE = 1 << 4,	/* longer than the limit: only its
+					 * first CD_PGN_GAME_MAX bytes */
+	CD_PGN_RAW_SKIPPED_BINARY = 1 << 5	/* the text skipped before it
+						 * held a NUL byte */
 };
+
+/* The most bytes of one game the reader keeps and frames (64 MiB; see
+ * cd_pgn_reader_set_limit). */
+#define CD_PGN_GAME_MAX	((size_t)64 << 20)
 
 /*
  * One game as read.  Everything points into the reader and stays valid
@@ -185,6 +221,23 @@ CD_API cd_status cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g);
  */
 CD_API void cd_pgn_reader_on_gap(cd_pgn_reader *r,
     void (*fn)(void *ctx, const char *bytes, size_t len), void *ctx);
+
+/*
+ * Frame each game within its first max_game bytes (at least 256;
+ * CD_PGN_GAME_MAX unless set): see "Limits" above.  So the reader never
+ * holds more than about max_game bytes, whatever the input.
+ */
+CD_API void cd_pgn_reader_set_limit(cd_pgn_reader *r, size_t max_game);
+
+/*
+ * Whether a raw game may be taken as a game: CD_OK; CD_ERR_CORRUPT for
+ * a game with a NUL byte (CD_PGN_RAW_NUL: "binary data (NUL byte)", at
+ * the line and column of the first); CD_ERR_RANGE for a game too large
+ * (CD_PGN_RAW_TOO_LARGE).  err (may be NULL) gets the message and
+ * place.  cd_pgn_parse checks this first; a tool that takes games
+ * without parsing them calls it.
+ */
+CD_API cd_status cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err);
 
 /* Bytes consumed so far (for progress lines). */
 CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
