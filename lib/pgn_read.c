@@ -468,6 +468,77 @@ advance(cd_pgn_reader *r, size_t n)
 	r->pos += n;
 }
 
+#ifdef __SSE2__
+/* The `}` and line ends of the sixteen bytes at p, as a bit mask. */
+static inline uint64_t
+brace_or_line_end16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
+	    cd__eq8(v, '\n')));
+}
+#endif
+
+#ifdef CD_AVX2
+/* brace_or_line_end() with AVX2, for e - p >= 64: sixty-four bytes a
+ * step, the last 64 overlapping the ones before. */
+__attribute__((target("avx2"))) static const char *
+brace_or_line_end_avx2(const char *p, const char *e)
+{
+	const __m256i rb = _mm256_set1_epi8('}'), nl = _mm256_set1_epi8('\n');
+
+	for (;;) {
+		const char *q = e - p >= 64 ? p : e - 64;
+		__m256i v = _mm256_loadu_si256((const void *)q);
+		__m256i v1 = _mm256_loadu_si256((const void *)(q + 32));
+		__m256i h = _mm256_or_si256(_mm256_cmpeq_epi8(v, rb),
+		    _mm256_cmpeq_epi8(v, nl));
+		__m256i h1 = _mm256_or_si256(_mm256_cmpeq_epi8(v1, rb),
+		    _mm256_cmpeq_epi8(v1, nl));
+
+		if (!_mm256_testz_si256(_mm256_or_si256(h, h1),
+		    _mm256_or_si256(h, h1)))
+			return q + __builtin_ctzll(
+			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h) |
+			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) <<
+			    32);
+		if ((p = q + 64) == e)
+			return e;
+	}
+}
+#endif
+
+/* The first `}` or line end in [p, e), or e: sixty-four bytes a step
+ * (AVX2), or sixty-four then sixteen (SSE2). */
+static const char *
+brace_or_line_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	uint64_t m;
+
+#ifdef CD_AVX2
+	if (cd__have_avx2 && e - p >= 64)
+		return brace_or_line_end_avx2(p, e);
+#endif
+
+	for (; e - p >= 64; p += 64) {
+		m = brace_or_line_end16(p) |
+		    brace_or_line_end16(p + 16) << 16 |
+		    brace_or_line_end16(p + 32) << 32 |
+		    brace_or_line_end16(p + 48) << 48;
+		if (m != 0)
+			return p + __builtin_ctzll(m);
+	}
+	for (; e - p >= 16; p += 16)
+		if ((m = brace_or_line_end16(p)) != 0)
+			return p + __builtin_ctzll(m);
+#endif
+	while (p < e && *p != '}' && *p != '\n')
+		p++;
+	return p;
+}
+
 /* Whether only blanks stand in [p, e). */
 static int
 only_blanks(const char *p, const char *e)
@@ -532,16 +603,20 @@ game_in_comment(const char *c, const char *stop, const char *e, int eof)
 static int
 comment_end(const char *p, const char *e, int eof, const char **out)
 {
-	const char *q = memchr(p + 1, '}', (size_t)(e - (p + 1)));
-	const char *stop = q != NULL ? q : e;
+	const char *q = brace_or_line_end(p + 1, e), *stop;
 	int t;
 
-	if (q == NULL && !eof)
-		return -1;
-	if (q != NULL && memchr(p + 1, '\n', (size_t)(q - (p + 1))) == NULL) {
+	if (q < e && *q == '}') {
 		*out = q + 1;	/* (the usual: on one line) */
 		return 1;
 	}
+	if (q < e)
+		q = memchr(q, '}', (size_t)(e - q));
+	else
+		q = NULL;
+	if (q == NULL && !eof)
+		return -1;
+	stop = q != NULL ? q : e;
 	if ((t = game_in_comment(p + 1, stop, e, eof)) < 0)
 		return -1;
 	if (t == 0 && q != NULL) {
