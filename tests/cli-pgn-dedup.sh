@@ -212,7 +212,14 @@ check() {
 
 # the fixtures but those whose games chessops reads otherwise (a game
 # with no movetext, a FEN castling right the position cannot have)
-build $(ls "$F"/*.pgn | grep -v -e pgc-unfit -e regularize-import)
+# (a fixed list: fixtures of other tests hold games chessops refuses,
+# such as a FEN start with a halfmove clock past 100, whose copies it
+# then cannot group)
+build "$F/dedup-names.pgn" "$F/export-decisions.pgn" "$F/json-games.pgn" \
+    "$F/p2e-games.pgn" "$F/pgc-sample.pgn" "$F/regularize-bad.pgn" \
+    "$F/regularize-example.pgn" "$F/regularize-rules.pgn" \
+    "$F/sample.pgn" "$F/select-rules.pgn" "$F/sort-keys.pgn" \
+    "$F/sort-odd.pgn"
 check fixtures
 
 if [ -f "$C/pgn/otb-14539.pgn.xz" ]; then
