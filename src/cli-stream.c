@@ -35,35 +35,13 @@ static uint64_t opt_memlimit;	/* --memlimit; 0: the library's default */
 static unsigned in_flags = CD_STREAM_THREAD;
 static FILE *zout, *zout_under;
 
-/* A size for --memlimit: a number of bytes, or of KiB, MiB, GiB or TiB
- * with K, M, G or T (any case, an optional iB or B after it). */
+/* A size for --memlimit, in the size syntax of every tool (cli_parse_size:
+ * bytes, or K, M, G, T for KiB, MiB, GiB, TiB), at least 1 MiB. */
 static uint64_t
 parse_memlimit(const char *arg)
 {
-	static const char units[] = "KMGT";
-	const char *u;
-	uint64_t v;
-	char *end;
-	int shift = 0;
+	uint64_t v = cli_parse_size("--memlimit", arg, 1, 0);
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (end == arg || errno != 0 || *arg == '-')
-		cli_usage_error("invalid memory limit '%s'", arg);
-	if (*end != '\0' && (u = strchr(units, toupper((unsigned char)*end)))
-	    != NULL) {
-		shift = 10 * (int)(u - units + 1);
-		end++;
-		if (*end == 'i' && end[1] == 'B')
-			end += 2;
-		else if (*end == 'B' || *end == 'b')
-			end++;
-	}
-	if (*end != '\0')
-		cli_usage_error("invalid memory limit '%s'", arg);
-	if (v > (UINT64_MAX >> shift))
-		cli_usage_error("memory limit '%s' is too large", arg);
-	v <<= shift;
 	if (v < ((uint64_t)1 << 20))
 		cli_usage_error("memory limit '%s' is less than 1 MiB", arg);
 	return v;

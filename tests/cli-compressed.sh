@@ -392,7 +392,7 @@ for tool in pgn-regularize pgn-sort pgn2epd pgn2pgc pgc2pgn epd-validate \
 	"$B/$tool" --help | grep -q -- '--memlimit=SIZE' ||
 	    fail "$tool --help: no --memlimit"
 	expect 2 "$B/$tool" --memlimit=12Q /dev/null
-	grep -q "invalid memory limit '12Q'" "$T/err" ||
+	grep -q "^$tool: --memlimit: invalid size '12Q'" "$T/err" ||
 	    fail "$tool --memlimit=12Q: message"
 	expect 2 "$B/$tool" --memlimit=1000 /dev/null
 	grep -q "less than 1 MiB" "$T/err" || fail "$tool --memlimit=1000"
