@@ -12,8 +12,6 @@
 #include "chessdata.h"
 #include "cli.h"
 
-int cli_wrong_kind;
-
 int
 cli_epd_wrong_kind(cd_epd_reader *r, const char *name)
 {
@@ -51,7 +49,7 @@ pgn_wrong_kind(const char *file)
 {
 	cli_warn_at(file, 0, 0, "looks like EPD, not PGN (use epd-validate "
 	    "or chess-perft)");
-	__atomic_store_n(&cli_wrong_kind, 1, __ATOMIC_RELAXED);
+	cli_pgn_refused();
 }
 
 void

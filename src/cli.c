@@ -933,8 +933,8 @@ files_commit(void)
 	cli_signals_unblock();
 }
 
-/* Input rejected outside the games' count (binary data): the exit
- * status is 1 at least. */
+/* Input rejected outside the games' count (binary data, a game too
+ * large, input of the wrong kind): the exit status is 1 at least. */
 static int input_rejected;
 
 void
@@ -943,8 +943,6 @@ cli_exit(int status)
 	FILE *f = out_file ? out_file : stdout;
 	const char *name = output_name();
 
-	if (status == 0 && __atomic_load_n(&cli_wrong_kind, __ATOMIC_RELAXED))
-		status = 1;
 	cli_progress_end();
 	if (status == 0 && __atomic_load_n(&input_rejected, __ATOMIC_RELAXED))
 		status = 1;

@@ -124,8 +124,8 @@ void cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw);
  * "file:line:col: game N: message", and cli_exit then gives 1 at
  * least) when cd_pgn_raw_check refuses the game, else 0. */
 int cli_pgn_check(const char *file, const cd_pgn_raw_game *raw);
-/* Binary data or a game too large was met (cd_pgn_raw_check): cli_exit
- * gives 1 at least. */
+/* Binary data, a game too large (cd_pgn_raw_check) or input of the
+ * wrong kind was met: cli_exit gives 1 at least. */
 void cli_pgn_refused(void);
 void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
     int st);
@@ -139,14 +139,13 @@ void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
  * error cut (cd_epd_reader_next gave CD_ERR_IO with the line's bytes).
  * cli_pgn_wrong_kind, from cli_pgn_skipped: a first game without tags
  * whose text looks like EPD gets "FILE: looks like EPD, not PGN (use
- * epd-validate or chess-perft)" and sets cli_wrong_kind, which turns
- * an exit status 0 into 1.  cli_pgn_wrong_kind_end, from
+ * epd-validate or chess-perft)" and calls cli_pgn_refused (exit
+ * status 1 at least).  cli_pgn_wrong_kind_end, from
  * cli_pgn_skipped_end: the same for an input with no game whose
  * skipped text looks like EPD, when cli_pgn_watch was called on its
  * reader (it keeps the input's first bytes through
  * cd_pgn_reader_on_gap).
  */
-extern int cli_wrong_kind;
 int cli_epd_wrong_kind(cd_epd_reader *r, const char *name);
 void cli_epd_cut_line(const char *name, const cd_epd_reader *r);
 void cli_pgn_wrong_kind(const char *file, const cd_pgn_raw_game *raw);
