@@ -325,47 +325,25 @@ cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 	return put(out, "\"", 1);
 }
 
-/* ---- replaying the main line ---- */
+/* ---- replaying the main line (cd_game_walk) ---- */
 
-/* What a replay of the main line gives: the position reached (r.board),
- * the plies played, the endings (the FIDE rules module). */
-struct replay {
-	cd_rules r;
-};
-
-static cd_status
-replay_start(struct replay *r, const cd_game *g)
-{
-	return cd_rules_start(&r->r, &g->start);
-}
-
-/* Play the move of node n; its UCI into uci (6 bytes) when not NULL. */
-static cd_status
-replay_move(struct replay *r, const cd_game_node *n, char *uci)
-{
-	cd_board b = r->r.board;
-
-	if (uci != NULL) {
-		if (n->move == CD_MOVE_NULL)
-			memcpy(uci, "0000", 5);
-		else
-			uci[cd_move_to_uci(&b, n->move, uci)] = '\0';
-	}
-	cd_board_make(&b, n->move);
-	return cd_rules_push(&r->r, &b);
-}
-
-/* The name of the ending of the final position, NULL for none. */
-static const char *
-replay_ending(const struct replay *r)
-{
-	return cd_ending_name(cd_ending_first(cd_rules_endings(&r->r)));
-}
-
+/* The UCI of the next move of w's line into uci (6 bytes). */
 static void
-replay_free(struct replay *r)
+next_uci(const cd_game_walk *w, char *uci)
 {
-	cd_rules_free(&r->r);
+	cd_move m = w->game->nodes[w->game->nodes[w->node].next].move;
+
+	if (m == CD_MOVE_NULL)
+		memcpy(uci, "0000", 5);
+	else
+		uci[cd_move_to_uci(&w->rules.board, m, uci)] = '\0';
+}
+
+/* The name of the ending of the position reached, NULL for none. */
+static const char *
+walk_ending(const cd_game_walk *w)
+{
+	return cd_ending_name(cd_ending_first(cd_game_walk_endings(w)));
 }
 
 /* ---- a game as JSON ---- */
@@ -626,13 +604,13 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
     const cd_opening *op, cd_buf *b)
 {
 	cd_game_xtags xt;
-	struct replay r;
+	cd_game_walk r;
 	size_t i;
 	uint32_t k;
 	cd_status st = CD_ERR_NOMEM;
 	bool comma;
 
-	cd_rules_init(&r.r);
+	cd_game_walk_init(&r);
 	cd__xtags_init(&xt);
 	if (cd_game_export_tags(g, 0, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
@@ -663,28 +641,30 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 			return CD_ERR_NOMEM;
 		comma = true;
 	}
-	if (puts_(b, "],\"uci\":[") != CD_OK || replay_start(&r, g) != CD_OK)
+	if (puts_(b, "],\"uci\":[") != CD_OK)
 		goto out;
-	comma = false;
-	for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next) {
+	cd_game_walk_start(&r, g, true);
+	for (comma = false; g->nodes[r.node].next != 0; comma = true) {
 		char uci[8];
 
-		if (replay_move(&r, &g->nodes[k], uci) != CD_OK ||
+		next_uci(&r, uci);
+		if (!cd_game_walk_next(&r) || !r.track ||
 		    (comma && put(b, ",", 1) != CD_OK) ||
 		    put(b, "\"", 1) != CD_OK || puts_(b, uci) != CD_OK ||
 		    put(b, "\"", 1) != CD_OK)
 			goto out;
-		comma = true;
 	}
+	if (!r.track)
+		goto out;	/* out of memory */
 	{
-		const char *term = replay_ending(&r);
+		const char *term = walk_ending(&r);
 
 		if (puts_(b, "],\"plies\":") != CD_OK ||
-		    put_u64(b, r.r.plies) != CD_OK ||
+		    put_u64(b, r.rules.plies) != CD_OK ||
 		    puts_(b, ",\"result\":\"") != CD_OK ||
 		    puts_(b, cd_pgn_result_str(cd_game_result(g))) != CD_OK ||
 		    puts_(b, "\",\"final\":") != CD_OK ||
-		    put_fen(b, &r.r.board) != CD_OK ||
+		    put_fen(b, &r.rules.board) != CD_OK ||
 		    puts_(b, ",\"termination\":") != CD_OK)
 			goto out;
 		if (term == NULL ? puts_(b, "null") != CD_OK :
@@ -717,7 +697,7 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 		goto out;
 	st = puts_(b, "}\n");
 out:
-	replay_free(&r);
+	cd_game_walk_free(&r);
 	return st;
 }
 
@@ -770,7 +750,7 @@ cd_status
 cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
     cd_buf *out)
 {
-	struct replay r;
+	cd_game_walk r;
 	cd_status st = CD_OK;
 	uint32_t k;
 	bool sp = false;
@@ -796,35 +776,37 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;
 	/* the rest replays the main line */
-	cd_rules_init(&r.r);
-	if (replay_start(&r, g) != CD_OK)
-		st = CD_ERR_NOMEM;
+	cd_game_walk_init(&r);
+	cd_game_walk_start(&r, g, true);
 	for (k = g->nodes[0].next; k != 0 && st == CD_OK;
 	    k = g->nodes[k].next, sp = true) {
 		char uci[8];
 		bool want = strcmp(name, "@uci") == 0;
 
-		if (replay_move(&r, &g->nodes[k], want ? uci : NULL) !=
-		    CD_OK)
+		if (want)
+			next_uci(&r, uci);
+		if (!cd_game_walk_next(&r) || !r.track)
 			st = CD_ERR_NOMEM;
 		else if (want && ((sp && put(out, " ", 1) != CD_OK) ||
 		    puts_(out, uci) != CD_OK))
 			st = CD_ERR_NOMEM;
 	}
+	if (st == CD_OK && !r.track)
+		st = CD_ERR_NOMEM;
 	if (st == CD_OK) {
 		if (strcmp(name, "@plies") == 0)
-			st = put_u64(out, r.r.plies);
+			st = put_u64(out, r.rules.plies);
 		else if (strcmp(name, "@final") == 0) {
 			char fen[CD_FEN_MAX];
 
-			st = put(out, fen, cd_fen_write(&r.r.board, fen));
+			st = put(out, fen, cd_fen_write(&r.rules.board, fen));
 		} else if (strcmp(name, "@termination") == 0) {
-			const char *t = replay_ending(&r);
+			const char *t = walk_ending(&r);
 
 			st = t ? puts_(out, t) : CD_OK;
 		}
 	}
-	replay_free(&r);
+	cd_game_walk_free(&r);
 	return st;
 }
 

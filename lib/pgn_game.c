@@ -1509,13 +1509,3 @@ cd_game_add_escape(cd_game *g, const char *text, size_t len)
 {
 	return note_add(g, CD_NOTE_ESCAPE, text, len, false, NULL);
 }
-
-void
-cd_game_end_position(const cd_game *g, cd_board *out)
-{
-	uint32_t i;
-
-	*out = g->start;
-	for (i = g->nodes[0].next; i; i = g->nodes[i].next)
-		cd_board_make(out, g->nodes[i].move);
-}

@@ -2,11 +2,13 @@
 /*
  * rules.c: the FIDE endings of a position (see chessdata/rules.h):
  * checkmate, stalemate, dead position, repetitions, the fifty and
- * seventy-five move rules, for one position, a running line, or the
- * main line of a game.
+ * seventy-five move rules, for one position or a running line of
+ * positions (the history of their keys).  Games are walked into it by
+ * game_walk.c.
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -42,6 +44,56 @@ unsigned
 cd_ending_first(unsigned set)
 {
 	return set & -set;
+}
+
+void
+cd_history_init(cd_history *h)
+{
+	h->keys = NULL;
+	h->len = h->cap = 0;
+}
+
+void
+cd_history_free(cd_history *h)
+{
+	if (h == NULL)
+		return;
+	free(h->keys);
+	cd_history_init(h);
+}
+
+cd_status
+cd_history_push(cd_history *h, const cd_board *b)
+{
+	if (b->halfmove == 0)
+		h->len = 0;	/* nothing before an irreversible move repeats */
+	if (h->len == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 64;
+		uint64_t *k = realloc(h->keys, cap * sizeof(*k));
+
+		if (k == NULL)
+			return CD_ERR_NOMEM;
+		h->keys = k;
+		h->cap = cap;
+	}
+	h->keys[h->len++] = b->key;
+	return CD_OK;
+}
+
+int
+cd_history_repetitions(const cd_history *h, const cd_board *b)
+{
+	size_t i;
+	int n = 0;
+
+	if (h == NULL)
+		return 1;
+	/* every entry: the key includes the side to move, so a position
+	 * with the other side to move never matches */
+	for (i = h->len; i-- > 0;)
+		if (h->keys[i] == b->key)
+			n++;
+	return n > 0 ? n : 1;
 }
 
 unsigned
@@ -109,29 +161,6 @@ unsigned
 cd_rules_endings(const cd_rules *r)
 {
 	return cd_board_endings(&r->board, &r->history);
-}
-
-/* Only the game's start position and main-line moves are read. */
-unsigned
-cd_game_endings(const cd_game *g)
-{
-	cd_rules r;
-	cd_board b = g->start;
-	uint32_t i;
-	bool ok;
-	unsigned set;
-
-	cd_rules_init(&r);
-	ok = cd_rules_start(&r, &b) == CD_OK;
-	for (i = g->nodes[0].next; i; i = g->nodes[i].next) {
-		cd_board_make(&b, g->nodes[i].move);
-		if (ok)
-			ok = cd_rules_push(&r, &b) == CD_OK;
-	}
-	r.board = b;
-	set = ok ? cd_rules_endings(&r) : cd_board_endings(&b, NULL);
-	cd_rules_free(&r);
-	return set;
 }
 
 bool

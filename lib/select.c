@@ -1570,11 +1570,11 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 	bool mat_left = s->nmat > 0, pl_left = s->nplace > 0, occ_left;
 	int mat_need = 64;	/* fewest pieces a material needs */
 	unsigned occ_want = 0, occ_found = 0;
-	cd_rules rules;
-	cd_board b = g->start, end;
-	uint32_t i, last = 0, plies = 0, rep_from = 0;
+	cd_game_walk w;
+	const cd_board *b = &w.rules.board;
+	cd_board end;
+	uint32_t i, last = 0, plies = 0;
 	unsigned endings = 0;
-	bool ok = true;
 	size_t k;
 
 	/* the main line's length, and its final position from the
@@ -1608,85 +1608,67 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 
 		mat_need = n < mat_need ? n : mat_need;
 	}
-	/* the positions since the last pawn move or capture, or all of
-	 * them for a repetition anywhere */
+	/* the positions since the last pawn move or capture (the walk
+	 * keeps no others) */
 	track = want_rep || (occ_want & (OCC_THREEFOLD | OCC_FIVEFOLD));
-	if (occ_want & (OCC_THREEFOLD | OCC_FIVEFOLD))
-		rep_from = 0;
-	else if (want_rep)
-		rep_from = end.halfmove >= plies ? 0 : plies - end.halfmove;
-	if (track) {
-		cd_rules_init(&rules);
-		if (rep_from == 0)
-			ok = cd_rules_start(&rules, &b) == CD_OK;
-	}
+	cd_game_walk_init(&w);
+	cd_game_walk_start(&w, g, track);
 	if (occ_left) {
 		/* a FEN start may be past fifty moves already */
-		if (b.halfmove >= 100)
+		if (b->halfmove >= 100)
 			occ_found |= OCC_FIFTY & occ_want;
-		if (b.halfmove >= 150)
+		if (b->halfmove >= 150)
 			occ_found |= OCC_SEVENTYFIVE & occ_want;
 		occ_left = !occurs_met(s, occ_found);
 	}
 	/* replay while something is still to be found */
-	for (i = 0, plies = 0;;) {
+	for (;;) {
 		if (pos_left) {
 			bool may = false;
 
 			for (k = 0; k < s->npos; k++) {
-				if (same_position(&b, &s->pos[k])) {
+				if (same_position(b, &s->pos[k])) {
 					pos_left = false;
 					break;
 				}
-				may = may || may_follow(&b, &s->pos[k]);
+				may = may || may_follow(b, &s->pos[k]);
 			}
 			if (pos_left && !may)
 				break;	/* never reached */
 		}
 		for (k = 0; pl_left && k < s->nplace; k++)
-			if (placement_is(&b, &s->place[k]))
+			if (placement_is(b, &s->place[k]))
 				pl_left = false;
 		/* material changes only with a capture or promotion,
 		 * which reset the clock */
-		if (mat_left && (i == 0 || b.halfmove == 0)) {
-			if (cd__popcount(b.by_type[0]) < mat_need)
+		if (mat_left && (w.node == 0 || b->halfmove == 0)) {
+			if (cd__popcount(b->by_type[0]) < mat_need)
 				break;	/* never reached */
 			for (k = 0; mat_left && k < s->nmat; k++)
-				if (material_is(&b, &s->mat[k]))
+				if (material_is(b, &s->mat[k]))
 					mat_left = false;
 		}
 		if (!pos_left && !mat_left && !pl_left && !occ_left &&
 		    !want_rep)
 			break;
-		i = g->nodes[i].next;
-		if (i == 0)
+		if (!cd_game_walk_next(&w))
 			break;
-		cd_board_make(&b, g->nodes[i].move);
-		plies++;
-		if (track && ok && plies >= rep_from)
-			ok = (plies == rep_from ? cd_rules_start(&rules, &b) :
-			    cd_rules_push(&rules, &b)) == CD_OK;
 		if (occ_left) {
-			occ_found |= occurs_at(&b, g->nodes[i].move, track &&
-			    ok ? &rules.history : NULL, occ_want);
+			occ_found |= occurs_at(b, g->nodes[w.node].move,
+			    w.track ? &w.rules.history : NULL, occ_want);
 			occ_left = !occurs_met(s, occ_found);
 		}
 	}
 	if (pos_left || mat_left || pl_left || occ_left) {
-		if (track)
-			cd_rules_free(&rules);
+		cd_game_walk_free(&w);
 		return false;
 	}
-	if (s->nends > 0 || s->wrong) {
-		if (want_rep) {
-			endings = ok ? cd_rules_endings(&rules) :
-			    cd_board_endings(&end, NULL);
-		} else
-			endings = cd_board_endings(&end, NULL);
-	}
-	if (track)
-		cd_rules_free(&rules);
-	if (want_rep && !ok)
+	/* with a repetition asked, the walk went to the end */
+	if (s->nends > 0 || s->wrong)
+		endings = want_rep ? cd_game_walk_endings(&w) :
+		    cd_board_endings(&end, NULL);
+	cd_game_walk_free(&w);
+	if (want_rep && !w.track)
 		return false;	/* out of memory */
 	for (k = 0; k < s->nends; k++)
 		if (!(endings & s->ends[k]))

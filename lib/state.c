@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * state.c: position validity, and the state of a game per the FIDE Laws:
- * checkmate, stalemate, dead positions, move-count and repetition draws.
+ * state.c: position validity, and three queries of one position:
+ * checkmate, stalemate, a dead position by material (the endings of a
+ * line, all together, are rules.c's).
  */
 #include "config.h"
 
-#include <stdlib.h>
 
 #include "internal.h"
 
@@ -224,75 +224,4 @@ cd_board_insufficient_material(const cd_board *b)
 	    (!(b->by_type[CD_BISHOP] & light) || !(b->by_type[CD_BISHOP] & ~light)))
 		return true;
 	return false;
-}
-
-void
-cd_history_init(cd_history *h)
-{
-	h->keys = NULL;
-	h->len = h->cap = 0;
-}
-
-void
-cd_history_free(cd_history *h)
-{
-	if (h == NULL)
-		return;
-	free(h->keys);
-	cd_history_init(h);
-}
-
-cd_status
-cd_history_push(cd_history *h, const cd_board *b)
-{
-	if (b->halfmove == 0)
-		h->len = 0;	/* nothing before an irreversible move repeats */
-	if (h->len == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 64;
-		uint64_t *k = realloc(h->keys, cap * sizeof(*k));
-
-		if (k == NULL)
-			return CD_ERR_NOMEM;
-		h->keys = k;
-		h->cap = cap;
-	}
-	h->keys[h->len++] = b->key;
-	return CD_OK;
-}
-
-int
-cd_history_repetitions(const cd_history *h, const cd_board *b)
-{
-	size_t i;
-	int n = 0;
-
-	if (h == NULL)
-		return 1;
-	/* every entry: the key includes the side to move, so a position
-	 * with the other side to move never matches */
-	for (i = h->len; i-- > 0;)
-		if (h->keys[i] == b->key)
-			n++;
-	return n > 0 ? n : 1;
-}
-
-cd_outcome
-cd_board_outcome(const cd_board *b, const cd_history *h)
-{
-	if (!cd_board_has_legal_move(b))
-		return cd_board_in_check(b) ? CD_CHECKMATE : CD_STALEMATE;
-	if (cd_board_insufficient_material(b))
-		return CD_INSUFFICIENT;
-	if (b->halfmove >= 150)
-		return CD_SEVENTYFIVE_MOVES;
-	if (h != NULL && cd_history_repetitions(h, b) >= 5)
-		return CD_FIVEFOLD;
-	return CD_ONGOING;
-}
-
-bool
-cd_board_can_claim_draw(const cd_board *b, const cd_history *h)
-{
-	return b->halfmove >= 100 ||
-	    (h != NULL && cd_history_repetitions(h, b) >= 3);
 }

@@ -75,52 +75,50 @@ warn_cb(void *ctx, unsigned long line, unsigned long col, const char *msg)
 static void
 check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
-	cd_rules *rules = j->priv;	/* the thread's, kept between games */
+	cd_game_walk *w = j->priv;	/* the thread's, kept between games */
 	cd_pgn_result r = cd_game_result(j->game);
 	const cd_game *g = j->game;
 	const char *why = NULL;
-	cd_board b = g->start;
 	unsigned end = 0;
-	uint32_t i;
-	bool told = false, ok;
+	bool told = false;
 
-	if (rules == NULL) {
-		if ((rules = malloc(sizeof(*rules))) == NULL)
+	if (w == NULL) {
+		if ((w = malloc(sizeof(*w))) == NULL)
 			cli_fatal("out of memory");
-		cd_rules_init(rules);
-		j->priv = rules;
+		cd_game_walk_init(w);
+		j->priv = w;
 	}
-	ok = cd_rules_start(rules, &b) == CD_OK;
-	for (i = g->nodes[0].next; i; i = g->nodes[i].next) {
-		const cd_game_node *nd = &g->nodes[i];
-		int white = b.side == CD_WHITE;
-		unsigned long num = b.fullmove;
+	cd_game_walk_start(w, g, true);
+	while (!told && g->nodes[w->node].next != 0) {
+		int white = w->rules.board.side == CD_WHITE;
+		unsigned long num = w->rules.board.fullmove;
 
-		cd_board_make(&b, nd->move);
-		if (ok)
-			ok = cd_rules_push(rules, &b) == CD_OK;
-		if (told || !ok || nd->next == 0)
-			continue;
-		end = cd_rules_endings(rules) & CD_END_AUTOMATIC;
+		cd_game_walk_next(w);
+		if (!w->track || g->nodes[w->node].next == 0)
+			break;
+		end = cd_game_walk_endings(w) & CD_END_AUTOMATIC;
 		if (end != 0) {
 			cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
 			    "%lu%s %s: %s: the game was drawn (FIDE %s) but "
 			    "goes on", (unsigned long long)j->number, num,
-			    white ? "." : "...", nd->san,
+			    white ? "." : "...", g->nodes[w->node].san,
 			    end & CD_END_FIVEFOLD ? "fivefold repetition" :
 			    "75 moves without a pawn move or capture",
 			    end & CD_END_FIVEFOLD ? "9.6.1" : "9.6.2");
 			told = true;
 		}
 	}
-	end = ok ? cd_rules_endings(rules) : cd_board_endings(&b, NULL);
+	while (cd_game_walk_next(w))
+		;
+	end = cd_game_walk_endings(w);
 	/* what pgn-select --wrong-result selects; and a game the Laws
 	 * ended whose result is left unknown */
-	why = cd_result_contradiction(&b, end, r);
+	why = cd_result_contradiction(&w->rules.board, end, r);
 	if (r == CD_PGN_RESULT_UNKNOWN && (end & (CD_END_CHECKMATE |
 	    CD_END_STALEMATE | CD_END_DEAD | CD_END_AUTOMATIC)))
-		why = cd_result_contradiction(&b, end, end & CD_END_CHECKMATE ?
-		    CD_PGN_RESULT_DRAW : CD_PGN_RESULT_WHITE);
+		why = cd_result_contradiction(&w->rules.board, end,
+		    end & CD_END_CHECKMATE ? CD_PGN_RESULT_DRAW :
+		    CD_PGN_RESULT_WHITE);
 	if (why != NULL)
 		cli_warn_at(j->file, raw->line, raw->col, "warning: game %llu: "
 		    "the game %s but the result is %s",
@@ -128,9 +126,9 @@ check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 }
 
 static void
-rules_free(void *p)
+walk_free(void *p)
 {
-	cd_rules_free(p);
+	cd_game_walk_free(p);
 	free(p);
 }
 
@@ -268,7 +266,7 @@ main(int argc, char **argv)
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
-	cli_games.priv_free = rules_free;
+	cli_games.priv_free = walk_free;
 	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);

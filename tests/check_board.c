@@ -16,6 +16,8 @@
 
 #include "core-util.h"
 
+#include <chessdata/rules.h>
+
 #define BB(sq)	((cd_bitboard)1 << (sq))
 
 /* ---- the board value ---- */
@@ -839,8 +841,8 @@ START_TEST(test_insufficient)
 	tu_fen(&b, material[_i].fen, 0);
 	ck_assert_msg(cd_board_insufficient_material(&b) == material[_i].dead,
 	    "%s: dead %d", material[_i].fen, !material[_i].dead);
-	ck_assert_int_eq(cd_board_outcome(&b, NULL),
-	    material[_i].dead ? CD_INSUFFICIENT : CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL),
+	    material[_i].dead ? CD_END_DEAD : 0);
 }
 END_TEST
 
@@ -853,18 +855,18 @@ START_TEST(test_mate_stalemate)
 	tu_play(&b, "f3 e5 g4 Qh4#");
 	ck_assert(cd_board_is_checkmate(&b));
 	ck_assert(!cd_board_is_stalemate(&b));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_CHECKMATE);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), CD_END_CHECKMATE);
 	/* stalemate */
 	tu_fen(&b, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0);
 	ck_assert(cd_board_is_stalemate(&b));
 	ck_assert(!cd_board_is_checkmate(&b));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_STALEMATE);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), CD_END_STALEMATE);
 	/* check that is not mate */
 	tu_fen(&b, "7k/8/6K1/8/8/8/8/7Q b - - 0 1", 0);
 	ck_assert(cd_board_in_check(&b));
 	ck_assert(!cd_board_is_checkmate(&b));
 	ck_assert(!cd_board_is_stalemate(&b));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), 0);
 	/* mate by a lone knight's side is still mate (smothered) */
 	tu_fen(&b, "6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", 0);
 	ck_assert(cd_board_is_checkmate(&b));
@@ -872,10 +874,11 @@ START_TEST(test_mate_stalemate)
 	 * wins */
 	tu_fen(&b, "7k/8/6K1/8/8/8/8/7R b - - 150 100", 0);
 	ck_assert(!cd_board_is_checkmate(&b));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_SEVENTYFIVE_MOVES);
+	ck_assert_uint_eq(cd_ending_first(cd_board_endings(&b, NULL)),
+	    CD_END_SEVENTYFIVE);
 	tu_fen(&b, "R6k/8/6K1/8/8/8/8/8 b - - 150 100", 0);
 	ck_assert(cd_board_is_checkmate(&b));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_CHECKMATE);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), CD_END_CHECKMATE);
 }
 END_TEST
 
@@ -887,22 +890,23 @@ START_TEST(test_move_rules)
 	cd_history_init(&h);
 	/* fifty moves: a claim, not yet automatic */
 	tu_fen(&b, "4k3/8/8/8/8/8/8/R3K3 w - - 99 80", 0);
-	ck_assert(!cd_board_can_claim_draw(&b, NULL));
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), 0);
 	tu_play(&b, "Ra2");
 	ck_assert_uint_eq(b.halfmove, 100);
-	ck_assert(cd_board_can_claim_draw(&b, NULL));
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), CD_END_FIFTY);
 	/* seventy-five moves: automatic */
 	tu_fen(&b, "4k3/8/8/8/8/8/8/R3K3 w - - 149 100", 0);
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL) & CD_END_AUTOMATIC, 0);
 	tu_play(&b, "Ra2");
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_SEVENTYFIVE_MOVES);
-	ck_assert_int_eq(cd_board_outcome(&b, &h), CD_SEVENTYFIVE_MOVES);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL),
+	    CD_END_SEVENTYFIVE | CD_END_FIFTY);
+	ck_assert_uint_eq(cd_board_endings(&b, &h),
+	    CD_END_SEVENTYFIVE | CD_END_FIFTY);
 	/* a pawn move resets the count */
 	tu_fen(&b, "4k3/8/8/8/8/8/4P3/R3K3 w - - 149 100", 0);
 	tu_play(&b, "e3");
 	ck_assert_uint_eq(b.halfmove, 0);
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), 0);
 	cd_history_free(&h);
 	cd_history_free(NULL);
 }
@@ -940,20 +944,20 @@ START_TEST(test_repetition)
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 1);
 	push_play(&b, &h, cycle);
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 2);
-	ck_assert(!cd_board_can_claim_draw(&b, &h));
+	ck_assert_uint_eq(cd_board_endings(&b, &h), 0);
 	push_play(&b, &h, cycle);
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 3);
-	ck_assert(cd_board_can_claim_draw(&b, &h));
-	ck_assert_int_eq(cd_board_outcome(&b, &h), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, &h), CD_END_THREEFOLD);
 	push_play(&b, &h, "Nf3 Nf6 Ng1");
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 3);	/* after Ng1 */
 	push_play(&b, &h, "Ng8");
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 4);
-	ck_assert_int_eq(cd_board_outcome(&b, &h), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, &h), CD_END_THREEFOLD);
 	push_play(&b, &h, cycle);
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 5);
-	ck_assert_int_eq(cd_board_outcome(&b, &h), CD_FIVEFOLD);
-	ck_assert_int_eq(cd_board_outcome(&b, NULL), CD_ONGOING);
+	ck_assert_uint_eq(cd_board_endings(&b, &h),
+	    CD_END_FIVEFOLD | CD_END_THREEFOLD);
+	ck_assert_uint_eq(cd_board_endings(&b, NULL), 0);
 	/* an irreversible move starts over */
 	push_play(&b, &h, "e4");
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 1);
@@ -961,7 +965,7 @@ START_TEST(test_repetition)
 	/* after 1.e4 the position with Black to move: here the third time
 	 * (the ep square of e3 is no part of it) */
 	ck_assert_int_eq(cd_history_repetitions(&h, &b), 3);
-	ck_assert(cd_board_can_claim_draw(&b, &h));
+	ck_assert_uint_eq(cd_board_endings(&b, &h), CD_END_THREEFOLD);
 	cd_history_free(&h);
 	ck_assert_ptr_null(h.keys);
 

@@ -155,6 +155,53 @@ START_TEST(test_games)
 }
 END_TEST
 
+/*
+ * Both automatic draws by one move (FIDE 9.6): the rook's shuffle
+ * repeats the start a fifth time with the 150th half-move.  The laws
+ * list the fivefold (9.6.1) before the seventy-five moves (9.6.2) and
+ * give no precedence between them; the library names the fivefold, in
+ * the ending named (cd_ending_first), in the contradiction of a
+ * decisive result, and ply by ply in the tracker.
+ */
+#define SHUFFLE "Nf3 Ra7 Ng1 Ra8 "
+
+START_TEST(test_fivefold_seventyfive)
+{
+	const char *pgn = "[FEN \"r3k3/8/8/8/8/8/8/R3K1N1 w - - 134 90\"]"
+	    "\n\n" SHUFFLE SHUFFLE SHUFFLE SHUFFLE "1-0";
+	unsigned both = CD_END_FIVEFOLD | CD_END_SEVENTYFIVE, set;
+	cd_board b;
+	cd_rules r;
+	uint32_t i;
+	cd_error err;
+
+	ck_assert_msg(cd_pgn_parse_text(game, pgn, strlen(pgn), NULL,
+	    &err) == CD_OK, "%s", err.msg);
+	set = cd_game_endings(game);
+	ck_assert_uint_eq(set, both | CD_END_THREEFOLD | CD_END_FIFTY);
+	ck_assert_uint_eq(cd_ending_first(set), CD_END_FIVEFOLD);
+	ck_assert_str_eq(cd_ending_name(cd_ending_first(set)), "fivefold");
+	cd_game_end_position(game, &b);
+	ck_assert_uint_eq(b.halfmove, 150);
+	ck_assert_str_eq(cd_result_contradiction(&b, set,
+	    CD_PGN_RESULT_WHITE), "ends in a fivefold repetition");
+	ck_assert_ptr_null(cd_result_contradiction(&b, set,
+	    CD_PGN_RESULT_DRAW));
+	/* neither automatic draw before the last move, both with it */
+	cd_rules_init(&r);
+	b = game->start;
+	ck_assert_int_eq(cd_rules_start(&r, &b), CD_OK);
+	for (i = game->nodes[0].next; i; i = game->nodes[i].next) {
+		ck_assert_uint_eq(cd_rules_endings(&r) & both, 0);
+		cd_board_make(&b, game->nodes[i].move);
+		ck_assert_int_eq(cd_rules_push(&r, &b), CD_OK);
+	}
+	ck_assert_uint_eq(r.plies, 16);
+	ck_assert_uint_eq(cd_rules_endings(&r), set);
+	cd_rules_free(&r);
+}
+END_TEST
+
 struct pos_case {
 	const char *fen;
 	unsigned want;
@@ -233,6 +280,7 @@ rules_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_games, 0,
 	    (int)(sizeof(games) / sizeof(games[0])));
+	tcase_add_test(tc, test_fivefold_seventyfive);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("positions");
 	tcase_add_loop_test(tc, test_positions, 0,

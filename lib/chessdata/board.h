@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * chessdata/board.h: squares, pieces, packed moves, the board value,
- * legal move generation, making moves, attacks, game state.
+ * legal move generation, making moves, attacks, position validity.
  *
  * A cd_board is a plain value: copy it to keep a position (copy-make).
  * Standard chess and Chess960 (castling rights are stored as the rook's
@@ -172,42 +172,12 @@ CD_API cd_position_error cd_board_validate_play(const cd_board *b);
 /* "missing white king", ...: never NULL. */
 CD_API const char *cd_position_strerror(cd_position_error e);
 
-/* Game state per the FIDE Laws. */
-typedef enum cd_outcome {
-	CD_ONGOING = 0,
-	CD_CHECKMATE,
-	CD_STALEMATE,
-	CD_INSUFFICIENT,	/* dead position: K v K, K+minor v K,
-				 * K+B v K+B with bishops on one colour */
-	CD_SEVENTYFIVE_MOVES,	/* automatic draw: 75 moves (150 plies) */
-	CD_FIVEFOLD		/* automatic draw: fivefold repetition */
-} cd_outcome;
-
+/* Checkmate, stalemate, a dead position by material: queries of one
+ * position (chessdata/rules.h tells how a game stands, all endings
+ * together). */
 CD_API bool cd_board_is_checkmate(const cd_board *b);
 CD_API bool cd_board_is_stalemate(const cd_board *b);
 CD_API bool cd_board_insufficient_material(const cd_board *b);
-
-/*
- * Position history for repetition counts: the keys since the last
- * irreversible move.  Keep one per game line; push after each move.
- */
-typedef struct cd_history {
-	uint64_t *keys;
-	size_t len, cap;
-} cd_history;
-
-CD_API void cd_history_init(cd_history *h);
-CD_API void cd_history_free(cd_history *h);
-/* Record the position b (after a move, or the start position). */
-CD_API cd_status cd_history_push(cd_history *h, const cd_board *b);
-/* How often the position b has occurred, itself included. */
-CD_API int cd_history_repetitions(const cd_history *h, const cd_board *b);
-
-/* The state of b at the end of the history h (h may be NULL):
- * checkmate and stalemate first, then the automatic draws. */
-CD_API cd_outcome cd_board_outcome(const cd_board *b, const cd_history *h);
-/* Whether a draw can be claimed: fifty moves or threefold repetition. */
-CD_API bool cd_board_can_claim_draw(const cd_board *b, const cd_history *h);
 
 #ifdef __cplusplus
 }

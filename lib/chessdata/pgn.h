@@ -70,6 +70,7 @@
 #include <chessdata/san.h>
 #include <chessdata/fen.h>
 #include <chessdata/pgn_lex.h>
+#include <chessdata/rules.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -379,6 +380,53 @@ CD_API size_t cd_game_depth(const cd_game *g);
 
 /* The position at the end of the main line (replays it). */
 CD_API void cd_game_end_position(const cd_game *g, cd_board *out);
+
+/*
+ * Walking the main line through the rules (chessdata/rules.h): the one
+ * replay of a game that every program uses, position by position.  A
+ * value the caller owns; cd_game_walk_init before the first use,
+ * cd_game_walk_free after the last (start may be called again and again
+ * in between, reusing the memory):
+ *
+ *	cd_game_walk_start(&w, g, true);
+ *	do {
+ *		... w.rules.board: the position; w.node: the node of the
+ *		... move that made it (0: the start); w.rules.plies
+ *		... cd_game_walk_endings(&w)
+ *	} while (cd_game_walk_next(&w));
+ *
+ * The next move, before it is played, is g->nodes[g->nodes[w.node].next]
+ * (none when that index is 0).
+ */
+typedef struct cd_game_walk {
+	cd_rules rules;		/* the position reached (rules.board), the
+				 * moves played (rules.plies), the
+				 * positions since the last pawn move or
+				 * capture */
+	const cd_game *game;
+	uint32_t node;		/* the node of the last move played, 0 at
+				 * the start */
+	bool track;		/* positions are kept for repetitions: as
+				 * cd_game_walk_start was asked, until
+				 * memory ran out */
+} cd_game_walk;
+
+CD_API void cd_game_walk_init(cd_game_walk *w);
+CD_API void cd_game_walk_free(cd_game_walk *w);
+/* Start at g's start position; track: keep the positions for the
+ * repetition endings. */
+CD_API void cd_game_walk_start(cd_game_walk *w, const cd_game *g,
+    bool track);
+/* Play the next move of the main line; false at its end (nothing
+ * changes). */
+CD_API bool cd_game_walk_next(cd_game_walk *w);
+/* The endings (chessdata/rules.h) of the position reached: with the
+ * repetitions while positions are tracked, without them else. */
+CD_API unsigned cd_game_walk_endings(const cd_game_walk *w);
+
+/* The endings of the final position of g's main line (walks it; out
+ * of memory counts no repetition). */
+CD_API unsigned cd_game_endings(const cd_game *g);
 
 /* The NAGs of node i in ascending order (after its move; in nodes[0],
  * those before the first move of the game): the first NAG above

@@ -35,16 +35,32 @@
  *			without a pawn move or a capture (9.3).  A
  *			seventy-five is also a fifty.
  *
- * The order of the bits is the order of precedence when one must be
- * named (cd_ending_first).  Repetitions count only positions of one
- * line since its last pawn move or capture (nothing before repeats).
+ * This is the one answer to how a position stands: every program of
+ * the package asks it here.  The order of the bits is the order of
+ * precedence when one must be named (cd_ending_first), and follows
+ * the Laws: the game ends at the first event, and checkmate and
+ * stalemate end it with the move that made them, so that no other bit
+ * is set with them (5.1.1, 5.2.1, 9.6: "if the last move resulted in
+ * checkmate, that shall take precedence").  A dead position ends the
+ * game at once (5.2.2) and comes next.  Where a fivefold repetition and
+ * the seventy-fifth move come with the same move, both automatic
+ * draws hold and the Laws give neither precedence ("if one or both of
+ * the following occur(s)", 9.6): the fivefold, listed first (9.6.1),
+ * is named.  Then the claims: threefold (9.2) before fifty moves (9.3),
+ * in the order of the Laws.
+ *
+ * Repetitions count only positions of one line since its last pawn
+ * move or capture (nothing before repeats).  The positions come from
+ * the caller: a history of keys (cd_history) or the running tracker
+ * (cd_rules); chessdata/pgn.h walks a game's main line into them
+ * (cd_game_walk).
  */
 #ifndef CHESSDATA_RULES_H
 #define CHESSDATA_RULES_H
 
 #include <chessdata/base.h>
 #include <chessdata/board.h>
-#include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_lex.h>	/* cd_pgn_result */
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +93,22 @@ CD_API unsigned cd_ending_parse(const char *name, size_t len);
 /* The lowest bit of a set (the one to name), 0 for none. */
 CD_API unsigned cd_ending_first(unsigned set);
 
+/*
+ * Position history for repetition counts: the keys since the last
+ * irreversible move.  Keep one per line of play; push after each move.
+ */
+typedef struct cd_history {
+	uint64_t *keys;
+	size_t len, cap;
+} cd_history;
+
+CD_API void cd_history_init(cd_history *h);
+CD_API void cd_history_free(cd_history *h);
+/* Record the position b (after a move, or the start position). */
+CD_API cd_status cd_history_push(cd_history *h, const cd_board *b);
+/* How often the position b has occurred, itself included. */
+CD_API int cd_history_repetitions(const cd_history *h, const cd_board *b);
+
 /* The endings of b, reached at the end of the line whose positions
  * since the last pawn move or capture are in h (b included, as
  * cd_rules keeps them; h may be NULL: no repetition). */
@@ -104,11 +136,6 @@ CD_API cd_status cd_rules_start(cd_rules *r, const cd_board *start);
 CD_API cd_status cd_rules_push(cd_rules *r, const cd_board *after_move);
 /* The endings of the last position pushed (or of the start). */
 CD_API unsigned cd_rules_endings(const cd_rules *r);
-
-/* The endings of the final position of g's main line (replays it).
- * Out of memory counts no repetition. */
-struct cd_game;
-CD_API unsigned cd_game_endings(const struct cd_game *g);
 
 /*
  * Whether color has mating material: whether some series of legal

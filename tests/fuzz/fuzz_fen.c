@@ -73,8 +73,14 @@ check_moves(const cd_board *b, const char *fen)
 	for (t = CD_PAWN; t <= CD_KING; t++)
 		per += cd_board_legal_moves_to(b, t, -1, sub);
 	FUZZ_CHECK(per == n, "%s: %d moves by piece, %d in all", fen, per, n);
-	(void)cd_board_outcome(b, NULL);
-	(void)cd_board_insufficient_material(b);
+	{
+		unsigned e = cd_board_endings(b, NULL);
+
+		FUZZ_CHECK(!!(e & CD_END_CHECKMATE) == (n == 0 && check) &&
+		    !!(e & CD_END_STALEMATE) == (n == 0 && !check), "%s", fen);
+		FUZZ_CHECK(n == 0 || !!(e & CD_END_DEAD) ==
+		    cd_board_insufficient_material(b), "%s", fen);
+	}
 
 	for (i = 0; i < n; i++) {
 		cd_move m = mv[i];
