@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "internal.h"
 
 static int
@@ -481,26 +482,9 @@ cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
 #define rank_shuffles	cd__rank_shuffles
 static const char shuffle_letters[16] __attribute__((aligned(16))) =
     "8PNBRQK..pnbrqk.";
-static int have_ssse3, have_avx2;
-
-static void ssse3_init(void) __attribute__((constructor));
-
-static void
-ssse3_init(void)
-{
-	const char *no;
-
-	/* CHESSDATA_NO_SSSE3 set and not empty: the plain code;
-	 * CHESSDATA_NO_AVX2: the SSSE3 code, not the AVX2 (the tests
-	 * compare the three) */
-	__builtin_cpu_init();
-	no = getenv("CHESSDATA_NO_SSSE3");
-	have_ssse3 = __builtin_cpu_supports("ssse3") && (no == NULL ||
-	    *no == '\0');
-	no = getenv("CHESSDATA_NO_AVX2");
-	have_avx2 = have_ssse3 && __builtin_cpu_supports("avx2") &&
-	    (no == NULL || *no == '\0');
-}
+/* the SSSE3 code, and the AVX2 code where SSSE3 is allowed too */
+#define have_ssse3	cd__have_ssse3
+#define have_avx2	(cd__have_ssse3 && cd__have_avx2)
 #endif
 
 #ifdef CD_RANK_SHUFFLE

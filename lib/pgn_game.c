@@ -1236,20 +1236,6 @@ plain_copy(char *d, const char *s, size_t n, bool space)
 #endif
 
 #ifdef CD_AVX2
-int cd__have_avx2;
-
-static void avx2_init(void) __attribute__((constructor));
-
-static void
-avx2_init(void)
-{
-	const char *no = getenv("CHESSDATA_NO_AVX2");
-
-	__builtin_cpu_init();
-	cd__have_avx2 = __builtin_cpu_supports("avx2") && (no == NULL ||
-	    *no == '\0');
-}
-
 /* fold_mask() for 32 bytes. */
 __attribute__((target("avx2"))) static inline uint32_t
 fold_mask32(__m256i v, uint32_t *sp)

@@ -29,11 +29,10 @@ cd__le8(__m128i v, int c)
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CD_AVX2 1
 #include <immintrin.h>
-/* The processor has AVX2 (x86-64's baseline does not) and
- * CHESSDATA_NO_AVX2 is not set, found when the library is loaded
- * (pgn_game.c): the comment folder and the game reader's comment scan
- * use it. */
-extern int cd__have_avx2;
+/* cd__have_avx2: the processor has AVX2 (x86-64's baseline does not)
+ * and CHESSDATA_NO_AVX2 is not set; the comment folder and the game
+ * reader's comment scan use it. */
+#include "cpu.h"
 #endif
 #endif
 
