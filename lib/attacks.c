@@ -2,7 +2,7 @@
 /*
  * attacks.c: the attack and check queries over the attack tables (the
  * inline ones for the PGN builder and the fast SAN reader are in
- * internal.h).  The tables are computed when the library is built
+ * attacks.h).  The tables are computed when the library is built
  * (gen-tables.c) and are constant data of the library: a program
  * that starts builds nothing.
  */
@@ -11,6 +11,21 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "attacks.h"
+
+/* The odd directions are diagonal, the even ones orthogonal. */
+const uint16_t cd__slide_dirs[8] = {
+	[CD_BISHOP] = 0x154, [CD_ROOK] = 0x0aa, [CD_QUEEN] = 0x1fe
+};
+
+static const cd_bitboard no_steps[64];
+
+const cd_bitboard *const cd__steps[2][8] = {
+	{ no_steps, cd__pawn_att[CD_WHITE], cd__knight_att, no_steps, no_steps,
+	    no_steps, cd__king_att, no_steps },
+	{ no_steps, cd__pawn_att[CD_BLACK], cd__knight_att, no_steps, no_steps,
+	    no_steps, cd__king_att, no_steps }
+};
 
 cd_bitboard
 cd_attacks(int piece_type, int color, int sq, cd_bitboard occupied)

@@ -7,22 +7,9 @@
 #include <string.h>
 
 #include "internal.h"
+#include "board_make.h"
 
 const char cd__piece_letters[16] = ".PNBRQK..pnbrqk.";
-
-/* The odd directions are diagonal, the even ones orthogonal. */
-const uint16_t cd__slide_dirs[8] = {
-	[CD_BISHOP] = 0x154, [CD_ROOK] = 0x0aa, [CD_QUEEN] = 0x1fe
-};
-
-static const cd_bitboard no_steps[64];
-
-const cd_bitboard *const cd__steps[2][8] = {
-	{ no_steps, cd__pawn_att[CD_WHITE], cd__knight_att, no_steps, no_steps,
-	    no_steps, cd__king_att, no_steps },
-	{ no_steps, cd__pawn_att[CD_BLACK], cd__knight_att, no_steps, no_steps,
-	    no_steps, cd__king_att, no_steps }
-};
 
 void
 cd_board_clear(cd_board *b)

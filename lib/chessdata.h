@@ -3,8 +3,11 @@
  * chessdata.h: the one public header of libchessdata.
  *
  * It includes every sub-header in chessdata/: base (status codes,
- * version), board (positions, move generation, game state), fen, san,
- * and the stream modules (pgn, epd, pgc, collate) as they are added.
+ * errors, version, buffers), board (positions, move generation,
+ * validity), fen, san, rules (how a position stands under the FIDE
+ * Laws), the readers and writers (pgn_lex, pgn, epd, pgc, json,
+ * comment, stream, sniff), and what works on games (collate, select,
+ * opening, dedup).
  */
 #ifndef CHESSDATA_H
 #define CHESSDATA_H

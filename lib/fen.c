@@ -10,6 +10,7 @@
 
 #include "cpu.h"
 #include "internal.h"
+#include "board_make.h"
 
 static int
 piece_from_char(int c)
@@ -469,14 +470,14 @@ cd_fen_cleared_message(int letter, bool chess960, char *buf, size_t cap)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-/* The shapes of a rank's FEN by its occupancy (internal.h), constant
+/* The shapes of a rank's FEN by its occupancy (tables.h), constant
  * data written by gen-tables.c. */
 #define rank_shapes	cd__rank_shapes
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define CD_RANK_SHUFFLE 1
 #include <immintrin.h>
-/* The shapes as SSSE3 byte shuffles (internal.h), used when the
+/* The shapes as SSSE3 byte shuffles (tables.h), used when the
  * processor has SSSE3 (x86-64's baseline does not), on the letters of
  * cd__piece_letters with '8' for an empty square. */
 #define rank_shuffles	cd__rank_shuffles

@@ -11,7 +11,7 @@
  * fails (none does) is replaced by a fresh search in init_slider(), so
  * the tables are always right.  Then the Zobrist keys, the lexer's byte
  * classes and the shapes of a rank's FEN.  The tables are written
- * constant; here they are filled, so CD__TABLE (internal.h) is empty.
+ * constant; here they are filled, so CD__TABLE (internal.h, tables.h) is empty.
  */
 #define CD__TABLE
 #include "config.h"
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "tables.h"
 #include "pgn_internal.h"
 
 cd_bitboard cd__knight_att[64];
@@ -260,7 +261,7 @@ init_keys(void)
 #undef NEXT
 }
 
-/* The shapes of a rank's FEN and their shuffles (internal.h). */
+/* The shapes of a rank's FEN and their shuffles (tables.h). */
 static void
 init_rank_shapes(void)
 {
@@ -425,7 +426,8 @@ main(void)
 	printf("/* tables.c: the library's constant tables, written by "
 	    "gen-tables\n * (lib/gen-tables.c) when the library is built. "
 	    "*/\n#include \"config.h\"\n\n#include <stdint.h>\n\n"
-	    "#include \"internal.h\"\n#include \"pgn_internal.h\"\n\n");
+	    "#include \"internal.h\"\n#include \"tables.h\"\n"
+	    "#include \"pgn_internal.h\"\n\n");
 	put_table("static const cd_bitboard rook_table[]", rook_table,
 	    sizeof(rook_table), 1, 64);
 	put_table("static const cd_bitboard bishop_table[]", bishop_table,

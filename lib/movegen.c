@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "movegen.h"
 
 #define RANK_1	0x00000000000000ffULL
 #define RANK_3	0x0000000000ff0000ULL

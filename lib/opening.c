@@ -21,6 +21,7 @@
 
 #include "chessdata.h"
 #include "internal.h"
+#include "bits.h"
 #include "pgn_internal.h"
 
 struct entry {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "pgn_internal.h"
+#include "pgc_ordinal.h"
 
 /* ---- errors ---- */
 

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "movegen.h"
+#include "pgc_ordinal.h"
 
 /*
  * Move ordinals.

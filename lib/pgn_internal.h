@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pgn_internal.h: the private part of a cd_game, shared by pgn_game.c
- * (model and builder), pgn_parse.c and pgn_write.c.
+ * pgn_internal.h: what the PGN files of the library share, not
+ * exported: byte tests and SIMD helpers, the lexer's byte classes and
+ * scanners (pgn_lex.c; used by pgn_read.c and pgn_parse.c), the results'
+ * texts, and the private part of a cd_game with the builder's inner
+ * calls (pgn_game.c; used by pgn_tree.c, pgn_parse.c, pgn_write.c).
+ * Its users: pgn_lex.c, pgn_read.c, pgn_game.c, pgn_tree.c,
+ * pgn_parse.c, pgn_write.c, and pgc.c and opening.c (which build
+ * games), and gen-tables.c (which fills cd__pgn_cls).
  */
 #ifndef CHESSDATA_PGN_INTERNAL_H
 #define CHESSDATA_PGN_INTERNAL_H

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "pgn_internal.h"
+#include "bits.h"
 
 /* struct cd__frame flags */
 enum {

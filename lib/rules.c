@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "bits.h"
 
 static const char *const ending_names[] = {
 	"checkmate", "stalemate", "dead", "fivefold", "seventyfive",

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "movegen.h"
 
 
 size_t

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "internal.h"
+#include "movegen.h"
 
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "bits.h"
 
 enum op { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE, OP_MATCH, OP_NMATCH };
 enum cls { CLS_BYTES, CLS_DATE, CLS_ROUND };

@@ -8,6 +8,7 @@
 
 
 #include "internal.h"
+#include "attacks.h"
 
 static const char *const pos_messages[CD_POS_ERROR_COUNT] = {
 	"valid position",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * util.c: the hashing keys drawn at load time, status texts, the version and
- * the growable buffer (cd_buf).
+ * util.c: status texts, the version, the growable buffer (cd_buf) and
+ * the error setter (cd__error_set).
  */
 #include "config.h"
 
