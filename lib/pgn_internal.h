@@ -359,6 +359,22 @@ struct cd__game_priv {
 /* cd_game_clear in two parts: the first empties all but the start
  * position and the current line, which cd_game_setup makes after the
  * tags (or the second part, as cd_game_clear does). */
+/* The value of the known tag k (KT_*), NULL if absent; its length in
+ * *len. */
+static inline const char *
+cd__game_known_value(const cd_game *g, int k, size_t *len)
+{
+	uint32_t i = g->priv->known[k];
+
+	if (i == 0)
+		return NULL;
+	*len = g->tags[i - 1].value_len;
+	return g->str + g->tags[i - 1].value;
+}
+
+/* pgn_tags.c: forget the index of the tags (they were cleared or
+ * moved). */
+void cd__game_tag_index_drop(cd_game *g);
 void cd__game_clear_start(cd_game *g);
 void cd__game_clear_end(cd_game *g);
 
