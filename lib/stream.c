@@ -1380,13 +1380,13 @@ cd_stream_tell_in(const cd_stream *s)
 }
 
 const cd_error *
-cd_stream_get_error(const cd_stream *s)
+cd_stream_error(const cd_stream *s)
 {
 	return &s->err.e;
 }
 
 const cd_error *
-cd_stream_get_warning(const cd_stream *s)
+cd_stream_warning(const cd_stream *s)
 {
 	/* (the decoder sets it before its end, which the reader has seen
 	 * when it asks) */

@@ -44,7 +44,7 @@
 
 #include <chessdata/base.h>
 #include <chessdata/board.h>
-#include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_read.h>
 
 #ifdef __cplusplus
 extern "C" {
