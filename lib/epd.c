@@ -1818,46 +1818,7 @@ reader_input(struct cd__input *in)
 	return r;
 }
 
-cd_epd_reader *
-cd_epd_reader_new(FILE *f)
-{
-	struct cd__input in;
-
-	if (f == NULL || cd__input_new_file(&in, f) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_epd_reader *
-cd_epd_reader_open(const char *path)
-{
-	struct cd__input in;
-
-	if (cd__input_open(&in, path) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_epd_reader *
-cd_epd_reader_open_fd(int fd)
-{
-	struct cd__input in;
-
-	if (cd__input_open_fd(&in, fd) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_epd_reader *
-cd_epd_reader_open_stream(cd_stream *s)
-{
-	struct cd__input in;
-
-	if (s == NULL)
-		return NULL;
-	cd__input_open_stream(&in, s);
-	return reader_input(&in);
-}
+CD__INPUT_OPENERS(cd_epd_reader, cd_epd_reader, reader_input)
 
 const cd_stream *
 cd_epd_reader_stream(const cd_epd_reader *r)

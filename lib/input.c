@@ -53,11 +53,12 @@ cd__input_open(struct cd__input *in, const char *path)
 	return CD_OK;
 }
 
-void
+cd_status
 cd__input_open_stream(struct cd__input *in, cd_stream *s)
 {
 	cd__input_none(in);
 	in->s = s;
+	return s != NULL ? CD_OK : CD_ERR_ARG;
 }
 
 cd_status

@@ -32,8 +32,9 @@ struct cd__input {
  * fails with the reason. */
 cd_status cd__input_open(struct cd__input *in, const char *path);
 cd_status cd__input_open_fd(struct cd__input *in, int fd);
-/* The stream s (a reading one), freed by cd__input_close. */
-void cd__input_open_stream(struct cd__input *in, cd_stream *s);
+/* The stream s (a reading one), freed by cd__input_close; CD_ERR_ARG
+ * when s is NULL. */
+cd_status cd__input_open_stream(struct cd__input *in, cd_stream *s);
 cd_status cd__input_new_file(struct cd__input *in, FILE *f);
 /* No input: the reader reads memory. */
 void cd__input_none(struct cd__input *in);
@@ -47,5 +48,27 @@ void cd__input_none(struct cd__input *in);
 cd_status cd__input_read(struct cd__input *in, void *buf, size_t cap,
     size_t *n);
 void cd__input_close(struct cd__input *in);
+
+/*
+ * The four public openers of a reader, PREFIX_open(path),
+ * PREFIX_open_fd(fd), PREFIX_open_stream(s) and PREFIX_new(FILE *), for
+ * a reader type T made by make(struct cd__input *) (which takes the
+ * input, closing it when out of memory, and returns NULL then).
+ */
+#define CD__INPUT_OPENERS(prefix, T, make)				\
+	T *prefix##_open(const char *path)				\
+	{ struct cd__input in;						\
+	  return cd__input_open(&in, path) == CD_OK ? make(&in) : NULL; } \
+	T *prefix##_open_fd(int fd)					\
+	{ struct cd__input in;						\
+	  return cd__input_open_fd(&in, fd) == CD_OK ? make(&in) : NULL; } \
+	T *prefix##_open_stream(cd_stream *s)				\
+	{ struct cd__input in;						\
+	  return cd__input_open_stream(&in, s) == CD_OK ? make(&in) :	\
+	      NULL; }							\
+	T *prefix##_new(FILE *f)					\
+	{ struct cd__input in;						\
+	  return f != NULL && cd__input_new_file(&in, f) == CD_OK ?	\
+	      make(&in) : NULL; }
 
 #endif

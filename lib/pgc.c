@@ -534,46 +534,7 @@ reader_input(struct cd__input *in)
 	return r;
 }
 
-cd_pgc_reader *
-cd_pgc_reader_new(FILE *f)
-{
-	struct cd__input in;
-
-	if (cd__input_new_file(&in, f) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_pgc_reader *
-cd_pgc_reader_open(const char *path)
-{
-	struct cd__input in;
-
-	if (cd__input_open(&in, path) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_pgc_reader *
-cd_pgc_reader_open_fd(int fd)
-{
-	struct cd__input in;
-
-	if (cd__input_open_fd(&in, fd) != CD_OK)
-		return NULL;
-	return reader_input(&in);
-}
-
-cd_pgc_reader *
-cd_pgc_reader_open_stream(cd_stream *s)
-{
-	struct cd__input in;
-
-	if (s == NULL)
-		return NULL;
-	cd__input_open_stream(&in, s);
-	return reader_input(&in);
-}
+CD__INPUT_OPENERS(cd_pgc_reader, cd_pgc_reader, reader_input)
 
 const cd_stream *
 cd_pgc_reader_stream(const cd_pgc_reader *r)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pgn_read.c: PGN games from a stream (see chessdata/pgn_lex.h for the
+ * pgn_read.c: PGN games from a stream (see chessdata/pgn_read.h for the
  * rules); the tokens of a game are pgn_lex.c's.  No chess knowledge
  * here.
  *
@@ -224,46 +224,14 @@ reader_input(cd_pgn_reader *r, struct cd__input *in)
 	return r;
 }
 
-cd_pgn_reader *
-cd_pgn_reader_new(FILE *f)
+/* A reader of in (reader_input). */
+static cd_pgn_reader *
+pgn_input(struct cd__input *in)
 {
-	struct cd__input in;
-
-	if (cd__input_new_file(&in, f) != CD_OK)
-		return NULL;
-	return reader_input(reader_alloc(), &in);
+	return reader_input(reader_alloc(), in);
 }
 
-cd_pgn_reader *
-cd_pgn_reader_open(const char *path)
-{
-	struct cd__input in;
-
-	if (cd__input_open(&in, path) != CD_OK)
-		return NULL;
-	return reader_input(reader_alloc(), &in);
-}
-
-cd_pgn_reader *
-cd_pgn_reader_open_fd(int fd)
-{
-	struct cd__input in;
-
-	if (cd__input_open_fd(&in, fd) != CD_OK)
-		return NULL;
-	return reader_input(reader_alloc(), &in);
-}
-
-cd_pgn_reader *
-cd_pgn_reader_open_stream(cd_stream *s)
-{
-	struct cd__input in;
-
-	if (s == NULL)
-		return NULL;
-	cd__input_open_stream(&in, s);
-	return reader_input(reader_alloc(), &in);
-}
+CD__INPUT_OPENERS(cd_pgn_reader, cd_pgn_reader, pgn_input)
 
 const cd_stream *
 cd_pgn_reader_stream(const cd_pgn_reader *r)

@@ -203,7 +203,7 @@ text_add(cd_buf *t, const char *s, size_t n)
 /*
  * Copy a game into the batch: its bytes, then its tags' names and
  * values, which the reader keeps one after the other in one block
- * (chessdata/pgn_lex.h), in one copy.
+ * (chessdata/pgn_read.h), in one copy.
  */
 static void
 batch_add(struct batch *b, const cd_pgn_raw_game *raw)

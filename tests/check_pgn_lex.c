@@ -71,7 +71,7 @@ read_all(cd_pgn_reader *r)
 			    NULL)
 				ck_assert_uint_eq(strlen(g.tags[i].name),
 				    g.tags[i].name_len);
-			/* the strings one after the other (pgn_lex.h) */
+			/* the strings one after the other (pgn_read.h) */
 			ck_assert_ptr_eq(g.tags[i].value, g.tags[i].name +
 			    g.tags[i].name_len + 1);
 			if (i > 0)

@@ -16,9 +16,11 @@
  *
  * A writing stream compresses what it is given into a descriptor.
  *
- * cd_stream_fopen() gives a stream as a stdio FILE, so that every reader
- * of a FILE (the PGN, EPD and PGC readers, getline) reads decompressed
- * bytes, and every writer to a FILE writes compressed ones.
+ * The PGN, EPD and PGC readers read through a stream of their own
+ * (cd_pgn_reader_open, _open_fd, _new on a FILE), or through one the
+ * caller opened (cd_pgn_reader_open_stream: other flags, a memory
+ * limit); their error is then the stream's.  cd_stream_fopen() gives a
+ * stream as a stdio FILE, for code that reads (getline) or writes one.
  *
  * Errors stay on the handle (cd_stream_error): the status, the
  * offset in the compressed input where the damage was found, and a
