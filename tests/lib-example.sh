@@ -28,7 +28,14 @@ for c in $calls; do
 	sed -n '/^\.Sh EXAMPLES/,/^\.Bd/p' "$page" | grep -q "^\.Fn $c\|Fn $c" ||
 	    fail "EXAMPLES calls $c without counting it"
 done
-if ! $CC -o "$T/white-fen" "$T/white-fen.c" -I"$top_srcdir/lib" \
+# (a library built with sanitizers wants its programs built so too)
+lib="$top_builddir/lib/.libs/libchessdata.so"
+san=
+for s in address:asan undefined:ubsan thread:tsan; do
+	ldd "$lib" 2>/dev/null | grep -q "lib${s#*:}" &&
+	    san="$san -fsanitize=${s%:*}"
+done
+if ! $CC $san -o "$T/white-fen" "$T/white-fen.c" -I"$top_srcdir/lib" \
     -L"$top_builddir/lib/.libs" -lchessdata -lpthread -ldl -lm \
     2>"$T/cc.err"; then
 	cat "$T/cc.err" >&2
