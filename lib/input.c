@@ -97,7 +97,9 @@ cd__input_read(struct cd__input *in, void *buf, size_t cap, size_t *n)
 		if (st == CD_OK || st == CD_EOF)
 			return st == CD_EOF ? input_end(in, st, 0) : st;
 		in->err = *cd_stream_error(in->s);
-		return input_end(in, st, 0);
+		/* (a read error's errno is the system's reason) */
+		in->sys_errno = st == CD_ERR_IO ? errno : 0;
+		return input_end(in, st, in->sys_errno);
 	}
 	if (in->f == NULL)
 		return input_end(in, CD_EOF, 0);

@@ -1842,7 +1842,8 @@ START_TEST(test_corpus_all)
 END_TEST
 
 /* A read error ends the reader, and the reader keeps it: where reading
- * stopped and errno's text (a directory cannot be read). */
+ * stopped and the stream's message, with errno's text (a directory
+ * cannot be read). */
 START_TEST(test_read_error)
 {
 	FILE *f = fopen(".", "r");
@@ -1857,7 +1858,7 @@ START_TEST(test_read_error)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(cd_pgn_reader_error(r)->status, CD_OK);
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_ERR_IO);
-	snprintf(want, sizeof(want), "%s", strerror(errno));
+	snprintf(want, sizeof(want), "read error: %s", strerror(errno));
 	e = cd_pgn_reader_error(r);
 	ck_assert_int_eq(e->status, CD_ERR_IO);
 	ck_assert_str_eq(e->msg, want);
