@@ -18,6 +18,7 @@
 #include <chessdata/san.h>
 #include <chessdata/epd.h>
 #include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_read.h>
 #include <chessdata/pgn.h>
 #include <chessdata/collate.h>
 #include <chessdata/pgc.h>

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "input.h"
 
 /* The rules of the standard's opcodes (16.2.5). */
 enum rule {
@@ -1792,31 +1793,43 @@ cd_epd_add_move(cd_epd *e, cd_move m)
 #define READ_BLOCK	((size_t)64 << 10)
 
 struct cd_epd_reader {
-	FILE *f;
-	int fd;			/* f's descriptor, read directly; -1: none */
+	struct cd__input in;	/* where the bytes come from (input.h) */
 	char *buf;
 	size_t cap, start, end;
 	size_t scan;		/* start + the bytes known to hold no LF */
 	size_t raw_len;		/* the last line's bytes, with its end */
 	bool eof, err;
 	int err_errno;
+	cd_error error;		/* the input's error, at the line it cut */
 	unsigned long lineno;
 	uint64_t offset;
 };
 
-cd_epd_reader *
-cd_epd_reader_new(FILE *f)
+/* A reader of in (closed when out of memory). */
+static cd_epd_reader *
+reader_input(struct cd__input *in)
 {
-	cd_epd_reader *r;
+	cd_epd_reader *r = calloc(1, sizeof(*r));
 
-	if (f == NULL)
-		return NULL;
-	r = calloc(1, sizeof(*r));
-	if (r != NULL) {
-		r->f = f;
-		r->fd = fileno(f);
-	}
+	if (r == NULL)
+		cd__input_close(in);
+	else
+		r->in = *in;
 	return r;
+}
+
+CD__INPUT_OPENERS(cd_epd_reader, cd_epd_reader, reader_input)
+
+const cd_stream *
+cd_epd_reader_stream(const cd_epd_reader *r)
+{
+	return r->in.s;
+}
+
+const cd_error *
+cd_epd_reader_error(const cd_epd_reader *r)
+{
+	return &r->error;
 }
 
 void
@@ -1824,6 +1837,7 @@ cd_epd_reader_free(cd_epd_reader *r)
 {
 	if (r == NULL)
 		return;
+	cd__input_close(&r->in);
 	free(r->buf);
 	free(r);
 }
@@ -1835,6 +1849,7 @@ static bool
 fill(cd_epd_reader *r)
 {
 	size_t keep = r->end - r->start, n;
+	cd_status st;
 
 	if (r->eof || r->err)
 		return false;
@@ -1850,26 +1865,13 @@ fill(cd_epd_reader *r)
 		return false;
 	}
 	errno = 0;
-	if (r->fd >= 0) {
-		ssize_t k;
-
-		do
-			k = read(r->fd, r->buf + r->end, r->cap - r->end);
-		while (k < 0 && errno == EINTR);
-		if (k < 0) {
-			r->err = true;
-			r->err_errno = errno;
-			return false;
-		}
-		n = (size_t)k;
-		r->eof = n == 0;
-	} else {
-		n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
-		if (ferror(r->f)) {
-			r->err = true;
-			r->err_errno = errno ? errno : EIO;
-		} else if (n == 0 || feof(r->f))
-			r->eof = true;
+	st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end, &n);
+	if (st == CD_EOF)
+		r->eof = true;
+	else if (st != CD_OK) {
+		r->err = true;
+		r->err_errno = errno;
+		return false;
 	}
 	r->end += n;
 	return n > 0;
@@ -1909,6 +1911,9 @@ cd_epd_reader_next(cd_epd_reader *r, const char **line, size_t *len)
 	 * input) is no line: a plain file may end without a line end,
 	 * but here the end is where the damage began */
 	if (nl == NULL && r->err) {
+		r->error = r->in.err;
+		r->error.offset = r->offset - l;
+		r->error.line = r->lineno + (l == 0);
 		errno = r->err_errno;
 		return CD_ERR_IO;
 	}

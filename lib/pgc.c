@@ -14,6 +14,7 @@
 
 #include "pgn_internal.h"
 #include "pgc_ordinal.h"
+#include "input.h"
 
 /* ---- errors ---- */
 
@@ -488,7 +489,8 @@ cd_pgc_encode(const cd_game *g, unsigned flags, cd_buf *out,
 #define READ_BLOCK	((size_t)64 << 10)
 
 struct cd_pgc_reader {
-	FILE *f;			/* NULL for a memory reader */
+	struct cd__input in;		/* where the bytes come from
+					 * (input.h); none for memory */
 	unsigned char *block;		/* the read buffer (file readers) */
 	const unsigned char *buf;	/* the bytes at hand */
 	size_t pos, end;
@@ -507,26 +509,38 @@ reader_alloc(void)
 {
 	cd_pgc_reader *r = malloc(sizeof(*r));
 
-	if (r != NULL)
+	if (r != NULL) {
 		memset(r, 0, offsetof(cd_pgc_reader, text));
+		cd__input_none(&r->in);
+	}
 	return r;
 }
 
-cd_pgc_reader *
-cd_pgc_reader_new(FILE *f)
+/* A reader of in (closed when out of memory). */
+static cd_pgc_reader *
+reader_input(struct cd__input *in)
 {
 	cd_pgc_reader *r = reader_alloc();
 
-	if (r == NULL)
-		return NULL;
-	r->block = malloc(READ_BLOCK);
-	if (r->block == NULL) {
+	if (r != NULL && (r->block = malloc(READ_BLOCK)) == NULL) {
 		free(r);
+		r = NULL;
+	}
+	if (r == NULL) {
+		cd__input_close(in);
 		return NULL;
 	}
-	r->f = f;
+	r->in = *in;
 	r->buf = r->block;
 	return r;
+}
+
+CD__INPUT_OPENERS(cd_pgc_reader, cd_pgc_reader, reader_input)
+
+const cd_stream *
+cd_pgc_reader_stream(const cd_pgc_reader *r)
+{
+	return r->in.s;
 }
 
 cd_pgc_reader *
@@ -547,6 +561,7 @@ cd_pgc_reader_free(cd_pgc_reader *r)
 {
 	if (r == NULL)
 		return;
+	cd__input_close(&r->in);
 	free(r->block);
 	free(r);
 }
@@ -561,16 +576,17 @@ cd_pgc_reader_tell(const cd_pgc_reader *r)
 static bool
 refill(cd_pgc_reader *r)
 {
+	cd_status st;
 	size_t n;
 
 	if (r->eof)
 		return false;
 	r->base += r->end;
 	r->pos = r->end = 0;
-	n = fread(r->block, 1, READ_BLOCK, r->f);
-	if (n == 0) {
+	st = cd__input_read(&r->in, r->block, READ_BLOCK, &n);
+	if (st != CD_OK) {
 		r->eof = true;
-		r->ioerr = ferror(r->f) != 0;
+		r->ioerr = st != CD_EOF;
 		return false;
 	}
 	r->end = n;
@@ -656,9 +672,8 @@ truncated(struct dec *d)
 	if (d->r->ioerr) {
 		cd_error *e = &d->r->saved;
 
-		e->status = CD_ERR_IO;
+		*e = d->r->in.err;
 		e->offset = cd_pgc_reader_tell(d->r);
-		snprintf(e->msg, sizeof(e->msg), "read error");
 		return CD_ERR_IO;
 	}
 	return corrupt(d, d->rec, "record 0x%02x truncated at offset %llu",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * pgn_read.c: PGN games from a stream (see chessdata/pgn_lex.h for the
+ * pgn_read.c: PGN games from a stream (see chessdata/pgn_read.h for the
  * rules); the tokens of a game are pgn_lex.c's.  No chess knowledge
  * here.
  *
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pgn_internal.h"
+#include "input.h"
 
 #define cls cd__pgn_cls
 #define U(c)		((unsigned char)(c))
@@ -125,16 +126,16 @@ quick_tag(const char *p, const char *e, struct cd__tagscan *ts)
 #define READER_BLOCK	(256 * 1024)
 
 struct cd_pgn_reader {
-	FILE *f;
-	int fd;
+	struct cd__input in;	/* where the bytes come from (input.h) */
 	char *buf;		/* owned buffer (NULL for memory input) */
 	size_t cap;
 	const char *data;	/* buf or the caller's memory */
 	size_t pos, end;	/* unread bytes: data[pos..end) */
 	uint64_t base;		/* input offset of data[0] */
 	int eof, failed, started;
-	int read_errno;		/* a read failed (with this errno): what
-				 * came before is read as the input's end */
+	int read_errno;		/* a read failed (with this errno, the
+				 * input's error in in.err): what came
+				 * before is read as the input's end */
 	int bol;		/* data[pos] is at the start of a line */
 	int junk;		/* skipping text that is not PGN: JUNK_* */
 	int skipped_nul;	/* a NUL byte in the text skipped before the
@@ -196,7 +197,7 @@ reader_alloc(void)
 
 	if (r == NULL)
 		return NULL;
-	r->fd = -1;
+	cd__input_none(&r->in);
 	r->nul_at = SIZE_MAX;
 	r->max_game = CD_PGN_GAME_MAX;
 	r->bol = 1;
@@ -205,23 +206,37 @@ reader_alloc(void)
 	return r;
 }
 
-cd_pgn_reader *
-cd_pgn_reader_new(FILE *f)
+/* A reader of input: its buffer; NULL (input closed) when out of
+ * memory. */
+static cd_pgn_reader *
+reader_input(cd_pgn_reader *r, struct cd__input *in)
 {
-	cd_pgn_reader *r = reader_alloc();
-
-	if (r == NULL)
-		return NULL;
-	r->f = f;
-	r->fd = fileno(f);
-	r->cap = READER_BLOCK;
-	r->buf = malloc(r->cap);
-	if (r->buf == NULL) {
+	if (r != NULL)
+		r->buf = malloc(READER_BLOCK);
+	if (r == NULL || r->buf == NULL) {
 		free(r);
+		cd__input_close(in);
 		return NULL;
 	}
+	r->in = *in;
+	r->cap = READER_BLOCK;
 	r->data = r->buf;
 	return r;
+}
+
+/* A reader of in (reader_input). */
+static cd_pgn_reader *
+pgn_input(struct cd__input *in)
+{
+	return reader_input(reader_alloc(), in);
+}
+
+CD__INPUT_OPENERS(cd_pgn_reader, cd_pgn_reader, pgn_input)
+
+const cd_stream *
+cd_pgn_reader_stream(const cd_pgn_reader *r)
+{
+	return r->in.s;
 }
 
 cd_pgn_reader *
@@ -242,6 +257,7 @@ cd_pgn_reader_free(cd_pgn_reader *r)
 {
 	if (r == NULL)
 		return;
+	cd__input_close(&r->in);
 	free(r->buf);
 	free(r->arena);
 	free(r->tags);
@@ -272,6 +288,7 @@ cd_pgn_reader_tell(const cd_pgn_reader *r)
 static cd_status
 fill(cd_pgn_reader *r)
 {
+	cd_status st;
 	size_t n;
 
 	if (r->eof)
@@ -303,25 +320,11 @@ fill(cd_pgn_reader *r)
 		r->data = nb;
 		r->cap = ncap;
 	}
-	for (;;) {
-		if (r->fd >= 0) {
-			ssize_t k = read(r->fd, r->buf + r->end,
-			    r->cap - r->end);
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				return CD_ERR_IO;
-			n = (size_t)k;
-		} else {
-			n = fread(r->buf + r->end, 1, r->cap - r->end, r->f);
-			if (n == 0 && ferror(r->f))
-				return CD_ERR_IO;
-		}
-		break;
-	}
-	if (n == 0)
+	st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end, &n);
+	if (st == CD_EOF)
 		r->eof = 1;
+	else if (st != CD_OK)
+		return CD_ERR_IO;	/* (see in.err) */
 	r->end += n;
 	return CD_OK;
 }
@@ -1776,7 +1779,10 @@ reader_fail(cd_pgn_reader *r, cd_status st)
 
 	r->failed = 1;
 	cd__error_set(&r->err, st, cd_pgn_reader_tell(r), r->line, r->col,
-	    "%s", st == CD_ERR_IO ? strerror(e) : cd_strerror(st));
+	    "%s", st != CD_ERR_IO ? cd_strerror(st) : r->in.err.status !=
+	    CD_OK ? r->in.err.msg : strerror(e));
+	if (st == CD_ERR_IO && r->in.err.status != CD_OK)
+		r->err.status = r->in.err.status;
 	errno = e;
 	return st;
 }

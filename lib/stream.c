@@ -1304,6 +1304,8 @@ stream_end(cd_stream *s, cd_status st)
 	s->st = st;
 	if (st != CD_EOF)
 		s->err = s->derr;
+	if (st == CD_ERR_IO && s->err.sys_errno != 0)
+		errno = s->err.sys_errno;	/* (the readers' errno) */
 	return st;
 }
 
@@ -1316,7 +1318,7 @@ cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 	if (s->writing)
 		return CD_ERR_ARG;
 	if (s->st != CD_OK)
-		return s->st;
+		return stream_end(s, s->st);
 	if (s->pending != CD_OK)
 		return stream_end(s, s->pending);
 	if (cap == 0)
@@ -1380,13 +1382,13 @@ cd_stream_tell_in(const cd_stream *s)
 }
 
 const cd_error *
-cd_stream_get_error(const cd_stream *s)
+cd_stream_error(const cd_stream *s)
 {
 	return &s->err.e;
 }
 
 const cd_error *
-cd_stream_get_warning(const cd_stream *s)
+cd_stream_warning(const cd_stream *s)
 {
 	/* (the decoder sets it before its end, which the reader has seen
 	 * when it asks) */

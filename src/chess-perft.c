@@ -265,13 +265,13 @@ run_job(struct job *j, const char *file)
 static int
 read_file(FILE *f, const char *file)
 {
-	cd_epd_reader *r = cd_epd_reader_new(f);
+	cd_epd_reader *r = cli_epd_reader_new(f);
 	char *line = NULL;
 	size_t cap = 0, n;
 	const char *text;
 	unsigned long lineno = 0;
 	struct job blk;
-	int in_block = 0;
+	int in_block = 0, ret;
 	cd_status st;
 
 	if (r == NULL)
@@ -373,8 +373,10 @@ read_file(FILE *f, const char *file)
 		run_job(&blk, file);
 	free_job(&blk);
 	free(line);
+	ret = cli_read_end(file, st, cd_epd_reader_error(r),
+	    cd_epd_reader_stream(r));
 	cd_epd_reader_free(r);
-	return cli_read_end(file, st);
+	return ret;
 }
 
 int

@@ -52,18 +52,24 @@ openings_file(const char *path)
 	const char *name;
 	cd_error err;
 	FILE *f = cli_open_input(path, &name);
+	cd_stream *zs;
+	cd_status st;
 	size_t n;
 
 	if (f == NULL)
 		cli_exit(2);
+	zs = cli_input_stream(f);
 	text.len = 0;
 	do {
 		cli_buf_reserve(&text, 1 << 16);
-		n = fread(text.data + text.len, 1, text.cap - text.len, f);
+		st = cd_stream_read(zs, text.data + text.len,
+		    text.cap - text.len, &n);
 		text.len += n;
-	} while (n > 0);
-	if (cli_read_end(name, ferror(f) ? CD_ERR_IO : CD_OK) != 0)
+	} while (st == CD_OK);
+	if (cli_read_end(name, st == CD_EOF ? CD_OK : CD_ERR_IO,
+	    cd_stream_error(zs), zs) != 0)
 		cli_exit(2);
+	cd_stream_free(zs);
 	cli_close_input(f);
 	if (cd_openings_read(tables, text.data, text.len, &err) != CD_OK) {
 		if (err.status == CD_ERR_NOMEM)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cli-stream.c: compressed inputs and output for every tool (see
- * cli.h): cli_open_input hands a compressed input (known by its magic
- * bytes) to the library's stream layer and gives the tool a FILE of the
- * decompressed text; cli_output_open puts a compressing FILE over the
+ * cli.h): the readers of an input read it through the library's stream
+ * layer (a compressed input known by its magic bytes) with the options'
+ * flags and memory limit; cli_output_open puts a compressing FILE over the
  * output when -z or the suffix of -o asks for one.
  */
 #include "config.h"
@@ -17,17 +17,6 @@
 
 #include "chessdata.h"
 #include "cli.h"
-
-/* The inputs read through a stream: the FILE the tool reads, the one
- * under it, the stream (freed by fclose of the first). */
-struct zin {
-	FILE *f, *under;
-	cd_stream *s;
-	const char *name;
-	int reported;
-};
-static struct zin *zins;
-static size_t nzins, zincap;
 
 static int opt_format = -1;	/* -z; -1: from the suffix of -o */
 static int opt_level = -1;	/* --level; -1: the format's default */
@@ -70,116 +59,75 @@ cli_compress_option(int c, const char *arg)
 	opt_level = (int)v;
 }
 
-FILE *
-cli__input_open(FILE *f, const char *name)
+cd_stream *
+cli_input_stream(FILE *f)
+{
+	cd_stream *s = cd_stream_open_fd_limit(fileno(f), in_flags,
+	    opt_memlimit);
+
+	if (s == NULL)
+		cli_fatal("out of memory");
+	return s;
+}
+
+/* A reader made by new, or out of memory. */
+static void *
+reader_made(void *r)
+{
+	if (r == NULL)
+		cli_fatal("out of memory");
+	return r;
+}
+
+cd_pgn_reader *
+cli_pgn_reader_new(FILE *f)
+{
+	return reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
+	    cd_pgn_reader_open_stream(cli_input_stream(f)));
+}
+
+cd_epd_reader *
+cli_epd_reader_new(FILE *f)
+{
+	return reader_made(fileno(f) < 0 ? cd_epd_reader_new(f) :
+	    cd_epd_reader_open_stream(cli_input_stream(f)));
+}
+
+cd_pgc_reader *
+cli_pgc_reader_new(FILE *f)
+{
+	return reader_made(fileno(f) < 0 ? cd_pgc_reader_new(f) :
+	    cd_pgc_reader_open_stream(cli_input_stream(f)));
+}
+
+int
+cli_input_compressed(FILE *f)
 {
 	unsigned char head[8];
 	int fd = fileno(f);
 	off_t at;
 	ssize_t n;
-	cd_stream *s;
-	FILE *zf;
 
-	if (fd < 0 || isatty(fd))
-		return f;
-	/* a file: look at its first bytes without taking them */
-	at = lseek(fd, 0, SEEK_CUR);
-	if (at >= 0) {
-		do
-			n = pread(fd, head, sizeof(head), at);
-		while (n < 0 && errno == EINTR);
-		if (n >= 0 && cd_stream_detect(head, (size_t)n) ==
-		    CD_STREAM_PLAIN)
-			return f;
-	}
-	/* compressed, or a pipe: the stream reads the first bytes */
-	if ((s = cd_stream_open_fd_limit(fd, in_flags, opt_memlimit)) == NULL ||
-	    (zf = cd_stream_fopen(s, "r")) == NULL)
-		cli_fatal("out of memory");
-	setvbuf(zf, NULL, _IOFBF, 1 << 16);
-	if (nzins == zincap) {
-		zincap = zincap ? 2 * zincap : 8;
-		if ((zins = realloc(zins, zincap * sizeof(*zins))) == NULL)
-			cli_fatal("out of memory");
-	}
-	zins[nzins].f = zf;
-	zins[nzins].under = f;
-	zins[nzins].s = s;
-	zins[nzins].name = name;
-	zins[nzins].reported = 0;
-	nzins++;
-	return zf;
-}
-
-static struct zin *
-zin_find(FILE *f)
-{
-	size_t i;
-
-	for (i = 0; i < nzins; i++)
-		if (zins[i].f == f)
-			return &zins[i];
-	return NULL;
+	/* a file: its first bytes looked at without taking them */
+	if (fd < 0 || (at = lseek(fd, 0, SEEK_CUR)) < 0)
+		return 0;
+	do
+		n = pread(fd, head, sizeof(head), at);
+	while (n < 0 && errno == EINTR);
+	return n > 0 && cd_stream_detect(head, (size_t)n) != CD_STREAM_PLAIN;
 }
 
 int
-cli_input_threaded(FILE *f)
+cli_input_threaded(const cd_stream *s)
 {
-	struct zin *z = zin_find(f);
-
-	return z != NULL && (in_flags & CD_STREAM_THREAD) &&
-	    cd_stream_get_format(z->s) != CD_STREAM_PLAIN;
+	return s != NULL && (in_flags & CD_STREAM_THREAD) &&
+	    cd_stream_get_format(s) != CD_STREAM_PLAIN;
 }
 
 void
 cli_input_unthreaded(void)
 {
 	in_flags &= ~(unsigned)CD_STREAM_THREAD;
-}
-
-size_t
-cli_input_memory(FILE *f)
-{
-	struct zin *z = zin_find(f);
-
-	return z != NULL ? cd_stream_memory(z->s) : 0;
-}
-
-FILE *
-cli__input_close(FILE *f)
-{
-	struct zin *z = zin_find(f);
-	FILE *under;
-
-	if (z == NULL)
-		return f;
-	under = z->under;
-	/* input read past (zeros after bzip2 data), said at its end */
-	if (cd_stream_get_warning(z->s)->status != CD_OK &&
-	    cd_stream_get_error(z->s)->status == CD_OK)
-		cli_warn("%s: %s", z->name, cd_stream_get_warning(z->s)->msg);
-	fclose(z->f);
-	*z = zins[--nzins];
-	return under;
-}
-
-int
-cli__input_error(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < nzins; i++) {
-		const cd_error *e = cd_stream_get_error(zins[i].s);
-
-		if (zins[i].name != name || e->status == CD_OK)
-			continue;
-		if (!zins[i].reported)
-			cli_warn("%s: %s%s", name, e->msg,
-			    e->status == CD_ERR_RANGE ? " (--memlimit)" : "");
-		zins[i].reported = 1;
-		return 1;
-	}
-	return 0;
 }
 
 FILE *
@@ -207,7 +155,7 @@ cli__output_open(FILE *f, const char *path)
 	}
 	if ((s = cd_stream_open_write_fd(fileno(f), fmt, opt_level)) == NULL)
 		cli_fatal("out of memory");
-	e = cd_stream_get_error(s);
+	e = cd_stream_error(s);
 	if (e->status != CD_OK) {
 		char msg[sizeof(e->msg)];
 

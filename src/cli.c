@@ -429,19 +429,18 @@ cli_open_input(const char *name, const char **display)
 		return NULL;
 	}
 	if (f == stdin)
-		return cli__input_open(f, *display);
+		return f;
 	/* Large buffer: inputs are read sequentially in big blocks. */
 	setvbuf(f, NULL, _IOFBF, 1 << 18);
 #ifdef HAVE_POSIX_FADVISE
 	posix_fadvise(fileno(f), 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-	return cli__input_open(f, *display);
+	return f;
 }
 
 void
 cli_close_input(FILE *f)
 {
-	f = cli__input_close(f);
 	if (f != NULL && f != stdin)
 		fclose(f);
 }
@@ -1194,15 +1193,22 @@ cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 }
 
 int
-cli_read_end(const char *name, cd_status st)
+cli_read_end(const char *name, cd_status st, const cd_error *err,
+    const cd_stream *s)
 {
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
-	if (st == CD_ERR_IO && cli__input_error(name))
+	if (st == CD_ERR_IO && err != NULL && err->status != CD_OK) {
+		cli_warn("%s: %s%s", name, err->msg, err->status ==
+		    CD_ERR_RANGE ? " (--memlimit)" : "");
 		return 2;
+	}
 	if (st == CD_ERR_IO) {
 		cli_warn("%s: read error: %s", name, strerror(errno));
 		return 2;
 	}
+	/* input read past (zeros after bzip2 data), said at its end */
+	if (s != NULL && cd_stream_warning(s)->status != CD_OK)
+		cli_warn("%s: %s", name, cd_stream_warning(s)->msg);
 	return 0;
 }

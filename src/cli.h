@@ -161,16 +161,21 @@ void cli_buf_reserve(cd_buf *b, size_t n);
  * standard error at once. */
 extern __thread cd_buf *cli_capture;
 
-/* The status of the last read of an input: out of memory is fatal, a
- * read error is reported ("prog: file: read error: ...") and gives 2,
- * anything else 0. */
-int cli_read_end(const char *name, cd_status st);
+/* The status of the last read of an input, with its reader's error
+ * and stream (cd_pgn_reader_error, cd_pgn_reader_stream, or the EPD or
+ * PGC reader's; either may be NULL): out of memory is fatal; a read
+ * error is reported with the reader's message ("prog: file: read error:
+ * ...", "prog: file: truncated zstd input ...") and gives 2; else the
+ * stream's warning about input read past, if any, is said, and 0. */
+int cli_read_end(const char *name, cd_status st, const cd_error *err,
+    const cd_stream *s);
 
 /*
  * Compressed inputs and output (src/cli-stream.c).  cli_open_input
- * gives a compressed input (zstd, gzip, bzip2, xz: known by its magic
- * bytes) as a FILE of its decompressed text, decompressed in a thread
- * of its own; cli_read_end reports its damage ("prog: file: truncated
+ * gives an input as it is; the readers cli_pgn_reader_new and friends
+ * make over it read a compressed input (zstd, gzip, bzip2, xz: known by
+ * its magic bytes) decompressed, in a thread of its own, within
+ * --memlimit; cli_read_end reports its damage ("prog: file: truncated
  * zstd input ...", exit status 2).  cli_output_open compresses the
  * output when -z names a format or, without -z, when the -o file's name
  * ends in .zst, .gz, .bz2 or .xz.  A tool adds CLI_COMPRESS_OPTIONS to
@@ -187,22 +192,26 @@ int cli_read_end(const char *name, cd_status st);
 /* (--memlimit=SIZE: the decoders' memory limit, CLI_OPT_MEMLIMIT, goes
  * here too) */
 void cli_compress_option(int c, const char *arg);
-/* Whether an input FILE (from cli_open_input) is decompressed by a
- * thread of its own (a compressed input): it takes a CPU. */
-int cli_input_threaded(FILE *f);
+/* The readers of an input f from cli_open_input (or any FILE): over a
+ * stream of f's descriptor with the options' flags and memory limit (a
+ * FILE without a descriptor as it is).  Out of memory is fatal. */
+cd_pgn_reader *cli_pgn_reader_new(FILE *f);
+cd_epd_reader *cli_epd_reader_new(FILE *f);
+cd_pgc_reader *cli_pgc_reader_new(FILE *f);
+/* The same as a stream of decompressed bytes, for a tool that reads
+ * them itself. */
+cd_stream *cli_input_stream(FILE *f);
+/* Whether the bytes of the file f holds from its offset on are
+ * compressed (they are not the text the tool reads); 0 for a pipe. */
+int cli_input_compressed(FILE *f);
+/* Whether a reader's stream s is decompressed by a thread of its own
+ * (a compressed input): it takes a CPU. */
+int cli_input_threaded(const cd_stream *s);
 /* Inputs opened from now on are decompressed in the reading thread
  * (pgn-sort -m: no thread and no blocks of its own per input). */
 void cli_input_unthreaded(void);
-/* The memory an input's decompression holds (0 for plain input). */
-size_t cli_input_memory(FILE *f);
-/* cli.c's side: after opening an input, the FILE the tool reads; before
- * closing it, the FILE under it (f itself for plain input); 1 when the
- * input named name (the pointer cli_open_input gave) failed in its
- * stream (reported here); the output FILE over f; the FILE under a
- * finished compressed output (NULL when finishing failed, errno set). */
-FILE *cli__input_open(FILE *f, const char *name);
-FILE *cli__input_close(FILE *f);
-int cli__input_error(const char *name);
+/* cli.c's side: the output FILE over f; the FILE under a finished
+ * compressed output (NULL when finishing failed, errno set). */
 FILE *cli__output_open(FILE *f, const char *path);
 FILE *cli__output_end(FILE *f);
 

@@ -153,11 +153,12 @@ write_reject(const char *raw, size_t len)
 static int
 process(FILE *f, const char *name)
 {
-	cd_epd_reader *r = cd_epd_reader_new(f);
+	cd_epd_reader *r = cli_epd_reader_new(f);
 	const char *line, *raw;
 	size_t len, rawlen;
 	cd_status st;
 	uint64_t base = bytes_done;
+	int ret;
 
 	if (r == NULL)
 		cli_fatal("out of memory");
@@ -213,8 +214,10 @@ process(FILE *f, const char *name)
 		cli_epd_cut_line(name, r);
 		write_reject(raw, rawlen);
 	}
+	ret = cli_read_end(name, st, cd_epd_reader_error(r),
+	    cd_epd_reader_stream(r));
 	cd_epd_reader_free(r);
-	return cli_read_end(name, st);
+	return ret;
 }
 
 int

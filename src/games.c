@@ -203,7 +203,7 @@ text_add(cd_buf *t, const char *s, size_t n)
 /*
  * Copy a game into the batch: its bytes, then its tags' names and
  * values, which the reader keeps one after the other in one block
- * (chessdata/pgn_lex.h), in one copy.
+ * (chessdata/pgn_read.h), in one copy.
  */
 static void
 batch_add(struct batch *b, const cd_pgn_raw_game *raw)
@@ -623,7 +623,7 @@ threads_start(void)
 /* The games of f through the threads; the end status of the input
  * (CD_OK when stopped), the last reader call's game in pool.end. */
 static cd_status
-pool_games(FILE *f, cd_pgn_reader *r, const char *name)
+pool_games(cd_pgn_reader *r, const char *name)
 {
 	struct worker *w = &pool.workers[0];
 	int64_t seq = -1;
@@ -631,7 +631,8 @@ pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 	/* one CPU fewer by default while a thread decompresses the input
 	 * (three busy threads on two CPUs lose to two) */
 	pool.active = pool.njobs;
-	if (cli_games.jobs == 0 && pool.njobs > 1 && cli_input_threaded(f))
+	if (cli_games.jobs == 0 && pool.njobs > 1 &&
+	    cli_input_threaded(cd_pgn_reader_stream(r)))
 		pool.active--;
 	if (pool.active == 1)
 		return direct_games(r, name, &pool.end);
@@ -673,22 +674,23 @@ pool_games(FILE *f, cd_pgn_reader *r, const char *name)
 int
 cli_games_file(FILE *f, const char *name)
 {
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
+	cd_pgn_reader *r = cli_pgn_reader_new(f);
 	cd_status st;
+	int ret;
 
-	if (r == NULL)
-		cli_fatal("out of memory");
 	cli_pgn_watch(r);
 	if (pool.workers == NULL)
 		pool_start();
 	/* no other thread works now: the fields are this thread's */
 	pool.base = cli_games.bytes;
-	st = pool_games(f, r, name);
+	st = pool_games(r, name);
 	cli_games.bytes = pool.base + cd_pgn_reader_tell(r);
 	if (st != CD_OK)	/* not stopped: the input's end */
 		cli_pgn_notes(name, &pool.end, st);
+	ret = cli_read_end(name, st, cd_pgn_reader_error(r),
+	    cd_pgn_reader_stream(r));
 	cd_pgn_reader_free(r);
-	return cli_read_end(name, st);
+	return ret;
 }
 
 void

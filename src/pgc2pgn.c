@@ -60,7 +60,7 @@ static int
 decode_file(FILE *f, const char *name)
 {
 	cd_game *g = game;
-	cd_pgc_reader *r = cd_pgc_reader_new(f);
+	cd_pgc_reader *r = cli_pgc_reader_new(f);
 	cd_error err;
 	uint64_t base = bytes_done;
 	cd_status st;
@@ -82,9 +82,11 @@ decode_file(FILE *f, const char *name)
 	}
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
-	if (st == CD_ERR_IO) {
-		status = cli_read_end(name, st);
-	} else if (st != CD_EOF) {
+	if (st == CD_ERR_IO || st == CD_EOF) {
+		if (cli_read_end(name, st, cd_pgc_reader_error(r),
+		    cd_pgc_reader_stream(r)) != 0)
+			status = 2;
+	} else {
 		cli_warn_at(name, 0, 0, "offset %llu: %s",
 		    (unsigned long long)err.offset, err.msg);
 		games_damaged++;

@@ -478,13 +478,11 @@ inputs_again(void (*fn)(const cd_pgn_raw_game *raw, uint32_t index,
 	for (i = 0; i < ninputs; i++) {
 		struct input *in = &inputs[i];
 		FILE *f = input_again(in);
-		cd_pgn_reader *r = cd_pgn_reader_new(f);
+		cd_pgn_reader *r = cli_pgn_reader_new(f);
 		cd_pgn_raw_game raw;
 		cd_status st = CD_OK;
 		uint64_t n;
 
-		if (r == NULL)
-			cli_fatal("out of memory");
 		for (n = 0; n < in->games &&
 		    (st = cd_pgn_reader_next(r, &raw)) == CD_OK; n++) {
 			uint32_t g = (uint32_t)index++;

@@ -530,7 +530,7 @@ run_flush(void)
 		if (cd_stream_write(rw.zs, rw.iov[i].iov_base,
 		    rw.iov[i].iov_len) != CD_OK)
 			cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
-			    cd_stream_get_error(rw.zs)->msg);
+			    cd_stream_error(rw.zs)->msg);
 	if (rw.zs != NULL)
 		rw.n = 0;
 	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
@@ -594,7 +594,7 @@ run_close(void)
 	run_flush();
 	if (rw.zs != NULL && cd_stream_finish(rw.zs) != CD_OK)
 		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
-		    cd_stream_get_error(rw.zs)->msg);
+		    cd_stream_error(rw.zs)->msg);
 	cd_stream_free(rw.zs);
 	rw.zs = NULL;
 	if (close(rw.fd) != 0)
@@ -830,7 +830,7 @@ src_ensure(struct src *s, size_t want)
 
 			if (st != CD_OK && st != CD_EOF)
 				cli_fatal("%s: %s", cli_tmp_name(s->id),
-				    cd_stream_get_error(s->zs)->msg);
+				    cd_stream_error(s->zs)->msg);
 			k = (ssize_t)got;
 		} else
 			k = read(s->fd, s->buf + s->end, s->cap - s->end);
@@ -864,7 +864,8 @@ src_next(struct src *s)
 		if (st == CD_EOF)
 			return 0;
 		if (st != CD_OK) {
-			if (cli_read_end(s->name, st) != 0)
+			if (cli_read_end(s->name, st, cd_pgn_reader_error(s->r),
+			    cd_pgn_reader_stream(s->r)) != 0)
 				status = 2;
 			return 0;
 		}
@@ -1088,6 +1089,7 @@ infile_add(FILE *f, const char *name, uint64_t *base)
 	int fd = fileno(f), nfd;
 
 	if (opt_unique || fd < 0 || ninfiles == INFILES_MAX ||
+	    cli_input_compressed(f) ||
 	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    (at = lseek(fd, 0, SEEK_CUR)) < 0)
 		return -1;
@@ -1149,10 +1151,9 @@ sort_file(FILE *f, const char *name)
 	cd_status st;
 	uint64_t base = 0;
 	long file = infile_add(f, name, &base);
+	int ret;
 
-	r = cd_pgn_reader_new(f);
-	if (r == NULL)
-		cli_fatal("out of memory");
+	r = cli_pgn_reader_new(f);
 	cli_pgn_watch(r);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
 		cli_pgn_skipped(name, &g);
@@ -1167,8 +1168,10 @@ sort_file(FILE *f, const char *name)
 	}
 	cli_pgn_skipped_end(name, &g);
 	sort_bytes += cd_pgn_reader_tell(r);
+	ret = cli_read_end(name, st, cd_pgn_reader_error(r),
+	    cd_pgn_reader_stream(r));
 	cd_pgn_reader_free(r);
-	return cli_read_end(name, st);
+	return ret;
 }
 
 /* Sort: read every input into the buffer (and runs), then write. */
@@ -1193,6 +1196,16 @@ sort_inputs(int argc, char **argv, int first)
 	stage = NULL;
 	free(mem);
 	mem = NULL;
+}
+
+/* The memory an input's decompression holds (0 for plain input). */
+static size_t
+input_memory(const cd_pgn_reader *r)
+{
+	const cd_stream *zs = cd_pgn_reader_stream(r);
+
+	return zs != NULL && cd_stream_get_format(zs) != CD_STREAM_PLAIN ?
+	    cd_stream_memory(zs) : 0;
 }
 
 /*
@@ -1230,13 +1243,11 @@ merge_inputs(char **files, int nfiles)
 			}
 			s[used].f = f;
 			s[used].name = name;
-			s[used].r = cd_pgn_reader_new(f);
-			if (s[used].r == NULL)
-				cli_fatal("out of memory");
+			s[used].r = cli_pgn_reader_new(f);
 			s[used].seqbase = (uint64_t)(first + m) << 40;
 			s[used].have = src_next(&s[used]);
 			s[used].primed = 1;
-			one = INPUT_COST + cli_input_memory(f);
+			one = INPUT_COST + input_memory(s[used].r);
 			held += one;
 			used++;
 		}
@@ -1277,9 +1288,7 @@ check_file(FILE *f, const char *name)
 	memset(&s, 0, sizeof(s));
 	s.f = f;
 	s.name = name;
-	s.r = cd_pgn_reader_new(f);
-	if (s.r == NULL)
-		cli_fatal("out of memory");
+	s.r = cli_pgn_reader_new(f);
 	while (src_next(&s)) {
 		if (have_last) {
 			int c = keys_cmp(&last, &s.cur);

@@ -50,6 +50,9 @@ static const char *opt_dir = ".";
 static const char *opt_prefix = "part";
 static int opt_append, opt_list, opt_stats;
 static uint64_t games_read;
+/* The error the input being split ended with, when it is read from a
+ * copy (split_file reports it), else NULL. */
+static const cd_error *split_damage;
 
 /* ---- inputs ---- */
 
@@ -57,8 +60,8 @@ struct input {
 	const char *arg;	/* NULL: standard input */
 	const char *name;	/* -n: as cli_open_input named it */
 	FILE *spool;		/* -n on a pipe: a copy in a temporary file */
-	FILE *held;		/* the input the copy was made of, when it
-				 * failed: kept open to report its damage */
+	cd_error damage;	/* what the input the copy was made of
+				 * failed with (status CD_OK: it did not) */
 	uint64_t size;
 	int bad;		/* could not be opened (reported) */
 };
@@ -827,13 +830,11 @@ by_game(const cd_pgn_raw_game *g)
 static int
 split_file(FILE *f, const char *name)
 {
-	cd_pgn_reader *r = cd_pgn_reader_new(f);
+	cd_pgn_reader *r = cli_pgn_reader_new(f);
 	cd_pgn_raw_game g;
 	cd_status st;
-	int by = mode >= M_PLAYER;
+	int by = mode >= M_PLAYER, ret;
 
-	if (r == NULL)
-		cli_fatal("out of memory");
 	if (!by)
 		cd_pgn_reader_on_gap(r, on_gap, NULL);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
@@ -853,8 +854,10 @@ split_file(FILE *f, const char *name)
 	if (st == CD_EOF && (by || (g.flags & CD_PGN_RAW_SKIPPED_BINARY)))
 		cli_pgn_skipped(name, &g);
 	base_offset += cd_pgn_reader_tell(r);
+	ret = cli_read_end(name, st, split_damage != NULL ? split_damage :
+	    cd_pgn_reader_error(r), cd_pgn_reader_stream(r));
 	cd_pgn_reader_free(r);
-	return cli_read_end(name, st);
+	return ret;
 }
 
 /* A copy of an input that failed: its bytes, then the read error it
@@ -883,13 +886,17 @@ damaged_open(FILE *copy)
 	return f;
 }
 
-/* -n on input that is not a regular file: copy it to a temporary file
- * (in $TMPDIR), removed at once, to know its size.  Returns 0, or 2
- * when in fails (the copy holds what was read before). */
+/* -n on input that is not a regular file of text: copy its text
+ * (decompressed) to a temporary file (in $TMPDIR), removed at once, to
+ * know its size.  Returns 0, or 2 when in fails, its error in *damage
+ * (the copy holds what was read before). */
 static int
-spool(FILE *in, FILE **out, uint64_t *size)
+spool(FILE *in, const char *name, FILE **out, uint64_t *size,
+    cd_error *damage)
 {
 	char buf[1 << 16];
+	cd_stream *zs = cli_input_stream(in);
+	cd_status st;
 	FILE *f;
 	size_t n, id;
 	int fd;
@@ -898,7 +905,7 @@ spool(FILE *in, FILE **out, uint64_t *size)
 	if ((f = fdopen(fd, "w+b")) == NULL)
 		cli_fatal("%s: %s", cli_tmp_name(id), strerror(errno));
 	*size = 0;
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+	while ((st = cd_stream_read(zs, buf, sizeof(buf), &n)) == CD_OK) {
 		if (fwrite(buf, 1, n, f) != n)
 			cli_fatal("write error on %s: %s", cli_tmp_name(id),
 			    strerror(errno));
@@ -909,7 +916,11 @@ spool(FILE *in, FILE **out, uint64_t *size)
 		    strerror(errno));
 	cli_tmp_remove(id);
 	*out = f;
-	return ferror(in) ? 2 : 0;
+	*damage = *cd_stream_error(zs);
+	if (st == CD_EOF)
+		(void)cli_read_end(name, st, NULL, zs);
+	cd_stream_free(zs);
+	return st == CD_EOF ? 0 : 2;
 }
 
 static void
@@ -1092,21 +1103,20 @@ main(int argc, char **argv)
 				continue;
 			}
 			inputs[i].name = name;
-			if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+			if (!cli_input_compressed(f) && fstat(fileno(f),
+			    &st) == 0 && S_ISREG(st.st_mode)) {
 				off_t at = ftello(f);
 
 				inputs[i].size = (uint64_t)st.st_size -
 				    (at > 0 ? (uint64_t)at : 0);
-			} else if (spool(f, &inputs[i].spool,
-			    &inputs[i].size) != 0) {
-				/* its damage is reported when its games
-				 * are split, as in the other modes */
-				inputs[i].held = f;
-				f = NULL;
+			} else {
+				/* damage is reported when its games are
+				 * split, as in the other modes */
+				(void)spool(f, name, &inputs[i].spool,
+				    &inputs[i].size, &inputs[i].damage);
 			}
 			total_bytes += inputs[i].size;
-			if (f != NULL)
-				cli_close_input(f);
+			cli_close_input(f);
 		}
 		part_width = digits(opt_value) > 3 ? digits(opt_value) : 3;
 	} else if (mode == M_BYTES) {
@@ -1147,8 +1157,10 @@ main(int argc, char **argv)
 		if (inputs[i].spool != NULL) {
 			name = inputs[i].name;
 			f = inputs[i].spool;
-			if (inputs[i].held != NULL)
+			if (inputs[i].damage.status != CD_OK) {
 				f = damaged_open(f);
+				split_damage = &inputs[i].damage;
+			}
 		} else {
 			if (inputs[i].bad)
 				continue;	/* reported above */
@@ -1160,9 +1172,9 @@ main(int argc, char **argv)
 		}
 		if (split_file(f, name) != 0)
 			status = 2;
-		if (inputs[i].held != NULL) {
+		if (split_damage != NULL) {
 			fclose(f);
-			cli_close_input(inputs[i].held);
+			split_damage = NULL;
 		}
 		if (inputs[i].spool != NULL)
 			fclose(inputs[i].spool);

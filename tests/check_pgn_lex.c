@@ -71,7 +71,7 @@ read_all(cd_pgn_reader *r)
 			    NULL)
 				ck_assert_uint_eq(strlen(g.tags[i].name),
 				    g.tags[i].name_len);
-			/* the strings one after the other (pgn_lex.h) */
+			/* the strings one after the other (pgn_read.h) */
 			ck_assert_ptr_eq(g.tags[i].value, g.tags[i].name +
 			    g.tags[i].name_len + 1);
 			if (i > 0)
@@ -1842,7 +1842,8 @@ START_TEST(test_corpus_all)
 END_TEST
 
 /* A read error ends the reader, and the reader keeps it: where reading
- * stopped and errno's text (a directory cannot be read). */
+ * stopped and the stream's message, with errno's text (a directory
+ * cannot be read). */
 START_TEST(test_read_error)
 {
 	FILE *f = fopen(".", "r");
@@ -1857,7 +1858,7 @@ START_TEST(test_read_error)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(cd_pgn_reader_error(r)->status, CD_OK);
 	ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_ERR_IO);
-	snprintf(want, sizeof(want), "%s", strerror(errno));
+	snprintf(want, sizeof(want), "read error: %s", strerror(errno));
 	e = cd_pgn_reader_error(r);
 	ck_assert_int_eq(e->status, CD_ERR_IO);
 	ck_assert_str_eq(e->msg, want);

@@ -251,9 +251,9 @@ START_TEST(test_damage)
 		st = read_all(s, &out, &olen);
 		ck_assert_msg(st == CD_ERR_CORRUPT, "%s cut at %zu: %d",
 		    cd_stream_format_name(f), cut, st);
-		ck_assert(strstr(cd_stream_get_error(s)->msg, "truncated") ||
-		    strstr(cd_stream_get_error(s)->msg, "corrupt"));
-		ck_assert_uint_le(cd_stream_get_error(s)->offset, cut);
+		ck_assert(strstr(cd_stream_error(s)->msg, "truncated") ||
+		    strstr(cd_stream_error(s)->msg, "corrupt"));
+		ck_assert_uint_le(cd_stream_error(s)->offset, cut);
 		ck_assert_uint_le(olen, len);
 		ck_assert(olen == 0 || memcmp(out, text, olen) == 0);
 		cd_stream_free(s);
@@ -290,7 +290,7 @@ START_TEST(test_damage_place)
 		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
 		ck_assert_msg(olen == len, "%s without its last 4 bytes: %zu "
 		    "bytes of %zu", cd_stream_format_name(f), olen, len);
-		ck_assert_uint_eq(cd_stream_get_error(s)->offset, clen - 4);
+		ck_assert_uint_eq(cd_stream_error(s)->offset, clen - 4);
 		cd_stream_free(s);
 		free(out);
 	}
@@ -301,7 +301,7 @@ START_TEST(test_damage_place)
 
 		s = cd_stream_open_mem(c, clen, flags);
 		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
-		e = cd_stream_get_error(s);
+		e = cd_stream_error(s);
 		/* (bzip2 checks its blocks of 100 KB to 900 KB whole, xz a
 		 * few bytes on, zstd its literals with the frame's
 		 * checksum) */
@@ -350,18 +350,18 @@ START_TEST(test_zero_padding)
 		s = cd_stream_open_mem(buf, la + pad, flags);
 		ck_assert_int_eq(read_all(s, &out, &olen), CD_EOF);
 		ck_assert_uint_eq(olen, strlen(a));
-		ck_assert_int_eq(cd_stream_get_warning(s)->status != CD_OK,
+		ck_assert_int_eq(cd_stream_warning(s)->status != CD_OK,
 		    f == CD_STREAM_BZIP2);
 		if (f == CD_STREAM_BZIP2)
 			ck_assert_ptr_nonnull(strstr(
-			    cd_stream_get_warning(s)->msg, "70000 zero bytes"));
+			    cd_stream_warning(s)->msg, "70000 zero bytes"));
 		cd_stream_free(s);
 		free(out);
 		buf[la + pad] = 'x';
 		s = cd_stream_open_mem(buf, la + pad + 1, flags);
 		ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_CORRUPT);
 		ck_assert_uint_eq(olen, strlen(a));
-		ck_assert_uint_eq(cd_stream_get_error(s)->offset, la + pad);
+		ck_assert_uint_eq(cd_stream_error(s)->offset, la + pad);
 		cd_stream_free(s);
 		free(out);
 		buf[la + pad] = 0;
@@ -388,9 +388,9 @@ START_TEST(test_memlimit)
 	s = cd_stream_open_mem_limit(c, clen, 0, (uint64_t)1 << 20);
 	ck_assert_int_eq(read_all(s, &out, &olen), CD_ERR_RANGE);
 	ck_assert_uint_eq(olen, 0);
-	ck_assert_msg(strstr(cd_stream_get_error(s)->msg, "zstd compressed "
+	ck_assert_msg(strstr(cd_stream_error(s)->msg, "zstd compressed "
 	    "input needs 2 MiB of memory, more than the limit of 1 MiB") !=
-	    NULL, "%s", cd_stream_get_error(s)->msg);
+	    NULL, "%s", cd_stream_error(s)->msg);
 	cd_stream_free(s);
 	free(out);
 	s = cd_stream_open_mem_limit(c, clen, 0, (uint64_t)4 << 20);
@@ -413,13 +413,13 @@ START_TEST(test_writer_args)
 	ck_assert_int_eq(lo, 1);
 	ck_assert_int_eq(hi, 9);
 	w = cd_stream_open_write_fd(-1, CD_STREAM_GZIP, 10);
-	ck_assert_int_ne(cd_stream_get_error(w)->status, CD_OK);
+	ck_assert_int_ne(cd_stream_error(w)->status, CD_OK);
 	ck_assert_int_ne(cd_stream_write(w, "x", 1), CD_OK);
 	cd_stream_free(w);
 	/* a write error is reported, not a crash */
 	w = cd_stream_open_write_fd(-1, CD_STREAM_PLAIN, -1);
 	ck_assert_int_eq(cd_stream_write(w, "x", 1), CD_ERR_IO);
-	ck_assert_int_eq(cd_stream_get_error(w)->status, CD_ERR_IO);
+	ck_assert_int_eq(cd_stream_error(w)->status, CD_ERR_IO);
 	cd_stream_free(w);
 	cd_stream_free(NULL);
 }

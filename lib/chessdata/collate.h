@@ -30,7 +30,7 @@
 #define CHESSDATA_COLLATE_H
 
 #include <chessdata/base.h>
-#include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_read.h>
 
 #ifdef __cplusplus
 extern "C" {

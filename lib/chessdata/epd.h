@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include <chessdata/board.h>
+#include <chessdata/stream.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -219,19 +220,42 @@ enum {
 CD_API int cd_epd_line_kind(const char *line, size_t len);
 
 /*
- * A line reader over a stdio stream: lines of any length (the buffer
- * grows), LF or CRLF ends, a last line without an end, NUL bytes kept,
- * a UTF-8 byte order mark at the start dropped.  The caller keeps the
- * stream and closes it.  As cd_pgn_reader_new, the reader reads f's
- * file descriptor directly with read(2) from its offset (bytes f has
- * buffered already are not seen; do not read f otherwise while the
- * reader is in use); a stream without a descriptor (fmemopen,
- * fopencookie) is read with fread(3).
+ * A line reader: lines of any length (the buffer grows), LF or CRLF
+ * ends, a last line without an end, NUL bytes kept, a UTF-8 byte order
+ * mark at the start dropped.  Its input is opened and read as
+ * cd_pgn_reader's (chessdata/pgn_read.h): a file it opens and closes
+ * (cd_epd_reader_open), a descriptor it does not close
+ * (cd_epd_reader_open_fd), a stream it takes and frees
+ * (cd_epd_reader_open_stream), or a stdio FILE the caller keeps and
+ * closes (cd_epd_reader_new: its descriptor read directly with read(2)
+ * from its offset, so bytes f has buffered already are not seen; do not
+ * read f otherwise while the reader is in use).  Compressed input (zstd,
+ * gzip, bzip2, xz) is found by its first bytes and decompressed, by a
+ * thread of its own when the reader opened the stream.  A FILE without
+ * a descriptor (fmemopen, fopencookie) is read with fread(3); one whose
+ * first bytes are compressed fails at once (CD_ERR_IO, the error
+ * CD_ERR_UNSUPPORTED), never read as lines.  NULL only when out of
+ * memory (or f NULL): a file that cannot be opened fails at the first
+ * cd_epd_reader_next.
  */
 typedef struct cd_epd_reader cd_epd_reader;
 
+CD_API cd_epd_reader *cd_epd_reader_open(const char *path);
+CD_API cd_epd_reader *cd_epd_reader_open_fd(int fd);
+CD_API cd_epd_reader *cd_epd_reader_open_stream(cd_stream *s);
 CD_API cd_epd_reader *cd_epd_reader_new(FILE *f);
+/* Free the reader, its stream and a file it opened; NULL does
+ * nothing. */
 CD_API void cd_epd_reader_free(cd_epd_reader *r);
+/* The stream read (NULL: a FILE without a descriptor, a file that did
+ * not open), for its format, memory and warning. */
+CD_API const cd_stream *cd_epd_reader_stream(const cd_epd_reader *r);
+/* Why the input ended in CD_ERR_IO (status CD_OK before): the input's
+ * own message and status (the stream's, as "truncated xz input: ...",
+ * or "cannot open: REASON"), the line it cut (line, or the one after
+ * the last when it came at a line start) and the offset of that
+ * line. */
+CD_API const cd_error *cd_epd_reader_error(const cd_epd_reader *r);
 /* The next line without its end: CD_OK, CD_EOF, CD_ERR_IO or
  * CD_ERR_NOMEM.  *line stays valid until the next call.  A last line
  * without a line end is a line when the stream ended cleanly; when a

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <chessdata/board.h>
 #include <chessdata/pgn.h>
+#include <chessdata/stream.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,12 +98,30 @@ CD_API cd_status cd_pgc_encode(const cd_game *g, unsigned flags, cd_buf *out,
  */
 typedef struct cd_pgc_reader cd_pgc_reader;
 
-/* A reader of the stream f (read from its current position to its
- * end), or of len bytes at buf (not copied: keep them).  NULL when out
- * of memory. */
+/*
+ * A reader of the file at path (opened and closed by the reader), of
+ * the descriptor fd (read from its offset, not closed), of the reading
+ * stream s (taken: freed with the reader), of the stdio FILE f (not
+ * closed; its descriptor read directly from its offset, bypassing what
+ * f has buffered), or of len bytes at buf (not copied: keep them).  The
+ * input is opened and read as cd_pgn_reader's (chessdata/pgn_read.h):
+ * compressed input is found by its first bytes and decompressed, a
+ * FILE without a descriptor is read with fread(3) and fails at once
+ * when its first bytes are compressed (CD_ERR_IO; the error's status
+ * CD_ERR_UNSUPPORTED).  NULL only when out of memory (or s NULL); a
+ * file that cannot be opened fails at the first cd_pgc_reader_next.
+ */
+CD_API cd_pgc_reader *cd_pgc_reader_open(const char *path);
+CD_API cd_pgc_reader *cd_pgc_reader_open_fd(int fd);
+CD_API cd_pgc_reader *cd_pgc_reader_open_stream(cd_stream *s);
 CD_API cd_pgc_reader *cd_pgc_reader_new(FILE *f);
 CD_API cd_pgc_reader *cd_pgc_reader_new_mem(const void *buf, size_t len);
+/* Free the reader, its stream and a file it opened; NULL does
+ * nothing. */
 CD_API void cd_pgc_reader_free(cd_pgc_reader *r);
+/* The stream read (NULL: memory, a FILE without a descriptor, a file
+ * that did not open), for its format, memory and warning. */
+CD_API const cd_stream *cd_pgc_reader_stream(const cd_pgc_reader *r);
 
 /*
  * Decode the next game into g (cleared first).  CD_OK; CD_EOF at the
@@ -118,7 +137,10 @@ CD_API cd_status cd_pgc_reader_next(cd_pgc_reader *r, cd_game *g,
 
 /* The reader's last error (status CD_OK while there was none): for the
  * decoder the byte offset in the stream (from 0) where the fault lies;
- * line and column are 0 in a binary stream. */
+ * line and column are 0 in a binary stream.  After CD_ERR_IO, the
+ * input's own message and status (the stream's: "truncated zstd input:
+ * ...", CD_ERR_CORRUPT; "read error: REASON", CD_ERR_IO; or "cannot
+ * open: REASON"), at the decoded offset where it stopped. */
 CD_API const cd_error *cd_pgc_reader_error(const cd_pgc_reader *r);
 
 /* Bytes consumed so far. */

@@ -69,7 +69,7 @@
 #include <chessdata/board.h>
 #include <chessdata/san.h>
 #include <chessdata/fen.h>
-#include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_read.h>
 #include <chessdata/rules.h>
 
 #ifdef __cplusplus

@@ -82,7 +82,7 @@
 #define CHESSDATA_SELECT_H
 
 #include <chessdata/base.h>
-#include <chessdata/pgn_lex.h>
+#include <chessdata/pgn_read.h>
 #include <chessdata/pgn.h>
 #include <chessdata/san.h>
 

@@ -16,11 +16,13 @@
  *
  * A writing stream compresses what it is given into a descriptor.
  *
- * cd_stream_fopen() gives a stream as a stdio FILE, so that every reader
- * of a FILE (the PGN, EPD and PGC readers, getline) reads decompressed
- * bytes, and every writer to a FILE writes compressed ones.
+ * The PGN, EPD and PGC readers read through a stream of their own
+ * (cd_pgn_reader_open, _open_fd, _new on a FILE), or through one the
+ * caller opened (cd_pgn_reader_open_stream: other flags, a memory
+ * limit); their error is then the stream's.  cd_stream_fopen() gives a
+ * stream as a stdio FILE, for code that reads (getline) or writes one.
  *
- * Errors stay on the handle (cd_stream_get_error): the status, the
+ * Errors stay on the handle (cd_stream_error): the status, the
  * offset in the compressed input where the damage was found, and a
  * message ("truncated zstd input", "corrupt gzip input: invalid
  * distance too far back").  The stream never prints.
@@ -106,7 +108,7 @@ CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
 /*
  * Up to cap decompressed bytes into buf; *n gets how many.  CD_OK (*n >
  * 0), CD_EOF at the end of the input (again and again), or an error
- * (CD_ERR_*, see cd_stream_get_error), which every later call returns
+ * (CD_ERR_*, see cd_stream_error), which every later call returns
  * too.  All bytes decompressed before damage is found are given
  * before the error.
  */
@@ -126,12 +128,12 @@ CD_API uint64_t cd_stream_tell_in(const cd_stream *s);
  * was found: for damage, the start of the smallest piece the library
  * checks (a zstd block, a gzip or xz byte, a bzip2 block), for a
  * truncated input its end; line and column are 0. */
-CD_API const cd_error *cd_stream_get_error(const cd_stream *s);
+CD_API const cd_error *cd_stream_error(const cd_stream *s);
 /* A warning about input read past (status CD_OK when there is none),
  * for the caller to show once the stream has ended: zero bytes after
  * the end of bzip2 data, which bzip2(1) ignores with a warning (gzip's
  * are ignored without one, as gzip(1) does). */
-CD_API const cd_error *cd_stream_get_warning(const cd_stream *s);
+CD_API const cd_error *cd_stream_warning(const cd_stream *s);
 /* The memory the stream holds now (its buffers, its decoder's window
  * and tables), in bytes: to count a stream against a budget.  Not on a
  * stream whose thread (CD_STREAM_THREAD) may be decoding. */
@@ -161,7 +163,7 @@ CD_API void cd_stream_free(cd_stream *s);
  * writing one.  fclose() on the FILE finishes a writer (its status
  * decides fclose's) and frees the stream; the descriptor stays open.
  * A read or write error makes ferror() true, with errno EIO for a
- * damaged input (see cd_stream_get_error).  NULL when out of memory.
+ * damaged input (see cd_stream_error).  NULL when out of memory.
  */
 CD_API FILE *cd_stream_fopen(cd_stream *s, const char *mode);
 

@@ -158,6 +158,16 @@ check_reader(const uint8_t *data, size_t size)
 		abort();
 	if ((r = cd_epd_reader_new(f)) == NULL)
 		abort();
+	if (cd_stream_detect(data, size) != CD_STREAM_PLAIN) {
+		/* compressed bytes in a FILE without a descriptor: refused
+		 * at once, never read as lines */
+		st = cd_epd_reader_next(r, &line, &len);
+		FUZZ_CHECK(st == CD_ERR_IO && cd_epd_reader_error(r)->status ==
+		    CD_ERR_UNSUPPORTED, "compressed bytes read: status %d", st);
+		cd_epd_reader_free(r);
+		fclose(f);
+		return;
+	}
 	while ((st = cd_epd_reader_next(r, &line, &len)) == CD_OK) {
 		raw = cd_epd_reader_raw(r, &rlen);
 		FUZZ_CHECK(rlen > 0 && off + rlen <= size &&

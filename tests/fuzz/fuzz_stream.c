@@ -76,7 +76,7 @@ drain(cd_stream *s, size_t size, uint64_t limit, unsigned char **out,
 	st2 = cd_stream_read(s, buf, sizeof(buf), &n);
 	FUZZ_CHECK(st2 == st && n == 0, "end %d, then %d", st, st2);
 	if (st != CD_EOF) {
-		const cd_error *e = cd_stream_get_error(s);
+		const cd_error *e = cd_stream_error(s);
 
 		FUZZ_CHECK(st == CD_ERR_CORRUPT || st == CD_ERR_NOMEM ||
 		    st == CD_ERR_UNSUPPORTED || st == CD_ERR_RANGE,
