@@ -48,7 +48,7 @@ static enum mode mode = M_NONE;
 static uint64_t opt_value;		/* N, GAMES or SIZE */
 static const char *opt_dir = ".";
 static const char *opt_prefix = "part";
-static int opt_append, opt_list, opt_stats;
+static int opt_append, opt_list;
 static uint64_t games_read;
 
 /* ---- inputs ---- */
@@ -964,7 +964,7 @@ digits(uint64_t n)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_APPEND = 256, OPT_BY, OPT_LIST, OPT_PREFIX, OPT_STATS };
+	enum { OPT_APPEND = 256, OPT_BY, OPT_LIST, OPT_PREFIX };
 	static const struct option longopts[] = {
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "by", required_argument, NULL, OPT_BY },
@@ -974,11 +974,6 @@ main(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "number", required_argument, NULL, 'n' },
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
-		{ "memlimit", required_argument, NULL, CLI_OPT_MEMLIMIT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const struct { const char *name; enum mode m; } keys[] = {
@@ -990,9 +985,9 @@ main(int argc, char **argv)
 	size_t i;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:d:l:n:qhV", longopts,
-	    NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "b:d:l:n:", longopts,
+	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT, usage)) !=
+	    -1) {
 		switch (c) {
 		case 'b':
 			set_mode(M_BYTES);
@@ -1016,9 +1011,6 @@ main(int argc, char **argv)
 			opt_value = v;
 			break;
 		}
-		case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
 		case OPT_BY:
 			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 				if (strcmp(optarg, keys[i].name) == 0)
@@ -1037,12 +1029,6 @@ main(int argc, char **argv)
 				cli_usage_error("--prefix: no '/' (use -d)");
 			opt_prefix = optarg;
 			break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	if (mode == M_NONE)
@@ -1179,7 +1165,7 @@ main(int argc, char **argv)
 		part_next();		/* an empty input: one empty part */
 	part_close();
 	ofiles_close();
-	if (opt_stats)
+	if (cli_opts.stats)
 		cli_stats(games_read, games_read, 0);
 	free(inputs);
 	free(in_ids);
