@@ -31,7 +31,6 @@ struct job {
 static int opt_depth = -1;
 static int opt_divide;
 static int opt_960;
-static int opt_stats;
 static uint64_t total_nodes;
 static unsigned long positions, checked, mismatches, bad_lines;
 static int io_error;
@@ -387,22 +386,16 @@ main(int argc, char **argv)
 		{ "divide", no_argument, NULL, 'D' },
 		{ "fen", required_argument, NULL, 'f' },
 		{ "960", no_argument, NULL, '9' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "stats", no_argument, NULL, 's' },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	char **fens = NULL;
 	int nfens = 0, c, i;
 	double t0;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:f:o:qz:hV", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "d:f:", longopts, CLI_TAKE_OUTPUT |
+	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'd': {
 			char *end;
@@ -422,20 +415,11 @@ main(int argc, char **argv)
 			fens[nfens++] = optarg;
 			break;
 		case '9': opt_960 = 1; break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case 's': opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default: cli_bad_option(c, argv);
 		}
 	}
 	if (optind < argc || nfens == 0)
 		cli_inputs(argc, argv, optind);
-	out = cli_output_open(outpath);
+	out = cli_output_open(cli_opts.output);
 	t0 = cli_now();
 	for (i = 0; i < nfens; i++) {
 		struct job j;
@@ -450,7 +434,7 @@ main(int argc, char **argv)
 	    cli_each_input(argc, argv, optind, read_file) != 0)
 		io_error = 1;
 	free(fens);
-	if (opt_stats) {
+	if (cli_opts.stats) {
 		double el = cli_now() - t0;
 
 		cli_warn("%lu positions, %lu counts checked, %lu mismatches, "

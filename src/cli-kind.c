@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli-kind.c: input of the wrong kind (see cli.h): one message that
- * says what the input looks like and which tool reads it, instead of
- * one for every line or none at all; and the last line of an EPD input
- * cut by damage.
+ * cli-kind.c: what an input held besides games (see cli.h): text
+ * skipped before a game or at the end, binary data, a game refused
+ * unparsed, a last game without its termination marker; input of the
+ * wrong kind: one message that says what the input looks like and which
+ * tool reads it, instead of one for every line or none at all; and the
+ * last line of an EPD input cut by damage.
  */
 #include "config.h"
 
@@ -105,4 +107,97 @@ cli_pgn_wrong_kind_end(const char *file, const cd_pgn_raw_game *end)
 	if (i < head.len && line == end->skipped_line &&
 	    cd_sniff(head.buf, head.len) == CD_SNIFF_EPD)
 		pgn_wrong_kind(file);
+}
+
+/* Binary data skipped before a game (number > 0) or at the end. */
+static int
+binary_skipped(const char *file, const cd_pgn_raw_game *raw,
+    unsigned long long number)
+{
+	if (!(raw->flags & CD_PGN_RAW_SKIPPED_BINARY))
+		return 0;
+	cli_pgn_refused();
+	if (number > 0)
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped before game %llu)",
+		    (unsigned long long)raw->skipped_bytes, number);
+	else
+		cli_warn_at(file, raw->skipped_line, 1, "not PGN text: binary "
+		    "data (%llu bytes skipped at the end of the input)",
+		    (unsigned long long)raw->skipped_bytes);
+	return 1;
+}
+
+int
+cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
+{
+	cd_error err;
+
+	if (cd_pgn_raw_check(raw, &err) == CD_OK)
+		return 0;
+	cli_pgn_refused();
+	cli_warn_at(file, err.line, err.col, "game %llu: %s",
+	    (unsigned long long)raw->number, err.msg);
+	return 1;
+}
+
+void
+cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
+{
+	if (binary_skipped(file, raw, (unsigned long long)raw->number))
+		return;
+	cli_pgn_wrong_kind(file, raw);
+	/* (the reader skips whole lines: the text starts in column 1) */
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(file, raw->skipped_line, 1, "warning: game %llu: "
+		    "skipped %llu bytes of text that is not PGN before it",
+		    (unsigned long long)raw->number,
+		    (unsigned long long)raw->skipped_bytes);
+}
+
+void
+cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
+{
+	if (binary_skipped(file, raw, 0))
+		return;
+	cli_pgn_wrong_kind_end(file, raw);
+	if (raw->skipped_bytes > 0 && !cli_quiet)
+		cli_warn_at(file, raw->skipped_line, 1, "warning: skipped %llu "
+		    "bytes of text that is not PGN at the end of the input",
+		    (unsigned long long)raw->skipped_bytes);
+}
+
+void
+cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
+{
+	static const char *last_file;
+	static unsigned long long last_number;
+	static unsigned long last_line, last_col;
+	static int last_open;
+
+	if (st == CD_OK) {
+		last_file = file;
+		last_number = (unsigned long long)raw->number;
+		last_line = (unsigned long)raw->line;
+		last_col = (unsigned long)raw->col;
+		/* (an unclosed comment is rejected with its own message) */
+		last_open = (raw->flags & (CD_PGN_RAW_NO_RESULT |
+		    CD_PGN_RAW_UNCLOSED_COMMENT)) == CD_PGN_RAW_NO_RESULT;
+	} else {
+		if (st == CD_EOF && last_open && last_file == file)
+			cli_warn_at(file, last_line, last_col, "warning: game "
+			    "%llu: no termination marker at the end of the "
+			    "input (truncated?)", last_number);
+		last_open = 0;
+	}
+}
+
+void
+cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
+{
+	if (st == CD_OK)
+		cli_pgn_skipped(file, raw);
+	else
+		cli_pgn_skipped_end(file, raw);
+	cli_pgn_end_note(file, raw, st);
 }

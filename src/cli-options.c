@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * cli-options.c: option values the tools read alike (see cli.h): sizes
- * (pgn-sort -S, pgn-split -b) and the hint for an optional value
- * written after a space.
+ * cli-options.c: the options every tool shares, declared once
+ * (cli_getopt), the end of a run (cli_finish), option values the tools
+ * read alike (see cli.h): sizes (pgn-sort -S, pgn-split -b,
+ * --memlimit), jobs, and the hint for an optional value written after
+ * a space.
  */
 #include "config.h"
 
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "games.h"
 
 /* ---- sizes ---- */
 
@@ -179,4 +182,153 @@ cli__option_hint(const char *name)
 			return buf;
 		}
 	return "";
+}
+
+/* ---- the options every tool shares ---- */
+
+struct cli_opts cli_opts;
+
+#define OPT_LANG	0x4c41
+#define OPT_LEVEL	0x4c56
+#define OPT_MEMLIMIT	0x4d4c
+#define OPT_REJECTS	0x5245
+#define OPT_STATS	0x5354
+
+/* Each shared option: the CLI_TAKE_ flag that asks for it (0: every
+ * tool), its short letter (with ':' when it has a value) and long form. */
+static const struct common {
+	unsigned take;
+	const char *shortopt;
+	struct option longopt;
+} common[] = {
+	{ CLI_TAKE_JOBS, "j:", { "jobs", required_argument, NULL, 'j' } },
+	{ CLI_TAKE_LANG, "", { "lang", required_argument, NULL, OPT_LANG } },
+	{ CLI_TAKE_OUTPUT, "o:", { "output", required_argument, NULL, 'o' } },
+	{ CLI_TAKE_QUIET, "q", { "quiet", no_argument, NULL, 'q' } },
+	{ CLI_TAKE_REJECTS, "",
+	    { "rejects", required_argument, NULL, OPT_REJECTS } },
+	{ CLI_TAKE_STATS, "", { "stats", no_argument, NULL, OPT_STATS } },
+	{ CLI_TAKE_COMPRESS, "z:",
+	    { "compress", required_argument, NULL, 'z' } },
+	{ CLI_TAKE_COMPRESS, "",
+	    { "level", required_argument, NULL, OPT_LEVEL } },
+	{ CLI_TAKE_MEMLIMIT, "",
+	    { "memlimit", required_argument, NULL, OPT_MEMLIMIT } },
+	{ 0, "h", { "help", no_argument, NULL, 'h' } },
+	{ 0, "V", { "version", no_argument, NULL, 'V' } },
+};
+#define NCOMMON	(sizeof(common) / sizeof(common[0]))
+
+unsigned
+cli_parse_jobs(const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end == arg || *end != '\0' || v < 1 || v > 256)
+		cli_usage_error("invalid number of jobs '%s' (1 to 256)", arg);
+	return (unsigned)v;
+}
+
+/* A size for --memlimit, in the size syntax of every tool
+ * (cli_parse_size), at least 1 MiB. */
+static uint64_t
+parse_memlimit(const char *arg)
+{
+	uint64_t v = cli_parse_size("--memlimit", arg, 1, 0);
+
+	if (v < ((uint64_t)1 << 20))
+		cli_usage_error("memory limit '%s' is less than 1 MiB", arg);
+	return v;
+}
+
+/* A shared option the tool takes met: 1 when it was one (dealt with),
+ * else 0. */
+static int
+common_option(int c, const char *arg, unsigned take, void (*usage)(void))
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].longopt.val == c && (common[i].take == 0 ||
+		    (common[i].take & take)))
+			break;
+	if (i == NCOMMON)
+		return 0;
+	switch (c) {
+	case 'j': cli_games.jobs = cli_parse_jobs(arg); break;
+	case OPT_LANG:
+		if ((cli_opts.lang = cd_san_lang_find(arg)) == NULL)
+			cli_usage_error("unknown language '%s'", arg);
+		break;
+	case 'o': cli_opts.output = arg; break;
+	case 'q': cli_quiet = 1; break;
+	case OPT_REJECTS: cli_opts.rejects = arg; break;
+	case OPT_STATS: cli_opts.stats = 1; break;
+	case 'z': cli_output_compress(arg, NULL); break;
+	case OPT_LEVEL: cli_output_compress(NULL, arg); break;
+	case OPT_MEMLIMIT: cli_input_memlimit(parse_memlimit(arg)); break;
+	case 'h': usage(); cli_exit(0);
+	case 'V': cli_print_version(); cli_exit(0);
+	default: return 0;
+	}
+	return 1;
+}
+
+int
+cli_getopt(int argc, char **argv, const char *shortopts,
+    const struct option *longopts, unsigned take, void (*usage)(void))
+{
+	static char *sopts;
+	static struct option *lopts;
+	int c;
+
+	if (sopts == NULL) {
+		size_t nlong = 0, ns = strlen(shortopts) + 2, i, k;
+
+		while (longopts[nlong].name != NULL)
+			nlong++;
+		for (i = 0; i < NCOMMON; i++)
+			ns += strlen(common[i].shortopt);
+		if ((sopts = malloc(ns)) == NULL || (lopts = calloc(nlong +
+		    NCOMMON + 1, sizeof(*lopts))) == NULL)
+			cli_fatal("out of memory");
+		/* ':' first: a missing value is told from an unknown option */
+		strcpy(sopts, ":");
+		strcat(sopts, shortopts + (*shortopts == ':'));
+		memcpy(lopts, longopts, nlong * sizeof(*lopts));
+		for (i = 0, k = nlong; i < NCOMMON; i++)
+			if (common[i].take == 0 || (common[i].take & take)) {
+				strcat(sopts, common[i].shortopt);
+				lopts[k++] = common[i].longopt;
+			}
+		opterr = 0;
+		cli_options_scan(argc, argv, sopts, lopts);
+	}
+	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		if (c == ':' || c == '?')
+			cli_bad_option(c, argv);
+		if (!common_option(c, optarg, take, usage))
+			return c;
+	}
+	return -1;
+}
+
+void
+cli_files_open(int argc, char **argv, int first)
+{
+	cli_inputs(argc, argv, first);
+	cli_rejects_open(cli_opts.rejects);
+	cli_output_open(cli_opts.output);
+}
+
+void
+cli_finish(int status, uint64_t read, uint64_t written, uint64_t rejected)
+{
+	cli_rejects_close();
+	if (cli_opts.stats)
+		cli_stats(read, written, rejected);
+	if (status == 0 && rejected > 0)
+		status = 1;
+	cli_exit(status);
 }

@@ -16,6 +16,9 @@
 #include "chessdata.h"
 
 extern const char *cli_prog;
+/* (src/cli-msg.c, from cli_init: the program name from argv[0], the
+ * start of the clock of --stats and the progress line) */
+void cli__msg_start(const char *name);
 
 /* Set the program name; open /dev/null on descriptors 0-2 that are
  * closed (for reading on 1 and 2, for writing on 0: using them fails
@@ -127,6 +130,8 @@ int cli_pgn_check(const char *file, const cd_pgn_raw_game *raw);
 /* Binary data, a game too large (cd_pgn_raw_check) or input of the
  * wrong kind was met: cli_exit gives 1 at least. */
 void cli_pgn_refused(void);
+/* (for cli_exit: whether cli_pgn_refused was called) */
+int cli__pgn_refused_any(void);
 void cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw,
     int st);
 
@@ -171,27 +176,15 @@ int cli_read_end(const char *name, cd_status st, const cd_error *err,
     const cd_stream *s);
 
 /*
- * Compressed inputs and output (src/cli-stream.c).  cli_open_input
- * gives an input as it is; the readers cli_pgn_reader_new and friends
- * make over it read a compressed input (zstd, gzip, bzip2, xz: known by
- * its magic bytes) decompressed, in a thread of its own, within
- * --memlimit; cli_read_end reports its damage ("prog: file: truncated
- * zstd input ...", exit status 2).  cli_output_open compresses the
- * output when -z names a format or, without -z, when the -o file's name
- * ends in .zst, .gz, .bz2 or .xz.  A tool adds CLI_COMPRESS_OPTIONS to
- * its long options, "z:" to its short ones, and passes both to
- * cli_compress_option:
- *     case 'z': case CLI_OPT_LEVEL: cli_compress_option(c, optarg);
+ * Compressed inputs (src/cli-stream.c).  cli_open_input gives an input
+ * as it is; the readers cli_pgn_reader_new and friends made over it
+ * read a compressed input (zstd, gzip, bzip2, xz: known by its magic
+ * bytes) decompressed, in a thread of its own, within --memlimit;
+ * cli_read_end reports its damage ("prog: file: truncated zstd input
+ * ...", exit status 2).  cli_input_memlimit: --memlimit=SIZE, the
+ * decoders' memory limit in bytes (0: the library's default).
  */
-#define CLI_OPT_LEVEL	0x4c56
-#define CLI_OPT_MEMLIMIT	0x4d4c
-#define CLI_COMPRESS_OPTIONS \
-	{ "compress", required_argument, NULL, 'z' }, \
-	{ "level", required_argument, NULL, CLI_OPT_LEVEL }, \
-	{ "memlimit", required_argument, NULL, CLI_OPT_MEMLIMIT }
-/* (--memlimit=SIZE: the decoders' memory limit, CLI_OPT_MEMLIMIT, goes
- * here too) */
-void cli_compress_option(int c, const char *arg);
+void cli_input_memlimit(uint64_t bytes);
 /* The readers of an input f from cli_open_input (or any FILE): over a
  * stream of f's descriptor with the options' flags and memory limit (a
  * FILE without a descriptor as it is).  Out of memory is fatal. */
@@ -210,10 +203,12 @@ int cli_input_threaded(const cd_stream *s);
 /* Inputs opened from now on are decompressed in the reading thread
  * (pgn-sort -m: no thread and no blocks of its own per input). */
 void cli_input_unthreaded(void);
-/* cli.c's side: the output FILE over f; the FILE under a finished
- * compressed output (NULL when finishing failed, errno set). */
-FILE *cli__output_open(FILE *f, const char *path);
-FILE *cli__output_end(FILE *f);
+
+/* The compression of the output (src/cli-output.c): -z FORMAT and
+ * --level=N (either NULL: not given).  cli_output_open compresses the
+ * output when -z names a format or, without -z, when the -o file's name
+ * ends in .zst, .gz, .bz2 or .xz. */
+void cli_output_compress(const char *format, const char *level);
 
 /* Temporary files, removed by cli_tmp_remove, on every exit and on
  * SIGINT, SIGTERM and SIGHUP: a new file DIR/PREFIXXXXXXX open for
@@ -226,6 +221,12 @@ void cli_tmp_remove(size_t id);
 /* Rename the temporary file id to path and keep it there (no longer
  * removed); 0, or -1 with errno set (it stays a temporary file). */
 int cli_tmp_rename(size_t id, const char *path);
+/* Remove every temporary file (cli_init makes it an exit handler). */
+void cli_tmp_remove_all(void);
+/* mkstemp(3) on path (malloc'd, ending in XXXXXX; the list owns it
+ * from now on), a temporary file as cli_tmp_create's: its descriptor,
+ * or -1 with errno set (path freed). */
+int cli__tmp_mkstemp(char *path, size_t *id);
 
 /* Block SIGINT, SIGTERM and SIGHUP in this thread, and restore the mask
  * (calls nest): around changes to what the signal handler reads, and
@@ -248,12 +249,61 @@ void cli_signals_unblock(void);
 #define CLI_SIZE_PERCENT	1
 uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
     int flags);
+/*
+ * The options every tool shares, declared once: a tool names the ones
+ * it takes (CLI_TAKE_*; -h/--help and -V/--version always) and passes
+ * its own short and long options (without those) to cli_getopt, which
+ * returns the tool's own options one by one, as getopt_long does (-1
+ * at the end, optarg set), and deals with the shared ones itself:
+ *   -j, --jobs=N        cli_games.jobs (1 to 256)
+ *   --lang=LANG         cli_opts.lang (cd_san_lang_find)
+ *   -o, --output=FILE   cli_opts.output
+ *   -q, --quiet         cli_quiet
+ *   --rejects=FILE      cli_opts.rejects
+ *   --stats             cli_opts.stats
+ *   -z, --compress=FMT and --level=N   cli_output_compress
+ *   --memlimit=SIZE     cli_input_memlimit (cli_parse_size, 1 MiB at
+ *                       least)
+ *   -h, --help          usage(), exit 0
+ *   -V, --version       cli_print_version, exit 0
+ * An unknown option or a missing value is a usage error (exit 2).
+ */
+#define CLI_TAKE_JOBS		0x001
+#define CLI_TAKE_LANG		0x002
+#define CLI_TAKE_OUTPUT		0x004
+#define CLI_TAKE_QUIET		0x008
+#define CLI_TAKE_REJECTS	0x010
+#define CLI_TAKE_STATS		0x020
+#define CLI_TAKE_COMPRESS	0x040	/* -z, --level */
+#define CLI_TAKE_MEMLIMIT	0x080
+/* What a tool that reads games and writes a result takes: all of them. */
+#define CLI_TAKE_GAMES		0x0ff
+struct cli_opts {
+	const char *output;	/* -o; NULL: standard output */
+	const char *rejects;	/* --rejects; NULL: none */
+	const cd_san_lang *lang;	/* --lang; NULL: English */
+	int stats;		/* --stats */
+};
+extern struct cli_opts cli_opts;
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts,
+    const struct option *longopts, unsigned take, void (*usage)(void));
+/* The files of a run, after the options: cli_inputs (argv[first..argc)),
+ * then the rejects file and the output of cli_opts (cli_rejects_open,
+ * cli_output_open). */
+void cli_files_open(int argc, char **argv, int first);
+/* The end of a run: --stats (the counts given), status 1 at least when
+ * a game was rejected, then cli_exit. */
+void cli_finish(int status, uint64_t read, uint64_t written,
+    uint64_t rejected) __attribute__((noreturn));
+/* The value of -j: 1 to 256, else a usage error. */
+unsigned cli_parse_jobs(const char *arg);
+
 /* Call before getopt_long with the same argv, short options and long
  * options: remembers each word that follows, after a space, a long
  * option whose value is optional (getopt takes that word for an input
  * name), so that when that input cannot be opened cli_open_input says
  * "(did you mean --OPTION=WORD?)". */
-struct option;
 void cli_options_scan(int argc, char *const *argv, const char *shortopts,
     const struct option *longopts);
 /* That hint for an input name, or "". */

@@ -15,8 +15,7 @@
 #include "chessdata.h"
 #include "cli.h"
 
-static bool opt_normalize, opt_stats, opt_strict;
-static const char *opt_rejects;
+static bool opt_normalize, opt_strict;
 static FILE *out;
 static cd_epd *rec;
 static uint64_t n_read, n_written, n_rejected, bytes_done;
@@ -223,76 +222,41 @@ process(FILE *f, const char *name)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_REJECTS = 256, OPT_STATS, OPT_STRICT };
+	enum { OPT_STRICT = 256 };
 	static const struct option longopts[] = {
 		{ "normalize", no_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *opt_output = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
 	cli_unit = "lines";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":no:qz:hV", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "n", longopts, CLI_TAKE_OUTPUT |
+	    CLI_TAKE_QUIET | CLI_TAKE_REJECTS | CLI_TAKE_STATS |
+	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			opt_normalize = true;
 			break;
-		case 'o':
-			opt_output = optarg;
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case OPT_REJECTS:
-			opt_rejects = optarg;
-			break;
-		case OPT_STATS:
-			opt_stats = true;
-			break;
 		case OPT_STRICT:
 			opt_strict = true;
 			break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h':
-			usage();
-			cli_exit(0);
-		case 'V':
-			cli_print_version();
-			cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
-	if (opt_output != NULL && !opt_normalize)
+	if (cli_opts.output != NULL && !opt_normalize)
 		cli_usage_error("-o needs --normalize (nothing else is "
 		    "written)");
 	rec = cd_epd_new();
 	if (rec == NULL)
 		cli_fatal("out of memory");
 	cli_inputs(argc, argv, optind);
-	out = cli_output_open(opt_output);
-	cli_rejects_open(opt_rejects);
+	out = cli_output_open(cli_opts.output);
+	cli_rejects_open(cli_opts.rejects);
 	if (cli_each_input(argc, argv, optind, process) != 0)
 		status = 2;
 	cd_epd_free(rec);
 	free(seen.names);
-	cli_rejects_close();
 	cli_progress_end();
-	if (opt_stats)
-		cli_stats(n_read, n_written, n_rejected);
-	if (status == 0 && n_rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, n_read, n_written, n_rejected);
 }

@@ -125,17 +125,6 @@ cli_cpus(void)
 	return n > 0 ? (unsigned)n : 1;
 }
 
-unsigned
-cli_parse_jobs(const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (end == arg || *end != '\0' || v < 1 || v > 256)
-		cli_usage_error("invalid number of jobs '%s' (1 to 256)", arg);
-	return (unsigned)v;
-}
-
 /* ---- a game's bytes in an output ---- */
 
 /* What goes after a game's bytes so that games stay apart: an empty

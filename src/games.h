@@ -86,6 +86,5 @@ void cli_append_game(cd_buf *out, const char *text, size_t len);
 unsigned cli_cpus(void);
 /* The value of -j/--jobs: a number from 1 to 256 (else a usage
  * error). */
-unsigned cli_parse_jobs(const char *arg);
 
 #endif

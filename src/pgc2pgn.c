@@ -18,7 +18,7 @@
 
 #define OUT_FLUSH	((size_t)1 << 20)
 
-static int opt_reduced, opt_stats;
+static int opt_reduced;
 static int status;
 static uint64_t games_read, games_written, games_damaged, bytes_done;
 static cd_buf obuf;
@@ -101,49 +101,30 @@ decode_file(FILE *f, const char *name)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_STATS = 256 };
 	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "reduced", no_argument, NULL, 'r' },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	cd_game *g;
 	int c;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qrz:hV", longopts, NULL)) !=
-	    -1) {
-		switch (c) {
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case 'r': opt_reduced = 1; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
-		}
+	while ((c = cli_getopt(argc, argv, "r", longopts, CLI_TAKE_OUTPUT |
+	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT, usage)) != -1) {
+		if (c == 'r')
+			opt_reduced = 1;
 	}
 	if ((game = g = cd_game_new()) == NULL)
 		cli_fatal("out of memory");
 	cli_inputs(argc, argv, optind);
-	cli_output_open(outpath);
+	cli_output_open(cli_opts.output);
 	if (cli_each_input(argc, argv, optind, decode_file) != 0)
 		status = 2;
 	flush_out();
 	cd_buf_free(&obuf);
 	cd_game_free(g);
-	if (opt_stats)
+	if (cli_opts.stats)
 		cli_stats(games_read + games_damaged, games_written,
 		    games_damaged);
 	cli_exit(status);

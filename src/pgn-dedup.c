@@ -40,9 +40,8 @@ static const char *const keep_names[] = { "first", "last", "longest",
 
 static enum by opt_by = BY_GAME;
 static enum keep opt_keep = KEEP_FIRST;
-static int opt_dups, opt_count, opt_stats, opt_included;
-static const char *opt_rejects, *opt_groups, *opt_tmpdir;
-static const cd_san_lang *opt_lang;
+static int opt_dups, opt_count, opt_included;
+static const char *opt_groups, *opt_tmpdir;
 static bool two_pass;
 
 /* Record flags: the result (cd_pgn_result, 1 to 4) in the low bits. */
@@ -505,7 +504,7 @@ static cd_game *walk_game;
 static void
 walk(const cd_pgn_raw_game *raw, uint32_t index, const char *name)
 {
-	cd_pgn_parse_opts opts = { .lang = opt_lang };
+	cd_pgn_parse_opts opts = { .lang = cli_opts.lang };
 	cd_status st = cd_pgn_parse(walk_game, raw, &opts, NULL);
 
 	if (st == CD_ERR_NOMEM)
@@ -609,6 +608,7 @@ usage(void)
 	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
 	    "                        (default: from the suffix of -o)\n"
 	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
+	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line, no warning about text\n"
 	    "                        that is not PGN\n"
 	    "      --rejects=FILE    copy the bytes of every game that does not\n"
@@ -639,8 +639,7 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_BY = 256, OPT_INCLUDED, OPT_KEEP, OPT_GROUPS, OPT_LANG, OPT_REJECTS,
-		OPT_STATS
+		OPT_BY = 256, OPT_INCLUDED, OPT_KEEP, OPT_GROUPS
 	};
 	static const struct option longopts[] = {
 		{ "by", required_argument, NULL, OPT_BY },
@@ -649,26 +648,15 @@ main(int argc, char **argv)
 		{ "duplicates", no_argument, NULL, 'd' },
 		{ "groups", required_argument, NULL, OPT_GROUPS },
 		{ "count", no_argument, NULL, 'c' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "temporary-directory", required_argument, NULL, 'T' },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	size_t i;
 	int c, status;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":dcj:o:qT:z:hV", longopts,
-	    NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "dcT:", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case OPT_BY:
 			opt_by = (enum by)choice("--by", optarg, by_names, 3);
@@ -681,24 +669,7 @@ main(int argc, char **argv)
 		case 'd': opt_dups = 1; break;
 		case OPT_GROUPS: opt_groups = optarg; break;
 		case 'c': opt_count = 1; break;
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
-			break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
 		case 'T': opt_tmpdir = optarg; break;
-		case 'z': case CLI_OPT_LEVEL:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	if (opt_included && opt_by != BY_GAME)
@@ -706,14 +677,14 @@ main(int argc, char **argv)
 		    "--by=game");
 	two_pass = opt_keep != KEEP_FIRST || opt_groups != NULL ||
 	    opt_included;
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = each;
 	cli_games.priv_free = priv_free;
 	cli_games.emit = two_pass ? emit_record : emit_one_pass;
 	if (!two_pass)
 		table_size(1 << 12);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_rejects_open(cli_opts.rejects);
+	cli_output_open(cli_opts.output);
 	if (opt_groups != NULL)
 		groups = groups_open(opt_groups);
 	status = cli_each_input(argc, argv, optind, first_pass);
@@ -752,7 +723,7 @@ main(int argc, char **argv)
 	if (opt_count)
 		fprintf(cli_output_file(), "%llu\n",
 		    (unsigned long long)written);
-	if (opt_stats) {
+	if (cli_opts.stats) {
 		cli_unit = "games";
 		cli_stats(cli_games.read, written, cli_games.rejected);
 	}

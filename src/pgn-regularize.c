@@ -17,10 +17,8 @@
 #include "cli.h"
 #include "games.h"
 
-static int opt_reduced, opt_stats, opt_verbose;
-static const char *opt_rejects;
+static int opt_reduced, opt_verbose;
 static const char *opt_strip;	/* --strip-commands: names, "" for all */
-static const cd_san_lang *opt_lang;
 static const cd_openings *openings;	/* --openings */
 
 static void
@@ -209,75 +207,37 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
-		OPT_STRIP };
+	enum { OPT_OPENINGS = 256, OPT_STRIP };
 	static const struct option longopts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "reduced", no_argument, NULL, 'r' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char shortopts[] = ":j:o:qrvz:hV";
-	const char *outpath = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	cli_options_scan(argc, argv, shortopts, longopts);
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) !=
-	    -1) {
+	while ((c = cli_getopt(argc, argv, "rv", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
-			break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
 		case 'r': opt_reduced = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	openings = cli_openings_load();
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
 	cli_games.priv_free = walk_free;
-	cli_inputs(argc, argv, optind);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_files_open(argc, argv, optind);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
-	cli_rejects_close();
-	if (opt_stats)
-		cli_stats(cli_games.read, cli_games.written,
-		    cli_games.rejected);
-	if (status == 0 && cli_games.rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, cli_games.read, cli_games.written,
+	    cli_games.rejected);
 }

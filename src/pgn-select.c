@@ -19,11 +19,9 @@
 #include "cli.h"
 #include "games.h"
 
-static int opt_invert, opt_count, opt_stats, opt_icase, opt_has_max;
+static int opt_invert, opt_count, opt_icase, opt_has_max;
 static int opt_no_filename;
 static uint64_t opt_max;
-static const char *opt_rejects;
-static const cd_san_lang *opt_lang;
 
 static cd_select *selector;
 /* With --openings: --eco and --opening on the computed classification */
@@ -285,8 +283,7 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_LANG = 256, OPT_REJECTS, OPT_STATS, OPT_WRONG,
-		OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
+		OPT_WRONG = 256, OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
 		OPT_COND = 512	/* + the cd_select_kind of a condition */
 	};
 	static const struct option longopts[] = {
@@ -318,27 +315,16 @@ main(int argc, char **argv)
 		{ "ignore-case", no_argument, NULL, 'i' },
 		{ "invert-match", no_argument, NULL, 'v' },
 		{ "count", no_argument, NULL, 'c' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "max-count", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	cd_error err;
 	int c, status = 0;
 	size_t i;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:icj:m:o:qsvz:hV", longopts,
-	    NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "t:icm:sv", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case 't':
 			c = OPT_COND + CD_SEL_TAG;
@@ -359,38 +345,20 @@ main(int argc, char **argv)
 		case 'i': opt_icase = 1; break;
 		case 'v': opt_invert = 1; break;
 		case 'c': opt_count = 1; break;
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
-			break;
 		case 'm':
 			opt_max = parse_max(optarg);
 			opt_has_max = 1;
 			break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
+		default:	/* (a condition: OPT_COND + its kind) */
+			add_cond((cd_select_kind)(c - OPT_COND), optarg,
+			    option_name(longopts, c));
 			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			if (c > OPT_COND && c < OPT_COND + 64) {
-				add_cond((cd_select_kind)(c - OPT_COND), optarg,
-				    option_name(longopts, c));
-				break;
-			}
-			cli_bad_option(c, argv);
 		}
 	}
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
-	cd_select_set_lang(selector, opt_lang);
+	cd_select_set_lang(selector, cli_opts.lang);
 	openings = cli_openings_load();
 	for (i = 0; i < nconds; i++) {
 		bool op = strcmp(conds[i].option, "opening") == 0;
@@ -431,7 +399,7 @@ main(int argc, char **argv)
 		tags_all |= (uint64_t)1 << i;
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = each;
 	cli_games.need_parse = need_parse;
 	if (by_number) {
@@ -447,9 +415,7 @@ main(int argc, char **argv)
 	/* -m 0 selects nothing and reads nothing, as grep's */
 	if (opt_has_max && opt_max == 0)
 		cli_games.stop = 1;
-	cli_inputs(argc, argv, optind);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_files_open(argc, argv, optind);
 	many_inputs = argc - optind > 1;
 	cli_inputs_done = read_all;
 	if (cli_each_input(argc, argv, optind, games_file) != 0)
@@ -465,7 +431,7 @@ main(int argc, char **argv)
 			cli_warn("warning: no game has a tag %s: the "
 			    "conditions on it never hold (or always, for != "
 			    "and !~)", cd_select_tag_name(selector, i));
-	if (opt_stats) {
+	if (cli_opts.stats) {
 		cli_unit = "games";
 		cli_stats(cli_games.read, selected, cli_games.rejected);
 	}

@@ -480,7 +480,7 @@ unique_skip(const struct item *it)
 /* ---- temporary files ---- */
 
 /* A new temporary file open for writing (removed on every exit and on
- * a signal, cli.c); *id names it. */
+ * a signal, cli-tmp.c); *id names it. */
 static int
 tmp_create(size_t *id)
 {
@@ -1408,35 +1408,26 @@ main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "key", required_argument, NULL, 'k' },
 		{ "merge", no_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "reverse", no_argument, NULL, 'r' },
 		{ "buffer-size", required_argument, NULL, 'S' },
-		{ "stats", no_argument, NULL, 's' },
 		{ "compress-temp", no_argument, NULL, OPT_COMPRESS_TEMP },
 		{ "temporary-directory", required_argument, NULL, 'T' },
 		{ "unique", no_argument, NULL, 'u' },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
+	const char *outpath;
 	int c;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ck:mo:qrS:T:uz:hV", longopts,
-	    NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "ck:mrS:T:u", longopts,
+	    CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS |
+	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'c': opt_check = 1; break;
 		case 'k': add_keys(optarg); break;
 		case 'm': opt_merge = 1; break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
 		case 'r': opt_reverse = 1; break;
 		case 'S': opt_budget = parse_size(optarg); break;
-		case 's': opt_stats = 1; break;
 		case OPT_COMPRESS_TEMP:
 			if (!cd_stream_format_supported(CD_STREAM_ZSTD))
 				cli_usage_error("--compress-temp needs zstd, "
@@ -1445,15 +1436,10 @@ main(int argc, char **argv)
 			break;
 		case 'T': opt_tmpdir = optarg; break;
 		case 'u': opt_unique = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
+	outpath = cli_opts.output;
+	opt_stats = cli_opts.stats;
 	if (opt_check && opt_merge)
 		cli_usage_error("-c and -m cannot be used together");
 	if (opt_check && outpath != NULL)

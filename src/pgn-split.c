@@ -48,7 +48,7 @@ static enum mode mode = M_NONE;
 static uint64_t opt_value;		/* N, GAMES or SIZE */
 static const char *opt_dir = ".";
 static const char *opt_prefix = "part";
-static int opt_append, opt_list, opt_stats;
+static int opt_append, opt_list;
 static uint64_t games_read;
 /* The error the input being split ended with, when it is read from a
  * copy (split_file reports it), else NULL. */
@@ -615,163 +615,6 @@ ofiles_close(void)
 	table_size = nfiles = 0;
 }
 
-/*
- * A tag value as a portable file name root (man/pgn-split.1 says the
- * rule): ASCII letters folded to lower case and digits kept, `-` and
- * `.` kept inside the name; Latin-1 letters (in UTF-8 or as Latin-1
- * bytes) spelled in ASCII (é e, ß ss, Æ ae); the bytes of any other
- * UTF-8 character, and any other byte from 0x80 up, two hex digits
- * each; every other run of bytes (spaces, punctuation, `/`, control
- * bytes) one `_`; `_`, `-` and `.` trimmed at both ends; at most 120
- * bytes; "_unknown" when nothing is left; a `_` after Windows' device
- * names (con, nul, com1, ...: what comes before the first dot).
- */
-#define NAME_MAX_LEN	120
-
-/* The length of the well-formed UTF-8 sequence of two bytes or more at
- * p, or 0. */
-static int
-utf8_seq(const unsigned char *p, const unsigned char *e)
-{
-	int n, i;
-
-	if (*p >= 0xc2 && *p <= 0xdf)
-		n = 2;
-	else if (*p >= 0xe0 && *p <= 0xef)
-		n = 3;
-	else if (*p >= 0xf0 && *p <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (e - p < n)
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-static void
-portable(const char *v, size_t n, char *out)
-{
-	static const char *const latin1[64] = {
-		"a", "a", "a", "a", "a", "a", "ae", "c",
-		"e", "e", "e", "e", "i", "i", "i", "i",
-		"d", "n", "o", "o", "o", "o", "o", "_",
-		"o", "u", "u", "u", "u", "y", "th", "ss",
-		"a", "a", "a", "a", "a", "a", "ae", "c",
-		"e", "e", "e", "e", "i", "i", "i", "i",
-		"d", "n", "o", "o", "o", "o", "o", "_",
-		"o", "u", "u", "u", "u", "y", "th", "y"
-	};
-	static const char *const devices[] = { "con", "prn", "aux", "nul",
-		"com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
-		"com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7",
-		"lpt8", "lpt9" };
-	const unsigned char *p = (const unsigned char *)v, *e = p + n;
-	size_t len = 0, i, stem;
-
-	while (p < e && len < NAME_MAX_LEN) {
-		unsigned c = *p;
-		const char *s;
-		char hex[3];
-		int k;
-
-		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '.') {
-			out[len++] = (char)c;
-			p++;
-			continue;
-		}
-		if (c >= 'A' && c <= 'Z') {
-			out[len++] = (char)(c - 'A' + 'a');
-			p++;
-			continue;
-		}
-		if (c >= 0x80 && (k = utf8_seq(p, e)) > 0) {
-			if (c == 0xc3) {
-				s = latin1[p[1] - 0x80];  /* U+00C0..U+00FF */
-				p += 2;
-			} else {
-				/* another character: its bytes in hex */
-				while (k-- > 0 && len + 2 <= NAME_MAX_LEN) {
-					snprintf(out + len, 3, "%02x", *p++);
-					len += 2;
-				}
-				p += k + 1;
-				continue;
-			}
-		} else if (c >= 0xc0) {
-			s = latin1[c - 0xc0];
-			p++;
-		} else if (c >= 0x80) {
-			snprintf(hex, sizeof(hex), "%02x", c);
-			s = hex;
-			p++;
-		} else {
-			s = "_";
-			p++;
-		}
-		if (*s == '_' && len > 0 && out[len - 1] == '_')
-			continue;
-		while (*s && len < NAME_MAX_LEN)
-			out[len++] = *s++;
-	}
-	while (len > 0 && strchr("_-.", out[len - 1]) != NULL)
-		len--;
-	for (i = 0; i < len && strchr("_-.", out[i]) != NULL; i++)
-		;
-	memmove(out, out + i, len - i);
-	len -= i;
-	out[len] = '\0';
-	if (len == 0) {
-		strcpy(out, "_unknown");
-		return;
-	}
-	/* the part before the first dot decides: con.txt is CON too */
-	stem = strcspn(out, ".");
-	for (i = 0; i < sizeof(devices) / sizeof(devices[0]); i++)
-		if (strlen(devices[i]) == stem &&
-		    memcmp(out, devices[i], stem) == 0) {
-			memmove(out + stem + 1, out + stem, len - stem + 1);
-			out[stem] = '_';
-			break;
-		}
-}
-
-/* The last name of a player tag value: up to its first comma. */
-static void
-player_name(const cd_pgn_raw_game *g, const char *tag, char *out)
-{
-	const cd_pgn_tag *t = cd_pgn_raw_tag(g, tag);
-	const char *comma;
-	size_t n;
-
-	if (t == NULL) {
-		portable("", 0, out);
-		return;
-	}
-	comma = memchr(t->value, ',', t->value_len);
-	n = comma ? (size_t)(comma - t->value) : t->value_len;
-	portable(t->value, n, out);
-}
-
-/* The date of g as pgn-sort collates it (cd_collate_date_read): its
- * eight digits YYYYMMDD into d, or 0 when it is not a date. */
-static int
-date_digits(const cd_pgn_raw_game *g, char d[9])
-{
-	const cd_pgn_tag *t = cd_pgn_raw_tag(g, "Date");
-	unsigned ymd[3];
-
-	if (t == NULL || cd_collate_date_read(t->value, t->value_len, ymd) !=
-	    CD_DATE_VALID)
-		return 0;
-	snprintf(d, 9, "%04u%02u%02u", ymd[0] % 10000, ymd[1] % 100,
-	    ymd[2] % 100);
-	return 1;
-}
-
 static void
 by_write(const char *rel, const cd_pgn_raw_game *g)
 {
@@ -786,13 +629,19 @@ by_write(const char *rel, const cd_pgn_raw_game *g)
 static void
 by_game(const cd_pgn_raw_game *g)
 {
-	char a[NAME_MAX_LEN + 8], b[NAME_MAX_LEN + 8], d[9];
-	char rel[2 * NAME_MAX_LEN + 32];
+	char a[CD_COLLATE_ROOT_SIZE], b[CD_COLLATE_ROOT_SIZE];
+	char d[CD_COLLATE_DATE_PATH_SIZE];
+	char rel[2 * CD_COLLATE_ROOT_SIZE + 32];
+	const cd_pgn_tag *t;
 
 	switch (mode) {
 	case M_PLAYER:
-		player_name(g, "White", a);
-		player_name(g, "Black", b);
+		t = cd_pgn_raw_tag(g, "White");
+		cd_collate_player_root(t ? t->value : NULL, t ? t->value_len : 0,
+		    a);
+		t = cd_pgn_raw_tag(g, "Black");
+		cd_collate_player_root(t ? t->value : NULL, t ? t->value_len : 0,
+		    b);
 		snprintf(rel, sizeof(rel), "%s.pgn", a);
 		by_write(rel, g);
 		if (strcmp(a, b) != 0) {
@@ -800,26 +649,17 @@ by_game(const cd_pgn_raw_game *g)
 			by_write(rel, g);
 		}
 		return;
-	case M_EVENT: {
-		const cd_pgn_tag *t = cd_pgn_raw_tag(g, "Event");
-
-		if (t != NULL)
-			portable(t->value, t->value_len, a);
-		else
-			portable("", 0, a);
+	case M_EVENT:
+		t = cd_pgn_raw_tag(g, "Event");
+		cd_collate_file_root(t ? t->value : "", t ? t->value_len : 0,
+		    a);
 		snprintf(rel, sizeof(rel), "%s.pgn", a);
 		break;
-	}
 	default:
-		if (!date_digits(g, d))
-			snprintf(rel, sizeof(rel), "_unknown.pgn");
-		else if (mode == M_YEAR)
-			snprintf(rel, sizeof(rel), "%.4s.pgn", d);
-		else if (mode == M_MONTH)
-			snprintf(rel, sizeof(rel), "%.4s/%.6s.pgn", d, d);
-		else
-			snprintf(rel, sizeof(rel), "%.4s/%.6s/%s.pgn", d, d,
-			    d);
+		t = cd_pgn_raw_tag(g, "Date");
+		cd_collate_date_path(t ? t->value : NULL, t ? t->value_len : 0,
+		    mode == M_YEAR ? 1 : mode == M_MONTH ? 2 : 3, d);
+		snprintf(rel, sizeof(rel), "%s.pgn", d);
 		break;
 	}
 	by_write(rel, g);
@@ -975,7 +815,7 @@ digits(uint64_t n)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_APPEND = 256, OPT_BY, OPT_LIST, OPT_PREFIX, OPT_STATS };
+	enum { OPT_APPEND = 256, OPT_BY, OPT_LIST, OPT_PREFIX };
 	static const struct option longopts[] = {
 		{ "append", no_argument, NULL, OPT_APPEND },
 		{ "by", required_argument, NULL, OPT_BY },
@@ -985,11 +825,6 @@ main(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "number", required_argument, NULL, 'n' },
 		{ "prefix", required_argument, NULL, OPT_PREFIX },
-		{ "memlimit", required_argument, NULL, CLI_OPT_MEMLIMIT },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	static const struct { const char *name; enum mode m; } keys[] = {
@@ -1001,9 +836,9 @@ main(int argc, char **argv)
 	size_t i;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:d:l:n:qhV", longopts,
-	    NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "b:d:l:n:", longopts,
+	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT, usage)) !=
+	    -1) {
 		switch (c) {
 		case 'b':
 			set_mode(M_BYTES);
@@ -1027,9 +862,6 @@ main(int argc, char **argv)
 			opt_value = v;
 			break;
 		}
-		case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
 		case OPT_BY:
 			for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 				if (strcmp(optarg, keys[i].name) == 0)
@@ -1048,12 +880,6 @@ main(int argc, char **argv)
 				cli_usage_error("--prefix: no '/' (use -d)");
 			opt_prefix = optarg;
 			break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	if (mode == M_NONE)
@@ -1191,7 +1017,7 @@ main(int argc, char **argv)
 		part_next();		/* an empty input: one empty part */
 	part_close();
 	ofiles_close();
-	if (opt_stats)
+	if (cli_opts.stats)
 		cli_stats(games_read, games_read, 0);
 	free(inputs);
 	free(in_ids);

@@ -58,10 +58,9 @@ static const struct {
 #define STRING_MAX	255
 
 static unsigned opt_ops = OP_ALL;
-static bool opt_unique, opt_variations, opt_stats;
+static bool opt_unique, opt_variations;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static bool opt_select;		/* --first or --last given */
-static const char *opt_rejects;
 
 /* The walk's stack of lines still to write. */
 struct pending {
@@ -104,6 +103,8 @@ usage(void)
 "                       0 to N-1 from the game's start)\n"
 "  -j, --jobs=N         convert with N threads (default: one per CPU, one\n"
 "                       with --unique; the output is the same)\n"
+"      --lang=LANG      read piece letters of language LANG (de, fr,\n"
+"                       German, ...: standard section 17)\n"
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
@@ -686,31 +687,21 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_REJECTS, OPT_STATS,
-		OPT_VARIATIONS
+		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS
 	};
 	static const struct option longopts[] = {
 		{ "first", required_argument, NULL, OPT_FIRST },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ "last", required_argument, NULL, OPT_LAST },
-		{ "output", required_argument, NULL, 'o' },
 		{ "ops", required_argument, NULL, OPT_OPS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "unique", no_argument, NULL, 'u' },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *opt_output = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:o:quz:hV", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "u", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case OPT_FIRST:
 			opt_first = parse_count("first", optarg);
@@ -718,23 +709,8 @@ main(int argc, char **argv)
 		case OPT_LAST:
 			opt_last = parse_count("last", optarg);
 			break;
-		case 'j':
-			cli_games.jobs = cli_parse_jobs(optarg);
-			break;
-		case 'o':
-			opt_output = optarg;
-			break;
 		case OPT_OPS:
 			opt_ops = parse_ops(optarg);
-			break;
-		case 'q':
-			cli_quiet = 1;
-			break;
-		case OPT_REJECTS:
-			opt_rejects = optarg;
-			break;
-		case OPT_STATS:
-			opt_stats = true;
 			break;
 		case 'u':
 			opt_unique = true;
@@ -742,40 +718,26 @@ main(int argc, char **argv)
 		case OPT_VARIATIONS:
 			opt_variations = true;
 			break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h':
-			usage();
-			cli_exit(0);
-		case 'V':
-			cli_print_version();
-			cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	cli_games.each = convert;
 	/* (the positions are made again from the moves, not kept by the
 	 * parser: CD_PGN_PARSE_POSITIONS takes a board per move) */
 	cli_games.opts.flags = 0;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.priv_free = epd_free;
 	opt_select = opt_first >= 0 || opt_last >= 0;
 	if (opt_unique)		/* one set of positions, in input order */
 		cli_games.jobs = 1;
 	cli_inputs(argc, argv, optind);
-	cli_output_open(opt_output);
-	cli_rejects_open(opt_rejects);
+	cli_output_open(cli_opts.output);
+	cli_rejects_open(cli_opts.rejects);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
 	free(keys);
 	cli_rejects_close();
 	cli_progress_end();
-	if (opt_stats)
-		cli_stats(cli_games.read, cli_games.written,
-		    cli_games.rejected);
-	if (status == 0 && cli_games.rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, cli_games.read, cli_games.written,
+	    cli_games.rejected);
 }

@@ -17,10 +17,7 @@
 #include "cli.h"
 #include "games.h"
 
-static int opt_stats;
 static unsigned opt_flags;
-static const char *opt_rejects;
-static const cd_san_lang *opt_lang;
 static const cd_openings *openings;	/* --openings */
 
 static void
@@ -76,70 +73,35 @@ to_json(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
-		OPT_VARIATIONS };
+	enum { OPT_OPENINGS = 256, OPT_VARIATIONS };
 	static const struct option longopts[] = {
 		{ "comments", no_argument, NULL, 'c' },
 		{ "fens", no_argument, NULL, 'f' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cfj:o:qz:hV", longopts, NULL)) !=
-	    -1) {
+	while ((c = cli_getopt(argc, argv, "cf", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case 'c': opt_flags |= CD_JSON_COMMENTS; break;
 		case 'f': opt_flags |= CD_JSON_FENS; break;
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
-			break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
 		case OPT_VARIATIONS: opt_flags |= CD_JSON_VARIATIONS; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	if ((openings = cli_openings_load()) != NULL)
 		opt_flags |= CD_JSON_OPENING;
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = to_json;
-	cli_inputs(argc, argv, optind);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_files_open(argc, argv, optind);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
 	cli_rejects_close();
-	if (opt_stats)
-		cli_stats(cli_games.read, cli_games.written,
-		    cli_games.rejected);
-	if (status == 0 && cli_games.rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, cli_games.read, cli_games.written,
+	    cli_games.rejected);
 }

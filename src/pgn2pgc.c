@@ -19,9 +19,7 @@
 #include "cli.h"
 #include "games.h"
 
-static int opt_comments, opt_stats;
-static const char *opt_rejects;
-static const cd_san_lang *opt_lang;
+static int opt_comments;
 static uint64_t comments_dropped, games_dropping;
 
 static void
@@ -108,57 +106,25 @@ encode(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_LANG = 256, OPT_REJECTS, OPT_STATS };
 	static const struct option longopts[] = {
 		{ "comments", no_argument, NULL, 'c' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL;
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cj:o:qz:hV", longopts, NULL)) !=
-	    -1) {
+	while ((c = cli_getopt(argc, argv, "c", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case 'c': opt_comments = 1; break;
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'",
-				    optarg);
-			break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	/* a null move is reported at its token, as a parse error */
 	cli_games.opts.flags = CD_PGN_PARSE_NO_NULL;
 	cli_games.each = encode;
 	cli_games.priv_free = free;
-	cli_inputs(argc, argv, optind);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_files_open(argc, argv, optind);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
@@ -167,10 +133,6 @@ main(int argc, char **argv)
 		cli_warn("dropped %llu comments of %llu games (--comments "
 		    "keeps them)", (unsigned long long)comments_dropped,
 		    (unsigned long long)games_dropping);
-	if (opt_stats)
-		cli_stats(cli_games.read, cli_games.written,
-		    cli_games.rejected);
-	if (status == 0 && cli_games.rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, cli_games.read, cli_games.written,
+	    cli_games.rejected);
 }

@@ -19,9 +19,7 @@
 
 #define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
 
-static int opt_stats, opt_no_header, opt_style = CD_FIELD_TSV;
-static const char *opt_rejects;
-static const cd_san_lang *opt_lang;
+static int opt_no_header, opt_style = CD_FIELD_TSV;
 static const cd_openings *openings;	/* --openings, for @eco ... */
 
 /* The columns, each known once from its name. */
@@ -387,54 +385,27 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_LANG, OPT_OPENINGS, OPT_REJECTS, OPT_STATS };
+	enum { OPT_CSV = 256, OPT_OPENINGS };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, OPT_LANG },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rejects", required_argument, NULL, OPT_REJECTS },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		CLI_COMPRESS_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *outpath = NULL, *list = DEFAULT_FIELDS;
+	const char *list = DEFAULT_FIELDS;
 	cd_buf head = { 0 };
 	int c, status = 0;
 	size_t i;
 
 	cli_init(argv[0]);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:Hj:o:qz:hV", longopts, NULL)) !=
-	    -1) {
+	while ((c = cli_getopt(argc, argv, "f:H", longopts, CLI_TAKE_GAMES,
+	    usage)) != -1) {
 		switch (c) {
 		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
 		case 'f': list = optarg; break;
 		case 'H': opt_no_header = 1; break;
-		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
-		case OPT_LANG:
-			opt_lang = cd_san_lang_find(optarg);
-			if (opt_lang == NULL)
-				cli_usage_error("unknown language '%s'", optarg);
-			break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
-		case 'o': outpath = optarg; break;
-		case 'q': cli_quiet = 1; break;
-		case OPT_REJECTS: opt_rejects = optarg; break;
-		case OPT_STATS: opt_stats = 1; break;
-		case 'z': case CLI_OPT_LEVEL: case CLI_OPT_MEMLIMIT:
-			cli_compress_option(c, optarg);
-			break;
-		case 'h': usage(); cli_exit(0);
-		case 'V': cli_print_version(); cli_exit(0);
-		default:
-			cli_bad_option(c, argv);
 		}
 	}
 	openings = cli_openings_load();
@@ -445,12 +416,10 @@ main(int argc, char **argv)
 	for (i = 0; i < nfields; i++)
 		if (fields[i].kind >= COL_COMPUTED)
 			cli_games.noparse = false;
-	cli_games.opts.lang = opt_lang;
+	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = row;
 	cli_games.priv_free = free_priv;
-	cli_inputs(argc, argv, optind);
-	cli_rejects_open(opt_rejects);
-	cli_output_open(outpath);
+	cli_files_open(argc, argv, optind);
 	if (!opt_no_header) {
 		for (i = 0; i < nfields; i++) {
 			if (i > 0) {
@@ -471,10 +440,6 @@ main(int argc, char **argv)
 	cli_games_end();
 	free_fields();
 	cli_rejects_close();
-	if (opt_stats)
-		cli_stats(cli_games.read, cli_games.written,
-		    cli_games.rejected);
-	if (status == 0 && cli_games.rejected > 0)
-		status = 1;
-	cli_exit(status);
+	cli_finish(status, cli_games.read, cli_games.written,
+	    cli_games.rejected);
 }

@@ -545,6 +545,93 @@ START_TEST(test_key_tags_numbers)
 }
 END_TEST
 
+/* Section 11 file names: a tag value's root, by the rule of
+ * chessdata/collate.h. */
+static const struct { const char *in; const char *root; } roots[] = {
+	{ "Carlsen, Magnus", "carlsen_magnus" },
+	{ "  --Hello World!..", "hello_world" },
+	{ "M\xc3\xbcller", "muller" },		/* ü in UTF-8 */
+	{ "Stra\xc3\x9f" "e", "strasse" },	/* ß */
+	{ "\xc3\x86sir", "aesir" },		/* Æ */
+	{ "Caf\xe9", "cafe" },			/* é as a Latin-1 byte */
+	{ "\xce\x94x", "ce94x" },		/* Δ: its bytes in hex */
+	{ "a\x80" "b", "a80b" },		/* a lone byte from 0x80 */
+	{ "a/b\\c\td", "a_b_c_d" },
+	{ "a  ,;  b", "a_b" },
+	{ "con", "con_" },
+	{ "CON.txt", "con_.txt" },
+	{ "com1", "com1_" },
+	{ "console", "console" },
+	{ "", "_unknown" },
+	{ "???", "_unknown" },
+	{ "-._", "_unknown" },
+};
+
+START_TEST(test_file_root)
+{
+	char out[CD_COLLATE_ROOT_SIZE];
+	size_t n = cd_collate_file_root(roots[_i].in, strlen(roots[_i].in),
+	    out);
+
+	ck_assert_str_eq(out, roots[_i].root);
+	ck_assert_uint_eq(n, strlen(roots[_i].root));
+}
+END_TEST
+
+START_TEST(test_file_root_long)
+{
+	char in[300], out[CD_COLLATE_ROOT_SIZE];
+	size_t i;
+
+	/* at most 120 bytes, a hex pair not cut in two */
+	memset(in, 'A', sizeof(in));
+	ck_assert_uint_eq(cd_collate_file_root(in, sizeof(in), out),
+	    CD_COLLATE_ROOT_MAX);
+	for (i = 0; i < CD_COLLATE_ROOT_MAX; i++)
+		ck_assert_int_eq(out[i], 'a');
+	ck_assert_int_eq(out[CD_COLLATE_ROOT_MAX], '\0');
+	memset(in, 'a', 119);
+	memcpy(in + 119, "\xce\x94", 2);
+	ck_assert_uint_eq(cd_collate_file_root(in, 121, out), 119);
+	/* the player's last name: up to the first comma */
+	ck_assert_uint_eq(cd_collate_player_root("Kasparov, Garry", 15, out),
+	    8);
+	ck_assert_str_eq(out, "kasparov");
+	cd_collate_player_root(NULL, 0, out);
+	ck_assert_str_eq(out, "_unknown");
+	cd_collate_player_root(", Garry", 7, out);
+	ck_assert_str_eq(out, "_unknown");
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	int parts;
+	const char *path;
+} date_paths[] = {
+	{ "1993.05.07", 1, "1993" },
+	{ "1993.05.07", 2, "1993/199305" },
+	{ "1993.05.07", 3, "1993/199305/19930507" },
+	{ "1993.??.??", 3, "1993/199300/19930000" },
+	{ "1993", 2, "1993/199300" },
+	{ "2024.12", 3, "2024/202412/20241200" },
+	{ "1993.1.1", 1, "_unknown" },
+	{ "", 3, "_unknown" },
+	{ NULL, 3, "_unknown" },
+};
+
+START_TEST(test_date_path)
+{
+	char out[CD_COLLATE_DATE_PATH_SIZE];
+	const char *in = date_paths[_i].in;
+	size_t n = cd_collate_date_path(in, in ? strlen(in) : 0,
+	    date_paths[_i].parts, out);
+
+	ck_assert_str_eq(out, date_paths[_i].path);
+	ck_assert_uint_eq(n, strlen(date_paths[_i].path));
+}
+END_TEST
+
 static Suite *
 collate_suite(void)
 {
@@ -566,6 +653,11 @@ collate_suite(void)
 	tcase_add_test(tc, test_key_nul);
 	tcase_add_test(tc, test_from_raw);
 	tcase_add_test(tc, test_key_tags_numbers);
+	tcase_add_loop_test(tc, test_file_root, 0,
+	    sizeof(roots) / sizeof(roots[0]));
+	tcase_add_test(tc, test_file_root_long);
+	tcase_add_loop_test(tc, test_date_path, 0,
+	    sizeof(date_paths) / sizeof(date_paths[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -76,6 +76,36 @@ CD_API int cd_collate(const cd_collate_game *a, const cd_collate_game *b);
 enum { CD_DATE_EMPTY = 1, CD_DATE_VALID, CD_DATE_OTHER };
 CD_API int cd_collate_date_read(const char *s, size_t len, unsigned ymd[3]);
 
+/*
+ * The standard's section 11: file names for PGN data.
+ * cd_collate_file_root: a tag value as a portable file name root:
+ * ASCII letters folded to lower case and digits kept, `-` and `.` kept
+ * inside the name; Latin-1 letters (in UTF-8 or as Latin-1 bytes)
+ * spelled in ASCII (é e, ß ss, Æ ae); the bytes of any other UTF-8
+ * character, and any other byte from 0x80 up, two hex digits each;
+ * every other run of bytes (spaces, punctuation, `/`, control bytes)
+ * one `_`; `_`, `-` and `.` trimmed at both ends; at most
+ * CD_COLLATE_ROOT_MAX bytes; "_unknown" when nothing is left; a `_`
+ * after Windows' device names (con, nul, com1, ...: what comes before
+ * the first dot).  out holds CD_COLLATE_ROOT_SIZE bytes; returns the
+ * root's length.  cd_collate_player_root: the same for a player's last
+ * name (a White or Black value up to its first comma: 11.2; NULL: no
+ * tag).  cd_collate_date_path: the directories of 11.4 and 11.5 for a
+ * Date value (cd_collate_date_read; `?` read as 0): parts 1 "YYYY",
+ * 2 "YYYY/YYYYMM", 3 "YYYY/YYYYMM/YYYYMMDD", or "_unknown" when it is
+ * not a date (NULL: no tag); out holds CD_COLLATE_DATE_PATH_SIZE
+ * bytes.  The suffix ".pgn" (11.1) is the caller's.
+ */
+#define CD_COLLATE_ROOT_MAX		120
+#define CD_COLLATE_ROOT_SIZE		(CD_COLLATE_ROOT_MAX + 2)
+#define CD_COLLATE_DATE_PATH_SIZE	24
+CD_API size_t cd_collate_file_root(const char *value, size_t len,
+    char *out);
+CD_API size_t cd_collate_player_root(const char *value, size_t len,
+    char *out);
+CD_API size_t cd_collate_date_path(const char *value, size_t len,
+    int parts, char *out);
+
 /* The single keys (empty or NULL values sort first). */
 CD_API int cd_collate_date(const char *a, size_t alen, const char *b,
     size_t blen);

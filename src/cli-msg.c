@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cli-msg.c: what a tool says (see cli.h): its name, messages in the
+ * form "prog: file:line:col: message" (or captured per thread), usage
+ * and fatal errors, the progress line, --stats, and the flag that input
+ * was refused (exit status 1 at least).  A fatal error exits with
+ * status 2; the temporary files go through the exit handler that
+ * cli_init registers (src/cli-tmp.c).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+#include "cli.h"
+
+const char *cli_prog = "chessdata";
+int cli_quiet;
+const char *cli_unit = "games";
+
+static double start_time;
+static double last_progress;
+static int progress_shown;
+/* Input rejected outside the games' count (binary data, a game too
+ * large, input of the wrong kind): the exit status is 1 at least. */
+static int input_rejected;
+
+__thread cd_buf *cli_capture;
+
+void
+cli_buf_reserve(cd_buf *b, size_t n)
+{
+	if (b->cap - b->len < n && cd_buf_reserve(b, n) != CD_OK)
+		cli_fatal("out of memory");
+}
+
+/* Append to a message being captured. */
+static void
+capture_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+capture_vprintf(const char *fmt, va_list ap)
+{
+	cd_buf *b = cli_capture;
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	cli_buf_reserve(b, (size_t)n + 1);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+static void
+capture_printf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	capture_vprintf(fmt, ap);
+	va_end(ap);
+}
+
+/* A message on standard error, or into cli_capture when this thread
+ * has one (never for a fatal error: capture 0). */
+static void
+vwarn_at(int capture, const char *file, unsigned long line,
+    unsigned long col, const char *fmt, va_list ap)
+{
+	char where[48] = "";
+
+	if (file != NULL && line > 0 && col > 0)
+		snprintf(where, sizeof(where), ":%lu:%lu", line, col);
+	else if (file != NULL && line > 0)
+		snprintf(where, sizeof(where), ":%lu", line);
+	if (capture && cli_capture != NULL) {
+		capture_printf("%s: %s%s%s", cli_prog, file ? file : "",
+		    where, file ? ": " : "");
+		capture_vprintf(fmt, ap);
+		capture_printf("\n");
+		return;
+	}
+	cli_progress_end();
+	fprintf(stderr, "%s: %s%s%s", cli_prog, file ? file : "", where,
+	    file ? ": " : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(1, NULL, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_warn_at(const char *file, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(1, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void
+cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(0, NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_prog);
+	exit(2);
+}
+
+void
+cli_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_at(0, NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	exit(2);
+}
+
+void
+cli_print_version(void)
+{
+	printf("%s (chessdata) %s\n", cli_prog, cd_version());
+}
+
+double
+cli_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void
+cli_progress(uint64_t games, uint64_t bytes)
+{
+	static int tty = -1;
+	double now, el;
+
+	if (cli_quiet)
+		return;
+	if (tty < 0)
+		tty = isatty(2);
+	if (!tty)
+		return;
+	now = cli_now();
+	el = now - start_time;
+	if (el < 1.0 || now - last_progress < 0.25)
+		return;
+	last_progress = now;
+	fprintf(stderr, "\r%s: %llu %s, %.1f MB, %.0f %s/s ", cli_prog,
+	    (unsigned long long)games, cli_unit, bytes / 1e6, games / el,
+	    cli_unit);
+	fflush(stderr);
+	progress_shown = 1;
+}
+
+void
+cli_progress_end(void)
+{
+	if (progress_shown) {
+		fputs("\r\033[K", stderr);
+		progress_shown = 0;
+	}
+}
+
+void
+cli_stats(uint64_t read, uint64_t written, uint64_t rejected)
+{
+	cli_warn("%llu %s read, %llu written, %llu rejected in %.2f s",
+	    (unsigned long long)read, cli_unit, (unsigned long long)written,
+	    (unsigned long long)rejected, cli_now() - start_time);
+}
+
+void
+cli_bad_option(int c, char *const *argv)
+{
+	if (c == ':')
+		cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+	if (optopt > 0 && optopt < 256 && optopt != '?')
+		cli_usage_error("unknown option '-%c'", optopt);
+	cli_usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+void
+cli_pgn_refused(void)
+{
+	__atomic_store_n(&input_rejected, 1, __ATOMIC_RELAXED);
+}
+
+int
+cli__pgn_refused_any(void)
+{
+	return __atomic_load_n(&input_rejected, __ATOMIC_RELAXED);
+}
+
+void
+cli__msg_start(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	cli_prog = slash ? slash + 1 : name;
+	/* libtool wrappers run the real binary as lt-NAME */
+	if (strncmp(cli_prog, "lt-", 3) == 0)
+		cli_prog += 3;
+	/* one write per message line, not one per fragment */
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	start_time = cli_now();
+	last_progress = start_time;
+}
