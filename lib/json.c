@@ -187,9 +187,31 @@ cd_text_plain(const char *s, size_t len)
 	return all_plain((const unsigned char *)s, len);
 }
 
-static cd_status
-text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
+/* What text() does with the code points that some readers take for
+ * line breaks or controls although they are no ASCII control: C1
+ * (U+0080 to U+009F, from Latin-1 bytes or UTF-8), U+2028 and U+2029. */
+enum { WIDE_RAW, WIDE_JSON, WIDE_SPACE };
+
+/* The code point U+0080..U+009F, U+2028 or U+2029 of the k bytes of
+ * UTF-8 (or, k == 1, the Latin-1 byte) at p, else 0. */
+static unsigned
+wide_break(const unsigned char *p, size_t k)
 {
+	if (k == 1)
+		return p[0] <= 0x9f ? p[0] : 0;
+	if (k == 2 && p[0] == 0xc2 && p[1] <= 0x9f)
+		return p[1];
+	if (k == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0xa8 || p[2] == 0xa9))
+		return 0x2000u | p[2] - 0x80u;
+	return 0;
+}
+
+static cd_status
+text_escaped(cd_buf *b, const char *s, size_t len, const char *esc,
+    int wide)
+{
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *e = p + len;
 
 	/* at most 6 bytes out per byte in (\u00XX) */
@@ -197,6 +219,7 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 		return CD_ERR_NOMEM;
 	while (p < e) {
 		const unsigned char *q = p;
+		unsigned cp;
 		char *o;
 		size_t k;
 
@@ -221,8 +244,6 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 
 			*o++ = '\\';
 			if (x == 'u') {
-				static const char hex[] = "0123456789abcdef";
-
 				*o++ = 'u';
 				*o++ = '0';
 				*o++ = '0';
@@ -231,16 +252,31 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 			} else
 				*o++ = x;
 			p++;
-		} else if ((k = utf8_len(p, (size_t)(e - p))) != 0) {
+			b->len = (size_t)(o - b->data);
+			continue;
+		}
+		if ((k = utf8_len(p, (size_t)(e - p))) == 0)
+			k = 1;	/* Latin-1 */
+		if (wide != WIDE_RAW && (cp = wide_break(p, k)) != 0) {
+			if (wide == WIDE_SPACE)
+				*o++ = ' ';
+			else {
+				*o++ = '\\';
+				*o++ = 'u';
+				*o++ = hex[cp >> 12];
+				*o++ = hex[cp >> 8 & 15];
+				*o++ = hex[cp >> 4 & 15];
+				*o++ = hex[cp & 15];
+			}
+		} else if (k > 1 || *p < 0x80) {
 			memcpy(o, p, k);
 			o += k;
-			p += k;
 		} else {
 			/* Latin-1 */
 			*o++ = (char)(0xc0 | (*p >> 6));
 			*o++ = (char)(0x80 | (*p & 0x3f));
-			p++;
 		}
+		p += k;
 		b->len = (size_t)(o - b->data);
 	}
 	return CD_OK;
@@ -249,19 +285,19 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 /*
  * Append s[0..len) as valid UTF-8, with the bytes in esc (a table of
  * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
- * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
+ * escaped by a backslash, and C1, U+2028 and U+2029 as wide says.
  *
  * The common case, nothing to escape, inline; text_escaped the rest.
  */
 static inline cd_status
-text(cd_buf *b, const char *s, size_t len, const char *esc)
+text(cd_buf *b, const char *s, size_t len, const char *esc, int wide)
 {
 	if (all_plain((const unsigned char *)s, len))
 		return put(b, s, len);
-	return text_escaped(b, s, len, esc);
+	return text_escaped(b, s, len, esc, wide);
 }
 
-static char json_esc[128], tsv_esc[128];
+static char json_esc[128];
 
 __attribute__((constructor)) static void
 esc_init(void)
@@ -277,50 +313,55 @@ esc_init(void)
 	json_esc['\t'] = 't';
 	json_esc['"'] = '"';
 	json_esc['\\'] = '\\';
-	tsv_esc['\t'] = 't';
-	tsv_esc['\n'] = 'n';
-	tsv_esc['\r'] = 'r';
-	tsv_esc['\\'] = '\\';
 }
 
 cd_status
 cd_utf8_append(cd_buf *out, const char *s, size_t len)
 {
-	return text(out, s, len, NULL);
+	return text(out, s, len, NULL, WIDE_RAW);
 }
 
 cd_status
 cd_json_append_string(cd_buf *out, const char *s, size_t len)
 {
-	if (put(out, "\"", 1) != CD_OK || text(out, s, len, json_esc) !=
-	    CD_OK)
+	if (put(out, "\"", 1) != CD_OK || text(out, s, len, json_esc,
+	    WIDE_JSON) != CD_OK)
 		return CD_ERR_NOMEM;
 	return put(out, "\"", 1);
 }
 
+/*
+ * A field of a row: as it is, unless it holds a double quote, CR, LF
+ * or the separator sep (TSV: tab, CSV: comma): then quoted, its double
+ * quotes doubled (RFC 4180, which sqlite3's .import and DuckDB's
+ * read_csv read with either separator).  C1, U+2028 and U+2029 are
+ * spaces, so that no reader sees a line break inside a row.
+ */
 cd_status
 cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 {
+	char sep = style == CD_FIELD_CSV ? ',' : '\t';
 	size_t i, start;
 
-	if (style != CD_FIELD_CSV)
-		return text(out, s, len, tsv_esc);
+	if (all_plain((const unsigned char *)s, len) && memchr(s, sep,
+	    len) == NULL)
+		return put(out, s, len);
 	for (i = 0; i < len; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' ||
+		if (s[i] == sep || s[i] == '"' || s[i] == '\r' ||
 		    s[i] == '\n')
 			break;
 	if (i == len)
-		return text(out, s, len, NULL);
+		return text(out, s, len, NULL, WIDE_SPACE);
 	if (put(out, "\"", 1) != CD_OK)
 		return CD_ERR_NOMEM;
 	for (start = 0, i = 0; i < len; i++)
 		if (s[i] == '"') {
-			if (text(out, s + start, i + 1 - start, NULL) !=
-			    CD_OK)
+			if (text(out, s + start, i + 1 - start, NULL,
+			    WIDE_SPACE) != CD_OK)
 				return CD_ERR_NOMEM;
 			start = i;	/* the quote again: "" */
 		}
-	if (text(out, s + start, len - start, NULL) != CD_OK)
+	if (text(out, s + start, len - start, NULL, WIDE_SPACE) != CD_OK)
 		return CD_ERR_NOMEM;
 	return put(out, "\"", 1);
 }

@@ -239,8 +239,8 @@ has_control(const char *s, size_t n)
 }
 
 /* The tag t (NULL: none) of column c of a raw game as the parsed game
- * would hold it: control bytes made spaces, Result as cd_game_result
- * gives it. */
+ * would hold it: control bytes made spaces; a missing Result as the
+ * export form has it (the termination marker, else "*"). */
 static void
 raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
     const cd_pgn_tag *t, cd_buf *tmp)
@@ -248,21 +248,9 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 	const char *v;
 	size_t i;
 
-	if (c->kind == COL_RESULT) {
-		cd_pgn_result r = raw->result;
-
-		/* no marker: the tag when it is one of the four */
-		if (r == CD_PGN_RESULT_NONE) {
-			r = CD_PGN_RESULT_UNKNOWN;
-			for (i = CD_PGN_RESULT_WHITE; t != NULL &&
-			    i <= CD_PGN_RESULT_UNKNOWN; i++) {
-				v = cd_pgn_result_str((cd_pgn_result)i);
-				if (t->value_len == strlen(v) &&
-				    memcmp(t->value, v, t->value_len) == 0)
-					r = (cd_pgn_result)i;
-			}
-		}
-		v = cd_pgn_result_str(r);
+	if (c->kind == COL_RESULT && t == NULL) {
+		v = cd_pgn_result_str(raw->result == CD_PGN_RESULT_NONE ?
+		    CD_PGN_RESULT_UNKNOWN : raw->result);
 		field(out, v, strlen(v));
 		return;
 	}
@@ -292,16 +280,19 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 	field(out, tmp->data, t->value_len);
 }
 
-/* A tag of a parsed game. */
+/* A tag of a parsed game: its value as written (a missing Result as
+ * the export form has it). */
 static void
 game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 {
 	size_t len;
 	const char *v;
 
-	if (c->kind == COL_RESULT)
+	if ((v = cd_game_tag_value(g, c->name, &len)) != NULL)
+		;
+	else if (c->kind == COL_RESULT)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
-	else if ((v = cd_game_tag_value(g, c->name, &len)) == NULL)
+	else
 		v = c->missing, len = c->missing_len;
 	field(out, v, len);
 }

@@ -32,8 +32,13 @@ static const struct row json_rows[] = {
 	{ S("caf\xe9"), "\"caf\xc3\xa9\"" },		/* Latin-1 */
 	{ S("\xc3"), "\"\xc3\x83\"" },			/* cut short */
 	{ S("\xc0\xaf"), "\"\xc3\x80\xc2\xaf\"" },	/* overlong */
-	{ S("\xed\xa0\x80"), "\"\xc3\xad\xc2\xa0\xc2\x80\"" }, /* surrogate */
-	{ S("\xf4\x90\x80\x80"), "\"\xc3\xb4\xc2\x90\xc2\x80\xc2\x80\"" },
+	{ S("\xed\xa0\x80"), "\"\xc3\xad\xc2\xa0\\u0080\"" }, /* surrogate */
+	{ S("\xf4\x90\x80\x80"), "\"\xc3\xb4\\u0090\\u0080\\u0080\"" },
+	/* C1 and the Unicode line breaks escaped, from UTF-8 or Latin-1 */
+	{ S("a\xc2\x85" "b\xc2\x9f\xc2\xa0"), "\"a\\u0085b\\u009f\xc2\xa0\"" },
+	{ S("l\xe2\x80\xa8p\xe2\x80\xa9q\xe2\x80\xaa"),
+	    "\"l\\u2028p\\u2029q\xe2\x80\xaa\"" },
+	{ S("\x85\x9f\xa0"), "\"\\u0085\\u009f\xc2\xa0\"" },
 	{ S("\xf0\x9f\x98\x80!"), "\"\xf0\x9f\x98\x80!\"" },
 	{ S("\xe2\x82\xac"), "\"\xe2\x82\xac\"" },
 	{ S("\xff\xfe"), "\"\xc3\xbf\xc3\xbe\"" },
@@ -63,6 +68,8 @@ json_escape_of(unsigned char c, char *esc)
 		return (size_t)snprintf(esc, 8, "\\%c", c == '\b' ? 'b' :
 		    c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
 	if (c < 0x20)
+		return (size_t)snprintf(esc, 8, "\\u%04x", c);
+	if (c >= 0x80 && c <= 0x9f)	/* Latin-1 C1: escaped */
 		return (size_t)snprintf(esc, 8, "\\u%04x", c);
 	if (c >= 0x80)	/* alone it is no UTF-8: Latin-1 */
 		return (size_t)snprintf(esc, 8, "%c%c", 0xc0 | (c >> 6),
@@ -122,11 +129,19 @@ START_TEST(test_json_byte_positions)
 }
 END_TEST
 
+/* TSV: quoted as RFC 4180 says when a value holds a tab, a line end or
+ * a double quote (what sqlite3 and DuckDB read back); backslashes as
+ * they are; C1, U+2028 and U+2029 spaces in TSV and CSV alike. */
 static const struct row tsv_rows[] = {
 	{ S("a b"), "a b" },
-	{ S("a\tb\nc\\d\re"), "a\\tb\\nc\\\\d\\re" },
+	{ S("a\tb\nc\\d\re"), "\"a\tb\nc\\d\re\"" },
 	{ S("M\xfcller"), "M\xc3\xbcller" },
-	{ S("x,\"y\""), "x,\"y\"" },
+	{ S("x,\"y\""), "\"x,\"\"y\"\"\"" },
+	{ S("\"Q\" Smith"), "\"\"\"Q\"\" Smith\"" },
+	{ S("back\\slash"), "back\\slash" },
+	{ S("a\x85" "b\xc2\x85" "c\xe2\x80\xa8" "d\xe2\x80\xa9" "e\x9f"),
+	    "a b c d e " },
+	{ S("\xc2\xa0\xe2\x80\xaa"), "\xc2\xa0\xe2\x80\xaa" },
 };
 
 static const struct row csv_rows[] = {
@@ -137,6 +152,7 @@ static const struct row csv_rows[] = {
 	{ S("two\nlines"), "\"two\nlines\"" },
 	{ S("tab\there"), "tab\there" },
 	{ S("M\xfcller, J"), "\"M\xc3\xbcller, J\"" },
+	{ S("c1\x85, \xe2\x80\xa8"), "\"c1 ,  \"" },
 };
 
 START_TEST(test_tsv)

@@ -38,6 +38,42 @@ cmp -s "$T/tags" "$T/parsed" || { fail "tag-only and parsed values differ"; diff
 # every row one line
 [ "$(awk -F'\t' 'NF != 5' "$T/out" | wc -l)" -eq 0 ] || fail "rows with other than 5 fields"
 
+# the value rules (tests/files/tsv-values.pgn): a value with a double
+# quote quoted as RFC 4180 says, backslashes as they are, C1, U+2028 and
+# U+2029 spaces, Result the tag as written (a missing one the marker);
+# both paths, TSV and CSV
+for fl in "" "--csv"; do
+	ext=tsv; [ -n "$fl" ] && ext=csv
+	expect 0 "$P" $fl -f Event,White,Black,Result,@result tsv-values.pgn
+	cmp -s "$T/out" "$E/tsv-values.$ext" || { fail "tsv-values.$ext differs"; diff "$E/tsv-values.$ext" "$T/out" >&2; }
+	expect 0 "$P" $fl -f Event,White,Black,Result tsv-values.pgn
+	cut -d"$(printf '\t')" -f1-4 "$E/tsv-values.$ext" >"$T/want"
+	[ -n "$fl" ] && sed 's/,[^,]*$/\r/' "$E/tsv-values.$ext" >"$T/want"
+	cmp -s "$T/out" "$T/want" || { fail "tags only: tsv-values.$ext differs"; diff "$T/want" "$T/out" >&2; }
+done
+# every tag value loads back intact into sqlite3 from TSV (tab mode)
+# and from CSV: compared with the values pgn2json writes
+if command -v sqlite3 >/dev/null 2>&1 && command -v jq >/dev/null 2>&1; then
+	for f in tsv-values.pgn json-games.pgn; do
+		# pgn2json escapes C1, U+2028 and U+2029: spaces here
+		"$tooldir/pgn2json" "$f" 2>/dev/null | jq -r '.tags |
+		    [.Event, .White, .Black] | map(gsub("[\u0080-\u009f\u2028\u2029]"; " ")) |
+		    @json' >"$T/want"
+		"$P" -f Event,White,Black,@plies "$f" >"$T/t.tsv" 2>/dev/null
+		"$P" --csv -f Event,White,Black,@plies "$f" >"$T/t.csv" 2>/dev/null
+		rm -f "$T/t.db"
+		sqlite3 "$T/t.db" '.mode tabs' ".import $T/t.tsv t" \
+		    '.mode csv' ".import $T/t.csv c" || fail "sqlite3 .import of $f"
+		for x in t c; do
+			sqlite3 -json "$T/t.db" "SELECT Event, White, Black FROM $x" |
+			    jq -r '.[] | [.Event, .White, .Black] | @json' >"$T/sql.$x"
+		done
+		for x in t c; do
+			cmp -s "$T/want" "$T/sql.$x" || { fail "$f: sqlite3 reads other values from table $x"; diff "$T/want" "$T/sql.$x" >&2; }
+		done
+	done
+fi
+
 # standard input, -o, -j
 "$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null
 cmp -s "$T/j3" "$E/json-games.tsv" || fail "-j 3 from standard input differs"

@@ -29,25 +29,30 @@ CD_API cd_status cd_utf8_append(cd_buf *out, const char *s,
     size_t len);
 
 /* Append s[0..len) as a JSON string (RFC 8259): quoted, `"` and `\`
- * escaped, control characters as \n \t \r \b \f or \u00XX. */
+ * escaped, control characters as \n \t \r \b \f or \u00XX, and the
+ * C1 controls, U+2028 and U+2029 as \u0085, \u2028 ... too (readers
+ * that follow Unicode line breaks keep a line whole). */
 CD_API cd_status cd_json_append_string(cd_buf *out, const char *s,
     size_t len);
 
 /* Table field styles. */
 enum {
-	CD_FIELD_TSV = 0,	/* tab, LF, CR and backslash written \t \n
-				 * \r \\: a row is one line */
-	CD_FIELD_CSV = 1	/* RFC 4180: quoted ("" for ") when the
-				 * value holds , " CR or LF */
+	CD_FIELD_TSV = 0,	/* tab-separated */
+	CD_FIELD_CSV = 1	/* comma-separated */
 };
 
-/* Append one field of a table row in style CD_FIELD_*. */
+/* Append one field of a table row in style CD_FIELD_*: quoted as RFC
+ * 4180 says ("" for ") when the value holds the separator (tab or
+ * comma), `"`, CR or LF, else as it is (a backslash too); C1 controls,
+ * U+2028 and U+2029 written as spaces.  sqlite3's .import and DuckDB's
+ * read_csv read either style back intact. */
 CD_API cd_status cd_field_append(cd_buf *out, const char *s,
     size_t len, int style);
 
 /* Whether s[0..len) is printable ASCII (0x20 to 0x7e) without `"` or
  * `\`: text that cd_utf8_append, cd_json_append_string (within its
- * quotes) and cd_field_append in CD_FIELD_TSV write as it is. */
+ * quotes) and cd_field_append (without a tab or comma) write as it
+ * is. */
 CD_API bool cd_text_plain(const char *s, size_t len);
 
 /* pgn2json options (cd_game_write_json). */
