@@ -203,7 +203,7 @@ wide_break(const unsigned char *p, size_t k)
 		return p[1];
 	if (k == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
 	    (p[2] == 0xa8 || p[2] == 0xa9))
-		return 0x2000u | p[2] - 0x80u;
+		return 0x2000u | (p[2] - 0x80u);
 	return 0;
 }
 
@@ -330,6 +330,30 @@ cd_json_append_string(cd_buf *out, const char *s, size_t len)
 	return put(out, "\"", 1);
 }
 
+/* An SQL string literal: in single quotes, each doubled; the text as
+ * it is (UTF-8, a backslash too: standard SQL). */
+static cd_status
+sql_string(cd_buf *out, const char *s, size_t len)
+{
+	const char *q;
+
+	if (put(out, "'", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	while ((q = memchr(s, '\'', len)) != NULL) {
+		if (text(out, s, (size_t)(q - s) + 1, NULL, WIDE_RAW) !=
+		    CD_OK)
+			return CD_ERR_NOMEM;
+		len -= (size_t)(q - s);
+		s = q;	/* the quote again: '' */
+		if (put(out, "'", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		s++, len--;
+	}
+	if (text(out, s, len, NULL, WIDE_RAW) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(out, "'", 1);
+}
+
 /*
  * A field of a row: as it is, unless it holds a double quote, CR, LF
  * or the separator sep (TSV: tab, CSV: comma): then quoted, its double
@@ -343,6 +367,8 @@ cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 	char sep = style == CD_FIELD_CSV ? ',' : '\t';
 	size_t i, start;
 
+	if (style == CD_FIELD_SQL)
+		return sql_string(out, s, len);
 	if (all_plain((const unsigned char *)s, len) && memchr(s, sep,
 	    len) == NULL)
 		return put(out, s, len);

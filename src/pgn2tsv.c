@@ -20,6 +20,7 @@
 #define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
 
 static int opt_stats, opt_no_header, opt_style = CD_FIELD_TSV;
+static const char *opt_sql;	/* --sql: the table's name */
 static const char *opt_rejects;
 static const cd_san_lang *opt_lang;
 static const cd_openings *openings;	/* --openings, for @eco ... */
@@ -32,6 +33,8 @@ static struct column {
 	const char *missing;	/* a tag's value when the game has none */
 	size_t missing_len;
 	size_t first;		/* the first column of its name */
+	bool integer;		/* --sql: an INTEGER column */
+	char *sql_name;		/* --sql: its name there */
 } *fields;
 static size_t nfields;
 
@@ -112,6 +115,9 @@ usage(void)
 	    "Read PGN games and write one row per game: tab-separated values\n"
 	    "(or CSV) of chosen tags and computed fields.\n\n"
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
+	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name\n"
+	    "                        games) with typed columns, then INSERTs\n"
+	    "                        (sqlite3, DuckDB, psql)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
 	    "                        and @game, @start, @moves, @uci, @plies,\n"
 	    "                        @result, @final, @termination, and with\n"
@@ -158,6 +164,152 @@ missing_tag(const char *name)
 	return "";
 }
 
+/* ---- --sql ---- */
+
+/* How many rows a transaction holds (about: a game rejected at a
+ * boundary makes one longer). */
+#define SQL_ROWS	10000
+
+/* Whether tag or field name is an integer: the ratings (Elo, USCF,
+ * FIDE ids, lichess's rating changes), PlyCount, Board and the
+ * computed counts. */
+static bool
+sql_integer(const char *name)
+{
+	static const char *const suffix[] = { "Elo", "USCF", "FideId",
+	    "RatingDiff", NULL };
+	static const char *const exact[] = { "PlyCount", "Board",
+	    "EventRounds", "@game", "@plies", "@opening_ply", NULL };
+	size_t i, n = strlen(name), k;
+
+	for (i = 0; exact[i] != NULL; i++)
+		if (strcmp(name, exact[i]) == 0)
+			return true;
+	for (i = 0; suffix[i] != NULL; i++)
+		if (n > (k = strlen(suffix[i])) &&
+		    strcmp(name + n - k, suffix[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Words that SQLite, DuckDB or PostgreSQL reserve and a tag might be
+ * named (any case): such a column is named with a final `_`. */
+static bool
+sql_reserved(const char *name)
+{
+	static const char *const words[] = { "all", "and", "any", "as",
+	    "asc", "between", "by", "case", "cast", "check", "collate",
+	    "column", "constraint", "create", "cross", "current", "default",
+	    "delete", "desc", "distinct", "drop", "else", "end", "except",
+	    "exists", "false", "fetch", "for", "foreign", "from", "full",
+	    "grant", "group", "having", "in", "index", "inner", "insert",
+	    "intersect", "into", "is", "join", "key", "left", "like",
+	    "limit", "natural", "not", "null", "offset", "on", "or", "order",
+	    "outer", "primary", "references", "right", "select", "set",
+	    "table", "then", "to", "true", "union", "unique", "update",
+	    "user", "using", "values", "when", "where", "window", "with",
+	    NULL };
+	size_t i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcasecmp(name, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The SQL name of a column: a tag's name (letters, digits and `_` as
+ * the standard has them; other bytes made `_`), a computed field's
+ * with `_` for its `@` (`_plies`), and a reserved word with a final
+ * `_`: names that need no quotes.  A usage error when two columns
+ * get one name (SQL names ignore case). */
+static void
+sql_names(void)
+{
+	size_t i, k;
+
+	for (i = 0; i < nfields; i++) {
+		struct column *c = &fields[i];
+		char *n;
+
+		if ((n = c->sql_name = malloc(c->name_len + 2)) == NULL)
+			cli_fatal("out of memory");
+		for (k = 0; k < c->name_len; k++) {
+			unsigned char ch = (unsigned char)c->name[k];
+
+			n[k] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' &&
+			    ch <= 'Z') || (ch >= '0' && ch <= '9' && k > 0) ?
+			    (char)ch : '_';
+		}
+		n[k] = '\0';
+		if (sql_reserved(n))
+			n[k++] = '_', n[k] = '\0';
+		c->integer = sql_integer(c->name);
+		for (k = 0; k < i; k++)
+			if (strcasecmp(fields[k].sql_name, n) == 0 &&
+			    strcmp(fields[k].name, c->name) != 0)
+				cli_usage_error("columns '%s' and '%s' have one "
+				    "name in SQL, '%s'", fields[k].name,
+				    c->name, n);
+	}
+}
+
+/* A value in SQL: NULL for nothing, '?' or an unknown date; an
+ * INTEGER column's value as its digits (a '+' dropped) when it is an
+ * integer, else NULL; else a string literal. */
+static void
+sql_value(cd_buf *out, const struct column *c, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 0 || (len == 1 && s[0] == '?') ||
+	    (len == 10 && memcmp(s, "????.??.??", 10) == 0))
+		goto null;
+	if (!c->integer) {
+		if (cd_field_append(out, s, len, CD_FIELD_SQL) != CD_OK)
+			cli_fatal("out of memory");
+		return;
+	}
+	if (s[0] == '+' || s[0] == '-')
+		i++;
+	if (len - i == 0 || len - i > 18)
+		goto null;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			goto null;
+	cli_buf_reserve(out, len);
+	if (s[0] == '+')
+		s++, len--;
+	memcpy(out->data + out->len, s, len);
+	out->len += len;
+	return;
+null:
+	cli_buf_reserve(out, 4);
+	memcpy(out->data + out->len, "NULL", 4);
+	out->len += 4;
+}
+
+/* The table: CREATE TABLE with each column's type, then BEGIN. */
+static void
+sql_create(cd_buf *b)
+{
+	size_t i;
+
+	cli_buf_reserve(b, 64 + strlen(opt_sql));
+	b->len += (size_t)sprintf(b->data + b->len, "CREATE TABLE %s (",
+	    opt_sql);
+	for (i = 0; i < nfields; i++) {
+		const struct column *c = &fields[i];
+
+		cli_buf_reserve(b, strlen(c->sql_name) + 16);
+		b->len += (size_t)sprintf(b->data + b->len, "%s%s %s",
+		    i > 0 ? ", " : "", c->sql_name, c->integer ? "INTEGER" :
+		    "TEXT");
+	}
+	cli_buf_reserve(b, 4);
+	memcpy(b->data + b->len, ");\n", 3);
+	b->len += 3;
+}
+
 /* Split --fields into fields[]; a usage error for an empty or unknown
  * name. */
 static void
@@ -202,8 +354,10 @@ free_fields(void)
 {
 	size_t i;
 
-	for (i = 0; i < nfields; i++)
+	for (i = 0; i < nfields; i++) {
 		free(fields[i].name);
+		free(fields[i].sql_name);
+	}
 	free(fields);
 	free(slots);
 }
@@ -213,6 +367,16 @@ field(cd_buf *out, const char *s, size_t len)
 {
 	if (cd_field_append(out, s, len, opt_style) != CD_OK)
 		cli_fatal("out of memory");
+}
+
+/* The value of column c: a field, or with --sql a value. */
+static void
+cell(cd_buf *out, const struct column *c, const char *s, size_t len)
+{
+	if (opt_style == CD_FIELD_SQL)
+		sql_value(out, c, s, len);
+	else
+		field(out, s, len);
 }
 
 /* Whether s has a control byte or DEL: eight bytes at a time. */
@@ -251,11 +415,11 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 	if (c->kind == COL_RESULT && t == NULL) {
 		v = cd_pgn_result_str(raw->result == CD_PGN_RESULT_NONE ?
 		    CD_PGN_RESULT_UNKNOWN : raw->result);
-		field(out, v, strlen(v));
+		cell(out, c, v, strlen(v));
 		return;
 	}
 	if (t == NULL) {
-		field(out, c->missing, c->missing_len);
+		cell(out, c, c->missing, c->missing_len);
 		return;
 	}
 	if (opt_style == CD_FIELD_TSV &&
@@ -267,7 +431,7 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 		return;
 	}
 	if (!has_control(t->value, t->value_len)) {
-		field(out, t->value, t->value_len);
+		cell(out, c, t->value, t->value_len);
 		return;
 	}
 	tmp->len = 0;
@@ -277,7 +441,7 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 
 		tmp->data[i] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
 	}
-	field(out, tmp->data, t->value_len);
+	cell(out, c, tmp->data, t->value_len);
 }
 
 /* A tag of a parsed game: its value as written (a missing Result as
@@ -294,7 +458,7 @@ game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
 	else
 		v = c->missing, len = c->missing_len;
-	field(out, v, len);
+	cell(out, c, v, len);
 }
 
 /* A job's own: a buffer, and the tags of a raw game by column. */
@@ -341,13 +505,25 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 				rb->found[k] = &raw->tags[i];
 		}
 	}
+	if (opt_style == CD_FIELD_SQL) {
+		/* a transaction of SQL_ROWS games */
+		size_t n = strlen(opt_sql);
+
+		cli_buf_reserve(out, n + 48);
+		if (j->index > 1 && j->index % SQL_ROWS == 1) {
+			memcpy(out->data + out->len, "COMMIT;\nBEGIN;\n", 15);
+			out->len += 15;
+		}
+		out->len += (size_t)sprintf(out->data + out->len,
+		    "INSERT INTO %s VALUES (", opt_sql);
+	}
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
 
 		if (i > 0) {
 			cli_buf_reserve(out, 1);
-			out->data[out->len++] = opt_style == CD_FIELD_CSV ?
-			    ',' : '\t';
+			out->data[out->len++] = opt_style == CD_FIELD_TSV ?
+			    '\t' : ',';
 		}
 		if (c->kind < COL_COMPUTED) {
 			if (cli_games.noparse)
@@ -366,7 +542,13 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 		    cd_game_write_field(j->game, c->name, j->index, tmp)) !=
 		    CD_OK)
 			cli_fatal("out of memory");
-		field(out, tmp->data, tmp->len);
+		cell(out, c, tmp->data, tmp->len);
+	}
+	if (opt_style == CD_FIELD_SQL) {
+		cli_buf_reserve(out, 3);
+		memcpy(out->data + out->len, ");\n", 3);
+		out->len += 3;
+		return NULL;
 	}
 	cli_buf_reserve(out, 2);
 	if (opt_style == CD_FIELD_CSV)
@@ -378,9 +560,11 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_LANG, OPT_OPENINGS, OPT_REJECTS, OPT_STATS };
+	enum { OPT_CSV = 256, OPT_LANG, OPT_OPENINGS, OPT_REJECTS, OPT_STATS,
+		OPT_SQL };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "sql", optional_argument, NULL, OPT_SQL },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -406,6 +590,10 @@ main(int argc, char **argv)
 	    -1) {
 		switch (c) {
 		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
+		case OPT_SQL:
+			opt_style = CD_FIELD_SQL;
+			opt_sql = optarg != NULL ? optarg : "games";
+			break;
 		case 'f': list = optarg; break;
 		case 'H': opt_no_header = 1; break;
 		case 'j': cli_games.jobs = cli_parse_jobs(optarg); break;
@@ -431,6 +619,19 @@ main(int argc, char **argv)
 	openings = cli_openings_load();
 	parse_fields(list);
 	index_fields();
+	if (opt_sql != NULL) {
+		for (i = 0; opt_sql[i] != '\0'; i++)
+			if (!((opt_sql[i] >= 'a' && opt_sql[i] <= 'z') ||
+			    (opt_sql[i] >= 'A' && opt_sql[i] <= 'Z') ||
+			    opt_sql[i] == '_' || (i > 0 && opt_sql[i] >= '0' &&
+			    opt_sql[i] <= '9')))
+				break;
+		if (i == 0 || opt_sql[i] != '\0' || sql_reserved(opt_sql))
+			cli_usage_error("--sql: '%s' is no table name "
+			    "(letters, digits and _, not a reserved word)",
+			    opt_sql);
+		sql_names();
+	}
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
@@ -442,7 +643,15 @@ main(int argc, char **argv)
 	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
-	if (!opt_no_header) {
+	if (opt_sql != NULL) {
+		if (!opt_no_header)
+			sql_create(&head);
+		cli_buf_reserve(&head, 8);
+		memcpy(head.data + head.len, "BEGIN;\n", 7);
+		head.len += 7;
+		cli_output_write(head.data, head.len);
+		free(head.data);
+	} else if (!opt_no_header) {
 		for (i = 0; i < nfields; i++) {
 			if (i > 0) {
 				cli_buf_reserve(&head, 1);
@@ -460,6 +669,8 @@ main(int argc, char **argv)
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
+	if (opt_sql != NULL)
+		cli_output_write("COMMIT;\n", 8);
 	free_fields();
 	cli_rejects_close();
 	if (opt_stats)

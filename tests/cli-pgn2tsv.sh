@@ -74,6 +74,50 @@ if command -v sqlite3 >/dev/null 2>&1 && command -v jq >/dev/null 2>&1; then
 	done
 fi
 
+# --sql: the golden SQL (both fixtures: quotes, a backslash, NULL for
+# '?', a missing tag or an unknown date, INTEGER columns), and what
+# sqlite3 makes of it
+expect 1 "$P" --sql -f Event,White,Black,Date,Result,WhiteElo,@plies,@result,@termination tsv-values.pgn json-games.pgn
+cmp -s "$T/out" "$E/tsv-values.sql" || { fail "tsv-values.sql differs"; diff "$E/tsv-values.sql" "$T/out" >&2; }
+expect 2 "$P" --sql=1games tsv-values.pgn
+expect 2 "$P" --sql=Select tsv-values.pgn
+expect 2 "$P" --sql -f WhiteElo,whiteelo tsv-values.pgn
+grep -q "have one name in SQL" "$T/err" || fail "--sql clash: $(cat "$T/err")"
+expect 0 "$P" --sql=t -H -f White tsv-values.pgn
+head -1 "$T/out" | grep -q '^BEGIN;$' || fail "--sql -H: $(head -1 "$T/out")"
+if command -v sqlite3 >/dev/null 2>&1; then
+	rm -f "$T/s.db"
+	sqlite3 "$T/s.db" <"$E/tsv-values.sql" || fail "sqlite3 refuses tsv-values.sql"
+	[ "$(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')" = "9|4|1|integer" ] ||
+	    fail "sqlite3 reads tsv-values.sql as $(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')"
+	# the OTB archive (more than one transaction): typed comparisons
+	# in sqlite3 agree with awk on the TSV of the same games
+	otb="$top_srcdir/../shared/corpus/pgn/otb-14539.pgn.xz"
+	if [ -f "$otb" ]; then
+		cols=White,WhiteElo,BlackElo,PlyCount,Date,@plies
+		"$P" -q --sql -f $cols "$otb" 2>/dev/null >"$T/otb.sql"
+		"$P" -q -H -f $cols "$otb" 2>/dev/null >"$T/otb.tsv"
+		rm -f "$T/otb.db"
+		sqlite3 "$T/otb.db" <"$T/otb.sql" || fail "sqlite3 refuses the OTB SQL"
+		got=$(sqlite3 "$T/otb.db" "SELECT count(*), count(WhiteElo),
+		    sum(WhiteElo > 2000), sum(BlackElo >= 2700),
+		    sum(PlyCount < 40), sum(_plies > 100),
+		    sum(Date IS NULL), sum(White IS NULL),
+		    sum(typeof(WhiteElo) NOT IN ('integer', 'null'))
+		    FROM games" | tr '|' ' ')
+		want=$(awk -F'\t' 'function isint(v) { return v ~ /^[+-]?[0-9]+$/ }
+		    { n++; if (isint($2)) { e++; if ($2 + 0 > 2000) w++ }
+		      if (isint($3) && $3 + 0 >= 2700) b++
+		      if (isint($4) && $4 + 0 < 40) p++
+		      if ($6 + 0 > 100) m++
+		      if ($5 == "????.??.??") d++
+		      if ($1 == "?" || $1 == "") u++ }
+		    END { printf "%d %d %d %d %d %d %d %d 0\n", n, e, w, b, p, m, d, u }' "$T/otb.tsv")
+		[ "$got" = "$want" ] || fail "OTB in sqlite3: $got, awk: $want"
+		[ "$(grep -c '^COMMIT;$' "$T/otb.sql")" -eq 2 ] || fail "OTB: not two transactions"
+	fi
+fi
+
 # standard input, -o, -j
 "$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null
 cmp -s "$T/j3" "$E/json-games.tsv" || fail "-j 3 from standard input differs"

@@ -38,14 +38,17 @@ CD_API cd_status cd_json_append_string(cd_buf *out, const char *s,
 /* Table field styles. */
 enum {
 	CD_FIELD_TSV = 0,	/* tab-separated */
-	CD_FIELD_CSV = 1	/* comma-separated */
+	CD_FIELD_CSV = 1,	/* comma-separated */
+	CD_FIELD_SQL = 2	/* an SQL string literal */
 };
 
 /* Append one field of a table row in style CD_FIELD_*: quoted as RFC
  * 4180 says ("" for ") when the value holds the separator (tab or
  * comma), `"`, CR or LF, else as it is (a backslash too); C1 controls,
  * U+2028 and U+2029 written as spaces.  sqlite3's .import and DuckDB's
- * read_csv read either style back intact. */
+ * read_csv read either style back intact.  CD_FIELD_SQL: in single
+ * quotes, each doubled, the text as it is (standard SQL, which sqlite3,
+ * DuckDB and PostgreSQL read). */
 CD_API cd_status cd_field_append(cd_buf *out, const char *s,
     size_t len, int style);
 
