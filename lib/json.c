@@ -811,8 +811,8 @@ cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
 /* ---- computed fields of a row ---- */
 
 static const char *const fields[] = {
-	"@game", "@start", "@moves", "@uci", "@plies", "@result", "@final",
-	"@termination", NULL
+	"@game", "@start", "@moves", "@uci", "@plies", "@fullmoves",
+	"@result", "@final", "@termination", NULL
 };
 
 /* Whether name is one of the NULL-terminated list. */
@@ -859,6 +859,15 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 			    CD_OK)
 				st = CD_ERR_NOMEM;
 		return st;
+	}
+	if (strcmp(name, "@fullmoves") == 0) {
+		/* the move numbers the main line spans */
+		uint64_t n = 0;
+
+		for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next)
+			n++;
+		return put_u64(out, n == 0 ? 0 :
+		    (n + (g->start.side == CD_BLACK) + 1) / 2);
 	}
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;

@@ -29,11 +29,14 @@ static const cd_openings *openings;	/* --openings, for @eco ... */
 static struct column {
 	char *name;
 	size_t name_len;
-	enum { COL_TAG, COL_RESULT, COL_COMPUTED, COL_OPENING } kind;
+	enum { COL_TAG, COL_RESULT, COL_FILE, COL_COMPUTED, COL_OPENING }
+	    kind;		/* from COL_COMPUTED on, the game is parsed */
 	const char *missing;	/* a tag's value when the game has none */
 	size_t missing_len;
 	size_t first;		/* the first column of its name */
 	bool integer;		/* --sql: an INTEGER column */
+	int seen;		/* a tag column: some game has the tag
+				 * (atomic: the threads set it) */
 	char *sql_name;		/* --sql: its name there */
 } *fields;
 static size_t nfields;
@@ -98,7 +101,7 @@ index_fields(void)
 	for (i = 0; i < nfields; i++) {
 		struct column *c = &fields[i];
 
-		if (c->kind == COL_COMPUTED)
+		if (c->kind >= COL_FILE)
 			continue;
 		name_lengths |= length_bit(c->name_len);
 		h = column_slot(c->name, c->name_len);
@@ -119,8 +122,9 @@ usage(void)
 	    "                        games) with typed columns, then INSERTs\n"
 	    "                        (sqlite3, DuckDB, psql)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
-	    "                        and @game, @start, @moves, @uci, @plies,\n"
-	    "                        @result, @final, @termination, and with\n"
+	    "                        and @game, @file, @start, @moves, @uci,\n"
+	    "                        @plies (half-moves), @fullmoves, @result,\n"
+	    "                        @final, @termination, and with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
 	    "                        (default: " DEFAULT_FIELDS ")\n"
 	    "  -H, --no-header       no header row\n"
@@ -310,8 +314,30 @@ sql_create(cd_buf *b)
 	b->len += 3;
 }
 
+/* Whether s is a tag name as the standard has them (8.1.1: letters,
+ * digits and underscores, from a letter). */
+static bool
+tag_name(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    *p == '_' || (p > s && *p >= '0' && *p <= '9')))
+			return false;
+	return p > s;
+}
+
+/* Note that column c (a tag's) has a value in some game. */
+static inline void
+tag_seen(struct column *c)
+{
+	if (!__atomic_load_n(&c->seen, __ATOMIC_RELAXED))
+		__atomic_store_n(&c->seen, 1, __ATOMIC_RELAXED);
+}
+
 /* Split --fields into fields[]; a usage error for an empty or unknown
- * name. */
+ * name, a warning for a name that no tag can have. */
 static void
 parse_fields(const char *list)
 {
@@ -327,7 +353,7 @@ parse_fields(const char *list)
 		if ((f = strndup(p, n)) == NULL)
 			cli_fatal("out of memory");
 		if (f[0] == '@' && !cd_game_field_known(f) &&
-		    !cd_opening_field_known(f))
+		    !cd_opening_field_known(f) && strcmp(f, "@file") != 0)
 			cli_usage_error("unknown field '%s'", f);
 		if (cd_opening_field_known(f) && openings == NULL)
 			cli_usage_error("field '%s' needs opening tables "
@@ -337,8 +363,14 @@ parse_fields(const char *list)
 			cli_fatal("out of memory");
 		fields[nfields].name = f;
 		fields[nfields].kind = cd_opening_field_known(f) ?
-		    COL_OPENING : f[0] == '@' ? COL_COMPUTED :
+		    COL_OPENING : strcmp(f, "@file") == 0 ? COL_FILE :
+		    f[0] == '@' ? COL_COMPUTED :
 		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
+		fields[nfields].seen = 0;
+		if (f[0] != '@' && !tag_name(f))
+			cli_warn("warning: field '%s' is no tag name (letters, "
+			    "digits and _) nor a computed field: an empty "
+			    "column", f);
 		fields[nfields].name_len = strlen(f);
 		fields[nfields].missing = missing_tag(f);
 		fields[nfields].missing_len = strlen(fields[nfields].missing);
@@ -453,7 +485,7 @@ game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 	const char *v;
 
 	if ((v = cd_game_tag_value(g, c->name, &len)) != NULL)
-		;
+		tag_seen(&fields[c->first]);
 	else if (c->kind == COL_RESULT)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
 	else
@@ -501,8 +533,10 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			long k = column_find(raw->tags[i].name,
 			    raw->tags[i].name_len);
 
-			if (k >= 0)
+			if (k >= 0) {
 				rb->found[k] = &raw->tags[i];
+				tag_seen(&fields[k]);
+			}
 		}
 	}
 	if (opt_style == CD_FIELD_SQL) {
@@ -525,7 +559,11 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			out->data[out->len++] = opt_style == CD_FIELD_TSV ?
 			    '\t' : ',';
 		}
-		if (c->kind < COL_COMPUTED) {
+		if (c->kind == COL_FILE) {
+			cell(out, c, j->file, strlen(j->file));
+			continue;
+		}
+		if (c->kind < COL_FILE) {
 			if (cli_games.noparse)
 				raw_tag(out, raw, c, rb->found[c->first], tmp);
 			else
@@ -637,6 +675,9 @@ main(int argc, char **argv)
 	for (i = 0; i < nfields; i++)
 		if (fields[i].kind >= COL_COMPUTED)
 			cli_games.noparse = false;
+	for (i = 0; i < nfields; i++)
+		if (fields[i].kind == COL_TAG && !tag_name(fields[i].name))
+			fields[i].seen = 1;	/* warned already */
 	cli_games.opts.lang = opt_lang;
 	cli_games.each = row;
 	cli_games.priv_free = free_priv;
@@ -669,6 +710,11 @@ main(int argc, char **argv)
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
+	for (i = 0; i < nfields; i++)
+		if (fields[i].kind == COL_TAG && fields[i].first == i &&
+		    !fields[i].seen && cli_games.read > 0)
+			cli_warn("warning: no game has a tag '%s': an empty "
+			    "column", fields[i].name);
 	if (opt_sql != NULL)
 		cli_output_write("COMMIT;\n", 8);
 	free_fields();

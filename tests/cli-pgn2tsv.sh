@@ -30,7 +30,7 @@ cmp -s "$T/out" "$E/json-games.csv" || { fail "json-games.csv differs"; diff "$E
 # tags only: nothing parsed, nothing rejected, the same values
 expect 0 "$P" -H -f Event,White,Black,Result,ECO json-games.pgn
 [ "$(wc -l <"$T/out")" -eq 6 ] || fail "tag-only: $(wc -l <"$T/out") rows, expected 6"
-[ -s "$T/err" ] && fail "tag-only: messages: $(cat "$T/err")"
+[ "$(cat "$T/err")" = "pgn2tsv: warning: no game has a tag 'ECO': an empty column" ] || fail "tag-only: messages: $(cat "$T/err")"
 grep -v '^Illegal' "$T/out" >"$T/tags"
 "$P" -H -f Event,White,Black,Result,ECO,@plies json-games.pgn 2>/dev/null |
     cut -f1-5 >"$T/parsed"
@@ -117,6 +117,21 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		[ "$(grep -c '^COMMIT;$' "$T/otb.sql")" -eq 2 ] || fail "OTB: not two transactions"
 	fi
 fi
+
+# a name that is no tag name, or a tag no game has: a warning each, the
+# column empty; @fullmoves and @file (white and black to move first,
+# no moves; both paths for @file)
+expect 1 "$P" -f "White, Black",plies,@file,@fullmoves,@plies json-games.pgn
+grep -q "^pgn2tsv: warning: field ' Black' is no tag name" "$T/err" || fail "no warning for ' Black': $(cat "$T/err")"
+grep -q "^pgn2tsv: warning: no game has a tag 'plies'" "$T/err" || fail "no warning for plies: $(cat "$T/err")"
+[ "$(cut -f4- "$T/out" | tr '\t\n' ' |')" = "@file @fullmoves @plies|json-games.pgn 2 4|json-games.pgn 5 10|json-games.pgn 2 3|json-games.pgn 0 0|json-games.pgn 1 1|" ] ||
+    fail "@file, @fullmoves: $(cut -f4- "$T/out" | tr '\t\n' ' |')"
+printf '[FEN "4k3/8/8/8/8/8/8/4K2R b K - 0 7"]\n\n7... Kd7 8. Rh7+ Ke6 *\n' >"$T/black.pgn"
+expect 0 "$P" -H -f @fullmoves,@plies "$T/black.pgn"
+[ "$(cat "$T/out")" = "$(printf '2\t3')" ] || fail "@fullmoves from black: $(cat "$T/out")"
+expect 0 "$P" -H -f Event,@file - <json-games.pgn
+[ "$(cut -f2 "$T/out" | sort -u)" = "<stdin>" ] || fail "@file of standard input: $(cut -f2 "$T/out" | sort -u)"
+[ -s "$T/err" ] && fail "tags and @file: messages: $(cat "$T/err")"
 
 # standard input, -o, -j
 "$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null

@@ -112,8 +112,9 @@ CD_API cd_status cd_game_write_json_opening(const cd_game *g,
 /*
  * Computed fields of a row, named with an `@` so that no tag has their
  * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
- * "@uci", "@plies", "@result", "@final", "@termination" (the name, or
- * nothing).  Appends the plain value (not escaped: see
+ * "@uci", "@plies" (half-moves), "@fullmoves" (the move numbers the
+ * main line spans: 1. e4 e5 2. Nf3 is 2), "@result", "@final",
+ * "@termination" (the name, or nothing).  Appends the plain value (not escaped: see
  * cd_field_append).  CD_ERR_ARG for an unknown name.
  */
 CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,
