@@ -77,24 +77,24 @@ put_i64(cd_buf *b, int64_t v)
 	return put(b, tmp, (size_t)(p - tmp));
 }
 
-/* Milliseconds as seconds: "180", "58.6", "0.05", "-1.5". */
+/* Nanoseconds as seconds, every digit that is not a trailing zero:
+ * "180", "58.6", "0.05", "59.99999", "-1.5". */
 static cd_status
-put_seconds(cd_buf *b, int64_t ms)
+put_seconds(cd_buf *b, int64_t ns)
 {
-	char tmp[32], *p = tmp;
-	uint64_t a = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
-	unsigned f = (unsigned)(a % 1000);
+	char tmp[40], *p = tmp;
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint32_t f = (uint32_t)(a % 1000000000), d;
 
-	if (ms < 0)
+	if (ns < 0)
 		*p++ = '-';
-	p = cd__put_uint(p, a / 1000);
+	p = cd__put_uint(p, a / 1000000000);
 	if (f != 0) {
 		*p++ = '.';
-		*p++ = (char)('0' + f / 100);
-		*p++ = (char)('0' + f / 10 % 10);
-		*p++ = (char)('0' + f % 10);
-		while (p[-1] == '0')
-			p--;
+		for (d = 100000000; d > 0 && f != 0; d /= 10) {
+			*p++ = (char)('0' + f / d);
+			f %= d;
+		}
 	}
 	return put(b, tmp, (size_t)(p - tmp));
 }
@@ -575,9 +575,9 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 		    g->notes[t].len, &d) == 0)
 			continue;
 		if (d.has & CD_COMMENT_CLK)
-			m->clk_ms = d.clk_ms;
+			m->clk_ns = d.clk_ns;
 		if (d.has & CD_COMMENT_EMT)
-			m->emt_ms = d.emt_ms;
+			m->emt_ns = d.emt_ns;
 		if (d.has & CD_COMMENT_EVAL) {
 			m->eval_kind = d.eval_kind;
 			m->eval = d.eval;
@@ -626,9 +626,9 @@ ply_arrays(cd_buf *b, const cd_game *g)
 			else if (!(d->has & bits[k]))
 				st = puts_(b, "null");
 			else if (k == 0)
-				st = put_seconds(b, d->clk_ms);
+				st = put_seconds(b, d->clk_ns);
 			else if (k == 1)
-				st = put_seconds(b, d->emt_ms);
+				st = put_seconds(b, d->emt_ns);
 			else {
 				st = puts_(b, d->eval_kind == CD_EVAL_MATE ?
 				    "{\"mate\":" : "{\"cp\":");

@@ -255,7 +255,14 @@ START_TEST(test_game_json_numbers)
 		{ "[%clk 0:02:58.6]", "\"clocks\":[178.6]" },
 		{ "[%clk 1:00:00.999]", "\"clocks\":[3600.999]" },
 		{ "[%clk -0:00:01.5]", "\"clocks\":[-1.5]" },
-		{ "[%clk 999999999:59:59]", "\"clocks\":[3599999999999]" },
+		{ "[%clk 2562047:00:00]", "\"clocks\":[9223369200]" },
+		/* every digit given */
+		{ "[%clk 0:00:59.99999]", "\"clocks\":[59.99999]" },
+		{ "[%emt 0:00:00.000000001]", "\"emt\":[0.000000001]" },
+		{ "[%clk 0:00:01.50]", "\"clocks\":[1.5]" },
+		/* no time: past 292 years, odd forms */
+		{ "[%clk 999999999:59:59]", "\"plies\":1,\"result\":\"*\",\"final\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\"termination\":null}" },
+		{ "[%clk 0:1:00] [%emt 0:00:05.]", "\"termination\":null}" },
 		{ "[%emt -10]", "\"emt\":[-10]" },
 		{ "[%eval -12.34]", "\"evals\":[{\"cp\":-1234}]" },
 		{ "[%eval 0.07,5]", "\"evals\":[{\"cp\":7,\"depth\":5}]" },
