@@ -26,5 +26,6 @@
 #include <chessdata/sniff.h>
 #include <chessdata/opening.h>
 #include <chessdata/dedup.h>
+#include <chessdata/timecontrol.h>
 
 #endif

@@ -14,6 +14,7 @@
 #include "chessdata/comment.h"
 #include "chessdata/json.h"
 #include "chessdata/rules.h"
+#include "chessdata/timecontrol.h"
 
 /* ---- the output buffer ---- */
 
@@ -673,6 +674,63 @@ comments(cd_buf *b, const cd_game *g)
 }
 
 /* ,"opening":{"eco":...,"name":...,"ply":N}, or null without op. */
+/* The most periods of a TimeControl read (more: not read). */
+#define TC_MAX	16
+
+/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
+ * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
+static int
+game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
+{
+	size_t len;
+	const char *v = cd_game_tag_value(g, "TimeControl", &len);
+
+	*present = v != NULL;
+	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
+	    TC_MAX);
+}
+
+/* ,"timecontrol":[{"moves":M,"seconds":S,"increment":I,
+ * "sandclock":true}...] when the game has the tag: [] for "-", null for
+ * "?" or a value that does not read. */
+static cd_status
+timecontrol_json(cd_buf *b, const cd_game *g)
+{
+	cd_tc_period tc[TC_MAX];
+	bool present;
+	int n = game_tc(g, tc, &present), i;
+
+	if (!present)
+		return CD_OK;
+	if (puts_(b, ",\"timecontrol\":") != CD_OK)
+		return CD_ERR_NOMEM;
+	if (n < 0)
+		return puts_(b, "null");
+	if (put(b, "[", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		if ((i > 0 && put(b, ",", 1) != CD_OK) ||
+		    put(b, "{", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		if (tc[i].moves > 0 && (puts_(b, "\"moves\":") != CD_OK ||
+		    put_u64(b, tc[i].moves) != CD_OK || put(b, ",", 1) !=
+		    CD_OK))
+			return CD_ERR_NOMEM;
+		if (puts_(b, "\"seconds\":") != CD_OK || put(b, tc[i].seconds,
+		    tc[i].seconds_len) != CD_OK)
+			return CD_ERR_NOMEM;
+		if (tc[i].increment != NULL && (puts_(b, ",\"increment\":") !=
+		    CD_OK || put(b, tc[i].increment, tc[i].increment_len) !=
+		    CD_OK))
+			return CD_ERR_NOMEM;
+		if (tc[i].sandclock && puts_(b, ",\"sandclock\":true") != CD_OK)
+			return CD_ERR_NOMEM;
+		if (put(b, "}", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+	}
+	return put(b, "]", 1);
+}
+
 static cd_status
 opening_json(cd_buf *b, const cd_opening *op)
 {
@@ -761,6 +819,8 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 	}
 	if ((flags & CD_JSON_OPENING) && opening_json(b, op) != CD_OK)
 		goto out;
+	if (timecontrol_json(b, g) != CD_OK)
+		goto out;
 	if (ply_arrays(b, g) != CD_OK)
 		goto out;
 	if ((flags & CD_JSON_COMMENTS) && comments(b, g) != CD_OK)
@@ -812,7 +872,7 @@ cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
 
 static const char *const fields[] = {
 	"@game", "@start", "@moves", "@uci", "@plies", "@fullmoves",
-	"@result", "@final", "@termination", NULL
+	"@result", "@final", "@termination", "@base", "@increment", NULL
 };
 
 /* Whether name is one of the NULL-terminated list. */
@@ -868,6 +928,18 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 			n++;
 		return put_u64(out, n == 0 ? 0 :
 		    (n + (g->start.side == CD_BLACK) + 1) / 2);
+	}
+	if (strcmp(name, "@base") == 0 || strcmp(name, "@increment") == 0) {
+		/* the first period's: nothing when there is none */
+		cd_tc_period tc[TC_MAX];
+		bool present;
+
+		if (game_tc(g, tc, &present) <= 0)
+			return CD_OK;
+		if (name[1] == 'b')
+			return put(out, tc[0].seconds, tc[0].seconds_len);
+		return tc[0].increment == NULL ? put(out, "0", 1) :
+		    put(out, tc[0].increment, tc[0].increment_len);
 	}
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;

@@ -35,6 +35,7 @@ static struct column {
 	size_t missing_len;
 	size_t first;		/* the first column of its name */
 	bool integer;		/* --sql: an INTEGER column */
+	bool real;		/* --sql: a REAL column */
 	int seen;		/* a tag column: some game has the tag
 				 * (atomic: the threads set it) */
 	char *sql_name;		/* --sql: its name there */
@@ -124,7 +125,8 @@ usage(void)
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
 	    "                        and @game, @file, @start, @moves, @uci,\n"
 	    "                        @plies (half-moves), @fullmoves, @result,\n"
-	    "                        @final, @termination, and with\n"
+	    "                        @final, @termination, @base, @increment,\n"
+	    "                        and with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
 	    "                        (default: " DEFAULT_FIELDS ")\n"
 	    "  -H, --no-header       no header row\n"
@@ -248,6 +250,8 @@ sql_names(void)
 		if (sql_reserved(n))
 			n[k++] = '_', n[k] = '\0';
 		c->integer = sql_integer(c->name);
+		c->real = strcmp(c->name, "@base") == 0 ||
+		    strcmp(c->name, "@increment") == 0;
 		for (k = 0; k < i; k++)
 			if (strcasecmp(fields[k].sql_name, n) == 0 &&
 			    strcmp(fields[k].name, c->name) != 0)
@@ -268,6 +272,13 @@ sql_value(cd_buf *out, const struct column *c, const char *s, size_t len)
 	if (len == 0 || (len == 1 && s[0] == '?') ||
 	    (len == 10 && memcmp(s, "????.??.??", 10) == 0))
 		goto null;
+	if (c->real) {
+		/* written by the library: digits, maybe a point, digits */
+		cli_buf_reserve(out, len);
+		memcpy(out->data + out->len, s, len);
+		out->len += len;
+		return;
+	}
 	if (!c->integer) {
 		if (cd_field_append(out, s, len, CD_FIELD_SQL) != CD_OK)
 			cli_fatal("out of memory");
@@ -307,7 +318,7 @@ sql_create(cd_buf *b)
 		cli_buf_reserve(b, strlen(c->sql_name) + 16);
 		b->len += (size_t)sprintf(b->data + b->len, "%s%s %s",
 		    i > 0 ? ", " : "", c->sql_name, c->integer ? "INTEGER" :
-		    "TEXT");
+		    c->real ? "REAL" : "TEXT");
 	}
 	cli_buf_reserve(b, 4);
 	memcpy(b->data + b->len, ");\n", 3);

@@ -389,6 +389,72 @@ static const struct end_row ends[] = {
 	    "checkmate" },
 };
 
+/* TimeControl (standard 9.6.1) as data: the periods in JSON, and the
+ * first period's base and increment as row fields; leading zeros
+ * dropped, fractions kept as given, null for "?" and what does not
+ * read. */
+static const struct tc_row {
+	const char *tag;	/* NULL: no tag */
+	const char *json;	/* the "timecontrol" field, NULL: none */
+	const char *base, *inc;
+} tc_rows[] = {
+	{ "40/9000:300", "[{\"moves\":40,\"seconds\":9000},{\"seconds\":300}]", "9000", "0" },
+	{ "180+2", "[{\"seconds\":180,\"increment\":2}]", "180", "2" },
+	{ "*180", "[{\"seconds\":180,\"sandclock\":true}]", "180", "0" },
+	{ "300", "[{\"seconds\":300}]", "300", "0" },
+	{ "10+0.1", "[{\"seconds\":10,\"increment\":0.1}]", "10", "0.1" },
+	{ "0180+02", "[{\"seconds\":180,\"increment\":2}]", "180", "2" },
+	{ "40/7200:20/3600:900+30", "[{\"moves\":40,\"seconds\":7200},"
+	    "{\"moves\":20,\"seconds\":3600},{\"seconds\":900,"
+	    "\"increment\":30}]", "7200", "0" },
+	{ "1/259200", "[{\"moves\":1,\"seconds\":259200}]", "259200", "0" },
+	{ "-", "[]", "", "" },
+	{ "?", "null", "", "" },
+	{ "", "null", "", "" },
+	{ "3 min", "null", "", "" },
+	{ "40/", "null", "", "" },
+	{ "0/60", "null", "", "" },
+	{ "*10+1", "null", "", "" },
+	{ "60:", "null", "", "" },
+	{ "5.", "null", "", "" },
+	{ NULL, NULL, "", "" },
+};
+
+START_TEST(test_timecontrol)
+{
+	const struct tc_row *r = &tc_rows[_i];
+	char pgn[160], want[200];
+	cd_buf b = { 0 };
+	const char *js, *f[2] = { "@base", "@increment" };
+	cd_game *g;
+	int k;
+
+	if (r->tag != NULL)
+		snprintf(pgn, sizeof(pgn), "[TimeControl \"%s\"]\n\n1. e4 *\n",
+		    r->tag);
+	else
+		snprintf(pgn, sizeof(pgn), "1. e4 *\n");
+	g = parse(pgn);
+	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
+	js = cstr(&b);
+	if (r->json != NULL) {
+		snprintf(want, sizeof(want), "\"termination\":null,"
+		    "\"timecontrol\":%s}", r->json);
+		ck_assert_msg(strstr(js, want) != NULL, "%s: %s", r->tag, js);
+	} else
+		ck_assert_msg(strstr(js, "timecontrol") == NULL, "%s", js);
+	for (k = 0; k < 2; k++) {
+		b.len = 0;
+		ck_assert(cd_game_field_known(f[k]));
+		ck_assert_int_eq(cd_game_write_field(g, f[k], 1, &b), CD_OK);
+		ck_assert_msg(strcmp(cstr(&b), k ? r->inc : r->base) == 0,
+		    "%s %s: '%s'", r->tag, f[k], b.data);
+	}
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
 START_TEST(test_termination)
 {
 	cd_game *g = parse(ends[_i].pgn);
@@ -421,6 +487,8 @@ json_suite(void)
 	tcase_add_test(tc, test_game_json_numbers);
 	tcase_add_test(tc, test_game_json_plain);
 	tcase_add_test(tc, test_fields);
+	tcase_add_loop_test(tc, test_timecontrol, 0,
+	    sizeof(tc_rows) / sizeof(tc_rows[0]));
 	tcase_add_loop_test(tc, test_termination, 0,
 	    (int)(sizeof(ends) / sizeof(ends[0])));
 	suite_add_tcase(s, tc);

@@ -90,6 +90,12 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	sqlite3 "$T/s.db" <"$E/tsv-values.sql" || fail "sqlite3 refuses tsv-values.sql"
 	[ "$(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')" = "9|4|1|integer" ] ||
 	    fail "sqlite3 reads tsv-values.sql as $(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')"
+	# TimeControl as numbers: REAL, NULL where there is none
+	printf '[TimeControl "10+0.1"]\n\n1. e4 *\n\n[TimeControl "40/9000:300"]\n\n1. d4 *\n\n[TimeControl "?"]\n\n1. c4 *\n' >"$T/tc.pgn"
+	rm -f "$T/tc.db"
+	"$P" --sql -f @base,@increment "$T/tc.pgn" | sqlite3 "$T/tc.db" || fail "sqlite3 refuses --sql of TimeControl"
+	[ "$(sqlite3 "$T/tc.db" 'SELECT _base * 2, _increment * 10, typeof(_base) FROM games' | tr '\n' ' ')" = "20.0|1.0|real 18000.0|0.0|real ||null " ] ||
+	    fail "@base, @increment in sqlite3: $(sqlite3 "$T/tc.db" 'SELECT _base * 2, _increment * 10, typeof(_base) FROM games' | tr '\n' ' ')"
 	# the OTB archive (more than one transaction): typed comparisons
 	# in sqlite3 agree with awk on the TSV of the same games
 	otb="$top_srcdir/../shared/corpus/pgn/otb-14539.pgn.xz"

@@ -82,6 +82,12 @@ enum {
  *   "final"    the FEN of the final position
  *   "termination"  the ending of the final position per the FIDE
  *              rules (cd_ending_name of its first ending), or null
+ *   "timecontrol"  when the game has the tag: its periods
+ *              (chessdata/timecontrol.h) as [{"moves": M, "seconds": S,
+ *              "increment": I, "sandclock": true}], each key only when
+ *              given ("40/9000:300" [{"moves":40,"seconds":9000},
+ *              {"seconds":300}]); [] for "-", null for "?" or a value
+ *              that does not read
  *   "clocks", "emt"  seconds ([%clk], [%emt]), "evals" ({"cp": N} or
  *              {"mate": N} from White's side, with "depth" when given):
  *              one entry per ply, null where a ply has none; each
@@ -114,7 +120,9 @@ CD_API cd_status cd_game_write_json_opening(const cd_game *g,
  * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
  * "@uci", "@plies" (half-moves), "@fullmoves" (the move numbers the
  * main line spans: 1. e4 e5 2. Nf3 is 2), "@result", "@final",
- * "@termination" (the name, or nothing).  Appends the plain value (not escaped: see
+ * "@termination" (the name, or nothing), "@base" and "@increment"
+ * (seconds of the TimeControl's first period, 0 for no increment;
+ * nothing without a time control).  Appends the plain value (not escaped: see
  * cd_field_append).  CD_ERR_ARG for an unknown name.
  */
 CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,
