@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chessdata.h"
 #include "cli.h"
@@ -606,6 +607,19 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return NULL;
 }
 
+/* Rows are small: into a pipe or a terminal, each batch goes out as it
+ * is converted (line buffered: one write per batch), not when 128 KiB
+ * are held, so `pgn2tsv big.pgn | head -3` ends at once. */
+static void
+out_along(void)
+{
+	FILE *f = cli_output_file();
+	struct stat st;
+
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode))
+		setvbuf(f, NULL, _IOLBF, 1 << 17);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -695,6 +709,7 @@ main(int argc, char **argv)
 	cli_inputs(argc, argv, optind);
 	cli_rejects_open(opt_rejects);
 	cli_output_open(outpath);
+	out_along();
 	if (opt_sql != NULL) {
 		if (!opt_no_header)
 			sql_create(&head);

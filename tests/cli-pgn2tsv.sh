@@ -139,6 +139,18 @@ expect 0 "$P" -H -f Event,@file - <json-games.pgn
 [ "$(cut -f2 "$T/out" | sort -u)" = "<stdin>" ] || fail "@file of standard input: $(cut -f2 "$T/out" | sort -u)"
 [ -s "$T/err" ] && fail "tags and @file: messages: $(cat "$T/err")"
 
+# rows go out as games are read, not when the output buffer is full or
+# the input ends: 2,000 games of 1 KiB (more than the reader takes in
+# at once) from a pipe that then stalls for 6 s; the first row must
+# come within 3 s, on both paths
+awk 'BEGIN { c = sprintf("%1000s", ""); gsub(/ /, "x", c)
+    for (i = 1; i <= 2000; i++) printf "[Event \"g%d\"]\n\n1. e4 {%s} *\n\n", i, c }' >"$T/stall.pgn"
+for f in Event Event,@plies; do
+	{ cat "$T/stall.pgn"; sleep 6; } | "$P" -H -f $f 2>/dev/null |
+	    timeout 3 head -n 1 >"$T/first" 2>/dev/null
+	[ "$(cut -f1 "$T/first")" = g1 ] || fail "-f $f: no row within 3 s of its game"
+done
+
 # standard input, -o, -j
 "$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null
 cmp -s "$T/j3" "$E/json-games.tsv" || fail "-j 3 from standard input differs"
