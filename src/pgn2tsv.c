@@ -379,6 +379,8 @@ parse_fields(const char *list)
 		    f[0] == '@' ? COL_COMPUTED :
 		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
 		fields[nfields].seen = 0;
+		fields[nfields].sql_name = NULL;	/* --sql: sql_names */
+		fields[nfields].integer = fields[nfields].real = false;
 		if (f[0] != '@' && !tag_name(f))
 			cli_warn("warning: field '%s' is no tag name (letters, "
 			    "digits and _) nor a computed field: an empty "
