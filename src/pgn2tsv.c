@@ -651,6 +651,8 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	opterr = 0;
+	/* --sql TABLE (a space, not '='): a hint in the message */
+	cli_options_scan(argc, argv, ":f:Hj:o:qz:hV", longopts);
 	while ((c = getopt_long(argc, argv, ":f:Hj:o:qz:hV", longopts, NULL)) !=
 	    -1) {
 		switch (c) {
