@@ -30,5 +30,6 @@
 #include <chessdata/sniff.h>
 #include <chessdata/opening.h>
 #include <chessdata/dedup.h>
+#include <chessdata/timecontrol.h>
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "internal.h"
@@ -96,7 +97,7 @@ number(const char *s, size_t len, size_t *i, int64_t *v, int *ndig)
 }
 
 bool
-cd_comment_parse_time(const char *s, size_t len, int64_t *ms)
+cd_comment_parse_time(const char *s, size_t len, int64_t *ns)
 {
 	int64_t part[3], v, frac = 0;
 	size_t i = 0;
@@ -109,9 +110,9 @@ cd_comment_parse_time(const char *s, size_t len, int64_t *ms)
 	    s[1] == ':' && s[2] >= '0' && s[2] <= '5' &&
 	    is_digit((unsigned char)s[3]) && s[4] == ':' && s[5] >= '0' &&
 	    s[5] <= '5' && is_digit((unsigned char)s[6])) {
-		*ms = ((int64_t)(s[0] - '0') * 3600 + (s[2] - '0') * 600 +
+		*ns = ((int64_t)(s[0] - '0') * 3600 + (s[2] - '0') * 600 +
 		    (s[3] - '0') * 60 + (s[5] - '0') * 10 + (s[6] - '0')) *
-		    1000 + (len == 9 ? (s[8] - '0') * 100 : 0);
+		    1000000000 + (len == 9 ? (s[8] - '0') * 100000000 : 0);
 		return true;
 	}
 	if (i < len && (s[i] == '-' || s[i] == '+'))
@@ -135,9 +136,9 @@ cd_comment_parse_time(const char *s, size_t len, int64_t *ms)
 			return false;
 		for (k = 0; i < len && is_digit((unsigned char)s[i]); i++,
 		    k++)
-			if (k < 3)
+			if (k < 9)
 				frac = frac * 10 + (s[i] - '0');
-		for (; k < 3; k++)
+		for (; k < 9; k++)
 			frac *= 10;
 	}
 	if (i != len)
@@ -145,8 +146,10 @@ cd_comment_parse_time(const char *s, size_t len, int64_t *ms)
 	v = 0;
 	for (k = 0; k < n; k++)
 		v = v * 60 + part[k];
-	v = v * 1000 + frac;
-	*ms = neg ? -v : v;
+	if (v > INT64_MAX / 1000000000 - 1)
+		return false;
+	v = v * 1000000000 + frac;
+	*ns = neg ? -v : v;
 	return true;
 }
 
@@ -260,10 +263,10 @@ tcec(const char *t, size_t len, cd_comment_data *d)
 			if (!number(t, e, &k, &x, &nd) || k != e)
 				continue;
 			if (t[s] == 't' && !(had & CD_COMMENT_CLK)) {
-				d->clk_ms = x;
+				d->clk_ns = x * 1000000;
 				d->has |= CD_COMMENT_CLK;
 			} else if (t[s] == 'm' && !(had & CD_COMMENT_EMT)) {
-				d->emt_ms = x;
+				d->emt_ns = x * 1000000;
 				d->has |= CD_COMMENT_EMT;
 			}
 		} else if (v - s == 2 && t[s] == 'd') {
@@ -307,16 +310,16 @@ cd_comment_read(const char *text, size_t len, cd_comment_data *d)
 	memset(d, 0, sizeof(*d));
 	d->eval_depth = -1;
 	while (cd_comment_cmd_next(text, len, &pos, &c)) {
-		int64_t ms;
+		int64_t ms, ns;
 
 		if (name_is(&c, "clk")) {
-			if (cd_comment_parse_time(c.args, c.args_len, &ms)) {
-				d->clk_ms = ms;
+			if (cd_comment_parse_time(c.args, c.args_len, &ns)) {
+				d->clk_ns = ns;
 				d->has |= CD_COMMENT_CLK;
 			}
 		} else if (name_is(&c, "emt")) {
-			if (cd_comment_parse_time(c.args, c.args_len, &ms)) {
-				d->emt_ms = ms;
+			if (cd_comment_parse_time(c.args, c.args_len, &ns)) {
+				d->emt_ns = ns;
 				d->has |= CD_COMMENT_EMT;
 			}
 		} else if (name_is(&c, "eval")) {

@@ -14,6 +14,7 @@
 #include "chessdata/comment.h"
 #include "chessdata/json.h"
 #include "chessdata/rules.h"
+#include "chessdata/timecontrol.h"
 
 /* ---- the output buffer ---- */
 
@@ -77,24 +78,24 @@ put_i64(cd_buf *b, int64_t v)
 	return put(b, tmp, (size_t)(p - tmp));
 }
 
-/* Milliseconds as seconds: "180", "58.6", "0.05", "-1.5". */
+/* Nanoseconds as seconds, every digit that is not a trailing zero:
+ * "180", "58.6", "0.05", "59.99999", "-1.5". */
 static cd_status
-put_seconds(cd_buf *b, int64_t ms)
+put_seconds(cd_buf *b, int64_t ns)
 {
-	char tmp[32], *p = tmp;
-	uint64_t a = ms < 0 ? (uint64_t)0 - (uint64_t)ms : (uint64_t)ms;
-	unsigned f = (unsigned)(a % 1000);
+	char tmp[40], *p = tmp;
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	uint32_t f = (uint32_t)(a % 1000000000), d;
 
-	if (ms < 0)
+	if (ns < 0)
 		*p++ = '-';
-	p = cd__put_uint(p, a / 1000);
+	p = cd__put_uint(p, a / 1000000000);
 	if (f != 0) {
 		*p++ = '.';
-		*p++ = (char)('0' + f / 100);
-		*p++ = (char)('0' + f / 10 % 10);
-		*p++ = (char)('0' + f % 10);
-		while (p[-1] == '0')
-			p--;
+		for (d = 100000000; d > 0 && f != 0; d /= 10) {
+			*p++ = (char)('0' + f / d);
+			f %= d;
+		}
 	}
 	return put(b, tmp, (size_t)(p - tmp));
 }
@@ -187,9 +188,31 @@ cd_text_plain(const char *s, size_t len)
 	return all_plain((const unsigned char *)s, len);
 }
 
-static cd_status
-text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
+/* What text() does with the code points that some readers take for
+ * line breaks or controls although they are no ASCII control: C1
+ * (U+0080 to U+009F, from Latin-1 bytes or UTF-8), U+2028 and U+2029. */
+enum { WIDE_RAW, WIDE_JSON, WIDE_SPACE };
+
+/* The code point U+0080..U+009F, U+2028 or U+2029 of the k bytes of
+ * UTF-8 (or, k == 1, the Latin-1 byte) at p, else 0. */
+static unsigned
+wide_break(const unsigned char *p, size_t k)
 {
+	if (k == 1)
+		return p[0] <= 0x9f ? p[0] : 0;
+	if (k == 2 && p[0] == 0xc2 && p[1] <= 0x9f)
+		return p[1];
+	if (k == 3 && p[0] == 0xe2 && p[1] == 0x80 &&
+	    (p[2] == 0xa8 || p[2] == 0xa9))
+		return 0x2000u | (p[2] - 0x80u);
+	return 0;
+}
+
+static cd_status
+text_escaped(cd_buf *b, const char *s, size_t len, const char *esc,
+    int wide)
+{
+	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *e = p + len;
 
 	/* at most 6 bytes out per byte in (\u00XX) */
@@ -197,6 +220,7 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 		return CD_ERR_NOMEM;
 	while (p < e) {
 		const unsigned char *q = p;
+		unsigned cp;
 		char *o;
 		size_t k;
 
@@ -221,8 +245,6 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 
 			*o++ = '\\';
 			if (x == 'u') {
-				static const char hex[] = "0123456789abcdef";
-
 				*o++ = 'u';
 				*o++ = '0';
 				*o++ = '0';
@@ -231,16 +253,31 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 			} else
 				*o++ = x;
 			p++;
-		} else if ((k = utf8_len(p, (size_t)(e - p))) != 0) {
+			b->len = (size_t)(o - b->data);
+			continue;
+		}
+		if ((k = utf8_len(p, (size_t)(e - p))) == 0)
+			k = 1;	/* Latin-1 */
+		if (wide != WIDE_RAW && (cp = wide_break(p, k)) != 0) {
+			if (wide == WIDE_SPACE)
+				*o++ = ' ';
+			else {
+				*o++ = '\\';
+				*o++ = 'u';
+				*o++ = hex[cp >> 12];
+				*o++ = hex[cp >> 8 & 15];
+				*o++ = hex[cp >> 4 & 15];
+				*o++ = hex[cp & 15];
+			}
+		} else if (k > 1 || *p < 0x80) {
 			memcpy(o, p, k);
 			o += k;
-			p += k;
 		} else {
 			/* Latin-1 */
 			*o++ = (char)(0xc0 | (*p >> 6));
 			*o++ = (char)(0x80 | (*p & 0x3f));
-			p++;
 		}
+		p += k;
 		b->len = (size_t)(o - b->data);
 	}
 	return CD_OK;
@@ -249,19 +286,19 @@ text_escaped(cd_buf *b, const char *s, size_t len, const char *esc)
 /*
  * Append s[0..len) as valid UTF-8, with the bytes in esc (a table of
  * 128: 0 keep, else the escape's second character, 'u' for \u00XX)
- * escaped by a backslash; style: 0 none (esc unused), 1 JSON, 2 TSV.
+ * escaped by a backslash, and C1, U+2028 and U+2029 as wide says.
  *
  * The common case, nothing to escape, inline; text_escaped the rest.
  */
 static inline cd_status
-text(cd_buf *b, const char *s, size_t len, const char *esc)
+text(cd_buf *b, const char *s, size_t len, const char *esc, int wide)
 {
 	if (all_plain((const unsigned char *)s, len))
 		return put(b, s, len);
-	return text_escaped(b, s, len, esc);
+	return text_escaped(b, s, len, esc, wide);
 }
 
-static char json_esc[128], tsv_esc[128];
+static char json_esc[128];
 
 __attribute__((constructor)) static void
 esc_init(void)
@@ -277,50 +314,81 @@ esc_init(void)
 	json_esc['\t'] = 't';
 	json_esc['"'] = '"';
 	json_esc['\\'] = '\\';
-	tsv_esc['\t'] = 't';
-	tsv_esc['\n'] = 'n';
-	tsv_esc['\r'] = 'r';
-	tsv_esc['\\'] = '\\';
 }
 
 cd_status
 cd_utf8_append(cd_buf *out, const char *s, size_t len)
 {
-	return text(out, s, len, NULL);
+	return text(out, s, len, NULL, WIDE_RAW);
 }
 
 cd_status
 cd_json_append_string(cd_buf *out, const char *s, size_t len)
 {
-	if (put(out, "\"", 1) != CD_OK || text(out, s, len, json_esc) !=
-	    CD_OK)
+	if (put(out, "\"", 1) != CD_OK || text(out, s, len, json_esc,
+	    WIDE_JSON) != CD_OK)
 		return CD_ERR_NOMEM;
 	return put(out, "\"", 1);
 }
 
+/* An SQL string literal: in single quotes, each doubled; the text as
+ * it is (UTF-8, a backslash too: standard SQL). */
+static cd_status
+sql_string(cd_buf *out, const char *s, size_t len)
+{
+	const char *q;
+
+	if (put(out, "'", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	while ((q = memchr(s, '\'', len)) != NULL) {
+		if (text(out, s, (size_t)(q - s) + 1, NULL, WIDE_RAW) !=
+		    CD_OK)
+			return CD_ERR_NOMEM;
+		len -= (size_t)(q - s);
+		s = q;	/* the quote again: '' */
+		if (put(out, "'", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		s++, len--;
+	}
+	if (text(out, s, len, NULL, WIDE_RAW) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(out, "'", 1);
+}
+
+/*
+ * A field of a row: as it is, unless it holds a double quote, CR, LF
+ * or the separator sep (TSV: tab, CSV: comma): then quoted, its double
+ * quotes doubled (RFC 4180, which sqlite3's .import and DuckDB's
+ * read_csv read with either separator).  C1, U+2028 and U+2029 are
+ * spaces, so that no reader sees a line break inside a row.
+ */
 cd_status
 cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 {
+	char sep = style == CD_FIELD_CSV ? ',' : '\t';
 	size_t i, start;
 
-	if (style != CD_FIELD_CSV)
-		return text(out, s, len, tsv_esc);
+	if (style == CD_FIELD_SQL)
+		return sql_string(out, s, len);
+	if (all_plain((const unsigned char *)s, len) && memchr(s, sep,
+	    len) == NULL)
+		return put(out, s, len);
 	for (i = 0; i < len; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' ||
+		if (s[i] == sep || s[i] == '"' || s[i] == '\r' ||
 		    s[i] == '\n')
 			break;
 	if (i == len)
-		return text(out, s, len, NULL);
+		return text(out, s, len, NULL, WIDE_SPACE);
 	if (put(out, "\"", 1) != CD_OK)
 		return CD_ERR_NOMEM;
 	for (start = 0, i = 0; i < len; i++)
 		if (s[i] == '"') {
-			if (text(out, s + start, i + 1 - start, NULL) !=
-			    CD_OK)
+			if (text(out, s + start, i + 1 - start, NULL,
+			    WIDE_SPACE) != CD_OK)
 				return CD_ERR_NOMEM;
 			start = i;	/* the quote again: "" */
 		}
-	if (text(out, s + start, len - start, NULL) != CD_OK)
+	if (text(out, s + start, len - start, NULL, WIDE_SPACE) != CD_OK)
 		return CD_ERR_NOMEM;
 	return put(out, "\"", 1);
 }
@@ -486,9 +554,9 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 		    g->notes[t].len, &d) == 0)
 			continue;
 		if (d.has & CD_COMMENT_CLK)
-			m->clk_ms = d.clk_ms;
+			m->clk_ns = d.clk_ns;
 		if (d.has & CD_COMMENT_EMT)
-			m->emt_ms = d.emt_ms;
+			m->emt_ns = d.emt_ns;
 		if (d.has & CD_COMMENT_EVAL) {
 			m->eval_kind = d.eval_kind;
 			m->eval = d.eval;
@@ -537,9 +605,9 @@ ply_arrays(cd_buf *b, const cd_game *g)
 			else if (!(d->has & bits[k]))
 				st = puts_(b, "null");
 			else if (k == 0)
-				st = put_seconds(b, d->clk_ms);
+				st = put_seconds(b, d->clk_ns);
 			else if (k == 1)
-				st = put_seconds(b, d->emt_ms);
+				st = put_seconds(b, d->emt_ns);
 			else {
 				st = puts_(b, d->eval_kind == CD_EVAL_MATE ?
 				    "{\"mate\":" : "{\"cp\":");
@@ -584,6 +652,63 @@ comments(cd_buf *b, const cd_game *g)
 }
 
 /* ,"opening":{"eco":...,"name":...,"ply":N}, or null without op. */
+/* The most periods of a TimeControl read (more: not read). */
+#define TC_MAX	16
+
+/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
+ * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
+static int
+game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
+{
+	size_t len;
+	const char *v = cd_game_tag_value(g, "TimeControl", &len);
+
+	*present = v != NULL;
+	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
+	    TC_MAX);
+}
+
+/* ,"timecontrol":[{"moves":M,"seconds":S,"increment":I,
+ * "sandclock":true}...] when the game has the tag: [] for "-", null for
+ * "?" or a value that does not read. */
+static cd_status
+timecontrol_json(cd_buf *b, const cd_game *g)
+{
+	cd_tc_period tc[TC_MAX];
+	bool present;
+	int n = game_tc(g, tc, &present), i;
+
+	if (!present)
+		return CD_OK;
+	if (puts_(b, ",\"timecontrol\":") != CD_OK)
+		return CD_ERR_NOMEM;
+	if (n < 0)
+		return puts_(b, "null");
+	if (put(b, "[", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		if ((i > 0 && put(b, ",", 1) != CD_OK) ||
+		    put(b, "{", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+		if (tc[i].moves > 0 && (puts_(b, "\"moves\":") != CD_OK ||
+		    put_u64(b, tc[i].moves) != CD_OK || put(b, ",", 1) !=
+		    CD_OK))
+			return CD_ERR_NOMEM;
+		if (puts_(b, "\"seconds\":") != CD_OK || put(b, tc[i].seconds,
+		    tc[i].seconds_len) != CD_OK)
+			return CD_ERR_NOMEM;
+		if (tc[i].increment != NULL && (puts_(b, ",\"increment\":") !=
+		    CD_OK || put(b, tc[i].increment, tc[i].increment_len) !=
+		    CD_OK))
+			return CD_ERR_NOMEM;
+		if (tc[i].sandclock && puts_(b, ",\"sandclock\":true") != CD_OK)
+			return CD_ERR_NOMEM;
+		if (put(b, "}", 1) != CD_OK)
+			return CD_ERR_NOMEM;
+	}
+	return put(b, "]", 1);
+}
+
 static cd_status
 opening_json(cd_buf *b, const cd_opening *op)
 {
@@ -674,6 +799,8 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 	}
 	if ((flags & CD_JSON_OPENING) && opening_json(b, op) != CD_OK)
 		goto out;
+	if (timecontrol_json(b, g) != CD_OK)
+		goto out;
 	if (ply_arrays(b, g) != CD_OK)
 		goto out;
 	if ((flags & CD_JSON_COMMENTS) && comments(b, g) != CD_OK)
@@ -724,8 +851,8 @@ cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
 /* ---- computed fields of a row ---- */
 
 static const char *const fields[] = {
-	"@game", "@start", "@moves", "@uci", "@plies", "@result", "@final",
-	"@termination", NULL
+	"@game", "@start", "@moves", "@uci", "@plies", "@fullmoves",
+	"@result", "@final", "@termination", "@base", "@increment", NULL
 };
 
 /* Whether name is one of the NULL-terminated list. */
@@ -772,6 +899,27 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 			    CD_OK)
 				st = CD_ERR_NOMEM;
 		return st;
+	}
+	if (strcmp(name, "@fullmoves") == 0) {
+		/* the move numbers the main line spans */
+		uint64_t n = 0;
+
+		for (k = g->nodes[0].next; k != 0; k = g->nodes[k].next)
+			n++;
+		return put_u64(out, n == 0 ? 0 :
+		    (n + (g->start.side == CD_BLACK) + 1) / 2);
+	}
+	if (strcmp(name, "@base") == 0 || strcmp(name, "@increment") == 0) {
+		/* the first period's: nothing when there is none */
+		cd_tc_period tc[TC_MAX];
+		bool present;
+
+		if (game_tc(g, tc, &present) <= 0)
+			return CD_OK;
+		if (name[1] == 'b')
+			return put(out, tc[0].seconds, tc[0].seconds_len);
+		return tc[0].increment == NULL ? put(out, "0", 1) :
+		    put(out, tc[0].increment, tc[0].increment_len);
 	}
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;

@@ -427,6 +427,7 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	struct worker *w = &pool.workers[0];
 	struct output *o = w->o = &pool.outputs[0];	/* all are free */
 	cd_status st = CD_OK;
+	uint64_t at = 0;	/* where the input stood at the last emit */
 
 	memset(end, 0, sizeof(*end));
 	cli_capture = &o->msg;
@@ -437,9 +438,12 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	    (st = cd_pgn_reader_next(r, end)) == CD_OK) {
 		cli_pgn_notes(name, end, st);
 		game_run(w, name, end, ++cli_games.read);
-		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0) {
+		/* every 256 games, or 64 KiB in or out: small rows of
+		 * long games go out as soon as a batch would */
+		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0 ||
+		    cd_pgn_reader_tell(r) - at >= BATCH_BYTES) {
 			o->last = cli_games.read;
-			o->bytes = pool.base + cd_pgn_reader_tell(r);
+			o->bytes = pool.base + (at = cd_pgn_reader_tell(r));
 			emit(o);
 		}
 	}

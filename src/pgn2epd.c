@@ -60,7 +60,8 @@ static const struct {
 static unsigned opt_ops = OP_ALL;
 static bool opt_unique, opt_variations;
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
-static bool opt_select;		/* --first or --last given */
+static long opt_plies_from = -1, opt_plies_to;	/* --plies=N..M */
+static bool opt_select;		/* --first, --last or --plies given */
 
 /* The walk's stack of lines still to write. */
 struct pending {
@@ -108,6 +109,8 @@ usage(void)
 "      --last=N         write the last N positions of each line (with\n"
 "                       --first: the positions either one selects)\n"
 "  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
+"      --plies=N..M     write the positions after plies N to M of each\n"
+"                       line (0: the start; N.., ..M or N alone too)\n"
 "  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
 "                       (default: from the suffix of -o)\n"
 "      --level=N        level (zstd 1-22, xz 0-9, else 1-9)\n"
@@ -439,6 +442,9 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 		if (opt_last >= 0 &&
 		    (uint64_t)ply + (uint64_t)opt_last > (uint64_t)last_ply)
 			keep = true;
+		if (opt_plies_from >= 0 && (long)ply >= opt_plies_from &&
+		    (long)ply <= opt_plies_to)
+			keep = true;
 		if (!keep)
 			return d;
 	}
@@ -657,6 +663,29 @@ parse_count(const char *opt, const char *arg)
 	return v;
 }
 
+/* --plies=N..M (N.., ..M, or N alone): the positions after plies N
+ * to M of each line, counted from the game's start (0: the start). */
+static void
+parse_plies(const char *arg)
+{
+	const char *dots = strstr(arg, "..");
+	char *num;
+
+	if (dots == NULL) {
+		opt_plies_from = opt_plies_to = parse_count("plies", arg);
+		return;
+	}
+	if ((num = strndup(arg, (size_t)(dots - arg))) == NULL)
+		cli_fatal("out of memory");
+	opt_plies_from = *num != '\0' ? parse_count("plies", num) : 0;
+	free(num);
+	opt_plies_to = dots[2] != '\0' ? parse_count("plies", dots + 2) :
+	    (long)UINT32_MAX;
+	if (opt_plies_to < opt_plies_from)
+		cli_usage_error("--plies=%s: the first ply is after the last",
+		    arg);
+}
+
 static unsigned
 parse_ops(const char *arg)
 {
@@ -687,11 +716,12 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS
+		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS, OPT_PLIES
 	};
 	static const struct option longopts[] = {
 		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "last", required_argument, NULL, OPT_LAST },
+		{ "plies", required_argument, NULL, OPT_PLIES },
 		{ "ops", required_argument, NULL, OPT_OPS },
 		{ "unique", no_argument, NULL, 'u' },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
@@ -708,6 +738,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_LAST:
 			opt_last = parse_count("last", optarg);
+			break;
+		case OPT_PLIES:
+			parse_plies(optarg);
 			break;
 		case OPT_OPS:
 			opt_ops = parse_ops(optarg);
@@ -726,7 +759,7 @@ main(int argc, char **argv)
 	cli_games.opts.flags = 0;
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.priv_free = epd_free;
-	opt_select = opt_first >= 0 || opt_last >= 0;
+	opt_select = opt_first >= 0 || opt_last >= 0 || opt_plies_from >= 0;
 	if (opt_unique)		/* one set of positions, in input order */
 		cli_games.jobs = 1;
 	cli_inputs(argc, argv, optind);

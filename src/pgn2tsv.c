@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chessdata.h"
 #include "cli.h"
@@ -20,16 +21,23 @@
 #define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
 
 static int opt_no_header, opt_style = CD_FIELD_TSV;
+static const char *opt_sql;	/* --sql: the table's name */
 static const cd_openings *openings;	/* --openings, for @eco ... */
 
 /* The columns, each known once from its name. */
 static struct column {
 	char *name;
 	size_t name_len;
-	enum { COL_TAG, COL_RESULT, COL_COMPUTED, COL_OPENING } kind;
+	enum { COL_TAG, COL_RESULT, COL_FILE, COL_COMPUTED, COL_OPENING }
+	    kind;		/* from COL_COMPUTED on, the game is parsed */
 	const char *missing;	/* a tag's value when the game has none */
 	size_t missing_len;
 	size_t first;		/* the first column of its name */
+	bool integer;		/* --sql: an INTEGER column */
+	bool real;		/* --sql: a REAL column */
+	int seen;		/* a tag column: some game has the tag
+				 * (atomic: the threads set it) */
+	char *sql_name;		/* --sql: its name there */
 } *fields;
 static size_t nfields;
 
@@ -93,7 +101,7 @@ index_fields(void)
 	for (i = 0; i < nfields; i++) {
 		struct column *c = &fields[i];
 
-		if (c->kind == COL_COMPUTED)
+		if (c->kind >= COL_FILE)
 			continue;
 		name_lengths |= length_bit(c->name_len);
 		h = column_slot(c->name, c->name_len);
@@ -110,9 +118,14 @@ usage(void)
 	    "Read PGN games and write one row per game: tab-separated values\n"
 	    "(or CSV) of chosen tags and computed fields.\n\n"
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
+	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name\n"
+	    "                        games) with typed columns, then INSERTs\n"
+	    "                        (sqlite3, DuckDB, psql)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
-	    "                        and @game, @start, @moves, @uci, @plies,\n"
-	    "                        @result, @final, @termination, and with\n"
+	    "                        and @game, @file, @start, @moves, @uci,\n"
+	    "                        @plies (half-moves), @fullmoves, @result,\n"
+	    "                        @final, @termination, @base, @increment,\n"
+	    "                        and with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
 	    "                        (default: " DEFAULT_FIELDS ")\n"
 	    "  -H, --no-header       no header row\n"
@@ -156,8 +169,185 @@ missing_tag(const char *name)
 	return "";
 }
 
+/* ---- --sql ---- */
+
+/* How many rows a transaction holds (about: a game rejected at a
+ * boundary makes one longer). */
+#define SQL_ROWS	10000
+
+/* Whether tag or field name is an integer: the ratings (Elo, USCF,
+ * FIDE ids, lichess's rating changes), PlyCount, Board and the
+ * computed counts. */
+static bool
+sql_integer(const char *name)
+{
+	static const char *const suffix[] = { "Elo", "USCF", "FideId",
+	    "RatingDiff", NULL };
+	static const char *const exact[] = { "PlyCount", "Board",
+	    "EventRounds", "@game", "@plies", "@opening_ply", NULL };
+	size_t i, n = strlen(name), k;
+
+	for (i = 0; exact[i] != NULL; i++)
+		if (strcmp(name, exact[i]) == 0)
+			return true;
+	for (i = 0; suffix[i] != NULL; i++)
+		if (n > (k = strlen(suffix[i])) &&
+		    strcmp(name + n - k, suffix[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Words that SQLite, DuckDB or PostgreSQL reserve and a tag might be
+ * named (any case): such a column is named with a final `_`. */
+static bool
+sql_reserved(const char *name)
+{
+	static const char *const words[] = { "all", "and", "any", "as",
+	    "asc", "between", "by", "case", "cast", "check", "collate",
+	    "column", "constraint", "create", "cross", "current", "default",
+	    "delete", "desc", "distinct", "drop", "else", "end", "except",
+	    "exists", "false", "fetch", "for", "foreign", "from", "full",
+	    "grant", "group", "having", "in", "index", "inner", "insert",
+	    "intersect", "into", "is", "join", "key", "left", "like",
+	    "limit", "natural", "not", "null", "offset", "on", "or", "order",
+	    "outer", "primary", "references", "right", "select", "set",
+	    "table", "then", "to", "true", "union", "unique", "update",
+	    "user", "using", "values", "when", "where", "window", "with",
+	    NULL };
+	size_t i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strcasecmp(name, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The SQL name of a column: a tag's name (letters, digits and `_` as
+ * the standard has them; other bytes made `_`), a computed field's
+ * with `_` for its `@` (`_plies`), and a reserved word with a final
+ * `_`: names that need no quotes.  A usage error when two columns
+ * get one name (SQL names ignore case). */
+static void
+sql_names(void)
+{
+	size_t i, k;
+
+	for (i = 0; i < nfields; i++) {
+		struct column *c = &fields[i];
+		char *n;
+
+		if ((n = c->sql_name = malloc(c->name_len + 2)) == NULL)
+			cli_fatal("out of memory");
+		for (k = 0; k < c->name_len; k++) {
+			unsigned char ch = (unsigned char)c->name[k];
+
+			n[k] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' &&
+			    ch <= 'Z') || (ch >= '0' && ch <= '9' && k > 0) ?
+			    (char)ch : '_';
+		}
+		n[k] = '\0';
+		if (sql_reserved(n))
+			n[k++] = '_', n[k] = '\0';
+		c->integer = sql_integer(c->name);
+		c->real = strcmp(c->name, "@base") == 0 ||
+		    strcmp(c->name, "@increment") == 0;
+		for (k = 0; k < i; k++)
+			if (strcasecmp(fields[k].sql_name, n) == 0 &&
+			    strcmp(fields[k].name, c->name) != 0)
+				cli_usage_error("columns '%s' and '%s' have one "
+				    "name in SQL, '%s'", fields[k].name,
+				    c->name, n);
+	}
+}
+
+/* A value in SQL: NULL for nothing, '?' or an unknown date; an
+ * INTEGER column's value as its digits (a '+' dropped) when it is an
+ * integer, else NULL; else a string literal. */
+static void
+sql_value(cd_buf *out, const struct column *c, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 0 || (len == 1 && s[0] == '?') ||
+	    (len == 10 && memcmp(s, "????.??.??", 10) == 0))
+		goto null;
+	if (c->real) {
+		/* written by the library: digits, maybe a point, digits */
+		cli_buf_reserve(out, len);
+		memcpy(out->data + out->len, s, len);
+		out->len += len;
+		return;
+	}
+	if (!c->integer) {
+		if (cd_field_append(out, s, len, CD_FIELD_SQL) != CD_OK)
+			cli_fatal("out of memory");
+		return;
+	}
+	if (s[0] == '+' || s[0] == '-')
+		i++;
+	if (len - i == 0 || len - i > 18)
+		goto null;
+	for (; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			goto null;
+	cli_buf_reserve(out, len);
+	if (s[0] == '+')
+		s++, len--;
+	memcpy(out->data + out->len, s, len);
+	out->len += len;
+	return;
+null:
+	cli_buf_reserve(out, 4);
+	memcpy(out->data + out->len, "NULL", 4);
+	out->len += 4;
+}
+
+/* The table: CREATE TABLE with each column's type, then BEGIN. */
+static void
+sql_create(cd_buf *b)
+{
+	size_t i;
+
+	cli_buf_reserve(b, 64 + strlen(opt_sql));
+	b->len += (size_t)sprintf(b->data + b->len, "CREATE TABLE %s (",
+	    opt_sql);
+	for (i = 0; i < nfields; i++) {
+		const struct column *c = &fields[i];
+
+		cli_buf_reserve(b, strlen(c->sql_name) + 16);
+		b->len += (size_t)sprintf(b->data + b->len, "%s%s %s",
+		    i > 0 ? ", " : "", c->sql_name, c->integer ? "INTEGER" :
+		    c->real ? "REAL" : "TEXT");
+	}
+	cli_buf_reserve(b, 4);
+	memcpy(b->data + b->len, ");\n", 3);
+	b->len += 3;
+}
+
+/* Whether s is a tag name as the standard has them (8.1.1: letters,
+ * digits and underscores, from a letter). */
+static bool
+tag_name(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p != '\0'; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+		    *p == '_' || (p > s && *p >= '0' && *p <= '9')))
+			return false;
+	return p > s;
+}
+
+/* Note that column c (a tag's) has a value in some game. */
+static inline void
+tag_seen(struct column *c)
+{
+	if (!__atomic_load_n(&c->seen, __ATOMIC_RELAXED))
+		__atomic_store_n(&c->seen, 1, __ATOMIC_RELAXED);
+}
+
 /* Split --fields into fields[]; a usage error for an empty or unknown
- * name. */
+ * name, a warning for a name that no tag can have. */
 static void
 parse_fields(const char *list)
 {
@@ -173,7 +363,7 @@ parse_fields(const char *list)
 		if ((f = strndup(p, n)) == NULL)
 			cli_fatal("out of memory");
 		if (f[0] == '@' && !cd_game_field_known(f) &&
-		    !cd_opening_field_known(f))
+		    !cd_opening_field_known(f) && strcmp(f, "@file") != 0)
 			cli_usage_error("unknown field '%s'", f);
 		if (cd_opening_field_known(f) && openings == NULL)
 			cli_usage_error("field '%s' needs opening tables "
@@ -183,8 +373,16 @@ parse_fields(const char *list)
 			cli_fatal("out of memory");
 		fields[nfields].name = f;
 		fields[nfields].kind = cd_opening_field_known(f) ?
-		    COL_OPENING : f[0] == '@' ? COL_COMPUTED :
+		    COL_OPENING : strcmp(f, "@file") == 0 ? COL_FILE :
+		    f[0] == '@' ? COL_COMPUTED :
 		    strcmp(f, "Result") == 0 ? COL_RESULT : COL_TAG;
+		fields[nfields].seen = 0;
+		fields[nfields].sql_name = NULL;	/* --sql: sql_names */
+		fields[nfields].integer = fields[nfields].real = false;
+		if (f[0] != '@' && !tag_name(f))
+			cli_warn("warning: field '%s' is no tag name (letters, "
+			    "digits and _) nor a computed field: an empty "
+			    "column", f);
 		fields[nfields].name_len = strlen(f);
 		fields[nfields].missing = missing_tag(f);
 		fields[nfields].missing_len = strlen(fields[nfields].missing);
@@ -200,8 +398,10 @@ free_fields(void)
 {
 	size_t i;
 
-	for (i = 0; i < nfields; i++)
+	for (i = 0; i < nfields; i++) {
 		free(fields[i].name);
+		free(fields[i].sql_name);
+	}
 	free(fields);
 	free(slots);
 }
@@ -211,6 +411,16 @@ field(cd_buf *out, const char *s, size_t len)
 {
 	if (cd_field_append(out, s, len, opt_style) != CD_OK)
 		cli_fatal("out of memory");
+}
+
+/* The value of column c: a field, or with --sql a value. */
+static void
+cell(cd_buf *out, const struct column *c, const char *s, size_t len)
+{
+	if (opt_style == CD_FIELD_SQL)
+		sql_value(out, c, s, len);
+	else
+		field(out, s, len);
 }
 
 /* Whether s has a control byte or DEL: eight bytes at a time. */
@@ -237,8 +447,8 @@ has_control(const char *s, size_t n)
 }
 
 /* The tag t (NULL: none) of column c of a raw game as the parsed game
- * would hold it: control bytes made spaces, Result as cd_game_result
- * gives it. */
+ * would hold it: control bytes made spaces; a missing Result as the
+ * export form has it (the termination marker, else "*"). */
 static void
 raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
     const cd_pgn_tag *t, cd_buf *tmp)
@@ -246,26 +456,14 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 	const char *v;
 	size_t i;
 
-	if (c->kind == COL_RESULT) {
-		cd_pgn_result r = raw->result;
-
-		/* no marker: the tag when it is one of the four */
-		if (r == CD_PGN_RESULT_NONE) {
-			r = CD_PGN_RESULT_UNKNOWN;
-			for (i = CD_PGN_RESULT_WHITE; t != NULL &&
-			    i <= CD_PGN_RESULT_UNKNOWN; i++) {
-				v = cd_pgn_result_str((cd_pgn_result)i);
-				if (t->value_len == strlen(v) &&
-				    memcmp(t->value, v, t->value_len) == 0)
-					r = (cd_pgn_result)i;
-			}
-		}
-		v = cd_pgn_result_str(r);
-		field(out, v, strlen(v));
+	if (c->kind == COL_RESULT && t == NULL) {
+		v = cd_pgn_result_str(raw->result == CD_PGN_RESULT_NONE ?
+		    CD_PGN_RESULT_UNKNOWN : raw->result);
+		cell(out, c, v, strlen(v));
 		return;
 	}
 	if (t == NULL) {
-		field(out, c->missing, c->missing_len);
+		cell(out, c, c->missing, c->missing_len);
 		return;
 	}
 	if (opt_style == CD_FIELD_TSV &&
@@ -277,7 +475,7 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 		return;
 	}
 	if (!has_control(t->value, t->value_len)) {
-		field(out, t->value, t->value_len);
+		cell(out, c, t->value, t->value_len);
 		return;
 	}
 	tmp->len = 0;
@@ -287,21 +485,24 @@ raw_tag(cd_buf *out, const cd_pgn_raw_game *raw, const struct column *c,
 
 		tmp->data[i] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
 	}
-	field(out, tmp->data, t->value_len);
+	cell(out, c, tmp->data, t->value_len);
 }
 
-/* A tag of a parsed game. */
+/* A tag of a parsed game: its value as written (a missing Result as
+ * the export form has it). */
 static void
 game_tag(cd_buf *out, const cd_game *g, const struct column *c)
 {
 	size_t len;
 	const char *v;
 
-	if (c->kind == COL_RESULT)
+	if ((v = cd_game_tag_value(g, c->name, &len)) != NULL)
+		tag_seen(&fields[c->first]);
+	else if (c->kind == COL_RESULT)
 		v = cd_pgn_result_str(cd_game_result(g)), len = strlen(v);
-	else if ((v = cd_game_tag_value(g, c->name, &len)) == NULL)
+	else
 		v = c->missing, len = c->missing_len;
-	field(out, v, len);
+	cell(out, c, v, len);
 }
 
 /* A job's own: a buffer, and the tags of a raw game by column. */
@@ -344,19 +545,37 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			long k = column_find(raw->tags[i].name,
 			    raw->tags[i].name_len);
 
-			if (k >= 0)
+			if (k >= 0) {
 				rb->found[k] = &raw->tags[i];
+				tag_seen(&fields[k]);
+			}
 		}
+	}
+	if (opt_style == CD_FIELD_SQL) {
+		/* a transaction of SQL_ROWS games */
+		size_t n = strlen(opt_sql);
+
+		cli_buf_reserve(out, n + 48);
+		if (j->index > 1 && j->index % SQL_ROWS == 1) {
+			memcpy(out->data + out->len, "COMMIT;\nBEGIN;\n", 15);
+			out->len += 15;
+		}
+		out->len += (size_t)sprintf(out->data + out->len,
+		    "INSERT INTO %s VALUES (", opt_sql);
 	}
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
 
 		if (i > 0) {
 			cli_buf_reserve(out, 1);
-			out->data[out->len++] = opt_style == CD_FIELD_CSV ?
-			    ',' : '\t';
+			out->data[out->len++] = opt_style == CD_FIELD_TSV ?
+			    '\t' : ',';
 		}
-		if (c->kind < COL_COMPUTED) {
+		if (c->kind == COL_FILE) {
+			cell(out, c, j->file, strlen(j->file));
+			continue;
+		}
+		if (c->kind < COL_FILE) {
 			if (cli_games.noparse)
 				raw_tag(out, raw, c, rb->found[c->first], tmp);
 			else
@@ -373,7 +592,13 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 		    cd_game_write_field(j->game, c->name, j->index, tmp)) !=
 		    CD_OK)
 			cli_fatal("out of memory");
-		field(out, tmp->data, tmp->len);
+		cell(out, c, tmp->data, tmp->len);
+	}
+	if (opt_style == CD_FIELD_SQL) {
+		cli_buf_reserve(out, 3);
+		memcpy(out->data + out->len, ");\n", 3);
+		out->len += 3;
+		return NULL;
 	}
 	cli_buf_reserve(out, 2);
 	if (opt_style == CD_FIELD_CSV)
@@ -382,12 +607,26 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return NULL;
 }
 
+/* Rows are small: into a pipe or a terminal, each batch goes out as it
+ * is converted (line buffered: one write per batch), not when 128 KiB
+ * are held, so `pgn2tsv big.pgn | head -3` ends at once. */
+static void
+out_along(void)
+{
+	FILE *f = cli_output_file();
+	struct stat st;
+
+	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode))
+		setvbuf(f, NULL, _IOLBF, 1 << 17);
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_OPENINGS };
+	enum { OPT_CSV = 256, OPT_OPENINGS, OPT_SQL };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "sql", optional_argument, NULL, OPT_SQL },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
@@ -403,6 +642,10 @@ main(int argc, char **argv)
 	    usage)) != -1) {
 		switch (c) {
 		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
+		case OPT_SQL:
+			opt_style = CD_FIELD_SQL;
+			opt_sql = optarg != NULL ? optarg : "games";
+			break;
 		case 'f': list = optarg; break;
 		case 'H': opt_no_header = 1; break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
@@ -411,16 +654,41 @@ main(int argc, char **argv)
 	openings = cli_openings_load();
 	parse_fields(list);
 	index_fields();
+	if (opt_sql != NULL) {
+		for (i = 0; opt_sql[i] != '\0'; i++)
+			if (!((opt_sql[i] >= 'a' && opt_sql[i] <= 'z') ||
+			    (opt_sql[i] >= 'A' && opt_sql[i] <= 'Z') ||
+			    opt_sql[i] == '_' || (i > 0 && opt_sql[i] >= '0' &&
+			    opt_sql[i] <= '9')))
+				break;
+		if (i == 0 || opt_sql[i] != '\0' || sql_reserved(opt_sql))
+			cli_usage_error("--sql: '%s' is no table name "
+			    "(letters, digits and _, not a reserved word)",
+			    opt_sql);
+		sql_names();
+	}
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++)
 		if (fields[i].kind >= COL_COMPUTED)
 			cli_games.noparse = false;
+	for (i = 0; i < nfields; i++)
+		if (fields[i].kind == COL_TAG && !tag_name(fields[i].name))
+			fields[i].seen = 1;	/* warned already */
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = row;
 	cli_games.priv_free = free_priv;
 	cli_files_open(argc, argv, optind);
-	if (!opt_no_header) {
+	out_along();
+	if (opt_sql != NULL) {
+		if (!opt_no_header)
+			sql_create(&head);
+		cli_buf_reserve(&head, 8);
+		memcpy(head.data + head.len, "BEGIN;\n", 7);
+		head.len += 7;
+		cli_output_write(head.data, head.len);
+		free(head.data);
+	} else if (!opt_no_header) {
 		for (i = 0; i < nfields; i++) {
 			if (i > 0) {
 				cli_buf_reserve(&head, 1);
@@ -438,6 +706,13 @@ main(int argc, char **argv)
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
+	for (i = 0; i < nfields; i++)
+		if (fields[i].kind == COL_TAG && fields[i].first == i &&
+		    !fields[i].seen && cli_games.read > 0)
+			cli_warn("warning: no game has a tag '%s': an empty "
+			    "column", fields[i].name);
+	if (opt_sql != NULL)
+		cli_output_write("COMMIT;\n", 8);
 	free_fields();
 	cli_rejects_close();
 	cli_finish(status, cli_games.read, cli_games.written,

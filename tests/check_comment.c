@@ -12,41 +12,48 @@
 
 #include "chessdata.h"
 
+/* Times in nanoseconds: every digit given is kept (to the ninth). */
 struct time_row {
 	const char *in;
 	int ok;
-	long long ms;
+	long long ns;
 };
 
 static const struct time_row times[] = {
-	{ "0:03:00", 1, 180000 },
-	{ "0:00:58.6", 1, 58600 },
-	{ "1:02:03.45", 1, 3723450 },
-	{ "0:00:00.0001", 1, 0 },
-	{ "12:34", 1, 754000 },		/* minutes and seconds */
-	{ "18", 1, 18000 },
-	{ "-0:00:01.5", 1, -1500 },
-	{ "100:00:00", 1, 360000000 },
+	{ "0:03:00", 1, 180000000000LL },
+	{ "0:00:58.6", 1, 58600000000LL },
+	{ "1:02:03.45", 1, 3723450000000LL },
+	{ "0:00:00.0001", 1, 100000 },
+	{ "0:00:59.99999", 1, 59999990000LL },	/* not cut to 59.999 */
+	{ "0:00:01.123456789", 1, 1123456789 },
+	{ "0:00:01.1234567891", 1, 1123456789 },	/* the tenth dropped */
+	{ "12:34", 1, 754000000000LL },		/* minutes and seconds */
+	{ "18", 1, 18000000000LL },
+	{ "-0:00:01.5", 1, -1500000000LL },
+	{ "100:00:00", 1, 360000000000000LL },
+	{ "999999999:00:00", 0, 0 },		/* beyond 292 years */
 	{ "0:3:00", 0, 0 },		/* one-digit minutes */
+	{ "0:1:00", 0, 0 },
 	{ "0:60:00", 0, 0 },
 	{ "0:00:5", 0, 0 },
 	{ "1:00:00:00", 0, 0 },
 	{ "", 0, 0 },
 	{ "soon", 0, 0 },
-	{ "0:00:01.", 0, 0 },
+	{ "0:00:01.", 0, 0 },		/* a point without digits */
+	{ "0:00:05.", 0, 0 },
 	{ "1234567890", 0, 0 },		/* too many digits */
 };
 
 START_TEST(test_time)
 {
 	const struct time_row *r = &times[_i];
-	int64_t ms = -7;
-	bool ok = cd_comment_parse_time(r->in, strlen(r->in), &ms);
+	int64_t ns = -7;
+	bool ok = cd_comment_parse_time(r->in, strlen(r->in), &ns);
 
 	ck_assert_msg(ok == (r->ok != 0), "%s: ok %d", r->in, ok);
 	if (r->ok)
-		ck_assert_msg(ms == r->ms, "%s: %lld ms", r->in,
-		    (long long)ms);
+		ck_assert_msg(ns == r->ns, "%s: %lld ns", r->in,
+		    (long long)ns);
 }
 END_TEST
 
@@ -141,8 +148,8 @@ START_TEST(test_read)
 
 	ck_assert_uint_eq(has, CD_COMMENT_CLK | CD_COMMENT_EMT |
 	    CD_COMMENT_EVAL | CD_COMMENT_TIMESTAMP);
-	ck_assert_int_eq(d.clk_ms, 598500);	/* last that reads */
-	ck_assert_int_eq(d.emt_ms, 5000);
+	ck_assert_int_eq(d.clk_ns, 598500000000LL);	/* last that reads */
+	ck_assert_int_eq(d.emt_ns, 5000000000LL);
 	ck_assert_int_eq(d.eval_kind, CD_EVAL_MATE);
 	ck_assert_int_eq(d.eval, -2);
 	ck_assert_int_eq(d.eval_depth, 7);
@@ -161,8 +168,8 @@ START_TEST(test_tcec)
 
 	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d),
 	    CD_COMMENT_CLK | CD_COMMENT_EMT | CD_COMMENT_EVAL);
-	ck_assert_int_eq(d.clk_ms, 1765082);
-	ck_assert_int_eq(d.emt_ms, 37918);
+	ck_assert_int_eq(d.clk_ns, 1765082000000LL);
+	ck_assert_int_eq(d.emt_ns, 37918000000LL);
 	ck_assert_int_eq(d.eval_kind, CD_EVAL_CP);
 	ck_assert_int_eq(d.eval, -60);
 	ck_assert_int_eq(d.eval_depth, 33);
@@ -175,7 +182,7 @@ START_TEST(test_tcec)
 	t = "[%clk 0:01:00] tl=5000, wv=1.00";
 	ck_assert_uint_eq(cd_comment_read(t, strlen(t), &d),
 	    CD_COMMENT_CLK | CD_COMMENT_EVAL);
-	ck_assert_int_eq(d.clk_ms, 60000);
+	ck_assert_int_eq(d.clk_ns, 60000000000LL);
 	ck_assert_int_eq(d.eval, 100);
 	/* text that is no field */
 	t = "a=b, wv=x, tl=1.5, mt=, x = 3";

@@ -32,8 +32,13 @@ static const struct row json_rows[] = {
 	{ S("caf\xe9"), "\"caf\xc3\xa9\"" },		/* Latin-1 */
 	{ S("\xc3"), "\"\xc3\x83\"" },			/* cut short */
 	{ S("\xc0\xaf"), "\"\xc3\x80\xc2\xaf\"" },	/* overlong */
-	{ S("\xed\xa0\x80"), "\"\xc3\xad\xc2\xa0\xc2\x80\"" }, /* surrogate */
-	{ S("\xf4\x90\x80\x80"), "\"\xc3\xb4\xc2\x90\xc2\x80\xc2\x80\"" },
+	{ S("\xed\xa0\x80"), "\"\xc3\xad\xc2\xa0\\u0080\"" }, /* surrogate */
+	{ S("\xf4\x90\x80\x80"), "\"\xc3\xb4\\u0090\\u0080\\u0080\"" },
+	/* C1 and the Unicode line breaks escaped, from UTF-8 or Latin-1 */
+	{ S("a\xc2\x85" "b\xc2\x9f\xc2\xa0"), "\"a\\u0085b\\u009f\xc2\xa0\"" },
+	{ S("l\xe2\x80\xa8p\xe2\x80\xa9q\xe2\x80\xaa"),
+	    "\"l\\u2028p\\u2029q\xe2\x80\xaa\"" },
+	{ S("\x85\x9f\xa0"), "\"\\u0085\\u009f\xc2\xa0\"" },
 	{ S("\xf0\x9f\x98\x80!"), "\"\xf0\x9f\x98\x80!\"" },
 	{ S("\xe2\x82\xac"), "\"\xe2\x82\xac\"" },
 	{ S("\xff\xfe"), "\"\xc3\xbf\xc3\xbe\"" },
@@ -63,6 +68,8 @@ json_escape_of(unsigned char c, char *esc)
 		return (size_t)snprintf(esc, 8, "\\%c", c == '\b' ? 'b' :
 		    c == '\f' ? 'f' : c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
 	if (c < 0x20)
+		return (size_t)snprintf(esc, 8, "\\u%04x", c);
+	if (c >= 0x80 && c <= 0x9f)	/* Latin-1 C1: escaped */
 		return (size_t)snprintf(esc, 8, "\\u%04x", c);
 	if (c >= 0x80)	/* alone it is no UTF-8: Latin-1 */
 		return (size_t)snprintf(esc, 8, "%c%c", 0xc0 | (c >> 6),
@@ -122,11 +129,19 @@ START_TEST(test_json_byte_positions)
 }
 END_TEST
 
+/* TSV: quoted as RFC 4180 says when a value holds a tab, a line end or
+ * a double quote (what sqlite3 and DuckDB read back); backslashes as
+ * they are; C1, U+2028 and U+2029 spaces in TSV and CSV alike. */
 static const struct row tsv_rows[] = {
 	{ S("a b"), "a b" },
-	{ S("a\tb\nc\\d\re"), "a\\tb\\nc\\\\d\\re" },
+	{ S("a\tb\nc\\d\re"), "\"a\tb\nc\\d\re\"" },
 	{ S("M\xfcller"), "M\xc3\xbcller" },
-	{ S("x,\"y\""), "x,\"y\"" },
+	{ S("x,\"y\""), "\"x,\"\"y\"\"\"" },
+	{ S("\"Q\" Smith"), "\"\"\"Q\"\" Smith\"" },
+	{ S("back\\slash"), "back\\slash" },
+	{ S("a\x85" "b\xc2\x85" "c\xe2\x80\xa8" "d\xe2\x80\xa9" "e\x9f"),
+	    "a b c d e " },
+	{ S("\xc2\xa0\xe2\x80\xaa"), "\xc2\xa0\xe2\x80\xaa" },
 };
 
 static const struct row csv_rows[] = {
@@ -137,6 +152,7 @@ static const struct row csv_rows[] = {
 	{ S("two\nlines"), "\"two\nlines\"" },
 	{ S("tab\there"), "tab\there" },
 	{ S("M\xfcller, J"), "\"M\xc3\xbcller, J\"" },
+	{ S("c1\x85, \xe2\x80\xa8"), "\"c1 ,  \"" },
 };
 
 START_TEST(test_tsv)
@@ -239,7 +255,14 @@ START_TEST(test_game_json_numbers)
 		{ "[%clk 0:02:58.6]", "\"clocks\":[178.6]" },
 		{ "[%clk 1:00:00.999]", "\"clocks\":[3600.999]" },
 		{ "[%clk -0:00:01.5]", "\"clocks\":[-1.5]" },
-		{ "[%clk 999999999:59:59]", "\"clocks\":[3599999999999]" },
+		{ "[%clk 2562047:00:00]", "\"clocks\":[9223369200]" },
+		/* every digit given */
+		{ "[%clk 0:00:59.99999]", "\"clocks\":[59.99999]" },
+		{ "[%emt 0:00:00.000000001]", "\"emt\":[0.000000001]" },
+		{ "[%clk 0:00:01.50]", "\"clocks\":[1.5]" },
+		/* no time: past 292 years, odd forms */
+		{ "[%clk 999999999:59:59]", "\"plies\":1,\"result\":\"*\",\"final\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\"termination\":null}" },
+		{ "[%clk 0:1:00] [%emt 0:00:05.]", "\"termination\":null}" },
 		{ "[%emt -10]", "\"emt\":[-10]" },
 		{ "[%eval -12.34]", "\"evals\":[{\"cp\":-1234}]" },
 		{ "[%eval 0.07,5]", "\"evals\":[{\"cp\":7,\"depth\":5}]" },
@@ -366,6 +389,72 @@ static const struct end_row ends[] = {
 	    "checkmate" },
 };
 
+/* TimeControl (standard 9.6.1) as data: the periods in JSON, and the
+ * first period's base and increment as row fields; leading zeros
+ * dropped, fractions kept as given, null for "?" and what does not
+ * read. */
+static const struct tc_row {
+	const char *tag;	/* NULL: no tag */
+	const char *json;	/* the "timecontrol" field, NULL: none */
+	const char *base, *inc;
+} tc_rows[] = {
+	{ "40/9000:300", "[{\"moves\":40,\"seconds\":9000},{\"seconds\":300}]", "9000", "0" },
+	{ "180+2", "[{\"seconds\":180,\"increment\":2}]", "180", "2" },
+	{ "*180", "[{\"seconds\":180,\"sandclock\":true}]", "180", "0" },
+	{ "300", "[{\"seconds\":300}]", "300", "0" },
+	{ "10+0.1", "[{\"seconds\":10,\"increment\":0.1}]", "10", "0.1" },
+	{ "0180+02", "[{\"seconds\":180,\"increment\":2}]", "180", "2" },
+	{ "40/7200:20/3600:900+30", "[{\"moves\":40,\"seconds\":7200},"
+	    "{\"moves\":20,\"seconds\":3600},{\"seconds\":900,"
+	    "\"increment\":30}]", "7200", "0" },
+	{ "1/259200", "[{\"moves\":1,\"seconds\":259200}]", "259200", "0" },
+	{ "-", "[]", "", "" },
+	{ "?", "null", "", "" },
+	{ "", "null", "", "" },
+	{ "3 min", "null", "", "" },
+	{ "40/", "null", "", "" },
+	{ "0/60", "null", "", "" },
+	{ "*10+1", "null", "", "" },
+	{ "60:", "null", "", "" },
+	{ "5.", "null", "", "" },
+	{ NULL, NULL, "", "" },
+};
+
+START_TEST(test_timecontrol)
+{
+	const struct tc_row *r = &tc_rows[_i];
+	char pgn[160], want[200];
+	cd_buf b = { 0 };
+	const char *js, *f[2] = { "@base", "@increment" };
+	cd_game *g;
+	int k;
+
+	if (r->tag != NULL)
+		snprintf(pgn, sizeof(pgn), "[TimeControl \"%s\"]\n\n1. e4 *\n",
+		    r->tag);
+	else
+		snprintf(pgn, sizeof(pgn), "1. e4 *\n");
+	g = parse(pgn);
+	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
+	js = cstr(&b);
+	if (r->json != NULL) {
+		snprintf(want, sizeof(want), "\"termination\":null,"
+		    "\"timecontrol\":%s}", r->json);
+		ck_assert_msg(strstr(js, want) != NULL, "%s: %s", r->tag, js);
+	} else
+		ck_assert_msg(strstr(js, "timecontrol") == NULL, "%s", js);
+	for (k = 0; k < 2; k++) {
+		b.len = 0;
+		ck_assert(cd_game_field_known(f[k]));
+		ck_assert_int_eq(cd_game_write_field(g, f[k], 1, &b), CD_OK);
+		ck_assert_msg(strcmp(cstr(&b), k ? r->inc : r->base) == 0,
+		    "%s %s: '%s'", r->tag, f[k], b.data);
+	}
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
 START_TEST(test_termination)
 {
 	cd_game *g = parse(ends[_i].pgn);
@@ -398,6 +487,8 @@ json_suite(void)
 	tcase_add_test(tc, test_game_json_numbers);
 	tcase_add_test(tc, test_game_json_plain);
 	tcase_add_test(tc, test_fields);
+	tcase_add_loop_test(tc, test_timecontrol, 0,
+	    sizeof(tc_rows) / sizeof(tc_rows[0]));
 	tcase_add_loop_test(tc, test_termination, 0,
 	    (int)(sizeof(ends) / sizeof(ends[0])));
 	suite_add_tcase(s, tc);

@@ -161,6 +161,27 @@ grep -q 'b KQkq e3 c0 "A - B, Null move in the main line, ?, 2025.08.08"; c1 "\*
     "$T/out" || fail "sm before a null move"
 
 # -o, -q, two inputs: ids go on counting, messages count per file; a
+# --plies=N..M: exactly the lines of the whole output whose id ply
+# ("game.ply") is in N..M, in order, for ranges open and closed;
+# --plies=..M is --first=M+1
+"$P" -q --ops=id sample.pgn >"$T/plies-all.epd" 2>/dev/null
+for r in 0 3 0..0 1..4 2.. ..5 10..12 40..400 500..; do
+	lo=${r%%..*}; hi=${r##*..}
+	[ -z "$lo" ] && lo=0
+	[ -z "$hi" ] && hi=999999
+	awk -v lo="$lo" -v hi="$hi" '{ p = $0; sub(/.*id "[0-9]+\./, "", p); sub(/".*/, "", p)
+	    if (p + 0 >= lo && p + 0 <= hi) print }' "$T/plies-all.epd" >"$T/plies-want.epd"
+	"$P" -q --ops=id --plies="$r" sample.pgn >"$T/plies.epd" 2>/dev/null
+	cmp -s "$T/plies.epd" "$T/plies-want.epd" || fail "--plies=$r: $(wc -l <"$T/plies.epd") lines, expected $(wc -l <"$T/plies-want.epd")"
+done
+[ "$(wc -l <"$T/plies-want.epd")" -eq 0 ] || fail "--plies=500..: not empty"
+"$P" -q --plies=..9 p2e-games.pgn >"$T/a.epd" 2>/dev/null
+"$P" -q --first=10 p2e-games.pgn >"$T/b.epd" 2>/dev/null
+cmp -s "$T/a.epd" "$T/b.epd" || fail "--plies=..9 is not --first=10"
+for bad in 5..3 x 1..y -1 ""; do
+	run 2 "$P" --plies="$bad" sample.pgn
+done
+
 # missing file is exit 2 and the others are still read
 run 1 "$P" -q -o "$T/o.epd" p2e-games.pgn p2e-games.pgn
 [ -s "$T/out" ] && fail "-o wrote to stdout"

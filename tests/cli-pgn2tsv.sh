@@ -30,13 +30,126 @@ cmp -s "$T/out" "$E/json-games.csv" || { fail "json-games.csv differs"; diff "$E
 # tags only: nothing parsed, nothing rejected, the same values
 expect 0 "$P" -H -f Event,White,Black,Result,ECO json-games.pgn
 [ "$(wc -l <"$T/out")" -eq 6 ] || fail "tag-only: $(wc -l <"$T/out") rows, expected 6"
-[ -s "$T/err" ] && fail "tag-only: messages: $(cat "$T/err")"
+[ "$(cat "$T/err")" = "pgn2tsv: warning: no game has a tag 'ECO': an empty column" ] || fail "tag-only: messages: $(cat "$T/err")"
 grep -v '^Illegal' "$T/out" >"$T/tags"
 "$P" -H -f Event,White,Black,Result,ECO,@plies json-games.pgn 2>/dev/null |
     cut -f1-5 >"$T/parsed"
 cmp -s "$T/tags" "$T/parsed" || { fail "tag-only and parsed values differ"; diff "$T/tags" "$T/parsed" >&2; }
 # every row one line
 [ "$(awk -F'\t' 'NF != 5' "$T/out" | wc -l)" -eq 0 ] || fail "rows with other than 5 fields"
+
+# the value rules (tests/files/tsv-values.pgn): a value with a double
+# quote quoted as RFC 4180 says, backslashes as they are, C1, U+2028 and
+# U+2029 spaces, Result the tag as written (a missing one the marker);
+# both paths, TSV and CSV
+for fl in "" "--csv"; do
+	ext=tsv; [ -n "$fl" ] && ext=csv
+	expect 0 "$P" $fl -f Event,White,Black,Result,@result tsv-values.pgn
+	cmp -s "$T/out" "$E/tsv-values.$ext" || { fail "tsv-values.$ext differs"; diff "$E/tsv-values.$ext" "$T/out" >&2; }
+	expect 0 "$P" $fl -f Event,White,Black,Result tsv-values.pgn
+	cut -d"$(printf '\t')" -f1-4 "$E/tsv-values.$ext" >"$T/want"
+	[ -n "$fl" ] && sed 's/,[^,]*$/\r/' "$E/tsv-values.$ext" >"$T/want"
+	cmp -s "$T/out" "$T/want" || { fail "tags only: tsv-values.$ext differs"; diff "$T/want" "$T/out" >&2; }
+done
+# every tag value loads back intact into sqlite3 from TSV (tab mode)
+# and from CSV: compared with the values pgn2json writes
+if command -v sqlite3 >/dev/null 2>&1 && command -v jq >/dev/null 2>&1; then
+	for f in tsv-values.pgn json-games.pgn; do
+		# pgn2json escapes C1, U+2028 and U+2029: spaces here
+		"$tooldir/pgn2json" "$f" 2>/dev/null | jq -r '.tags |
+		    [.Event, .White, .Black] | map(gsub("[\u0080-\u009f\u2028\u2029]"; " ")) |
+		    @json' >"$T/want"
+		"$P" -f Event,White,Black,@plies "$f" >"$T/t.tsv" 2>/dev/null
+		"$P" --csv -f Event,White,Black,@plies "$f" >"$T/t.csv" 2>/dev/null
+		rm -f "$T/t.db"
+		sqlite3 "$T/t.db" '.mode tabs' ".import $T/t.tsv t" \
+		    '.mode csv' ".import $T/t.csv c" || fail "sqlite3 .import of $f"
+		for x in t c; do
+			sqlite3 -json "$T/t.db" "SELECT Event, White, Black FROM $x" |
+			    jq -r '.[] | [.Event, .White, .Black] | @json' >"$T/sql.$x"
+		done
+		for x in t c; do
+			cmp -s "$T/want" "$T/sql.$x" || { fail "$f: sqlite3 reads other values from table $x"; diff "$T/want" "$T/sql.$x" >&2; }
+		done
+	done
+fi
+
+# --sql: the golden SQL (both fixtures: quotes, a backslash, NULL for
+# '?', a missing tag or an unknown date, INTEGER columns), and what
+# sqlite3 makes of it
+expect 1 "$P" --sql -f Event,White,Black,Date,Result,WhiteElo,@plies,@result,@termination tsv-values.pgn json-games.pgn
+cmp -s "$T/out" "$E/tsv-values.sql" || { fail "tsv-values.sql differs"; diff "$E/tsv-values.sql" "$T/out" >&2; }
+expect 2 "$P" --sql=1games tsv-values.pgn
+expect 2 "$P" --sql=Select tsv-values.pgn
+expect 2 "$P" --sql -f WhiteElo,whiteelo tsv-values.pgn
+grep -q "have one name in SQL" "$T/err" || fail "--sql clash: $(cat "$T/err")"
+expect 0 "$P" --sql=t -H -f White tsv-values.pgn
+head -1 "$T/out" | grep -q '^BEGIN;$' || fail "--sql -H: $(head -1 "$T/out")"
+if command -v sqlite3 >/dev/null 2>&1; then
+	rm -f "$T/s.db"
+	sqlite3 "$T/s.db" <"$E/tsv-values.sql" || fail "sqlite3 refuses tsv-values.sql"
+	[ "$(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')" = "9|4|1|integer" ] ||
+	    fail "sqlite3 reads tsv-values.sql as $(sqlite3 "$T/s.db" 'SELECT count(*), count(White), sum(WhiteElo > 1000), typeof(_plies) FROM games')"
+	# TimeControl as numbers: REAL, NULL where there is none
+	printf '[TimeControl "10+0.1"]\n\n1. e4 *\n\n[TimeControl "40/9000:300"]\n\n1. d4 *\n\n[TimeControl "?"]\n\n1. c4 *\n' >"$T/tc.pgn"
+	rm -f "$T/tc.db"
+	"$P" --sql -f @base,@increment "$T/tc.pgn" | sqlite3 "$T/tc.db" || fail "sqlite3 refuses --sql of TimeControl"
+	[ "$(sqlite3 "$T/tc.db" 'SELECT _base * 2, _increment * 10, typeof(_base) FROM games' | tr '\n' ' ')" = "20.0|1.0|real 18000.0|0.0|real ||null " ] ||
+	    fail "@base, @increment in sqlite3: $(sqlite3 "$T/tc.db" 'SELECT _base * 2, _increment * 10, typeof(_base) FROM games' | tr '\n' ' ')"
+	# the OTB archive (more than one transaction): typed comparisons
+	# in sqlite3 agree with awk on the TSV of the same games
+	otb="$top_srcdir/../shared/corpus/pgn/otb-14539.pgn.xz"
+	if [ -f "$otb" ]; then
+		cols=White,WhiteElo,BlackElo,PlyCount,Date,@plies
+		"$P" -q --sql -f $cols "$otb" 2>/dev/null >"$T/otb.sql"
+		"$P" -q -H -f $cols "$otb" 2>/dev/null >"$T/otb.tsv"
+		rm -f "$T/otb.db"
+		sqlite3 "$T/otb.db" <"$T/otb.sql" || fail "sqlite3 refuses the OTB SQL"
+		got=$(sqlite3 "$T/otb.db" "SELECT count(*), count(WhiteElo),
+		    sum(WhiteElo > 2000), sum(BlackElo >= 2700),
+		    sum(PlyCount < 40), sum(_plies > 100),
+		    sum(Date IS NULL), sum(White IS NULL),
+		    sum(typeof(WhiteElo) NOT IN ('integer', 'null'))
+		    FROM games" | tr '|' ' ')
+		want=$(awk -F'\t' 'function isint(v) { return v ~ /^[+-]?[0-9]+$/ }
+		    { n++; if (isint($2)) { e++; if ($2 + 0 > 2000) w++ }
+		      if (isint($3) && $3 + 0 >= 2700) b++
+		      if (isint($4) && $4 + 0 < 40) p++
+		      if ($6 + 0 > 100) m++
+		      if ($5 == "????.??.??") d++
+		      if ($1 == "?" || $1 == "") u++ }
+		    END { printf "%d %d %d %d %d %d %d %d 0\n", n, e, w, b, p, m, d, u }' "$T/otb.tsv")
+		[ "$got" = "$want" ] || fail "OTB in sqlite3: $got, awk: $want"
+		[ "$(grep -c '^COMMIT;$' "$T/otb.sql")" -eq 2 ] || fail "OTB: not two transactions"
+	fi
+fi
+
+# a name that is no tag name, or a tag no game has: a warning each, the
+# column empty; @fullmoves and @file (white and black to move first,
+# no moves; both paths for @file)
+expect 1 "$P" -f "White, Black",plies,@file,@fullmoves,@plies json-games.pgn
+grep -q "^pgn2tsv: warning: field ' Black' is no tag name" "$T/err" || fail "no warning for ' Black': $(cat "$T/err")"
+grep -q "^pgn2tsv: warning: no game has a tag 'plies'" "$T/err" || fail "no warning for plies: $(cat "$T/err")"
+[ "$(cut -f4- "$T/out" | tr '\t\n' ' |')" = "@file @fullmoves @plies|json-games.pgn 2 4|json-games.pgn 5 10|json-games.pgn 2 3|json-games.pgn 0 0|json-games.pgn 1 1|" ] ||
+    fail "@file, @fullmoves: $(cut -f4- "$T/out" | tr '\t\n' ' |')"
+printf '[FEN "4k3/8/8/8/8/8/8/4K2R b K - 0 7"]\n\n7... Kd7 8. Rh7+ Ke6 *\n' >"$T/black.pgn"
+expect 0 "$P" -H -f @fullmoves,@plies "$T/black.pgn"
+[ "$(cat "$T/out")" = "$(printf '2\t3')" ] || fail "@fullmoves from black: $(cat "$T/out")"
+expect 0 "$P" -H -f Event,@file - <json-games.pgn
+[ "$(cut -f2 "$T/out" | sort -u)" = "<stdin>" ] || fail "@file of standard input: $(cut -f2 "$T/out" | sort -u)"
+[ -s "$T/err" ] && fail "tags and @file: messages: $(cat "$T/err")"
+
+# rows go out as games are read, not when the output buffer is full or
+# the input ends: 2,000 games of 1 KiB (more than the reader takes in
+# at once) from a pipe that then stalls for 6 s; the first row must
+# come within 3 s, on both paths
+awk 'BEGIN { c = sprintf("%1000s", ""); gsub(/ /, "x", c)
+    for (i = 1; i <= 2000; i++) printf "[Event \"g%d\"]\n\n1. e4 {%s} *\n\n", i, c }' >"$T/stall.pgn"
+for f in Event Event,@plies; do
+	{ cat "$T/stall.pgn"; sleep 6; } | "$P" -H -f $f 2>/dev/null |
+	    timeout 3 head -n 1 >"$T/first" 2>/dev/null
+	[ "$(cut -f1 "$T/first")" = g1 ] || fail "-f $f: no row within 3 s of its game"
+done
 
 # standard input, -o, -j
 "$P" -j 3 <json-games.pgn >"$T/j3" 2>/dev/null

@@ -55,8 +55,8 @@ enum {
 /* What a comment's commands say, as numbers. */
 typedef struct cd_comment_data {
 	unsigned has;		/* CD_COMMENT_* of the numbers read */
-	int64_t clk_ms;		/* [%clk]: clock left, milliseconds */
-	int64_t emt_ms;		/* [%emt]: time used by the move, ms */
+	int64_t clk_ns;		/* [%clk]: clock left, nanoseconds */
+	int64_t emt_ns;		/* [%emt]: time used by the move, ns */
 	int eval_kind;		/* CD_EVAL_*: [%eval] */
 	int32_t eval;		/* centipawns or N of mate in N */
 	int32_t eval_depth;	/* depth after the comma, -1 if none */
@@ -72,8 +72,10 @@ enum {
 
 /*
  * Read the commands of text[0..len) into *d (cleared first): the clock
- * and elapsed time as [-]H:MM:SS with an optional fraction (up to
- * milliseconds; also MM:SS and plain seconds), the evaluation as a
+ * and elapsed time as [-]H:MM:SS with an optional fraction (every digit
+ * to the nanosecond, the ninth; further digits dropped; also MM:SS and
+ * plain seconds; minutes and seconds after a colon have two digits, a
+ * point at least one digit after it, else the command gives no time), the evaluation as a
  * pawn value with up to two decimals (rounded half away from zero to
  * centipawns) or #N, optionally followed by `,DEPTH`; the timestamp as
  * an integer.  When a command comes twice, the last that reads wins.
@@ -86,10 +88,10 @@ enum {
 CD_API unsigned cd_comment_read(const char *text, size_t len,
     cd_comment_data *d);
 
-/* The time value of a [%clk] or [%emt] argument in milliseconds; false
+/* The time value of a [%clk] or [%emt] argument in nanoseconds; false
  * when it does not read. */
 CD_API bool cd_comment_parse_time(const char *s, size_t len,
-    int64_t *ms);
+    int64_t *ns);
 
 /* An [%eval] argument: false when it does not read. */
 CD_API bool cd_comment_parse_eval(const char *s, size_t len, int *kind,

@@ -29,25 +29,33 @@ CD_API cd_status cd_utf8_append(cd_buf *out, const char *s,
     size_t len);
 
 /* Append s[0..len) as a JSON string (RFC 8259): quoted, `"` and `\`
- * escaped, control characters as \n \t \r \b \f or \u00XX. */
+ * escaped, control characters as \n \t \r \b \f or \u00XX, and the
+ * C1 controls, U+2028 and U+2029 as \u0085, \u2028 ... too (readers
+ * that follow Unicode line breaks keep a line whole). */
 CD_API cd_status cd_json_append_string(cd_buf *out, const char *s,
     size_t len);
 
 /* Table field styles. */
 enum {
-	CD_FIELD_TSV = 0,	/* tab, LF, CR and backslash written \t \n
-				 * \r \\: a row is one line */
-	CD_FIELD_CSV = 1	/* RFC 4180: quoted ("" for ") when the
-				 * value holds , " CR or LF */
+	CD_FIELD_TSV = 0,	/* tab-separated */
+	CD_FIELD_CSV = 1,	/* comma-separated */
+	CD_FIELD_SQL = 2	/* an SQL string literal */
 };
 
-/* Append one field of a table row in style CD_FIELD_*. */
+/* Append one field of a table row in style CD_FIELD_*: quoted as RFC
+ * 4180 says ("" for ") when the value holds the separator (tab or
+ * comma), `"`, CR or LF, else as it is (a backslash too); C1 controls,
+ * U+2028 and U+2029 written as spaces.  sqlite3's .import and DuckDB's
+ * read_csv read either style back intact.  CD_FIELD_SQL: in single
+ * quotes, each doubled, the text as it is (standard SQL, which sqlite3,
+ * DuckDB and PostgreSQL read). */
 CD_API cd_status cd_field_append(cd_buf *out, const char *s,
     size_t len, int style);
 
 /* Whether s[0..len) is printable ASCII (0x20 to 0x7e) without `"` or
  * `\`: text that cd_utf8_append, cd_json_append_string (within its
- * quotes) and cd_field_append in CD_FIELD_TSV write as it is. */
+ * quotes) and cd_field_append (without a tab or comma) write as it
+ * is. */
 CD_API bool cd_text_plain(const char *s, size_t len);
 
 /* pgn2json options (cd_game_write_json). */
@@ -74,6 +82,12 @@ enum {
  *   "final"    the FEN of the final position
  *   "termination"  the ending of the final position per the FIDE
  *              rules (cd_ending_name of its first ending), or null
+ *   "timecontrol"  when the game has the tag: its periods
+ *              (chessdata/timecontrol.h) as [{"moves": M, "seconds": S,
+ *              "increment": I, "sandclock": true}], each key only when
+ *              given ("40/9000:300" [{"moves":40,"seconds":9000},
+ *              {"seconds":300}]); [] for "-", null for "?" or a value
+ *              that does not read
  *   "clocks", "emt"  seconds ([%clk], [%emt]), "evals" ({"cp": N} or
  *              {"mate": N} from White's side, with "depth" when given):
  *              one entry per ply, null where a ply has none; each
@@ -104,8 +118,11 @@ CD_API cd_status cd_game_write_json_opening(const cd_game *g,
 /*
  * Computed fields of a row, named with an `@` so that no tag has their
  * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
- * "@uci", "@plies", "@result", "@final", "@termination" (the name, or
- * nothing).  Appends the plain value (not escaped: see
+ * "@uci", "@plies" (half-moves), "@fullmoves" (the move numbers the
+ * main line spans: 1. e4 e5 2. Nf3 is 2), "@result", "@final",
+ * "@termination" (the name, or nothing), "@base" and "@increment"
+ * (seconds of the TimeControl's first period, 0 for no increment;
+ * nothing without a time control).  Appends the plain value (not escaped: see
  * cd_field_append).  CD_ERR_ARG for an unknown name.
  */
 CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,
