@@ -11,7 +11,11 @@
 set -u
 : "${top_builddir:?}"
 [ -x "$top_builddir/tests/check_pgn" ] || exit 77
-CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_pgn" || exit 1
-CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_pgn_lex" || exit 1
-CHESSDATA_NO_AVX2=1 "$top_builddir/tests/check_fen" || exit 1
-CHESSDATA_NO_SSSE3=1 "$top_builddir/tests/check_fen" || exit 1
+# (only the test cases that hold those tests: CK_RUN_CASE)
+CHESSDATA_NO_AVX2=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" || exit 1
+for c in reader tokens; do
+	CHESSDATA_NO_AVX2=1 CK_RUN_CASE=$c "$top_builddir/tests/check_pgn_lex" ||
+	    exit 1
+done
+CHESSDATA_NO_AVX2=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" || exit 1
+CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" || exit 1

@@ -2283,13 +2283,20 @@ pgn_suite(void)
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);
-	tcase_add_test(tc, test_fold_random);
-	tcase_add_test(tc, test_plain_comment_random);
 	tcase_add_test(tc, test_tags_random);
 	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);
 	tcase_add_test(tc, test_export_many_tags);
+	tcase_set_timeout(tc, 60);
+	suite_add_tcase(s, tc);
+
+	/* the comment folder's SIMD code against the reference (check-sse2.sh
+	 * runs this case once more without AVX2) */
+	tc = tcase_create("simd");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_fold_random);
+	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-openings-chessops.sh: opening classification against an
-# independent computation, game by game.  For the OTB archive (whole)
-# and the online exports (the first 4 MB of each; CORPUS_MB=N for
-# more), made export format by pgn-regularize (so that both readers
+# independent computation, game by game.  For the OTB archive and the
+# online exports (the first 4 MB of each; CORPUS_MB=N for N MB,
+# CORPUS_MB=0 for the whole files),
+# made export format by pgn-regularize (so that both readers
 # frame the same games), pgn2tsv -f @game,@eco,@opening,@opening_ply
 # with the five lichess tables, and with pgn-extract's eco.pgn, must
 # equal tests/opening-check.mjs, which classifies with chessops (npm):
@@ -58,7 +59,6 @@ compare() {
 for f in "$C/pgn/otb-14539.pgn.xz" "$C"/online/*.pgn.xz; do
 	b=$(basename "$f" .pgn.xz)
 	max=$((${CORPUS_MB:-4} * 1000000))
-	case $b in otb-*) max=0 ;; esac
 	xz -dc "$f" | awk -v max=$max \
 	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }' |
 	    "$tooldir/pgn-regularize" -q >"$T/$b.pgn" 2>/dev/null

@@ -127,9 +127,11 @@ writer_checks(const char *t, size_t n)
 	FUZZ_CHECK(cd_field_append(&b, t, n, CD_FIELD_TSV) == CD_OK, "nomem");
 	FUZZ_CHECK(valid_utf8((unsigned char *)b.data, b.len),
 	    "TSV field not UTF-8");
+	/* a tab or line end only inside the quotes of RFC 4180 */
 	FUZZ_CHECK(b.len == 0 || (!memchr(b.data, '\t', b.len) &&
-	    !memchr(b.data, '\n', b.len) && !memchr(b.data, '\r', b.len)),
-	    "tab or line end in a TSV field");
+	    !memchr(b.data, '\n', b.len) && !memchr(b.data, '\r', b.len)) ||
+	    (b.len >= 2 && b.data[0] == '"' && b.data[b.len - 1] == '"'),
+	    "tab or line end in a TSV field outside quotes");
 	b.len = 0;
 	FUZZ_CHECK(cd_field_append(&b, t, n, CD_FIELD_CSV) == CD_OK, "nomem");
 	FUZZ_CHECK(valid_utf8((unsigned char *)b.data, b.len),
