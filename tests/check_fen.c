@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include "core-util.h"
+#include "rounds.h"
 
 /* ---- round trips ---- */
 
@@ -250,7 +251,7 @@ START_TEST(test_castling_random)
 	    { CD_H8, CD_A8 } };
 	int i, color, s;
 
-	for (i = 0; i < 200000; i++) {
+	for (i = 0; i < TU_ROUNDS(200000); i++) {
 		cd_board b;
 		char buf[CD_FEN_MAX], want[8];
 		const char *field;
@@ -341,7 +342,7 @@ START_TEST(test_placement_random)
 	static const char letters[] = "?PNBRQK??pnbrqk";
 	int i, sq, rank, file;
 
-	for (i = 0; i < 100000; i++) {
+	for (i = 0; i < TU_ROUNDS(100000); i++) {
 		cd_board b;
 		char buf[CD_FEN_MAX], want[CD_FEN_MAX], *w = want;
 		/* how full: from none to every square */

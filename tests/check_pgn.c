@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <check.h>
+#include "rounds.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1138,7 +1139,7 @@ START_TEST(test_random_games)
 
 	ck_assert_ptr_nonnull(text);
 	ck_assert_ptr_nonnull(text2);
-	for (gi = 0; gi < 1200; gi++) {
+	for (gi = 0; gi < TU_ROUNDS(1200); gi++) {
 		const char *fen = fens[gi % 6], *sep;
 		cd_board b;
 		size_t len, len2;
@@ -1184,7 +1185,7 @@ START_TEST(test_random_games)
 		ck_assert_int_eq(ply, nplies);
 		moves += nplies;
 	}
-	ck_assert_int_gt(moves, 50000);
+	ck_assert_int_gt(moves, TU_ROUNDS(50000));
 	free(text);
 	free(text2);
 }
@@ -1247,7 +1248,7 @@ START_TEST(test_positions_random)
 	int gi, nodes = 0;
 
 	ck_assert_ptr_nonnull(text);
-	for (gi = 0; gi < 300; gi++) {
+	for (gi = 0; gi < TU_ROUNDS(300); gi++) {
 		const char *fen = starts[gi % 6].fen;
 		cd_board b, before, v;
 		size_t len;
@@ -1302,7 +1303,7 @@ START_TEST(test_positions_random)
 		}
 		nodes += (int)game->nnodes;
 	}
-	ck_assert_int_gt(nodes, 50000);
+	ck_assert_int_gt(nodes, TU_ROUNDS(50000));
 	/* none without the flag, and none once a move is added */
 	ck_assert_int_eq(cd_pgn_parse_text(game, "1. e4 e5 *\n", 11, NULL,
 	    NULL), CD_OK);
@@ -1346,7 +1347,7 @@ START_TEST(test_random_tokens)
 	int gi, tried = 0, accepted = 0;
 
 	ck_assert_ptr_nonnull(text);
-	for (gi = 0; gi < 210; gi++) {
+	for (gi = 0; gi < TU_ROUNDS(210); gi++) {
 		const char *fen = fens[gi % 7];
 		cd_board b;
 		size_t len;
@@ -1439,9 +1440,9 @@ START_TEST(test_random_tokens)
 			}
 		}
 	}
-	ck_assert_int_gt(tried, 10000);
-	ck_assert_int_gt(accepted, 1000);
-	ck_assert_int_gt(tried - accepted, 1000);
+	ck_assert_int_gt(tried, TU_ROUNDS(10000));
+	ck_assert_int_gt(accepted, TU_ROUNDS(1000));
+	ck_assert_int_gt(tried - accepted, TU_ROUNDS(1000));
 	free(text);
 }
 END_TEST
@@ -1484,7 +1485,7 @@ START_TEST(test_fold_random)
 	char in[300], want[300];
 	int round;
 
-	for (round = 0; round < 20000; round++) {
+	for (round = 0; round < TU_ROUNDS(20000); round++) {
 		size_t n = rnd(260), i, k;
 		bool changed;
 		uint32_t a;
@@ -1543,7 +1544,7 @@ START_TEST(test_plain_comment_random)
 
 	memset(&slow, 0, sizeof(slow));
 	slow.warn = no_warn;
-	for (round = 0; round < 20000; round++) {
+	for (round = 0; round < TU_ROUNDS(20000); round++) {
 		int nc = 1 + (int)rnd(3), j, end = (int)rnd(4), nw = 0;
 		cd_error e1, e2;
 		char *o1, *o2;
@@ -1605,7 +1606,7 @@ START_TEST(test_plain_comment_random)
 		free(o1);
 		free(o2);
 	}
-	ck_assert_int_gt(fast_notes, 10000);
+	ck_assert_int_gt(fast_notes, TU_ROUNDS(10000));
 }
 END_TEST
 
@@ -1755,7 +1756,7 @@ START_TEST(test_tag_block_random)
 	int round;
 
 	ck_assert_ptr_nonnull(ref);
-	for (round = 0; round < 20000; round++) {
+	for (round = 0; round < TU_ROUNDS(20000); round++) {
 		const char *eol = rnd(4) == 0 ? "\r\n" : "\n";
 		size_t k = 0, i, j, n, ntags = rnd(14);
 
@@ -1836,7 +1837,7 @@ START_TEST(test_tags_random)
 	int round;
 
 	cd_game_clear(game);
-	for (round = 0; round < 30000; round++) {
+	for (round = 0; round < TU_ROUNDS(30000); round++) {
 		unsigned op = rnd(100);
 		const char *name = names[rnd(round % 3 == 0 ? 40 : NNAMES)];
 		size_t i, j, k, n, nother;
@@ -2020,7 +2021,7 @@ START_TEST(test_fill_random)
 	static char in[16384], want[16384], tok[300][136];
 	int round;
 
-	for (round = 0; round < 3000; round++) {
+	for (round = 0; round < TU_ROUNDS(3000); round++) {
 		/* every other comment long: most of its lines start after
 		 * a line end */
 		int nw = 1 + (int)rnd(round % 2 ? 12 : 100), ntok = 0, i, w;
@@ -2089,7 +2090,7 @@ START_TEST(test_fill_moves_random)
 	cd_move list[CD_MAX_MOVES];
 	int round, plain = 0, marked = 0;
 
-	for (round = 0; round < 2000; round++) {
+	for (round = 0; round < TU_ROUNDS(2000); round++) {
 		unsigned start = starts[rnd(sizeof(starts) / sizeof(starts[0]))];
 		int nt[2] = { 0, 0 }, ply, nplies = 1 + (int)rnd(160), r;
 		bool need[2] = { true, true };
@@ -2159,8 +2160,8 @@ START_TEST(test_fill_moves_random)
 			free(out);
 		}
 	}
-	ck_assert_int_gt(plain, 50000);
-	ck_assert_int_gt(marked, 10000);
+	ck_assert_int_gt(plain, TU_ROUNDS(50000));
+	ck_assert_int_gt(marked, TU_ROUNDS(10000));
 }
 END_TEST
 
