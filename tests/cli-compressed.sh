@@ -478,9 +478,10 @@ case $FORMATS in *zstd*)
 	bin="$B/.libs/pgn-sort"
 	[ -x "$bin" ] || bin="$B/pgn-sort"
 	if [ -x /usr/bin/time ] && ! $sanitized; then
+		# (each frame declares a 128 MiB window, whatever the level)
 		for f in "$T"/m/p*.zst; do
 			"$B/pgn-sort" "${f%.zst}.pgn" |
-			    zstd -q -19 --long=27 -c >"${f%.zst}.l.zst"
+			    zstd -q -3 --long=27 -c >"${f%.zst}.l.zst"
 		done
 		LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 		    /usr/bin/time -v "$bin" -m -S 16M "$T"/m/p*.l.zst \

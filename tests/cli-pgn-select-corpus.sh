@@ -7,7 +7,8 @@
 # --position after 1. e4 c5 2. Nf3 d6, --material=KRkr and every
 # --ends kind (tests/select-peer.mjs); -v giving the complement; the
 # same bytes with one thread and two.  The newer conditions on the OTB
-# archive and on the online exports (the games of them that read):
+# archive and on the online exports (the games of them that read; the
+# first 4 MB of each):
 # awk for --winner, --loser, --where and --games, chessops for a
 # repeated --material, --moves, --placement, every --occurs kind and
 # --wrong-result, each with its -v complement.
@@ -185,8 +186,12 @@ if [ -n "${D:-}" ] && [ "${BAD:--}" != "-" ]; then
 	G="$T/otb2.pgn"
 fi
 newer "$("$P" -c "$G")" "$G"
+# (the first 4 MB of each export, whole games; CORPUS_MB=N for N MB,
+# CORPUS_MB=0 for the whole files)
+max=$((${CORPUS_MB:-4} * 1000000))
 for f in "$C"/online/*.pgn.xz; do
-	xz -dc "$f"
+	xz -dc "$f" | awk -v max=$max \
+	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }'
 	echo
 done | "$P" -q -s --plies=0.. >"$T/online.pgn"
 newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"
