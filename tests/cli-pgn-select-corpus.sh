@@ -14,7 +14,9 @@
 # --wrong-result, each with its -v complement.
 #
 # chessops is taken from CHESSOPS_DIR (a directory with
-# node_modules/chessops), else /tmp/npm-peers, else installed with npm
+# node_modules/chessops), else from $top_builddir/tests/chessops (where
+# the other chessops tests install it), else /tmp/npm-peers, else
+# installed with npm
 # into the test's temporary directory; without node, or when that
 # fails, the chessops half is skipped with a message and the rest runs.
 # Skipped (77) without the corpus.
@@ -107,7 +109,8 @@ grep -q "^pgn-select: 14539 games read, [0-9]* written, 0 rejected" \
 
 # chessops
 find_chessops() {
-	for d in "${CHESSOPS_DIR:-}" /tmp/npm-peers; do
+	for d in "${CHESSOPS_DIR:-}" "$top_builddir/tests/chessops" \
+	    /tmp/npm-peers; do
 		[ -n "$d" ] && [ -f "$d/node_modules/chessops/package.json" ] &&
 		    { echo "$d"; return 0; }
 	done
