@@ -85,3 +85,12 @@ cd_game_end_position(const cd_game *g, cd_board *out)
 	for (i = g->nodes[0].next; i; i = g->nodes[i].next)
 		cd_board_make(out, g->nodes[i].move);
 }
+
+size_t
+cd_game_end_fen(const cd_game *g, char *buf)
+{
+	cd_board b;
+
+	cd_game_end_position(g, &b);
+	return cd_fen_write(&b, buf);
+}

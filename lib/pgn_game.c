@@ -16,30 +16,9 @@
 #include "pgn_internal.h"
 #include "san_fast.h"
 
-/* Grow *arr (of elements of size sz) to hold at least need elements. */
-static int
-grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
-{
-	size_t n = *cap ? *cap : min;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / sz)
-			return -1;
-		n *= 2;
-	}
-	p = realloc(*arr, n * sz);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
-/* grow() for a uint32_t capacity; out of line, for its callers test
- * the capacity first on their paths of every move or note. */
+/* cd__grow_array() for a uint32_t capacity; out of line, for its
+ * callers test the capacity first on their paths of every move or
+ * note. */
 static __attribute__((noinline)) int
 grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 {
@@ -49,16 +28,10 @@ grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 		return -1;
 	if (need <= c)
 		return 0;
-	if (grow(arr, &c, need, sz, min) != 0)
+	if (cd__grow_array(arr, &c, need, sz, min) != 0)
 		return -1;
 	*cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 	return 0;
-}
-
-int
-cd__grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
-{
-	return grow(arr, cap, need, sz, min);
 }
 
 int
@@ -75,7 +48,7 @@ str_add(cd_game *g, const char *s, size_t len)
 	size_t off = g->str_len;
 
 	if (len > SIZE_MAX - off - 1 ||
-	    grow((void **)&g->str, &g->priv->str_cap, off + len + 1, 1, 256) != 0)
+	    cd__grow_array((void **)&g->str, &g->priv->str_cap, off + len + 1, 1, 256) != 0)
 		return (size_t)-1;
 	if (len)
 		memcpy(g->str + off, s, len);
@@ -281,22 +254,6 @@ cd_game_set_start(cd_game *g, const cd_board *b)
 	g->chess960 = b->chess960 != 0;
 	line_reset(g);
 	return CD_OK;
-}
-
-cd_pgn_result
-cd_game_result(const cd_game *g)
-{
-	const char *v;
-	size_t len = 0;
-
-	v = cd__game_known_value(g, KT_RESULT, &len);
-	return cd__pgn_result_of(g->result, v, len);
-}
-
-void
-cd_game_set_result(cd_game *g, cd_pgn_result r)
-{
-	g->result = r;
 }
 
 /* ---- The builder ---- */
@@ -769,7 +726,7 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 		if (a == b)
 			return CD_OK;
 		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
+		    cd__grow_array((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
 		    256) != 0)
 			return CD_ERR_NOMEM;
 		len = fold(g->str + off, text + a, b - a);
@@ -795,7 +752,7 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 		s++;
 	if ((n = (size_t)(e - s)) < 16)
 		return NULL;
-	if (grow((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
+	if (cd__grow_array((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
 	    256) != 0)
 		return NULL;	/* (the lexer's way tells) */
 	d = g->str + off;

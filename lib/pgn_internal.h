@@ -12,6 +12,8 @@
 #ifndef CHESSDATA_PGN_INTERNAL_H
 #define CHESSDATA_PGN_INTERNAL_H
 
+#include <stdlib.h>
+
 #include "internal.h"
 
 #ifdef __SSE2__
@@ -100,6 +102,10 @@ extern CD__TABLE unsigned char cd__pgn_cls[256];
  * of the dashes).  The game reader's SSE2 scan (skip_plain) tests the
  * same bytes in its own way; check_pgn_lex compares the two. */
 #define CD__STOP_BYTES	"\n{;%\"[*()-/\xc2\xe2"
+
+/* The game cd_pgn_reader_read parses into (NULL until then; freed with
+ * the reader) and the reader's error, for pgn_parse.c (pgn_read.c). */
+cd_game **cd__pgn_reader_game(cd_pgn_reader *r, cd_error **err);
 
 /* The termination markers, by cd_pgn_result ("" for none; pgn_lex.c). */
 extern const char *const cd__pgn_results[5];
@@ -414,9 +420,30 @@ cd_status cd__game_position_keep(cd_game *g);
 const char *cd__game_add_plain_comment(cd_game *g, const char *s,
     const char *e, cd_status *st);
 
-/* Grow *arr (elements of size sz) to hold at least need elements
- * (pgn_game.c); 0 or -1. */
-int cd__grow(void **arr, size_t *cap, size_t need, size_t sz, size_t min);
+/* Grow *arr (elements of size sz) to hold at least need elements,
+ * doubling from min: 0, or -1 with *arr unchanged. */
+static inline int
+cd__grow_array(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
+{
+	size_t n = *cap ? *cap : min;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / sz)
+			return -1;
+		n *= 2;
+	}
+	p = realloc(*arr, n * sz);
+	if (p == NULL)
+		return -1;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+/* The same for a uint32_t capacity, out of line (pgn_game.c). */
 int cd__grow32(void **arr, uint32_t *cap, size_t need, size_t sz,
     size_t min);
 /* The after-move NAG set of node i, made when it has none; NULL when

@@ -111,6 +111,18 @@ cd__pgn_result_of(cd_pgn_result marker, const char *tag, size_t len)
 	return r != CD_PGN_RESULT_NONE ? r : CD_PGN_RESULT_UNKNOWN;
 }
 
+const cd_pgn_tag *
+cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = g->ntags; i-- > 0;)
+		if (g->tags[i].name_len == len &&
+		    memcmp(g->tags[i].name, name, len) == 0)
+			return &g->tags[i];
+	return NULL;
+}
+
 cd_pgn_result
 cd_pgn_raw_result(const cd_pgn_raw_game *g)
 {

@@ -733,3 +733,23 @@ cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
 	cd_pgn_reader_free(r);
 	return st;
 }
+
+cd_status
+cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **out)
+{
+	cd_pgn_raw_game raw;
+	cd_error *err;
+	cd_game **g = cd__pgn_reader_game(r, &err);
+	cd_status st;
+
+	*out = NULL;
+	if (*g == NULL && (*g = cd_game_new()) == NULL)
+		return CD_ERR_NOMEM;
+	st = cd_pgn_reader_next(r, &raw);
+	if (st != CD_OK)
+		return st;	/* CD_EOF, or the reader's error */
+	st = cd_pgn_parse(*g, &raw, NULL, err);
+	if (st == CD_OK)
+		*out = *g;
+	return st;
+}

@@ -171,7 +171,9 @@ struct cd_pgn_reader {
 
 	uint64_t skipped;
 	unsigned long skipped_line;
-	cd_error err;		/* why the reader failed */
+	cd_error err;		/* why the reader failed, or why the game
+				 * cd_pgn_reader_read gave last is not read */
+	cd_game *game;		/* cd_pgn_reader_read's game */
 
 	/* cd_pgn_reader_on_gap */
 	void (*gap_fn)(void *ctx, const char *bytes, size_t len);
@@ -258,6 +260,7 @@ cd_pgn_reader_free(cd_pgn_reader *r)
 	if (r == NULL)
 		return;
 	cd__input_close(&r->in);
+	cd_game_free(r->game);
 	free(r->buf);
 	free(r->arena);
 	free(r->tags);
@@ -1793,6 +1796,13 @@ cd_pgn_reader_error(const cd_pgn_reader *r)
 	return &r->err;
 }
 
+cd_game **
+cd__pgn_reader_game(cd_pgn_reader *r, cd_error **err)
+{
+	*err = &r->err;
+	return &r->game;
+}
+
 /* The next game into *g (make_game fills every field); another status
  * leaves g alone. */
 static cd_status
@@ -1891,18 +1901,6 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 		}
 	}
 	return st;
-}
-
-const cd_pgn_tag *
-cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
-{
-	size_t len = strlen(name), i;
-
-	for (i = g->ntags; i-- > 0;)
-		if (g->tags[i].name_len == len &&
-		    memcmp(g->tags[i].name, name, len) == 0)
-			return &g->tags[i];
-	return NULL;
 }
 
 cd_status

@@ -3,9 +3,11 @@
 # lib-example.sh: the program of libchessdata(3) EXAMPLES, taken from
 # the page's own text (so that the page cannot drift from what builds),
 # compiled against the library of this build and run: on a .pgn.zst its
-# lines are those of pgn2tsv -f White,@final (see same); on the same file cut
-# short it prints a prefix of them, then the stream's own message
-# ("truncated zstd input ..."), and exits 1.
+# lines are those of pgn2tsv -f White,@final (see same), in at most six
+# library calls; a game that does not read is named by its line and
+# column, and the games after it are read; on the same file cut short it
+# prints a prefix of them, then the stream's own message ("truncated
+# zstd input ..."), and exits 1.
 set -u
 NAME=lib-example
 . "$top_srcdir/tests/testlib.sh"
@@ -28,6 +30,8 @@ for c in $calls; do
 	sed -n '/^\.Sh EXAMPLES/,/^\.Bd/p' "$page" | grep -q "^\.Fn $c\|Fn $c" ||
 	    fail "EXAMPLES calls $c without counting it"
 done
+[ "$(echo $calls | wc -w)" -le 6 ] ||
+    fail "EXAMPLES makes more than six library calls: $calls"
 # (a library built with sanitizers wants its programs built so too)
 lib="$top_builddir/lib/.libs/libchessdata.so"
 san=
@@ -79,7 +83,7 @@ same "$T/out" "$T/want" || fail "White and final FEN differ from pgn2tsv's"
 size=$(wc -c <"$T/games.pgn.zst")
 head -c $((size * 2 / 3)) "$T/games.pgn.zst" >"$T/cut.pgn.zst"
 expect 1 "$T/white-fen" "$T/cut.pgn.zst"
-grep -q "^$T/cut.pgn.zst: truncated zstd input" "$T/err" ||
+grep -q "^$T/cut.pgn.zst:[0-9]*:[0-9]*: truncated zstd input" "$T/err" ||
     fail "no stream message on a truncated file: $(cat "$T/err")"
 n=$(wc -l <"$T/out")
 [ "$n" -gt 0 ] || fail "no game before the cut"
@@ -87,4 +91,11 @@ n=$(wc -l <"$T/out")
 head -n "$n" "$T/want" >"$T/want-cut"
 same "$T/out" "$T/want-cut" ||
     fail "the games before the cut are not the first ones"
+# a game that does not read, then the others
+printf '[White "x"]\n\n1. e4 e5 2. Ke3 *\n\n' | cat - "$T/games.pgn" |
+    zstd -q -o "$T/bad.pgn.zst" || exit 99
+expect 1 "$T/white-fen" "$T/bad.pgn.zst"
+[ "$(cat "$T/err")" = "$T/bad.pgn.zst:3:13: 2. Ke3: illegal move" ] ||
+    fail "a game that does not read: $(cat "$T/err")"
+same "$T/out" "$T/want" || fail "the games after a bad one are not read"
 exit $status

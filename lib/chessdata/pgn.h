@@ -380,6 +380,9 @@ CD_API size_t cd_game_depth(const cd_game *g);
 
 /* The position at the end of the main line (replays it). */
 CD_API void cd_game_end_position(const cd_game *g, cd_board *out);
+/* The FEN of that position into buf (room for CD_FEN_MAX), as
+ * cd_fen_write; its length. */
+CD_API size_t cd_game_end_fen(const cd_game *g, char *buf);
 
 /*
  * Walking the main line through the rules (chessdata/rules.h): the one
@@ -495,6 +498,22 @@ typedef struct cd_pgn_parse_opts {
  */
 CD_API cd_status cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
     const cd_pgn_parse_opts *opts, cd_error *err);
+
+/*
+ * The next game of the reader r, parsed (cd_pgn_parse with default
+ * options: English SAN, figurines read, no warnings): *g points to a
+ * game the reader keeps until the next call or cd_pgn_reader_free.
+ * CD_OK; CD_EOF at the end of input, and after a read error already
+ * given; a game that does not read gives cd_pgn_parse's status (or
+ * cd_pgn_raw_check's) with *g NULL and cd_pgn_reader_error saying where
+ * and why, and the next call reads on with the game after it; an input
+ * that cannot be read further gives CD_ERR_IO (or CD_ERR_NOMEM), its
+ * message from cd_pgn_reader_error, and then CD_EOF.  So a loop
+ * `while ((st = cd_pgn_reader_read(r, &g)) != CD_EOF)` sees every game
+ * and every error once.  For other options, or the game's bytes, use
+ * cd_pgn_reader_next and cd_pgn_parse.
+ */
+CD_API cd_status cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **g);
 
 /* Parse the first game of len bytes of PGN text (for tests and small
  * inputs).  CD_EOF when the text holds no game. */

@@ -258,8 +258,9 @@ CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
 
 /*
  * The reader's error after CD_ERR_IO or CD_ERR_NOMEM (status CD_OK
- * before): the offset, line and column where reading stopped, and the
- * input's own message and status: the stream's ("truncated zstd input:
+ * before), or why the game cd_pgn_reader_read (pgn.h) gave last does
+ * not read (cd_pgn_parse's error).  The offset, line and column where
+ * reading stopped, and the input's own message and status: the stream's ("truncated zstd input:
  * it ends inside compressed data at byte N", CD_ERR_CORRUPT; "read
  * error: Input/output error", CD_ERR_IO; a memory limit, CD_ERR_RANGE;
  * a format left out of the build, CD_ERR_UNSUPPORTED), or "cannot
