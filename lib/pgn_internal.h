@@ -3,11 +3,11 @@
  * pgn_internal.h: what the PGN files of the library share, not
  * exported: byte tests and SIMD helpers, the lexer's byte classes and
  * scanners (pgn_lex.c; used by pgn_read.c and pgn_parse.c), the results'
- * texts, and the private part of a cd_game with the builder's inner
- * calls (pgn_game.c; used by pgn_tree.c, pgn_parse.c, pgn_write.c).
- * Its users: pgn_lex.c, pgn_read.c, pgn_game.c, pgn_tree.c,
- * pgn_parse.c, pgn_write.c, and pgc.c and opening.c (which build
- * games), and gen-tables.c (which fills cd__pgn_cls).
+ * texts, comment folding (pgn_fold.c), and the private part of a cd_game
+ * with the builder's inner calls (pgn_game.c; used by pgn_tree.c,
+ * pgn_parse.c, pgn_write.c).  Its users: the pgn_*.c files, pgc.c and
+ * opening.c (which build games), and gen-tables.c (which fills
+ * cd__pgn_cls).
  */
 #ifndef CHESSDATA_PGN_INTERNAL_H
 #define CHESSDATA_PGN_INTERNAL_H
@@ -102,6 +102,22 @@ extern CD__TABLE unsigned char cd__pgn_cls[256];
  * of the dashes).  The game reader's SSE2 scan (skip_plain) tests the
  * same bytes in its own way; check_pgn_lex compares the two. */
 #define CD__STOP_BYTES	"\n{;%\"[*()-/\xc2\xe2"
+
+/* Bytes folded in comments: white space, control bytes, DEL, `}`. */
+static inline bool
+cd__fold_byte(unsigned char c)
+{
+	return c <= 0x20 || c == 0x7f || c == '}';
+}
+
+/* Fold len bytes at s (first and last not folded) into d, each run of
+ * folded bytes one space; the length written (pgn_fold.c). */
+size_t cd__fold(char *d, const char *s, size_t len);
+#ifdef __SSE2__
+/* Copy the bytes of s (n >= 16) up to the first one to fold, or a
+ * second space in a row, into d; how many (pgn_fold.c). */
+size_t cd__fold_plain(char *d, const char *s, size_t n);
+#endif
 
 /* The game cd_pgn_reader_read parses into (NULL until then; freed with
  * the reader) and the reader's error, for pgn_parse.c (pgn_read.c). */
