@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * epd.c: EPD records (standard 16.2): reading and checking one line,
- * building records, writing the canonical form, and a line reader.
+ * building records, writing the canonical form (the line reader is
+ * epd_read.c's).
  *
  * All text of a record (operand texts, finding messages) lives in two
  * growing arenas addressed by offsets; the public pointers are set from
@@ -119,33 +120,6 @@ struct cd_epd {
 	cd_error err;		/* the first error of the last parse */
 };
 
-/*
- * Grow the array whose pointer is at pp (of *cap elements of size) to
- * hold need elements.  The pointer is copied in and out with memcpy, so
- * any object pointer type may be passed without aliasing trouble.
- */
-static int
-grow(void *pp, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p, *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / size)
-			return -1;
-		n *= 2;
-	}
-	memcpy(&p, pp, sizeof(p));
-	q = realloc(p, n * size);
-	if (q == NULL)
-		return -1;
-	memcpy(pp, &q, sizeof(q));
-	*cap = n;
-	return 0;
-}
-
 static bool
 is_ws(int c)
 {
@@ -182,7 +156,7 @@ text_add(cd_epd *e, const char *s, size_t len)
 {
 	size_t off = e->text_len;
 
-	if (grow(&e->text, &e->text_cap, off + len + 1, 1) != 0)
+	if (cd__grow(&e->text, &e->text_cap, off + len + 1, 1, 16) != 0)
 		return SIZE_MAX;
 	if (len > 0)
 		memcpy(e->text + off, s, len);
@@ -196,7 +170,7 @@ msg_add(cd_epd *e, const char *s, size_t len)
 {
 	size_t off = e->msgs_len;
 
-	if (grow(&e->msgs, &e->msgs_cap, off + len + 1, 1) != 0)
+	if (cd__grow(&e->msgs, &e->msgs_cap, off + len + 1, 1, 16) != 0)
 		return SIZE_MAX;
 	memcpy(e->msgs + off, s, len);
 	e->msgs[off + len] = '\0';
@@ -284,8 +258,8 @@ finding(cd_epd *e, cd_epd_code code, cd_status st, size_t col,
 		if ((size_t)n >= sizeof(buf))
 			n = sizeof(buf) - 1;
 	}
-	if (grow(&e->finds, &e->cap_finds, e->nfinds + 1,
-	    sizeof(*e->finds)) != 0) {
+	if (cd__grow(&e->finds, &e->cap_finds, e->nfinds + 1,
+	    sizeof(*e->finds), 16) != 0) {
 		e->nomem = true;
 		return;
 	}
@@ -386,7 +360,7 @@ op_add(cd_epd *e, const char *name, size_t len, size_t col)
 {
 	struct op *o;
 
-	if (grow(&e->ops, &e->cap_ops, e->nops + 1, sizeof(*e->ops)) != 0)
+	if (cd__grow(&e->ops, &e->cap_ops, e->nops + 1, sizeof(*e->ops), 16) != 0)
 		return SIZE_MAX;
 	o = &e->ops[e->nops];
 	memset(o, 0, sizeof(*o));
@@ -720,7 +694,7 @@ parse_string(cd_epd *e, const char *s, size_t len, size_t *pos, bool keep,
 	char *out;
 
 	/* room for the unescaped bytes: at most what is left of the line */
-	if (grow(&e->text, &e->text_cap, e->text_len + (len - p) + 1, 1) != 0) {
+	if (cd__grow(&e->text, &e->text_cap, e->text_len + (len - p) + 1, 1, 16) != 0) {
 		e->nomem = true;
 		return false;
 	}
@@ -1320,7 +1294,7 @@ cd_epd_parse(cd_epd *e, const char *line, size_t len, unsigned flags)
 	if (len > 0 && line[len - 1] == '\r')
 		len--;
 	if (len > SIZE_MAX / 4 ||
-	    grow(&e->text, &e->text_cap, 2 * len + 64, 1) != 0) {
+	    cd__grow(&e->text, &e->text_cap, 2 * len + 64, 1, 16) != 0) {
 		cd__error_set(&e->err, CD_ERR_NOMEM, 0, 0, 0, "%s",
 		    cd_strerror(CD_ERR_NOMEM));
 		return CD_ERR_NOMEM;
@@ -1450,7 +1424,7 @@ cd_epd_op_find(const cd_epd *e, const char *opcode)
 static int
 out_add(cd_epd *e, const char *s, size_t len)
 {
-	if (grow(&e->out, &e->out_cap, e->out_len + len + 1, 1) != 0)
+	if (cd__grow(&e->out, &e->out_cap, e->out_len + len + 1, 1, 16) != 0)
 		return -1;
 	memcpy(e->out + e->out_len, s, len);
 	e->out_len += len;
@@ -1485,7 +1459,7 @@ static int
 out_string(cd_epd *e, const char *s, size_t len)
 {
 	if (len > (SIZE_MAX - 3) / 2 ||
-	    grow(&e->out, &e->out_cap, e->out_len + 2 * len + 3, 1) != 0)
+	    cd__grow(&e->out, &e->out_cap, e->out_len + 2 * len + 3, 1, 16) != 0)
 		return -1;
 	e->out_len += cd_epd_quote(e->out + e->out_len, s, len);
 	e->out[e->out_len] = '\0';
@@ -1522,8 +1496,8 @@ write_op(cd_epd *e, const struct op *o)
 		/* the set in ASCII order, each move once */
 		const char **v;
 
-		if (grow(&e->sortbuf, &e->sort_cap, n, sizeof(*v)) != 0 ||
-		    grow(&e->sanbuf, &e->san_cap, n * CD_SAN_MAX, 1) != 0)
+		if (cd__grow(&e->sortbuf, &e->sort_cap, n, sizeof(*v), 16) != 0 ||
+		    cd__grow(&e->sanbuf, &e->san_cap, n * CD_SAN_MAX, 1, 16) != 0)
 			return -1;
 		v = e->sortbuf;
 		for (i = 0; i < n; i++) {
@@ -1782,206 +1756,7 @@ cd_epd_add_move(cd_epd *e, cd_move m)
 	return CD_OK;
 }
 
-/* ---- the line reader ---- */
-
-/*
- * The reader reads its stream in blocks into buf: buf[start..end) is
- * what no line has taken yet, the last line handed out is the raw_len
- * bytes before start.  The stream's end or error is kept (eof, err and
- * its errno) until the lines before it are taken.
- */
-#define READ_BLOCK	((size_t)64 << 10)
-
-struct cd_epd_reader {
-	struct cd__input in;	/* where the bytes come from (input.h) */
-	char *buf;
-	size_t cap, start, end;
-	size_t scan;		/* start + the bytes known to hold no LF */
-	size_t raw_len;		/* the last line's bytes, with its end */
-	bool eof, err;
-	int err_errno;
-	cd_error error;		/* the input's error, at the line it cut */
-	unsigned long lineno;
-	uint64_t offset;
-};
-
-/* A reader of in (closed when out of memory). */
-static cd_epd_reader *
-reader_input(struct cd__input *in)
-{
-	cd_epd_reader *r = calloc(1, sizeof(*r));
-
-	if (r == NULL)
-		cd__input_close(in);
-	else
-		r->in = *in;
-	return r;
-}
-
-CD__INPUT_OPENERS(cd_epd_reader, cd_epd_reader, reader_input)
-
-const cd_stream *
-cd_epd_reader_stream(const cd_epd_reader *r)
-{
-	return r->in.s;
-}
-
-const cd_error *
-cd_epd_reader_error(const cd_epd_reader *r)
-{
-	return &r->error;
-}
-
-void
-cd_epd_reader_free(cd_epd_reader *r)
-{
-	if (r == NULL)
-		return;
-	cd__input_close(&r->in);
-	free(r->buf);
-	free(r);
-}
-
-/* Read one more block after end (moving the bytes not taken to the
- * front, growing buf when they fill it); false at the end of the
- * stream, on an error and when out of memory (errno ENOMEM). */
-static bool
-fill(cd_epd_reader *r)
-{
-	size_t keep = r->end - r->start, n;
-	cd_status st;
-
-	if (r->eof || r->err)
-		return false;
-	if (r->start > 0) {
-		memmove(r->buf, r->buf + r->start, keep);
-		r->scan -= r->start;
-		r->start = 0;
-		r->end = keep;
-	}
-	if (r->cap - r->end < READ_BLOCK &&
-	    grow(&r->buf, &r->cap, r->end + READ_BLOCK, 1) != 0) {
-		errno = ENOMEM;
-		return false;
-	}
-	errno = 0;
-	st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end, &n);
-	if (st == CD_EOF)
-		r->eof = true;
-	else if (st != CD_OK) {
-		r->err = true;
-		r->err_errno = errno;
-		return false;
-	}
-	r->end += n;
-	return n > 0;
-}
-
-cd_status
-cd_epd_reader_next(cd_epd_reader *r, const char **line, size_t *len)
-{
-	const char *nl;
-	char *p;
-	size_t l, skip = 0;
-
-	r->start += r->raw_len;
-	r->raw_len = 0;
-	if (r->scan < r->start)
-		r->scan = r->start;
-	for (;;) {
-		if (r->end > r->scan && (nl = memchr(r->buf + r->scan, '\n',
-		    r->end - r->scan)) != NULL)
-			break;
-		r->scan = r->end;
-		nl = NULL;
-		if (fill(r))
-			continue;
-		if (errno == ENOMEM && !r->eof && !r->err)
-			return CD_ERR_NOMEM;
-		break;
-	}
-	l = nl != NULL ? (size_t)(nl - r->buf) + 1 - r->start :
-	    r->end - r->start;
-	if (l > 0) {
-		r->raw_len = l;
-		r->lineno++;
-		r->offset += l;
-	}
-	/* a line cut by a read error (a damaged or truncated compressed
-	 * input) is no line: a plain file may end without a line end,
-	 * but here the end is where the damage began */
-	if (nl == NULL && r->err) {
-		r->error = r->in.err;
-		r->error.offset = r->offset - l;
-		r->error.line = r->lineno + (l == 0);
-		errno = r->err_errno;
-		return CD_ERR_IO;
-	}
-	if (l == 0)
-		return CD_EOF;
-	p = r->buf + r->start;
-	if (p[l - 1] == '\n')
-		l--;
-	if (l > 0 && p[l - 1] == '\r')
-		l--;
-	if (r->lineno == 1 && l >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
-		skip = 3;
-	*line = p + skip;
-	*len = l - skip;
-	return CD_OK;
-}
-
-cd_status
-cd_epd_reader_peek(cd_epd_reader *r, size_t want, const char **bytes,
-    size_t *len)
-{
-	size_t at = r->start + r->raw_len;
-
-	while (r->end - at < want && !r->eof && !r->err) {
-		/* (fill moves the bytes from start to the front) */
-		size_t from = at - r->start;
-
-		if (!fill(r) && errno == ENOMEM && !r->eof && !r->err)
-			return CD_ERR_NOMEM;
-		at = r->start + from;
-	}
-	*bytes = r->buf != NULL ? r->buf + at : "";
-	*len = r->end - at;
-	return CD_OK;
-}
-
-const char *
-cd_epd_reader_raw(const cd_epd_reader *r, size_t *len)
-{
-	*len = r->raw_len;
-	return r->buf != NULL ? r->buf + r->start : "";
-}
-
-/* The last line without its LF, its CR and byte order mark kept, for
- * cd_epd_parse with CD_EPD_STRICT. */
-void
-cd_epd_reader_strict_line(const cd_epd_reader *r, const char **line,
-    size_t *len)
-{
-	size_t l = r->raw_len;
-
-	*line = cd_epd_reader_raw(r, &l);
-	if (l > 0 && (*line)[l - 1] == '\n')
-		l--;
-	*len = l;
-}
-
-unsigned long
-cd_epd_reader_lineno(const cd_epd_reader *r)
-{
-	return r->lineno;
-}
-
-uint64_t
-cd_epd_reader_offset(const cd_epd_reader *r)
-{
-	return r->offset;
-}
+/* ---- records from the line reader (epd_read.c) ---- */
 
 cd_status
 cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
@@ -1999,8 +1774,11 @@ cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
 			st = cd_epd_parse(e, line, len, flags);
 			if (st != CD_OK) {
 				/* the place in the stream */
-				e->err.line = r->lineno;
-				e->err.offset += r->offset - r->raw_len;
+				size_t raw;
+
+				(void)cd_epd_reader_raw(r, &raw);
+				e->err.line = cd_epd_reader_lineno(r);
+				e->err.offset += cd_epd_reader_offset(r) - raw;
 			}
 			return st;
 		}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * internal.h: what every file of the library shares, not exported
- * (names start with cd__): the public headers, the error setter and
- * the decimal writer of util.c, the writers' empty tag list.  The
+ * (names start with cd__): the public headers, the error setter of
+ * util.c, an array's growth, the decimal writer, the writers' tag list.  The
  * chess internals have their own headers, each over the one before:
  * bits.h, tables.h (gen-tables.c's data), attacks.h, board_make.h,
  * movegen.h; and cpu.h, pgc_ordinal.h, pgn_internal.h.
@@ -10,6 +10,7 @@
 #ifndef CHESSDATA_INTERNAL_H
 #define CHESSDATA_INTERNAL_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "chessdata.h"
@@ -38,6 +39,34 @@ cd__error_ok(cd_error *e)
 	e->line = 0;
 	e->col = 0;
 	e->msg[0] = '\0';
+}
+
+/*
+ * Grow the array whose pointer is at pp (of *cap elements of size) to
+ * hold need elements, doubling from min: 0, or -1 with the array
+ * unchanged.  The pointer is copied in and out with memcpy, so
+ * any object pointer type may be passed without aliasing trouble.
+ */
+static inline int
+cd__grow(void *pp, size_t *cap, size_t need, size_t size, size_t min)
+{
+	size_t n = *cap ? *cap : min;
+	void *p, *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / size)
+			return -1;
+		n *= 2;
+	}
+	memcpy(&p, pp, sizeof(p));
+	q = realloc(p, n * size);
+	if (q == NULL)
+		return -1;
+	memcpy(pp, &q, sizeof(q));
+	*cap = n;
+	return 0;
 }
 
 /* Write v in decimal at p (room for 20 bytes), with no NUL; the end. */

@@ -16,7 +16,7 @@
 #include "pgn_internal.h"
 #include "san_fast.h"
 
-/* cd__grow_array() for a uint32_t capacity; out of line, for its
+/* cd__grow() for a uint32_t capacity; out of line, for its
  * callers test the capacity first on their paths of every move or
  * note. */
 static __attribute__((noinline)) int
@@ -28,7 +28,7 @@ grow32(void **arr, uint32_t *cap, size_t need, size_t sz, size_t min)
 		return -1;
 	if (need <= c)
 		return 0;
-	if (cd__grow_array(arr, &c, need, sz, min) != 0)
+	if (cd__grow(arr, &c, need, sz, min) != 0)
 		return -1;
 	*cap = c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
 	return 0;
@@ -48,7 +48,7 @@ str_add(cd_game *g, const char *s, size_t len)
 	size_t off = g->str_len;
 
 	if (len > SIZE_MAX - off - 1 ||
-	    cd__grow_array((void **)&g->str, &g->priv->str_cap, off + len + 1, 1, 256) != 0)
+	    cd__grow((void **)&g->str, &g->priv->str_cap, off + len + 1, 1, 256) != 0)
 		return (size_t)-1;
 	if (len)
 		memcpy(g->str + off, s, len);
@@ -525,7 +525,7 @@ note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
 		if (a == b)
 			return CD_OK;
 		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-		    cd__grow_array((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
+		    cd__grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
 		    256) != 0)
 			return CD_ERR_NOMEM;
 		len = cd__fold(g->str + off, text + a, b - a);
@@ -551,7 +551,7 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 		s++;
 	if ((n = (size_t)(e - s)) < 16)
 		return NULL;
-	if (cd__grow_array((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
+	if (cd__grow((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
 	    256) != 0)
 		return NULL;	/* (the lexer's way tells) */
 	d = g->str + off;

@@ -12,8 +12,6 @@
 #ifndef CHESSDATA_PGN_INTERNAL_H
 #define CHESSDATA_PGN_INTERNAL_H
 
-#include <stdlib.h>
-
 #include "internal.h"
 
 #ifdef __SSE2__
@@ -436,30 +434,8 @@ cd_status cd__game_position_keep(cd_game *g);
 const char *cd__game_add_plain_comment(cd_game *g, const char *s,
     const char *e, cd_status *st);
 
-/* Grow *arr (elements of size sz) to hold at least need elements,
- * doubling from min: 0, or -1 with *arr unchanged. */
-static inline int
-cd__grow_array(void **arr, size_t *cap, size_t need, size_t sz, size_t min)
-{
-	size_t n = *cap ? *cap : min;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need) {
-		if (n > SIZE_MAX / 2 / sz)
-			return -1;
-		n *= 2;
-	}
-	p = realloc(*arr, n * sz);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
-/* The same for a uint32_t capacity, out of line (pgn_game.c). */
+/* cd__grow (internal.h) for a uint32_t capacity, out of line
+ * (pgn_game.c). */
 int cd__grow32(void **arr, uint32_t *cap, size_t need, size_t sz,
     size_t min);
 /* The after-move NAG set of node i, made when it has none; NULL when

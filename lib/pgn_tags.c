@@ -269,13 +269,13 @@ tag_add(cd_game *g, const char *name, size_t name_len, const char *value,
 		need += name_len + 1 + 8;
 	if (value_len > SIZE_MAX / 4 || name_len > SIZE_MAX / 4 ||
 	    need > SIZE_MAX - off || (off + need > p->str_cap &&
-	    cd__grow_array((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0))
+	    cd__grow((void **)&g->str, &p->str_cap, off + need, 1, 256) != 0))
 		return CD_ERR_NOMEM;
 	if (i >= 0) {
 		t = &g->tags[i];
 	} else {
 		if (g->ntags == p->tags_cap &&
-		    cd__grow_array((void **)&g->tags, &p->tags_cap, g->ntags + 1,
+		    cd__grow((void **)&g->tags, &p->tags_cap, g->ntags + 1,
 		    sizeof(*g->tags), 16) != 0)
 			return CD_ERR_NOMEM;
 		t = &g->tags[g->ntags++];
@@ -383,7 +383,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 	cd_game_tag *gt;
 	char *d;
 
-	if (n > TAG_INDEX_MIN || (n > p->tags_cap && cd__grow_array((void **)&g->tags,
+	if (n > TAG_INDEX_MIN || (n > p->tags_cap && cd__grow((void **)&g->tags,
 	    &p->tags_cap, n, sizeof(*g->tags), 16) != 0))
 		return false;
 	/* the block: each name and value where the one before ends */
@@ -406,7 +406,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 	/* the block, and sixteen bytes of slack (block_odd_bytes,
 	 * known_index8) */
 	if (off + len + 16 > p->str_cap &&
-	    cd__grow_array((void **)&g->str, &p->str_cap, off + len + 16, 1, 256) != 0)
+	    cd__grow((void **)&g->str, &p->str_cap, off + len + 16, 1, 256) != 0)
 		return false;
 	d = g->str + off;
 	memcpy(d, t[0].name, len);

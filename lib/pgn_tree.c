@@ -241,9 +241,9 @@ cd_game_begin_variation(cd_game *g)
 	    g->nodes[l->cur].parent == l->base)
 		flat = true;	/* right after a variation's first move */
 	if (p->depth >= UINT32_MAX - 1 ||
-	    cd__grow_array((void **)&p->stack, &p->stack_cap, p->depth + 1,
+	    cd__grow((void **)&p->stack, &p->stack_cap, p->depth + 1,
 	    sizeof(*p->stack), 8) != 0 ||
-	    (!flat && cd__grow_array((void **)&p->pboards, &p->pboards_cap,
+	    (!flat && cd__grow((void **)&p->pboards, &p->pboards_cap,
 	    p->npboards + 1, sizeof(*p->pboards), 8) != 0))
 		return CD_ERR_NOMEM;
 	idx = (uint32_t)p->depth++;
