@@ -39,28 +39,26 @@ static FILE *out;
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Count perft leaf nodes for FEN/EPD positions and check expected\n"
-	    "counts given as ';D1 20 ;D2 400' or as id/epd/perft blocks.\n\n"
-	    "  -d, --depth=N     count depths 1..N (check expected ones up to N)\n"
-	    "      --divide      print the count below each root move\n"
-	    "  -f, --fen=FEN     count this position (repeatable)\n"
-	    "      --960         read castling rights as Chess960\n"
-	    "  -o, --output=FILE write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FMT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                    (default: from the suffix of -o)\n"
-	    "      --level=N     level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE\n"
-	    "                    decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet       no progress line\n"
-	    "      --stats       print totals and speed on standard error\n"
-	    "  -h, --help        show this help and exit\n"
-	    "  -V, --version     show the version and exit\n\n"
+	    "counts given as ';D1 20 ;D2 400' or as id/epd/perft blocks.\n"
+	    "\n"
+	    "  -d, --depth=N         count depths 1..N (check expected ones up to\n"
+	    "                        N)\n"
+	    "      --divide          print the count below each root move\n"
+	    "  -f, --fen=FEN         count this position (repeatable)\n"
+	    "      --960             read castling rights as Chess960\n"
+	    "  -q, --quiet           no progress line\n", stdout);
+	cli_usage_options(CLI_TAKE_OUTPUT | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
 	    "Without --depth, every depth with an expected count is counted,\n"
 	    "and depths 1..3 for positions that carry none.\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 a count did not match or a line was bad,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 static void
@@ -393,9 +391,7 @@ main(int argc, char **argv)
 	double t0;
 
 	cli_init(argv[0]);
-	while ((c = cli_getopt(argc, argv, "d:f:", longopts, CLI_TAKE_OUTPUT |
-	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
-	    CLI_TAKE_MEMLIMIT, usage)) != -1) {
+	while ((c = cli_getopt(argc, argv, "d:f:", longopts, CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'd': {
 			char *end;

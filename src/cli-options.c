@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,24 +201,51 @@ static const struct common {
 	unsigned take;
 	const char *shortopt;
 	struct option longopt;
+	const char *help;	/* --help's lines: the option, its text */
 } common[] = {
-	{ CLI_TAKE_JOBS, "j:", { "jobs", required_argument, NULL, 'j' } },
-	{ CLI_TAKE_LANG, "", { "lang", required_argument, NULL, OPT_LANG } },
-	{ CLI_TAKE_OUTPUT, "o:", { "output", required_argument, NULL, 'o' } },
-	{ CLI_TAKE_QUIET, "q", { "quiet", no_argument, NULL, 'q' } },
+	{ CLI_TAKE_JOBS, "j:", { "jobs", required_argument, NULL, 'j' },
+	    "  -j, --jobs=N          parse with N threads (default: one per\n"
+	    "                        CPU; the output is the same)\n" },
+	{ CLI_TAKE_LANG, "", { "lang", required_argument, NULL, OPT_LANG },
+	    "      --lang=LANG       read piece letters of language LANG (de,\n"
+	    "                        fr, German, ...: standard section 17)\n" },
+	{ CLI_TAKE_OUTPUT, "o:", { "output", required_argument, NULL, 'o' },
+	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n" },
+	{ CLI_TAKE_QUIET, "q", { "quiet", no_argument, NULL, 'q' },
+	    "  -q, --quiet           no progress line, no warning about text\n"
+	    "                        that is not PGN\n" },
 	{ CLI_TAKE_REJECTS, "",
-	    { "rejects", required_argument, NULL, OPT_REJECTS } },
-	{ CLI_TAKE_STATS, "", { "stats", no_argument, NULL, OPT_STATS } },
+	    { "rejects", required_argument, NULL, OPT_REJECTS },
+	    "      --rejects=FILE    copy the original bytes of every rejected\n"
+	    "                        game to FILE\n" },
+	{ CLI_TAKE_STATS, "", { "stats", no_argument, NULL, OPT_STATS },
+	    "      --stats           print counts and time on standard error\n" },
 	{ CLI_TAKE_COMPRESS, "z:",
-	    { "compress", required_argument, NULL, 'z' } },
+	    { "compress", required_argument, NULL, 'z' },
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
+	    "                        (default: from the suffix of -o)\n" },
 	{ CLI_TAKE_COMPRESS, "",
-	    { "level", required_argument, NULL, OPT_LEVEL } },
+	    { "level", required_argument, NULL, OPT_LEVEL },
+	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n" },
 	{ CLI_TAKE_MEMLIMIT, "",
-	    { "memlimit", required_argument, NULL, OPT_MEMLIMIT } },
-	{ 0, "h", { "help", no_argument, NULL, 'h' } },
-	{ 0, "V", { "version", no_argument, NULL, 'V' } },
+	    { "memlimit", required_argument, NULL, OPT_MEMLIMIT },
+	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n" },
+	{ 0, "h", { "help", no_argument, NULL, 'h' },
+	    "  -h, --help            show this help and exit\n" },
+	{ 0, "V", { "version", no_argument, NULL, 'V' },
+	    "  -V, --version         show the version and exit\n" },
 };
 #define NCOMMON	(sizeof(common) / sizeof(common[0]))
+
+void
+cli_usage_options(unsigned take)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++)
+		if (common[i].take == 0 || (common[i].take & take))
+			fputs(common[i].help, stdout);
+}
 
 unsigned
 cli_parse_jobs(const char *arg)

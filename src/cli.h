@@ -288,6 +288,11 @@ extern struct cli_opts cli_opts;
 struct option;
 int cli_getopt(int argc, char **argv, const char *shortopts,
     const struct option *longopts, unsigned take, void (*usage)(void));
+/* --help's lines for the shared options in take (CLI_TAKE_*), and for
+ * -h and -V, in one layout for every tool.  A tool that says more of
+ * one of them (epd-validate's -q) leaves its bit out and prints its own
+ * line. */
+void cli_usage_options(unsigned take);
 /* The files of a run, after the options: cli_inputs (argv[first..argc)),
  * then the rejects file and the output of cli_opts (cli_rejects_open,
  * cli_output_open). */

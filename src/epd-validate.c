@@ -25,32 +25,29 @@ usage(void)
 {
 	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
 	fputs(
-"Check EPD lines (FEN lines too): the four fields, the position, and the\n"
-"syntax and rules of every operation (PGN standard 16.2).\n"
-"\n"
-"  -n, --normalize      write the valid lines in canonical form\n"
-"  -o, --output=FILE    write to FILE (may be one of the inputs)\n"
-"  -z, --compress=FMT   compress the output: zstd, gzip, bzip2, xz\n"
-"                       (default: from the suffix of -o)\n"
-"      --level=N        level (zstd 1-22, xz 0-9, else 1-9)\n"
-"      --memlimit=SIZE  decompress in at most SIZE (default 2G)\n"
-"  -q, --quiet          report errors only: no notes, no progress line\n"
-"      --rejects=FILE   copy the original bytes of every invalid line\n"
-"                       to FILE\n"
-"      --stats          print counts and time on standard error\n"
-"      --strict         the standard's form only: a missing final ';', a\n"
-"                       move not in canonical SAN, runs of spaces or tabs,\n"
-"                       leading or trailing white space, CRLF and a byte\n"
-"                       order mark make a line invalid\n"
-"  -h, --help           show this help and exit\n"
-"  -V, --version        show the version and exit\n"
-"\n"
-"Each finding is reported as 'epd-validate: FILE:LINE:COL: message'; notes\n"
-"(unknown opcodes, moves not in canonical SAN, a missing final ';', ...)\n"
-"do not make a line invalid (under --strict some do).\n"
-"With no FILE, or when FILE is -, read standard input.\n"
-"Exit status: 0 success, 1 some line was invalid,\n"
-"2 usage or system error.\n", stdout);
+	    "Check EPD lines (FEN lines too): the four fields, the position, and the\n"
+	    "syntax and rules of every operation (PGN standard 16.2).\n"
+	    "\n"
+	    "  -n, --normalize       write the valid lines in canonical form\n"
+	    "  -q, --quiet           report errors only: no notes, no progress\n"
+	    "                        line\n"
+	    "      --rejects=FILE    copy the original bytes of every invalid\n"
+	    "                        line to FILE\n"
+	    "      --strict          the standard's form only: a missing final\n"
+	    "                        ';', a move not in canonical SAN, runs of\n"
+	    "                        spaces or tabs, leading or trailing white\n"
+	    "                        space, CRLF and a byte order mark make a\n"
+	    "                        line invalid\n", stdout);
+	cli_usage_options(CLI_TAKE_OUTPUT | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
+	    "Each finding is reported as 'epd-validate: FILE:LINE:COL: message'; notes\n"
+	    "(unknown opcodes, moves not in canonical SAN, a missing final ';', ...)\n"
+	    "do not make a line invalid (under --strict some do).\n"
+	    "With no FILE, or when FILE is -, read standard input.\n"
+	    "Exit status: 0 success, 1 some line was invalid,\n"
+	    "2 usage or system error.\n", stdout);
 }
 
 /*
@@ -232,9 +229,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	cli_unit = "lines";
-	while ((c = cli_getopt(argc, argv, "n", longopts, CLI_TAKE_OUTPUT |
-	    CLI_TAKE_QUIET | CLI_TAKE_REJECTS | CLI_TAKE_STATS |
-	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
+	while ((c = cli_getopt(argc, argv, "n", longopts, CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_REJECTS | CLI_TAKE_STATS | CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			opt_normalize = true;

@@ -26,22 +26,20 @@ static cd_buf obuf;
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Read PGC, the binary coding of PGN (see pgc(5)), and write the\n"
-	    "games in the PGN export format.\n\n"
-	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
+	    "games in the PGN export format.\n"
+	    "\n"
 	    "  -q, --quiet           no progress line\n"
-	    "  -r, --reduced         write the reduced export format\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "  -r, --reduced         write the reduced export format\n", stdout);
+	cli_usage_options(CLI_TAKE_OUTPUT | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some input was damaged,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 static void
@@ -109,9 +107,7 @@ main(int argc, char **argv)
 	int c;
 
 	cli_init(argv[0]);
-	while ((c = cli_getopt(argc, argv, "r", longopts, CLI_TAKE_OUTPUT |
-	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
-	    CLI_TAKE_MEMLIMIT, usage)) != -1) {
+	while ((c = cli_getopt(argc, argv, "r", longopts, CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		if (c == 'r')
 			opt_reduced = 1;
 	}

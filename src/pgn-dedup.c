@@ -583,43 +583,31 @@ groups_close(FILE *f, const char *path)
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Write each PGN game once, in input order, its bytes as they\n"
-	    "came.\n\n"
-	    "      --by=WHAT         what makes games the same:\n"
-	    "                        game   main line, players' surnames and\n"
-	    "                               result (default)\n"
-	    "                        moves  start position and main line\n"
-	    "                        text   the export text (pgn-regularize)\n"
+	    "came.\n"
+	    "\n"
+	    "      --by=WHAT         what makes games the same: game main line,\n"
+	    "                        players' surnames and result (default) moves\n"
+	    "                        start position and main line text the export\n"
+	    "                        text (pgn-regularize)\n"
 	    "      --included        a game whose main line begins a longer\n"
-	    "                        game's between the same players is a\n"
-	    "                        copy of it (with --by=game)\n"
-	    "      --keep=WHICH      the copy that stays: first (default),\n"
-	    "                        last, longest (most bytes), most-tags\n"
+	    "                        game's between the same players is a copy of\n"
+	    "                        it (with --by=game)\n"
+	    "      --keep=WHICH      the copy that stays: first (default), last,\n"
+	    "                        longest (most bytes), most-tags\n"
 	    "  -d, --duplicates      write the games dropped instead\n"
 	    "      --groups=FILE     write a TSV row for each game that has\n"
-	    "                        copies: group, game, kept or dropped,\n"
-	    "                        rule\n"
+	    "                        copies: group, game, kept or dropped, rule\n"
 	    "  -c, --count           print the number of games written only\n"
-	    "  -j, --jobs=N          parse with N threads (default: one per\n"
-	    "                        CPU)\n"
-	    "      --lang=LANG       read piece letters of language LANG\n"
-	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-19, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
-	    "      --rejects=FILE    copy the bytes of every game that does not\n"
-	    "                        read to FILE\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "  -T, --temporary-directory=DIR  spool standard input in DIR\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "  -T, --temporary-directory=DIR  spool standard input in DIR\n", stdout);
+	cli_usage_options(CLI_TAKE_GAMES);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 all games read, 1 some game rejected, 2 usage or\n"
-	    "system error.\n", cli_prog);
+	    "system error.\n", stdout);
 }
 
 /* The index of arg in names[0..n), else a usage error. */

@@ -24,38 +24,27 @@ static const cd_openings *openings;	/* --openings */
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Read PGN games (lenient import format), check every move, and\n"
-	    "write them in the exact export format.\n\n"
-	    "  -j, --jobs=N          parse with N threads (default: one per\n"
-	    "                        CPU; the output is the same)\n"
-	    "      --lang=LANG       read piece letters of language LANG (de,\n"
-	    "                        fr, German, ...: standard section 17)\n"
-	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
-	    "                        or PGN; repeatable; default: the files\n"
+	    "write them in the exact export format.\n"
+	    "\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV or\n"
+	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "                        and write them as ECO and Opening tags\n"
-	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
 	    "  -r, --reduced         write the reduced export format\n"
-	    "      --rejects=FILE    copy the original bytes of every rejected\n"
-	    "                        game to FILE\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "      --strip-commands[=LIST]  remove the [%%name ...] commands of\n"
+	    "      --strip-commands[=LIST]  remove the [%name ...] commands of\n"
 	    "                        comments (LIST: names such as clk,emt,eval;\n"
 	    "                        default: every command)\n"
 	    "  -v, --verbose         warn about what was normalized, and about\n"
-	    "                        results that contradict the final position\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "                        results that contradict the final position\n", stdout);
+	cli_usage_options(CLI_TAKE_GAMES);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was rejected,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 static void

@@ -1365,39 +1365,36 @@ add_keys(const char *arg)
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Sort PGN games in the standard's collating order (Date, Event,\n"
 	    "Site, Round, White, Black, Result, movetext), stable, writing\n"
-	    "each game's bytes as they came.\n\n"
+	    "each game's bytes as they came.\n"
+	    "\n"
 	    "  -c, --check           check that the input is sorted; exit 1 at\n"
 	    "                        the first game out of order\n"
-	    "  -k, --key=TAG[,TAG...]  sort by these tags first (numbers\n"
-	    "                        as numbers, dates as dates), then by the\n"
+	    "  -k, --key=TAG[,TAG...]  sort by these tags first (numbers as\n"
+	    "                        numbers, dates as dates), then by the\n"
 	    "                        standard's keys; repeatable\n"
 	    "  -m, --merge           merge already sorted inputs\n"
-	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line\n"
-	    "  -r, --reverse         reverse the order (equal games keep\n"
-	    "                        their input order)\n"
-	    "  -S, --buffer-size=SIZE  memory budget: an integer with b, K,\n"
-	    "                        M, G, T, P, E (KiB without a unit; KB,\n"
-	    "                        MB, ...: of 1000) or %% of memory\n"
-	    "                        (default 256M)\n"
-	    "      --stats           print counts and time on standard error\n"
+	    "  -r, --reverse         reverse the order (equal games keep their\n"
+	    "                        input order)\n"
+	    "  -S, --buffer-size=SIZE  memory budget: an integer with b, K, M, G,\n"
+	    "                        T, P, E (KiB without a unit; KB, MB, ...: of\n"
+	    "                        1000) or % of memory (default 256M)\n"
 	    "      --compress-temp   compress the temporary files (zstd)\n"
-	    "  -T, --temporary-directory=DIR  temporary files in DIR\n"
-	    "                        (default $TMPDIR or /tmp)\n"
-	    "  -u, --unique          keep only the first of games equal in\n"
-	    "                        all eight keys as text\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "  -T, --temporary-directory=DIR  temporary files in DIR (default\n"
+	    "                        $TMPDIR or /tmp)\n"
+	    "  -u, --unique          keep only the first of games equal in all\n"
+	    "                        eight keys as text\n", stdout);
+	cli_usage_options(CLI_TAKE_OUTPUT | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was out of order (-c) or\n"
-	    "binary data was met, 2 usage or system error.\n", cli_prog);
+	    "binary data was met, 2 usage or system error.\n", stdout);
 }
 
 int
@@ -1420,8 +1417,7 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	while ((c = cli_getopt(argc, argv, "ck:mrS:T:u", longopts,
-	    CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS |
-	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
+	    CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
 		switch (c) {
 		case 'c': opt_check = 1; break;
 		case 'k': add_keys(optarg); break;

@@ -766,30 +766,29 @@ spool(FILE *in, const char *name, FILE **out, uint64_t *size,
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Cut PGN archives between games: into parts whose concatenation\n"
-	    "is the input, or into the files of PGN standard section 11.\n\n"
-	    "  -b, --bytes=SIZE      parts of at most SIZE bytes (an integer\n"
-	    "                        with b, K, M, G, T, P, E: of 1024; KB,\n"
-	    "                        MB, ...: of 1000)\n"
-	    "      --by=KEY          a file per player, event, year, month or\n"
-	    "                        day (KEY: player, event, year, month, day)\n"
-	    "  -d, --directory=DIR   write the files into DIR (created;\n"
-	    "                        default: the current directory)\n"
+	    "is the input, or into the files of PGN standard section 11.\n"
+	    "\n"
+	    "  -b, --bytes=SIZE      parts of at most SIZE bytes (an integer with\n"
+	    "                        b, K, M, G, T, P, E: of 1024; KB, MB, ...:\n"
+	    "                        of 1000)\n"
+	    "      --by=KEY          a file per player, event, year, month or day\n"
+	    "                        (KEY: player, event, year, month, day)\n"
+	    "  -d, --directory=DIR   write the files into DIR (created; default:\n"
+	    "                        the current directory)\n"
 	    "  -l, --games=GAMES     parts of GAMES games\n"
 	    "      --append          --by: append to files that exist\n"
 	    "      --list            print each part's name once it is written\n"
 	    "  -n, --number=N        N parts of about equal size\n"
-	    "      --prefix=PREFIX   parts are PREFIXNNN.pgn (default: part)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "      --prefix=PREFIX   parts are PREFIXNNN.pgn (default: part)\n", stdout);
+	cli_usage_options(CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 binary data was met, 2 usage or\n"
-	    "system error.\n", cli_prog);
+	    "system error.\n", stdout);
 }
 
 static void

@@ -23,36 +23,26 @@ static const cd_openings *openings;	/* --openings */
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Read PGN games and write each as one line of JSON (NDJSON):\n"
 	    "tags, start and final FEN, SAN and UCI moves, plies, result,\n"
 	    "termination, and the clocks, elapsed times and evaluations of\n"
-	    "[%%clk], [%%emt] and [%%eval] comments.\n\n"
-	    "  -c, --comments        add \"comments\": the comment text of\n"
-	    "                        every ply (and before the first move)\n"
+	    "[%clk], [%emt] and [%eval] comments.\n"
+	    "\n"
+	    "  -c, --comments        add \"comments\": the comment text of every\n"
+	    "                        ply (and before the first move)\n"
 	    "  -f, --fens            add \"fens\": the FEN after every ply\n"
-	    "  -j, --jobs=N          parse with N threads (default: one per\n"
-	    "                        CPU; the output is the same)\n"
-	    "      --lang=LANG       read piece letters of language LANG\n"
-	    "      --openings=FILE   add \"opening\", classified by the table\n"
-	    "                        FILE (TSV or PGN; repeatable; default: the\n"
-	    "                        files $CHESSDATA_OPENINGS names)\n"
-	    "  -o, --output=FILE     write to FILE\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
-	    "      --rejects=FILE    copy the original bytes of every rejected\n"
-	    "                        game to FILE\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "      --variations      add \"variations\": the move tree\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "      --openings=FILE   add \"opening\", classified by the table FILE\n"
+	    "                        (TSV or PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names)\n"
+	    "      --variations      add \"variations\": the move tree\n", stdout);
+	cli_usage_options(CLI_TAKE_GAMES);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was rejected,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 /* Write one game that parsed. */

@@ -25,29 +25,22 @@ static uint64_t comments_dropped, games_dropping;
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Read PGN games (lenient import format), check every move, and\n"
-	    "write them in PGC, the binary coding of PGN (see pgc(5)).\n\n"
+	    "write them in PGC, the binary coding of PGN (see pgc(5)).\n"
+	    "\n"
 	    "  -c, --comments        keep comments (extension record 0x0b)\n"
-	    "  -j, --jobs=N          parse with N threads (default: one per\n"
-	    "                        CPU; the output is the same)\n"
-	    "      --lang=LANG       read piece letters of language LANG (de,\n"
-	    "                        fr, German, ...: standard section 17)\n"
-	    "  -o, --output=FILE     write to FILE (may be one of the inputs)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
 	    "  -q, --quiet           no progress line, no note about dropped\n"
-	    "                        comments or text that is not PGN\n"
-	    "      --rejects=FILE    copy the original bytes of every\n"
-	    "                        rejected game to FILE\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "                        comments or text that is not PGN\n", stdout);
+	cli_usage_options(CLI_TAKE_JOBS | CLI_TAKE_LANG | CLI_TAKE_OUTPUT |
+	    CLI_TAKE_REJECTS | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
+	    CLI_TAKE_MEMLIMIT);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was rejected,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 /* A tag PGC cannot hold (a name or value over 255 bytes): point j at

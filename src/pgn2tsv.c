@@ -114,42 +114,31 @@ index_fields(void)
 static void
 usage(void)
 {
-	printf("Usage: %s [OPTION]... [FILE]...\n"
+	printf("Usage: %s [OPTION]... [FILE]...\n", cli_prog);
+	fputs(
 	    "Read PGN games and write one row per game: tab-separated values\n"
-	    "(or CSV) of chosen tags and computed fields.\n\n"
+	    "(or CSV) of chosen tags and computed fields.\n"
+	    "\n"
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
-	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name\n"
-	    "                        games) with typed columns, then INSERTs\n"
-	    "                        (sqlite3, DuckDB, psql)\n"
-	    "  -f, --fields=LIST     the columns, comma-separated: tag names\n"
-	    "                        and @game, @file, @start, @moves, @uci,\n"
-	    "                        @plies (half-moves), @fullmoves, @result,\n"
-	    "                        @final, @termination, @base, @increment,\n"
-	    "                        and with\n"
+	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name games)\n"
+	    "                        with typed columns, then INSERTs (sqlite3,\n"
+	    "                        DuckDB, psql)\n"
+	    "  -f, --fields=LIST     the columns, comma-separated: tag names and\n"
+	    "                        @game, @file, @start, @moves, @uci, @plies\n"
+	    "                        (half-moves), @fullmoves, @result, @final,\n"
+	    "                        @termination, @base, @increment, and with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
-	    "                        (default: " DEFAULT_FIELDS ")\n"
+	    "                        (default: )\n"
 	    "  -H, --no-header       no header row\n"
-	    "  -j, --jobs=N          parse with N threads (default: one per\n"
-	    "                        CPU; the output is the same)\n"
-	    "      --lang=LANG       read piece letters of language LANG\n"
-	    "  -o, --output=FILE     write to FILE\n"
-	    "      --openings=FILE   classify openings by the table FILE (TSV\n"
-	    "                        or PGN; repeatable; default: the files\n"
-	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n"
-	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n"
-	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n"
-	    "  -q, --quiet           no progress line, no warning about text\n"
-	    "                        that is not PGN\n"
-	    "      --rejects=FILE    copy the original bytes of every rejected\n"
-	    "                        game to FILE\n"
-	    "      --stats           print counts and time on standard error\n"
-	    "  -h, --help            show this help and exit\n"
-	    "  -V, --version         show the version and exit\n\n"
+	    "      --openings=FILE   classify openings by the table FILE (TSV or\n"
+	    "                        PGN; repeatable; default: the files\n"
+	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n", stdout);
+	cli_usage_options(CLI_TAKE_GAMES);
+	fputs(
+	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was rejected,\n"
-	    "2 usage or system error.\n", cli_prog);
+	    "2 usage or system error.\n", stdout);
 }
 
 /* The value a missing tag has in the export form (export-format.md

@@ -113,4 +113,32 @@ for tool in pgn-sort pgn-split pgc2pgn epd-validate chess-perft; do
 	grep -q "^$tool: unknown option '--no-such-option'" "$T/err" ||
 	    fail "$tool --no-such-option: $(head -1 "$T/err")"
 done
+
+# --help: a shared option (its line and the lines that go on with its
+# text) reads the same in every tool that lists it; -h and -V in all.
+# (-j, -q and --rejects are left out: some tools say more of them.)
+for tool in $(cd "$B" && ls pgn-* pgn2* pgc2pgn epd-validate chess-perft |
+    grep -v '\.'); do
+	[ -x "$B/$tool" ] || continue
+	expect 0 "$tool" --help
+	awk -v t="$tool" '
+	    /^  -[a-zA-Z], --|^      --/ {
+		k = $1 == "-j," || $1 == "-o," || $1 == "-q," ||
+		    $1 == "-z," || $1 == "-h," || $1 == "-V," ? $2 : $1
+		sub(/=.*/, "", k)
+		on = k ~ /^--(lang|output|stats|compress|level|memlimit|help|version)$/
+	    }
+	    /^      --|^  -/ || !/^                        / { if (!/^  -|^      --/) on = 0 }
+	    on { print k "\t" $0 }' "$T/out" >"$T/help.$tool"
+	grep -q -- '--help' "$T/help.$tool" || fail "$tool --help: no -h line"
+	grep -q -- '--version' "$T/help.$tool" || fail "$tool --help: no -V line"
+done
+cat "$T"/help.* | cut -f1 | sort -u >"$T/help.opts"
+while read -r opt; do
+	for f in "$T"/help.*; do
+		[ "$f" = "$T/help.opts" ] && continue
+		grep "^$opt	" "$f" | md5sum
+	done | grep -v "^d41d8cd98f00b204e9800998ecf8427e" | sort -u |
+	    [ "$(wc -l)" -le 1 ] || fail "--help: $opt reads differently in some tools"
+done <"$T/help.opts"
 exit $status
