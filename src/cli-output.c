@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #ifdef __linux__
 #include <sys/xattr.h>
 #endif
@@ -324,6 +325,50 @@ outfile_open(struct outfile *o, struct fileid *id, int *opened)
 /* Copy the finished temporary file into the target, in place (its
  * inode, links, owner, mode and ACL stay): room for all of it is
  * allocated first, so a full disk leaves the target as it was. */
+#ifndef IOV_MAX
+#define IOV_MAX	1024	/* (POSIX: at least 16; Linux: 1024) */
+#endif
+
+int
+cli_writev_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t k;
+
+		if (iov->iov_len == 0) {
+			iov++;
+			n--;
+			continue;
+		}
+		k = writev(fd, iov, n < IOV_MAX ? n : IOV_MAX);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		while (n > 0 && (size_t)k >= iov->iov_len) {
+			k -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + k;
+			iov->iov_len -= (size_t)k;
+		}
+	}
+	return 0;
+}
+
+int
+cli_write_all(int fd, const void *p, size_t n)
+{
+	struct iovec v = { (void *)p, n };
+
+	return cli_writev_all(fd, &v, 1);
+}
+
 static int
 copy_into(const char *from, const char *to)
 {
@@ -353,18 +398,8 @@ copy_into(const char *from, const char *to)
 				e = errno;
 			continue;
 		}
-		while (e == 0 && k > 0) {
-			ssize_t w = write(fd, p, (size_t)k);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				e = w < 0 ? errno : EIO;
-			else {
-				p += w;
-				k -= w;
-			}
-		}
+		if (cli_write_all(fd, p, (size_t)k) != 0)
+			e = errno;
 	}
 	if (e == 0 && ftruncate(fd, st.st_size) != 0)
 		e = errno;
@@ -573,31 +608,34 @@ cli_output_check(void)
 }
 
 void
-cli_output_write(const void *data, size_t n)
+cli_output_writev(struct iovec *iov, int n)
 {
 	FILE *f = out_file ? out_file : stdout;
-	const char *p = data;
-	int fd;
+	int fd = fileno(f), i;
 
-	if (n < OUTPUT_DIRECT || (fd = fileno(f)) < 0) {
+	if (fd < 0) {
+		for (i = 0; i < n; i++)
+			fwrite(iov[i].iov_base, 1, iov[i].iov_len, f);
+		cli_output_check();	/* an error: ferror */
+		return;
+	}
+	/* what stdio holds first, then the blocks from where they lie */
+	if (fflush(f) != 0 || cli_writev_all(fd, iov, n) != 0)
+		cli_write_error(fd, output_name(), errno);
+}
+
+void
+cli_output_write(const void *data, size_t n)
+{
+	struct iovec v = { (void *)data, n };
+
+	if (n < OUTPUT_DIRECT) {
 		if (n > 0)
-			fwrite(p, 1, n, f);	/* an error: ferror */
+			fwrite(data, 1, n, out_file ? out_file : stdout);
 		cli_output_check();
 		return;
 	}
-	/* what stdio holds first, then the block from where it lies */
-	if (fflush(f) != 0)
-		cli_write_error(fd, output_name(), errno);
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			cli_write_error(fd, output_name(), k < 0 ? errno : EIO);
-		p += k;
-		n -= (size_t)k;
-	}
+	cli_output_writev(&v, 1);
 }
 
 /* The end of a run ending with status 0 or 1: the files written go

@@ -79,6 +79,17 @@ void cli_output_check(void);
  * every block through stdio. */
 #define OUTPUT_DIRECT	((size_t)32 << 10)
 void cli_output_write(const void *data, size_t n);
+/* The blocks iov[0..n) (which it changes) to the output from where they
+ * lie, with writev(2) (through stdio when compressed); an error as
+ * cli_output_check. */
+struct iovec;
+void cli_output_writev(struct iovec *iov, int n);
+/* Write all of iov[0..n) (which it changes), or the n bytes at p, to
+ * fd, going on after EINTR and short writes: 0, or -1 with errno set
+ * (EIO for a write that wrote nothing).  Every write of the tools goes
+ * through these. */
+int cli_writev_all(int fd, struct iovec *iov, int n);
+int cli_write_all(int fd, const void *p, size_t n);
 
 /* A write on fd (the output named name; -1 once closed) failed with
  * errno err: when nobody reads the pipe any more, die of SIGPIPE

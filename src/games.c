@@ -328,22 +328,6 @@ batch_run(struct worker *w)
 	b->ngames = b->ntags = 0;
 }
 
-/* Messages: a failed write to standard error is not reported. */
-static void
-write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return;
-		p += k;
-		n -= (size_t)k;
-	}
-}
-
 /* Write an output and empty it: its turn has come (what was read
  * before is written), and only one thread writes at a time. */
 static void
@@ -353,7 +337,8 @@ emit(struct output *o)
 		/* one write, not one per line (stderr is line buffered) */
 		cli_progress_end();
 		fflush(stderr);
-		write_all(2, o->msg.data, o->msg.len);
+		(void)cli_write_all(2, o->msg.data, o->msg.len);	/* (not
+							 * reported) */
 	}
 	if (o->rej.len > 0)
 		cli_rejects_write(o->rej.data, o->rej.len);

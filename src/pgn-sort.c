@@ -51,7 +51,6 @@ static size_t opt_budget = DEFAULT_BUDGET;
 static const char *opt_tmpdir;
 static char **opt_keys;		/* -k: tags sorted by first */
 static size_t opt_nkeys;
-static FILE *out;
 static int status;		/* exit status so far */
 static uint64_t games_read, games_written, games_rejected;
 
@@ -299,15 +298,12 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 /* ---- output ---- */
 
 /*
- * Games go to the output file descriptor with writev, straight from
+ * Games go to the output with writev (cli_output_writev), straight from
  * where they lie (the buffer or a run's buffer): no copy.  The queue is
  * flushed before any of those buffers changes (flush_pending).
  */
 #define IOV_BATCH	512
 
-static const char *out_name = "standard output";
-static int out_fd = -1;		/* -1: a compressed output */
-static FILE *out_file;
 static int opt_compress_temp;	/* runs compressed (zstd level 1) */
 static struct iovec oq[IOV_BATCH];
 static int noq;
@@ -318,44 +314,10 @@ static int noq;
 static char *stage;
 static size_t stage_used;
 
-/* Write iov[0..n) fully to fd; -1 on error. */
-static int
-writev_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		ssize_t k = writev(fd, iov, n);
-
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		while (n > 0 && (size_t)k >= iov->iov_len) {
-			k -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + k;
-			iov->iov_len -= (size_t)k;
-		}
-	}
-	return 0;
-}
-
 static void
 oq_flush(void)
 {
-	int i;
-
-	for (i = 0; out_fd < 0 && i < noq; i++)
-		if (fwrite(oq[i].iov_base, 1, oq[i].iov_len, out_file) !=
-		    oq[i].iov_len)
-			cli_write_error(-1, out_name, errno);
-	if (out_fd < 0)
-		noq = 0;
-	if (noq > 0 && writev_all(out_fd, oq, noq) < 0)
-		cli_write_error(out_fd, out_name, errno);
+	cli_output_writev(oq, noq);
 	noq = 0;
 	stage_used = 0;
 }
@@ -533,7 +495,7 @@ run_flush(void)
 			    cd_stream_error(rw.zs)->msg);
 	if (rw.zs != NULL)
 		rw.n = 0;
-	if (rw.n > 0 && writev_all(rw.fd, rw.iov, rw.n) < 0)
+	if (rw.n > 0 && cli_writev_all(rw.fd, rw.iov, rw.n) < 0)
 		cli_fatal("write error on %s: %s", cli_tmp_name(rw.id),
 		    strerror(errno));
 	rw.n = 0;
@@ -1442,13 +1404,7 @@ main(int argc, char **argv)
 		cli_usage_error("-c writes no output: -o makes no sense");
 	if (!opt_check)
 		cli_inputs(argc, argv, optind);
-	out = cli_output_open(opt_check ? NULL : outpath);
-	/* Games are written with writev on its descriptor. */
-	fflush(out);
-	out_fd = fileno(out);
-	out_file = out;
-	if (outpath != NULL && strcmp(outpath, "-") != 0)
-		out_name = outpath;
+	(void)cli_output_open(opt_check ? NULL : outpath);
 	if (opt_check)
 		check_inputs(argc, argv, optind);
 	else if (opt_merge)
