@@ -387,21 +387,10 @@ spool(FILE *f, const char *name, size_t *id)
 	size_t n;
 	FILE *s;
 
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		const char *p = buf;
-
-		while (n > 0) {
-			ssize_t k = write(fd, p, n);
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0)
-				cli_fatal("write error on %s: %s",
-				    cli_tmp_name(*id), strerror(errno));
-			p += k;
-			n -= (size_t)k;
-		}
-	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (cli_write_all(fd, buf, n) != 0)
+			cli_fatal("write error on %s: %s", cli_tmp_name(*id),
+			    strerror(errno));
 	if (ferror(f))
 		cli_fatal("%s: read error: %s", name, strerror(errno));
 	if (lseek(fd, 0, SEEK_SET) < 0 || (s = fdopen(fd, "r")) == NULL)

@@ -151,7 +151,7 @@ out_create(const char *path, int append, size_t *id, struct stat *tst)
 			if (n < 0)
 				cli_fatal("%s: read error: %s", path,
 				    strerror(errno));
-			if (write(fd, buf, (size_t)n) != n)
+			if (cli_write_all(fd, buf, (size_t)n) != 0)
 				cli_fatal("write error on %s: %s",
 				    cli_tmp_name(*id), strerror(errno));
 		}
