@@ -24,69 +24,32 @@
 
 #include "stream_int.h"
 
-/* ---- errors ---- */
-
-cd_status
-cd__serr_set(struct serr *e, cd_status st, uint64_t off,
-    const char *fmt, ...)
-{
-	char msg[CD_ERROR_MSG_MAX];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	cd__error_set(&e->e, st, off, 0, 0, "%s", msg);
-	e->sys_errno = 0;
-	return st;
-}
-
-cd_status
-cd__stream_corrupt(cd_stream *s, const char *what)
-{
-	uint64_t at = cd__stream_in_at(s);
-
-	return cd__serr_set(&s->derr, CD_ERR_CORRUPT, at,
-	    "corrupt %s input at byte %llu of the compressed data: %s",
-	    cd_stream_format_name(s->fmt), (unsigned long long)at, what);
-}
-
-cd_status
-cd__stream_truncated(cd_stream *s)
-{
-	uint64_t at = cd__stream_in_at(s);
-
-	return cd__serr_set(&s->derr, CD_ERR_CORRUPT, at,
-	    "truncated %s input: it ends inside compressed data at byte %llu",
-	    cd_stream_format_name(s->fmt), (unsigned long long)at);
-}
-
-cd_status
-cd__stream_nomem(cd_stream *s)
-{
-	return cd__serr_set(&s->derr, CD_ERR_NOMEM, cd__stream_in_at(s),
-	    "out of memory");
-}
-
-/* The input needs need bytes for its decoder (0: more than the limit,
- * how much more unknown). */
-cd_status
-cd__stream_over_limit(cd_stream *s, uint64_t need)
-{
-	const char *f = cd_stream_format_name(s->fmt);
-	unsigned long long lim = (unsigned long long)(s->memlimit >> 20);
-	uint64_t at = cd__stream_in_at(s);
-
-	if (need == 0)
-		return cd__serr_set(&s->derr, CD_ERR_RANGE, at, "%s "
-		    "compressed input needs more memory than the limit of "
-		    "%llu MiB", f, lim);
-	return cd__serr_set(&s->derr, CD_ERR_RANGE, at, "%s compressed "
-	    "input needs %llu MiB of memory, more than the limit of %llu MiB",
-	    f, (unsigned long long)((need + (1 << 20) - 1) >> 20), lim);
-}
-
 /* ---- compressed input ---- */
+
+/* The codec of compressed format f, its library loaded; else NULL,
+ * and why in *why. */
+const struct codec *
+cd__stream_codec(cd_stream_format f, const char **why)
+{
+	static const struct codec *const codecs[CD_STREAM_XZ + 1] = {
+#ifdef HAVE_ZSTD
+		[CD_STREAM_ZSTD] = &cd__stream_zstd,
+#endif
+#ifdef HAVE_ZLIB
+		[CD_STREAM_GZIP] = &cd__stream_gzip,
+#endif
+#ifdef HAVE_BZLIB
+		[CD_STREAM_BZIP2] = &cd__stream_bzip2,
+#endif
+#ifdef HAVE_LZMA
+		[CD_STREAM_XZ] = &cd__stream_xz,
+#endif
+		[CD_STREAM_PLAIN] = NULL
+	};
+
+	return cd__stream_lib_ready(f, why) ? codecs[f] : NULL;
+}
+
 
 /* More compressed input after what is unread (which moves down). */
 cd_status

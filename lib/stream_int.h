@@ -181,11 +181,12 @@ extern struct cd__xz_api { CD__LZMA_FNS(CD__API_FIELD, x) } cd__xz;
 
 /* stream_lib.c */
 bool cd__stream_lib_ready(cd_stream_format f, const char **why);
+/* stream.c */
 const struct codec *cd__stream_codec(cd_stream_format f, const char **why);
 
 /* stream.c: a stream, its buffers not yet allocated */
 cd_stream *cd__stream_alloc(uint64_t memlimit);
-/* stream.c: errors, kept in e (the decoder's: s->derr) */
+/* stream_error.c: errors, kept in e (the decoder's: s->derr) */
 cd_status cd__serr_set(struct serr *e, cd_status st, uint64_t off,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 cd_status cd__stream_corrupt(cd_stream *s, const char *what);

@@ -267,27 +267,3 @@ cd_stream_levels(cd_stream_format f, int *min, int *max, int *dflt)
 	if (dflt != NULL)
 		*dflt = d;
 }
-
-/* The codec of compressed format f, its library loaded; else NULL,
- * and why in *why. */
-const struct codec *
-cd__stream_codec(cd_stream_format f, const char **why)
-{
-	static const struct codec *const codecs[CD_STREAM_XZ + 1] = {
-#ifdef HAVE_ZSTD
-		[CD_STREAM_ZSTD] = &cd__stream_zstd,
-#endif
-#ifdef HAVE_ZLIB
-		[CD_STREAM_GZIP] = &cd__stream_gzip,
-#endif
-#ifdef HAVE_BZLIB
-		[CD_STREAM_BZIP2] = &cd__stream_bzip2,
-#endif
-#ifdef HAVE_LZMA
-		[CD_STREAM_XZ] = &cd__stream_xz,
-#endif
-		[CD_STREAM_PLAIN] = NULL
-	};
-
-	return cd__stream_lib_ready(f, why) ? codecs[f] : NULL;
-}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * stream_error.c: what a stream says when it fails (a damaged or
+ * truncated input, memory, a memory limit), for stream.c and the codecs
+ * alike.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "stream_int.h"
+
+cd_status
+cd__serr_set(struct serr *e, cd_status st, uint64_t off,
+    const char *fmt, ...)
+{
+	char msg[CD_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cd__error_set(&e->e, st, off, 0, 0, "%s", msg);
+	e->sys_errno = 0;
+	return st;
+}
+
+cd_status
+cd__stream_corrupt(cd_stream *s, const char *what)
+{
+	uint64_t at = cd__stream_in_at(s);
+
+	return cd__serr_set(&s->derr, CD_ERR_CORRUPT, at,
+	    "corrupt %s input at byte %llu of the compressed data: %s",
+	    cd_stream_format_name(s->fmt), (unsigned long long)at, what);
+}
+
+cd_status
+cd__stream_truncated(cd_stream *s)
+{
+	uint64_t at = cd__stream_in_at(s);
+
+	return cd__serr_set(&s->derr, CD_ERR_CORRUPT, at,
+	    "truncated %s input: it ends inside compressed data at byte %llu",
+	    cd_stream_format_name(s->fmt), (unsigned long long)at);
+}
+
+cd_status
+cd__stream_nomem(cd_stream *s)
+{
+	return cd__serr_set(&s->derr, CD_ERR_NOMEM, cd__stream_in_at(s),
+	    "out of memory");
+}
+
+/* The input needs need bytes for its decoder (0: more than the limit,
+ * how much more unknown). */
+cd_status
+cd__stream_over_limit(cd_stream *s, uint64_t need)
+{
+	const char *f = cd_stream_format_name(s->fmt);
+	unsigned long long lim = (unsigned long long)(s->memlimit >> 20);
+	uint64_t at = cd__stream_in_at(s);
+
+	if (need == 0)
+		return cd__serr_set(&s->derr, CD_ERR_RANGE, at, "%s "
+		    "compressed input needs more memory than the limit of "
+		    "%llu MiB", f, lim);
+	return cd__serr_set(&s->derr, CD_ERR_RANGE, at, "%s compressed "
+	    "input needs %llu MiB of memory, more than the limit of %llu MiB",
+	    f, (unsigned long long)((need + (1 << 20) - 1) >> 20), lim);
+}
