@@ -134,7 +134,9 @@ CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
  * L is in the last member whose line is at most L, at line L - line + 1
  * of it, and columns are the same.  The call comes from the thread that
  * decompresses (CD_STREAM_THREAD), ahead of the reader.  Set it before
- * the first read; fn NULL turns it off.  Other formats never call it.
+ * the first read (for a reader: on the stream given to
+ * cd_pgn_reader_open_stream and the like); fn NULL turns it off.  Other
+ * formats never call it.
  */
 CD_API void cd_stream_on_member(cd_stream *s,
     void (*fn)(void *ctx, const char *name, unsigned long line),
