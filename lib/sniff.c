@@ -141,3 +141,50 @@ cd_sniff_name(cd_sniff_kind k)
 	}
 	return "?";
 }
+
+/* A tar header: "ustar" at 257 and the checksum at 148 (octal: the sum
+ * of the header's bytes, the checksum field counted as spaces). */
+static bool
+is_tar(const uint8_t *p, size_t len)
+{
+	unsigned long sum = 0, want = 0;
+	size_t i;
+
+	if (len < 512 || memcmp(p + 257, "ustar", 5) != 0)
+		return false;
+	for (i = 148; i < 156 && p[i] == ' '; i++)
+		;
+	if (i == 156 || p[i] < '0' || p[i] > '7')
+		return false;
+	for (; i < 156 && p[i] >= '0' && p[i] <= '7'; i++)
+		want = want * 8 + (unsigned long)(p[i] - '0');
+	for (i = 0; i < 512; i++)
+		sum += i >= 148 && i < 156 ? ' ' : p[i];
+	return sum == want;
+}
+
+const char *
+cd_sniff_format(const void *buf, size_t len)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *name;
+	} t[] = {
+		{ "7z\xbc\xaf\x27\x1c", 6, "7-Zip archives" },
+		{ "Rar!\x1a\x07", 6, "RAR archives" },
+		{ "%PDF-", 5, "PDF documents" },
+		{ "\x7f" "ELF", 4, "ELF executables" },
+		{ "\xff\xd8\xff", 3, "JPEG images" },
+		{ "\x89PNG\r\n\x1a\n", 8, "PNG images" },
+		{ "GIF87a", 6, "GIF images" },
+		{ "GIF89a", 6, "GIF images" }
+	};
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (len >= t[i].len && memcmp(p, t[i].magic, t[i].len) == 0)
+			return t[i].name;
+	return is_tar(p, len) ? "tar archives" : NULL;
+}

@@ -47,9 +47,14 @@ cd__stream_codec(cd_stream_format f, const char **why)
 		[CD_STREAM_PLAIN] = NULL
 	};
 
-	return cd__stream_lib_ready(f, why) ? codecs[f] : NULL;
+	if (f == CD_STREAM_ZIP) {
+		if (why != NULL)
+			*why = "zip archives are read, never written";
+		return NULL;
+	}
+	return f <= CD_STREAM_XZ && cd__stream_lib_ready(f, why) ? codecs[f] :
+	    NULL;
 }
-
 
 /* More compressed input after what is unread (which moves down). */
 cd_status
@@ -266,8 +271,23 @@ dec_init(cd_stream *s)
 	cd_status st;
 
 	if (s->fmt == CD_STREAM_PLAIN) {
+		const char *other = cd_sniff_format(s->in, s->in_len);
+
 		s->decode = dec_plain;
+		if (other != NULL)
+			return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED, 0,
+			    "%s are not read", other);
 		return CD_OK;
+	}
+	if (s->fmt == CD_STREAM_ZIP) {
+#ifdef HAVE_LIBARCHIVE
+		if (cd__stream_lib_ready(s->fmt, &why))
+			return cd__stream_zip_init(s);
+#else
+		(void)cd__stream_lib_ready(s->fmt, &why);
+#endif
+		return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED, 0,
+		    "zip archives are not supported (%s)", why);
 	}
 	if ((s->codec = cd__stream_codec(s->fmt, &why)) == NULL)
 		return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED, 0,
@@ -308,8 +328,10 @@ open_common(cd_stream *s, unsigned flags)
 		s->st = s->err.e.status;
 		return;
 	}
-	if ((flags & CD_STREAM_THREAD) && s->fmt != CD_STREAM_PLAIN)
-		cd__stream_thread_start(s);
+	/* (started at the first read: cd_stream_on_member may be set
+	 * before the thread decodes) */
+	s->want_thread = (flags & CD_STREAM_THREAD) &&
+	    s->fmt != CD_STREAM_PLAIN;
 }
 
 cd_stream *
@@ -362,6 +384,14 @@ cd_stream_get_format(const cd_stream *s)
 	return s->fmt;
 }
 
+void
+cd_stream_on_member(cd_stream *s,
+    void (*fn)(void *ctx, const char *name, unsigned long line), void *ctx)
+{
+	s->on_member = fn;
+	s->member_ctx = ctx;
+}
+
 /* The end of the input, or damage: every later read says the same. */
 static cd_status
 stream_end(cd_stream *s, cd_status st)
@@ -388,6 +418,10 @@ cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 		return stream_end(s, s->pending);
 	if (cap == 0)
 		return CD_OK;
+	if (s->want_thread) {
+		s->want_thread = 0;
+		cd__stream_thread_start(s);
+	}
 	if (!s->threaded) {
 		/* a decoder may end a call with nothing (a skippable frame
 		 * read): call again until it gives bytes or ends */
@@ -447,6 +481,10 @@ cd_stream_memory(const cd_stream *s)
 		n += RING * BLOCK;
 	if (!s->writing && s->codec != NULL)
 		n += s->codec->memory(s);
+#ifdef HAVE_LIBARCHIVE
+	if (!s->writing && s->fmt == CD_STREAM_ZIP)
+		n += cd__stream_zip_memory(s);
+#endif
 	return n;
 }
 
@@ -459,6 +497,10 @@ cd_stream_free(cd_stream *s)
 		cd__stream_thread_stop(s);
 	if (s->codec != NULL)
 		s->codec->free(s);
+#ifdef HAVE_LIBARCHIVE
+	if (s->fmt == CD_STREAM_ZIP && !s->writing)
+		cd__stream_zip_free(s);
+#endif
 	if (s->own_in)
 		free(s->in);
 	free(s->out);

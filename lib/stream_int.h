@@ -10,6 +10,8 @@
  *	stream_file.c	a stream as a stdio FILE
  *	stream_zstd.c, stream_gzip.c, stream_bzip2.c, stream_xz.c
  *			each format's library calls (a struct codec)
+ *	stream_zip.c	.zip archives through libarchive (a decoder of
+ *			its own: libarchive pulls its input)
  */
 #ifndef CHESSDATA_STREAM_INT_H
 #define CHESSDATA_STREAM_INT_H
@@ -68,11 +70,17 @@ struct cd_stream {
 	int ended;		/* the decoder has given its end */
 	void *cx;		/* the codec's state: ZSTD_DStream or
 				 * ZSTD_CCtx, z_stream, bz_stream,
-				 * lzma_stream */
+				 * lzma_stream; zip: stream_zip.c's */
 	size_t zhint;		/* zstd: the input its next block needs */
 	uint64_t zeros;		/* zero bytes after the data */
 
+	/* cd_stream_on_member */
+	void (*on_member)(void *ctx, const char *name, unsigned long line);
+	void *member_ctx;
+
 	/* The decompressing thread and its ring. */
+	int want_thread;	/* CD_STREAM_THREAD: start it at the first
+				 * read */
 	int threaded;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -178,6 +186,26 @@ extern struct cd__bz2_api { CD__BZ2_FNS(CD__API_FIELD, x) } cd__bz2;
 	X(a, lzma_code) X(a, lzma_end) X(a, lzma_memusage)
 extern struct cd__xz_api { CD__LZMA_FNS(CD__API_FIELD, x) } cd__xz;
 #endif
+
+#ifdef HAVE_LIBARCHIVE
+#include <archive.h>
+#include <archive_entry.h>
+#define CD__ARCHIVE_FNS(X, a)	X(a, archive_read_new) \
+	X(a, archive_read_support_format_zip_streamable) \
+	X(a, archive_read_open) X(a, archive_read_next_header) \
+	X(a, archive_read_data_block) X(a, archive_read_free) \
+	X(a, archive_error_string) X(a, archive_entry_pathname) \
+	X(a, archive_entry_pathname_utf8) X(a, archive_entry_filetype) \
+	X(a, archive_entry_is_encrypted) X(a, archive_entry_size_is_set) \
+	X(a, archive_entry_size)
+extern struct cd__archive_api { CD__ARCHIVE_FNS(CD__API_FIELD, x) }
+    cd__archive;
+#endif
+
+/* stream_zip.c: a .zip archive's decoder (s->cx), its memory, freed */
+cd_status cd__stream_zip_init(cd_stream *s);
+size_t cd__stream_zip_memory(const cd_stream *s);
+void cd__stream_zip_free(cd_stream *s);
 
 /* stream_lib.c */
 bool cd__stream_lib_ready(cd_stream_format f, const char **why);

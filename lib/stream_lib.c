@@ -76,6 +76,16 @@ xz_load(void *h)
 }
 #endif
 
+#ifdef HAVE_LIBARCHIVE
+struct cd__archive_api cd__archive;
+static bool
+archive_load(void *h)
+{
+	CD__ARCHIVE_FNS(API_LOAD, cd__archive)
+	return true;
+}
+#endif
+
 /* A library: the names it goes by (its sonames, tried in turn), the
  * table it fills, and how its loading went. */
 struct lib {
@@ -106,6 +116,11 @@ static struct lib libs[] = {
 	    xz_load,
 #endif
 	},
+	[CD_STREAM_ZIP] = { { "libarchive.so.13" },
+#ifdef HAVE_LIBARCHIVE
+	    archive_load,
+#endif
+	},
 };
 static pthread_mutex_t libs_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -120,7 +135,7 @@ cd__stream_lib_ready(cd_stream_format f, const char **why)
 	void *h = NULL;
 	size_t i;
 
-	if (f <= CD_STREAM_PLAIN || f > CD_STREAM_XZ)
+	if (f <= CD_STREAM_PLAIN || f > CD_STREAM_ZIP)
 		return false;
 	l = &libs[f];
 	pthread_mutex_lock(&libs_lock);
@@ -148,13 +163,13 @@ cd__stream_lib_ready(cd_stream_format f, const char **why)
 /* ---- formats ---- */
 
 static const char *const format_names[] = {
-	"plain", "zstd", "gzip", "bzip2", "xz"
+	"plain", "zstd", "gzip", "bzip2", "xz", "zip"
 };
 
 const char *
 cd_stream_format_name(cd_stream_format f)
 {
-	return (unsigned)f < 5 ? format_names[f] : "unknown";
+	return (unsigned)f < 6 ? format_names[f] : "unknown";
 }
 
 int
@@ -214,6 +229,11 @@ cd_stream_detect(const void *buf, size_t len)
 	/* xz FD "7zXZ" 00 */
 	if (len >= 6 && memcmp(p, "\xfd" "7zXZ" "\0", 6) == 0)
 		return CD_STREAM_XZ;
+	/* zip: a local file header PK 03 04, or the end of the central
+	 * directory PK 05 06 (an archive without members) */
+	if (len >= 4 && p[0] == 'P' && p[1] == 'K' && ((p[2] == 3 &&
+	    p[3] == 4) || (p[2] == 5 && p[3] == 6)))
+		return CD_STREAM_ZIP;
 	return CD_STREAM_PLAIN;
 }
 
@@ -227,10 +247,10 @@ const char *
 cd_stream_format_library(cd_stream_format f)
 {
 	static const char *const lib[] = {
-		"", "libzstd", "zlib", "libbz2", "liblzma"
+		"", "libzstd", "zlib", "libbz2", "liblzma", "libarchive"
 	};
 
-	return (unsigned)f < 5 ? lib[f] : "";
+	return (unsigned)f < 6 ? lib[f] : "";
 }
 
 void

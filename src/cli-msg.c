@@ -76,22 +76,26 @@ static void
 vwarn_at(int capture, const char *file, unsigned long line,
     unsigned long col, const char *fmt, va_list ap)
 {
-	char where[48] = "";
+	char where[48] = "", member[256] = "";
 
+	/* a line of a .zip input: the member's name and its own line */
+	if (file != NULL && line > 0 && cli__input_member(file, &line,
+	    member + 1, sizeof(member) - 1))
+		member[0] = ':';
 	if (file != NULL && line > 0 && col > 0)
 		snprintf(where, sizeof(where), ":%lu:%lu", line, col);
 	else if (file != NULL && line > 0)
 		snprintf(where, sizeof(where), ":%lu", line);
 	if (capture && cli_capture != NULL) {
-		capture_printf("%s: %s%s%s", cli_prog, file ? file : "",
-		    where, file ? ": " : "");
+		capture_printf("%s: %s%s%s%s", cli_prog, file ? file : "",
+		    member, where, file ? ": " : "");
 		capture_vprintf(fmt, ap);
 		capture_printf("\n");
 		return;
 	}
 	cli_progress_end();
-	fprintf(stderr, "%s: %s%s%s", cli_prog, file ? file : "", where,
-	    file ? ": " : "");
+	fprintf(stderr, "%s: %s%s%s%s", cli_prog, file ? file : "", member,
+	    where, file ? ": " : "");
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -47,6 +47,7 @@ cli_open_input(const char *name, const char **display)
 		cli_close_input(f);
 		return NULL;
 	}
+	cli__input_named(f, *display);
 	if (f == stdin)
 		return f;
 	/* Large buffer: inputs are read sequentially in big blocks. */
@@ -60,6 +61,7 @@ cli_open_input(const char *name, const char **display)
 void
 cli_close_input(FILE *f)
 {
+	cli__input_closed(f);
 	if (f != NULL && f != stdin)
 		fclose(f);
 }

@@ -404,6 +404,157 @@ START_TEST(test_memlimit)
 }
 END_TEST
 
+/* A .zip (stored): a.pgn "x\n", the directory d/, b.pgn (a byte order
+ * mark, "y", no line end), c.pgn "z\nw\n". */
+static const char zip_abc[] =
+	"\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\x1f\x08"
+	"\xea\x46\x02\x00\x00\x00\x02\x00\x00\x00\x05\x00\x00\x00\x61\x2e"
+	"\x70\x67\x6e\x78\x0a\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00"
+	"\x00\x21\x58\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02"
+	"\x00\x00\x00\x64\x2f\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00"
+	"\x00\x21\x58\x6c\xe4\xd7\x2c\x04\x00\x00\x00\x04\x00\x00\x00\x05"
+	"\x00\x00\x00\x62\x2e\x70\x67\x6e\xef\xbb\xbf\x79\x50\x4b\x03\x04"
+	"\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\x1d\x1c\xfa\xa8\x04\x00"
+	"\x00\x00\x04\x00\x00\x00\x05\x00\x00\x00\x63\x2e\x70\x67\x6e\x7a"
+	"\x0a\x77\x0a\x50\x4b\x01\x02\x14\x03\x14\x00\x00\x00\x00\x00\x00"
+	"\x00\x21\x58\x1f\x08\xea\x46\x02\x00\x00\x00\x02\x00\x00\x00\x05"
+	"\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x01\x00\x00\x00"
+	"\x00\x61\x2e\x70\x67\x6e\x50\x4b\x01\x02\x14\x03\x14\x00\x00\x00"
+	"\x00\x00\x00\x00\x21\x58\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\xed\x41"
+	"\x25\x00\x00\x00\x64\x2f\x50\x4b\x01\x02\x14\x03\x14\x00\x00\x00"
+	"\x00\x00\x00\x00\x21\x58\x6c\xe4\xd7\x2c\x04\x00\x00\x00\x04\x00"
+	"\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80\x01"
+	"\x45\x00\x00\x00\x62\x2e\x70\x67\x6e\x50\x4b\x01\x02\x14\x03\x14"
+	"\x00\x00\x00\x00\x00\x00\x00\x21\x58\x1d\x1c\xfa\xa8\x04\x00\x00"
+	"\x00\x04\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"
+	"\x00\x80\x01\x6c\x00\x00\x00\x63\x2e\x70\x67\x6e\x50\x4b\x05\x06"
+	"\x00\x00\x00\x00\x04\x00\x04\x00\xc9\x00\x00\x00\x93\x00\x00\x00"
+	"\x00\x00";
+
+struct members {
+	char names[64];
+	unsigned long lines[4];
+	int n;
+};
+
+static void
+on_member(void *ctx, const char *name, unsigned long line)
+{
+	struct members *m = ctx;
+
+	ck_assert_int_lt(m->n, 4);
+	strcat(m->names, name);
+	strcat(m->names, " ");
+	m->lines[m->n++] = line;
+}
+
+/* The members one after the other, each ending a line, without the
+ * byte order mark, the directory passed over; each member announced
+ * with the line where it begins, threaded or not; a cut archive is
+ * damage after the members before the cut. */
+START_TEST(test_zip)
+{
+	char *buf;
+	unsigned flags;
+	size_t len, cut;
+
+	if (!cd_stream_format_supported(CD_STREAM_ZIP))
+		return;
+	ck_assert_int_eq(cd_stream_detect(zip_abc, sizeof(zip_abc) - 1),
+	    CD_STREAM_ZIP);
+	for (flags = 0; flags <= CD_STREAM_THREAD; flags++) {
+		struct members m = { "", { 0 }, 0 };
+		cd_stream *s = cd_stream_open_mem(zip_abc, sizeof(zip_abc) - 1,
+		    flags);
+
+		ck_assert_int_eq(cd_stream_get_format(s), CD_STREAM_ZIP);
+		cd_stream_on_member(s, on_member, &m);
+		ck_assert_int_eq(read_all(s, &buf, &len), CD_EOF);
+		ck_assert_uint_eq(len, 8);
+		ck_assert(memcmp(buf, "x\ny\nz\nw\n", 8) == 0);
+		free(buf);
+		ck_assert_str_eq(m.names, "a.pgn b.pgn c.pgn ");
+		ck_assert_int_eq(m.n, 3);
+		ck_assert_uint_eq(m.lines[0], 1);
+		ck_assert_uint_eq(m.lines[1], 2);
+		ck_assert_uint_eq(m.lines[2], 3);
+		cd_stream_free(s);
+	}
+	/* cut anywhere after the first member's data: an error, and a
+	 * prefix of the bytes */
+	for (cut = 40; cut < sizeof(zip_abc) - 30; cut += 7) {
+		cd_stream *s = cd_stream_open_mem(zip_abc, cut,
+		    cut % 2 ? CD_STREAM_THREAD : 0);
+		cd_status st = read_all(s, &buf, &len);
+
+		ck_assert_msg(st == CD_ERR_CORRUPT, "cut at %zu: %d", cut, st);
+		ck_assert(len <= 8 && memcmp(buf, "x\ny\nz\nw\n", len) == 0);
+		ck_assert_str_ne(cd_stream_error(s)->msg, "");
+		free(buf);
+		cd_stream_free(s);
+	}
+}
+END_TEST
+
+/* Other archives and binary formats: refused at the first read, by
+ * name; the same bytes after a text line are text. */
+START_TEST(test_foreign)
+{
+	static const struct { const char *head; size_t len; const char *what; }
+	    t[] = {
+		{ "7z\xbc\xaf\x27\x1c\0\4", 8, "7-Zip archives are not read" },
+		{ "Rar!\x1a\x07\0", 7, "RAR archives are not read" },
+		{ "%PDF-1.7\n", 9, "PDF documents are not read" },
+		{ "\x7f" "ELF\2\1", 6, "ELF executables are not read" },
+		{ "\xff\xd8\xff\xe0", 4, "JPEG images are not read" }
+	};
+	unsigned char buf[64];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		cd_stream *s = cd_stream_open_mem(t[i].head, t[i].len, 0);
+
+		ck_assert_int_eq(cd_stream_read(s, buf, sizeof(buf), &n),
+		    CD_ERR_UNSUPPORTED);
+		ck_assert_uint_eq(n, 0);
+		ck_assert_str_eq(cd_stream_error(s)->msg, t[i].what);
+		cd_stream_free(s);
+		ck_assert_str_eq(cd_sniff_format(t[i].head, t[i].len),
+		    t[i].what[0] == '7' ? "7-Zip archives" :
+		    t[i].what[0] == 'R' ? "RAR archives" :
+		    t[i].what[0] == 'P' ? "PDF documents" :
+		    t[i].what[0] == 'E' ? "ELF executables" : "JPEG images");
+		ck_assert_ptr_null(cd_sniff_format(t[i].head, t[i].len - 1 <
+		    3 ? 0 : 2));
+	}
+	ck_assert_ptr_null(cd_sniff_format("[Event \"x\"]\n", 12));
+	ck_assert_ptr_null(cd_sniff_format("\x05\x02", 2));	/* PGC */
+}
+END_TEST
+
+/* A tar header is known by its checksum, not by "ustar" alone. */
+START_TEST(test_tar)
+{
+	unsigned char h[512];
+	unsigned long sum = 0;
+	size_t i;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "t/a.pgn", 7);
+	memcpy(h + 257, "ustar", 6);
+	memcpy(h + 263, "00", 2);
+	memset(h + 148, ' ', 8);
+	for (i = 0; i < sizeof(h); i++)
+		sum += h[i];
+	snprintf((char *)h + 148, 8, "%06lo", sum);
+	ck_assert_str_eq(cd_sniff_format(h, sizeof(h)), "tar archives");
+	ck_assert_ptr_null(cd_sniff_format(h, sizeof(h) - 1));
+	h[0] = 'u';	/* the checksum no longer holds */
+	ck_assert_ptr_null(cd_sniff_format(h, sizeof(h)));
+}
+END_TEST
+
 START_TEST(test_writer_args)
 {
 	cd_stream *w;
@@ -440,6 +591,9 @@ stream_suite(void)
 	tcase_add_loop_test(tc, test_zero_padding, 0, 2);
 	tcase_add_test(tc, test_memlimit);
 	tcase_add_test(tc, test_writer_args);
+	tcase_add_test(tc, test_zip);
+	tcase_add_test(tc, test_foreign);
+	tcase_add_test(tc, test_tar);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -18,8 +18,9 @@
  * a stdio FILE (cd_pgn_reader_new) or memory (cd_pgn_reader_new_mem).
  * Every input but memory and a FILE without a descriptor is read
  * through a reading stream (chessdata/stream.h): compressed input
- * (zstd, gzip, bzip2, xz) is found by its first bytes and
- * decompressed, and when it is damaged or truncated the reader ends
+ * (zstd, gzip, bzip2, xz, and .zip archives, whose members are read one
+ * after the other: cd_stream_on_member tells where each begins) is
+ * found by its first bytes and decompressed, and when it is damaged or truncated the reader ends
  * with the stream's own message in cd_pgn_reader_error ("truncated zstd
  * input: it ends inside compressed data at byte 1234"), after the games
  * complete before the damage.  Compressed bytes are never read as text.

@@ -42,6 +42,17 @@ typedef enum cd_sniff_kind {
  */
 CD_API cd_sniff_kind cd_sniff(const void *buf, size_t len);
 
+/*
+ * A format that is not chess data, known by the first len bytes of an
+ * input (after any compression): "tar archives", "7-Zip archives", "RAR
+ * archives", "PDF documents", "ELF executables", "JPEG images", "PNG
+ * images", "GIF images" (the name a message gives: "7-Zip archives are
+ * not read"), or NULL for none of them.  A tar archive is known by its
+ * first header (512 bytes, "ustar" and a checksum that holds); the
+ * others by their magic bytes.  No PGN, EPD or PGC input starts so.
+ */
+CD_API const char *cd_sniff_format(const void *buf, size_t len);
+
 /* What a kind is called in a message: "empty", "text", "PGN", "EPD",
  * "binary data". */
 CD_API const char *cd_sniff_name(cd_sniff_kind k);

@@ -7,12 +7,30 @@
  * file name): zstd (any number of frames, skippable frames anywhere, a
  * leading one as the lichess files have), gzip (any number of members,
  * as `cat a.gz b.gz` makes), bzip2 (any number of streams), xz (any
- * number of streams), or plain text.  It gives the decompressed bytes;
+ * number of streams), a .zip archive (below), or plain text.  It gives
+ * the decompressed bytes;
  * with CD_STREAM_THREAD a compressed input is decompressed by a thread
  * of the stream's own, ahead of the reader, in blocks of a megabyte.
  * The decompressors are the libraries' own (libzstd, zlib, libbz2,
  * liblzma); a format whose library was left out at configure time is
  * recognised and reported as unsupported.
+ *
+ * A .zip archive (its first bytes PK 03 04, or PK 05 06 when empty) is
+ * read through libarchive: its regular file members in archive order,
+ * one after the other, each ending with a line end (one is added after
+ * a member whose last byte is not one) and without a UTF-8 byte order
+ * mark at its start, so that every member starts a line; directories
+ * and other entries are passed over.  cd_stream_on_member tells where
+ * each member starts.  A member that is encrypted, compressed itself
+ * (a .pgn.gz in the .zip) or an archive, or that cannot be decompressed,
+ * ends the stream with an error that names it (the members before it
+ * given whole).  The bytes of a member are streamed in blocks, its
+ * declared size never trusted.
+ *
+ * Other archives and binary formats that are not chess data (tar, 7-Zip,
+ * RAR, PDF, ELF, JPEG, PNG, GIF: cd_sniff_format) are recognised by
+ * their first bytes and fail with CD_ERR_UNSUPPORTED at the first read
+ * ("7-Zip archives are not read"); their format stays CD_STREAM_PLAIN.
  *
  * A writing stream compresses what it is given into a descriptor.
  *
@@ -42,24 +60,26 @@ typedef enum cd_stream_format {
 	CD_STREAM_ZSTD,
 	CD_STREAM_GZIP,
 	CD_STREAM_BZIP2,
-	CD_STREAM_XZ
+	CD_STREAM_XZ,
+	CD_STREAM_ZIP		/* read only: a .zip archive (libarchive) */
 } cd_stream_format;
 
-/* "plain", "zstd", "gzip", "bzip2", "xz". */
+/* "plain", "zstd", "gzip", "bzip2", "xz", "zip". */
 CD_API const char *cd_stream_format_name(cd_stream_format f);
 /* The format named "zstd" (or "zst"), "gzip" ("gz"), "bzip2" ("bz2"),
  * "xz", "plain" ("none"); -1 for any other name. */
 CD_API int cd_stream_format_parse(const char *name);
 /* The format a file name's suffix stands for (.zst, .zstd, .gz, .bz2,
- * .xz, in any case: .GZ too), CD_STREAM_PLAIN for any other name. */
+ * .xz, in any case: .GZ too), CD_STREAM_PLAIN for any other name (.zip
+ * too: the format is never written). */
 CD_API cd_stream_format cd_stream_format_suffix(const char *path);
 /* The format whose magic bytes begin buf (len bytes: 6 decide every
  * format); CD_STREAM_PLAIN when none does. */
 CD_API cd_stream_format cd_stream_detect(const void *buf, size_t len);
-/* Whether this build reads and writes the format. */
+/* Whether this build reads and (but zip) writes the format. */
 CD_API bool cd_stream_format_supported(cd_stream_format f);
-/* The library a format needs ("libzstd", "zlib", "libbz2", "liblzma";
- * "" for plain). */
+/* The library a format needs ("libzstd", "zlib", "libbz2", "liblzma",
+ * "libarchive"; "" for plain). */
 CD_API const char *cd_stream_format_library(cd_stream_format f);
 /* The compression levels of a format: *min..*max, and the default. */
 CD_API void cd_stream_levels(cd_stream_format f, int *min, int *max,
@@ -104,6 +124,23 @@ CD_API cd_stream *cd_stream_open_mem_limit(const void *buf, size_t len,
     unsigned flags, uint64_t memlimit);
 /* The input's format. */
 CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
+
+/*
+ * Have fn called as each member of a .zip archive begins, before any of
+ * its bytes is given: name is the member's path in the archive (control
+ * characters shown as `?`; valid during the call only) and line the
+ * line of the decompressed input (counted from 1, one per line feed)
+ * where the member's first line is.  So a position of the input at line
+ * L is in the last member whose line is at most L, at line L - line + 1
+ * of it, and columns are the same.  The call comes from the thread that
+ * decompresses (CD_STREAM_THREAD), ahead of the reader.  Set it before
+ * the first read (for a reader: on the stream given to
+ * cd_pgn_reader_open_stream and the like); fn NULL turns it off.  Other
+ * formats never call it.
+ */
+CD_API void cd_stream_on_member(cd_stream *s,
+    void (*fn)(void *ctx, const char *name, unsigned long line),
+    void *ctx);
 
 /*
  * Up to cap decompressed bytes into buf; *n gets how many.  CD_OK (*n >

@@ -4,7 +4,8 @@
  * unthreaded and threaded.
  *
  * Properties:
- * - plain input (no magic number) reads back exactly;
+ * - plain input (no magic number, no other format cd_sniff_format
+ *   knows) reads back exactly;
  * - a read gives CD_OK with bytes, or an end (CD_EOF or an error) that
  *   every later read gives again; an error has a message and an offset
  *   inside the input;
@@ -15,6 +16,9 @@
  *   blocks, and after giving some of it in smaller pieces);
  * - the decoders stop at 16 MB of output here (a small input may expand
  *   a thousandfold), and never hang;
+ * - a .zip announces its members (cd_stream_on_member) at lines that
+ *   do not go down, each after the line ends given before it, and a
+ *   .zip read to its end ends with a line end;
  * - with a memory limit of 64 MiB (half of it for the second stream),
  *   the unthreaded stream holds no more than the limit and its own
  *   buffers (cd_stream_memory), and a window over the limit is CD_ERR_RANGE
@@ -90,18 +94,49 @@ drain(cd_stream *s, size_t size, uint64_t limit, unsigned char **out,
 	return st;
 }
 
+/* The members announced: their lines. */
+struct members {
+	unsigned long last;
+	size_t n;
+};
+
+static void
+on_member(void *ctx, const char *name, unsigned long line)
+{
+	struct members *m = ctx;
+
+	FUZZ_CHECK(name != NULL && line >= 1 && line >= m->last,
+	    "member at line %lu after one at %lu", line, m->last);
+	m->last = line;
+	m->n++;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct members mem = { 0, 0 };
 	cd_stream *s, *t;
 	unsigned char *a, *b;
-	size_t alen, blen;
+	size_t alen, blen, i;
+	unsigned long lines = 0;
 	cd_status sa, sb;
 
 	if ((s = cd_stream_open_mem_limit(data, size, 0, LIMIT)) == NULL)
 		abort();
+	cd_stream_on_member(s, on_member, &mem);
 	sa = drain(s, size, LIMIT, &a, &alen);
-	if (cd_stream_get_format(s) == CD_STREAM_PLAIN)
+	for (i = 0; i < alen; i++)
+		lines += a[i] == '\n';
+	FUZZ_CHECK(mem.n == 0 || cd_stream_get_format(s) == CD_STREAM_ZIP,
+	    "members in a %s input", cd_stream_format_name(
+	    cd_stream_get_format(s)));
+	/* (the last member may be cut short by MAX_OUT) */
+	FUZZ_CHECK(sa != CD_EOF || mem.n == 0 || mem.last <= lines + 1,
+	    "a member at line %lu of %lu", mem.last, lines);
+	FUZZ_CHECK(sa != CD_EOF || cd_stream_get_format(s) != CD_STREAM_ZIP ||
+	    alen == 0 || a[alen - 1] == '\n', "a .zip's last line not ended");
+	if (cd_stream_get_format(s) == CD_STREAM_PLAIN &&
+	    cd_sniff_format(data, size) == NULL)
 		FUZZ_CHECK(sa == CD_EOF && alen == size &&
 		    (size == 0 || memcmp(a, data, size) == 0),
 		    "plain input changed");
