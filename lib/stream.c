@@ -56,46 +56,6 @@ cd__stream_codec(cd_stream_format f, const char **why)
 	    NULL;
 }
 
-/* More compressed input after what is unread (which moves down). */
-cd_status
-cd__stream_read_in(cd_stream *s)
-{
-	ssize_t k;
-
-	if (s->in_eof)
-		return CD_OK;
-	if (s->in_pos > 0) {
-		memmove(s->in, s->in + s->in_pos, s->in_len - s->in_pos);
-		s->in_off += s->in_pos;
-		s->in_len -= s->in_pos;
-		s->in_pos = 0;
-	}
-	for (;;) {
-		/* a stopped stream's thread may end here, in read(2) */
-		if (s->threaded)
-			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		k = read(s->fd, s->in + s->in_len, IN_CAP - s->in_len);
-		if (s->threaded)
-			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-		if (k < 0 && errno == EINTR)
-			continue;
-		break;
-	}
-	if (k < 0) {
-		int e = errno;
-
-		cd__serr_set(&s->derr, CD_ERR_IO,
-		    cd__stream_in_at(s) + s->in_len, "read error: %s",
-		    strerror(e));
-		s->derr.sys_errno = e;
-		return CD_ERR_IO;
-	}
-	if (k == 0)
-		s->in_eof = 1;
-	s->in_len += (size_t)k;
-	return CD_OK;
-}
-
 /* Plain input: what is left of the first bytes, then straight from the
  * descriptor. */
 static cd_status

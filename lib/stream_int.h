@@ -214,7 +214,8 @@ const struct codec *cd__stream_codec(cd_stream_format f, const char **why);
 
 /* stream.c: a stream, its buffers not yet allocated */
 cd_stream *cd__stream_alloc(uint64_t memlimit);
-/* stream_error.c: errors, kept in e (the decoder's: s->derr) */
+/* stream_base.c: errors, kept in e (the decoder's: s->derr), and the
+ * refill of the input buffer */
 cd_status cd__serr_set(struct serr *e, cd_status st, uint64_t off,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 cd_status cd__stream_corrupt(cd_stream *s, const char *what);

@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * stream_error.c: what a stream says when it fails (a damaged or
- * truncated input, memory, a memory limit), for stream.c and the codecs
- * alike.
+ * stream_base.c: what the decoders (stream.c's, the codecs', the zip
+ * reader's) share: the refill of the compressed input buffer, and what
+ * a stream says when it fails (a read error, a damaged or truncated
+ * input, memory, a memory limit).
  */
 #include "config.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "stream_int.h"
 
@@ -69,4 +74,44 @@ cd__stream_over_limit(cd_stream *s, uint64_t need)
 	return cd__serr_set(&s->derr, CD_ERR_RANGE, at, "%s compressed "
 	    "input needs %llu MiB of memory, more than the limit of %llu MiB",
 	    f, (unsigned long long)((need + (1 << 20) - 1) >> 20), lim);
+}
+
+/* More compressed input after what is unread (which moves down). */
+cd_status
+cd__stream_read_in(cd_stream *s)
+{
+	ssize_t k;
+
+	if (s->in_eof)
+		return CD_OK;
+	if (s->in_pos > 0) {
+		memmove(s->in, s->in + s->in_pos, s->in_len - s->in_pos);
+		s->in_off += s->in_pos;
+		s->in_len -= s->in_pos;
+		s->in_pos = 0;
+	}
+	for (;;) {
+		/* a stopped stream's thread may end here, in read(2) */
+		if (s->threaded)
+			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		k = read(s->fd, s->in + s->in_len, IN_CAP - s->in_len);
+		if (s->threaded)
+			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (k < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (k < 0) {
+		int e = errno;
+
+		cd__serr_set(&s->derr, CD_ERR_IO,
+		    cd__stream_in_at(s) + s->in_len, "read error: %s",
+		    strerror(e));
+		s->derr.sys_errno = e;
+		return CD_ERR_IO;
+	}
+	if (k == 0)
+		s->in_eof = 1;
+	s->in_len += (size_t)k;
+	return CD_OK;
 }
