@@ -10,7 +10,9 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -70,6 +72,104 @@ capture_printf(const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The members of the .zip inputs, for messages: each input's members
+ * as the stream tells them (cd_stream_on_member, from the thread that
+ * decompresses), kept to the end of the run (a tool may report on an
+ * input after it is closed: pgn-sort).
+ */
+struct member {
+	unsigned long line;	/* its first line in the input */
+	char *name;
+};
+static struct zip_input {
+	const char *file;	/* (cli_open_input's name: stays valid) */
+	struct member *m;
+	size_t n, cap;
+	struct zip_input *next;
+} *zip_inputs;
+static pthread_mutex_t zip_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The members kept for file (made when add); NULL. Under zip_lock. */
+static struct zip_input *
+zip_input(const char *file, int add)
+{
+	struct zip_input *z;
+
+	for (z = zip_inputs; z != NULL; z = z->next)
+		if (strcmp(z->file, file) == 0)
+			return z;
+	if (!add)
+		return NULL;
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		cli_fatal("out of memory");
+	z->file = file;
+	z->next = zip_inputs;
+	zip_inputs = z;
+	return z;
+}
+
+void
+cli_msg_member(void *ctx, const char *name, unsigned long line)
+{
+	struct zip_input *z;
+	char *copy = strdup(name);
+
+	if (copy == NULL)
+		cli_fatal("out of memory");
+	pthread_mutex_lock(&zip_lock);
+	z = zip_input(ctx, 1);
+	if (z->n == z->cap) {
+		z->cap = z->cap ? 2 * z->cap : 16;
+		if ((z->m = realloc(z->m, z->cap * sizeof(*z->m))) == NULL)
+			cli_fatal("out of memory");
+	}
+	z->m[z->n].line = line;
+	z->m[z->n++].name = copy;
+	pthread_mutex_unlock(&zip_lock);
+}
+
+void
+cli_msg_members_forget(const char *file)
+{
+	struct zip_input *z;
+
+	pthread_mutex_lock(&zip_lock);
+	if ((z = zip_input(file, 0)) != NULL) {
+		while (z->n > 0)
+			free(z->m[--z->n].name);
+	}
+	pthread_mutex_unlock(&zip_lock);
+}
+
+static int
+input_member(const char *file, unsigned long *line, char *name,
+    size_t size)
+{
+	struct zip_input *z;
+	size_t lo = 0, hi;
+	int found = 0;
+
+	pthread_mutex_lock(&zip_lock);
+	if ((z = zip_input(file, 0)) != NULL && z->n > 0 &&
+	    z->m[0].line <= *line) {
+		/* the last member whose first line is at most *line */
+		hi = z->n;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (z->m[mid].line <= *line)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		snprintf(name, size, "%s", z->m[lo].name);
+		*line = *line - z->m[lo].line + 1;
+		found = 1;
+	}
+	pthread_mutex_unlock(&zip_lock);
+	return found;
+}
+
 /* A message on standard error, or into cli_capture when this thread
  * has one (never for a fatal error: capture 0). */
 static void
@@ -79,7 +179,7 @@ vwarn_at(int capture, const char *file, unsigned long line,
 	char where[48] = "", member[256] = "";
 
 	/* a line of a .zip input: the member's name and its own line */
-	if (file != NULL && line > 0 && cli__input_member(file, &line,
+	if (file != NULL && line > 0 && input_member(file, &line,
 	    member + 1, sizeof(member) - 1))
 		member[0] = ':';
 	if (file != NULL && line > 0 && col > 0)

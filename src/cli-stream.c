@@ -27,24 +27,8 @@ cli_input_memlimit(uint64_t bytes)
 	opt_memlimit = bytes;
 }
 
-/*
- * The members of the .zip inputs, for messages: each input's members
- * as the stream tells them (cd_stream_on_member, from the thread that
- * decompresses), kept to the end of the run (a tool may report on an
- * input after it is closed: pgn-sort).  The inputs open, by FILE, with
- * the names messages give them.
- */
-struct member {
-	unsigned long line;	/* its first line in the input */
-	char *name;
-};
-static struct zip_input {
-	const char *file;	/* (cli_open_input's name: stays valid) */
-	struct member *m;
-	size_t n, cap;
-	struct zip_input *next;
-} *zip_inputs;
-static pthread_mutex_t zip_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The inputs open, by FILE, with the names messages give them (for
+ * the members of a .zip: cli_msg_member). */
 static struct open_input {
 	FILE *f;
 	const char *file;
@@ -52,7 +36,7 @@ static struct open_input {
 static size_t nopen, open_cap;
 
 void
-cli__input_named(FILE *f, const char *file)
+cli_input_named(FILE *f, const char *file)
 {
 	if (nopen == open_cap) {
 		open_cap = open_cap ? 2 * open_cap : 8;
@@ -65,7 +49,7 @@ cli__input_named(FILE *f, const char *file)
 }
 
 void
-cli__input_closed(FILE *f)
+cli_input_closed(FILE *f)
 {
 	size_t i;
 
@@ -74,91 +58,6 @@ cli__input_closed(FILE *f)
 			open_inputs[i] = open_inputs[--nopen];
 			break;
 		}
-}
-
-/* The members kept for file (made when add); NULL. Under zip_lock. */
-static struct zip_input *
-zip_input(const char *file, int add)
-{
-	struct zip_input *z;
-
-	for (z = zip_inputs; z != NULL; z = z->next)
-		if (strcmp(z->file, file) == 0)
-			return z;
-	if (!add)
-		return NULL;
-	if ((z = calloc(1, sizeof(*z))) == NULL)
-		cli_fatal("out of memory");
-	z->file = file;
-	z->next = zip_inputs;
-	zip_inputs = z;
-	return z;
-}
-
-/* cd_stream_on_member: the input ctx (its name) has a member name from
- * line on. */
-static void
-zip_member(void *ctx, const char *name, unsigned long line)
-{
-	struct zip_input *z;
-	char *copy = strdup(name);
-
-	if (copy == NULL)
-		cli_fatal("out of memory");
-	pthread_mutex_lock(&zip_lock);
-	z = zip_input(ctx, 1);
-	if (z->n == z->cap) {
-		z->cap = z->cap ? 2 * z->cap : 16;
-		if ((z->m = realloc(z->m, z->cap * sizeof(*z->m))) == NULL)
-			cli_fatal("out of memory");
-	}
-	z->m[z->n].line = line;
-	z->m[z->n++].name = copy;
-	pthread_mutex_unlock(&zip_lock);
-}
-
-/* A new input named file: the members of one read before under that
- * name are forgotten. */
-static void
-zip_forget(const char *file)
-{
-	struct zip_input *z;
-
-	pthread_mutex_lock(&zip_lock);
-	if ((z = zip_input(file, 0)) != NULL) {
-		while (z->n > 0)
-			free(z->m[--z->n].name);
-	}
-	pthread_mutex_unlock(&zip_lock);
-}
-
-int
-cli__input_member(const char *file, unsigned long *line, char *name,
-    size_t size)
-{
-	struct zip_input *z;
-	size_t lo = 0, hi;
-	int found = 0;
-
-	pthread_mutex_lock(&zip_lock);
-	if ((z = zip_input(file, 0)) != NULL && z->n > 0 &&
-	    z->m[0].line <= *line) {
-		/* the last member whose first line is at most *line */
-		hi = z->n;
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (z->m[mid].line <= *line)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		snprintf(name, size, "%s", z->m[lo].name);
-		*line = *line - z->m[lo].line + 1;
-		found = 1;
-	}
-	pthread_mutex_unlock(&zip_lock);
-	return found;
 }
 
 cd_stream *
@@ -172,8 +71,8 @@ cli_input_stream(FILE *f)
 		cli_fatal("out of memory");
 	for (i = nopen; i-- > 0;)
 		if (open_inputs[i].f == f) {
-			zip_forget(open_inputs[i].file);
-			cd_stream_on_member(s, zip_member,
+			cli_msg_members_forget(open_inputs[i].file);
+			cd_stream_on_member(s, cli_msg_member,
 			    (void *)(uintptr_t)open_inputs[i].file);
 			break;
 		}
@@ -238,4 +137,25 @@ void
 cli_input_unthreaded(void)
 {
 	in_flags &= ~(unsigned)CD_STREAM_THREAD;
+}
+
+int
+cli_read_end(const char *name, cd_status st, const cd_error *err,
+    const cd_stream *s)
+{
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_ERR_IO && err != NULL && err->status != CD_OK) {
+		cli_warn("%s: %s%s", name, err->msg, err->status ==
+		    CD_ERR_RANGE ? " (--memlimit)" : "");
+		return 2;
+	}
+	if (st == CD_ERR_IO) {
+		cli_warn("%s: read error: %s", name, strerror(errno));
+		return 2;
+	}
+	/* input read past (zeros after bzip2 data), said at its end */
+	if (s != NULL && cd_stream_warning(s)->status != CD_OK)
+		cli_warn("%s: %s", name, cd_stream_warning(s)->msg);
+	return 0;
 }

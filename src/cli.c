@@ -2,7 +2,7 @@
 /*
  * cli.c: the inputs of every tool (see cli.h): opening each input named
  * (standard input when none is; a compressed one through
- * src/cli-stream.c), and the status of its last read.  The rest of the
+ * src/cli-stream.c, which also says how its last read ended).  The rest of the
  * shared layer has a file per job: cli-msg.c (messages), cli-tmp.c
  * (start, signals, temporary files), cli-output.c (the files written,
  * the exit), cli-options.c (the options every tool shares), cli-kind.c
@@ -47,7 +47,7 @@ cli_open_input(const char *name, const char **display)
 		cli_close_input(f);
 		return NULL;
 	}
-	cli__input_named(f, *display);
+	cli_input_named(f, *display);
 	if (f == stdin)
 		return f;
 	/* Large buffer: inputs are read sequentially in big blocks. */
@@ -61,7 +61,7 @@ cli_open_input(const char *name, const char **display)
 void
 cli_close_input(FILE *f)
 {
-	cli__input_closed(f);
+	cli_input_closed(f);
 	if (f != NULL && f != stdin)
 		fclose(f);
 }
@@ -91,25 +91,4 @@ cli_each_input(int argc, char **argv, int first,
 		cli_close_input(f);
 	} while (++i < argc);
 	return status;
-}
-
-int
-cli_read_end(const char *name, cd_status st, const cd_error *err,
-    const cd_stream *s)
-{
-	if (st == CD_ERR_NOMEM)
-		cli_fatal("out of memory");
-	if (st == CD_ERR_IO && err != NULL && err->status != CD_OK) {
-		cli_warn("%s: %s%s", name, err->msg, err->status ==
-		    CD_ERR_RANGE ? " (--memlimit)" : "");
-		return 2;
-	}
-	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
-		return 2;
-	}
-	/* input read past (zeros after bzip2 data), said at its end */
-	if (s != NULL && cd_stream_warning(s)->status != CD_OK)
-		cli_warn("%s: %s", name, cd_stream_warning(s)->msg);
-	return 0;
 }

@@ -196,15 +196,17 @@ int cli_read_end(const char *name, cd_status st, const cd_error *err,
  * decoders' memory limit in bytes (0: the library's default).
  */
 void cli_input_memlimit(uint64_t bytes);
-/* The members of .zip inputs, for messages (src/cli-stream.c):
- * cli_open_input and cli_close_input note the input f named file;
- * cli__input_member: when line of the input file is in a member of a
- * .zip, its name into name (size bytes) and line made the member's own,
- * and 1; else 0. */
-void cli__input_named(FILE *f, const char *file);
-void cli__input_closed(FILE *f);
-int cli__input_member(const char *file, unsigned long *line, char *name,
-    size_t size);
+/* The inputs' names, for the members of .zip inputs in messages:
+ * cli_open_input and cli_close_input note the input f named file
+ * (src/cli-stream.c); its stream tells each member to cli_msg_member
+ * (a cd_stream_on_member callback, ctx the name: src/cli-msg.c), after
+ * cli_msg_members_forget(file) forgets those of an input read before
+ * under that name.  A message at a line in a member then names the
+ * member and the line in it. */
+void cli_input_named(FILE *f, const char *file);
+void cli_input_closed(FILE *f);
+void cli_msg_member(void *ctx, const char *name, unsigned long line);
+void cli_msg_members_forget(const char *file);
 /* The readers of an input f from cli_open_input (or any FILE): over a
  * stream of f's descriptor with the options' flags and memory limit (a
  * FILE without a descriptor as it is).  Out of memory is fatal. */
