@@ -58,7 +58,9 @@ struct cd_openings {
 	size_t n, nblk;
 	struct sblock *names;	/* the newest block of names */
 	size_t names_used, names_size;	/* bytes in it, used and all */
-	uint32_t *slot;		/* entry index + 1, 0 when empty */
+	/* the index: a line's entry index + 1 in the low 32 bits (0: an
+	 * empty slot), the high 32 bits of its key above them */
+	uint64_t *slot;
 	size_t slot_mask;	/* slots - 1 (a power of two), 0: none */
 	cd_game *game;		/* reads the lines the stack does not */
 	/* 255 less the fewest pieces of a line reachable from each set
@@ -143,20 +145,39 @@ entry_is(const struct entry *e, const cd_board *b)
 	return memcmp(e->squares, sq, 32) == 0;
 }
 
-/* The line ending in b, or NULL. */
+#define SLOT_TAG(key)	((key) >> 32)
+
+/* The first line whose key has the high bits of key, or NULL: most
+ * positions of a game are ruled out by the filter, in 16 KB, and the
+ * rest by the index, without a look at a line. */
 static inline const struct entry *
-lookup(const cd_openings *o, const cd_board *b)
+candidate(const cd_openings *o, uint64_t key)
 {
-	unsigned f = FILTER_BIT(b->key);
-	const struct entry *e;
+	unsigned f = FILTER_BIT(key);
 	size_t i;
 
 	if (!((o->filter[f / 64] >> (f % 64)) & 1))
 		return NULL;
+	for (i = (size_t)key & o->slot_mask; o->slot[i] != 0;
+	    i = (i + 1) & o->slot_mask)
+		if (SLOT_TAG(o->slot[i]) == SLOT_TAG(key))
+			return ent(o, (uint32_t)o->slot[i] - 1);
+	return NULL;
+}
+
+/* The line ending in b, or NULL. */
+static const struct entry *
+lookup(const cd_openings *o, const cd_board *b)
+{
+	const struct entry *e;
+	size_t i;
+
+	if (candidate(o, b->key) == NULL)
+		return NULL;
 	for (i = (size_t)b->key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
-		if ((e = ent(o, o->slot[i] - 1))->key == b->key &&
-		    entry_is(e, b))
+		if (SLOT_TAG(o->slot[i]) == SLOT_TAG(b->key) &&
+		    entry_is(e = ent(o, (uint32_t)o->slot[i] - 1), b))
 			return e;
 	return NULL;
 }
@@ -170,7 +191,7 @@ slot_put(cd_openings *o, size_t k)
 	for (i = (size_t)key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
 		;
-	o->slot[i] = (uint32_t)k + 1;
+	o->slot[i] = SLOT_TAG(key) << 32 | ((uint64_t)k + 1);
 	o->filter[FILTER_BIT(key) / 64] |= (uint64_t)1 << (FILTER_BIT(key) % 64);
 }
 
@@ -180,7 +201,7 @@ static cd_status
 room(cd_openings *o)
 {
 	size_t cap = o->slot_mask + 1, k;
-	uint32_t *slot;
+	uint64_t *slot;
 
 	if (o->n == o->nblk * EBLOCK) {
 		struct entry **blk = realloc(o->blk,
@@ -452,13 +473,20 @@ stack_move(struct stack *st, int k, const char *t, size_t len)
 	return true;
 }
 
-/* The moves of s[0..n) (SAN, move numbers, a result; words separated
- * by the bytes sep accepts; with strip, "!" and "?" after a move
- * dropped) played on the stack: the plies, with the position in
- * st->b[plies]; -1 when a move is not one the stack plays. */
+/* A byte between the words of a line: a blank, in PGN also a line
+ * end or a tab. */
+static inline bool
+sep(char c, bool pgn)
+{
+	return c == ' ' || (pgn && (c == '\n' || c == '\r' || c == '\t'));
+}
+
+/* The moves of s[0..n) (SAN, move numbers, a result; a TSV line's,
+ * where "!" and "?" after a move are dropped, or PGN movetext) played on
+ * the stack: the plies, with the position in st->b[plies]; -1 when a
+ * move is not one the stack plays. */
 static int
-stack_line(struct stack *st, const char *s, size_t n, bool strip,
-    bool (*sep)(char))
+stack_line(struct stack *st, const char *s, size_t n, bool pgn)
 {
 	const char *p = s, *e = s + n;
 	int k = 0;
@@ -467,26 +495,28 @@ stack_line(struct stack *st, const char *s, size_t n, bool strip,
 		const char *t, *w;
 		size_t len;
 
-		while (p < e && sep(*p))
+		while (p < e && sep(*p, pgn))
 			p++;
 		if (p == e)
 			return k;
-		for (w = p; w < e && !sep(*w); w++)
+		for (w = p; w < e && !sep(*w, pgn); w++)
 			;
 		t = p;
 		len = (size_t)(w - t);
 		p = w;
 		if (skip_number(&t, &len))
 			continue;
-		if (cd_pgn_result_parse(t, len) != CD_PGN_RESULT_NONE) {
+		/* (a move begins with a letter, a result never) */
+		if ((*t < 'A' || (*t > 'Z' && *t < 'a') || *t > 'z') &&
+		    cd_pgn_result_parse(t, len) != CD_PGN_RESULT_NONE) {
 			/* (in PGN movetext only as its last word) */
-			while (!strip && p < e && sep(*p))
+			while (pgn && p < e && sep(*p, pgn))
 				p++;
-			if (p < e && !strip)
+			if (p < e && pgn)
 				return -1;
 			continue;
 		}
-		while (strip && len > 0 &&
+		while (!pgn && len > 0 &&
 		    (t[len - 1] == '!' || t[len - 1] == '?'))
 			len--;
 		if (!stack_move(st, k, t, len))
@@ -495,17 +525,6 @@ stack_line(struct stack *st, const char *s, size_t n, bool strip,
 	}
 }
 
-static bool
-sep_tsv(char c)
-{
-	return c == ' ';
-}
-
-static bool
-sep_pgn(char c)
-{
-	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
 
 /* The game that reads the lines the stack does not play (made when
  * first needed), or NULL when out of memory. */
@@ -616,7 +635,7 @@ read_tsv(cd_openings *o, struct stack *sk, const char *p, const char *e,
 				nm.len[k] = n;
 			}
 		}
-		if ((k = stack_line(sk, s, n, true, sep_tsv)) >= 0) {
+		if ((k = stack_line(sk, s, n, false)) >= 0) {
 			st = add_line(o, &sk->b[k], (uint32_t)k, &nm, false);
 		} else {
 			if ((st = play_line(o, s, n, line,
@@ -675,7 +694,7 @@ pgn_simple(struct stack *sk, const cd_pgn_raw_game *raw, struct names *nm)
 		    strchr(".-+#=*/ \n\r\t", c) != NULL)))
 			return -1;
 	}
-	return stack_line(sk, s, n, false, sep_pgn);
+	return stack_line(sk, s, n, true);
 }
 
 static cd_status
@@ -801,20 +820,32 @@ cd_openings_find(const cd_openings *o, const cd_board *b, cd_opening *out)
 	return true;
 }
 
-bool
-cd_openings_classify(const cd_openings *o, const cd_game *g,
-    cd_opening *out)
+/* The last position of g's main line that ends a line of o: *ply and
+ * the line, or NULL.  With exact, each position is compared with the
+ * line; else only the last one whose key's high bits a line has,
+ * which is the answer when it is that line's position (when it is
+ * not, NULL is returned with *ply its ply, not 0). */
+static const struct entry *
+classify_walk(const cd_openings *o, const cd_game *g, bool exact,
+    uint32_t *ply)
 {
 	const cd_board *pos = g->positions, *b;
 	const struct entry *found = NULL, *e;
-	cd_board cur = g->start;
-	uint32_t i, ply = 0;
+	cd_board cur = g->start, last;
+	uint32_t i;
 
+	*ply = 0;
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		cd_move m = g->nodes[i].move;
+
 		if (pos != NULL) {
 			b = &pos[i];
 		} else {
-			cd_board_make(&cur, g->nodes[i].move);
+			if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
+				cd__board_make_normal(&cur, CD_MOVE_FROM(m),
+				    CD_MOVE_TO(m));
+			else
+				cd_board_make(&cur, m);
 			b = &cur;
 		}
 		/* (pieces and first-rank pawns change only with a capture
@@ -823,11 +854,32 @@ cd_openings_classify(const cd_openings *o, const cd_game *g,
 		    255 - o->reach[home_pawns(b)] >
 		    cd__popcount(b->by_type[0]))
 			break;
-		if ((e = lookup(o, b)) != NULL) {
+		if (exact ? (e = lookup(o, b)) != NULL :
+		    (e = candidate(o, b->key)) != NULL) {
 			found = e;
-			ply = g->nodes[i].ply;
+			*ply = g->nodes[i].ply;
+			if (!exact)
+				last = *b;
 		}
 	}
+	if (found != NULL && !exact && !entry_is(found, &last))
+		return NULL;
+	return found;
+}
+
+bool
+cd_openings_classify(const cd_openings *o, const cd_game *g,
+    cd_opening *out)
+{
+	const struct entry *found;
+	uint32_t ply;
+
+	/* the last candidate is nearly always the line (a key and a
+	 * position that differ share 32 bits of their keys once in four
+	 * thousand million): only it is compared; when it is not, the
+	 * game is walked again comparing each */
+	if ((found = classify_walk(o, g, false, &ply)) == NULL && ply != 0)
+		found = classify_walk(o, g, true, &ply);
 	if (found == NULL)
 		return false;
 	entry_out(o, found, out);
