@@ -25,7 +25,7 @@
 #include "pgn_internal.h"
 #include "san_fast.h"
 
-struct entry {
+struct entry {			/* 64 bytes */
 	uint64_t key;
 	const char *names;	/* eco, name, opening, variation and
 				 * subvariation, each NUL-terminated, one
@@ -147,17 +147,23 @@ entry_is(const struct entry *e, const cd_board *b)
 
 #define SLOT_TAG(key)	((key) >> 32)
 
-/* The first line whose key has the high bits of key, or NULL: most
- * positions of a game are ruled out by the filter, in 16 KB, and the
- * rest by the index, without a look at a line. */
+/* Whether a line's key may be key: most positions of a game are ruled
+ * out here, in 16 KB. */
+static inline bool
+filter_has(const cd_openings *o, uint64_t key)
+{
+	unsigned f = FILTER_BIT(key);
+
+	return (o->filter[f / 64] >> (f % 64)) & 1;
+}
+
+/* The first line in the index whose key has the high bits of key, or
+ * NULL. */
 static inline const struct entry *
 candidate(const cd_openings *o, uint64_t key)
 {
-	unsigned f = FILTER_BIT(key);
 	size_t i;
 
-	if (!((o->filter[f / 64] >> (f % 64)) & 1))
-		return NULL;
 	for (i = (size_t)key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
 		if (SLOT_TAG(o->slot[i]) == SLOT_TAG(key))
@@ -172,7 +178,7 @@ lookup(const cd_openings *o, const cd_board *b)
 	const struct entry *e;
 	size_t i;
 
-	if (candidate(o, b->key) == NULL)
+	if (!filter_has(o, b->key))
 		return NULL;
 	for (i = (size_t)b->key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
@@ -210,7 +216,9 @@ room(cd_openings *o)
 		if (blk == NULL)
 			return CD_ERR_NOMEM;
 		o->blk = blk;
-		if ((blk[o->nblk] = malloc(EBLOCK * sizeof(**blk))) == NULL)
+		/* (an entry a cache line) */
+		if ((blk[o->nblk] = aligned_alloc(64,
+		    EBLOCK * sizeof(**blk))) == NULL)
 			return CD_ERR_NOMEM;
 		o->nblk++;
 	}
@@ -820,19 +828,28 @@ cd_openings_find(const cd_openings *o, const cd_board *b, cd_opening *out)
 	return true;
 }
 
-/* The last position of g's main line that ends a line of o: *ply and
- * the line, or NULL.  With exact, each position is compared with the
- * line; else only the last one whose key's high bits a line has,
- * which is the answer when it is that line's position (when it is
- * not, NULL is returned with *ply its ply, not 0). */
+/* The positions of a game the filter lets through, the last CANDS */
+#define CANDS	32
+
+/*
+ * The last position of g's main line that ends a line of o: *ply and
+ * the line, or NULL.  With exact, each position is looked up and
+ * compared with its line.  Else the positions the filter lets through
+ * are kept, and looked up in the index from the last: the first whose
+ * key's high bits a line has is the answer when it is that line's
+ * position (nearly always: a key and a position that differ share 32
+ * bits of their keys once in four thousand million).  When it is not,
+ * or more than CANDS went through without one, NULL is returned with
+ * *ply not 0.
+ */
 static const struct entry *
 classify_walk(const cd_openings *o, const cd_game *g, bool exact,
     uint32_t *ply)
 {
 	const cd_board *pos = g->positions, *b;
 	const struct entry *found = NULL, *e;
-	cd_board cur = g->start, last;
-	uint32_t i;
+	cd_board cur = g->start, cand[CANDS];
+	uint32_t i, cand_ply[CANDS], n = 0;
 
 	*ply = 0;
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
@@ -854,17 +871,29 @@ classify_walk(const cd_openings *o, const cd_game *g, bool exact,
 		    255 - o->reach[home_pawns(b)] >
 		    cd__popcount(b->by_type[0]))
 			break;
-		if (exact ? (e = lookup(o, b)) != NULL :
-		    (e = candidate(o, b->key)) != NULL) {
-			found = e;
-			*ply = g->nodes[i].ply;
-			if (!exact)
-				last = *b;
+		if (exact) {
+			if ((e = lookup(o, b)) != NULL) {
+				found = e;
+				*ply = g->nodes[i].ply;
+			}
+		} else if (filter_has(o, b->key)) {
+			cand[n % CANDS] = *b;
+			cand_ply[n % CANDS] = g->nodes[i].ply;
+			n++;
 		}
 	}
-	if (found != NULL && !exact && !entry_is(found, &last))
-		return NULL;
-	return found;
+	if (exact)
+		return found;
+	for (i = n; i > 0 && i + CANDS > n; i--) {
+		b = &cand[(i - 1) % CANDS];
+		if ((e = candidate(o, b->key)) != NULL) {
+			*ply = cand_ply[(i - 1) % CANDS];
+			return entry_is(e, b) ? e : NULL;
+		}
+	}
+	if (i > 0)
+		*ply = 1;	/* (the earlier ones are not kept) */
+	return NULL;
 }
 
 bool
@@ -874,10 +903,8 @@ cd_openings_classify(const cd_openings *o, const cd_game *g,
 	const struct entry *found;
 	uint32_t ply;
 
-	/* the last candidate is nearly always the line (a key and a
-	 * position that differ share 32 bits of their keys once in four
-	 * thousand million): only it is compared; when it is not, the
-	 * game is walked again comparing each */
+	/* (when the last candidate is not the line, the game is walked
+	 * again comparing each) */
 	if ((found = classify_walk(o, g, false, &ply)) == NULL && ply != 0)
 		found = classify_walk(o, g, true, &ply);
 	if (found == NULL)
