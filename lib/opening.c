@@ -23,30 +23,48 @@
 #include "internal.h"
 #include "bits.h"
 #include "pgn_internal.h"
+#include "san_fast.h"
 
-struct entry {
+struct entry {			/* 64 bytes */
 	uint64_t key;
+	const char *names;	/* eco, name, opening, variation and
+				 * subvariation, each NUL-terminated, one
+				 * after the other */
 	uint8_t squares[32];	/* a piece a nibble, a1 low in [0] */
+	uint32_t plies;
 	uint8_t castle[4];	/* castle_rook, flattened */
 	uint8_t side;
 	uint8_t ep;		/* only when ep_hashed, else CD_SQ_NONE */
 	bool from_pgn;
-	uint32_t plies;
-	uint32_t eco, name, opening, variation, subvariation; /* in str */
 };
 
 #define FILTER_BITS	(1u << 17)
 #define FILTER_BIT(key)	((unsigned)((key) >> 40) & (FILTER_BITS - 1))
 
+/* Lines and names are kept in blocks that never move: a table is read
+ * at the start of every run, where a page first written costs more
+ * than the work on it, and growing one array would copy it, each copy
+ * into new pages. */
+#define EBLOCK	512		/* entries a block (32 KB) */
+#define SBLOCK	(32u << 10)	/* bytes a block of names */
+
+struct sblock {
+	struct sblock *prev;
+	char s[];
+};
+
 struct cd_openings {
-	struct entry *e;
-	size_t n, cap;
-	char *str;		/* str[0] is "" */
-	size_t str_len, str_cap;
-	uint64_t *slot_key;
-	uint32_t *slot_ent;	/* entry index + 1, 0 when empty */
+	struct entry **blk;	/* entry k in blk[k / EBLOCK] */
+	size_t n, nblk;
+	struct sblock *names;	/* the newest block of names */
+	size_t names_used, names_size;	/* bytes in it, used and all */
+	/* the index: a line's entry index + 1 in the low 32 bits (0: an
+	 * empty slot), the high 32 bits of its key above them */
+	uint64_t *slot;
 	size_t slot_mask;	/* slots - 1 (a power of two), 0: none */
-	cd_game *game;		/* reads the lines */
+	cd_game *game;		/* reads the lines the stack does not */
+	/* 255 less the fewest pieces of a line reachable from each set
+	 * of first-rank pawns (0: none) */
 	uint8_t reach[1 << 16];
 	/* bit FILTER_BIT(key) set for the key of every line: most
 	 * positions of a game are ruled out here, in 16 KB, without a
@@ -54,35 +72,34 @@ struct cd_openings {
 	uint64_t filter[FILTER_BITS / 64];
 };
 
+static inline struct entry *
+ent(const cd_openings *o, size_t k)
+{
+	return &o->blk[k / EBLOCK][k % EBLOCK];
+}
+
 cd_openings *
 cd_openings_new(void)
 {
-	cd_openings *o = calloc(1, sizeof(*o));
-
-	if (o == NULL)
-		return NULL;
-	if ((o->str = malloc(256)) == NULL ||
-	    (o->game = cd_game_new()) == NULL) {
-		free(o->str);
-		free(o);
-		return NULL;
-	}
-	o->str[0] = '\0';
-	o->str_len = 1;
-	o->str_cap = 256;
-	memset(o->reach, 0xff, sizeof(o->reach));
-	return o;
+	return calloc(1, sizeof(cd_openings));
 }
 
 void
 cd_openings_free(cd_openings *o)
 {
+	struct sblock *sb, *prev;
+	size_t i;
+
 	if (o == NULL)
 		return;
-	free(o->e);
-	free(o->str);
-	free(o->slot_key);
-	free(o->slot_ent);
+	for (i = 0; i < o->nblk; i++)
+		free(o->blk[i]);
+	free(o->blk);
+	for (sb = o->names; sb != NULL; sb = prev) {
+		prev = sb->prev;
+		free(sb);
+	}
+	free(o->slot);
 	cd_game_free(o->game);
 	free(o);
 }
@@ -128,114 +145,157 @@ entry_is(const struct entry *e, const cd_board *b)
 	return memcmp(e->squares, sq, 32) == 0;
 }
 
-/* The line ending in b, or NULL. */
-static inline const struct entry *
-lookup(const cd_openings *o, const cd_board *b)
+#define SLOT_TAG(key)	((key) >> 32)
+
+/* Whether a line's key may be key: most positions of a game are ruled
+ * out here, in 16 KB. */
+static inline bool
+filter_has(const cd_openings *o, uint64_t key)
 {
-	unsigned f = FILTER_BIT(b->key);
+	unsigned f = FILTER_BIT(key);
+
+	return (o->filter[f / 64] >> (f % 64)) & 1;
+}
+
+/* The first line in the index whose key has the high bits of key, or
+ * NULL. */
+static inline const struct entry *
+candidate(const cd_openings *o, uint64_t key)
+{
 	size_t i;
 
-	if (!((o->filter[f / 64] >> (f % 64)) & 1))
-		return NULL;
-	for (i = (size_t)b->key & o->slot_mask; o->slot_ent[i] != 0;
+	for (i = (size_t)key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
-		if (o->slot_key[i] == b->key &&
-		    entry_is(&o->e[o->slot_ent[i] - 1], b))
-			return &o->e[o->slot_ent[i] - 1];
+		if (SLOT_TAG(o->slot[i]) == SLOT_TAG(key))
+			return ent(o, (uint32_t)o->slot[i] - 1);
+	return NULL;
+}
+
+/* The line ending in b, or NULL. */
+static const struct entry *
+lookup(const cd_openings *o, const cd_board *b)
+{
+	const struct entry *e;
+	size_t i;
+
+	if (!filter_has(o, b->key))
+		return NULL;
+	for (i = (size_t)b->key & o->slot_mask; o->slot[i] != 0;
+	    i = (i + 1) & o->slot_mask)
+		if (SLOT_TAG(o->slot[i]) == SLOT_TAG(b->key) &&
+		    entry_is(e = ent(o, (uint32_t)o->slot[i] - 1), b))
+			return e;
 	return NULL;
 }
 
 static void
 slot_put(cd_openings *o, size_t k)
 {
+	uint64_t key = ent(o, k)->key;
 	size_t i;
 
-	for (i = (size_t)o->e[k].key & o->slot_mask; o->slot_ent[i] != 0;
+	for (i = (size_t)key & o->slot_mask; o->slot[i] != 0;
 	    i = (i + 1) & o->slot_mask)
 		;
-	o->slot_key[i] = o->e[k].key;
-	o->slot_ent[i] = (uint32_t)k + 1;
-	o->filter[FILTER_BIT(o->e[k].key) / 64] |=
-	    (uint64_t)1 << (FILTER_BIT(o->e[k].key) % 64);
+	o->slot[i] = SLOT_TAG(key) << 32 | ((uint64_t)k + 1);
+	o->filter[FILTER_BIT(key) / 64] |= (uint64_t)1 << (FILTER_BIT(key) % 64);
 }
 
-/* Room for more lines in the array (growing by as many again at
- * least) and in the index (at most half full). */
+/* Room for one more line: in its block, and in the index (at most half
+ * full). */
 static cd_status
-room(cd_openings *o, size_t more)
+room(cd_openings *o)
 {
 	size_t cap = o->slot_mask + 1, k;
-	uint64_t *keys;
-	uint32_t *ents;
+	uint64_t *slot;
 
-	if (o->n + more > o->cap) {
-		size_t ecap = o->n + (more > o->n ? more : o->n);
-		struct entry *e = realloc(o->e, ecap * sizeof(*e));
+	if (o->n == o->nblk * EBLOCK) {
+		struct entry **blk = realloc(o->blk,
+		    (o->nblk + 1) * sizeof(*blk));
 
-		if (e == NULL)
+		if (blk == NULL)
 			return CD_ERR_NOMEM;
-		o->e = e;
-		o->cap = ecap;
+		o->blk = blk;
+		/* (an entry a cache line) */
+		if ((blk[o->nblk] = aligned_alloc(64,
+		    EBLOCK * sizeof(**blk))) == NULL)
+			return CD_ERR_NOMEM;
+		o->nblk++;
 	}
-	if (o->slot_mask != 0 && 2 * o->cap <= cap)
+	if (o->slot_mask != 0 && 2 * (o->n + 1) <= cap)
 		return CD_OK;
-	for (cap = 1024; cap < 2 * o->cap; cap *= 2)
-		;
-	keys = malloc(cap * sizeof(*keys));
-	ents = calloc(cap, sizeof(*ents));
-	if (keys == NULL || ents == NULL) {
-		free(keys);
-		free(ents);
+	if (o->n + 1 > UINT32_MAX / 2)
 		return CD_ERR_NOMEM;
-	}
-	free(o->slot_key);
-	free(o->slot_ent);
-	o->slot_key = keys;
-	o->slot_ent = ents;
+	for (cap = 1024; cap < 4 * (o->n + 1); cap *= 2)
+		;
+	if ((slot = calloc(cap, sizeof(*slot))) == NULL)
+		return CD_ERR_NOMEM;
+	free(o->slot);
+	o->slot = slot;
 	o->slot_mask = cap - 1;
 	for (k = 0; k < o->n; k++)
 		slot_put(o, k);
 	return CD_OK;
 }
 
-/* s[0..len) into the string store: its offset (0 for ""), or -1 when
- * out of memory.  parts joins more: "a: b, c". */
-static long
-str_put(cd_openings *o, const char *const *parts, const size_t *lens,
-    int nparts)
+/* The names of one line, as strings and lengths: eco, opening,
+ * variation, subvariation (a TSV line: its name as the opening). */
+struct names {
+	const char *s[4];
+	size_t len[4];
+};
+
+/* The names of a line into the store, as entry.names has them: NULL
+ * when out of memory. */
+static const char *
+names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 {
 	static const char *const sep[] = { "", ": ", ", " };
-	size_t need = 1, off = o->str_len;
-	int i, n = 0;
+	size_t need = 5;
+	char *start, *p;
+	int k, n = 0;
 
-	for (i = 0; i < nparts; i++)
-		need += lens[i] + 2;
-	if (need == 1 + 2 * (size_t)nparts)
-		return 0;
-	if (o->str_len + need > o->str_cap) {
-		size_t cap = o->str_cap;
-		char *p;
+	for (k = 0; k < 4; k++)
+		need += 2 * nm->len[k] + 2;
+	if (o->names == NULL || need > o->names_size - o->names_used) {
+		size_t size = need > SBLOCK ? need : SBLOCK;
+		struct sblock *sb = malloc(sizeof(*sb) + size);
 
-		while (o->str_len + need > cap)
-			cap *= 2;
-		if (cap > UINT32_MAX || (p = realloc(o->str, cap)) == NULL)
-			return -1;
-		o->str = p;
-		o->str_cap = cap;
+		if (sb == NULL)
+			return NULL;
+		sb->prev = o->names;
+		o->names = sb;
+		o->names_used = 0;
+		o->names_size = size;
 	}
-	for (i = 0; i < nparts; i++) {
-		if (lens[i] == 0)
+	start = p = o->names->s + o->names_used;
+	if (nm->len[0] > 0) {	/* eco */
+		memcpy(p, nm->s[0], nm->len[0]);
+		p += nm->len[0];
+	}
+	*p++ = '\0';
+	/* the name: the TSV name, or Opening: Variation, SubVariation */
+	for (k = 1; k < (from_pgn ? 4 : 2); k++) {
+		if (nm->len[k] == 0)
 			continue;
 		if (n > 0) {
-			memcpy(o->str + o->str_len, sep[n < 2 ? n : 2], 2);
-			o->str_len += 2;
+			memcpy(p, sep[n < 2 ? n : 2], 2);
+			p += 2;
 		}
-		memcpy(o->str + o->str_len, parts[i], lens[i]);
-		o->str_len += lens[i];
+		memcpy(p, nm->s[k], nm->len[k]);
+		p += nm->len[k];
 		n++;
 	}
-	o->str[o->str_len++] = '\0';
-	return (long)off;
+	*p++ = '\0';
+	for (k = 1; k < 4; k++) {
+		if (from_pgn && nm->len[k] > 0) {
+			memcpy(p, nm->s[k], nm->len[k]);
+			p += nm->len[k];
+		}
+		*p++ = '\0';
+	}
+	o->names_used += (size_t)(p - start);
+	return start;
 }
 
 /* reach[] with one more line: every set of first-rank pawns that holds
@@ -249,18 +309,11 @@ reach_add(cd_openings *o, const cd_board *b)
 	/* the subsets of free_bits, each joined to home */
 	m = 0;
 	do {
-		if (count < o->reach[home | m])
-			o->reach[home | m] = (uint8_t)count;
+		if (255 - count > o->reach[home | m])
+			o->reach[home | m] = (uint8_t)(255 - count);
 		m = (m - free_bits) & free_bits;
 	} while (m != 0);
 }
-
-/* The names of one line, as strings and lengths: eco, opening,
- * variation, subvariation (a TSV line: its name as the opening). */
-struct names {
-	const char *s[4];
-	size_t len[4];
-};
 
 /* Add the line ending in b (after plies moves), unless a line read
  * before ends there. */
@@ -269,32 +322,21 @@ add_line(cd_openings *o, const cd_board *b, uint32_t plies,
     const struct names *nm, bool from_pgn)
 {
 	struct entry *e;
-	long off[5];
-	int i;
+	const char *names;
 
 	if (plies == 0 || lookup(o, b) != NULL)
 		return CD_OK;
-	if (room(o, 1) != CD_OK)
+	if (room(o) != CD_OK || (names = names_put(o, nm, from_pgn)) == NULL)
 		return CD_ERR_NOMEM;
-	for (i = 0; i < 4; i++)
-		if ((off[i] = str_put(o, &nm->s[i], &nm->len[i], 1)) < 0)
-			return CD_ERR_NOMEM;
-	off[4] = !from_pgn ? off[1] : str_put(o, &nm->s[1], &nm->len[1], 3);
-	if (off[4] < 0)
-		return CD_ERR_NOMEM;
-	e = &o->e[o->n];
+	e = ent(o, o->n);
 	e->key = b->key;
+	e->names = names;
 	pack(b, e->squares);
 	memcpy(e->castle, b->castle_rook, 4);
 	e->side = b->side;
 	e->ep = b->ep_hashed ? b->ep : CD_SQ_NONE;
 	e->from_pgn = from_pgn;
 	e->plies = plies;
-	e->eco = (uint32_t)off[0];
-	e->opening = (uint32_t)off[1];
-	e->variation = (uint32_t)off[2];
-	e->subvariation = (uint32_t)off[3];
-	e->name = (uint32_t)off[4];
 	slot_put(o, o->n);
 	o->n++;
 	reach_add(o, b);
@@ -353,15 +395,169 @@ tsv_header(const char *p, const char *e, int col[3])
 	return col[0] >= 0 && col[1] >= 0 && col[2] >= 0;
 }
 
+/*
+ * The lines of a table, played on a stack of boards: consecutive lines
+ * share their first moves (a table lists the lines of an opening one
+ * after another), and a move the line before played from the same
+ * position with the same text is not played again.  Only the common
+ * moves are played here (those cd__san_fast reads: what the game builder
+ * reads first too); a line with another is played again from the start
+ * by the game builder, which reads every move and gives the error
+ * messages.
+ */
+#define STACK_PLIES	96
+
+struct stack {
+	int depth;		/* b[0..depth] hold the positions */
+	const char *tok[STACK_PLIES];	/* the move played at each ply */
+	uint8_t len[STACK_PLIES];
+	bool check[STACK_PLIES + 1];	/* b[k]'s side to move in check */
+	cd_board b[STACK_PLIES + 1];
+};
+
+static void
+stack_init(struct stack *st)
+{
+	st->depth = 0;
+	cd_board_init(&st->b[0]);
+	st->check[0] = false;
+}
+
+/* The move number, alone or before its move, that t[0..*len) starts
+ * with: true when the word is a move number only; else t and *len the
+ * move after it (if any). */
+static inline bool
+skip_number(const char **t, size_t *len)
+{
+	const char *d = *t, *w = *t + *len;
+
+	if (*d < '0' || *d > '9')
+		return false;
+	while (d < w && *d >= '0' && *d <= '9')
+		d++;
+	if (d < w && *d == '.') {
+		while (d < w && *d == '.')
+			d++;
+		if (d == w)
+			return true;
+		*len = (size_t)(w - d);
+		*t = d;
+	}
+	return false;
+}
+
+/* Play the move t[0..len) at ply k of st (the line so far the same as
+ * the stack's): true when the stack has it (played before, or played
+ * now); false when cd__san_fast does not read it. */
+static inline bool
+stack_move(struct stack *st, int k, const char *t, size_t len)
+{
+	char san[CD_SAN_MAX];
+	size_t slen;
+	cd_board *b;
+	cd_move m;
+
+	if (k < st->depth) {
+		if (st->len[k] == len && memcmp(st->tok[k], t, len) == 0)
+			return true;
+		st->depth = k;
+	}
+	if (k >= STACK_PLIES || len > UINT8_MAX ||
+	    !cd__san_fast(&st->b[k], st->check[k], t, len, &m, san, &slen))
+		return false;
+	b = &st->b[k + 1];
+	*b = st->b[k];
+	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
+		cd__board_make_normal(b, CD_MOVE_FROM(m), CD_MOVE_TO(m));
+		st->check[k + 1] = cd__gives_check(b, CD_MOVE_FROM(m),
+		    CD_MOVE_TO(m));
+	} else {
+		cd_board_make(b, m);
+		st->check[k + 1] = cd__in_check(b);
+	}
+	st->tok[k] = t;
+	st->len[k] = (uint8_t)len;
+	st->depth = k + 1;
+	return true;
+}
+
+/* A byte between the words of a line: a blank, in PGN also a line
+ * end or a tab. */
+static inline bool
+sep(char c, bool pgn)
+{
+	return c == ' ' || (pgn && (c == '\n' || c == '\r' || c == '\t'));
+}
+
+/* The moves of s[0..n) (SAN, move numbers, a result; a TSV line's,
+ * where "!" and "?" after a move are dropped, or PGN movetext) played on
+ * the stack: the plies, with the position in st->b[plies]; -1 when a
+ * move is not one the stack plays. */
+static int
+stack_line(struct stack *st, const char *s, size_t n, bool pgn)
+{
+	const char *p = s, *e = s + n;
+	int k = 0;
+
+	for (;;) {
+		const char *t, *w;
+		size_t len;
+
+		while (p < e && sep(*p, pgn))
+			p++;
+		if (p == e)
+			return k;
+		for (w = p; w < e && !sep(*w, pgn); w++)
+			;
+		t = p;
+		len = (size_t)(w - t);
+		p = w;
+		if (skip_number(&t, &len))
+			continue;
+		/* (a move begins with a letter, a result never) */
+		if ((*t < 'A' || (*t > 'Z' && *t < 'a') || *t > 'z') &&
+		    cd_pgn_result_parse(t, len) != CD_PGN_RESULT_NONE) {
+			/* (in PGN movetext only as its last word) */
+			while (pgn && p < e && sep(*p, pgn))
+				p++;
+			if (p < e && pgn)
+				return -1;
+			continue;
+		}
+		while (!pgn && len > 0 &&
+		    (t[len - 1] == '!' || t[len - 1] == '?'))
+			len--;
+		if (!stack_move(st, k, t, len))
+			return -1;
+		k++;
+	}
+}
+
+
+/* The game that reads the lines the stack does not play (made when
+ * first needed), or NULL when out of memory. */
+static cd_game *
+line_game(cd_openings *o)
+{
+	if (o->game == NULL)
+		o->game = cd_game_new();
+	return o->game;
+}
+
 /* Play the moves of s[0..n) (SAN, move numbers and a result allowed)
  * from the initial position in o->game. */
 static cd_status
 play_line(cd_openings *o, const char *s, size_t n, unsigned long line,
     unsigned long col0, cd_error *err)
 {
-	cd_game *g = o->game;
+	cd_game *g = line_game(o);
 	const char *p = s, *e = s + n;
 
+	if (g == NULL) {
+		cd__error_set(err, CD_ERR_NOMEM, 0, line, col0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
+		return CD_ERR_NOMEM;
+	}
 	cd_game_clear(g);
 	for (;;) {
 		const char *t, *w, *why;
@@ -419,8 +615,8 @@ play_line(cd_openings *o, const char *s, size_t n, unsigned long line,
 }
 
 static cd_status
-read_tsv(cd_openings *o, const char *p, const char *e, const int col[3],
-    cd_error *err)
+read_tsv(cd_openings *o, struct stack *sk, const char *p, const char *e,
+    const int col[3], cd_error *err)
 {
 	unsigned long line = 1;
 	const char *next;
@@ -447,11 +643,15 @@ read_tsv(cd_openings *o, const char *p, const char *e, const int col[3],
 				nm.len[k] = n;
 			}
 		}
-		if ((st = play_line(o, s, n, line,
-		    (unsigned long)(s - p) + 1, err)) != CD_OK)
-			return st;
-		st = add_line(o, cd_game_board(o->game),
-		    o->game->nnodes - 1, &nm, false);
+		if ((k = stack_line(sk, s, n, false)) >= 0) {
+			st = add_line(o, &sk->b[k], (uint32_t)k, &nm, false);
+		} else {
+			if ((st = play_line(o, s, n, line,
+			    (unsigned long)(s - p) + 1, err)) != CD_OK)
+				return st;
+			st = add_line(o, cd_game_board(o->game),
+			    o->game->nnodes - 1, &nm, false);
+		}
 		if (st != CD_OK) {
 			cd__error_set(err, st, 0, line, 0, "%s",
 			    cd_strerror(st));
@@ -463,13 +663,54 @@ read_tsv(cd_openings *o, const char *p, const char *e, const int col[3],
 
 /* ---- the PGN form ---- */
 
-static cd_status
-read_pgn(cd_openings *o, const char *text, size_t len, cd_error *err)
+static const char *const pgn_tag[4] = { "ECO", "Opening", "Variation",
+    "SubVariation" };
+
+/* A line as the parser would read it, without the parser: from the
+ * initial position (no FEN, SetUp or Variant tag), its names with
+ * nothing to unescape, its movetext moves, move numbers and the result
+ * only, each move one the stack plays.  The plies, or -1: then the
+ * parser reads it. */
+static int
+pgn_simple(struct stack *sk, const cd_pgn_raw_game *raw, struct names *nm)
 {
-	static const char *const tag[4] = { "ECO", "Opening", "Variation",
-	    "SubVariation" };
+	static const char *const start[3] = { "FEN", "SetUp", "Variant" };
+	const char *s = raw->text + raw->movetext;
+	size_t n = raw->movetext_end - raw->movetext, i;
+	int k;
+
+	if (raw->flags != 0)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (cd_pgn_raw_tag(raw, start[k]) != NULL)
+			return -1;
+	for (k = 0; k < 4; k++) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, pgn_tag[k]);
+
+		nm->s[k] = t != NULL ? t->value : NULL;
+		nm->len[k] = t != NULL ? t->value_len : 0;
+		for (i = 0; i < nm->len[k]; i++)
+			if (nm->s[k][i] == '\\' || nm->s[k][i] == '\0' ||
+			    (nm->s[k][i] & 0x80))
+				return -1;
+	}
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || (c != '\0' &&
+		    strchr(".-+#=*/ \n\r\t", c) != NULL)))
+			return -1;
+	}
+	return stack_line(sk, s, n, true);
+}
+
+static cd_status
+read_pgn(cd_openings *o, struct stack *sk, const char *text, size_t len,
+    cd_error *err)
+{
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, len);
-	cd_game *g = o->game;
+	cd_game *g;
 	cd_pgn_raw_game raw;
 	cd_status st;
 
@@ -481,10 +722,26 @@ read_pgn(cd_openings *o, const char *text, size_t len, cd_error *err)
 		uint32_t i, plies = 0;
 		int k;
 
+		if ((k = pgn_simple(sk, &raw, &nm)) >= 0) {
+			if ((st = add_line(o, &sk->b[k], (uint32_t)k, &nm,
+			    true)) != CD_OK) {
+				cd__error_set(err, st, raw.offset, raw.line,
+				    raw.col, "%s", cd_strerror(st));
+				break;
+			}
+			continue;
+		}
+		if ((g = line_game(o)) == NULL) {
+			st = CD_ERR_NOMEM;
+			cd__error_set(err, st, raw.offset, raw.line, raw.col,
+			    "%s", cd_strerror(st));
+			break;
+		}
 		if ((st = cd_pgn_parse(g, &raw, NULL, err)) != CD_OK)
 			break;
 		for (k = 0; k < 4; k++)
-			nm.s[k] = cd_game_tag_value(g, tag[k], &nm.len[k]);
+			nm.s[k] = cd_game_tag_value(g, pgn_tag[k],
+			    &nm.len[k]);
 		for (k = 0; k < 4; k++)
 			if (nm.s[k] == NULL)
 				nm.len[k] = 0;
@@ -510,6 +767,7 @@ cd_openings_read(cd_openings *o, const char *text, size_t len,
     cd_error *err)
 {
 	const char *e = text + len, *next, *end, *t;
+	struct stack *sk;
 	cd_error tmp;
 	cd_status st;
 	int col[3];
@@ -517,37 +775,23 @@ cd_openings_read(cd_openings *o, const char *text, size_t len,
 	if (err == NULL)
 		err = &tmp;
 	cd__error_ok(err);
-	/* room for a line per line of text (the PGN form has fewer),
-	 * and for names as long as the text */
-	{
-		size_t lines = 1;
-		const char *p;
-		char *str = o->str;
-
-		for (p = text; (p = memchr(p, '\n', (size_t)(e - p))) != NULL;
-		    p++)
-			lines++;
-		if (o->str_len + len + 1 > o->str_cap &&
-		    (str = realloc(o->str, o->str_len + len + 1)) != NULL) {
-			o->str = str;
-			o->str_cap = o->str_len + len + 1;
-		}
-		if (str == NULL || room(o, lines) != CD_OK) {
-			cd__error_set(err, CD_ERR_NOMEM, 0, 0, 0, "%s",
-			    cd_strerror(CD_ERR_NOMEM));
-			return CD_ERR_NOMEM;
-		}
-	}
 	/* (a byte order mark before a TSV header; the PGN reader skips
 	 * its own) */
 	t = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? text + 3 :
 	    text;
 	end = line_end(t, e, &next);
+	if ((sk = malloc(sizeof(*sk))) == NULL) {
+		cd__error_set(err, CD_ERR_NOMEM, 0, 0, 0, "%s",
+		    cd_strerror(CD_ERR_NOMEM));
+		return CD_ERR_NOMEM;
+	}
+	stack_init(sk);
 	if (memchr(t, '\t', (size_t)(end - t)) != NULL &&
 	    tsv_header(t, end, col))
-		st = read_tsv(o, t, e, col, err);
+		st = read_tsv(o, sk, t, e, col, err);
 	else
-		st = read_pgn(o, text, len, err);
+		st = read_pgn(o, sk, text, len, err);
+	free(sk);
 	return st;
 }
 
@@ -556,11 +800,18 @@ cd_openings_read(cd_openings *o, const char *text, size_t len,
 static void
 entry_out(const cd_openings *o, const struct entry *e, cd_opening *out)
 {
-	out->eco = o->str + e->eco;
-	out->name = o->str + e->name;
-	out->opening = o->str + e->opening;
-	out->variation = o->str + e->variation;
-	out->subvariation = o->str + e->subvariation;
+	const char *p = e->names;
+
+	(void)o;
+	out->eco = p;
+	p += strlen(p) + 1;
+	out->name = p;
+	p += strlen(p) + 1;
+	out->opening = e->from_pgn ? p : out->name;
+	p += strlen(p) + 1;
+	out->variation = p;
+	p += strlen(p) + 1;
+	out->subvariation = p;
 	out->from_pgn = e->from_pgn;
 	out->line_plies = e->plies;
 	out->ply = 0;
@@ -577,32 +828,85 @@ cd_openings_find(const cd_openings *o, const cd_board *b, cd_opening *out)
 	return true;
 }
 
-bool
-cd_openings_classify(const cd_openings *o, const cd_game *g,
-    cd_opening *out)
+/* The positions of a game the filter lets through, the last CANDS */
+#define CANDS	32
+
+/*
+ * The last position of g's main line that ends a line of o: *ply and
+ * the line, or NULL.  With exact, each position is looked up and
+ * compared with its line.  Else the positions the filter lets through
+ * are kept, and looked up in the index from the last: the first whose
+ * key's high bits a line has is the answer when it is that line's
+ * position (nearly always: a key and a position that differ share 32
+ * bits of their keys once in four thousand million).  When it is not,
+ * or more than CANDS went through without one, NULL is returned with
+ * *ply not 0.
+ */
+static const struct entry *
+classify_walk(const cd_openings *o, const cd_game *g, bool exact,
+    uint32_t *ply)
 {
 	const cd_board *pos = g->positions, *b;
 	const struct entry *found = NULL, *e;
-	cd_board cur = g->start;
-	uint32_t i, ply = 0;
+	cd_board cur = g->start, cand[CANDS];
+	uint32_t i, cand_ply[CANDS], n = 0;
 
+	*ply = 0;
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		cd_move m = g->nodes[i].move;
+
 		if (pos != NULL) {
 			b = &pos[i];
 		} else {
-			cd_board_make(&cur, g->nodes[i].move);
+			if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
+				cd__board_make_normal(&cur, CD_MOVE_FROM(m),
+				    CD_MOVE_TO(m));
+			else
+				cd_board_make(&cur, m);
 			b = &cur;
 		}
 		/* (pieces and first-rank pawns change only with a capture
 		 * or a pawn move, which reset the clock) */
 		if ((b->halfmove == 0 || i == g->nodes[0].next) &&
-		    o->reach[home_pawns(b)] > cd__popcount(b->by_type[0]))
+		    255 - o->reach[home_pawns(b)] >
+		    cd__popcount(b->by_type[0]))
 			break;
-		if ((e = lookup(o, b)) != NULL) {
-			found = e;
-			ply = g->nodes[i].ply;
+		if (exact) {
+			if ((e = lookup(o, b)) != NULL) {
+				found = e;
+				*ply = g->nodes[i].ply;
+			}
+		} else if (filter_has(o, b->key)) {
+			cand[n % CANDS] = *b;
+			cand_ply[n % CANDS] = g->nodes[i].ply;
+			n++;
 		}
 	}
+	if (exact)
+		return found;
+	for (i = n; i > 0 && i + CANDS > n; i--) {
+		b = &cand[(i - 1) % CANDS];
+		if ((e = candidate(o, b->key)) != NULL) {
+			*ply = cand_ply[(i - 1) % CANDS];
+			return entry_is(e, b) ? e : NULL;
+		}
+	}
+	if (i > 0)
+		*ply = 1;	/* (the earlier ones are not kept) */
+	return NULL;
+}
+
+bool
+cd_openings_classify(const cd_openings *o, const cd_game *g,
+    cd_opening *out)
+{
+	const struct entry *found;
+	uint32_t ply;
+
+	/* (when the last candidate is not the line, the game is walked
+	 * again comparing each) */
+	if ((found = classify_walk(o, g, false, &ply)) == NULL && ply != 0)
+		found = classify_walk(o, g, true, &ply);
 	if (found == NULL)
 		return false;
 	entry_out(o, found, out);

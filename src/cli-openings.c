@@ -8,6 +8,9 @@
  */
 #include "config.h"
 
+#include <sys/mman.h>
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +47,49 @@ openings_free(void)
 	free(paths);
 }
 
+/* Add text to the table: exit 2 when a line of it does not read. */
+static void
+openings_text(const char *name, const char *data, size_t len)
+{
+	cd_error err;
+
+	if (cd_openings_read(tables, data, len, &err) != CD_OK) {
+		if (err.status == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		cli_warn_at(name, err.line, err.col, "%s", err.msg);
+		cli_exit(2);
+	}
+}
+
+/* A plain regular file f read where it lies, mapped: a table is read
+ * at the start of every run, and copying it costs more than reading
+ * it (each page of a new buffer is a fault).  false when f is not such
+ * a file or cannot be mapped. */
+static bool
+openings_mapped(FILE *f, const char *name)
+{
+	struct stat sb;
+	void *p;
+
+	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size <= 0 || (uintmax_t)sb.st_size > SIZE_MAX ||
+	    cli_input_compressed(f))
+		return false;
+	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
+	    fileno(f), 0);
+	if (p == MAP_FAILED)
+		return false;
+	openings_text(name, p, (size_t)sb.st_size);
+	munmap(p, (size_t)sb.st_size);
+	return true;
+}
+
 /* Read the file path into the table: exit 2 when it cannot be read or
  * a line of it does not read. */
 static void
 openings_file(const char *path)
 {
 	const char *name;
-	cd_error err;
 	FILE *f = cli_open_input(path, &name);
 	cd_stream *zs;
 	cd_status st;
@@ -58,6 +97,10 @@ openings_file(const char *path)
 
 	if (f == NULL)
 		cli_exit(2);
+	if (openings_mapped(f, name)) {
+		cli_close_input(f);
+		return;
+	}
 	zs = cli_input_stream(f);
 	text.len = 0;
 	do {
@@ -71,12 +114,7 @@ openings_file(const char *path)
 		cli_exit(2);
 	cd_stream_free(zs);
 	cli_close_input(f);
-	if (cd_openings_read(tables, text.data, text.len, &err) != CD_OK) {
-		if (err.status == CD_ERR_NOMEM)
-			cli_fatal("out of memory");
-		cli_warn_at(name, err.line, err.col, "%s", err.msg);
-		cli_exit(2);
-	}
+	openings_text(name, text.data, text.len);
 }
 
 const cd_openings *

@@ -323,6 +323,128 @@ START_TEST(test_random)
 }
 END_TEST
 
+/* ---- tables as lines that share their first moves ---- */
+
+/* a and b the same position as EPD (the table's identity) */
+static bool
+same_position(const cd_board *a, const cd_board *b)
+{
+	return a->key == b->key && a->side == b->side &&
+	    memcmp(a->squares, b->squares, 64) == 0 &&
+	    memcmp(a->castle_rook, b->castle_rook, 4) == 0 &&
+	    (a->ep_hashed ? a->ep : CD_SQ_NONE) ==
+	    (b->ep_hashed ? b->ep : CD_SQ_NONE);
+}
+
+/*
+ * A table's lines follow one another as those of an opening do: each
+ * the one before cut short and gone on with random moves, written in
+ * the ways tables have them (numbered or not, "1..." or not, with or
+ * without check marks, annotated, a result after the moves, a comment
+ * or a promotion now and then), in the TSV and the PGN form.  Each
+ * line's position is computed again on its own by the parser, and the
+ * table must name it after the first line that ends there.
+ */
+START_TEST(test_shared_lines)
+{
+	enum { LINES = 600 };
+	static char table[LINES * 400], text[LINES][300];
+	static cd_board end[LINES];
+	static cd_move moves[LINES][40];
+	static int nmoves[LINES];
+	cd_openings *o = cd_openings_new();
+	cd_game *g = cd_game_new();
+	bool pgn = _i == 1;
+	size_t distinct = 0;
+	int i, j, k;
+
+	strcpy(table, pgn ? "" : "eco\tname\tpgn\n");
+	for (i = 0; i < LINES; i++) {
+		cd_board b;
+		cd_move mv[CD_MAX_MOVES];
+		size_t len = strlen(table), tl = 0;
+		int keep = i == 0 ? 0 : (int)rnd((unsigned)nmoves[i - 1] + 1);
+		int more = (int)rnd(9) + (keep == 0);
+
+		cd_board_init(&b);
+		text[i][0] = '\0';
+		nmoves[i] = 0;
+		for (k = 0; k < keep + more && k < 40; k++) {
+			char san[CD_SAN_MAX], *c;
+			cd_move m;
+			int n;
+
+			if (k < keep) {
+				m = moves[i - 1][k];
+			} else {
+				if ((n = cd_board_legal_moves(&b, mv)) == 0)
+					break;
+				m = mv[rnd((unsigned)n)];
+			}
+			cd_san_write(&b, m, san);
+			if (rnd(8) == 0 && (c = strpbrk(san, "+#")) != NULL)
+				*c = '\0';	/* no check mark */
+			if (k % 2 == 0 && rnd(6) != 0)
+				tl += (size_t)snprintf(text[i] + tl,
+				    sizeof(text[i]) - tl, "%d.%s", k / 2 + 1,
+				    rnd(4) == 0 ? "" : " ");
+			else if (k == 0 || (k % 2 == 1 && rnd(20) == 0))
+				tl += (size_t)snprintf(text[i] + tl,
+				    sizeof(text[i]) - tl, "%d... ", k / 2 + 1);
+			tl += (size_t)snprintf(text[i] + tl,
+			    sizeof(text[i]) - tl, "%s%s ", san,
+			    rnd(30) == 0 ? "!?" : rnd(30) == 0 ? "!" : "");
+			if (pgn && rnd(40) == 0)
+				tl += (size_t)snprintf(text[i] + tl,
+				    sizeof(text[i]) - tl, "{a comment} ");
+			moves[i][nmoves[i]++] = m;
+			cd_board_make(&b, m);
+		}
+		if (rnd(5) == 0)
+			snprintf(text[i] + tl, sizeof(text[i]) - tl, "*");
+		if (pgn)
+			snprintf(table + len, sizeof(table) - len,
+			    "[ECO \"E%02d\"]\n[Opening \"line %d\"]\n%s\n"
+			    "%s%s\n\n", i % 100, i,
+			    rnd(3) == 0 ? "[Variation \"v\"]\n" : "",
+			    text[i], rnd(5) == 0 && !strchr(text[i], '*') ?
+			    "*" : "");
+		else
+			snprintf(table + len, sizeof(table) - len,
+			    "E%02d\tline %d\t%s\n", i % 100, i, text[i]);
+		/* the position again, by the parser on its own */
+		ck_assert_int_eq(cd_pgn_parse_text(g, text[i], strlen(text[i]),
+		    NULL, NULL), CD_OK);
+		cd_game_end_position(g, &end[i]);
+		ck_assert(same_position(&end[i], &b));
+	}
+	read_table(o, table);
+	for (i = 0; i < LINES; i++) {
+		cd_opening op;
+		char want[32];
+
+		if (nmoves[i] == 0)
+			continue;
+		for (j = 0; j < i; j++)
+			if (nmoves[j] > 0 && same_position(&end[j], &end[i]))
+				break;
+		distinct += j == i;
+		ck_assert_msg(cd_openings_find(o, &end[i], &op),
+		    "line %d (%s) not found", i, text[i]);
+		snprintf(want, sizeof(want), "line %d", j);
+		ck_assert_msg(strncmp(op.name, want, strlen(want)) == 0 &&
+		    (op.name[strlen(want)] == '\0' ||
+		    op.name[strlen(want)] == ':'), "line %d (%s): %s, not %s",
+		    i, text[i], op.name, want);
+		ck_assert_uint_eq(op.line_plies, (unsigned)nmoves[j]);
+		ck_assert_int_eq(op.from_pgn, pgn);
+	}
+	ck_assert_uint_eq(cd_openings_count(o), distinct);
+	cd_game_free(g);
+	cd_openings_free(o);
+}
+END_TEST
+
 static Suite *
 opening_suite(void)
 {
@@ -342,6 +464,7 @@ opening_suite(void)
 	tc = tcase_create("random");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_random);
+	tcase_add_loop_test(tc, test_shared_lines, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
