@@ -428,7 +428,8 @@ put_fen(cd_buf *b, const cd_board *pos)
 }
 
 /* The comment text of the notes from note i on, joined by spaces,
- * without the commands in names; into tmp (grown); its length. */
+ * without the commands in names, the rest as written
+ * (cd_comment_remove); into tmp (grown); its length. */
 static cd_status
 note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 {
@@ -443,7 +444,7 @@ note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 			return CD_ERR_NOMEM;
 		if (tmp->len > 0)
 			tmp->data[tmp->len++] = ' ';
-		k = cd_comment_strip(cd_game_str(g, n->text), n->len, names,
+		k = cd_comment_remove(cd_game_str(g, n->text), n->len, names,
 		    tmp->data + tmp->len);
 		if (k == 0 && tmp->len > 0)
 			tmp->len--;	/* no space for nothing */

@@ -821,6 +821,31 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 }
 
 cd_status
+cd__game_add_comment_as_written(cd_game *g, const char *text, size_t len)
+{
+	size_t a = 0, b = len, off, i, k;
+	char *d;
+
+	while (a < b && (unsigned char)text[a] <= 0x20)
+		a++;
+	while (b > a && (unsigned char)text[b - 1] <= 0x20)
+		b--;
+	if (a == b)
+		return CD_OK;
+	if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
+	    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
+	    256) != 0)
+		return CD_ERR_NOMEM;
+	d = g->str + off;
+	for (i = a, k = 0; i < b; i++)
+		if (text[i] != '\r' || i + 1 == b || text[i + 1] != '\n')
+			d[k++] = text[i];
+	d[k] = '\0';
+	g->str_len = off + k + 1;
+	return note_link(g, CD_NOTE_COMMENT, off, k);
+}
+
+cd_status
 cd_game_add_comment(cd_game *g, const char *text, size_t len, bool *changed)
 {
 	return note_add(g, CD_NOTE_COMMENT, text, len, true, changed);

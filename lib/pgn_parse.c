@@ -305,6 +305,15 @@ has_note_byte(const char *s, size_t n)
 	return false;
 }
 
+/* Add the comment of token t as ps->o asks. */
+static cd_status
+add_comment(struct parse *ps, const cd_pgn_token *t, bool *changed)
+{
+	if (ps->o->flags & CD_PGN_PARSE_COMMENTS_AS_WRITTEN)
+		return cd__game_add_comment_as_written(ps->g, t->text, t->len);
+	return cd_game_add_comment(ps->g, t->text, t->len, changed);
+}
+
 /* Comments, escape lines and errors in the tag section (rare: only
  * looked at when its bytes hold one of `{ ; %` or a bad tag); with
  * ps->g NULL the errors only (cd_pgn_raw_check_text). */
@@ -329,8 +338,7 @@ read_tag_section(struct parse *ps)
 			/* fall through */
 		case CD_PGN_TOK_LINE_COMMENT:
 			if (ps->g != NULL)
-				st = cd_game_add_comment(ps->g, t.text, t.len,
-				    NULL);
+				st = add_comment(ps, &t, NULL);
 			break;
 		case CD_PGN_TOK_ESCAPE:
 			if (ps->g != NULL)
@@ -589,7 +597,7 @@ read_movetext(struct parse *ps)
 			if (t.flags & CD_PGN_TOKF_UNCLOSED)
 				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
 				    "brace comment never closed");
-			st = cd_game_add_comment(g, t.text, t.len,
+			st = add_comment(ps, &t,
 			    type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
 			if (changed)
 				warn(ps, t.line, t.col,

@@ -3,6 +3,7 @@
 # cli-pgn2json.sh: pgn2json: help, version, usage errors, the golden
 # NDJSON of tests/files/json-games.pgn (clocks, elapsed times, evals,
 # comments, variations, Latin-1 and broken UTF-8, a rejected game),
+# comments as written with -c,
 # every line valid JSON (jq, when installed), the same output with any
 # number of threads; and pgn-regularize --strip-commands.
 set -u
@@ -51,8 +52,22 @@ else
 	echo "jq not installed: JSON syntax not checked"
 fi
 
-# pgn-regularize --strip-commands: all, then a list
+# -c: comments as written (line ends, tabs, runs of spaces, a `}` in a
+# `;` comment), CRLF line ends as LF, the white space around a command
+# taken out made one space, several comments at one place joined by a
+# space; on one thread and on three
 cd "$T" || exit 99
+printf '[Event "c"]\r\n\r\n{ before\r\nthe  game } 1. e4 { a\n\tb [%%clk 0:01:00]\n c }\r\n' >c.pgn
+printf '{[%%eval 0.2]\nnext} e5 ; line } here\n{ [%%emt 0:00:02] } {x\t\ty} 2. Nf3 {\n\n} *\n' >>c.pgn
+for j in 1 3; do
+	"$P" -j $j -c c.pgn >c.json 2>c.err || fail "-c: exit status $?"
+	grep -qF '"comments":["before\nthe  game","a\n\tb c next","line } here x\t\ty",null]' c.json ||
+	    fail "-c -j $j: comments not as written: $(cat c.json)"
+	grep -qF '"clocks":[60,null,null],"emt":[null,2,null],"evals":[{"cp":20},null,null]' c.json ||
+	    fail "-c -j $j: commands: $(cat c.json)"
+done
+
+# pgn-regularize --strip-commands: all, then a list
 cat >strip.pgn <<'PGN'
 [Event "x"]
 

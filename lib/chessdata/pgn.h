@@ -98,7 +98,9 @@ enum {
  * A comment or an escape line.  text is an offset into the string store
  * (NUL-terminated there).  A comment's text is already in export form:
  * white space and control bytes folded to single spaces, no leading or
- * trailing space, never empty, no `}` (see cd_game_add_comment).  An
+ * trailing space, never empty, no `}` (see cd_game_add_comment); parsed
+ * with CD_PGN_PARSE_COMMENTS_AS_WRITTEN, as written instead (trimmed,
+ * CRLF made LF, never empty).  An
  * escape line's text is the line after its `%`, as it came (no line end).
  * next: the next note of the same place, 0 if none (notes[0] is unused).
  */
@@ -459,7 +461,11 @@ enum {
 	 * the game's positions (for a caller that visits each position:
 	 * the parser makes them anyway, and a copy costs less than making
 	 * the move again) */
-	CD_PGN_PARSE_POSITIONS = 1 << 2
+	CD_PGN_PARSE_POSITIONS = 1 << 2,
+	/* keep each comment's text as written, for data output (not for
+	 * writing PGN): only trimmed at both ends and CRLF line ends made
+	 * LF; white space, line ends and `}` stay (see cd_game_note) */
+	CD_PGN_PARSE_COMMENTS_AS_WRITTEN = 1 << 3
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
