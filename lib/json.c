@@ -738,7 +738,7 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 
 	cd_game_walk_init(&r);
 	cd__xtags_init(&xt);
-	if (cd_game_export_tags(g, 0, &xt) != CD_OK)
+	if (cd_game_export_tags(g, CD_PGN_TAGS_SETUP_AS_READ, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
 	st = puts_(b, "{\"game\":") == CD_OK && put_u64(b, number) == CD_OK &&
 	    puts_(b, ",\"tags\":{") == CD_OK ? CD_OK : CD_ERR_NOMEM;

@@ -192,29 +192,32 @@ cd_game_clear(cd_game *g)
 	cd__game_clear_end(g);
 }
 
+/* Whether a Variant value names w (lower case letters and digits):
+ * case, spaces, `-` and `_` aside, so that "From Position",
+ * "fromPosition" and "from_position" are one name. */
 static bool
 word_eq(const char *s, size_t len, const char *w)
 {
-	size_t n = strlen(w), i;
+	size_t i;
 
-	if (len != n)
-		return false;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < len; i++) {
 		int c = (unsigned char)s[i];
 
+		if (c == ' ' || c == '-' || c == '_')
+			continue;
 		if (c >= 'A' && c <= 'Z')
 			c += 'a' - 'A';
-		if (c != w[i])
+		if (*w == '\0' || c != *w++)
 			return false;
 	}
-	return true;
+	return *w == '\0';
 }
 
 bool
 cd_pgn_variant_is_960(const char *value, size_t len)
 {
-	static const char *const names[] = { "chess960", "chess 960",
-	    "fischerandom", "fischerrandom", "fischer random", "frc", "960" };
+	static const char *const names[] = { "chess960", "fischerandom",
+	    "fischerrandom", "frc", "960" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -223,13 +226,15 @@ cd_pgn_variant_is_960(const char *value, size_t len)
 	return false;
 }
 
-/* Variant values that mean standard chess. */
+/* Variant values that mean standard chess (lichess writes "Standard"
+ * and "From Position" in PGN, "standard" and "fromPosition" in its API,
+ * python-chess "Standard" and "From Position" too). */
 static bool
 variant_is_standard(const char *value, size_t len)
 {
 	return len == 0 || word_eq(value, len, "standard") ||
 	    word_eq(value, len, "normal") ||
-	    word_eq(value, len, "from position");
+	    word_eq(value, len, "fromposition");
 }
 
 cd_status

@@ -67,6 +67,30 @@ for j in 1 3; do
 	    fail "-c -j $j: commands: $(cat c.json)"
 done
 
+# Variant: every spelling of standard chess and Chess960 that lichess,
+# chess.com and python-chess write is read, by every tool that parses
+# (the same reader); other variants are rejected
+fen='rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+for v in Standard standard Normal 'From Position' fromPosition \
+    from_position FROMPOSITION Chess960 'Chess 960' chess960 FRC; do
+	printf '[Variant "%s"]\n[SetUp "1"]\n[FEN "%s"]\n\n1... e5 *\n' "$v" "$fen" >v.pgn
+	for tool in pgn2json pgn-regularize pgn2epd; do
+		"$tooldir/$tool" v.pgn >/dev/null 2>v.err ||
+		    fail "$tool: Variant '$v' not read: $(cat v.err)"
+	done
+	"$P" v.pgn | grep -qF "\"Variant\":\"$v\"" || fail "Variant '$v' not kept"
+done
+for v in Three-check Crazyhouse Antichess 'From Position 2' -; do
+	printf '[Variant "%s"]\n\n1. e4 *\n' "$v" >v.pgn
+	expect 1 "$P" v.pgn
+	grep -qF "unsupported variant '$v'" "$T/err" || fail "Variant '$v': $(cat "$T/err")"
+done
+# SetUp as the game has it in "tags", with or without a FEN tag
+printf '[SetUp "1"]\n\n1. e4 *\n\n[SetUp "0"]\n\n1. e4 *\n\n[SetUp "0"]\n[FEN "%s"]\n\n1... e5 *\n\n[FEN "%s"]\n\n1... e5 *\n' "$fen" "$fen" >s.pgn
+"$P" s.pgn | sed 's/.*"Result":"\*"//; s/},"start".*//' >s.out
+printf '%s\n' ',"SetUp":"1"' ',"SetUp":"0"' ",\"FEN\":\"$fen\",\"SetUp\":\"0\"" ",\"FEN\":\"$fen\",\"SetUp\":\"1\"" >s.want
+cmp -s s.out s.want || { fail "SetUp in tags"; diff s.want s.out >&2; }
+
 # pgn-regularize --strip-commands: all, then a list
 cat >strip.pgn <<'PGN'
 [Event "x"]

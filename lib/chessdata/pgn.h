@@ -241,8 +241,8 @@ CD_API const char *cd_game_tag_value(const cd_game *g, const char *name,
 /* Remove a tag by name; false if it was not there. */
 CD_API bool cd_game_remove_tag(cd_game *g, const char *name);
 
-/* Whether value names Chess960 (Chess960, Fischerandom, FRC, 960; case
- * does not matter). */
+/* Whether value names Chess960 (Chess960, Fischerandom, FRC, 960; case,
+ * spaces, `-` and `_` do not matter). */
 CD_API bool cd_pgn_variant_is_960(const char *value, size_t len);
 
 /*
@@ -284,7 +284,11 @@ typedef struct cd_game_xtag {
 
 /* Writer and export-form flags. */
 enum {
-	CD_PGN_REDUCED = 1 << 0	/* reduced export format (standard 3.2.4) */
+	CD_PGN_REDUCED = 1 << 0,	/* reduced export format (standard 3.2.4) */
+	/* cd_game_export_tags for data: the SetUp tag a game has, with
+	 * its value, even where the export form leaves it out or makes it
+	 * "1" (a SetUp without a FEN tag) */
+	CD_PGN_TAGS_SETUP_AS_READ = 1 << 1
 };
 
 /*
@@ -295,7 +299,9 @@ enum {
  * start position) included when has_fen is set or the start position is
  * not the initial one.  With CD_PGN_REDUCED: the roster, SetUp/FEN only
  * when the start position is not the initial one, and Variant for a
- * Chess960 game.  Values are unescaped (the writer escapes `\` and `"`).
+ * Chess960 game.  With CD_PGN_TAGS_SETUP_AS_READ: a SetUp tag of the
+ * game as it is (a value other than "1", or without a FEN tag).
+ * Values are unescaped (the writer escapes `\` and `"`).
  * Into x (x->tags[0..x->n), valid until the game changes or x is used
  * again): CD_OK, or CD_ERR_NOMEM.  x starts as { 0 }, may be used for
  * any number of games, and is freed with cd_game_xtags_free.
