@@ -453,22 +453,24 @@ note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 	return CD_OK;
 }
 
-/* A frame of the variation writer: one line being written. */
+/* A frame of the variation writer: one line being walked. */
 struct vframe {
 	uint32_t scan;		/* the move whose variations come next */
 	uint32_t var;		/* its next variation to write */
-	uint32_t written;	/* variations written in this line */
+	int64_t line;		/* the line's index in the array, -1 main */
 };
 
-/* Write the moves of the line starting at node first, as an object's
- * "ply" and "moves". */
+/* One variation as an object of the flat array: its parent line, the
+ * ply of its first move and its moves. */
 static cd_status
-line_head(cd_buf *b, const cd_game *g, uint32_t first)
+line_write(cd_buf *b, const cd_game *g, uint32_t first, int64_t parent)
 {
 	uint32_t i;
 	bool comma = false;
 
-	if (puts_(b, "{\"ply\":") != CD_OK ||
+	if (puts_(b, "{\"parent\":") != CD_OK || (parent < 0 ?
+	    puts_(b, "null") : put_i64(b, parent)) != CD_OK ||
+	    puts_(b, ",\"ply\":") != CD_OK ||
 	    put_u64(b, g->nodes[first].ply) != CD_OK ||
 	    puts_(b, ",\"moves\":[") != CD_OK)
 		return CD_ERR_NOMEM;
@@ -482,13 +484,14 @@ line_head(cd_buf *b, const cd_game *g, uint32_t first)
 			return CD_ERR_NOMEM;
 		comma = true;
 	}
-	return put(b, "]", 1);
+	return puts_(b, "]}");
 }
 
-/* "variations": the tree under the main line, with a stack on the heap
- * (nesting has no limit).  Frame 0 is the main line, whose array is
- * the field itself; a nested line's object gets its own "variations"
- * when it has some. */
+/* "variations": every line of the tree but the main one, as one flat
+ * array in the order of the PGN text (depth first), each naming its
+ * parent by index (null: the main line), so that the JSON nests no
+ * deeper however deep the variations do: a stack on the heap walks
+ * the tree. */
 static cd_status
 variations(cd_buf *b, const cd_game *g)
 {
@@ -496,12 +499,13 @@ variations(cd_buf *b, const cd_game *g)
 	size_t n = 0, cap = 16;
 	cd_status rc = CD_ERR_NOMEM;
 	uint32_t m = g->nodes[0].next, v;
+	int64_t lines = 0;
 
 	if (puts_(b, ",\"variations\":[") != CD_OK)
 		return CD_ERR_NOMEM;
 	if ((st = malloc(cap * sizeof(*st))) == NULL)
 		return CD_ERR_NOMEM;
-	st[n++] = (struct vframe){ m, m ? g->nodes[m].var : 0, 0 };
+	st[n++] = (struct vframe){ m, m ? g->nodes[m].var : 0, -1 };
 	while (n > 0) {
 		f = &st[n - 1];
 		while (f->scan != 0 && f->var == 0) {
@@ -509,20 +513,13 @@ variations(cd_buf *b, const cd_game *g)
 			f->var = f->scan ? g->nodes[f->scan].var : 0;
 		}
 		if (f->scan == 0) {
-			/* the line is done */
-			if (n > 1 && ((f->written && put(b, "]", 1) !=
-			    CD_OK) || put(b, "}", 1) != CD_OK))
-				goto out;
-			n--;
+			n--;	/* the line is done */
 			continue;
 		}
 		v = f->var;
 		f->var = g->nodes[v].var_next;
-		if (f->written > 0 ? put(b, ",", 1) != CD_OK : n > 1 &&
-		    puts_(b, ",\"variations\":[") != CD_OK)
-			goto out;
-		f->written++;
-		if (line_head(b, g, v) != CD_OK)
+		if ((lines > 0 && put(b, ",", 1) != CD_OK) ||
+		    line_write(b, g, v, f->line) != CD_OK)
 			goto out;
 		if (n == cap) {
 			struct vframe *p = realloc(st, 2 * cap * sizeof(*st));
@@ -532,7 +529,7 @@ variations(cd_buf *b, const cd_game *g)
 			st = p;
 			cap *= 2;
 		}
-		st[n++] = (struct vframe){ v, g->nodes[v].var, 0 };
+		st[n++] = (struct vframe){ v, g->nodes[v].var, lines++ };
 	}
 	rc = put(b, "]", 1);
 out:

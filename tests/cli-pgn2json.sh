@@ -91,6 +91,28 @@ printf '[SetUp "1"]\n\n1. e4 *\n\n[SetUp "0"]\n\n1. e4 *\n\n[SetUp "0"]\n[FEN "%
 printf '%s\n' ',"SetUp":"1"' ',"SetUp":"0"' ",\"FEN\":\"$fen\",\"SetUp\":\"0\"" ",\"FEN\":\"$fen\",\"SetUp\":\"1\"" >s.want
 cmp -s s.out s.want || { fail "SetUp in tags"; diff s.want s.out >&2; }
 
+# --variations on 100,000 nested variations (each after the second move
+# of its parent): a flat array that jq and Python load, each line's
+# parent the one before it
+n=25000
+{
+	printf '[Event "deep"]\n\n1. Nf3 Nf6 '
+	yes '( Nf6 Ng1 ( Ng1 Ng8 ( Ng8 Nf3 ( Nf3 Nf6 ' | head -n $n | tr -d '\n'
+	yes ') ) ) )' | head -n $n | tr -d '\n'
+	printf ' 1-0\n'
+} >deep.pgn
+"$P" --variations deep.pgn >deep.json || fail "deep: exit status $?"
+if command -v jq >/dev/null 2>&1; then
+	k=$(jq '[.variations | to_entries[] | select(.value.parent == (if .key == 0 then null else .key - 1 end))] | length' deep.json)
+	[ "$k" = 100000 ] || fail "deep: jq reads $k lines of 100000 in a chain"
+fi
+if command -v python3 >/dev/null 2>&1; then
+	k=$(python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["variations"]
+print(sum(1 for i, x in enumerate(v) if x["parent"] == (i - 1 if i else None) and x["ply"] == i + 2))' deep.json)
+	[ "$k" = 100000 ] || fail "deep: python3 reads $k lines of 100000 in a chain"
+fi
+
 # pgn-regularize --strip-commands: all, then a list
 cat >strip.pgn <<'PGN'
 [Event "x"]
