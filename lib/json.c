@@ -565,6 +565,104 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 	return m->has;
 }
 
+/* The most periods of a TimeControl read (more: not read). */
+#define TC_MAX	16
+
+/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
+ * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
+static int
+game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
+{
+	size_t len;
+	const char *v = cd_game_tag_value(g, "TimeControl", &len);
+
+	*present = v != NULL;
+	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
+	    TC_MAX);
+}
+
+/* A number of the TimeControl tag (digits, maybe a point and digits)
+ * in nanoseconds; -1 when too large. */
+static int64_t
+tc_ns(const char *s, size_t len)
+{
+	int64_t v = 0, unit = 1000000000;
+	size_t i = 0;
+
+	for (; i < len && s[i] != '.'; i++) {
+		if (v > INT64_MAX / 10 / 1000000000)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	v *= 1000000000;
+	for (i++; i < len && unit > 1; i++) {
+		unit /= 10;
+		v += (s[i] - '0') * unit;
+	}
+	return v;
+}
+
+/*
+ * The time each move of the main line took, where the game gives no
+ * [%emt] but clocks and a TimeControl of periods without sandclock:
+ * the side's clock before the move (the period's base before its first
+ * move), plus the period's increment and the time of the next period
+ * when the move ends one with a move count, less the clock after the
+ * move.  Moves are counted from the game's first; a ply without a clock,
+ * or after one, or after the last period with a move count, gets none.
+ * Into pd[0..n): whether any was found.
+ */
+static bool
+emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
+{
+	cd_tc_period tc[TC_MAX];
+	bool present, any = false;
+	int np = game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
+	int64_t base[TC_MAX], inc[TC_MAX], prev[2];
+	bool known[2] = { true, true };	/* prev[] is a clock */
+	uint32_t done[2] = { 0, 0 };	/* moves of the side's period */
+	size_t j;
+
+	if (np <= 0)
+		return false;
+	for (i = 0; i < np; i++) {
+		if (tc[i].sandclock)
+			return false;
+		base[i] = tc_ns(tc[i].seconds, tc[i].seconds_len);
+		inc[i] = tc[i].increment == NULL ? 0 : tc_ns(tc[i].increment,
+		    tc[i].increment_len);
+		if (base[i] < 0 || inc[i] < 0)
+			return false;
+	}
+	prev[0] = prev[1] = base[0];
+	for (j = 0; j < n; j++) {
+		int s = (int)((j + (g->start.side == CD_BLACK)) & 1);
+		int64_t before = prev[s];
+		bool ok = known[s];
+
+		known[s] = false;
+		if (p[s] >= np)
+			continue;	/* past the last period */
+		before += inc[p[s]];
+		if (tc[p[s]].moves > 0 && ++done[s] == tc[p[s]].moves) {
+			/* the period ends with this move */
+			done[s] = 0;
+			if (++p[s] < np)
+				before += base[p[s]];
+		}
+		if (!(pd[j].has & CD_COMMENT_CLK))
+			continue;
+		prev[s] = pd[j].clk_ns;
+		known[s] = true;
+		if (!ok)
+			continue;
+		pd[j].emt_ns = before - pd[j].clk_ns;
+		pd[j].has |= CD_COMMENT_EMT;
+		any = true;
+	}
+	return any;
+}
+
 /* Per-ply arrays ("clocks", "emt", "evals") from the main line; each
  * comment is read once. */
 static cd_status
@@ -591,6 +689,9 @@ ply_arrays(cd_buf *b, const cd_game *g)
 		return CD_ERR_NOMEM;
 	for (i = g->nodes[0].next, j = 0; i != 0; i = g->nodes[i].next)
 		any |= ply_data(g, i, &pd[j++]);
+	if (!(any & CD_COMMENT_EMT) && (any & CD_COMMENT_CLK) &&
+	    emt_from_clocks(g, pd, n))
+		any |= CD_COMMENT_EMT;
 	for (k = 0; k < 3 && st == CD_OK; k++) {
 		if (!(any & bits[k]))
 			continue;
@@ -647,23 +748,6 @@ comments(cd_buf *b, const cd_game *g)
 	}
 	free(tmp.data);
 	return st == CD_OK ? put(b, "]", 1) : st;
-}
-
-/* ,"opening":{"eco":...,"name":...,"ply":N}, or null without op. */
-/* The most periods of a TimeControl read (more: not read). */
-#define TC_MAX	16
-
-/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
- * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
-static int
-game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
-{
-	size_t len;
-	const char *v = cd_game_tag_value(g, "TimeControl", &len);
-
-	*present = v != NULL;
-	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
-	    TC_MAX);
 }
 
 /* ,"timecontrol":[{"moves":M,"seconds":S,"increment":I,

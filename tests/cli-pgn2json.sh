@@ -113,6 +113,36 @@ print(sum(1 for i, x in enumerate(v) if x["parent"] == (i - 1 if i else None) an
 	[ "$k" = 100000 ] || fail "deep: python3 reads $k lines of 100000 in a chain"
 fi
 
+# emt computed from clocks and TimeControl (worked by hand: 180+2, a
+# missing clock; 2/100:60+1, a period with a move count, its next
+# period's time and increment; Black first from a FEN), none for a
+# sandclock, "?", no tag, or a game that has [%emt]
+c='1. e4 {[%clk 0:01:30]} e5 {[%clk 0:01:40]} 2. Nf3 {[%clk 0:02:10]} Nc6 {[%clk 0:02:20]} 3. Bb5 {[%clk 0:02:00]} Nf6 {[%clk 0:02:20]} *'
+{
+	printf '[TimeControl "180+2"]\n\n1. e4 {[%%clk 0:03:00]} e5 {[%%clk 0:02:59.5]} 2. Nf3 {[%%clk 0:02:50]} Nc6 {[%%clk 0:03:01]} 3. Bb5 Nf6 {[%%clk 0:02:40]} 4. O-O {[%%clk 0:02:41]} *\n\n'
+	printf '[TimeControl "2/100:60+1"]\n\n%s\n\n' "$c"
+	printf '[TimeControl "*60"]\n\n%s\n\n[TimeControl "?"]\n\n%s\n\n%s\n\n' "$c" "$c" "$c"
+	printf '[TimeControl "180+2"]\n\n1. e4 {[%%clk 0:03:00]} e5 {[%%clk 0:02:59] [%%emt 0:00:07]} *\n\n'
+	printf '[TimeControl "10+0.5"]\n[SetUp "1"]\n[FEN "%s"]\n\n1... e5 {[%%clk 0:00:09.25]} 2. Nf3 {[%%clk 0:00:10.5]} *\n' "$fen"
+} >emt.pgn
+"$P" emt.pgn | sed 's/.*"emt"://; s/,"evals".*//; s/}$//; /"timecontrol\|"clocks/s/.*/none/' >emt.out
+printf '%s\n' '[2,2.5,12,0.5,null,23,null]' '[10,0,20,20,11,1]' none none none \
+    '[null,7]' '[1.25,0]' >emt.want
+cmp -s emt.out emt.want || { fail "computed emt"; diff emt.want emt.out >&2; }
+# over the online exports (a sample): computed times are never below
+# -1 s (clocks in whole seconds) but where the opponent gave time
+# (lichess: 15 s a press)
+on="$top_srcdir/../shared/corpus/online"
+if [ -d "$on" ] && command -v jq >/dev/null 2>&1; then
+	for f in "$on"/*.pgn.xz; do
+		xz -dc "$f" | head -c 2000000 | "$P" -q 2>/dev/null |
+		    jq -r 'select(.emt and .clocks) | .emt[] | select(. != null)'
+	done >emts
+	[ "$(wc -l <emts)" -gt 100000 ] || fail "online: only $(wc -l <emts) computed emt"
+	awk '$1 < -1 { n++ } $1 < -31 { far++ } END { exit !(n * 1000 < NR && far == 0) }' emts ||
+	    fail "online: computed emt below -1 s: $(sort -n emts | head -3 | tr '\n' ' ')"
+fi
+
 # pgn-regularize --strip-commands: all, then a list
 cat >strip.pgn <<'PGN'
 [Event "x"]
