@@ -754,30 +754,52 @@ note_link(cd_game *g, int kind, size_t off, size_t len)
 	return CD_OK;
 }
 
-/* Append a note of kind at the cursor's place. */
+/* How note_add takes a note's text. */
+enum { NOTE_RAW, NOTE_FOLD, NOTE_AS_WRITTEN };
+
+/* Copy len bytes at s to d, CRLF as LF; the length written. */
+static size_t
+crlf_copy(char *d, const char *s, size_t len)
+{
+	size_t i, k;
+
+	for (i = 0, k = 0; i < len; i++)
+		if (s[i] != '\r' || i + 1 == len || s[i + 1] != '\n')
+			d[k++] = s[i];
+	return k;
+}
+
+/* Append a note of kind at the cursor's place: its text as it is
+ * (NOTE_RAW), trimmed and folded (NOTE_FOLD) or trimmed with CRLF as LF
+ * (NOTE_AS_WRITTEN). */
 static cd_status
-note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
+note_add(cd_game *g, int kind, const char *text, size_t len, int mode,
     bool *changed)
 {
 	size_t off;
 
-	if (fold_it) {
-		/* trim, fold white space and control bytes, drop `}` */
+	if (mode != NOTE_RAW) {
+		/* trim; fold white space and control bytes, drop `}` */
 		size_t a = 0, b = len;
+		bool fold_it = mode == NOTE_FOLD;
 
-		while (a < b && fold_byte((unsigned char)text[a]))
+		while (a < b && (fold_it ? fold_byte((unsigned char)text[a]) :
+		    (unsigned char)text[a] <= 0x20))
 			a++;
-		while (b > a && fold_byte((unsigned char)text[b - 1]))
+		while (b > a && (fold_it ?
+		    fold_byte((unsigned char)text[b - 1]) :
+		    (unsigned char)text[b - 1] <= 0x20))
 			b--;
 		if (changed)
-			*changed = memchr(text, '}', len) != NULL;
+			*changed = fold_it && memchr(text, '}', len) != NULL;
 		if (a == b)
 			return CD_OK;
 		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
 		    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
 		    256) != 0)
 			return CD_ERR_NOMEM;
-		len = fold(g->str + off, text + a, b - a);
+		len = fold_it ? fold(g->str + off, text + a, b - a) :
+		    crlf_copy(g->str + off, text + a, b - a);
 		g->str[off + len] = '\0';
 		g->str_len = off + len + 1;
 	} else {
@@ -828,36 +850,17 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 cd_status
 cd__game_add_comment_as_written(cd_game *g, const char *text, size_t len)
 {
-	size_t a = 0, b = len, off, i, k;
-	char *d;
-
-	while (a < b && (unsigned char)text[a] <= 0x20)
-		a++;
-	while (b > a && (unsigned char)text[b - 1] <= 0x20)
-		b--;
-	if (a == b)
-		return CD_OK;
-	if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
-	    grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
-	    256) != 0)
-		return CD_ERR_NOMEM;
-	d = g->str + off;
-	for (i = a, k = 0; i < b; i++)
-		if (text[i] != '\r' || i + 1 == b || text[i + 1] != '\n')
-			d[k++] = text[i];
-	d[k] = '\0';
-	g->str_len = off + k + 1;
-	return note_link(g, CD_NOTE_COMMENT, off, k);
+	return note_add(g, CD_NOTE_COMMENT, text, len, NOTE_AS_WRITTEN, NULL);
 }
 
 cd_status
 cd_game_add_comment(cd_game *g, const char *text, size_t len, bool *changed)
 {
-	return note_add(g, CD_NOTE_COMMENT, text, len, true, changed);
+	return note_add(g, CD_NOTE_COMMENT, text, len, NOTE_FOLD, changed);
 }
 
 cd_status
 cd_game_add_escape(cd_game *g, const char *text, size_t len)
 {
-	return note_add(g, CD_NOTE_ESCAPE, text, len, false, NULL);
+	return note_add(g, CD_NOTE_ESCAPE, text, len, NOTE_RAW, NULL);
 }
