@@ -393,11 +393,29 @@ fold(const char *text, size_t a, size_t b, char *out, size_t *o,
 	}
 }
 
-/* One pass of cd_comment_strip; *n gets the number of commands
- * removed. */
+/* Append text[a..b) to out at *o as it is, without white space at
+ * either end, after one space when out has text (the place of a
+ * removed command, or the start). */
+static void
+keep(const char *text, size_t a, size_t b, char *out, size_t *o)
+{
+	while (a < b && is_space((unsigned char)text[a]))
+		a++;
+	while (b > a && is_space((unsigned char)text[b - 1]))
+		b--;
+	if (a == b)
+		return;
+	if (*o > 0)
+		out[(*o)++] = ' ';
+	memmove(out + *o, text + a, b - a);
+	*o += b - a;
+}
+
+/* One pass of cd_comment_strip (as_written: cd_comment_remove); *n
+ * gets the number of commands removed. */
 static size_t
 strip_once(const char *text, size_t len, const char *names, char *out,
-    size_t *n)
+    size_t *n, bool as_written)
 {
 	cd_comment_cmd c;
 	size_t pos = 0, done = 0, o = 0;
@@ -407,13 +425,32 @@ strip_once(const char *text, size_t len, const char *names, char *out,
 	while (cd_comment_cmd_next(text, len, &pos, &c)) {
 		if (!cd_comment_name_in(c.name, c.name_len, names))
 			continue;
-		fold(text, done, c.start, out, &o, &space);
+		if (as_written)
+			keep(text, done, c.start, out, &o);
+		else
+			fold(text, done, c.start, out, &o, &space);
 		space = true;	/* "a[%clk 1]b" leaves "a b" */
 		done = c.end;
 		(*n)++;
 	}
-	fold(text, done, len, out, &o, &space);
+	if (as_written)
+		keep(text, done, len, out, &o);
+	else
+		fold(text, done, len, out, &o, &space);
 	out[o] = '\0';
+	return o;
+}
+
+static size_t
+strip(const char *text, size_t len, const char *names, char *out,
+    bool as_written)
+{
+	size_t n, o = strip_once(text, len, names, out, &n, as_written);
+
+	/* what is left may join into a command ("[%a[%x]b 1]" leaves
+	 * "[%a b 1]"): again until none is left (each pass shrinks) */
+	while (n > 0)
+		o = strip_once(out, o, names, out, &n, as_written);
 	return o;
 }
 
@@ -421,13 +458,14 @@ size_t
 cd_comment_strip(const char *text, size_t len, const char *names,
     char *out)
 {
-	size_t n, o = strip_once(text, len, names, out, &n);
+	return strip(text, len, names, out, false);
+}
 
-	/* what is left may join into a command ("[%a[%x]b 1]" leaves
-	 * "[%a b 1]"): again until none is left (each pass shrinks) */
-	while (n > 0)
-		o = strip_once(out, o, names, out, &n);
-	return o;
+size_t
+cd_comment_remove(const char *text, size_t len, const char *names,
+    char *out)
+{
+	return strip(text, len, names, out, true);
 }
 
 /* The list of notes starting at *head without the emptied ones. */

@@ -428,7 +428,8 @@ put_fen(cd_buf *b, const cd_board *pos)
 }
 
 /* The comment text of the notes from note i on, joined by spaces,
- * without the commands in names; into tmp (grown); its length. */
+ * without the commands in names, the rest as written
+ * (cd_comment_remove); into tmp (grown); its length. */
 static cd_status
 note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 {
@@ -443,7 +444,7 @@ note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 			return CD_ERR_NOMEM;
 		if (tmp->len > 0)
 			tmp->data[tmp->len++] = ' ';
-		k = cd_comment_strip(cd_game_str(g, n->text), n->len, names,
+		k = cd_comment_remove(cd_game_str(g, n->text), n->len, names,
 		    tmp->data + tmp->len);
 		if (k == 0 && tmp->len > 0)
 			tmp->len--;	/* no space for nothing */
@@ -452,22 +453,24 @@ note_text(const cd_game *g, uint32_t i, const char *names, cd_buf *tmp)
 	return CD_OK;
 }
 
-/* A frame of the variation writer: one line being written. */
+/* A frame of the variation writer: one line being walked. */
 struct vframe {
 	uint32_t scan;		/* the move whose variations come next */
 	uint32_t var;		/* its next variation to write */
-	uint32_t written;	/* variations written in this line */
+	int64_t line;		/* the line's index in the array, -1 main */
 };
 
-/* Write the moves of the line starting at node first, as an object's
- * "ply" and "moves". */
+/* One variation as an object of the flat array: its parent line, the
+ * ply of its first move and its moves. */
 static cd_status
-line_head(cd_buf *b, const cd_game *g, uint32_t first)
+line_write(cd_buf *b, const cd_game *g, uint32_t first, int64_t parent)
 {
 	uint32_t i;
 	bool comma = false;
 
-	if (puts_(b, "{\"ply\":") != CD_OK ||
+	if (puts_(b, "{\"parent\":") != CD_OK || (parent < 0 ?
+	    puts_(b, "null") : put_i64(b, parent)) != CD_OK ||
+	    puts_(b, ",\"ply\":") != CD_OK ||
 	    put_u64(b, g->nodes[first].ply) != CD_OK ||
 	    puts_(b, ",\"moves\":[") != CD_OK)
 		return CD_ERR_NOMEM;
@@ -481,13 +484,14 @@ line_head(cd_buf *b, const cd_game *g, uint32_t first)
 			return CD_ERR_NOMEM;
 		comma = true;
 	}
-	return put(b, "]", 1);
+	return puts_(b, "]}");
 }
 
-/* "variations": the tree under the main line, with a stack on the heap
- * (nesting has no limit).  Frame 0 is the main line, whose array is
- * the field itself; a nested line's object gets its own "variations"
- * when it has some. */
+/* "variations": every line of the tree but the main one, as one flat
+ * array in the order of the PGN text (depth first), each naming its
+ * parent by index (null: the main line), so that the JSON nests no
+ * deeper however deep the variations do: a stack on the heap walks
+ * the tree. */
 static cd_status
 variations(cd_buf *b, const cd_game *g)
 {
@@ -495,12 +499,13 @@ variations(cd_buf *b, const cd_game *g)
 	size_t n = 0, cap = 16;
 	cd_status rc = CD_ERR_NOMEM;
 	uint32_t m = g->nodes[0].next, v;
+	int64_t lines = 0;
 
 	if (puts_(b, ",\"variations\":[") != CD_OK)
 		return CD_ERR_NOMEM;
 	if ((st = malloc(cap * sizeof(*st))) == NULL)
 		return CD_ERR_NOMEM;
-	st[n++] = (struct vframe){ m, m ? g->nodes[m].var : 0, 0 };
+	st[n++] = (struct vframe){ m, m ? g->nodes[m].var : 0, -1 };
 	while (n > 0) {
 		f = &st[n - 1];
 		while (f->scan != 0 && f->var == 0) {
@@ -508,20 +513,13 @@ variations(cd_buf *b, const cd_game *g)
 			f->var = f->scan ? g->nodes[f->scan].var : 0;
 		}
 		if (f->scan == 0) {
-			/* the line is done */
-			if (n > 1 && ((f->written && put(b, "]", 1) !=
-			    CD_OK) || put(b, "}", 1) != CD_OK))
-				goto out;
-			n--;
+			n--;	/* the line is done */
 			continue;
 		}
 		v = f->var;
 		f->var = g->nodes[v].var_next;
-		if (f->written > 0 ? put(b, ",", 1) != CD_OK : n > 1 &&
-		    puts_(b, ",\"variations\":[") != CD_OK)
-			goto out;
-		f->written++;
-		if (line_head(b, g, v) != CD_OK)
+		if ((lines > 0 && put(b, ",", 1) != CD_OK) ||
+		    line_write(b, g, v, f->line) != CD_OK)
 			goto out;
 		if (n == cap) {
 			struct vframe *p = realloc(st, 2 * cap * sizeof(*st));
@@ -531,7 +529,7 @@ variations(cd_buf *b, const cd_game *g)
 			st = p;
 			cap *= 2;
 		}
-		st[n++] = (struct vframe){ v, g->nodes[v].var, 0 };
+		st[n++] = (struct vframe){ v, g->nodes[v].var, lines++ };
 	}
 	rc = put(b, "]", 1);
 out:
@@ -567,6 +565,104 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 	return m->has;
 }
 
+/* The most periods of a TimeControl read (more: not read). */
+#define TC_MAX	16
+
+/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
+ * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
+static int
+game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
+{
+	size_t len;
+	const char *v = cd_game_tag_value(g, "TimeControl", &len);
+
+	*present = v != NULL;
+	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
+	    TC_MAX);
+}
+
+/* A number of the TimeControl tag (digits, maybe a point and digits)
+ * in nanoseconds; -1 when too large. */
+static int64_t
+tc_ns(const char *s, size_t len)
+{
+	int64_t v = 0, unit = 1000000000;
+	size_t i = 0;
+
+	for (; i < len && s[i] != '.'; i++) {
+		if (v > INT64_MAX / 10 / 1000000000)
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	v *= 1000000000;
+	for (i++; i < len && unit > 1; i++) {
+		unit /= 10;
+		v += (s[i] - '0') * unit;
+	}
+	return v;
+}
+
+/*
+ * The time each move of the main line took, where the game gives no
+ * [%emt] but clocks and a TimeControl of periods without sandclock:
+ * the side's clock before the move (the period's base before its first
+ * move), plus the period's increment and the time of the next period
+ * when the move ends one with a move count, less the clock after the
+ * move.  Moves are counted from the game's first; a ply without a clock,
+ * or after one, or after the last period with a move count, gets none.
+ * Into pd[0..n): whether any was found.
+ */
+static bool
+emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
+{
+	cd_tc_period tc[TC_MAX];
+	bool present, any = false;
+	int np = game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
+	int64_t base[TC_MAX], inc[TC_MAX], prev[2];
+	bool known[2] = { true, true };	/* prev[] is a clock */
+	uint32_t done[2] = { 0, 0 };	/* moves of the side's period */
+	size_t j;
+
+	if (np <= 0)
+		return false;
+	for (i = 0; i < np; i++) {
+		if (tc[i].sandclock)
+			return false;
+		base[i] = tc_ns(tc[i].seconds, tc[i].seconds_len);
+		inc[i] = tc[i].increment == NULL ? 0 : tc_ns(tc[i].increment,
+		    tc[i].increment_len);
+		if (base[i] < 0 || inc[i] < 0)
+			return false;
+	}
+	prev[0] = prev[1] = base[0];
+	for (j = 0; j < n; j++) {
+		int s = (int)((j + (g->start.side == CD_BLACK)) & 1);
+		int64_t before = prev[s];
+		bool ok = known[s];
+
+		known[s] = false;
+		if (p[s] >= np)
+			continue;	/* past the last period */
+		before += inc[p[s]];
+		if (tc[p[s]].moves > 0 && ++done[s] == tc[p[s]].moves) {
+			/* the period ends with this move */
+			done[s] = 0;
+			if (++p[s] < np)
+				before += base[p[s]];
+		}
+		if (!(pd[j].has & CD_COMMENT_CLK))
+			continue;
+		prev[s] = pd[j].clk_ns;
+		known[s] = true;
+		if (!ok)
+			continue;
+		pd[j].emt_ns = before - pd[j].clk_ns;
+		pd[j].has |= CD_COMMENT_EMT;
+		any = true;
+	}
+	return any;
+}
+
 /* Per-ply arrays ("clocks", "emt", "evals") from the main line; each
  * comment is read once. */
 static cd_status
@@ -593,6 +689,9 @@ ply_arrays(cd_buf *b, const cd_game *g)
 		return CD_ERR_NOMEM;
 	for (i = g->nodes[0].next, j = 0; i != 0; i = g->nodes[i].next)
 		any |= ply_data(g, i, &pd[j++]);
+	if (!(any & CD_COMMENT_EMT) && (any & CD_COMMENT_CLK) &&
+	    emt_from_clocks(g, pd, n))
+		any |= CD_COMMENT_EMT;
 	for (k = 0; k < 3 && st == CD_OK; k++) {
 		if (!(any & bits[k]))
 			continue;
@@ -649,23 +748,6 @@ comments(cd_buf *b, const cd_game *g)
 	}
 	free(tmp.data);
 	return st == CD_OK ? put(b, "]", 1) : st;
-}
-
-/* ,"opening":{"eco":...,"name":...,"ply":N}, or null without op. */
-/* The most periods of a TimeControl read (more: not read). */
-#define TC_MAX	16
-
-/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
- * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
-static int
-game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
-{
-	size_t len;
-	const char *v = cd_game_tag_value(g, "TimeControl", &len);
-
-	*present = v != NULL;
-	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
-	    TC_MAX);
 }
 
 /* ,"timecontrol":[{"moves":M,"seconds":S,"increment":I,
@@ -737,7 +819,7 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 
 	cd_game_walk_init(&r);
 	cd__xtags_init(&xt);
-	if (cd_game_export_tags(g, 0, &xt) != CD_OK)
+	if (cd_game_export_tags(g, CD_PGN_TAGS_SETUP_AS_READ, &xt) != CD_OK)
 		return CD_ERR_NOMEM;
 	st = puts_(b, "{\"game\":") == CD_OK && put_u64(b, number) == CD_OK &&
 	    puts_(b, ",\"tags\":{") == CD_OK ? CD_OK : CD_ERR_NOMEM;

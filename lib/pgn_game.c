@@ -165,29 +165,32 @@ cd_game_clear(cd_game *g)
 	cd__game_clear_end(g);
 }
 
+/* Whether a Variant value names w (lower case letters and digits):
+ * case, spaces, `-` and `_` aside, so that "From Position",
+ * "fromPosition" and "from_position" are one name. */
 static bool
 word_eq(const char *s, size_t len, const char *w)
 {
-	size_t n = strlen(w), i;
+	size_t i;
 
-	if (len != n)
-		return false;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < len; i++) {
 		int c = (unsigned char)s[i];
 
+		if (c == ' ' || c == '-' || c == '_')
+			continue;
 		if (c >= 'A' && c <= 'Z')
 			c += 'a' - 'A';
-		if (c != w[i])
+		if (*w == '\0' || c != *w++)
 			return false;
 	}
-	return true;
+	return *w == '\0';
 }
 
 bool
 cd_pgn_variant_is_960(const char *value, size_t len)
 {
-	static const char *const names[] = { "chess960", "chess 960",
-	    "fischerandom", "fischerrandom", "fischer random", "frc", "960" };
+	static const char *const names[] = { "chess960", "fischerandom",
+	    "fischerrandom", "frc", "960" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -196,13 +199,15 @@ cd_pgn_variant_is_960(const char *value, size_t len)
 	return false;
 }
 
-/* Variant values that mean standard chess. */
+/* Variant values that mean standard chess (lichess writes "Standard"
+ * and "From Position" in PGN, "standard" and "fromPosition" in its API,
+ * python-chess "Standard" and "From Position" too). */
 static bool
 variant_is_standard(const char *value, size_t len)
 {
 	return len == 0 || word_eq(value, len, "standard") ||
 	    word_eq(value, len, "normal") ||
-	    word_eq(value, len, "from position");
+	    word_eq(value, len, "fromposition");
 }
 
 cd_status
@@ -505,30 +510,52 @@ note_link(cd_game *g, int kind, size_t off, size_t len)
 	return CD_OK;
 }
 
-/* Append a note of kind at the cursor's place. */
+/* How note_add takes a note's text. */
+enum { NOTE_RAW, NOTE_FOLD, NOTE_AS_WRITTEN };
+
+/* Copy len bytes at s to d, CRLF as LF; the length written. */
+static size_t
+crlf_copy(char *d, const char *s, size_t len)
+{
+	size_t i, k;
+
+	for (i = 0, k = 0; i < len; i++)
+		if (s[i] != '\r' || i + 1 == len || s[i + 1] != '\n')
+			d[k++] = s[i];
+	return k;
+}
+
+/* Append a note of kind at the cursor's place: its text as it is
+ * (NOTE_RAW), trimmed and folded (NOTE_FOLD) or trimmed with CRLF as LF
+ * (NOTE_AS_WRITTEN). */
 static cd_status
-note_add(cd_game *g, int kind, const char *text, size_t len, bool fold_it,
+note_add(cd_game *g, int kind, const char *text, size_t len, int mode,
     bool *changed)
 {
 	size_t off;
 
-	if (fold_it) {
-		/* trim, fold white space and control bytes, drop `}` */
+	if (mode != NOTE_RAW) {
+		/* trim; fold white space and control bytes, drop `}` */
 		size_t a = 0, b = len;
+		bool fold_it = mode == NOTE_FOLD;
 
-		while (a < b && cd__fold_byte((unsigned char)text[a]))
+		while (a < b && (fold_it ? cd__fold_byte((unsigned char)text[a]) :
+		    (unsigned char)text[a] <= 0x20))
 			a++;
-		while (b > a && cd__fold_byte((unsigned char)text[b - 1]))
+		while (b > a && (fold_it ?
+		    cd__fold_byte((unsigned char)text[b - 1]) :
+		    (unsigned char)text[b - 1] <= 0x20))
 			b--;
 		if (changed)
-			*changed = memchr(text, '}', len) != NULL;
+			*changed = fold_it && memchr(text, '}', len) != NULL;
 		if (a == b)
 			return CD_OK;
 		if ((off = str_add(g, text + a, 0)) == (size_t)-1 ||
 		    cd__grow((void **)&g->str, &g->priv->str_cap, off + (b - a) + 1, 1,
 		    256) != 0)
 			return CD_ERR_NOMEM;
-		len = cd__fold(g->str + off, text + a, b - a);
+		len = fold_it ? cd__fold(g->str + off, text + a, b - a) :
+		    crlf_copy(g->str + off, text + a, b - a);
 		g->str[off + len] = '\0';
 		g->str_len = off + len + 1;
 	} else {
@@ -577,13 +604,19 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 }
 
 cd_status
+cd__game_add_comment_as_written(cd_game *g, const char *text, size_t len)
+{
+	return note_add(g, CD_NOTE_COMMENT, text, len, NOTE_AS_WRITTEN, NULL);
+}
+
+cd_status
 cd_game_add_comment(cd_game *g, const char *text, size_t len, bool *changed)
 {
-	return note_add(g, CD_NOTE_COMMENT, text, len, true, changed);
+	return note_add(g, CD_NOTE_COMMENT, text, len, NOTE_FOLD, changed);
 }
 
 cd_status
 cd_game_add_escape(cd_game *g, const char *text, size_t len)
 {
-	return note_add(g, CD_NOTE_ESCAPE, text, len, false, NULL);
+	return note_add(g, CD_NOTE_ESCAPE, text, len, NOTE_RAW, NULL);
 }

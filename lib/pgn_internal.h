@@ -431,6 +431,10 @@ cd_status cd__game_position_keep(cd_game *g);
  * which the lexer's way takes.  *st: CD_OK, or an error of the
  * note's.
  */
+/* cd_game_add_comment for CD_PGN_PARSE_COMMENTS_AS_WRITTEN: the text
+ * trimmed, CRLF made LF, the rest as it is. */
+cd_status cd__game_add_comment_as_written(cd_game *g, const char *text,
+    size_t len);
 const char *cd__game_add_plain_comment(cd_game *g, const char *s,
     const char *e, cd_status *st);
 

@@ -305,8 +305,18 @@ has_note_byte(const char *s, size_t n)
 	return false;
 }
 
+/* Add the comment of token t as ps->o asks. */
+static cd_status
+add_comment(struct parse *ps, const cd_pgn_token *t, bool *changed)
+{
+	if (ps->o->flags & CD_PGN_PARSE_COMMENTS_AS_WRITTEN)
+		return cd__game_add_comment_as_written(ps->g, t->text, t->len);
+	return cd_game_add_comment(ps->g, t->text, t->len, changed);
+}
+
 /* Comments, escape lines and errors in the tag section (rare: only
- * looked at when its bytes hold one of `{ ; %` or a bad tag). */
+ * looked at when its bytes hold one of `{ ; %` or a bad tag); with
+ * ps->g NULL the errors only (cd_pgn_raw_check_text). */
 static cd_status
 read_tag_section(struct parse *ps)
 {
@@ -327,10 +337,12 @@ read_tag_section(struct parse *ps)
 				    "brace comment never closed");
 			/* fall through */
 		case CD_PGN_TOK_LINE_COMMENT:
-			st = cd_game_add_comment(ps->g, t.text, t.len, NULL);
+			if (ps->g != NULL)
+				st = add_comment(ps, &t, NULL);
 			break;
 		case CD_PGN_TOK_ESCAPE:
-			st = cd_game_add_escape(ps->g, t.text, t.len);
+			if (ps->g != NULL)
+				st = cd_game_add_escape(ps->g, t.text, t.len);
 			break;
 		default:
 			show(tok, sizeof(tok), t.raw, t.raw_len);
@@ -585,7 +597,7 @@ read_movetext(struct parse *ps)
 			if (t.flags & CD_PGN_TOKF_UNCLOSED)
 				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
 				    "brace comment never closed");
-			st = cd_game_add_comment(g, t.text, t.len,
+			st = add_comment(ps, &t,
 			    type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
 			if (changed)
 				warn(ps, t.line, t.col,
@@ -713,6 +725,36 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	    cd__game_position_keep(g) != CD_OK)
 		return CD_ERR_NOMEM;
 	return read_movetext(&ps);
+}
+
+cd_status
+cd_pgn_raw_check_text(const cd_pgn_raw_game *raw, cd_error *err)
+{
+	struct parse ps;
+
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st;
+
+	cd__error_ok(err);
+	if (!(raw->flags & (CD_PGN_RAW_BAD_TAG | CD_PGN_RAW_UNCLOSED_COMMENT)))
+		return CD_OK;
+	memset(&ps, 0, sizeof(ps));
+	ps.raw = raw;
+	ps.err = err;
+	if (raw->movetext > 0 && (st = read_tag_section(&ps)) != CD_OK)
+		return st;
+	if (!(raw->flags & CD_PGN_RAW_UNCLOSED_COMMENT))
+		return CD_OK;
+	/* (only the comment's `{` ends the lexer's view of it) */
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END)
+		if (t.type == CD_PGN_TOK_COMMENT &&
+		    (t.flags & CD_PGN_TOKF_UNCLOSED))
+			return fail(&ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "brace comment never closed");
+	return CD_OK;
 }
 
 cd_status

@@ -605,8 +605,11 @@ cd_game_export_tags(const cd_game *g, unsigned flags, cd_game_xtags *xt)
 		return CD_ERR_NOMEM;
 	x = xt->tags;
 	first = k = 7;
+	v = (flags & CD_PGN_TAGS_SETUP_AS_READ) ?
+	    cd__game_known_value(g, KT_SETUP, &vlen) : NULL;
+	if (setup || v != NULL)
+		xtag_set(&x[k++], "SetUp", 5, v ? v : "1", v ? vlen : 1);
 	if (setup) {
-		xtag_set(&x[k++], "SetUp", 5, "1", 1);
 		vlen = cd_fen_write(&g->start, xt->fen);
 		xtag_set(&x[k++], "FEN", 3, xt->fen, vlen);
 	}

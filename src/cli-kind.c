@@ -133,8 +133,14 @@ cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
 {
 	cd_error err;
 
-	if (cd_pgn_raw_check(raw, &err) == CD_OK)
+	if (cd_pgn_raw_check(raw, &err) == CD_OK) {
+		/* the game is kept, read without the tag that does not */
+		if (cd_pgn_raw_check_text(raw, &err) != CD_OK)
+			cli_warn_at(file, err.line, err.col, "warning: game "
+			    "%llu: %s", (unsigned long long)raw->number,
+			    err.msg);
 		return 0;
+	}
 	cli_pgn_refused();
 	cli_warn_at(file, err.line, err.col, "game %llu: %s",
 	    (unsigned long long)raw->number, err.msg);

@@ -136,7 +136,9 @@ void cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw);
 void cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw);
 /* For a tool that takes games without parsing them: 1 (reported as
  * "file:line:col: game N: message", and cli_exit then gives 1 at
- * least) when cd_pgn_raw_check refuses the game, else 0. */
+ * least) when cd_pgn_raw_check refuses the game, else 0, with a
+ * warning for a tag pair that does not read or a comment never closed
+ * (cd_pgn_raw_check_text: the game is kept). */
 int cli_pgn_check(const char *file, const cd_pgn_raw_game *raw);
 /* Binary data, a game too large (cd_pgn_raw_check) or input of the
  * wrong kind was met: cli_exit gives 1 at least. */

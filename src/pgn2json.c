@@ -77,7 +77,11 @@ main(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, "cf", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
-		case 'c': opt_flags |= CD_JSON_COMMENTS; break;
+		case 'c':
+			opt_flags |= CD_JSON_COMMENTS;
+			cli_games.opts.flags |=
+			    CD_PGN_PARSE_COMMENTS_AS_WRITTEN;
+			break;
 		case 'f': opt_flags |= CD_JSON_FENS; break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		case OPT_VARIATIONS: opt_flags |= CD_JSON_VARIATIONS; break;

@@ -247,6 +247,34 @@ START_TEST(test_strip)
 }
 END_TEST
 
+/* cd_comment_remove: the text as written but around a command */
+static const struct strip_row removes[] = {
+	{ "[%clk 0:10:00]", NULL, "" },
+	{ "a\n\tb [%clk 1]\n c", "clk", "a\n\tb c" },
+	{ "  x  \t y [%csl Ra1]", "csl", "x  \t y" },
+	{ "a[%clk 1]b", NULL, "a b" },
+	{ "a\r\n[%clk 1]\r\n\r\nb\r\nc", "clk", "a b\r\nc" },
+	{ "[%eval 0.24]\n\n[%clk 0:10:00]", "clk", "[%eval 0.24]" },
+	{ "[%a[%x]b 1]  keep", "x,a", "keep" },
+	{ "one  two\n", "clk", "one  two" },
+	{ "[%clk 1", NULL, "[%clk 1" },
+};
+
+START_TEST(test_remove)
+{
+	const struct strip_row *r = &removes[_i];
+	char buf[128];
+	size_t n;
+
+	n = cd_comment_remove(r->in, strlen(r->in), r->names, buf);
+	ck_assert_str_eq(buf, r->out);
+	ck_assert_uint_eq(n, strlen(r->out));
+	strcpy(buf, r->in);
+	n = cd_comment_remove(buf, strlen(buf), r->names, buf);
+	ck_assert_str_eq(buf, r->out);
+}
+END_TEST
+
 START_TEST(test_strip_game)
 {
 	static const char pgn[] =
@@ -294,6 +322,8 @@ comment_suite(void)
 	tcase_add_test(tc, test_cmd_next);
 	tcase_add_loop_test(tc, test_strip, 0,
 	    (int)(sizeof(strips) / sizeof(strips[0])));
+	tcase_add_loop_test(tc, test_remove, 0,
+	    (int)(sizeof(removes) / sizeof(removes[0])));
 	tcase_add_test(tc, test_strip_game);
 	suite_add_tcase(s, tc);
 	return s;

@@ -217,8 +217,9 @@ START_TEST(test_game_json)
 	    "\"evals\":[null,{\"cp\":-30,\"depth\":20},null,null,null,null,"
 	    "null],"
 	    "\"comments\":[\"start\",null,\"ok\",null,null,null,null,null],"
-	    "\"variations\":[{\"ply\":3,\"moves\":[\"Nf3\",\"Nc6\"],"
-	    "\"variations\":[{\"ply\":4,\"moves\":[\"d6\"]}]}]}\n";
+	    "\"variations\":[{\"parent\":null,\"ply\":3,"
+	    "\"moves\":[\"Nf3\",\"Nc6\"]},"
+	    "{\"parent\":0,\"ply\":4,\"moves\":[\"d6\"]}]}\n";
 
 	ck_assert_int_eq(cd_game_write_json(g, 7, CD_JSON_COMMENTS |
 	    CD_JSON_VARIATIONS, &b), CD_OK);

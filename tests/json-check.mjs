@@ -155,6 +155,23 @@ games.forEach((g, i) => {
     return k;
   };
   clocks += cmp('clocks', ck);
+  // without [%emt]: the time each move took from the clocks and a
+  // TimeControl of one period (BASE or BASE+INC), worked out here alike
+  const tc = /^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/.exec(o.tags.TimeControl ?? '');
+  if (!em.some((x) => x !== null) && tc && ck.some((x) => x !== null)) {
+    const base = Number(tc[1]), inc = Number(tc[2] ?? 0);
+    const prev = [base, base], known = [true, true];
+    const black = o.start.split(' ')[1] === 'b' ? 1 : 0;
+    ck.forEach((x, j) => {
+      const s = (j + black) % 2, ok = known[s];
+      const before = prev[s] + inc;
+      known[s] = false;
+      if (x === null) return;
+      prev[s] = x;
+      known[s] = true;
+      em[j] = ok ? before - x : null;
+    });
+  }
   emts += cmp('emt', em);
   evals += cmp('evals', ev);
 });

@@ -116,6 +116,15 @@ CD_API size_t cd_comment_strip(const char *text, size_t len,
     const char *names, char *out);
 
 /*
+ * As cd_comment_strip, but the text kept as written: only the white
+ * space around a removed command is made one space (none at either
+ * end of the text), and the text trimmed; line ends and tabs elsewhere
+ * stay.  "a\n[%clk 1] b\tc" leaves "a b\tc".
+ */
+CD_API size_t cd_comment_remove(const char *text, size_t len,
+    const char *names, char *out);
+
+/*
  * Strip the commands named in names (NULL: all) from every comment of
  * g, main line and variations; a comment left empty is removed.
  * Returns how many commands were removed.

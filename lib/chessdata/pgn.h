@@ -98,7 +98,9 @@ enum {
  * A comment or an escape line.  text is an offset into the string store
  * (NUL-terminated there).  A comment's text is already in export form:
  * white space and control bytes folded to single spaces, no leading or
- * trailing space, never empty, no `}` (see cd_game_add_comment).  An
+ * trailing space, never empty, no `}` (see cd_game_add_comment); parsed
+ * with CD_PGN_PARSE_COMMENTS_AS_WRITTEN, as written instead (trimmed,
+ * CRLF made LF, never empty).  An
  * escape line's text is the line after its `%`, as it came (no line end).
  * next: the next note of the same place, 0 if none (notes[0] is unused).
  */
@@ -239,8 +241,8 @@ CD_API const char *cd_game_tag_value(const cd_game *g, const char *name,
 /* Remove a tag by name; false if it was not there. */
 CD_API bool cd_game_remove_tag(cd_game *g, const char *name);
 
-/* Whether value names Chess960 (Chess960, Fischerandom, FRC, 960; case
- * does not matter). */
+/* Whether value names Chess960 (Chess960, Fischerandom, FRC, 960; case,
+ * spaces, `-` and `_` do not matter). */
 CD_API bool cd_pgn_variant_is_960(const char *value, size_t len);
 
 /*
@@ -282,7 +284,11 @@ typedef struct cd_game_xtag {
 
 /* Writer and export-form flags. */
 enum {
-	CD_PGN_REDUCED = 1 << 0	/* reduced export format (standard 3.2.4) */
+	CD_PGN_REDUCED = 1 << 0,	/* reduced export format (standard 3.2.4) */
+	/* cd_game_export_tags for data: the SetUp tag a game has, with
+	 * its value, even where the export form leaves it out or makes it
+	 * "1" (a SetUp without a FEN tag) */
+	CD_PGN_TAGS_SETUP_AS_READ = 1 << 1
 };
 
 /*
@@ -293,7 +299,9 @@ enum {
  * start position) included when has_fen is set or the start position is
  * not the initial one.  With CD_PGN_REDUCED: the roster, SetUp/FEN only
  * when the start position is not the initial one, and Variant for a
- * Chess960 game.  Values are unescaped (the writer escapes `\` and `"`).
+ * Chess960 game.  With CD_PGN_TAGS_SETUP_AS_READ: a SetUp tag of the
+ * game as it is (a value other than "1", or without a FEN tag).
+ * Values are unescaped (the writer escapes `\` and `"`).
  * Into x (x->tags[0..x->n), valid until the game changes or x is used
  * again): CD_OK, or CD_ERR_NOMEM.  x starts as { 0 }, may be used for
  * any number of games, and is freed with cd_game_xtags_free.
@@ -462,7 +470,11 @@ enum {
 	 * the game's positions (for a caller that visits each position:
 	 * the parser makes them anyway, and a copy costs less than making
 	 * the move again) */
-	CD_PGN_PARSE_POSITIONS = 1 << 2
+	CD_PGN_PARSE_POSITIONS = 1 << 2,
+	/* keep each comment's text as written, for data output (not for
+	 * writing PGN): only trimmed at both ends and CRLF line ends made
+	 * LF; white space, line ends and `}` stay (see cd_game_note) */
+	CD_PGN_PARSE_COMMENTS_AS_WRITTEN = 1 << 3
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,

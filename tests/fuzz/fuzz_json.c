@@ -104,6 +104,15 @@ comment_checks(const char *t, size_t n)
 	    a);
 	k2 = cd_comment_strip(a, k, NULL, b);
 	FUZZ_CHECK(k2 == k && memcmp(a, b, k) == 0, "strip not idempotent");
+	k = cd_comment_remove(t, n, NULL, a);
+	FUZZ_CHECK(k <= n && a[k] == '\0', "remove length %zu of %zu", k, n);
+	pos = 0;
+	FUZZ_CHECK(!cd_comment_cmd_next(a, k, &pos, &c), "a command left: %s",
+	    a);
+	memcpy(b, t, n);
+	k2 = cd_comment_remove(b, n, "clk,eval", b);
+	k = cd_comment_remove(t, n, "clk,eval", a);
+	FUZZ_CHECK(k2 == k && memcmp(a, b, k) == 0, "in place differs");
 	memcpy(b, t, n);
 	k2 = cd_comment_strip(b, n, "clk,eval", b);
 	k = cd_comment_strip(t, n, "clk,eval", a);

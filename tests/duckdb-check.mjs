@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// duckdb-check.mjs DIR TSV NDJSON PARQUET: load pgn2tsv output (TSV,
+// RFC 4180 quotes) with read_csv and pgn2json output with read_json
+// into DuckDB (npm's @duckdb/node-api, installed under DIR), write
+// Parquet with COPY and read it back; print what the shell test
+// compares with awk and jq, one "name value" a line.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const [dir, tsv, ndjson, parquet] = process.argv.slice(2);
+const require = createRequire(path.join(dir, 'package.json'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+const db = await DuckDBInstance.create(':memory:');
+const con = await db.connect();
+const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0][0];
+const q = (s) => `'${s.replaceAll("'", "''")}'`;
+
+// the examples of pgn2tsv(1) and pgn2json(1)
+await con.run(`CREATE TABLE t AS SELECT * FROM read_csv(${q(tsv)}, delim = '\\t',
+    header = true, quote = '"', escape = '"')`);
+await con.run(`CREATE TABLE j AS SELECT * FROM read_json(${q(ndjson)},
+    format = 'newline_delimited')`);
+await con.run(`COPY (SELECT game, tags.White AS white, plies, clocks FROM j)
+    TO ${q(parquet)} (FORMAT parquet)`);
+const out = {
+  tsv_rows: await one('SELECT count(*) FROM t'),
+  tsv_elo2000: await one('SELECT count(*) FROM t WHERE WhiteElo > 2000'),
+  tsv_plies100: await one('SELECT count(*) FROM t WHERE "@plies" > 100'),
+  tsv_quoted: await one(`SELECT count(*) FROM t WHERE White = '"Q" Smith'`),
+  tsv_tab: await one(`SELECT count(*) FROM t WHERE "@file" LIKE '%' || chr(9) || '%'`),
+  json_rows: await one('SELECT count(*) FROM j'),
+  json_plies100: await one('SELECT count(*) FROM j WHERE plies > 100'),
+  json_clocks: await one('SELECT count(*) FROM (SELECT unnest(clocks) AS c FROM j) WHERE c IS NOT NULL'),
+  parquet_rows: await one(`SELECT count(*) FROM ${q(parquet)}`),
+  parquet_plies: await one(`SELECT sum(plies) FROM ${q(parquet)}`),
+  parquet_quoted: await one(`SELECT count(*) FROM ${q(parquet)} WHERE white = '"Q" Smith'`),
+};
+for (const [k, v] of Object.entries(out)) console.log(`${k} ${v}`);
