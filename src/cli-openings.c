@@ -8,9 +8,6 @@
  */
 #include "config.h"
 
-#include <sys/mman.h>
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,29 +58,6 @@ openings_text(const char *name, const char *data, size_t len)
 	}
 }
 
-/* A plain regular file f read where it lies, mapped: a table is read
- * at the start of every run, and copying it costs more than reading
- * it (each page of a new buffer is a fault).  false when f is not such
- * a file or cannot be mapped. */
-static bool
-openings_mapped(FILE *f, const char *name)
-{
-	struct stat sb;
-	void *p;
-
-	if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size <= 0 || (uintmax_t)sb.st_size > SIZE_MAX ||
-	    cli_input_compressed(f))
-		return false;
-	p = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
-	    fileno(f), 0);
-	if (p == MAP_FAILED)
-		return false;
-	openings_text(name, p, (size_t)sb.st_size);
-	munmap(p, (size_t)sb.st_size);
-	return true;
-}
-
 /* Read the file path into the table: exit 2 when it cannot be read or
  * a line of it does not read. */
 static void
@@ -97,10 +71,8 @@ openings_file(const char *path)
 
 	if (f == NULL)
 		cli_exit(2);
-	if (openings_mapped(f, name)) {
-		cli_close_input(f);
-		return;
-	}
+	/* (copied, not mapped: a table another process cuts short while it
+	 * is read gives a message, not SIGBUS) */
 	zs = cli_input_stream(f);
 	text.len = 0;
 	do {
