@@ -98,7 +98,8 @@ same "chess-perft" chess-perft "$F/perft-blocks.perft" -q -d 2
 same "pgn-select" pgn-select "$T/mix.pgn" -t 'Result=1-0'
 same "pgn2json" pgn2json "$F/json-games.pgn" -c
 same "pgn2tsv" pgn2tsv "$F/json-games.pgn"
-same "pgn-split --list" pgn-split "$T/mix.pgn" -n 3 --list
+mkdir -p "$T/parts"
+same "pgn-split --list" pgn-split "$T/mix.pgn" -n 3 --list -d "$T/parts"
 
 # ---- the corpus ----
 C=${CORPUS:-}

@@ -527,6 +527,20 @@ CD_API cd_status cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
  */
 CD_API cd_status cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **g);
 
+/*
+ * Whether a raw game reads as far as it can be read without its moves:
+ * CD_OK, or CD_ERR_SYNTAX for a tag pair that does not read or a brace
+ * comment never closed (where the reader could not tell the game's end
+ * for sure), with the message and place cd_pgn_parse gives ("tag pair
+ * that does not read: [White \"abc]", "brace comment never closed").
+ * (pgn_parse.c: the parser's own reading of tags and comments.)  A
+ * tool that reads the tags of games it does not parse calls it, so
+ * that such a game is treated as the parser treats it; err (may be
+ * NULL) gets the message and place.
+ */
+CD_API cd_status cd_pgn_raw_check_text(const cd_pgn_raw_game *g,
+    cd_error *err);
+
 /* Parse the first game of len bytes of PGN text (for tests and small
  * inputs).  CD_EOF when the text holds no game. */
 CD_API cd_status cd_pgn_parse_text(cd_game *g, const char *text,

@@ -254,19 +254,6 @@ CD_API void cd_pgn_reader_set_limit(cd_pgn_reader *r, size_t max_game);
  */
 CD_API cd_status cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err);
 
-/*
- * Whether a raw game reads as far as it can be read without its moves:
- * CD_OK, or CD_ERR_SYNTAX for a tag pair that does not read or a brace
- * comment never closed (where the reader could not tell the game's end
- * for sure), with the message and place cd_pgn_parse gives ("tag pair
- * that does not read: [White \"abc]", "brace comment never closed").
- * A tool that reads the tags of games it does not parse calls it, so
- * that such a game is treated as the parser treats it; err (may be
- * NULL) gets the message and place.
- */
-CD_API cd_status cd_pgn_raw_check_text(const cd_pgn_raw_game *g,
-    cd_error *err);
-
 /* Bytes consumed so far (for progress lines). */
 CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
 
