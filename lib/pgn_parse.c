@@ -736,6 +736,8 @@ cd_pgn_raw_check_text(const cd_pgn_raw_game *raw, cd_error *err)
 	cd_pgn_token t;
 	cd_status st;
 
+	if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
+		return cd_pgn_raw_check(raw, err);
 	cd__error_ok(err);
 	if (!(raw->flags & (CD_PGN_RAW_BAD_TAG | CD_PGN_RAW_UNCLOSED_COMMENT)))
 		return CD_OK;

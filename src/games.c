@@ -289,8 +289,7 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	 * parsed is rejected as the parser would reject it for what is
 	 * read of it: its bytes and its tag section */
 	st = j->parsed ? cd_pgn_parse(j->game, raw, &j->opts, &err) :
-	    (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE)) ?
-	    cd_pgn_raw_check(raw, &err) : cd_pgn_raw_check_text(raw, &err);
+	    cd_pgn_raw_check_text(raw, &err);
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	if (st != CD_OK) {

@@ -529,7 +529,9 @@ CD_API cd_status cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **g);
 
 /*
  * Whether a raw game reads as far as it can be read without its moves:
- * CD_OK, or CD_ERR_SYNTAX for a tag pair that does not read or a brace
+ * CD_OK; what cd_pgn_raw_check says of binary data or a game too large
+ * (checked first, as cd_pgn_parse does); CD_ERR_SYNTAX for a tag pair
+ * that does not read or a brace
  * comment never closed (where the reader could not tell the game's end
  * for sure), with the message and place cd_pgn_parse gives ("tag pair
  * that does not read: [White \"abc]", "brace comment never closed").
