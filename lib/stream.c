@@ -290,8 +290,8 @@ open_common(cd_stream *s, unsigned flags)
 	}
 	/* (started at the first read: cd_stream_on_member may be set
 	 * before the thread decodes) */
-	s->want_thread = (flags & CD_STREAM_THREAD) &&
-	    s->fmt != CD_STREAM_PLAIN;
+	if ((flags & CD_STREAM_THREAD) && s->fmt != CD_STREAM_PLAIN)
+		s->want_thread = 1 + ((flags >> 8) & 0xff);
 }
 
 cd_stream *
@@ -314,6 +314,7 @@ cd_stream_open_fd_limit(int fd, unsigned flags, uint64_t memlimit)
 	if (s == NULL)
 		return NULL;
 	s->fd = fd;
+	s->in_cap = IN_CAP;
 	if ((s->in = malloc(IN_CAP)) == NULL) {
 		free(s);
 		return NULL;
@@ -335,6 +336,26 @@ cd_stream_open_mem_limit(const void *buf, size_t len, unsigned flags,
 	s->in_len = len;
 	s->in_eof = 1;
 	open_common(s, flags);
+	return s;
+}
+
+cd_stream *
+cd__stream_open_part(const void *buf, size_t len, uint64_t base,
+    cd_stream_format f, uint64_t memlimit)
+{
+	cd_stream *s = cd__stream_alloc(memlimit);
+
+	if (s == NULL)
+		return NULL;
+	s->in = (uint8_t *)(uintptr_t)buf;
+	s->in_len = len;
+	s->in_eof = 1;
+	s->in_off = base;
+	s->fmt = f;
+	if (dec_init(s) != CD_OK) {
+		s->err = s->derr;
+		s->st = s->err.e.status;
+	}
 	return s;
 }
 
@@ -379,8 +400,10 @@ cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 	if (cap == 0)
 		return CD_OK;
 	if (s->want_thread) {
+		unsigned workers = (unsigned)s->want_thread - 1;
+
 		s->want_thread = 0;
-		cd__stream_thread_start(s);
+		cd__stream_thread_start(s, workers);
 	}
 	if (!s->threaded) {
 		/* a decoder may end a call with nothing (a skippable frame
@@ -434,10 +457,12 @@ cd_stream_memory(const cd_stream *s)
 	size_t n = sizeof(*s);
 
 	if (s->own_in)
-		n += IN_CAP;
+		n += s->in_cap;
 	if (s->out != NULL)
 		n += OUT_CAP;
-	if (s->threaded)
+	if (s->fr != NULL)
+		n += cd__stream_frames_memory(s);
+	else if (s->threaded)
 		n += RING * BLOCK;
 	if (!s->writing && s->codec != NULL)
 		n += s->codec->memory(s);

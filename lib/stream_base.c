@@ -11,8 +11,11 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "stream_int.h"
 
@@ -76,6 +79,10 @@ cd__stream_over_limit(cd_stream *s, uint64_t need)
 	    f, (unsigned long long)((need + (1 << 20) - 1) >> 20), lim);
 }
 
+/* How long a thread waits for input before it looks whether its
+ * stream is being freed. */
+#define QUIT_POLL_MS	100
+
 /* More compressed input after what is unread (which moves down). */
 cd_status
 cd__stream_read_in(cd_stream *s)
@@ -91,12 +98,22 @@ cd__stream_read_in(cd_stream *s)
 		s->in_pos = 0;
 	}
 	for (;;) {
-		/* a stopped stream's thread may end here, in read(2) */
-		if (s->threaded)
-			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		k = read(s->fd, s->in + s->in_len, IN_CAP - s->in_len);
-		if (s->threaded)
-			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		/* A thread waits for input a while at a time, so that a
+		 * stream freed while its pipe stays open and silent ends
+		 * its threads (no cancellation: it would leave their
+		 * stacks as no sanitizer can follow). */
+		if (s->threaded) {
+			struct pollfd p = { .fd = s->fd, .events = POLLIN };
+			int r;
+
+			if (__atomic_load_n(&s->quit, __ATOMIC_ACQUIRE))
+				return cd__serr_set(&s->derr, CD_ERR_IO,
+				    cd__stream_in_at(s), "stopped");
+			r = poll(&p, 1, QUIT_POLL_MS);
+			if (r == 0 || (r < 0 && errno == EINTR))
+				continue;
+		}
+		k = read(s->fd, s->in + s->in_len, s->in_cap - s->in_len);
 		if (k < 0 && errno == EINTR)
 			continue;
 		break;
@@ -114,4 +131,29 @@ cd__stream_read_in(cd_stream *s)
 		s->in_eof = 1;
 	s->in_len += (size_t)k;
 	return CD_OK;
+}
+
+#define HUGE_PAGE	((size_t)2 << 20)
+
+/*
+ * Room for want bytes in place of old (whose bytes are not kept), in
+ * huge pages where the system gives them: a page fault each 2 MiB, not
+ * each 4 KiB, on buffers of megabytes.  *cap: its size; NULL (and 0)
+ * when there is no memory.
+ */
+void *
+cd__stream_huge_alloc(void *old, size_t want, size_t *cap)
+{
+	size_t n = (want + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	void *p;
+
+	free(old);
+	*cap = 0;
+	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, n, MADV_HUGEPAGE);
+#endif
+	*cap = n;
+	return p;
 }

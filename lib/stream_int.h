@@ -22,7 +22,7 @@
 
 #define IN_CAP		((size_t)256 << 10)	/* compressed input buffer */
 #define OUT_CAP		((size_t)128 << 10)	/* compressed output buffer */
-#define BLOCK		((size_t)1 << 20)	/* decompressed block (thread) */
+#define BLOCK		((size_t)2 << 20)	/* decompressed block (a huge page) */
 #define RING		4
 #define HEAD		6	/* bytes that decide every format */
 #define HEADER_MAX	18	/* a zstd frame header's most */
@@ -33,6 +33,7 @@ struct block {
 	cd_status st;		/* how the decoder ended the block: CD_OK
 				 * (more follows), CD_EOF or an error */
 	uint64_t in_end;	/* compressed bytes consumed by then */
+	size_t cap;		/* stream_frames.c: the bytes at data */
 };
 
 /* An error and, for CD_ERR_IO, the errno behind it. */
@@ -57,7 +58,7 @@ struct cd_stream {
 	 * offset of in[0]. */
 	uint8_t *in;
 	int own_in;
-	size_t in_pos, in_len;
+	size_t in_pos, in_len, in_cap;
 	int in_eof;
 	uint64_t in_off;
 
@@ -80,7 +81,7 @@ struct cd_stream {
 
 	/* The decompressing thread and its ring. */
 	int want_thread;	/* CD_STREAM_THREAD: start it at the first
-				 * read */
+				 * read, with want_thread - 1 workers */
 	int threaded;
 	pthread_t thread;
 	pthread_mutex_t mu;
@@ -90,6 +91,7 @@ struct cd_stream {
 	size_t cur;		/* bytes of ring[head] already given */
 	int quit;
 	uint64_t in_told;	/* compressed bytes behind the blocks read */
+	struct frames *fr;	/* zstd frames decoded on several threads */
 
 	/* Writing. */
 	uint8_t *out;
@@ -161,7 +163,8 @@ extern const struct codec cd__stream_zstd, cd__stream_gzip,
 	X(a, ZSTD_compressStream2) X(a, ZSTD_freeCCtx) \
 	X(a, ZSTD_isError) X(a, ZSTD_getErrorName) X(a, ZSTD_maxCLevel) \
 	X(a, ZSTD_getErrorCode) X(a, ZSTD_DCtx_setParameter) \
-	X(a, ZSTD_sizeof_DStream)
+	X(a, ZSTD_sizeof_DStream) X(a, ZSTD_decompressDCtx) \
+	X(a, ZSTD_getFrameContentSize)
 extern struct cd__zstd_api { CD__ZSTD_FNS(CD__API_FIELD, x) } cd__zstd;
 #endif
 #ifdef HAVE_ZLIB
@@ -231,10 +234,24 @@ cd__stream_in_at(const cd_stream *s)
 	return s->in_off + s->in_pos;
 }
 
+/* stream_frames.c: zstd frames on several threads */
+bool cd__stream_frames_start(cd_stream *s, unsigned workers);
+cd_status cd__stream_frames_read(cd_stream *s, void *buf, size_t cap,
+    size_t *n);
+void cd__stream_frames_stop(cd_stream *s);
+size_t cd__stream_frames_memory(const cd_stream *s);
+/* stream.c: a stream decoding the frames at buf (len bytes, the whole
+ * of them), found at offset base of the input */
+cd_stream *cd__stream_open_part(const void *buf, size_t len, uint64_t base,
+    cd_stream_format f, uint64_t memlimit);
+
 /* stream_thread.c */
-void cd__stream_thread_start(cd_stream *s);
+void cd__stream_thread_start(cd_stream *s, unsigned workers);
+void *cd__stream_huge_alloc(void *old, size_t want, size_t *cap);
 cd_status cd__stream_thread_read(cd_stream *s, void *buf, size_t cap,
     size_t *n);
+bool cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
+    size_t cap, size_t *n);
 void cd__stream_thread_stop(cd_stream *s);
 
 #endif

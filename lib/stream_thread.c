@@ -23,7 +23,6 @@ dec_thread(void *arg)
 	cd_status st;
 	size_t n;
 
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	do {
 		pthread_mutex_lock(&s->mu);
 		while (s->count == RING && !s->quit)
@@ -51,13 +50,19 @@ dec_thread(void *arg)
 /* Run the decoder of s on a thread of its own (when the ring's memory
  * and the thread can be had; else s stays unthreaded). */
 void
-cd__stream_thread_start(cd_stream *s)
+cd__stream_thread_start(cd_stream *s, unsigned workers)
 {
 	unsigned i;
+	size_t cap;
+	char *ring;
 
+	if (s->fmt == CD_STREAM_ZSTD && cd__stream_frames_start(s, workers))
+		return;
+	/* (one allocation: few page faults) */
+	if ((ring = cd__stream_huge_alloc(NULL, RING * BLOCK, &cap)) == NULL)
+		return;
 	for (i = 0; i < RING; i++)
-		if ((s->ring[i].data = malloc(BLOCK)) == NULL)
-			goto unthreaded;
+		s->ring[i].data = ring + i * BLOCK;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->cv, NULL);
 	s->threaded = 1;
@@ -66,11 +71,28 @@ cd__stream_thread_start(cd_stream *s)
 	s->threaded = 0;
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
-unthreaded:
-	for (i = 0; i < RING; i++) {
-		free(s->ring[i].data);
+	free(ring);
+	for (i = 0; i < RING; i++)
 		s->ring[i].data = NULL;
-	}
+}
+
+/* Up to cap of the bytes of block b not yet given (s->cur of them
+ * are) into buf; false when none is left. */
+bool
+cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
+    size_t cap, size_t *n)
+{
+	size_t m;
+
+	if (s->cur >= b->len)
+		return false;
+	m = b->len - s->cur;
+	if (m > cap)
+		m = cap;
+	memcpy(buf, b->data + s->cur, m);
+	s->cur += m;
+	*n = m;
+	return true;
 }
 
 /* Up to cap bytes from the ring: CD_OK with *n > 0, or the decoder's
@@ -78,6 +100,8 @@ unthreaded:
 cd_status
 cd__stream_thread_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 {
+	if (s->fr != NULL)
+		return cd__stream_frames_read(s, buf, cap, n);
 	for (;;) {
 		struct block *b;
 
@@ -86,16 +110,8 @@ cd__stream_thread_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 			pthread_cond_wait(&s->cv, &s->mu);
 		b = &s->ring[s->head];
 		pthread_mutex_unlock(&s->mu);
-		if (s->cur < b->len) {
-			size_t m = b->len - s->cur;
-
-			if (m > cap)
-				m = cap;
-			memcpy(buf, b->data + s->cur, m);
-			s->cur += m;
-			*n = m;
+		if (cd__stream_block_take(s, b, buf, cap, n))
 			return CD_OK;
-		}
 		s->in_told = b->in_end;
 		if (b->st != CD_OK)
 			return b->st;
@@ -114,16 +130,20 @@ cd__stream_thread_stop(cd_stream *s)
 {
 	unsigned i;
 
+	if (s->fr != NULL) {
+		cd__stream_frames_stop(s);
+		s->threaded = 0;
+		return;
+	}
 	pthread_mutex_lock(&s->mu);
-	s->quit = 1;
+	__atomic_store_n(&s->quit, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&s->cv);
 	pthread_mutex_unlock(&s->mu);
-	/* it may wait in read(2) on a pipe that stays open */
-	pthread_cancel(s->thread);
 	pthread_join(s->thread, NULL);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
+	free(s->ring[0].data);
 	for (i = 0; i < RING; i++)
-		free(s->ring[i].data);
+		s->ring[i].data = NULL;
 	s->threaded = 0;
 }

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <unistd.h>
+
 #include "stream_int.h"
 
 #ifdef HAVE_ZSTD
@@ -99,6 +101,14 @@ zstd_dec(cd_stream *s, struct io *io)
 	return r == 0 ? STEP_END : STEP_OK;
 }
 
+static int
+enc_workers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 16 ? 16 : (int)n;
+}
+
 static cd_status
 zstd_enc_init(cd_stream *s)
 {
@@ -108,8 +118,12 @@ zstd_enc_init(cd_stream *s)
 	    s->level);
 	/* a checksum, as the zstd program writes: damage is found */
 	cd__zstd.ZSTD_CCtx_setParameter(s->cx, ZSTD_c_checksumFlag, 1);
-	/* compress on a thread of zstd's own where it has them */
-	cd__zstd.ZSTD_CCtx_setParameter(s->cx, ZSTD_c_nbWorkers, 1);
+	/* compress on threads of zstd's own where it has them: one per
+	 * CPU, at most 16 (one at levels 20 to 22, whose jobs are of
+	 * hundreds of MiB each); the output is the same bytes whatever
+	 * their number (zstd makes it so for one and more) */
+	cd__zstd.ZSTD_CCtx_setParameter(s->cx, ZSTD_c_nbWorkers,
+	    s->level >= 20 ? 1 : enc_workers());
 	return CD_OK;
 }
 

@@ -4,11 +4,18 @@
  * supported format written and read back (threaded and not, through a
  * FILE too), several frames or members, a leading skippable zstd frame,
  * truncation at every length and a flipped byte (an error naming the
- * format, every byte before it given), the writers' argument checks.
+ * format, every byte before it given), zstd frames decoded on several
+ * threads (the same bytes and errors as one decoder), a stream freed
+ * while its threads wait on a silent pipe, the writers' argument
+ * checks.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* F_SETPIPE_SZ */
+#endif
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +25,7 @@
 
 static const cd_stream_format formats[] = {
 	CD_STREAM_PLAIN, CD_STREAM_ZSTD, CD_STREAM_GZIP, CD_STREAM_BZIP2,
-	CD_STREAM_XZ
+	CD_STREAM_XZ, CD_STREAM_ZSTD
 };
 #define NFORMATS 5
 
@@ -326,9 +333,220 @@ START_TEST(test_damage_place)
 }
 END_TEST
 
+/* What a stream gave: its status, bytes and error. */
+struct got {
+	cd_status st;
+	char *out;
+	size_t len;
+	cd_error e;
+};
+
+/* Read the n bytes at c as a stream with flags, from memory or (fd)
+ * through a file. */
+static void
+read_got(const unsigned char *c, size_t n, unsigned flags, int fd,
+    struct got *g)
+{
+	FILE *tmp = NULL;
+	cd_stream *s;
+
+	if (fd) {
+		tmp = tmpfile();
+		ck_assert_ptr_nonnull(tmp);
+		ck_assert_int_eq(fwrite(c, 1, n, tmp), n);
+		fflush(tmp);
+		rewind(tmp);
+		s = cd_stream_open_fd(fileno(tmp), flags);
+	} else
+		s = cd_stream_open_mem(c, n, flags);
+	ck_assert_ptr_nonnull(s);
+	g->st = read_all(s, &g->out, &g->len);
+	g->e = *cd_stream_error(s);
+	cd_stream_free(s);
+	if (tmp != NULL)
+		fclose(tmp);
+}
+
+/*
+ * zstd of many frames (pzstd's, behind skippable frames holding their
+ * sizes; plain ones one after the other; other skippable frames between
+ * them), whole, cut at random places, with a random byte changed or
+ * with bytes that are no frame after them: on 1, 2, 3 and 8 threads,
+ * from memory and from a file, the same end (status, offset, message)
+ * as one decoder without a thread gives, and the same bytes (before
+ * damage, a prefix of them).
+ */
+START_TEST(test_frames)
+{
+	static const unsigned threads[] = { 1, 2, 3, 8 };
+	size_t len, at = 0, clen = 0, cap, n, k, m;
+	unsigned seed = 1000 + (unsigned)_i, v, i, fd;
+	char *text = make_text(&len);
+	unsigned char *c;
+
+	if (!cd_stream_format_supported(CD_STREAM_ZSTD)) {
+		free(text);
+		return;
+	}
+	cap = len + (1 << 16);
+	c = malloc(cap);
+	ck_assert_ptr_nonnull(c);
+	while (at < len) {
+		size_t piece = 1 + (size_t)rand_r(&seed) % (len / 6);
+		unsigned char *f;
+		size_t flen;
+
+		if (piece > len - at)
+			piece = len - at;
+		f = compress_mem(CD_STREAM_ZSTD, 1 + rand_r(&seed) % 3,
+		    text + at, piece, &flen);
+		ck_assert_uint_lt(clen + flen + 24, cap);
+		switch (rand_r(&seed) % 3) {
+		case 0:		/* pzstd's: the size of the frame */
+			memcpy(c + clen, "\x50\x2a\x4d\x18\x04\0\0\0", 8);
+			c[clen + 8] = (unsigned char)flen;
+			c[clen + 9] = (unsigned char)(flen >> 8);
+			c[clen + 10] = (unsigned char)(flen >> 16);
+			c[clen + 11] = (unsigned char)(flen >> 24);
+			clen += 12;
+			break;
+		case 1:		/* some other skippable frame */
+			memcpy(c + clen, "\x5e\x2a\x4d\x18\x03\0\0\0abc", 11);
+			clen += 11;
+			break;
+		default:
+			break;
+		}
+		memcpy(c + clen, f, flen);
+		clen += flen;
+		at += piece;
+		free(f);
+	}
+	for (v = 0; v < 12; v++) {
+		struct got want, got;
+		unsigned char *d = malloc(clen + 16);
+		size_t dlen = clen;
+
+		ck_assert_ptr_nonnull(d);
+		memcpy(d, c, clen);
+		if (v >= 1 && v < 5)		/* cut */
+			dlen = 6 + (size_t)rand_r(&seed) % (clen - 6);
+		else if (v >= 5 && v < 10)	/* a byte changed */
+			d[(size_t)rand_r(&seed) % clen] ^= (unsigned char)
+			    (1 + rand_r(&seed) % 255);
+		else if (v >= 10) {		/* not a frame after them */
+			memcpy(d + clen, v == 10 ? "not zstd data" :
+			    "\x28\xb5\x2f\xfd\x08", v == 10 ? 13 : 5);
+			dlen += v == 10 ? 13 : 5;
+		}
+		read_got(d, dlen, 0, 0, &want);
+		if (v == 0) {
+			ck_assert_int_eq(want.st, CD_EOF);
+			ck_assert_uint_eq(want.len, len);
+			ck_assert(memcmp(want.out, text, len) == 0);
+		}
+		for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++)
+			for (fd = 0; fd < 2; fd++) {
+				read_got(d, dlen, CD_STREAM_THREADS(threads[i]),
+				    (int)fd, &got);
+				/* (before damage, the bytes of the blocks
+				 * decoded whole: how many depends on where
+				 * blocks end) */
+				ck_assert_msg(got.st == want.st &&
+				    (got.st != CD_EOF || got.len ==
+				    want.len) && strcmp(got.e.msg,
+				    want.e.msg) == 0 && got.e.offset ==
+				    want.e.offset, "variant %u, %u threads, "
+				    "fd %u: %d %zu \"%s\", not %d %zu \"%s\"",
+				    v, threads[i], fd, got.st, got.len,
+				    got.e.msg, want.st, want.len, want.e.msg);
+				m = got.len < want.len ? got.len : want.len;
+				for (k = 0; k < m; k += n) {
+					n = m - k < 4096 ? m - k : 4096;
+					ck_assert(memcmp(got.out + k,
+					    want.out + k, n) == 0);
+				}
+				free(got.out);
+			}
+		free(want.out);
+		free(d);
+	}
+	free(c);
+	free(text);
+}
+END_TEST
+
 /* Zero bytes after gzip and bzip2 data: ignored (bzip2 with a
  * warning); something after them: damage there, every byte before it
  * given. */
+/*
+ * A stream freed while its thread waits for input on a pipe that stays
+ * open and silent: cd_stream_free returns at once (the thread looks
+ * whether it is stopped while it waits).  gzip, bzip2 and xz on one
+ * thread, and zstd of two frames on several (the splitting thread
+ * waits for the rest of the second).
+ */
+START_TEST(test_free_waiting)
+{
+	/* (gzip, bzip2, xz; zstd of two frames) */
+	cd_stream_format f = formats[2 + _i];
+	size_t len, clen, c1len = 0, n, k;
+	char *one = make_text(&len), *text, buf[4096];
+	unsigned char *c, *c1 = NULL, *all;
+	int p[2];
+	cd_stream *s;
+
+#ifndef F_SETPIPE_SZ
+	free(one);
+	return;		/* (a pipe of 64 KiB holds too little) */
+#endif
+	if (!cd_stream_format_supported(f)) {
+		free(one);
+		return;
+	}
+	/* (more text than a thread's block before the cut: the reader
+	 * gets some while the thread waits for the rest) */
+	text = malloc(5 * len);
+	ck_assert_ptr_nonnull(text);
+	for (k = 0; k < 5; k++)
+		memcpy(text + k * len, one, len);
+	free(one);
+	len *= 5;
+	c = compress_mem(f, 1, text, len, &clen);
+	if (f == CD_STREAM_ZSTD)	/* a small frame first */
+		c1 = compress_mem(f, 1, text, 1000, &c1len);
+	all = malloc(c1len + clen);
+	ck_assert_ptr_nonnull(all);
+	if (c1 != NULL)
+		memcpy(all, c1, c1len);
+	memcpy(all + c1len, c, clen);
+	ck_assert_int_eq(pipe(p), 0);
+#ifdef F_SETPIPE_SZ
+	ck_assert_int_gt(fcntl(p[1], F_SETPIPE_SZ, 1 << 20), 0);
+	/* (all but its end, and the pipe left open) */
+	n = c1len + clen - 16;
+	if (n > (size_t)fcntl(p[1], F_GETPIPE_SZ))
+		n = (size_t)fcntl(p[1], F_GETPIPE_SZ);
+#endif
+	ck_assert_int_eq(write(p[1], all, n), (ssize_t)n);
+	s = cd_stream_open_fd(p[0], f == CD_STREAM_ZSTD ?
+	    CD_STREAM_THREADS(2) : CD_STREAM_THREAD);
+	ck_assert_ptr_nonnull(s);
+	/* some text comes (the first frame's for zstd of two) */
+	alarm(10);
+	ck_assert_int_eq(cd_stream_read(s, buf, sizeof(buf), &n), CD_OK);
+	ck_assert_uint_gt(n, 0);
+	cd_stream_free(s);
+	alarm(0);
+	close(p[0]);
+	close(p[1]);
+	free(all);
+	free(c);
+	free(c1);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_zero_padding)
 {
 	static const cd_stream_format fs[] = { CD_STREAM_GZIP,
@@ -589,6 +807,8 @@ stream_suite(void)
 	tcase_add_loop_test(tc, test_damage, 0, NFORMATS);
 	tcase_add_loop_test(tc, test_damage_place, 0, NFORMATS);
 	tcase_add_loop_test(tc, test_zero_padding, 0, 2);
+	tcase_add_loop_test(tc, test_frames, 0, 3);
+	tcase_add_loop_test(tc, test_free_waiting, 0, 4);
 	tcase_add_test(tc, test_memlimit);
 	tcase_add_test(tc, test_writer_args);
 	tcase_add_test(tc, test_zip);

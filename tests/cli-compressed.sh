@@ -5,6 +5,7 @@
 #   aside) for x, x.zst, x.gz, x.bz2 and x.xz, as files and on standard
 #   input: the fixtures, and the corpus's otb and online archives
 #   when $CORPUS is there.
+# - zstd of many frames, decoded a frame per thread, whole and cut
 # - zstd with a leading (and a trailing) skippable frame, pzstd's
 #   frames, concatenated gzip members, bzip2 and xz streams.
 # - -z FORMAT and -o NAME.zst/.gz/.bz2/.xz write what zstd, gzip, bzip2
@@ -163,6 +164,55 @@ case $FORMATS in *zstd*)
 	cmp -s "$T/out" "$T/big.ref" || fail "zstd: zstd -T0"
 	;;
 esac
+case $FORMATS in *zstd*)
+	# many frames of random sizes (some behind pzstd's skippable frame
+	# holding the frame's size), decoded a frame per thread: the same
+	# games with -j 1 and -j 2, from the file and from a pipe; cut in
+	# its middle, the games before the cut and the truncation's place
+	rm -f "$T"/fr.*
+	n=$(wc -l <"$BIG")
+	at=1 k=0 r=$$
+	while [ "$at" -le "$n" ]; do
+		r=$(( (r * 1103515245 + 12345) % 2147483648 ))
+		m=$(( (r / 65536 % 97 + 1) * n / 400 + 1 ))
+		sed -n "${at},$((at + m - 1))p" "$BIG" >"$T/fr.piece"
+		zstd -q -$((r % 3 + 1)) -c "$T/fr.piece" >"$T/fr.z"
+		if [ $((k % 2)) = 0 ]; then
+			s=$(wc -c <"$T/fr.z")
+			printf '\120\052\115\030\004\000\000\000'
+			printf "\\$(printf %o $((s & 255)))"
+			printf "\\$(printf %o $((s >> 8 & 255)))"
+			printf "\\$(printf %o $((s >> 16 & 255)))"
+			printf '\000'
+		fi
+		cat "$T/fr.z"
+		at=$((at + m)) k=$((k + 1))
+	done >"$T/fr.zst"
+	[ "$k" -gt 3 ] || fail "zstd frames: only $k frames made"
+	for j in 1 2; do
+		expect 0 "$B/pgn-regularize" -j $j "$T/fr.zst"
+		cmp -s "$T/out" "$T/big.ref" ||
+		    fail "zstd: $k frames, -j $j"
+		"$B/pgn-regularize" -j $j <"$T/fr.zst" 2>/dev/null |
+		    cmp -s - "$T/big.ref" ||
+		    fail "zstd: $k frames on standard input, -j $j"
+	done
+	cut=$(( $(wc -c <"$T/fr.zst") * 2 / 3 ))
+	head -c "$cut" "$T/fr.zst" >"$T/fr.cut.zst"
+	zstd -dc "$T/fr.cut.zst" 2>/dev/null |
+	    "$B/pgn-regularize" -q 2>/dev/null >"$T/fr.want"
+	expect 2 "$B/pgn-regularize" -j 2 "$T/fr.cut.zst"
+	grep -q "truncated zstd input: it ends inside compressed data at byte $cut\$" "$T/err" ||
+	    fail "zstd frames cut at $cut: message"
+	# (the last game, cut, is left out)
+	[ -s "$T/out" ] && head -c "$(wc -c <"$T/out")" "$T/fr.want" |
+	    cmp -s - "$T/out" &&
+	    [ $(grep -c '^\[Event ' "$T/out") -ge \
+	    $(( $(grep -c '^\[Event ' "$T/fr.want") - 1 )) ] ||
+	    fail "zstd frames cut at $cut: the games before the cut"
+	rm -f "$T"/fr.*
+	;;
+esac
 
 # ---- compressed output ----
 for z in $FORMATS; do
@@ -235,10 +285,16 @@ check_damaged() {
 	grep -q " games read, $w written, 0 rejected" "$T/err" ||
 	    fail "$1: $w games written, not as counted"
 }
+# before_last FILE: FILE's lines before its last game's first (a tag
+# after an empty line: the fixtures' games do not all begin with Event)
+before_last() {
+	bl=$(awk '/^\[/ && prev ~ /^\r?$/ && NR > 1 { n = NR } { prev = $0 }
+	    END { print n + 0 }' "$1")
+	[ "$bl" -gt 0 ] && head -n $((bl - 1)) "$1"
+}
 # (complete games: the last ends with its marker)
 head -c 200000 "$BIG" >"$T/part.tmp"
-n=$(grep -n '^\[Event ' "$T/part.tmp" | tail -1 | cut -d: -f1)
-head -n $((n - 1)) "$T/part.tmp" >"$T/part.pgn"
+before_last "$T/part.tmp" >"$T/part.pgn"
 printf '\n\n' >>"$T/part.pgn"
 "$B/pgn-regularize" "$T/part.pgn" >"$T/part.ref" 2>/dev/null
 # cuts every 4 KB; in a sanitizer build (slower, and fuzz_stream goes
@@ -292,8 +348,7 @@ esac
 # complete_games FILE: pgn-regularize's games of FILE without its last
 # (which may be cut short)
 complete_games() {
-	cg=$(grep -n '^\[Event ' "$1" | tail -1 | cut -d: -f1)
-	head -n $((${cg:-1} - 1)) "$1" | "$B/pgn-regularize" 2>/dev/null
+	before_last "$1" | "$B/pgn-regularize" 2>/dev/null
 }
 # is_prefix A B: A's bytes begin B's
 is_prefix() {

@@ -5,12 +5,13 @@
 # (rejected games, -v warnings, skipped text, a truncated last game, a
 # missing input between two others), the rejects file and the exit
 # status of -j 2, 3 and 8 (3 only after the first input) are those of
-# -j 1, on an input of many
-# batches (the fixture games copied 130 times, junk text between some
-# copies, some games that are rejected), on standard input, on an
-# empty input, and, when the corpus is there, on its OTB archive and
-# every quirks file; on an input whose batches give outputs of very
-# different sizes (-j 2, 4 and 8).  A pipe closed early at -j 4 ends the
+# -j 1, on an input of many batches (the fixture games copied 130
+# times, junk text between some copies, some games that are rejected),
+# on standard input, on an empty input, on the same input as zstd
+# frames of 100 KB (also the plain input's games and messages), and,
+# when the corpus is there, on its OTB archive and every quirks file;
+# on an input whose batches give outputs of very different sizes (-j 2,
+# 4 and 8).  A pipe closed early at -j 4 ends the
 # tool quietly by SIGPIPE.  Also: -j takes 1 to 256 and nothing else.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
@@ -83,6 +84,21 @@ done
 [ -s "$T/one.rej" ] && fail "pgn-regularize: a rejects file after status 2"
 run one 1 "$B/pgn-regularize" "$T/big.pgn"
 [ -s "$T/one.rej" ] || fail "pgn-regularize: no rejected game"
+
+# a zstd input of many frames (decoded a frame per thread, in order):
+# the games and messages of the plain input
+if command -v zstd >/dev/null; then
+	mkdir "$T/fr"
+	split -b 100000 "$T/big.pgn" "$T/fr/p."
+	for p in "$T"/fr/p.*; do zstd -q -c "$p"; done >"$T/frames.zst"
+	JOBS="2 8"
+	same "pgn-regularize, zstd frames" "$B/pgn-regularize" "$T/frames.zst"
+	JOBS=3
+	run many 1 "$B/pgn-regularize" "$T/big.pgn"
+	sed "s|$T/frames.zst|$T/big.pgn|" "$T/one.err" >"$T/one.err2"
+	cmp -s "$T/one.out" "$T/many.out" && cmp -s "$T/one.err2" "$T/many.err" ||
+	    fail "pgn-regularize, zstd frames: not the plain file's games"
+fi
 
 # standard input
 "$B/pgn-regularize" -j 1 <"$T/big.pgn" >"$T/a" 2>"$T/ea"

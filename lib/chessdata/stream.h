@@ -10,7 +10,9 @@
  * number of streams), a .zip archive (below), or plain text.  It gives
  * the decompressed bytes;
  * with CD_STREAM_THREAD a compressed input is decompressed by a thread
- * of the stream's own, ahead of the reader, in blocks of a megabyte.
+ * of the stream's own, ahead of the reader, in blocks of a megabyte,
+ * and a zstd input of many frames (as pzstd writes) by several, a frame
+ * each, in order.
  * The decompressors are the libraries' own (libzstd, zlib, libbz2,
  * liblzma); a format whose library was left out at configure time is
  * recognised and reported as unsupported.
@@ -92,6 +94,13 @@ typedef struct cd_stream cd_stream;
 enum {
 	CD_STREAM_THREAD = 1 << 0	/* decompress in a thread of its own */
 };
+/*
+ * CD_STREAM_THREAD with the number of threads a zstd input of many
+ * frames is decoded on (1 to 255; 0, as CD_STREAM_THREAD alone: one per
+ * CPU, at most 16).  The output is the same whatever the number.
+ */
+#define CD_STREAM_THREADS(n)	(CD_STREAM_THREAD | \
+	((unsigned)(n) & 0xffu) << 8)
 
 /*
  * The most memory a decoder may take for its window or dictionary

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * fuzz_stream.c: the reading stream on any bytes (compressed or not),
- * unthreaded and threaded.
+ * unthreaded and threaded (zstd of many frames on 1 to 3 threads).
  *
  * Properties:
  * - plain input (no magic number, no other format cd_sniff_format
@@ -140,8 +140,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(sa == CD_EOF && alen == size &&
 		    (size == 0 || memcmp(a, data, size) == 0),
 		    "plain input changed");
-	if ((t = cd_stream_open_mem_limit(data, size, CD_STREAM_THREAD,
-	    LIMIT / 2)) == NULL)
+	/* (zstd of many frames: on 1 to 3 threads) */
+	if ((t = cd_stream_open_mem_limit(data, size,
+	    CD_STREAM_THREADS(1 + size % 3), LIMIT / 2)) == NULL)
 		abort();
 	sb = drain(t, size, 0, &b, &blen);
 	/* (what needs between the two limits ends differently) */
