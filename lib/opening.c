@@ -12,7 +12,10 @@
  * back to that rank nor gains a piece, so once a position has fewer
  * pieces than reach[] asks for its pawns, no later position of the
  * game is in the table, and classifying stops there (most games after
- * their first exchanges).
+ * their first exchanges).  A game whose main-line keys the parser kept
+ * (CD_PGN_PARSE_MAIN_KEYS) is not walked so: its keys are looked up
+ * from the last, and its moves made again only up to the one position
+ * found, to compare it with its line.
  *
  * A table is read at the start of every run, where a page of memory
  * first written costs more than the work on it (about 20 us in a
