@@ -12,10 +12,24 @@
  * back to that rank nor gains a piece, so once a position has fewer
  * pieces than reach[] asks for its pawns, no later position of the
  * game is in the table, and classifying stops there (most games after
- * their first exchanges).
+ * their first exchanges).  A game whose main-line keys the parser kept
+ * (CD_PGN_PARSE_MAIN_KEYS) is not walked so: its keys are looked up
+ * from the last, and its moves made again only up to the one position
+ * found, to compare it with its line.
+ *
+ * A table is read at the start of every run, where a page of memory
+ * first written costs more than the work on it (about 20 us in a
+ * virtual machine): the table, its lines, names and index are kept
+ * where the system can, in one region of 2 MB that it gives as one
+ * page (a transparent huge page: one fault instead of some 200); what
+ * does not fit, or where there is no such region, is allocated as
+ * usual.
  */
 #include "config.h"
 
+#include <sys/mman.h>
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +67,21 @@ struct sblock {
 	char s[];
 };
 
+/* The region (see above): not under a sanitizer of memory, which checks
+ * each allocation only when it is one of malloc's. */
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE) && \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define HAVE_REGION	1
+#define REGION_SIZE	((size_t)2 << 20)
+#else
+#define HAVE_REGION	0
+#define REGION_SIZE	((size_t)0)
+#endif
+#define ALIGN64(n)	(((n) + 63) & ~(size_t)63)
+
 struct cd_openings {
+	char *region;		/* where this struct is, or NULL */
+	size_t region_used;	/* bytes of it given out */
 	struct entry **blk;	/* entry k in blk[k / EBLOCK] */
 	size_t n, nblk;
 	struct sblock *names;	/* the newest block of names */
@@ -78,10 +106,68 @@ ent(const cd_openings *o, size_t k)
 	return &o->blk[k / EBLOCK][k % EBLOCK];
 }
 
+/* The region of REGION_SIZE bytes (zeroed, aligned to its size, the
+ * system asked to give it as one page), or NULL. */
+static char *
+region_map(void)
+{
+#if HAVE_REGION
+	char *p = mmap(NULL, 2 * REGION_SIZE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	/* (what lies outside the aligned part given back) */
+	a = p + (-(uintptr_t)p & (REGION_SIZE - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	munmap(a + REGION_SIZE, REGION_SIZE - (size_t)(a - p));
+	(void)madvise(a, REGION_SIZE, MADV_HUGEPAGE);
+	return a;
+#else
+	return NULL;
+#endif
+}
+
+/* size bytes for the table, aligned to 64, zeroed when zero: from the
+ * region while it has room, else from malloc. */
+static void *
+table_alloc(cd_openings *o, size_t size, bool zero)
+{
+	void *p;
+
+	if (o->region != NULL && size <= REGION_SIZE - o->region_used) {
+		/* (the region is never written but here, and zero) */
+		p = o->region + o->region_used;
+		o->region_used += ALIGN64(size);
+		return p;
+	}
+	if ((p = aligned_alloc(64, ALIGN64(size))) != NULL && zero)
+		memset(p, 0, size);
+	return p;
+}
+
+/* Give back what table_alloc gave (from the region: nothing). */
+static void
+table_free(cd_openings *o, void *p)
+{
+	if (o->region == NULL || (char *)p < o->region ||
+	    (char *)p >= o->region + REGION_SIZE)
+		free(p);
+}
+
 cd_openings *
 cd_openings_new(void)
 {
-	return calloc(1, sizeof(cd_openings));
+	char *region = region_map();
+	cd_openings *o;
+
+	if (region == NULL)
+		return calloc(1, sizeof(cd_openings));
+	o = (cd_openings *)(void *)region;
+	o->region = region;
+	o->region_used = ALIGN64(sizeof(*o));
+	return o;
 }
 
 void
@@ -93,14 +179,20 @@ cd_openings_free(cd_openings *o)
 	if (o == NULL)
 		return;
 	for (i = 0; i < o->nblk; i++)
-		free(o->blk[i]);
+		table_free(o, o->blk[i]);
 	free(o->blk);
 	for (sb = o->names; sb != NULL; sb = prev) {
 		prev = sb->prev;
-		free(sb);
+		table_free(o, sb);
 	}
-	free(o->slot);
+	table_free(o, o->slot);
 	cd_game_free(o->game);
+#if HAVE_REGION
+	if (o->region != NULL) {
+		munmap(o->region, REGION_SIZE);
+		return;
+	}
+#endif
 	free(o);
 }
 
@@ -217,8 +309,8 @@ room(cd_openings *o)
 			return CD_ERR_NOMEM;
 		o->blk = blk;
 		/* (an entry a cache line) */
-		if ((blk[o->nblk] = aligned_alloc(64,
-		    EBLOCK * sizeof(**blk))) == NULL)
+		if ((blk[o->nblk] = table_alloc(o, EBLOCK * sizeof(**blk),
+		    false)) == NULL)
 			return CD_ERR_NOMEM;
 		o->nblk++;
 	}
@@ -228,9 +320,9 @@ room(cd_openings *o)
 		return CD_ERR_NOMEM;
 	for (cap = 1024; cap < 4 * (o->n + 1); cap *= 2)
 		;
-	if ((slot = calloc(cap, sizeof(*slot))) == NULL)
+	if ((slot = table_alloc(o, cap * sizeof(*slot), true)) == NULL)
 		return CD_ERR_NOMEM;
-	free(o->slot);
+	table_free(o, o->slot);
 	o->slot = slot;
 	o->slot_mask = cap - 1;
 	for (k = 0; k < o->n; k++)
@@ -259,7 +351,8 @@ names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 		need += 2 * nm->len[k] + 2;
 	if (o->names == NULL || need > o->names_size - o->names_used) {
 		size_t size = need > SBLOCK ? need : SBLOCK;
-		struct sblock *sb = malloc(sizeof(*sb) + size);
+		struct sblock *sb = table_alloc(o, sizeof(*sb) + size,
+		    false);
 
 		if (sb == NULL)
 			return NULL;
@@ -896,6 +989,44 @@ classify_walk(const cd_openings *o, const cd_game *g, bool exact,
 	return NULL;
 }
 
+/*
+ * classify_walk for a game whose main-line keys the parser kept
+ * (CD_PGN_PARSE_MAIN_KEYS): the keys are looked up from the last, and
+ * the moves made again only up to the first that a line's key has (its
+ * 32 high bits), to compare the position with the line.  NULL with *ply
+ * not 0 when that position is not the line's.
+ */
+static const struct entry *
+classify_keys(const cd_openings *o, const cd_game *g, uint32_t *ply)
+{
+	const uint64_t *key = g->priv->keys;
+	const struct entry *e = NULL;
+	cd_board b;
+	uint32_t k, i;
+
+	*ply = 0;
+	for (k = (uint32_t)(g->priv->key_next - key); k > 0; k--)
+		if (filter_has(o, key[k - 1]) &&
+		    (e = candidate(o, key[k - 1])) != NULL)
+			break;
+	if (k == 0)
+		return NULL;
+	b = g->start;
+	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
+		cd_move m = g->nodes[i].move;
+
+		if (CD_MOVE_KIND(m) == CD_MK_NORMAL)
+			cd__board_make_normal(&b, CD_MOVE_FROM(m),
+			    CD_MOVE_TO(m));
+		else
+			cd_board_make(&b, m);
+		if (--k == 0)
+			break;
+	}
+	*ply = i != 0 ? g->nodes[i].ply : 1;
+	return i != 0 && entry_is(e, &b) ? e : NULL;
+}
+
 bool
 cd_openings_classify(const cd_openings *o, const cd_game *g,
     cd_opening *out)
@@ -905,7 +1036,11 @@ cd_openings_classify(const cd_openings *o, const cd_game *g,
 
 	/* (when the last candidate is not the line, the game is walked
 	 * again comparing each) */
-	if ((found = classify_walk(o, g, false, &ply)) == NULL && ply != 0)
+	if (g->priv->keys_ok)
+		found = classify_keys(o, g, &ply);
+	else
+		found = classify_walk(o, g, false, &ply);
+	if (found == NULL && ply != 0)
 		found = classify_walk(o, g, true, &ply);
 	if (found == NULL)
 		return false;

@@ -118,6 +118,7 @@ cd_game_free(cd_game *g)
 		free(g->priv->stack);
 		free(g->priv->pboards);
 		free(g->priv->positions);
+		free(g->priv->keys);
 		free(g->priv->tag_hash);
 		free(g->priv);
 	}
@@ -143,6 +144,9 @@ cd__game_clear_start(cd_game *g)
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
 	g->positions = NULL;
+	g->priv->keep = 0;
+	g->priv->keys_ok = false;
+	g->priv->key_next = g->priv->keys;
 	memset(&g->notes[0], 0, sizeof(g->notes[0]));
 	g->nnotes = 1;
 	g->nnagsets = 1;
@@ -444,6 +448,41 @@ cd__game_position_keep(cd_game *g)
 }
 
 cd_status
+cd__game_keep_slow(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	if ((p->keep & CD__KEEP_KEYS) && p->depth == 0) {
+		size_t n = (size_t)(p->key_next - p->keys);
+
+		if (p->key_next == p->key_end) {
+			size_t cap = n < 128 ? 256 : 2 * n;
+			uint64_t *k = cap <= UINT32_MAX ?
+			    realloc(p->keys, cap * sizeof(*k)) : NULL;
+
+			if (k == NULL) {
+				/* (classifying makes the moves again
+				 * instead) */
+				p->keep &= (uint8_t)~CD__KEEP_KEYS;
+				p->keys_ok = false;
+				goto positions;
+			}
+			p->keys = k;
+			p->key_end = k + cap;
+		}
+		p->keys[n] = p->line.board.key;
+		p->key_next = p->keys + n + 1;
+	}
+positions:
+	if ((p->keep & CD__KEEP_POSITIONS) &&
+	    cd__game_position_keep(g) != CD_OK) {
+		p->keep &= (uint8_t)~CD__KEEP_POSITIONS;
+		return CD_ERR_NOMEM;
+	}
+	return CD_OK;
+}
+
+cd_status
 cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node)
 {
 	return cd__game_add_move_san(g, m, NULL, 0, node);
@@ -454,7 +493,10 @@ cd_game_add_move(cd_game *g, cd_move m, uint32_t *node)
 {
 	const cd_board *b = &g->priv->line.board;
 
-	g->positions = NULL;	/* (the parser's, which this move is not in) */
+	/* (the parser's, which this move is not in) */
+	g->positions = NULL;
+	g->priv->keep = 0;
+	g->priv->keys_ok = false;
 	if (m == CD_MOVE_NULL) {
 		if (cd_board_in_check(b))
 			return CD_ERR_ILLEGAL;

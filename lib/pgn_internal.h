@@ -353,6 +353,16 @@ struct cd__game_priv {
 	cd_board *positions;
 	uint32_t positions_cap;
 
+	/* what the parser keeps after each move (KEEP_*): tested once a
+	 * move, 0 in most games */
+	uint8_t keep;
+	/* CD_PGN_PARSE_MAIN_KEYS: keys[k] the key of the position after
+	 * main-line move k + 1, up to key_next; room up to key_end;
+	 * keys_ok while they are the whole main line's (a move added but
+	 * by the parser, a new start or out of memory clears it) */
+	bool keys_ok;
+	uint64_t *keys, *key_next, *key_end;
+
 	/* castling rights cd_game_setup cleared from the FEN tag */
 	char fen_cleared[9];
 
@@ -421,6 +431,28 @@ int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
  * out of the way of the moves of games that keep none).  Out of memory,
  * the game keeps none any more. */
 cd_status cd__game_position_keep(cd_game *g);
+
+/* priv->keep: positions (g->positions), main-line keys (priv->keys) */
+#define CD__KEEP_POSITIONS	1
+#define CD__KEEP_KEYS		2
+
+/* What the parser keeps after a move (priv->keep not 0), out of line;
+ * out of memory: CD_ERR_NOMEM for positions, keys are dropped. */
+cd_status cd__game_keep_slow(cd_game *g);
+
+/* The same, the common case (the main-line key, room for it) inline. */
+static inline cd_status
+cd__game_keep(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	if (p->keep == CD__KEEP_KEYS && p->key_next != p->key_end) {
+		if (p->depth == 0)
+			*p->key_next++ = p->line.board.key;
+		return CD_OK;
+	}
+	return cd__game_keep_slow(g);
+}
 
 /*
  * A brace comment at s (after its `{`; e: the end of the movetext)

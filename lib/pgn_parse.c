@@ -384,6 +384,8 @@ read_movetext(struct parse *ps)
 	const cd_san_lang *lang = ps->o->lang;
 	bool check_null = (ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) != 0;
 	bool ended = false, warned_after = false;
+	/* something to keep after each move (p->keep, set before) */
+	bool keep = p->keep != 0;
 	/* the fast path: English, and no warnings to look for */
 	bool fast = lang == NULL && ps->o->warn == NULL;
 	const char *tried = NULL;	/* a word the fast path could not
@@ -459,9 +461,8 @@ read_movetext(struct parse *ps)
 				    NULL);
 				if (k > 0) {
 					lx.p = w;
-					if (__builtin_expect(g->positions ==
-					    NULL, 1) ||
-					    cd__game_position_keep(g) == CD_OK)
+					if (__builtin_expect(!keep, 1) ||
+					    cd__game_keep(g) == CD_OK)
 						continue;
 					k = CD_ERR_NOMEM;
 				}
@@ -534,8 +535,8 @@ read_movetext(struct parse *ps)
 					st = (cd_status)k;
 					break;
 				}
-				if (g->positions != NULL)
-					st = cd__game_position_keep(g);
+				if (keep)
+					st = cd__game_keep(g);
 				if (ps->o->warn)
 					note_odd_move(ps, &t, idx);
 				break;
@@ -562,8 +563,8 @@ read_movetext(struct parse *ps)
 				return no_anchor(ps);
 			if (st != CD_OK)
 				break;
-			if (g->positions != NULL)
-				st = cd__game_position_keep(g);
+			if (keep)
+				st = cd__game_keep(g);
 			if (ps->o->warn)
 				note_odd_move(ps, &t, idx);
 			break;
@@ -724,6 +725,10 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
 	    cd__game_position_keep(g) != CD_OK)
 		return CD_ERR_NOMEM;
+	g->priv->keep = (uint8_t)((g->positions != NULL ?
+	    CD__KEEP_POSITIONS : 0) |
+	    ((ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) ? CD__KEEP_KEYS : 0));
+	g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
 	return read_movetext(&ps);
 }
 

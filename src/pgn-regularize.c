@@ -219,6 +219,8 @@ main(int argc, char **argv)
 	openings = cli_openings_load();
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
+	if (openings != NULL)	/* (classifying makes fewer moves again) */
+		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;

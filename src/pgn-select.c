@@ -398,6 +398,8 @@ main(int argc, char **argv)
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
 	cli_games.opts.lang = cli_opts.lang;
+	if (osel != NULL)	/* (classifying makes fewer moves again) */
+		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
 	cli_games.each = each;
 	cli_games.need_parse = need_parse;
 	if (by_number) {

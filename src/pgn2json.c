@@ -87,8 +87,11 @@ main(int argc, char **argv)
 		case OPT_VARIATIONS: opt_flags |= CD_JSON_VARIATIONS; break;
 		}
 	}
-	if ((openings = cli_openings_load()) != NULL)
+	if ((openings = cli_openings_load()) != NULL) {
 		opt_flags |= CD_JSON_OPENING;
+		/* (classifying makes fewer moves again) */
+		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
+	}
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.each = to_json;
 	cli_files_open(argc, argv, optind);

@@ -658,9 +658,13 @@ main(int argc, char **argv)
 	}
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
-	for (i = 0; i < nfields; i++)
+	for (i = 0; i < nfields; i++) {
 		if (fields[i].kind >= COL_COMPUTED)
 			cli_games.noparse = false;
+		/* (classifying makes fewer moves again) */
+		if (fields[i].kind == COL_OPENING)
+			cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
+	}
 	for (i = 0; i < nfields; i++)
 		if (fields[i].kind == COL_TAG && !tag_name(fields[i].name))
 			fields[i].seen = 1;	/* warned already */

@@ -93,24 +93,47 @@ read_table(cd_openings *o, const char *text)
 	ck_assert_int_eq(err.status, CD_OK);
 }
 
+/* A game parsed each way classifies alike: the moves made again, the
+ * positions kept, the main line's keys kept, both. */
+static const unsigned parse_flags[4] = { 0, CD_PGN_PARSE_POSITIONS,
+    CD_PGN_PARSE_MAIN_KEYS,
+    CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS };
+
 static void
 classify_case(const char *table, int i)
 {
 	const struct game_case *c = &game_cases[i];
 	cd_openings *o = cd_openings_new();
-	cd_game *g = cd_game_new();
+	cd_game *g = cd_game_new(), *f = cd_game_new();
 	cd_pgn_parse_opts po = { 0 };
 	cd_opening op;
+	uint32_t k;
 	int pass;
 
 	ck_assert_ptr_nonnull(o);
 	read_table(o, table);
 	ck_assert_uint_eq(cd_openings_count(o), 8);	/* one position twice */
-	for (pass = 0; pass < 2; pass++) {
-		po.flags = pass ? CD_PGN_PARSE_POSITIONS : 0;
+	for (pass = 0; pass < 6; pass++) {
+		po.flags = parse_flags[pass < 4 ? pass : pass - 2];
 		ck_assert_int_eq(cd_pgn_parse_text(g, c->moves,
 		    strlen(c->moves), &po, NULL), CD_OK);
-		ck_assert(pass == 0 || g->positions != NULL);
+		ck_assert(pass % 2 == 0 || g->positions != NULL);
+		if (pass >= 4) {
+			/* the moves added after the parser's (which kept
+			 * the keys of its own, or none) */
+			ck_assert_int_eq(cd_pgn_parse_text(f, c->moves,
+			    strlen(c->moves), NULL, NULL), CD_OK);
+			k = f->nodes[0].next;
+			if (k != 0) {
+				ck_assert_int_eq(cd_pgn_parse_text(g,
+				    f->nodes[k].san, strlen(f->nodes[k].san),
+				    &po, NULL), CD_OK);
+				k = f->nodes[k].next;
+			}
+			for (; k != 0; k = f->nodes[k].next)
+				ck_assert_int_eq(cd_game_add_move(g,
+				    f->nodes[k].move, NULL), CD_OK);
+		}
 		if (c->eco == NULL) {
 			ck_assert(!cd_openings_classify(o, g, &op));
 			continue;
@@ -121,6 +144,7 @@ classify_case(const char *table, int i)
 		ck_assert_uint_eq(op.ply, c->ply);
 	}
 	cd_game_free(g);
+	cd_game_free(f);
 	cd_openings_free(o);
 }
 
@@ -262,7 +286,7 @@ START_TEST(test_random)
 	cd_game *g = cd_game_new(), *p = cd_game_new();
 	cd_pgn_parse_opts po = { 0 };
 	cd_buf pgn = { 0 };
-	int i, pass, hits = 0;
+	int i, pass, hits = 0, vars = 0;
 
 	/* lines of 1 to 12 random moves, numbered or not, and some that
 	 * go on from an earlier line */
@@ -291,19 +315,37 @@ START_TEST(test_random)
 		bool fa, fb;
 		const char *from = lines[rnd(LINES)];
 
-		/* a line of the table (or none), then random moves */
+		/* a line of the table (or none; parsed keeping its keys,
+		 * which the moves added after it make stale), then random
+		 * moves, some with a variation among them (whose moves are
+		 * not the main line's) */
 		cd_game_clear(g);
 		line[0] = '\0';
+		po.flags = CD_PGN_PARSE_MAIN_KEYS;
 		if (rnd(4) != 0)
 			ck_assert_int_eq(cd_pgn_parse_text(g, from,
-			    strlen(from), NULL, NULL), CD_OK);
-		random_moves(g, (int)rnd(80), line, sizeof(line), true);
+			    strlen(from), &po, NULL), CD_OK);
+		random_moves(g, (int)rnd(30), line, sizeof(line), true);
+		if (g->nnodes > 1 && rnd(3) == 0) {
+			bool empty;
+
+			ck_assert_int_eq(cd_game_begin_variation(g), CD_OK);
+			random_moves(g, 1 + (int)rnd(8), line, sizeof(line),
+			    true);
+			ck_assert_int_eq(cd_game_end_variation(g, &empty),
+			    CD_OK);
+			vars++;
+		}
+		random_moves(g, (int)rnd(50), line, sizeof(line), true);
 		pgn.len = 0;
 		ck_assert_int_eq(cd_pgn_write_buf(g, 0, &pgn), CD_OK);
 		fb = brute(o, g, &b);
 		hits += fb;
-		for (pass = 0; pass < 2; pass++) {
-			po.flags = pass ? CD_PGN_PARSE_POSITIONS : 0;
+		fa = cd_openings_classify(o, g, &a);
+		ck_assert_int_eq(fa, fb);
+		ck_assert(!fa || a.ply == b.ply);
+		for (pass = 0; pass < 4; pass++) {
+			po.flags = parse_flags[pass];
 			ck_assert_int_eq(cd_pgn_parse_text(p, pgn.data, pgn.len,
 			    &po, NULL), CD_OK);
 			fa = cd_openings_classify(o, p, &a);
@@ -316,6 +358,7 @@ START_TEST(test_random)
 		}
 	}
 	ck_assert_int_gt(hits, GAMES / 2);
+	ck_assert_int_gt(vars, GAMES / 5);
 	cd_buf_free(&pgn);
 	cd_game_free(g);
 	cd_game_free(p);

@@ -76,12 +76,15 @@ CD_API bool cd_openings_find(const cd_openings *o, const cd_board *b,
     cd_opening *out);
 
 /*
- * Classify g by its main line (from g->positions when the parser kept
- * them, else replayed from g->start, up to the first position from
- * which no position of the table can be reached: fewer pieces, or
- * pawns gone from their first rank that every line keeps there).  true
- * and *out filled, out->ply the ply of the position; false when no
- * position of the main line ends a line of the table.
+ * Classify g by its main line.  When the parser kept its keys
+ * (CD_PGN_PARSE_MAIN_KEYS), they are looked up from the last, and the
+ * moves made again only up to the position found, to compare it with
+ * its line; else from g->positions when the parser kept them, or
+ * replayed from g->start, up to the first position from which no
+ * position of the table can be reached: fewer pieces, or pawns gone
+ * from their first rank that every line keeps there.  true and *out
+ * filled, out->ply the ply of the position; false when no position of
+ * the main line ends a line of the table.
  */
 CD_API bool cd_openings_classify(const cd_openings *o, const cd_game *g,
     cd_opening *out);

@@ -474,7 +474,12 @@ enum {
 	/* keep each comment's text as written, for data output (not for
 	 * writing PGN): only trimmed at both ends and CRLF line ends made
 	 * LF; white space, line ends and `}` stay (see cd_game_note) */
-	CD_PGN_PARSE_COMMENTS_AS_WRITTEN = 1 << 3
+	CD_PGN_PARSE_COMMENTS_AS_WRITTEN = 1 << 3,
+	/* keep the Zobrist key of the position after each main-line
+	 * move, inside the game, for cd_openings_classify (which then
+	 * makes the moves again only up to the position it finds): one
+	 * 64-bit store a move */
+	CD_PGN_PARSE_MAIN_KEYS = 1 << 4
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
