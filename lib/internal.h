@@ -41,6 +41,8 @@ cd__error_ok(cd_error *e)
 	e->msg[0] = '\0';
 }
 
+void *cd__huge_alloc(size_t want, size_t *cap);
+
 /*
  * Grow the array whose pointer is at pp (of *cap elements of size) to
  * hold need elements, doubling from min: 0, or -1 with the array

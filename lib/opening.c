@@ -27,8 +27,6 @@
  */
 #include "config.h"
 
-#include <sys/mman.h>
-
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +67,7 @@ struct sblock {
 
 /* The region (see above): not under a sanitizer of memory, which checks
  * each allocation only when it is one of malloc's. */
-#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE) && \
-    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define HAVE_REGION	1
 #define REGION_SIZE	((size_t)2 << 20)
 #else
@@ -106,29 +103,6 @@ ent(const cd_openings *o, size_t k)
 	return &o->blk[k / EBLOCK][k % EBLOCK];
 }
 
-/* The region of REGION_SIZE bytes (zeroed, aligned to its size, the
- * system asked to give it as one page), or NULL. */
-static char *
-region_map(void)
-{
-#if HAVE_REGION
-	char *p = mmap(NULL, 2 * REGION_SIZE, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
-
-	if (p == MAP_FAILED)
-		return NULL;
-	/* (what lies outside the aligned part given back) */
-	a = p + (-(uintptr_t)p & (REGION_SIZE - 1));
-	if (a > p)
-		munmap(p, (size_t)(a - p));
-	munmap(a + REGION_SIZE, REGION_SIZE - (size_t)(a - p));
-	(void)madvise(a, REGION_SIZE, MADV_HUGEPAGE);
-	return a;
-#else
-	return NULL;
-#endif
-}
-
 /* size bytes for the table, aligned to 64, zeroed when zero: from the
  * region while it has room, else from malloc. */
 static void *
@@ -137,9 +111,10 @@ table_alloc(cd_openings *o, size_t size, bool zero)
 	void *p;
 
 	if (o->region != NULL && size <= REGION_SIZE - o->region_used) {
-		/* (the region is never written but here, and zero) */
 		p = o->region + o->region_used;
 		o->region_used += ALIGN64(size);
+		if (zero)
+			memset(p, 0, size);
 		return p;
 	}
 	if ((p = aligned_alloc(64, ALIGN64(size))) != NULL && zero)
@@ -159,12 +134,14 @@ table_free(cd_openings *o, void *p)
 cd_openings *
 cd_openings_new(void)
 {
-	char *region = region_map();
+	size_t cap;
+	char *region = HAVE_REGION ? cd__huge_alloc(REGION_SIZE, &cap) : NULL;
 	cd_openings *o;
 
 	if (region == NULL)
 		return calloc(1, sizeof(cd_openings));
 	o = (cd_openings *)(void *)region;
+	memset(o, 0, sizeof(*o));
 	o->region = region;
 	o->region_used = ALIGN64(sizeof(*o));
 	return o;
@@ -187,13 +164,7 @@ cd_openings_free(cd_openings *o)
 	}
 	table_free(o, o->slot);
 	cd_game_free(o->game);
-#if HAVE_REGION
-	if (o->region != NULL) {
-		munmap(o->region, REGION_SIZE);
-		return;
-	}
-#endif
-	free(o);
+	free(o);		/* (the region, where it is one) */
 }
 
 size_t

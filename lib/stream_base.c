@@ -15,7 +15,6 @@
 #include <string.h>
 #include <poll.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 #include "stream_int.h"
 
@@ -131,29 +130,4 @@ cd__stream_read_in(cd_stream *s)
 		s->in_eof = 1;
 	s->in_len += (size_t)k;
 	return CD_OK;
-}
-
-#define HUGE_PAGE	((size_t)2 << 20)
-
-/*
- * Room for want bytes in place of old (whose bytes are not kept), in
- * huge pages where the system gives them: a page fault each 2 MiB, not
- * each 4 KiB, on buffers of megabytes.  *cap: its size; NULL (and 0)
- * when there is no memory.
- */
-void *
-cd__stream_huge_alloc(void *old, size_t want, size_t *cap)
-{
-	size_t n = (want + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	void *p;
-
-	free(old);
-	*cap = 0;
-	if (posix_memalign(&p, HUGE_PAGE, n) != 0)
-		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, n, MADV_HUGEPAGE);
-#endif
-	*cap = n;
-	return p;
 }

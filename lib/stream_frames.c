@@ -107,7 +107,7 @@ job_wait_slot(cd_stream *s, struct job *j)
 	b = s->quit ? NULL : job_slot(j);
 	pthread_mutex_unlock(&s->mu);
 	if (b != NULL && b->data == NULL)
-		b->data = cd__stream_huge_alloc(NULL, BLOCK, &b->cap);
+		b->data = cd__huge_alloc(BLOCK, &b->cap);
 	return b;
 }
 
@@ -178,9 +178,11 @@ job_whole(cd_stream *s, struct job *j, cd_stream *d)
 		return false;
 	if ((b = job_wait_slot(s, j)) == NULL)
 		return true;	/* (the stream is being freed) */
-	if (b->cap < fcs &&
-	    (b->data = cd__stream_huge_alloc(b->data, (size_t)fcs, &b->cap)) == NULL)
-		return false;
+	if (b->cap < fcs) {
+		free(b->data);
+		if ((b->data = cd__huge_alloc((size_t)fcs, &b->cap)) == NULL)
+			return false;
+	}
 	r = cd__zstd.ZSTD_decompressDCtx(d->cx, b->data, (size_t)fcs, j->c,
 	    j->clen);
 	if (cd__zstd.ZSTD_isError(r))
@@ -434,9 +436,11 @@ splitter(void *arg)
 		hint = 0;
 		if ((j = job_new(s, JOB_FRAME)) == NULL)
 			return NULL;
-		if (len > j->ccap &&
-		    (j->c = cd__stream_huge_alloc(j->c, len, &j->ccap)) == NULL)
-			break;
+		if (len > j->ccap) {
+			free(j->c);
+			if ((j->c = cd__huge_alloc(len, &j->ccap)) == NULL)
+				break;
+		}
 		memcpy(j->c, s->in + s->in_pos, len);
 		j->clen = len;
 		j->out = out;

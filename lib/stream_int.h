@@ -247,7 +247,6 @@ cd_stream *cd__stream_open_part(const void *buf, size_t len, uint64_t base,
 
 /* stream_thread.c */
 void cd__stream_thread_start(cd_stream *s, unsigned workers);
-void *cd__stream_huge_alloc(void *old, size_t want, size_t *cap);
 cd_status cd__stream_thread_read(cd_stream *s, void *buf, size_t cap,
     size_t *n);
 bool cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,

@@ -59,7 +59,7 @@ cd__stream_thread_start(cd_stream *s, unsigned workers)
 	if (s->fmt == CD_STREAM_ZSTD && cd__stream_frames_start(s, workers))
 		return;
 	/* (one allocation: few page faults) */
-	if ((ring = cd__stream_huge_alloc(NULL, RING * BLOCK, &cap)) == NULL)
+	if ((ring = cd__huge_alloc(RING * BLOCK, &cap)) == NULL)
 		return;
 	for (i = 0; i < RING; i++)
 		s->ring[i].data = ring + i * BLOCK;
