@@ -55,6 +55,10 @@ struct job {
 	enum job_kind kind;
 	uint8_t *c;		/* JOB_FRAME: the frame's bytes */
 	size_t clen, ccap;
+	char *ring;		/* JOB_RING blocks of BLOCK bytes */
+	size_t ring_cap;
+	char *whole;		/* a frame decoded at once */
+	size_t whole_cap;
 	uint64_t out;		/* the most it decompresses to */
 	uint64_t base;		/* their offset in the input */
 	struct serr err;	/* the error its last block ends with */
@@ -106,8 +110,13 @@ job_wait_slot(cd_stream *s, struct job *j)
 		pthread_cond_wait(&s->fr->cvw, &s->mu);
 	b = s->quit ? NULL : job_slot(j);
 	pthread_mutex_unlock(&s->mu);
-	if (b != NULL && b->data == NULL)
-		b->data = cd__huge_alloc(BLOCK, &b->cap);
+	if (b == NULL)
+		return NULL;
+	/* (one allocation for the job's blocks: few page faults) */
+	if (j->ring == NULL)
+		j->ring = cd__huge_alloc(JOB_RING * BLOCK, &j->ring_cap);
+	b->data = j->ring == NULL ? NULL : j->ring + (b - j->b) * BLOCK;
+	b->cap = BLOCK;
 	return b;
 }
 
@@ -178,11 +187,14 @@ job_whole(cd_stream *s, struct job *j, cd_stream *d)
 		return false;
 	if ((b = job_wait_slot(s, j)) == NULL)
 		return true;	/* (the stream is being freed) */
-	if (b->cap < fcs) {
-		free(b->data);
-		if ((b->data = cd__huge_alloc((size_t)fcs, &b->cap)) == NULL)
+	if (j->whole_cap < fcs) {
+		free(j->whole);
+		if ((j->whole = cd__huge_alloc((size_t)fcs, &j->whole_cap)) ==
+		    NULL)
 			return false;
 	}
+	b->data = j->whole;
+	b->cap = j->whole_cap;
 	r = cd__zstd.ZSTD_decompressDCtx(d->cx, b->data, (size_t)fcs, j->c,
 	    j->clen);
 	if (cd__zstd.ZSTD_isError(r))
@@ -563,7 +575,7 @@ void
 cd__stream_frames_stop(cd_stream *s)
 {
 	struct frames *fr = s->fr;
-	unsigned i, k;
+	unsigned i;
 
 	pthread_mutex_lock(&s->mu);
 	__atomic_store_n(&s->quit, 1, __ATOMIC_RELEASE);
@@ -578,8 +590,8 @@ cd__stream_frames_stop(cd_stream *s)
 	pthread_cond_destroy(&fr->cvw);
 	for (i = 0; i < fr->njobs; i++) {
 		free(fr->jobs[i].c);
-		for (k = 0; k < JOB_RING; k++)
-			free(fr->jobs[i].b[k].data);
+		free(fr->jobs[i].ring);
+		free(fr->jobs[i].whole);
 	}
 	free(fr->jobs);
 	free(fr->wt);
@@ -592,15 +604,11 @@ cd__stream_frames_memory(const cd_stream *s)
 {
 	const struct frames *fr = s->fr;
 	size_t n = fr->njobs * sizeof(*fr->jobs);
-	unsigned i, k;
+	unsigned i;
 
 	/* (the workers' decoders are not counted: they come and go) */
-	for (i = 0; i < fr->njobs; i++) {
-		if (fr->jobs[i].c != NULL)
-			n += fr->jobs[i].clen;
-		for (k = 0; k < JOB_RING; k++)
-			if (fr->jobs[i].b[k].data != NULL)
-				n += fr->jobs[i].b[k].cap;
-	}
+	for (i = 0; i < fr->njobs; i++)
+		n += fr->jobs[i].ccap + fr->jobs[i].ring_cap +
+		    fr->jobs[i].whole_cap;
 	return n;
 }

@@ -22,7 +22,8 @@
 
 #define IN_CAP		((size_t)256 << 10)	/* compressed input buffer */
 #define OUT_CAP		((size_t)128 << 10)	/* compressed output buffer */
-#define BLOCK		((size_t)2 << 20)	/* decompressed block (a huge page) */
+#define BLOCK		((size_t)256 << 10)	/* decompressed block (read
+						 * while in the caches) */
 #define RING		4
 #define HEAD		6	/* bytes that decide every format */
 #define HEADER_MAX	18	/* a zstd frame header's most */
