@@ -472,6 +472,23 @@ splitter(void *arg)
 	return NULL;
 }
 
+/* Tell the workers (and the splitting thread) to end, and wait for the
+ * workers. */
+static void
+frames_quit(cd_stream *s)
+{
+	struct frames *fr = s->fr;
+	unsigned i;
+
+	pthread_mutex_lock(&s->mu);
+	__atomic_store_n(&s->quit, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&s->cv);
+	pthread_cond_broadcast(&fr->cvw);
+	pthread_mutex_unlock(&s->mu);
+	for (i = 0; i < fr->started; i++)
+		pthread_join(fr->wt[i], NULL);
+}
+
 /*
  * Decode the zstd input of s on workers threads (0: one per CPU, at
  * most WORKERS_MAX) and a splitting one.  False when they cannot be
@@ -511,13 +528,7 @@ cd__stream_frames_start(cd_stream *s, unsigned workers)
 	    pthread_create(&s->thread, NULL, splitter, s) == 0)
 		return true;
 	/* (nothing read yet: the input is as it was) */
-	pthread_mutex_lock(&s->mu);
-	__atomic_store_n(&s->quit, 1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&s->cv);
-	pthread_cond_broadcast(&fr->cvw);
-	pthread_mutex_unlock(&s->mu);
-	for (i = 0; i < fr->started; i++)
-		pthread_join(fr->wt[i], NULL);
+	frames_quit(s);
 	s->quit = 0;
 	s->fr = NULL;
 	s->threaded = 0;
@@ -577,14 +588,8 @@ cd__stream_frames_stop(cd_stream *s)
 	struct frames *fr = s->fr;
 	unsigned i;
 
-	pthread_mutex_lock(&s->mu);
-	__atomic_store_n(&s->quit, 1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&s->cv);
-	pthread_cond_broadcast(&fr->cvw);
-	pthread_mutex_unlock(&s->mu);
+	frames_quit(s);
 	pthread_join(s->thread, NULL);
-	for (i = 0; i < fr->started; i++)
-		pthread_join(fr->wt[i], NULL);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->cv);
 	pthread_cond_destroy(&fr->cvw);
