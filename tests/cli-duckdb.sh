@@ -13,17 +13,11 @@ NAME=duckdb
 . "$top_srcdir/tests/testlib.sh"
 C="$top_srcdir/../shared/corpus/online/pnmadelaine-chess--lichess.pgn.xz"
 [ -f "$C" ] || { echo "SKIP: no corpus at $C"; exit 77; }
-command -v node >/dev/null 2>&1 || { echo "SKIP: node is not installed"; exit 77; }
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed"; exit 77; }
+. "$top_srcdir/tests/npm-lib.sh"
 D="${DUCKDB_DIR:-$top_builddir/tests/duckdb}"
-if [ ! -f "$D/node_modules/@duckdb/node-api/package.json" ]; then
-	command -v npm >/dev/null 2>&1 ||
-	    { echo "SKIP: npm is not installed (@duckdb/node-api needed)"; exit 77; }
-	mkdir -p "$D" && (cd "$D" && echo '{"private": true}' >package.json &&
-	    timeout 300 npm install --no-save --no-audit --no-fund \
-	    @duckdb/node-api@1.5.6-r.1 >npm.log 2>&1) ||
-	    { echo "SKIP: npm install @duckdb/node-api failed (see $D/npm.log)"; exit 77; }
-fi
+npm_package @duckdb/node-api@1.5.6-r.1 "$D" ||
+    { echo "SKIP: $npm_why"; exit 77; }
 cd "$T" || exit 99
 in=$(printf 'a\tb.pgn')
 xz -dc "$C" | head -c 600000 | "$tooldir/pgn-select" -q --games=1-199 >"$in"

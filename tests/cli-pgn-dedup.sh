@@ -136,18 +136,11 @@ moves:last:0 text:first:0 text:most-tags:0 game:first:1 game:last:1
 game:most-tags:1"
 
 # the chessops peer, or nothing
-D="${CHESSOPS_DIR:-$top_builddir/tests/chessops}"
+. "$top_srcdir/tests/npm-lib.sh"
+D=$CHESSOPS_D
 peer=
-if command -v node >/dev/null 2>&1; then
-	if [ ! -f "$D/node_modules/chessops/package.json" ] &&
-	    command -v npm >/dev/null 2>&1; then
-		mkdir -p "$D" && (cd "$D" && echo '{"private": true}' >package.json &&
-		    timeout 300 npm install --no-save \
-		    --no-audit --no-fund chessops@0.15.1 >npm.log 2>&1)
-	fi
-	[ -f "$D/node_modules/chessops/package.json" ] && peer=1
-fi
-[ -n "$peer" ] || echo "note: no node or chessops: the groups are not compared"
+npm_package "$CHESSOPS" "$D" && peer=1
+[ -n "$peer" ] || echo "note: $npm_why: the groups are not compared"
 
 # games FILE: how many games FILE holds
 games() {

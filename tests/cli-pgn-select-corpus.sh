@@ -14,11 +14,10 @@
 # --wrong-result, each with its -v complement.
 #
 # chessops is taken from CHESSOPS_DIR (a directory with
-# node_modules/chessops), else from $top_builddir/tests/chessops (where
-# the other chessops tests install it), else /tmp/npm-peers, else
-# installed with npm
-# into the test's temporary directory; without node, or when that
-# fails, the chessops half is skipped with a message and the rest runs.
+# node_modules/chessops), else from $top_builddir/tests/chessops, where
+# npm installs it the first time (tests/npm-lib.sh); without node, or
+# when that fails, the chessops half is skipped with a message and the
+# rest runs.
 # Skipped (77) without the corpus.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
@@ -108,25 +107,10 @@ grep -q "^pgn-select: 14539 games read, [0-9]* written, 0 rejected" \
     "$T/stats" || fail "--stats: $(cat "$T/stats")"
 
 # chessops
-find_chessops() {
-	for d in "${CHESSOPS_DIR:-}" "$top_builddir/tests/chessops" \
-	    /tmp/npm-peers; do
-		[ -n "$d" ] && [ -f "$d/node_modules/chessops/package.json" ] &&
-		    { echo "$d"; return 0; }
-	done
-	command -v npm >/dev/null 2>&1 || return 1
-	timeout 120 npm install --silent --no-audit --no-fund \
-	    --prefix "$T/npm" chessops >/dev/null 2>&1 &&
-	    [ -f "$T/npm/node_modules/chessops/package.json" ] &&
-	    { echo "$T/npm"; return 0; }
-	return 1
-}
-if ! command -v node >/dev/null 2>&1; then
-	echo "SKIP (part): no node: the chessops counts are not checked"
-elif ! D=$(find_chessops); then
-	echo "SKIP (part): no chessops (set CHESSOPS_DIR, or npm install" \
-	    "--prefix /tmp/npm-peers chessops): the chessops counts are not" \
-	    "checked"
+. "$top_srcdir/tests/npm-lib.sh"
+D=$CHESSOPS_D
+if ! npm_package "$CHESSOPS" "$D"; then
+	echo "SKIP (part): $npm_why: the chessops counts are not checked"
 else
 	FEN='rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3'
 	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr <"$G" \
