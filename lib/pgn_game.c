@@ -456,19 +456,17 @@ cd__game_keep_slow(cd_game *g)
 		size_t n = (size_t)(p->key_next - p->keys);
 
 		if (p->key_next == p->key_end) {
-			size_t cap = n < 128 ? 256 : 2 * n;
-			uint64_t *k = cap <= UINT32_MAX ?
-			    realloc(p->keys, cap * sizeof(*k)) : NULL;
+			size_t cap = (size_t)(p->key_end - p->keys);
 
-			if (k == NULL) {
+			if (cd__grow(&p->keys, &cap, n + 1, sizeof(*p->keys),
+			    256) != 0) {
 				/* (classifying makes the moves again
 				 * instead) */
 				p->keep &= (uint8_t)~CD__KEEP_KEYS;
 				p->keys_ok = false;
 				goto positions;
 			}
-			p->keys = k;
-			p->key_end = k + cap;
+			p->key_end = p->keys + cap;
 		}
 		p->keys[n] = p->line.board.key;
 		p->key_next = p->keys + n + 1;
