@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,11 +119,7 @@ cli_msg_member(void *ctx, const char *name, unsigned long line)
 		cli_fatal("out of memory");
 	pthread_mutex_lock(&zip_lock);
 	z = zip_input(ctx, 1);
-	if (z->n == z->cap) {
-		z->cap = z->cap ? 2 * z->cap : 16;
-		if ((z->m = realloc(z->m, z->cap * sizeof(*z->m))) == NULL)
-			cli_fatal("out of memory");
-	}
+	cli_grow(&z->m, &z->cap, z->n, sizeof(*z->m), 16);
 	z->m[z->n].line = line;
 	z->m[z->n++].name = copy;
 	pthread_mutex_unlock(&zip_lock);
@@ -242,6 +239,27 @@ cli_fatal(const char *fmt, ...)
 	vwarn_at(0, NULL, 0, 0, fmt, ap);
 	va_end(ap);
 	exit(2);
+}
+
+void
+cli_grow(void *pp, size_t *cap, size_t n, size_t size, size_t min)
+{
+	size_t c = *cap ? *cap : min;
+	void *p, *q;
+
+	if (n < *cap)
+		return;
+	while (c <= n) {
+		if (c > SIZE_MAX / 2 / size)
+			cli_fatal("out of memory");
+		c *= 2;
+	}
+	/* (the pointer copied in and out: any object pointer type) */
+	memcpy(&p, pp, sizeof(p));
+	if ((q = realloc(p, c * size)) == NULL)
+		cli_fatal("out of memory");
+	memcpy(pp, &q, sizeof(q));
+	*cap = c;
 }
 
 void

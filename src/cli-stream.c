@@ -38,12 +38,7 @@ static size_t nopen, open_cap;
 void
 cli_input_named(FILE *f, const char *file)
 {
-	if (nopen == open_cap) {
-		open_cap = open_cap ? 2 * open_cap : 8;
-		if ((open_inputs = realloc(open_inputs, open_cap *
-		    sizeof(*open_inputs))) == NULL)
-			cli_fatal("out of memory");
-	}
+	cli_grow(&open_inputs, &open_cap, nopen, sizeof(*open_inputs), 8);
 	open_inputs[nopen].f = f;
 	open_inputs[nopen++].file = file;
 }

@@ -41,6 +41,11 @@ void cli_usage_error(const char *fmt, ...)
 void cli_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
+/* Room in the array whose pointer is at pp (*cap elements of size) for
+ * one more than n: doubled, from min; a system error (exit 2) without
+ * memory. */
+void cli_grow(void *pp, size_t *cap, size_t n, size_t size, size_t min);
+
 /* "prog (chessdata) VERSION" on standard output. */
 void cli_print_version(void);
 

@@ -464,12 +464,7 @@ static size_t nruns, runcap;
 static void
 run_add(size_t id)
 {
-	if (nruns == runcap) {
-		runcap = runcap ? 2 * runcap : 64;
-		runs = realloc(runs, runcap * sizeof(*runs));
-		if (runs == NULL)
-			cli_fatal("out of memory");
-	}
+	cli_grow(&runs, &runcap, nruns, sizeof(*runs), 64);
 	runs[nruns++] = id;
 }
 
@@ -1060,12 +1055,7 @@ infile_add(FILE *f, const char *name, uint64_t *base)
 		return -1;
 	if ((nfd = dup(fd)) < 0)
 		return -1;
-	if (ninfiles == infiles_cap) {
-		infiles_cap = infiles_cap ? 2 * infiles_cap : 8;
-		infiles = realloc(infiles, infiles_cap * sizeof(*infiles));
-		if (infiles == NULL)
-			cli_fatal("out of memory");
-	}
+	cli_grow(&infiles, &infiles_cap, ninfiles, sizeof(*infiles), 8);
 	infiles[ninfiles].fd = nfd;
 	infiles[ninfiles].name = name;
 	infiles[ninfiles].st = st;

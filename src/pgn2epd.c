@@ -487,12 +487,8 @@ push(struct epd *e, const cd_board *before, uint32_t node, uint32_t line,
 {
 	struct pending *p;
 
-	if (e->stack_len == e->stack_cap) {
-		e->stack_cap = e->stack_cap ? 2 * e->stack_cap : 64;
-		e->stack = realloc(e->stack, e->stack_cap * sizeof(*e->stack));
-		if (e->stack == NULL)
-			cli_fatal("out of memory");
-	}
+	cli_grow(&e->stack, &e->stack_cap, e->stack_len, sizeof(*e->stack),
+	    64);
 	p = &e->stack[e->stack_len++];
 	p->before = *before;
 	p->node = node;
