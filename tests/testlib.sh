@@ -27,3 +27,13 @@ expect() {
 	rc=$?
 	[ "$rc" -eq "$want" ] || { fail "exit $rc, expected $want: $*"; cat "$T/err" >&2; }
 }
+
+# built_tools: the name of every program the build installs (make
+# check passes bin_PROGRAMS as $bin_programs), one a line, so that a
+# test over all tools covers a new one the day it is added
+built_tools() {
+	for p in ${bin_programs:?}; do
+		p=${p##*/}
+		echo "${p%.exe}"
+	done
+}
