@@ -160,9 +160,7 @@ missing_tag(const char *name)
 
 /* ---- --sql ---- */
 
-/* The most rows an INSERT holds: a statement takes the rows of whole
- * output batches (a few hundred games at most) until it holds this
- * many or more. */
+/* The most rows an INSERT holds (sql_emit). */
 #define SQL_ROWS	1000
 
 /* Whether tag or field name is an integer: the ratings (Elo, USCF,
@@ -311,40 +309,73 @@ sql_create(cd_buf *b)
 	b->len += 3;
 }
 
-/* The head of an INSERT (sql_head: "INSERT INTO table VALUES\n"), and
- * how many rows the statement written last holds (0: none is open).
- * Each output batch's rows come as one INSERT (row), and sql_emit,
- * which sees the batches in input order, makes them continue the open
- * statement until it holds SQL_ROWS rows. */
+/*
+ * The rows go in multi-row INSERTs, one a group of SQL_ROWS games by
+ * game number (games 1 to 1000, 1001 to 2000, ...; a rejected game
+ * leaves its group a row shorter), so that the statements are the same
+ * however the games fall into output batches (-j).  A batch's output
+ * (row) begins with a struct sql_mark, then its rows: each "(...)",
+ * after ",\n" within a group, after ";\n" and sql_head
+ * ("INSERT INTO table VALUES\n") where a group begins in the batch.
+ * sql_emit, which gets the batches in input order, drops the mark and
+ * joins the batch's first row to the statement left open before it,
+ * or ends that one and begins its own.
+ */
+struct sql_mark {
+	uint64_t first, last;	/* the groups of the batch's first and
+				 * last rows */
+};
 static cd_buf sql_head;
-static uint64_t sql_open;
+static bool sql_open;		/* a statement is open ... */
+static uint64_t sql_group;	/* ... for this group */
 
-/* One batch of rows, "INSERT ... VALUES\n(...),\n(...)": written as it
- * is (after a ";\n" that ends the open statement), or as more rows of
- * the open statement. */
 static void
 sql_emit(const char *data, size_t len)
 {
-	uint64_t rows = 1;
-	const char *p, *e = data + len;
+	struct sql_mark m;
 
 	if (len == 0)
 		return;
-	/* the rows: one line each ("),\n(" between them; a line end in
-	 * a value miscounts, which only moves where a statement ends) */
-	for (p = data; (p = memchr(p, '\n', (size_t)(e - p))) != NULL &&
-	    ++p < e; )
-		rows += *p == '(' && p - data > 2 && p[-2] == ',';
-	if (sql_open > 0 && sql_open < SQL_ROWS) {
+	memcpy(&m, data, sizeof(m));
+	if (sql_open && m.first == sql_group)
 		cli_output_write(",\n", 2);
-		cli_output_write(data + sql_head.len, len - sql_head.len);
-		sql_open += rows;
-		return;
+	else {
+		if (sql_open)
+			cli_output_write(";\n", 2);
+		cli_output_write(sql_head.data, sql_head.len);
 	}
-	if (sql_open > 0)
-		cli_output_write(";\n", 2);
-	cli_output_write(data, len);
-	sql_open = rows;
+	cli_output_write(data + sizeof(m), len - sizeof(m));
+	sql_open = true;
+	sql_group = m.last;
+}
+
+/* The start of a row of game number index in out (sql_emit). */
+static void
+sql_row_start(cd_buf *out, uint64_t index)
+{
+	struct sql_mark m;
+	uint64_t group = (index - 1) / SQL_ROWS;
+
+	cli_buf_reserve(out, sizeof(m) + sql_head.len + 4);
+	if (out->len == 0) {
+		m.first = m.last = group;
+		memcpy(out->data, &m, sizeof(m));
+		out->len = sizeof(m);
+	} else {
+		memcpy(&m, out->data, sizeof(m));
+		if (group == m.last) {
+			memcpy(out->data + out->len, ",\n", 2);
+			out->len += 2;
+		} else {
+			memcpy(out->data + out->len, ";\n", 2);
+			memcpy(out->data + out->len + 2, sql_head.data,
+			    sql_head.len);
+			out->len += 2 + sql_head.len;
+			m.last = group;
+			memcpy(out->data, &m, sizeof(m));
+		}
+	}
+	out->data[out->len++] = '(';
 }
 
 /* Whether s is a tag name as the standard has them (8.1.1: letters,
@@ -574,18 +605,8 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			}
 		}
 	}
-	if (opt_style == CD_FIELD_SQL) {
-		/* the first row of a batch begins an INSERT (sql_emit) */
-		cli_buf_reserve(out, sql_head.len + 3);
-		if (out->len == 0) {
-			memcpy(out->data, sql_head.data, sql_head.len);
-			out->len = sql_head.len;
-		} else {
-			memcpy(out->data + out->len, ",\n", 2);
-			out->len += 2;
-		}
-		out->data[out->len++] = '(';
-	}
+	if (opt_style == CD_FIELD_SQL)
+		sql_row_start(out, j->index);
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
 
@@ -753,7 +774,7 @@ main(int argc, char **argv)
 			cli_warn("warning: no game has a tag '%s': an empty "
 			    "column", fields[i].name);
 	if (opt_sql != NULL) {
-		if (sql_open > 0)
+		if (sql_open)
 			cli_output_write(";\n", 2);
 		cli_output_write("COMMIT;\n", 8);
 		free(sql_head.data);

@@ -131,6 +131,28 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		n=$(grep -c '^INSERT INTO "games" VALUES$' "$T/otb.sql")
 		[ "$n" -ge 14 ] && [ "$n" -le 40 ] || fail "OTB: $n INSERT statements"
 	fi
+	# 2500 games, game 1500 rejected: INSERTs of games 1-1000,
+	# 1001-2000 (one row fewer) and 2001-2500, the same SQL with -j 1
+	# and -j 2 (however the games fall into batches), tags alone too
+	awk 'BEGIN { for (i = 1; i <= 2500; i++)
+	    printf "[Event \"e%d\"]\n[WhiteElo \"%d\"]\n\n1. %s *\n\n", i, i,
+	    i == 1500 ? "Ke3" : "e4" }' >"$T/many.pgn"
+	for f in Event,WhiteElo,@plies Event,WhiteElo; do
+		"$P" -q -j 1 --sql -f $f "$T/many.pgn" >"$T/m1.sql" 2>/dev/null
+		"$P" -q -j 2 --sql -f $f "$T/many.pgn" >"$T/m2.sql" 2>/dev/null
+		cmp -s "$T/m1.sql" "$T/m2.sql" || fail "--sql -f $f: -j 1 and -j 2 differ"
+		awk '/^INSERT/ { if (n) printf "%d ", n; n = 0; next }
+		    /^\(/ { n++ } END { print n }' "$T/m1.sql" >"$T/rows"
+		case $f in
+		*@plies) want="1000 999 500" ;;
+		*) want="1000 1000 500" ;;
+		esac
+		[ "$(cat "$T/rows")" = "$want" ] || fail "--sql -f $f: rows by statement $(cat "$T/rows")"
+		rm -f "$T/m.db"
+		sqlite3 "$T/m.db" <"$T/m1.sql" || fail "--sql -f $f: sqlite3"
+		[ "$(sqlite3 "$T/m.db" 'SELECT count(*), sum(WhiteElo) FROM games WHERE WhiteElo > 2000')" = "500|1125250" ] ||
+		    fail "--sql -f $f: $(sqlite3 "$T/m.db" 'SELECT count(*), sum(WhiteElo) FROM games WHERE WhiteElo > 2000')"
+	done
 	# Every identifier quoted: tags named with the words that SQLite,
 	# DuckDB or PostgreSQL reserve load, as do a table named so
 	words="Transaction Commit Add Leading Only Array Order Group Select Table Values Limit"
