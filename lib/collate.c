@@ -347,14 +347,17 @@ put_round(struct out *o, const char *v, size_t len)
 }
 
 /*
- * Any other value of -k: empty (1), a negative number (2), a number
- * (3: the digits of "[+-]D[.D]" compare as the number), anything else
- * (4, its bytes).  A number: the count of its integer digits without
+ * Any other value of -k: empty (1), anything but a number (2, its
+ * bytes: "?", "-", "unrated"), a negative number (3), a number (4: the
+ * digits of "[+-]D[.D]" compare as the number).  So the values that
+ * say no number come first, as the empty one does, and after the
+ * numbers when reversed: `-r -k WhiteElo` is the strongest first, the
+ * unrated last.  A number: the count of its integer digits without
  * leading zeros (16 bits), those digits, the fraction's digits without
  * trailing zeros, 0x00; a negative number the same with every byte
  * complemented (the larger the magnitude, the smaller the bytes).
  */
-enum { N_EMPTY = 1, N_NEGATIVE, N_NUMBER, N_OTHER };
+enum { N_EMPTY = 1, N_OTHER, N_NEGATIVE, N_NUMBER };
 
 static void
 put_number(struct out *o, const char *v, size_t len)

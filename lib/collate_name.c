@@ -157,7 +157,11 @@ cd_collate_date_path(const char *v, size_t n, int parts, char *out)
 	unsigned ymd[3];
 	char d[9];
 
-	if (v == NULL || cd_collate_date_read(v, n, ymd) != CD_DATE_VALID) {
+	/* no date at all is where "????.??.??" goes, the export form's
+	 * value for it (pgn-sort's first, as the empty value is) */
+	if (v == NULL || n == 0)
+		v = "????.??.??", n = 10;
+	if (cd_collate_date_read(v, n, ymd) != CD_DATE_VALID) {
 		strcpy(out, "_unknown");
 		return strlen(out);
 	}

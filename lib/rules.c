@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "bits.h"
@@ -204,10 +205,33 @@ cd_result_contradiction(const cd_board *b, unsigned endings,
 		return "ends in a fivefold repetition";
 	if (endings & CD_END_SEVENTYFIVE)
 		return "ends after 75 moves without a pawn move or capture";
-	if (!cd_board_can_mate(b, r == CD_PGN_RESULT_WHITE ? CD_WHITE :
-	    CD_BLACK))
+	/* a flag fall loses only where the opponent could mate (6.9); a
+	 * resignation loses whatever is left (5.1.2) */
+	if ((endings & CD_END_TIME_FORFEIT) && !cd_board_can_mate(b,
+	    r == CD_PGN_RESULT_WHITE ? CD_WHITE : CD_BLACK))
 		return r == CD_PGN_RESULT_WHITE ?
-		    "ends with White unable to checkmate" :
-		    "ends with Black unable to checkmate";
+		    "ends on time with White unable to checkmate" :
+		    "ends on time with Black unable to checkmate";
 	return NULL;
+}
+
+/* Whether s (n bytes) ends with the ASCII text t, ignoring case. */
+static bool
+ends_with(const char *s, size_t n, const char *t)
+{
+	size_t k = strlen(t);
+
+	return n >= k && strncasecmp(s + n - k, t, k) == 0;
+}
+
+bool
+cd_game_lost_on_time(const cd_game *g)
+{
+	size_t n;
+	const char *v = cd_game_tag_value(g, "Termination", &n);
+
+	/* the standard's and lichess's "time forfeit", chess.com's
+	 * "... won on time" */
+	return v != NULL && ((n == strlen("time forfeit") &&
+	    ends_with(v, n, "time forfeit")) || ends_with(v, n, " on time"));
 }

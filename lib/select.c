@@ -1674,7 +1674,8 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 	for (k = 0; k < s->nends; k++)
 		if (!(endings & s->ends[k]))
 			return false;
-	if (s->wrong && cd_result_contradiction(&end, endings,
+	if (s->wrong && cd_result_contradiction(&end, endings |
+	    (cd_game_lost_on_time(g) ? CD_END_TIME_FORFEIT : 0),
 	    cd_game_result(g)) == NULL)
 		return false;
 	return true;

@@ -100,7 +100,8 @@ check_result(struct cli_job *j, const cd_pgn_raw_game *raw)
 	end = cd_game_walk_endings(w);
 	/* what pgn-select --wrong-result selects; and a game the Laws
 	 * ended whose result is left unknown */
-	why = cd_result_contradiction(&w->rules.board, end, r);
+	why = cd_result_contradiction(&w->rules.board, end |
+	    (cd_game_lost_on_time(g) ? CD_END_TIME_FORFEIT : 0), r);
 	if (r == CD_PGN_RESULT_UNKNOWN && (end & (CD_END_CHECKMATE |
 	    CD_END_STALEMATE | CD_END_DEAD | CD_END_AUTOMATIC)))
 		why = cd_result_contradiction(&w->rules.board, end,

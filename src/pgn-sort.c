@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -51,6 +52,10 @@ static size_t opt_budget = DEFAULT_BUDGET;
 static const char *opt_tmpdir;
 static char **opt_keys;		/* -k: tags sorted by first */
 static size_t opt_nkeys;
+/* For each -k tag: whether a game read has it, else the first name of
+ * a tag some game has that differs from it in case only (or NULL). */
+static bool *key_seen;
+static char **key_case;
 static int status;		/* exit status so far */
 static uint64_t games_read, games_written, games_rejected;
 
@@ -260,6 +265,50 @@ items_sort(struct item *a, struct item *tmp, size_t n)
 		memcpy(a, src, n * sizeof(*a));
 }
 
+/* Note which -k tags the raw game g has, or has in another case. */
+static void
+keys_note(const cd_pgn_raw_game *g)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < opt_nkeys; i++) {
+		if (key_seen[i])
+			continue;
+		if (cd_pgn_raw_tag(g, opt_keys[i]) != NULL) {
+			key_seen[i] = true;
+			continue;
+		}
+		n = strlen(opt_keys[i]);
+		for (k = 0; key_case[i] == NULL && k < g->ntags; k++)
+			if (g->tags[k].name_len == n &&
+			    strncasecmp(g->tags[k].name, opt_keys[i], n) == 0 &&
+			    (key_case[i] = strndup(g->tags[k].name, n)) ==
+			    NULL)
+				cli_fatal("out of memory");
+	}
+}
+
+/* A warning for each -k tag that no game read has (tag names are
+ * case-sensitive: `-k whiteelo` sorts by nothing). */
+static void
+keys_warn(void)
+{
+	size_t i;
+
+	for (i = 0; i < opt_nkeys; i++) {
+		if (!key_seen[i] && games_read > 0 && key_case[i] != NULL)
+			cli_warn("warning: no game has a tag '%s' (some have "
+			    "'%s': tag names are case-sensitive)",
+			    opt_keys[i], key_case[i]);
+		else if (!key_seen[i] && games_read > 0)
+			cli_warn("warning: no game has a tag '%s'",
+			    opt_keys[i]);
+		free(key_case[i]);
+	}
+	free(key_case);
+	free(key_seen);
+}
+
 /* Fill the key fields of it from a raw game; the key goes to kbuf
  * (kcap bytes).  Returns the key length (more than kcap: nothing
  * written, give more room). */
@@ -272,6 +321,8 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 	uint32_t len;
 
 	cd_collate_from_raw(g, &cg);
+	if (opt_nkeys > 0)
+		keys_note(g);
 	/* the -k tags, then keys 1 to 7 */
 	n = opt_nkeys == 0 ? 0 : cd_collate_key_tags(g,
 	    (const char *const *)opt_keys, opt_nkeys, kbuf, kcap);
@@ -1225,6 +1276,7 @@ finish(void)
 {
 	free(last_buf);
 	free(runs);
+	keys_warn();
 	if (opt_stats)
 		cli_stats(games_read, games_written, games_rejected);
 	cli_exit(status);
@@ -1326,7 +1378,8 @@ usage(void)
 	    "  -c, --check           check that the input is sorted; exit 1 at\n"
 	    "                        the first game out of order\n"
 	    "  -k, --key=TAG[,TAG...]  sort by these tags first (numbers as\n"
-	    "                        numbers, dates as dates), then by the\n"
+	    "                        numbers, after values that are none,\n"
+	    "                        dates as dates), then by the\n"
 	    "                        standard's keys; repeatable\n"
 	    "  -m, --merge           merge already sorted inputs\n"
 	    "  -q, --quiet           no progress line\n"
@@ -1390,6 +1443,9 @@ main(int argc, char **argv)
 	opt_stats = cli_opts.stats;
 	if (opt_check && opt_merge)
 		cli_usage_error("-c and -m cannot be used together");
+	if ((key_seen = calloc(opt_nkeys + 1, sizeof(*key_seen))) == NULL ||
+	    (key_case = calloc(opt_nkeys + 1, sizeof(*key_case))) == NULL)
+		cli_fatal("out of memory");
 	if (opt_check && outpath != NULL)
 		cli_usage_error("-c writes no output: -o makes no sense");
 	if (!opt_check)

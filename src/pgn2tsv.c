@@ -121,8 +121,9 @@ usage(void)
 	    "\n"
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
 	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name games)\n"
-	    "                        with typed columns, then INSERTs (sqlite3,\n"
-	    "                        DuckDB, psql)\n"
+	    "                        with typed columns, then INSERTs of 1000\n"
+	    "                        rows (sqlite3, DuckDB, psql; not with\n"
+	    "                        --csv)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names and\n"
 	    "                        @game, @file, @start, @moves, @uci, @plies\n"
 	    "                        (half-moves), @fullmoves, @result, @final,\n"
@@ -160,9 +161,8 @@ missing_tag(const char *name)
 
 /* ---- --sql ---- */
 
-/* How many rows a transaction holds (about: a game rejected at a
- * boundary makes one longer). */
-#define SQL_ROWS	10000
+/* The most rows an INSERT holds (sql_emit). */
+#define SQL_ROWS	1000
 
 /* Whether tag or field name is an integer: the ratings (Elo, USCF,
  * FIDE ids, lichess's rating changes), PlyCount, Board and the
@@ -173,7 +173,8 @@ sql_integer(const char *name)
 	static const char *const suffix[] = { "Elo", "USCF", "FideId",
 	    "RatingDiff", NULL };
 	static const char *const exact[] = { "PlyCount", "Board",
-	    "EventRounds", "@game", "@plies", "@opening_ply", NULL };
+	    "EventRounds", "@game", "@plies", "@fullmoves", "@opening_ply",
+	    NULL };
 	size_t i, n = strlen(name), k;
 
 	for (i = 0; exact[i] != NULL; i++)
@@ -186,36 +187,28 @@ sql_integer(const char *name)
 	return false;
 }
 
-/* Words that SQLite, DuckDB or PostgreSQL reserve and a tag might be
- * named (any case): such a column is named with a final `_`. */
-static bool
-sql_reserved(const char *name)
+/* Append the SQL identifier name, quoted: in double quotes, each
+ * doubled (standard SQL: no word is then reserved). */
+static void
+sql_ident(cd_buf *b, const char *name)
 {
-	static const char *const words[] = { "all", "and", "any", "as",
-	    "asc", "between", "by", "case", "cast", "check", "collate",
-	    "column", "constraint", "create", "cross", "current", "default",
-	    "delete", "desc", "distinct", "drop", "else", "end", "except",
-	    "exists", "false", "fetch", "for", "foreign", "from", "full",
-	    "grant", "group", "having", "in", "index", "inner", "insert",
-	    "intersect", "into", "is", "join", "key", "left", "like",
-	    "limit", "natural", "not", "null", "offset", "on", "or", "order",
-	    "outer", "primary", "references", "right", "select", "set",
-	    "table", "then", "to", "true", "union", "unique", "update",
-	    "user", "using", "values", "when", "where", "window", "with",
-	    NULL };
-	size_t i;
+	size_t n = strlen(name), i;
 
-	for (i = 0; words[i] != NULL; i++)
-		if (strcasecmp(name, words[i]) == 0)
-			return true;
-	return false;
+	cli_buf_reserve(b, 2 * n + 2);
+	b->data[b->len++] = '"';
+	for (i = 0; i < n; i++) {
+		if (name[i] == '"')
+			b->data[b->len++] = '"';
+		b->data[b->len++] = name[i];
+	}
+	b->data[b->len++] = '"';
 }
 
 /* The SQL name of a column: a tag's name (letters, digits and `_` as
  * the standard has them; other bytes made `_`), a computed field's
- * with `_` for its `@` (`_plies`), and a reserved word with a final
- * `_`: names that need no quotes.  A usage error when two columns
- * get one name (SQL names ignore case). */
+ * with `_` for its `@` (`_plies`); written quoted (sql_ident), so no
+ * name is a reserved word.  A usage error when two columns get one
+ * name (SQL names ignore case). */
 static void
 sql_names(void)
 {
@@ -225,7 +218,7 @@ sql_names(void)
 		struct column *c = &fields[i];
 		char *n;
 
-		if ((n = c->sql_name = malloc(c->name_len + 2)) == NULL)
+		if ((n = c->sql_name = malloc(c->name_len + 1)) == NULL)
 			cli_fatal("out of memory");
 		for (k = 0; k < c->name_len; k++) {
 			unsigned char ch = (unsigned char)c->name[k];
@@ -235,8 +228,6 @@ sql_names(void)
 			    (char)ch : '_';
 		}
 		n[k] = '\0';
-		if (sql_reserved(n))
-			n[k++] = '_', n[k] = '\0';
 		c->integer = sql_integer(c->name);
 		c->real = strcmp(c->name, "@base") == 0 ||
 		    strcmp(c->name, "@increment") == 0;
@@ -291,26 +282,101 @@ null:
 	out->len += 4;
 }
 
-/* The table: CREATE TABLE with each column's type, then BEGIN. */
+/* The table: CREATE TABLE with each column's type. */
 static void
 sql_create(cd_buf *b)
 {
 	size_t i;
 
-	cli_buf_reserve(b, 64 + strlen(opt_sql));
-	b->len += (size_t)sprintf(b->data + b->len, "CREATE TABLE %s (",
-	    opt_sql);
+	cli_buf_reserve(b, 16);
+	memcpy(b->data + b->len, "CREATE TABLE ", 13);
+	b->len += 13;
+	sql_ident(b, opt_sql);
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
+		const char *type = c->integer ? " INTEGER" : c->real ?
+		    " REAL" : " TEXT";
 
-		cli_buf_reserve(b, strlen(c->sql_name) + 16);
-		b->len += (size_t)sprintf(b->data + b->len, "%s%s %s",
-		    i > 0 ? ", " : "", c->sql_name, c->integer ? "INTEGER" :
-		    c->real ? "REAL" : "TEXT");
+		cli_buf_reserve(b, 2);
+		memcpy(b->data + b->len, i > 0 ? ", " : " (", 2);
+		b->len += 2;
+		sql_ident(b, c->sql_name);
+		cli_buf_reserve(b, strlen(type));
+		memcpy(b->data + b->len, type, strlen(type));
+		b->len += strlen(type);
 	}
 	cli_buf_reserve(b, 4);
 	memcpy(b->data + b->len, ");\n", 3);
 	b->len += 3;
+}
+
+/*
+ * The rows go in multi-row INSERTs, one a group of SQL_ROWS games by
+ * game number (games 1 to 1000, 1001 to 2000, ...; a rejected game
+ * leaves its group a row shorter), so that the statements are the same
+ * however the games fall into output batches (-j).  A batch's output
+ * (row) begins with a struct sql_mark, then its rows: each "(...)",
+ * after ",\n" within a group, after ";\n" and sql_head
+ * ("INSERT INTO table VALUES\n") where a group begins in the batch.
+ * sql_emit, which gets the batches in input order, drops the mark and
+ * joins the batch's first row to the statement left open before it,
+ * or ends that one and begins its own.
+ */
+struct sql_mark {
+	uint64_t first, last;	/* the groups of the batch's first and
+				 * last rows */
+};
+static cd_buf sql_head;
+static bool sql_open;		/* a statement is open ... */
+static uint64_t sql_group;	/* ... for this group */
+
+static void
+sql_emit(const char *data, size_t len)
+{
+	struct sql_mark m;
+
+	if (len == 0)
+		return;
+	memcpy(&m, data, sizeof(m));
+	if (sql_open && m.first == sql_group)
+		cli_output_write(",\n", 2);
+	else {
+		if (sql_open)
+			cli_output_write(";\n", 2);
+		cli_output_write(sql_head.data, sql_head.len);
+	}
+	cli_output_write(data + sizeof(m), len - sizeof(m));
+	sql_open = true;
+	sql_group = m.last;
+}
+
+/* The start of a row of game number index in out (sql_emit). */
+static void
+sql_row_start(cd_buf *out, uint64_t index)
+{
+	struct sql_mark m;
+	uint64_t group = (index - 1) / SQL_ROWS;
+
+	cli_buf_reserve(out, sizeof(m) + sql_head.len + 4);
+	if (out->len == 0) {
+		m.first = m.last = group;
+		memcpy(out->data, &m, sizeof(m));
+		out->len = sizeof(m);
+	} else {
+		memcpy(&m, out->data, sizeof(m));
+		if (group == m.last) {
+			memcpy(out->data + out->len, ",\n", 2);
+			out->len += 2;
+		} else {
+			memcpy(out->data + out->len, ";\n", 2);
+			memcpy(out->data + out->len + 2, sql_head.data,
+			    sql_head.len);
+			out->len += 2 + sql_head.len;
+			m.last = group;
+			memcpy(out->data, &m, sizeof(m));
+		}
+	}
+	out->data[out->len++] = '(';
 }
 
 /* Whether s is a tag name as the standard has them (8.1.1: letters,
@@ -540,18 +606,8 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			}
 		}
 	}
-	if (opt_style == CD_FIELD_SQL) {
-		/* a transaction of SQL_ROWS games */
-		size_t n = strlen(opt_sql);
-
-		cli_buf_reserve(out, n + 48);
-		if (j->index > 1 && j->index % SQL_ROWS == 1) {
-			memcpy(out->data + out->len, "COMMIT;\nBEGIN;\n", 15);
-			out->len += 15;
-		}
-		out->len += (size_t)sprintf(out->data + out->len,
-		    "INSERT INTO %s VALUES (", opt_sql);
-	}
+	if (opt_style == CD_FIELD_SQL)
+		sql_row_start(out, j->index);
 	for (i = 0; i < nfields; i++) {
 		const struct column *c = &fields[i];
 
@@ -584,9 +640,8 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 		cell(out, c, tmp->data, tmp->len);
 	}
 	if (opt_style == CD_FIELD_SQL) {
-		cli_buf_reserve(out, 3);
-		memcpy(out->data + out->len, ");\n", 3);
-		out->len += 3;
+		cli_buf_reserve(out, 1);
+		out->data[out->len++] = ')';
 		return NULL;
 	}
 	cli_buf_reserve(out, 2);
@@ -630,8 +685,16 @@ main(int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, "f:H", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
-		case OPT_CSV: opt_style = CD_FIELD_CSV; break;
+		case OPT_CSV:
+			if (opt_sql != NULL)
+				cli_usage_error("--csv and --sql exclude each "
+				    "other");
+			opt_style = CD_FIELD_CSV;
+			break;
 		case OPT_SQL:
+			if (opt_style == CD_FIELD_CSV)
+				cli_usage_error("--csv and --sql exclude each "
+				    "other");
 			opt_style = CD_FIELD_SQL;
 			opt_sql = optarg != NULL ? optarg : "games";
 			break;
@@ -650,11 +713,18 @@ main(int argc, char **argv)
 			    opt_sql[i] == '_' || (i > 0 && opt_sql[i] >= '0' &&
 			    opt_sql[i] <= '9')))
 				break;
-		if (i == 0 || opt_sql[i] != '\0' || sql_reserved(opt_sql))
+		if (i == 0 || opt_sql[i] != '\0')
 			cli_usage_error("--sql: '%s' is no table name "
-			    "(letters, digits and _, not a reserved word)",
-			    opt_sql);
+			    "(letters, digits and _)", opt_sql);
 		sql_names();
+		cli_buf_reserve(&sql_head, 16);
+		memcpy(sql_head.data, "INSERT INTO ", 12);
+		sql_head.len = 12;
+		sql_ident(&sql_head, opt_sql);
+		cli_buf_reserve(&sql_head, 9);
+		memcpy(sql_head.data + sql_head.len, " VALUES\n", 8);
+		sql_head.len += 8;
+		cli_games.emit = sql_emit;
 	}
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
@@ -704,8 +774,12 @@ main(int argc, char **argv)
 		    !fields[i].seen && cli_games.read > 0)
 			cli_warn("warning: no game has a tag '%s': an empty "
 			    "column", fields[i].name);
-	if (opt_sql != NULL)
+	if (opt_sql != NULL) {
+		if (sql_open)
+			cli_output_write(";\n", 2);
 		cli_output_write("COMMIT;\n", 8);
+		free(sql_head.data);
+	}
 	free_fields();
 	cli_rejects_close();
 	cli_finish(status, cli_games.read, cli_games.written,

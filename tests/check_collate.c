@@ -485,7 +485,7 @@ tag_key(const char *name, const char *value, unsigned char *key,
 
 /* Random numbers (signs, leading zeros, fractions with trailing zeros,
  * integers as wide as 15 digits): the keys compare as the numbers, and
- * every number before every other value. */
+ * every other value but the empty one before every number. */
 START_TEST(test_key_tags_numbers)
 {
 	unsigned char ka[128], kb[128];
@@ -522,11 +522,11 @@ START_TEST(test_key_tags_numbers)
 		ck_assert_msg(c == (x[0] > x[1]) - (x[0] < x[1]),
 		    "%s vs %s: %d", a, b, c);
 	}
-	/* empty, numbers, then the rest in byte order */
+	/* empty, the rest in byte order ("?" too), then numbers */
 	{
-		const char *order[] = { "", "-10", "-9.5", "-9", "0", "1.5",
-			"1.55", "9", "10", "1.", "1e3", "2024.01.01", "abc",
-			"x" };
+		const char *order[] = { "", "-", "1.", "1e3", "2024.01.01",
+			"?", "abc", "unrated", "x", "-10", "-9.5", "-9", "0",
+			"1.5", "1.55", "9", "10" };
 		size_t k, n = sizeof(order) / sizeof(order[0]);
 
 		for (k = 0; k + 1 < n; k++) {
@@ -616,8 +616,10 @@ static const struct {
 	{ "1993", 2, "1993/199300" },
 	{ "2024.12", 3, "2024/202412/20241200" },
 	{ "1993.1.1", 1, "_unknown" },
-	{ "", 3, "_unknown" },
-	{ NULL, 3, "_unknown" },
+	{ "1993.1.1", 3, "_unknown" },
+	{ "????.??.??", 1, "0000" },
+	{ "", 3, "0000/000000/00000000" },
+	{ NULL, 1, "0000" },
 };
 
 START_TEST(test_date_path)

@@ -229,6 +229,61 @@ static const struct pos_case positions[] = {
 	{ "k7/2K5/1B6/8/8/8/8/8 b - - 0 1", CD_END_STALEMATE },
 };
 
+/*
+ * A win for a side that cannot mate (FIDE 6.9): wrong only when the
+ * game was lost on time; a resignation wins in any position (5.1.2).
+ * A dead position (5.2.2) makes every decisive result wrong.
+ */
+START_TEST(test_lone_king)
+{
+	static const struct {
+		const char *term;	/* Termination, NULL: none */
+		bool on_time;
+	} terms[] = {
+		{ NULL, false }, { "Normal", false },
+		{ "Black won by resignation", false }, { "time forfeit", true },
+		{ "Time forfeit", true }, { "Hikaru won on time", true },
+		{ "Game drawn by timeout vs insufficient material", false },
+		{ "time forfeits", false },
+	};
+	const char *why;
+	char pgn[256];
+	cd_board b;
+	cd_error err;
+	size_t i;
+
+	for (i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
+		/* Black's lone king against White's rook, 0-1 */
+		snprintf(pgn, sizeof(pgn), "[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 "
+		    "1\"]\n%s%s%s\n1... Ka7 0-1", terms[i].term ?
+		    "[Termination \"" : "", terms[i].term ? terms[i].term : "",
+		    terms[i].term ? "\"]\n" : "");
+		ck_assert_msg(cd_pgn_parse_text(game, pgn, strlen(pgn), NULL,
+		    &err) == CD_OK, "%s", err.msg);
+		ck_assert_msg(cd_game_lost_on_time(game) == terms[i].on_time,
+		    "%s", terms[i].term ? terms[i].term : "(none)");
+		cd_game_end_position(game, &b);
+		why = cd_result_contradiction(&b, cd_game_endings(game) |
+		    (cd_game_lost_on_time(game) ? CD_END_TIME_FORFEIT : 0),
+		    CD_PGN_RESULT_BLACK);
+		if (terms[i].on_time)
+			ck_assert_str_eq(why,
+			    "ends on time with Black unable to checkmate");
+		else
+			ck_assert_ptr_null(why);
+		/* the rook's side may win on time */
+		ck_assert_ptr_null(cd_result_contradiction(&b,
+		    cd_game_endings(game) | CD_END_TIME_FORFEIT,
+		    CD_PGN_RESULT_WHITE));
+	}
+	/* a dead position: a resignation after it changes nothing */
+	ck_assert_int_eq(cd_fen_parse(&b, "k7/8/8/8/8/8/8/KB6 b - - 0 1",
+	    28, 0, &err), CD_OK);
+	ck_assert_str_eq(cd_result_contradiction(&b, cd_board_endings(&b,
+	    NULL), CD_PGN_RESULT_WHITE), "ends in a dead position");
+}
+END_TEST
+
 START_TEST(test_positions)
 {
 	const struct pos_case *c = &positions[_i];
@@ -281,6 +336,7 @@ rules_suite(void)
 	tcase_add_loop_test(tc, test_games, 0,
 	    (int)(sizeof(games) / sizeof(games[0])));
 	tcase_add_test(tc, test_fivefold_seventyfive);
+	tcase_add_test(tc, test_lone_king);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("positions");
 	tcase_add_loop_test(tc, test_positions, 0,

@@ -464,16 +464,25 @@ static const struct move_case move_cases[] = {
 	  CD_SEL_WRONG_RESULT, "", false },
 	{ "[FEN \"k7/8/8/8/8/8/1b6/K7 w - - 0 1\"]\n\n1. Kxb2 1-0",
 	  CD_SEL_WRONG_RESULT, "", true },
+	/* a win for a side that cannot mate: wrong on time (FIDE 6.9), not
+	 * by resignation (5.1.2) */
+	{ "[FEN \"k7/8/8/8/8/8/8/KN5q w - - 0 1\"]\n[Termination \"time "
+	  "forfeit\"]\n\n1. Kb2 1-0", CD_SEL_WRONG_RESULT, "", true },
 	{ "[FEN \"k7/8/8/8/8/8/8/KN5q w - - 0 1\"]\n\n1. Kb2 1-0",
-	  CD_SEL_WRONG_RESULT, "", true },
+	  CD_SEL_WRONG_RESULT, "", false },
 	{ "[FEN \"k7/8/8/8/8/8/8/KN5q w - - 0 1\"]\n\n1. Kb2 0-1",
 	  CD_SEL_WRONG_RESULT, "", false },
 	{ "[FEN \"k7/8/8/8/8/8/p7/KN6 w - - 0 1\"]\n\n1. Nc3 1-0",
 	  CD_SEL_WRONG_RESULT, "", false },
 	{ "[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 1\"]\n\n1... Ka7 0-1",
-	  CD_SEL_WRONG_RESULT, "", true },
-	{ "[FEN \"k7/8/8/8/8/8/8/KB5r w - - 0 1\"]\n\n1. Kb2 1-0",
-	  CD_SEL_WRONG_RESULT, "", true },
+	  CD_SEL_WRONG_RESULT, "", false },
+	{ "[FEN \"k7/8/8/8/8/8/8/KR6 b - - 0 1\"]\n[Termination \"Time "
+	  "forfeit\"]\n\n1... Ka7 0-1", CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KB5r w - - 0 1\"]\n[Termination \"Judit "
+	  "won on time\"]\n\n1. Kb2 1-0", CD_SEL_WRONG_RESULT, "", true },
+	{ "[FEN \"k7/8/8/8/8/8/8/KB5r w - - 0 1\"]\n[Termination \"Judit "
+	  "won by resignation\"]\n\n1. Kb2 1-0", CD_SEL_WRONG_RESULT, "",
+	  false },
 	{ "[FEN \"k7/8/8/8/8/8/8/KB5n w - - 0 1\"]\n\n1. Kb2 1-0",
 	  CD_SEL_WRONG_RESULT, "", false },
 	{ "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 6. Ng1 Ng8 "

@@ -158,7 +158,8 @@ done
 
 # --wrong-result, each case; pgn-regularize -v warns on the same games
 # (and on a game the Laws ended whose result is *)
-W='mate, scored for the mated side|mate, scored as a draw|stalemate, decisive|dead, decisive|knight against queen, won by the knight|lone king wins|bishop against rook, won by the bishop|fivefold, decisive'
+# ("lone king wins" has no Termination: a resignation, allowed)
+W='mate, scored for the mated side|mate, scored as a draw|stalemate, decisive|dead, decisive|knight against queen, won by the knight|bishop against rook, won by the bishop|fivefold, decisive'
 on "$L" "$W" --wrong-result
 "$tooldir/pgn-regularize" -v "$L" 2>&1 >/dev/null |
     sed -n 's/.*game \([0-9]*\): the game .* but the result is \(.*\)/\1 \2/p' \
@@ -177,6 +178,37 @@ for e in $(sed -n 's/^\[Event "\(.*\)"\]$/\1/p' "$L" | tr ' ' '_'); do
 		    fail "warning for game $i" ;;
 	esac
 done
+
+# --wrong-result and material (pgn-select(1)): a resignation loses in
+# any position (FIDE 5.1.2), a lone king's opponent's too; a flag fall
+# against a side that cannot mate draws (6.9); a dead position draws at
+# once (5.2.2), whatever came after.  K+R against a lone king, and
+# K+B against one (dead).
+kr='k7/8/8/8/8/8/8/KR6 b - - 0 1'
+kb='k7/8/8/8/8/8/8/KB6 b - - 0 1'
+lw() {	# lw EVENT FEN RESULT TERMINATION
+	printf '[Event "%s"]\n[Result "%s"]\n[SetUp "1"]\n[FEN "%s"]\n' "$1" "$3" "$2"
+	[ -n "$4" ] && printf '[Termination "%s"]\n' "$4"
+	printf '\n1... Ka7 %s\n\n' "$3"
+}
+{
+	lw 'resigned against a lone king' "$kr" 0-1 'Black won by resignation'
+	lw 'lone king, no termination' "$kr" 0-1 ''
+	lw 'lone king wins on time' "$kr" 0-1 'Time forfeit'
+	lw 'lone king wins on time, chess.com' "$kr" 0-1 'Hikaru won on time'
+	lw 'rook wins on time' "$kr" 1-0 'time forfeit'
+	lw 'drawn on time' "$kr" 1/2-1/2 'Game drawn by timeout vs insufficient material'
+	lw 'dead, resigned' "$kb" 1-0 'White won by resignation'
+	lw 'dead, drawn' "$kb" 1/2-1/2 ''
+} >"$T/lone.pgn"
+lone='lone king wins on time|lone king wins on time, chess.com|dead, resigned'
+on "$T/lone.pgn" "$lone" --wrong-result
+on "$T/lone.pgn" 'resigned against a lone king|lone king, no termination|rook wins on time|drawn on time|dead, drawn' -v --wrong-result
+"$tooldir/pgn-regularize" -v "$T/lone.pgn" 2>&1 >/dev/null |
+    sed -n 's/.*game \([0-9]*\): the game \(.*\) but the result is .*/\1 \2/p' >"$T/warned"
+printf '%s\n' '3 ends on time with Black unable to checkmate' \
+    '4 ends on time with Black unable to checkmate' '7 ends in a dead position' |
+    cmp -s - "$T/warned" || fail "pgn-regularize -v on lone kings: $(cat "$T/warned")"
 
 # one result in every tool: the one pgn2json writes selects the game
 printf '%s\n' '[Event "a"]' '[Result "1/2"]' '' '1. e4' '' \

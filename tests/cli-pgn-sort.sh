@@ -272,6 +272,33 @@ mkdir -p "$T/ktmp"
     cmp -s - "$T/k.out2" || fail "-k: runs and memory differ"
 "$P" -c -k UTCDate,UTCTime "$T/k.out2" || fail "-c -k: sorted output refused"
 "$P" -c -k N "$T/k.out2" 2>/dev/null && fail "-c -k N: unsorted input passed"
+# the strongest first (pgn-sort(1)): -r -k WhiteElo puts the ratings
+# from the highest, then the values that are no number ('?', '-',
+# words), then the empty and missing ones
+for e in 1500 '?' 2700 - '' 900 unrated 2100 none; do
+	[ "$e" = none ] && printf '[White "no elo"]\n\n1. e4 *\n\n' && continue
+	printf '[White "%s"]\n[WhiteElo "%s"]\n\n1. e4 *\n\n' "w$e" "$e"
+done >"$T/elo.pgn"
+"$P" -r -k WhiteElo "$T/elo.pgn" >"$T/elo.out" 2>"$T/err" ||
+    fail "-r -k WhiteElo: exit status"
+[ -s "$T/err" ] && fail "-r -k WhiteElo: a message: $(cat "$T/err")"
+[ "$(tagval White <"$T/elo.out" | tr '\n' ' ')" = "w2700 w2100 w1500 w900 wunrated w? w- w no elo " ] ||
+    fail "-r -k WhiteElo: $(tagval White <"$T/elo.out" | tr '\n' ' ')"
+"$P" -k WhiteElo "$T/elo.pgn" | tagval White | tr '\n' ' ' >"$T/elo.w"
+[ "$(cat "$T/elo.w")" = "no elo w w- w? wunrated w900 w1500 w2100 w2700 " ] ||
+    fail "-k WhiteElo: $(cat "$T/elo.w")"
+# tag names are case-sensitive: a -k tag that no game has is a warning,
+# naming the tag of another case that games have; the games are sorted
+# and written all the same
+"$P" -k whiteelo "$T/elo.pgn" >"$T/elo.out" 2>"$T/err" ||
+    fail "-k whiteelo: exit status"
+grep -qx "pgn-sort: warning: no game has a tag 'whiteelo' (some have 'WhiteElo': tag names are case-sensitive)" "$T/err" ||
+    fail "-k whiteelo: no warning: $(cat "$T/err")"
+"$P" "$T/elo.pgn" | cmp -s - "$T/elo.out" || fail "-k whiteelo: not the standard's order"
+"$P" -k BlackElo,WhiteElo "$T/elo.pgn" >/dev/null 2>"$T/err" ||
+    fail "-k BlackElo: exit status"
+[ "$(cat "$T/err")" = "pgn-sort: warning: no game has a tag 'BlackElo'" ] ||
+    fail "-k BlackElo: warning: $(cat "$T/err")"
 for bad in "" "A,,B" "Bad Tag" "A,"; do
 	"$P" -k "$bad" "$T/k.pgn" >/dev/null 2>"$T/err"
 	[ $? -eq 2 ] || fail "-k '$bad': exit status"

@@ -411,9 +411,15 @@ cat >"$T/dates" <<'EOF2'
 ? -
 1993.01.01. -
 EOF2
-while read -r v f; do
-	printf '[Event "%s"]\n[Date "%s"]\n\n1. e4 *\n\n' "$v" "$v"
-done <"$T/dates" >"$T/dates.pgn"
+{
+	while read -r v f; do
+		printf '[Event "%s"]\n[Date "%s"]\n\n1. e4 *\n\n' "$v" "$v"
+	done <"$T/dates"
+	# no date, and an empty one: where ????.??.?? goes (pgn-sort's first)
+	printf '[Event "nodate"]\n\n1. e4 *\n\n[Event "empty"]\n[Date ""]\n\n1. d4 *\n\n'
+} >"$T/dates.pgn"
+printf '%s\n' 'nodate 0000/000000/00000000.pgn' 'empty 0000/000000/00000000.pgn' \
+    >>"$T/dates"
 rm -rf "$T/d"
 pgn-split --by=day -d "$T/d" "$T/dates.pgn" || fail "--by=day of the dates"
 while read -r v f; do
@@ -421,6 +427,17 @@ while read -r v f; do
 	grep -qxF "[Event \"$v\"]" "$T/d/$f" 2>/dev/null ||
 	    fail "date '$v': not in $f"
 done <"$T/dates"
+# the files of a sorted archive, in the byte order of their names, are
+# the sorted archive
+pgn-sort "$T/dates.pgn" >"$T/dates-sorted.pgn" || fail "pgn-sort of the dates"
+for by in year month day; do
+	rm -rf "$T/d2"
+	pgn-split --by=$by -d "$T/d2" "$T/dates-sorted.pgn" || fail "--by=$by"
+	(cd "$T/d2" && find . -type f | LC_ALL=C sort) | while read -r f; do
+		cat "$T/d2/$f"
+	done | cmp -s - "$T/dates-sorted.pgn" ||
+	    fail "--by=$by: the files in name order are not pgn-sort's order"
+done
 # pgn-sort: the files, in the order of the sorted games, never go back
 pgn-sort "$T/dates.pgn" | sed -n 's/^\[Event "\(.*\)"\]$/\1/p' |
     while read -r v; do

@@ -80,7 +80,12 @@ fi
 expect 1 "$P" --sql -f Event,White,Black,Date,Result,WhiteElo,@plies,@result,@termination tsv-values.pgn json-games.pgn
 cmp -s "$T/out" "$E/tsv-values.sql" || { fail "tsv-values.sql differs"; diff "$E/tsv-values.sql" "$T/out" >&2; }
 expect 2 "$P" --sql=1games tsv-values.pgn
-expect 2 "$P" --sql=Select tsv-values.pgn
+# --sql and --csv exclude each other, in either order
+expect 2 "$P" --sql --csv tsv-values.pgn
+grep -q "^pgn2tsv: --csv and --sql exclude each other" "$T/err" ||
+    fail "--sql --csv: $(cat "$T/err")"
+expect 2 "$P" --csv --sql=t tsv-values.pgn
+[ -s "$T/out" ] && fail "--csv --sql: output written"
 expect 2 "$P" --sql -f WhiteElo,whiteelo tsv-values.pgn
 grep -q "have one name in SQL" "$T/err" || fail "--sql clash: $(cat "$T/err")"
 expect 0 "$P" --sql=t -H -f White tsv-values.pgn
@@ -120,8 +125,71 @@ if command -v sqlite3 >/dev/null 2>&1; then
 		      if ($1 == "?" || $1 == "") u++ }
 		    END { printf "%d %d %d %d %d %d %d %d 0\n", n, e, w, b, p, m, d, u }' "$T/otb.tsv")
 		[ "$got" = "$want" ] || fail "OTB in sqlite3: $got, awk: $want"
-		[ "$(grep -c '^COMMIT;$' "$T/otb.sql")" -eq 2 ] || fail "OTB: not two transactions"
+		# one transaction of multi-row INSERTs (at most 1000 rows
+		# and a batch a statement): few statements
+		[ "$(grep -c '^COMMIT;$' "$T/otb.sql")" -eq 1 ] || fail "OTB: not one transaction"
+		n=$(grep -c '^INSERT INTO "games" VALUES$' "$T/otb.sql")
+		[ "$n" -ge 14 ] && [ "$n" -le 40 ] || fail "OTB: $n INSERT statements"
 	fi
+	# 2500 games, game 1500 rejected: INSERTs of games 1-1000,
+	# 1001-2000 (one row fewer) and 2001-2500, the same SQL with -j 1
+	# and -j 2 (however the games fall into batches), tags alone too
+	awk 'BEGIN { for (i = 1; i <= 2500; i++)
+	    printf "[Event \"e%d\"]\n[WhiteElo \"%d\"]\n\n1. %s *\n\n", i, i,
+	    i == 1500 ? "Ke3" : "e4" }' >"$T/many.pgn"
+	for f in Event,WhiteElo,@plies Event,WhiteElo; do
+		"$P" -q -j 1 --sql -f $f "$T/many.pgn" >"$T/m1.sql" 2>/dev/null
+		"$P" -q -j 2 --sql -f $f "$T/many.pgn" >"$T/m2.sql" 2>/dev/null
+		cmp -s "$T/m1.sql" "$T/m2.sql" || fail "--sql -f $f: -j 1 and -j 2 differ"
+		awk '/^INSERT/ { if (n) printf "%d ", n; n = 0; next }
+		    /^\(/ { n++ } END { print n }' "$T/m1.sql" >"$T/rows"
+		case $f in
+		*@plies) want="1000 999 500" ;;
+		*) want="1000 1000 500" ;;
+		esac
+		[ "$(cat "$T/rows")" = "$want" ] || fail "--sql -f $f: rows by statement $(cat "$T/rows")"
+		rm -f "$T/m.db"
+		sqlite3 "$T/m.db" <"$T/m1.sql" || fail "--sql -f $f: sqlite3"
+		[ "$(sqlite3 "$T/m.db" 'SELECT count(*), sum(WhiteElo) FROM games WHERE WhiteElo > 2000')" = "500|1125250" ] ||
+		    fail "--sql -f $f: $(sqlite3 "$T/m.db" 'SELECT count(*), sum(WhiteElo) FROM games WHERE WhiteElo > 2000')"
+	done
+	# Every identifier quoted: tags named with the words that SQLite,
+	# DuckDB or PostgreSQL reserve load, as do a table named so
+	words="Transaction Commit Add Leading Only Array Order Group Select Table Values Limit"
+	for w in $words; do printf '[%s "%s"]\n' "$w" "v$w"; done >"$T/rw.pgn"
+	printf '\n1. e4 *\n' >>"$T/rw.pgn"
+	"$P" --sql=Order -f "$(echo $words | tr ' ' ,)" "$T/rw.pgn" >"$T/rw.sql" ||
+	    fail "--sql of reserved words: exit status"
+	rm -f "$T/rw.db"
+	sqlite3 "$T/rw.db" <"$T/rw.sql" || fail "sqlite3 refuses reserved words as names"
+	[ "$(sqlite3 "$T/rw.db" 'SELECT "Transaction", "Limit" FROM "Order"')" = "vTransaction|vLimit" ] ||
+	    fail "reserved words: $(sqlite3 "$T/rw.db" 'SELECT * FROM "Order"')"
+	# Every computed field whose values are integers is an INTEGER
+	# column (the fields from --help, so a new one is covered): on
+	# games where each gives a value, typeof() in sqlite3 says integer
+	# exactly where the TSV value is digits
+	comp=$("$P" --help | tr -c '@a-z_\n' ' ' | tr ' ' '\n' | grep '^@[a-z_]*$' | sort -u)
+	[ "$(echo "$comp" | wc -l)" -ge 10 ] || fail "computed fields from --help: $comp"
+	for c in $comp; do
+		case $c in @eco|@opening|@opening_ply) continue ;; esac	# (need tables)
+		"$P" -H -f "$c" json-games.pgn >"$T/c.tsv" 2>/dev/null
+		"$P" --sql -f "$c" json-games.pgn 2>/dev/null >"$T/c.sql"
+		rm -f "$T/c.db"
+		sqlite3 "$T/c.db" <"$T/c.sql" || fail "$c: sqlite3 refuses its SQL"
+		t=$(sqlite3 "$T/c.db" "SELECT DISTINCT typeof(\"_${c#@}\") FROM games WHERE \"_${c#@}\" IS NOT NULL")
+		if grep -qvx '[0-9][0-9]*' "$T/c.tsv"; then
+			[ "$t" != integer ] || fail "$c: INTEGER, but TSV values are no integers"
+		else
+			[ "$t" = integer ] || fail "$c: integers typed as '$t' in SQL"
+		fi
+	done
+	# a comparison with a number compares numbers
+	"$P" --sql -f @fullmoves json-games.pgn 2>/dev/null >"$T/fm.sql"
+	rm -f "$T/fm.db"
+	sqlite3 "$T/fm.db" <"$T/fm.sql" || fail "@fullmoves: sqlite3"
+	want=$("$P" -H -f @fullmoves json-games.pgn 2>/dev/null | awk '$1 > 3' | wc -l)
+	[ "$(sqlite3 "$T/fm.db" 'SELECT count(*) FROM games WHERE _fullmoves > 3')" -eq "$want" ] ||
+	    fail "_fullmoves > 3: not $want games"
 fi
 
 # a name that is no tag name, or a tag no game has: a warning each, the

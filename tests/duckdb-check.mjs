@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-2-Clause
-// duckdb-check.mjs DIR TSV NDJSON PARQUET: load pgn2tsv output (TSV,
+// duckdb-check.mjs DIR TSV NDJSON PARQUET SQL: load pgn2tsv output (TSV,
 // RFC 4180 quotes) with read_csv and pgn2json output with read_json
 // into DuckDB (npm's @duckdb/node-api, installed under DIR), write
-// Parquet with COPY and read it back; print what the shell test
-// compares with awk and jq, one "name value" a line.
+// Parquet with COPY and read it back, and run pgn2tsv --sql's script;
+// print what the shell test compares with awk and jq, one "name value"
+// a line.
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
-const [dir, tsv, ndjson, parquet] = process.argv.slice(2);
+const [dir, tsv, ndjson, parquet, sql] = process.argv.slice(2);
 const require = createRequire(path.join(dir, 'package.json'));
 const { DuckDBInstance } = require('@duckdb/node-api');
 const db = await DuckDBInstance.create(':memory:');
@@ -17,17 +19,24 @@ const q = (s) => `'${s.replaceAll("'", "''")}'`;
 
 // the examples of pgn2tsv(1) and pgn2json(1)
 await con.run(`CREATE TABLE t AS SELECT * FROM read_csv(${q(tsv)}, delim = '\\t',
-    header = true, quote = '"', escape = '"')`);
+    header = true, quote = '"', escape = '"', nullstr = ['?', '????.??.??'])`);
 await con.run(`CREATE TABLE j AS SELECT * FROM read_json(${q(ndjson)},
     format = 'newline_delimited')`);
 await con.run(`COPY (SELECT game, tags.White AS white, plies, clocks FROM j)
     TO ${q(parquet)} (FORMAT parquet)`);
+// pgn2tsv --sql's script as it is (the table games)
+await con.run(readFileSync(sql, 'utf8'));
 const out = {
   tsv_rows: await one('SELECT count(*) FROM t'),
+  tsv_elo_type: await one('SELECT typeof(any_value(WhiteElo)) FROM t'),
   tsv_elo2000: await one('SELECT count(*) FROM t WHERE WhiteElo > 2000'),
   tsv_plies100: await one('SELECT count(*) FROM t WHERE "@plies" > 100'),
   tsv_quoted: await one(`SELECT count(*) FROM t WHERE White = '"Q" Smith'`),
   tsv_tab: await one(`SELECT count(*) FROM t WHERE "@file" LIKE '%' || chr(9) || '%'`),
+  sql_rows: await one('SELECT count(*) FROM games'),
+  sql_elo2000: await one('SELECT count(*) FROM games WHERE WhiteElo > 2000'),
+  sql_plies100: await one('SELECT count(*) FROM games WHERE _plies > 100'),
+  sql_types: await one(`SELECT typeof(any_value(WhiteElo)) || ' ' || typeof(any_value(_plies)) FROM games`),
   json_rows: await one('SELECT count(*) FROM j'),
   json_plies100: await one('SELECT count(*) FROM j WHERE plies > 100'),
   json_clocks: await one('SELECT count(*) FROM (SELECT unnest(clocks) AS c FROM j) WHERE c IS NOT NULL'),

@@ -26,8 +26,9 @@
 // occ_underpromotion (that event anywhere in the main line), wrong (a
 // result the final position contradicts: mate scored otherwise than a
 // win for the mating side but as `*`, a decisive result in stalemate, a
-// dead position, a fivefold repetition or at 150 half-moves, a win for
-// a side that chessops's hasInsufficientMaterial says cannot mate).
+// dead position, a fivefold repetition or at 150 half-moves, a win on
+// time (Termination) for a side that chessops's hasInsufficientMaterial
+// says cannot mate).
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 const dir = process.argv[2];
@@ -199,8 +200,16 @@ function game(g) {
 	if (pos.halfmoves >= 100) count.fifty++;
 	if (more && winner !== null && winner !== 'none' &&
 	    (dead(pos) || reps >= 5 || pos.halfmoves >= 150 ||
-	    pos.hasInsufficientMaterial(winner)))
+	    (onTime(g) && pos.hasInsufficientMaterial(winner))))
 		count.wrong++;
+}
+
+// Whether the game was lost on time by its Termination tag (FIDE 6.9
+// then draws against a side that cannot mate; a resignation does not):
+// "time forfeit", or chess.com's "... won on time".
+function onTime(g) {
+	const t = (g.headers.get('Termination') || '').toLowerCase();
+	return t === 'time forfeit' || t.endsWith(' on time');
 }
 
 const parser = new PgnParser(game);

@@ -93,8 +93,9 @@ CD_API int cd_collate_date_read(const char *s, size_t len, unsigned ymd[3]);
  * tag).  cd_collate_date_path: the directories of 11.4 and 11.5 for a
  * Date value (cd_collate_date_read; `?` read as 0): parts 1 "YYYY",
  * 2 "YYYY/YYYYMM", 3 "YYYY/YYYYMM/YYYYMMDD", or "_unknown" when it is
- * not a date (NULL: no tag); out holds CD_COLLATE_DATE_PATH_SIZE
- * bytes.  The suffix ".pgn" (11.1) is the caller's.
+ * not a date; no tag (NULL) or an empty value as "????.??.??" ("0000",
+ * before every date, where the collating order puts it); out holds
+ * CD_COLLATE_DATE_PATH_SIZE bytes.  The suffix ".pgn" (11.1) is the caller's.
  */
 #define CD_COLLATE_ROOT_MAX		120
 #define CD_COLLATE_ROOT_SIZE		(CD_COLLATE_ROOT_MAX + 2)

@@ -439,6 +439,12 @@ CD_API unsigned cd_game_walk_endings(const cd_game_walk *w);
  * of memory counts no repetition). */
 CD_API unsigned cd_game_endings(const cd_game *g);
 
+/* Whether g's Termination tag says that the game was lost on time:
+ * "time forfeit" (the standard's value, lichess's) or a value ending
+ * in " on time" (chess.com's "Name won on time"), in any case.  For
+ * cd_result_contradiction's CD_END_TIME_FORFEIT. */
+CD_API bool cd_game_lost_on_time(const cd_game *g);
+
 /* The NAGs of node i in ascending order (after its move; in nodes[0],
  * those before the first move of the game): the first NAG above
  * `after` (pass -1 to start), or -1 when there is none. */

@@ -83,6 +83,10 @@ enum {
 #define CD_END_ALL	0x7fu
 /* The automatic draws (9.6): the game was over when one held. */
 #define CD_END_AUTOMATIC	(CD_END_FIVEFOLD | CD_END_SEVENTYFIVE)
+/* No ending of a position (never in CD_END_ALL): how the game ended,
+ * for cd_result_contradiction: the loser's flag fell (cd_game_lost_on_
+ * time). */
+#define CD_END_TIME_FORFEIT	0x100u
 
 /* "checkmate", "stalemate", "dead", "fivefold", "seventyfive",
  * "threefold", "fifty" for one bit; NULL otherwise. */
@@ -156,10 +160,12 @@ CD_API bool cd_board_can_mate(const cd_board *b, int color);
  * "ends in checkmate" (scored as a draw or for the mated side), "ends
  * in stalemate", "ends in a dead position", "ends in a fivefold
  * repetition", "ends after 75 moves without a pawn move or capture"
- * (a decisive result), "ends with White unable to checkmate" or
- * "... Black ..." (a win for a side without mating material, see
- * cd_board_can_mate); NULL when r agrees (`*` and no result always
- * do).
+ * (a decisive result: FIDE 5.1.1, 5.2.1, 5.2.2, 9.6), and with
+ * CD_END_TIME_FORFEIT in endings, "ends on time with White unable to
+ * checkmate" or "... Black ..." (a win on time for a side without
+ * mating material, see cd_board_can_mate: a draw by 6.9; a win by
+ * resignation is one, 5.1.2); NULL when r agrees (`*` and no result
+ * always do).
  */
 CD_API const char *cd_result_contradiction(const cd_board *b,
     unsigned endings, cd_pgn_result r);
