@@ -1205,7 +1205,10 @@ cmp_finding(const void *a, const void *b)
 }
 
 /* Sort the findings by column, keeping the order of discovery; the
- * "too many" finding stays last. */
+ * "too many" finding stays last, at the column of the first finding
+ * not listed or, when a listed one is further on (the findings are
+ * not found in column order), at that one's: the list stays in column
+ * order. */
 static void
 sort_findings(cd_epd *e)
 {
@@ -1213,6 +1216,9 @@ sort_findings(cd_epd *e)
 
 	if (n > 1)
 		qsort(e->finds, n, sizeof(*e->finds), cmp_finding);
+	if (e->nfinds > FINDINGS_MAX &&
+	    e->finds[FINDINGS_MAX].pub.col < e->finds[n - 1].pub.col)
+		e->finds[FINDINGS_MAX].pub.col = e->finds[n - 1].pub.col;
 }
 
 /*

@@ -373,13 +373,20 @@ cd_stream_on_member(cd_stream *s,
 	s->member_ctx = ctx;
 }
 
-/* The end of the input, or damage: every later read says the same. */
+/*
+ * The end of the input, or damage (its error e): every later read says
+ * the same.  e is the unthreaded decoder's (s->derr) or the one a
+ * thread gave with its last block; later reads pass NULL and the error
+ * told stays: s->derr is not the reader's to read while the stream's
+ * threads run (the splitting thread of zstd frames goes on decoding the
+ * rest of the input with it after a worker's frame failed).
+ */
 static cd_status
-stream_end(cd_stream *s, cd_status st)
+stream_end(cd_stream *s, cd_status st, const struct serr *e)
 {
 	s->st = st;
-	if (st != CD_EOF)
-		s->err = s->derr;
+	if (st != CD_EOF && e != NULL)
+		s->err = *e;
 	if (st == CD_ERR_IO && s->err.sys_errno != 0)
 		errno = s->err.sys_errno;	/* (the readers' errno) */
 	return st;
@@ -388,15 +395,16 @@ stream_end(cd_stream *s, cd_status st)
 cd_status
 cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 {
+	const struct serr *e = NULL;
 	cd_status st;
 
 	*n = 0;
 	if (s->writing)
 		return CD_ERR_ARG;
 	if (s->st != CD_OK)
-		return stream_end(s, s->st);
+		return stream_end(s, s->st, NULL);
 	if (s->pending != CD_OK)
-		return stream_end(s, s->pending);
+		return stream_end(s, s->pending, &s->derr);
 	if (cap == 0)
 		return CD_OK;
 	if (s->want_thread) {
@@ -413,14 +421,14 @@ cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 		} while (st == CD_OK && *n == 0);
 		s->out_total += *n;
 		if (st != CD_OK && *n == 0)
-			return stream_end(s, st);
+			return stream_end(s, st, &s->derr);
 		/* the end comes with the next call */
 		s->pending = st;
 		return CD_OK;
 	}
-	st = cd__stream_thread_read(s, buf, cap, n);
+	st = cd__stream_thread_read(s, buf, cap, n, &e);
 	s->out_total += *n;
-	return st == CD_OK ? CD_OK : stream_end(s, st);
+	return st == CD_OK ? CD_OK : stream_end(s, st, e);
 }
 
 uint64_t

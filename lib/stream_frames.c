@@ -542,8 +542,13 @@ fail:
 	return false;
 }
 
+/* Up to cap bytes of the jobs' output in input order: CD_OK with
+ * *n > 0, or the end (CD_EOF or an error: the job's, in *err; never
+ * s->derr, which the splitting thread may be writing as it decodes
+ * the rest of the input). */
 cd_status
-cd__stream_frames_read(cd_stream *s, void *buf, size_t cap, size_t *n)
+cd__stream_frames_read(cd_stream *s, void *buf, size_t cap, size_t *n,
+    const struct serr **err)
 {
 	struct frames *fr = s->fr;
 
@@ -561,8 +566,7 @@ cd__stream_frames_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 		s->in_told = b->in_end;
 		if (b->st != CD_OK && (b->st != CD_EOF ||
 		    j->kind != JOB_FRAME)) {
-			if (b->st != CD_EOF)
-				s->derr = j->err;
+			*err = &j->err;
 			return b->st;
 		}
 		pthread_mutex_lock(&s->mu);

@@ -238,7 +238,7 @@ cd__stream_in_at(const cd_stream *s)
 /* stream_frames.c: zstd frames on several threads */
 bool cd__stream_frames_start(cd_stream *s, unsigned workers);
 cd_status cd__stream_frames_read(cd_stream *s, void *buf, size_t cap,
-    size_t *n);
+    size_t *n, const struct serr **err);
 void cd__stream_frames_stop(cd_stream *s);
 size_t cd__stream_frames_memory(const cd_stream *s);
 /* stream.c: a stream decoding the frames at buf (len bytes, the whole
@@ -246,10 +246,12 @@ size_t cd__stream_frames_memory(const cd_stream *s);
 cd_stream *cd__stream_open_part(const void *buf, size_t len, uint64_t base,
     cd_stream_format f, uint64_t memlimit);
 
-/* stream_thread.c */
+/* stream_thread.c; the read's end comes with its error in *err (an
+ * error the threads gave with their last block, not s->derr, which
+ * may still be theirs) */
 void cd__stream_thread_start(cd_stream *s, unsigned workers);
 cd_status cd__stream_thread_read(cd_stream *s, void *buf, size_t cap,
-    size_t *n);
+    size_t *n, const struct serr **err);
 bool cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
     size_t cap, size_t *n);
 void cd__stream_thread_stop(cd_stream *s);

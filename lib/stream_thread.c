@@ -96,12 +96,14 @@ cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
 }
 
 /* Up to cap bytes from the ring: CD_OK with *n > 0, or the decoder's
- * end (CD_EOF or an error). */
+ * end (CD_EOF or an error, in *err: the thread's, which has ended with
+ * that block). */
 cd_status
-cd__stream_thread_read(cd_stream *s, void *buf, size_t cap, size_t *n)
+cd__stream_thread_read(cd_stream *s, void *buf, size_t cap, size_t *n,
+    const struct serr **err)
 {
 	if (s->fr != NULL)
-		return cd__stream_frames_read(s, buf, cap, n);
+		return cd__stream_frames_read(s, buf, cap, n, err);
 	for (;;) {
 		struct block *b;
 
@@ -113,8 +115,10 @@ cd__stream_thread_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 		if (cd__stream_block_take(s, b, buf, cap, n))
 			return CD_OK;
 		s->in_told = b->in_end;
-		if (b->st != CD_OK)
+		if (b->st != CD_OK) {
+			*err = &s->derr;
 			return b->st;
+		}
 		pthread_mutex_lock(&s->mu);
 		s->head = (s->head + 1) % RING;
 		s->count--;

@@ -222,8 +222,9 @@ static const struct common {
 	    "      --stats           print counts and time on standard error\n" },
 	{ CLI_TAKE_COMPRESS, "z:",
 	    { "compress", required_argument, NULL, 'z' },
-	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz\n"
-	    "                        (default: from the suffix of -o)\n" },
+	    "  -z, --compress=FORMAT compress the output: zstd, gzip, bzip2, xz,\n"
+	    "                        plain or none (default: from the suffix of\n"
+	    "                        -o)\n" },
 	{ CLI_TAKE_COMPRESS, "",
 	    { "level", required_argument, NULL, OPT_LEVEL },
 	    "      --level=N         level (zstd 1-22, xz 0-9, else 1-9)\n" },

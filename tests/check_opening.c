@@ -56,8 +56,8 @@ static const struct game_case {
 	const char *eco, *name;	/* NULL: no line */
 	uint32_t ply;
 } game_cases[] = {
-	/* issue 31: pgn-extract calls it a French (it ignores the side
-	 * to move) */
+	/* a transposition: pgn-extract calls it a French (it ignores
+	 * the side to move) */
 	{ "1. e4 c6 2. d4 d5 3. e5 c5 4. dxc5 e6 *", "B12",
 	    "Caro-Kann Defense: Advance Variation", 5 },
 	{ "1. e4 e6 2. d4 d5 3. e5 c5 4. dxc5 Bxc5 *", "C02",

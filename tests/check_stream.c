@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -476,6 +477,256 @@ START_TEST(test_frames)
 }
 END_TEST
 
+/* The end of s, read again: the same status and error as *e (the
+ * first). */
+static void
+assert_end_stays(cd_stream *s, cd_status st, const cd_error *e,
+    const char *what)
+{
+	char buf[64];
+	size_t n;
+
+	ck_assert_msg(cd_stream_read(s, buf, sizeof(buf), &n) == st && n == 0,
+	    "%s: the end %d does not stay", what, st);
+	ck_assert_msg(cd_stream_error(s)->status == e->status &&
+	    cd_stream_error(s)->offset == e->offset &&
+	    strcmp(cd_stream_error(s)->msg, e->msg) == 0,
+	    "%s: error %d at %llu \"%s\" read again: %d at %llu \"%s\"", what,
+	    e->status, (unsigned long long)e->offset, e->msg,
+	    cd_stream_error(s)->status,
+	    (unsigned long long)cd_stream_error(s)->offset,
+	    cd_stream_error(s)->msg);
+}
+
+/*
+ * zstd of many frames on threads, from a pipe: a damaged first frame
+ * ends the stream with its error, and that error stays while the
+ * splitting thread goes on with the rest of the input and meets other
+ * damage (here, once the pipe is closed, a second frame cut short):
+ * the reader is told the first frame's error, never the rest's, nor
+ * one being written.
+ */
+START_TEST(test_frames_end_stays)
+{
+	const char *text = "[Event \"a\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+	unsigned char *a, *b, *all;
+	size_t alen, blen, n, k;
+	cd_error first;
+	cd_stream *s;
+	cd_status st;
+	char buf[4096];
+	int p[2];
+
+	if (!cd_stream_format_supported(CD_STREAM_ZSTD))
+		return;
+	a = compress_mem(CD_STREAM_ZSTD, 1, text, strlen(text), &alen);
+	b = compress_mem(CD_STREAM_ZSTD, 1, text, strlen(text), &blen);
+	all = malloc(alen + blen);
+	ck_assert_ptr_nonnull(all);
+	memcpy(all, a, alen);
+	all[alen - 1] ^= 0x55;		/* the first frame's checksum */
+	memcpy(all + alen, b, blen);
+	ck_assert_int_eq(pipe(p), 0);
+	/* the first frame and the start of the second, the pipe open */
+	n = alen + blen / 2;
+	ck_assert_int_eq(write(p[1], all, n), (ssize_t)n);
+	s = cd_stream_open_fd(p[0], CD_STREAM_THREADS(1));
+	ck_assert_ptr_nonnull(s);
+	alarm(10);
+	while ((st = cd_stream_read(s, buf, sizeof(buf), &n)) == CD_OK)
+		;
+	ck_assert_int_eq(st, CD_ERR_CORRUPT);
+	first = *cd_stream_error(s);
+	ck_assert_str_ne(first.msg, "");
+	ck_assert_uint_le(first.offset, alen);
+	/* the rest ends: the splitting thread decodes it, and fails */
+	close(p[1]);
+	for (k = 0; k < 20; k++) {
+		usleep(10000);
+		assert_end_stays(s, st, &first, "the first frame damaged");
+	}
+	alarm(0);
+	cd_stream_free(s);
+	close(p[0]);
+	free(all);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* An input of test_sequence and the end it gave first. */
+struct seq_input {
+	unsigned char *data;
+	size_t len;
+	char name[96];
+	int seen;
+	cd_status st;
+	cd_error e;
+};
+
+#define SEQ_MAX	64
+#define SEQ_LIMIT	((uint64_t)64 << 20)
+
+static void
+seq_add(struct seq_input *in, size_t *n, const char *name,
+    const unsigned char *d, size_t len)
+{
+	ck_assert_uint_lt(*n, SEQ_MAX);
+	in[*n].data = malloc(len + 1);
+	ck_assert_ptr_nonnull(in[*n].data);
+	memcpy(in[*n].data, d, len);
+	in[*n].len = len;
+	snprintf(in[*n].name, sizeof(in[*n].name), "%s", name);
+	in[*n].seen = 0;
+	(*n)++;
+}
+
+/* Read input x as a stream with flags: its end is an error with a
+ * message that matches its status, stays when read again, and is the
+ * one the input gave the first time it was read in this process. */
+static void
+seq_read(struct seq_input *x, unsigned flags)
+{
+	cd_stream *s = cd_stream_open_mem_limit(x->data, x->len, flags,
+	    SEQ_LIMIT);
+	char *out, what[160];
+	const cd_error *e;
+	size_t olen;
+	cd_status st;
+
+	ck_assert_ptr_nonnull(s);
+	st = read_all(s, &out, &olen);
+	free(out);
+	e = cd_stream_error(s);
+	snprintf(what, sizeof(what), "%s, flags %#x", x->name, flags);
+	if (st != CD_EOF) {
+		ck_assert_msg(e->status == st && e->msg[0] != '\0' &&
+		    e->offset <= x->len, "%s: %d, error %d at %llu: \"%s\"",
+		    what, st, e->status, (unsigned long long)e->offset,
+		    e->msg);
+		ck_assert_msg(st != CD_ERR_RANGE ||
+		    strstr(e->msg, "limit") != NULL, "%s: range: %s", what,
+		    e->msg);
+		ck_assert_msg(st != CD_ERR_CORRUPT ||
+		    strstr(e->msg, "corrupt") != NULL ||
+		    strstr(e->msg, "truncated") != NULL ||
+		    strstr(e->msg, "not ") != NULL, "%s: corrupt: %s", what,
+		    e->msg);
+	}
+	assert_end_stays(s, st, e, what);
+	if (!x->seen) {
+		x->seen = 1;
+		x->st = st;
+		x->e = *e;
+	} else
+		ck_assert_msg(st == x->st && (st == CD_EOF ||
+		    (e->offset == x->e.offset &&
+		    strcmp(e->msg, x->e.msg) == 0)),
+		    "%s: %d \"%s\", where it gave %d \"%s\" before", what,
+		    st, e->msg, x->st, x->e.msg);
+	cd_stream_free(s);
+}
+
+/*
+ * Streams opened one after another in one process, as pgn-sort -m and
+ * any program of the library's users open them: the inputs kept for
+ * the stream fuzz harness (tests/fuzz/regress/stream) and, in every
+ * format, text whole, cut and with a damaged byte, and zstd frames
+ * with damage in the first and more after it; read in order, in the
+ * reverse order and shuffled (a fixed seed), each without a thread and
+ * on 1 to 3 threads: every input ends as it did the first time, with
+ * an error whose message matches its status and stays.
+ */
+START_TEST(test_sequence)
+{
+	static struct seq_input in[SEQ_MAX];
+	const char *top = getenv("top_srcdir");
+	const char *text = "[Event \"a\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n\n";
+	char path[4096], name[96];
+	size_t n = 0, i, k, len, clen, order[SEQ_MAX];
+	unsigned char *c;
+	unsigned seed = 4242, pass, t;
+	struct dirent *d;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/tests/fuzz/regress/stream",
+	    top != NULL ? top : "..");
+	if ((dir = opendir(path)) != NULL) {
+		while ((d = readdir(dir)) != NULL) {
+			FILE *f;
+			unsigned char buf[1 << 16];
+
+			if (d->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/tests/fuzz/regress/"
+			    "stream/%s", top != NULL ? top : "..", d->d_name);
+			if ((f = fopen(path, "rb")) == NULL)
+				continue;
+			len = fread(buf, 1, sizeof(buf), f);
+			fclose(f);
+			seq_add(in, &n, d->d_name, buf, len);
+		}
+		closedir(dir);
+	}
+	for (i = 0; i < NFORMATS; i++) {
+		cd_stream_format f = formats[i];
+		char *t2;
+
+		if (f == CD_STREAM_PLAIN || !cd_stream_format_supported(f))
+			continue;
+		t2 = make_text(&len);
+		len /= 16;
+		c = compress_mem(f, 1, t2, len, &clen);
+		snprintf(name, sizeof(name), "%s whole",
+		    cd_stream_format_name(f));
+		seq_add(in, &n, name, c, clen);
+		snprintf(name, sizeof(name), "%s cut",
+		    cd_stream_format_name(f));
+		seq_add(in, &n, name, c, clen / 2);
+		c[clen / 3] ^= 0x5a;
+		snprintf(name, sizeof(name), "%s damaged",
+		    cd_stream_format_name(f));
+		seq_add(in, &n, name, c, clen);
+		free(c);
+		free(t2);
+	}
+	if (cd_stream_format_supported(CD_STREAM_ZSTD)) {
+		unsigned char two[512];
+
+		/* a damaged frame, then a frame cut short or a byte */
+		c = compress_mem(CD_STREAM_ZSTD, 1, text, strlen(text), &clen);
+		ck_assert_uint_lt(2 * clen, sizeof(two));
+		memcpy(two, c, clen);
+		two[clen - 1] ^= 0x55;
+		memcpy(two + clen, c, clen);
+		seq_add(in, &n, "zstd damaged frame, frame cut", two,
+		    clen + clen / 2);
+		seq_add(in, &n, "zstd damaged frame, a byte", two, clen + 1);
+		free(c);
+	}
+	ck_assert_uint_gt(n, 0);
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < n; i++)
+			order[i] = pass == 1 ? n - 1 - i : i;
+		if (pass == 2)
+			for (i = n - 1; i > 0; i--) {
+				size_t j = (size_t)rand_r(&seed) % (i + 1);
+
+				k = order[i];
+				order[i] = order[j];
+				order[j] = k;
+			}
+		for (i = 0; i < n; i++) {
+			seq_read(&in[order[i]], 0);
+			for (t = 1; t <= 3; t++)
+				seq_read(&in[order[i]], CD_STREAM_THREADS(t));
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(in[i].data);
+}
+END_TEST
+
 /* Zero bytes after gzip and bzip2 data: ignored (bzip2 with a
  * warning); something after them: damage there, every byte before it
  * given. */
@@ -809,6 +1060,8 @@ stream_suite(void)
 	tcase_add_loop_test(tc, test_zero_padding, 0, 2);
 	tcase_add_loop_test(tc, test_frames, 0, 3);
 	tcase_add_loop_test(tc, test_free_waiting, 0, 4);
+	tcase_add_test(tc, test_frames_end_stays);
+	tcase_add_test(tc, test_sequence);
 	tcase_add_test(tc, test_memlimit);
 	tcase_add_test(tc, test_writer_args);
 	tcase_add_test(tc, test_zip);

@@ -19,8 +19,8 @@ fail() {
 	exit 1
 }
 
-# A known core bug (see /work/notes/core-bugs.md): reported, counted,
-# and the test fails at the end so it stays visible.
+# A known bug of the library: reported, counted, and the test fails at
+# the end so it stays visible.
 known_bug() {
 	echo "KNOWN BUG: $*" >&2
 	known=$((known + 1))

@@ -13,7 +13,7 @@
 set -u
 NAME=duckdb
 . "$top_srcdir/tests/testlib.sh"
-C="$top_srcdir/../shared/corpus/online/pnmadelaine-chess--lichess.pgn.xz"
+C="${CORPUS:-/nonexistent}/online/pnmadelaine-chess--lichess.pgn.xz"
 [ -f "$C" ] || { echo "SKIP: no corpus at $C"; exit 77; }
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed"; exit 77; }
 . "$top_srcdir/tests/npm-lib.sh"

@@ -15,7 +15,7 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 C="${CORPUS:-}"
-O="$top_srcdir/../shared/data/openings"
+O="$C/../data/openings"
 [ -d "$C/online" ] && [ -f "$C/pgn/otb-14539.pgn.xz" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
 [ -f "$O/a.tsv" ] || { echo "SKIP: no opening tables at $O"; exit 77; }

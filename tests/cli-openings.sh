@@ -10,7 +10,7 @@
 # classification, and the errors: a table that cannot be read or does
 # not read (exit 2, "prog: file:line:col: message"), a field or
 # condition that needs a table.  With ../shared/data/openings and
-# pgn-extract's eco.pgn present, the issue's case on the real tables.
+# pgn-extract's eco.pgn present, a transposition on the real tables.
 set -u
 NAME=opn
 . "$top_srcdir/tests/testlib.sh"
@@ -113,18 +113,18 @@ expect 0 "$tooldir/pgn-regularize" -q --openings=$PGN $G
 "$tooldir/pgn2tsv" -H -f @game,ECO,Opening,Variation "$T/out" 2>/dev/null | head -1 >"$T/tags"
 printf '1\tB12\tCaro-Kann Defense\tAdvance Variation\n' | cmp -s - "$T/tags" || fail "PGN table tags: $(cat "$T/tags")"
 
-# the real tables: the issue's case is a Caro-Kann, not a French
-D="$top_srcdir/../shared/data/openings"
-printf '1. e4 c6 2. d4 d5 3. e5 c5 4. dxc5 e6 *\n' >"$T/issue.pgn"
+# the real tables: a Caro-Kann reached by transposition, not a French
+D="${CORPUS:-/nonexistent}/../data/openings"
+printf '1. e4 c6 2. d4 d5 3. e5 c5 4. dxc5 e6 *\n' >"$T/transposed.pgn"
 if [ -f "$D/a.tsv" ]; then
 	expect 0 "$tooldir/pgn2tsv" -H -f @eco,@opening,@opening_ply \
 	    --openings="$D/a.tsv" --openings="$D/b.tsv" --openings="$D/c.tsv" \
-	    --openings="$D/d.tsv" --openings="$D/e.tsv" "$T/issue.pgn"
+	    --openings="$D/d.tsv" --openings="$D/e.tsv" "$T/transposed.pgn"
 	[ "$(cut -f1 "$T/out")" = B12 ] || fail "lichess tables: $(cat "$T/out")"
 fi
 if [ -f /usr/share/pgn-extract/eco.pgn ]; then
 	expect 0 "$tooldir/pgn2tsv" -H -f @eco,@opening,@opening_ply \
-	    --openings=/usr/share/pgn-extract/eco.pgn "$T/issue.pgn"
+	    --openings=/usr/share/pgn-extract/eco.pgn "$T/transposed.pgn"
 	[ "$(cut -f1,2 "$T/out")" = "$(printf 'B12\tCaro-Kann: advance variation')" ] ||
 	    fail "eco.pgn: $(cat "$T/out")"
 fi

@@ -143,4 +143,34 @@ grep -qF "(did you mean --strip-commands=" "$T/err" ||
     fail "after -o FILE: $(cat "$T/err")"
 expect 2 sh -c "cd '$T' && pgn-regularize --output --strip-commands clk,eval"
 ! grep -q "did you mean" "$T/err" || fail "--output's value taken for an option"
+
+# ---- help and pages say the same ----
+# No tool's --help has an empty default.  Every name -z takes (the
+# library's table, cd_stream_format_parse in lib/stream_lib.c) is in
+# the page of every tool whose --help has -z, and -z takes it.
+zn=$(sed -n '/^cd_stream_format_parse/,/^}/p' \
+    "$top_srcdir/lib/stream_lib.c" | grep -o '{ "[a-z0-9]*", CD_STREAM' |
+    cut -d'"' -f2)
+[ -n "$zn" ] || fail "no compression names in lib/stream_lib.c"
+nz=0
+for t in $(built_tools); do
+	"$B/$t" --help >"$T/help" 2>&1
+	! grep -n 'default: *)' "$T/help" ||
+	    fail "$t --help: an empty default"
+	grep -q -- '--compress=' "$T/help" || continue
+	nz=$((nz + 1))
+	for z in $zn; do
+		grep -q "^\.Cm $z\( \|$\)\|Cm $z [,.;)]" \
+		    "$top_srcdir/man/$t.1" ||
+		    fail "$t(1) does not name -z $z"
+	done
+done
+[ "$nz" -gt 0 ] || fail "no tool --help shows -z"
+for z in $zn; do
+	expect 0 pgn-sort -z "$z" -o "$T/z.pgn" "$F/sample.pgn"
+	pgn-sort "$T/z.pgn" >"$T/z.back" 2>/dev/null &&
+	    pgn-sort "$F/sample.pgn" | cmp -s - "$T/z.back" ||
+	    fail "pgn-sort -z $z: the games do not read back"
+done
+echo "ok: $nz tools with -z name $(echo $zn | wc -w) formats"
 exit $status

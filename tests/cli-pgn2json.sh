@@ -132,7 +132,7 @@ cmp -s emt.out emt.want || { fail "computed emt"; diff emt.want emt.out >&2; }
 # over the online exports (a sample): computed times are never below
 # -1 s (clocks in whole seconds) but where the opponent gave time
 # (lichess: 15 s a press)
-on="$top_srcdir/../shared/corpus/online"
+on="${CORPUS:-/nonexistent}/online"
 if [ -d "$on" ] && command -v jq >/dev/null 2>&1; then
 	for f in "$on"/*.pgn.xz; do
 		xz -dc "$f" | head -c 2000000 | "$P" -q 2>/dev/null |

@@ -103,7 +103,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	    fail "@base, @increment in sqlite3: $(sqlite3 "$T/tc.db" 'SELECT _base * 2, _increment * 10, typeof(_base) FROM games' | tr '\n' ' ')"
 	# the OTB archive (more than one transaction): typed comparisons
 	# in sqlite3 agree with awk on the TSV of the same games
-	otb="$top_srcdir/../shared/corpus/pgn/otb-14539.pgn.xz"
+	otb="${CORPUS:-/nonexistent}/pgn/otb-14539.pgn.xz"
 	if [ -f "$otb" ]; then
 		cols=White,WhiteElo,BlackElo,PlyCount,Date,@plies
 		"$P" -q --sql -f $cols "$otb" 2>/dev/null >"$T/otb.sql"

@@ -21,7 +21,7 @@
 # input holds a comment with an `[Event "` line, which the old
 # --recstart recipe cut in two.
 #
-# The ssh host's sessions run in a home of their own, $T/home
+# The ssh host's commands run in a home of their own, $T/home
 # (ForceCommand), so that files sent there and fetched back really
 # travel.  Skipped (77), with the reason, without GNU parallel, sshd, ssh,
 # ssh-keygen or rsync, or where sshd cannot start.  sshd runs in a

@@ -143,7 +143,7 @@ same() {
 	done
 }
 
-# the bad game, named as the brief says: member, its own line, column
+# the bad game, named by its member, the member's own line and column
 "$B/pgn-regularize" "$T/k-deflate.zip" >/dev/null 2>"$T/err"
 grep -q "^pgn-regularize: $T/k-deflate.zip:dir/two.pgn:19:13: game 4: 2. Ke3: illegal move\$" "$T/err" ||
     { fail "the bad game's message"; cat "$T/err" >&2; }

@@ -15,7 +15,7 @@
  * file named on standard error.
  *
  * A file whose name ends in ".xfail" is a known bug not fixed yet (see
- * /work/notes/hardening-bugs.md and tests/fuzz/README): it runs in a
+ * tests/fuzz/README): it runs in a
  * child process and must fail there (XFAIL).  When it passes (XPASS),
  * the test fails, so that the file gets renamed without ".xfail" and
  * stays as a plain regression input.
