@@ -10,8 +10,9 @@
 # (a) a run that fails (exit 2: an input that does not exist after a
 #     good one; standard output on a full device) leaves the file and
 #     the input as they were, and no file beside them;
-# (b) naming an input is refused (exit 2, a message, the input as it
-#     was) or written safely (the output whole); naming the file of
+# (b) naming an input (through a link) is refused (exit 2, a message,
+#     the input as it was) or, for -o only, written safely (the output
+#     whole, the link a link, the mode kept); naming the file of
 #     another output option, or the file standard output appends to,
 #     is refused (exit 2, a message, the file as it was); and
 #     `tool f >> f` is refused for every tool;
@@ -117,7 +118,12 @@ for tool in $(built_tools); do
 		# (b) an input: -o written whole (as sort(1)) or refused; any
 		# other output refused (it would take the input's place)
 		cp "$in" self
-		run "$tool" --"$o"=self self
+		chmod 640 self
+		ln -s self selflink
+		run "$tool" --"$o"=selflink selflink
+		[ -L selflink ] || fail "$what=input: the link was replaced"
+		[ "$(stat -c %a self)" = 640 ] ||
+		    fail "$what=input: mode 640 became $(stat -c %a self)"
 		if [ $rc -eq 2 ]; then
 			[ -s "$T/err" ] || fail "$what=input: refused without a message"
 			cmp -s self "$in" || fail "$what=input: refused, input changed"
@@ -128,7 +134,7 @@ for tool in $(built_tools); do
 			fail "$what=input: exit $rc, not refused"
 			cmp -s self "$in" || fail "$what=input: the input was replaced"
 		fi
-		rm -rf self split
+		rm -rf self selflink split
 		# another output option, or standard output, on one file
 		for p in $outs; do
 			[ "$p" = "$o" ] && continue
