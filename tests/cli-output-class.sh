@@ -8,7 +8,8 @@
 # output, one that fails the run instead an input.  For every output
 # option (-o among them):
 # (a) a run that fails (exit 2: an input that does not exist after a
-#     good one; standard output on a full device) leaves the file and
+#     good one, a bad option after the files, the file size limit
+#     reached, standard output on a full device) leaves the file and
 #     the input as they were, and no file beside them;
 # (b) naming an input (through a link) is refused (exit 2, a message,
 #     the input as it was) or, for -o only, written safely (the output
@@ -98,6 +99,25 @@ for tool in $(built_tools); do
 		[ "$(cat x)" = old ] || fail "$what: a failed run changed the file"
 		cmp -s in.copy "$in" || fail "$what: a failed run changed the input"
 		rm in.copy x
+		[ "$(listing)" = "$before" ] ||
+		    fail "$what: a failed run left files: $(listing)"
+		# a bad option after the files: exit 2, nothing changed
+		echo old >x
+		run "$tool" --"$o"=x "$in" --no-such-option
+		[ $rc -eq 2 ] || fail "$what, a bad option: exit $rc"
+		[ "$(cat x)" = old ] || fail "$what: a bad option changed the file"
+		# past the file size limit (the tool ignores SIGXFSZ: EFBIG)
+		if [ "$(wc -c <bigwant)" -gt 16384 ]; then
+			(ulimit -f 16 && exec "$B/$tool" $args --"$o"=x "$big" \
+			    >/dev/null 2>"$T/err" </dev/null)
+			rc=$?
+			[ $rc -eq 2 ] || fail "$what, file too large: exit $rc"
+			grep -q "x: File too large" "$T/err" ||
+			    fail "$what, file too large: $(head -2 "$T/err")"
+			[ "$(cat x)" = old ] ||
+			    fail "$what, file too large: the file changed"
+		fi
+		rm x
 		[ "$(listing)" = "$before" ] ||
 		    fail "$what: a failed run left files: $(listing)"
 		# standard output on a full device: exit 2, nothing changed
