@@ -65,7 +65,6 @@ static struct fileid ids[2 + NAMED_MAX];
 static int open_now[2 + NAMED_MAX];
 #define out_id	ids[0]
 #define rej_id	ids[1]
-#define out_opened	open_now[0]
 static int opt_format = -1;	/* -z; -1: from the suffix of -o */
 static int opt_level = -1;	/* --level; -1: the format's default */
 static FILE *zout, *zout_under;	/* a compressed output, the FILE under it */
@@ -223,7 +222,7 @@ files_check(void)
 	const char *in;
 	size_t i, j;
 
-	if (out_opened && out.name == NULL &&
+	if (open_now[0] && out.name == NULL &&
 	    (in = input_named(&out_id)) != NULL)
 		cli_fatal("%s: input file is output file", in);
 	for (i = 1; i < 2 + NAMED_MAX; i++) {
@@ -556,7 +555,7 @@ cli_output_open(const char *path)
 			out_id.ino = st.st_ino;
 			out_id.known = 1;
 		}
-		out_opened = 1;
+		open_now[0] = 1;
 		files_check();
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		f = stdout;
