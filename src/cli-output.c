@@ -39,6 +39,7 @@ struct outfile {
 	size_t tmp_id;		/* (cli_tmp_create's list) */
 	int copy;		/* commit by copying into path, in place */
 	int along;		/* on standard error's file: line by line */
+	const char *what;	/* in messages: "output", "rejects", ... */
 };
 /* What a file is, to tell when two names are one file: a regular file
  * by its device and inode; a file yet to be made by its directory's
@@ -50,9 +51,20 @@ struct fileid {
 	int known;
 };
 static FILE *out_file;		/* the output (over out.f when compressed) */
-static struct outfile out, rej;
-static struct fileid out_id, rej_id;
-static int out_opened, rej_opened;
+static struct outfile out = { .what = "output" },
+    rej = { .what = "rejects" };
+/* The files a tool's own options name (cli_output_named). */
+#define NAMED_MAX	4
+static struct outfile named[NAMED_MAX];
+static size_t nnamed;
+/* Every file a tool writes, with what it is and whether it is open
+ * (to refuse two names for one file): out, rej, then named[]. */
+static struct outfile *const files[2 + NAMED_MAX] = { &out, &rej,
+	&named[0], &named[1], &named[2], &named[3] };
+static struct fileid ids[2 + NAMED_MAX];
+static int open_now[2 + NAMED_MAX];
+#define out_id	ids[0]
+#define rej_id	ids[1]
 static int opt_format = -1;	/* -z; -1: from the suffix of -o */
 static int opt_level = -1;	/* --level; -1: the format's default */
 static FILE *zout, *zout_under;	/* a compressed output, the FILE under it */
@@ -63,6 +75,8 @@ static struct input_id {
 	const char *name;
 } *inputs;
 static size_t ninputs;
+
+static void named_close(void);
 
 
 /* The file a -o path names: the end of its chain of symbolic links
@@ -197,23 +211,33 @@ input_named(const struct fileid *id)
 	return NULL;
 }
 
-/* Refuse, before anything is read or written, a rejects file that is
- * an input or the output, and standard output that is an input (as
- * cat(1): the tool would read what it writes).  -o may name an input:
- * it is written to a temporary file. */
+/* Refuse, before anything is read or written, a rejects file or a
+ * file of a tool's own option (--groups) that is an input, standard
+ * output that is an input (as cat(1): the tool would read what it
+ * writes), and two outputs that are one file (one would be lost).  -o
+ * may name an input: it is written to a temporary file. */
 static void
 files_check(void)
 {
 	const char *in;
+	size_t i, j;
 
-	if (rej_opened && (in = input_named(&rej_id)) != NULL)
-		cli_fatal("%s: rejects file is input file %s", rej.name, in);
-	if (out_opened && out.name == NULL &&
+	if (open_now[0] && out.name == NULL &&
 	    (in = input_named(&out_id)) != NULL)
 		cli_fatal("%s: input file is output file", in);
-	if (rej_opened && out_opened && file_same(&rej_id, &out_id))
-		cli_fatal("%s: rejects file is output file %s", rej.name,
-		    out.name ? out.name : "(standard output)");
+	for (i = 1; i < 2 + NAMED_MAX; i++) {
+		if (!open_now[i])
+			continue;
+		if ((in = input_named(&ids[i])) != NULL)
+			cli_fatal("%s: %s file is input file %s",
+			    files[i]->name, files[i]->what, in);
+		for (j = 0; j < i; j++)
+			if (open_now[j] && file_same(&ids[i], &ids[j]))
+				cli_fatal("%s: %s file is %s file %s",
+				    files[i]->name, files[i]->what,
+				    files[j]->what, files[j]->name ?
+				    files[j]->name : "(standard output)");
+	}
 }
 
 /* Whether the file has extended attributes (an ACL, a security label)
@@ -531,13 +555,13 @@ cli_output_open(const char *path)
 			out_id.ino = st.st_ino;
 			out_id.known = 1;
 		}
-		out_opened = 1;
+		open_now[0] = 1;
 		files_check();
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		f = stdout;
 	} else {
 		out.name = path;
-		f = out.f = outfile_open(&out, &out_id, &out_opened);
+		f = out.f = outfile_open(&out, &out_id, &open_now[0]);
 		setvbuf(f, NULL, out.along ? _IOLBF : _IOFBF, 1 << 17);
 	}
 	out_file = compress_open(f, path);
@@ -585,10 +609,10 @@ cli_write_error(int fd, const char *name, int err)
 		raise(SIGPIPE);
 		_exit(128 + SIGPIPE);
 	}
-	cli_warn("write error on %s: %s", name,
+	/* (cli_fatal: said at once, even in a thread whose warnings
+	 * are captured, as in the games' loop) */
+	cli_fatal("write error on %s: %s", name,
 	    err ? strerror(err) : "unknown error");
-	cli_tmp_remove_all();
-	exit(2);
 }
 
 /* The name of the output in messages. */
@@ -647,12 +671,13 @@ files_commit(void)
 	sigset_t pending;
 
 	cli_signals_block();
-	if (sigpending(&pending) == 0 && (sigismember(&pending, SIGINT) ||
-	    sigismember(&pending, SIGTERM) || sigismember(&pending, SIGHUP)))
+	if (sigpending(&pending) == 0 && cli__signal_pending(&pending))
 		cli_tmp_remove_all();		/* the handler then ends the tool */
 	else {
-		outfile_commit(&out);
-		outfile_commit(&rej);
+		size_t i;
+
+		for (i = 0; i < 2 + NAMED_MAX; i++)
+			outfile_commit(files[i]);
 	}
 	cli_signals_unblock();
 }
@@ -679,6 +704,7 @@ cli_exit(int status)
 			cli_write_error(-1, name, errno);
 	}
 	cli_rejects_close();
+	named_close();
 	if (f != stdout && fclose(stdout) != 0 && status == 0) {
 		cli_warn("write error on standard output: %s", strerror(errno));
 		status = 2;
@@ -706,7 +732,7 @@ cli_rejects_open(const char *path)
 	if (path == NULL)
 		return;
 	rej.name = path;
-	rej.f = outfile_open(&rej, &rej_id, &rej_opened);
+	rej.f = outfile_open(&rej, &rej_id, &open_now[1]);
 	/* (with the messages: whole lines between them) */
 	setvbuf(rej.f, NULL, rej.along ? _IOLBF : _IOFBF, 1 << 16);
 }
@@ -728,4 +754,52 @@ cli_rejects_close(void)
 	rej.f = NULL;
 	if (f != NULL && fclose(f) != 0)
 		cli_fatal("write error on %s: %s", rej.name, strerror(errno));
+}
+
+
+FILE *
+cli_output_named(const char *what, const char *path)
+{
+	struct outfile *o;
+	FILE *f;
+
+	if (nnamed == NAMED_MAX)
+		cli_fatal("more than %d output files", NAMED_MAX);
+	o = &named[nnamed];
+	o->name = path;
+	o->what = what;
+	f = o->f = outfile_open(o, &ids[2 + nnamed], &open_now[2 + nnamed]);
+	nnamed++;
+	setvbuf(f, NULL, o->along ? _IOLBF : _IOFBF, 1 << 16);
+	return f;
+}
+
+void
+cli_output_named_check(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < nnamed; i++)
+		if (named[i].f == f && ferror(f))
+			cli_write_error(fileno(f), named[i].name, errno);
+}
+
+/* Close the files of cli_output_named: a write error is fatal. */
+static void
+named_close(void)
+{
+	size_t i;
+
+	for (i = 0; i < nnamed; i++) {
+		FILE *f = named[i].f;
+
+		if (f == NULL)
+			continue;
+		named[i].f = NULL;
+		errno = 0;
+		if (fflush(f) != 0 || ferror(f))
+			cli_write_error(fileno(f), named[i].name, errno);
+		if (fclose(f) != 0)
+			cli_write_error(-1, named[i].name, errno);
+	}
 }

@@ -4,8 +4,9 @@
  * signals) and the temporary files it must not leave behind (see
  * cli.h): those of pgn-sort's runs and pgn-split's lists, and those
  * that -o and --rejects are written to (src/cli-output.c); removed on
- * every exit and, by the handler of SIGINT, SIGTERM and SIGHUP, on
- * those signals.
+ * every exit and, by the handler of the signals that would end the
+ * tool (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGVTALRM,
+ * SIGPROF, SIGUSR1, SIGUSR2, as sort(1)), on those signals.
  */
 #include "config.h"
 
@@ -41,7 +42,26 @@ cli_tmp_remove_all(void)
 	cli_signals_unblock();
 }
 
-/* SIGINT, SIGTERM, SIGHUP: remove the temporary files, those of -o and
+/* The signals whose default action ends the process, that a tool
+ * handles: cleanup, then death by the same signal.  (SIGPIPE and
+ * SIGXFSZ are ignored: their writes fail and are reported; SIGQUIT
+ * still dumps core, after the cleanup.) */
+static const int cleanup_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+	SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2 };
+#define NCLEANUP	(sizeof(cleanup_signals) / sizeof(cleanup_signals[0]))
+
+int
+cli__signal_pending(const sigset_t *set)
+{
+	size_t i;
+
+	for (i = 0; i < NCLEANUP; i++)
+		if (sigismember(set, cleanup_signals[i]) == 1)
+			return 1;
+	return 0;
+}
+
+/* Those signals: remove the temporary files, those of -o and
  * --rejects among them (only unlink(2): async-signal-safe; the lists change
  * with these signals blocked), then die of the same signal. */
 static void
@@ -63,11 +83,11 @@ void
 cli_signals_block(void)
 {
 	sigset_t s, old;
+	size_t i;
 
 	sigemptyset(&s);
-	sigaddset(&s, SIGINT);
-	sigaddset(&s, SIGTERM);
-	sigaddset(&s, SIGHUP);
+	for (i = 0; i < NCLEANUP; i++)
+		sigaddset(&s, cleanup_signals[i]);
 	pthread_sigmask(SIG_BLOCK, &s, &old);
 	if (blocked_depth++ == 0)
 		blocked_old = old;
@@ -109,6 +129,8 @@ std_fds_open(void)
 void
 cli_init(const char *name)
 {
+	size_t i;
+
 	std_fds_open();
 	cli__msg_start(name);
 	/* every exit (cli_exit, cli_fatal, ...) removes them */
@@ -116,9 +138,8 @@ cli_init(const char *name)
 	signal(SIGPIPE, SIG_IGN);
 	/* past the file size limit, writes fail with EFBIG instead */
 	signal(SIGXFSZ, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	for (i = 0; i < NCLEANUP; i++)
+		signal(cleanup_signals[i], on_signal);
 }
 
 int

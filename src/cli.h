@@ -9,6 +9,7 @@
 #ifndef CD_CLI_H
 #define CD_CLI_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,8 +26,10 @@ void cli__msg_start(const char *name);
  * with EBADF, and no file the tool opens takes their place); ignore
  * SIGPIPE and SIGXFSZ (a write error on a closed pipe ends the tool
  * quietly through cli_write_error, others are reported); on SIGINT,
- * SIGTERM and SIGHUP remove the temporary files (cli_tmp_create) and
- * those of -o and --rejects, then die of the signal. */
+ * SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGVTALRM, SIGPROF,
+ * SIGUSR1 and SIGUSR2 (every signal that would end it) remove the
+ * temporary files (cli_tmp_create) and those of the outputs, then die
+ * of the signal. */
 void cli_init(const char *name);
 
 /* "prog: message" on standard error. */
@@ -124,6 +127,17 @@ extern int (*cli_inputs_done)(void);
 void cli_rejects_open(const char *path);
 void cli_rejects_write(const void *bytes, size_t len);
 void cli_rejects_close(void);
+
+/* Another file a tool's own option names (pgn-dedup --groups=FILE;
+ * what: "groups", for messages): written as -o is (cli_output_open),
+ * through links, a device or FIFO in place, else to a temporary file
+ * put in place by cli_exit when the run ends with status 0 or 1; one
+ * that is an input or another output is refused (exit 2), as a
+ * rejects file is.  Open it after cli_inputs; cli_exit closes it (a
+ * write error: exit 2).  cli_output_named_check(f): exit 2 with the
+ * message when f has had a write error. */
+FILE *cli_output_named(const char *what, const char *path);
+void cli_output_named_check(FILE *f);
 
 /* Call after every cd_pgn_reader_next (the CD_EOF call too): warns
  * about text skipped before a game (unless quiet), and at the end of an
@@ -240,7 +254,7 @@ void cli_input_unthreaded(void);
 void cli_output_compress(const char *format, const char *level);
 
 /* Temporary files, removed by cli_tmp_remove, on every exit and on
- * SIGINT, SIGTERM and SIGHUP: a new file DIR/PREFIXXXXXXX open for
+ * the signals cli_init handles: a new file DIR/PREFIXXXXXXX open for
  * reading and writing (DIR: NULL or empty for $TMPDIR, else /tmp); *id
  * names it.  Failure is fatal ("cannot create a temporary file in
  * DIR: ..."). */
@@ -257,12 +271,15 @@ void cli_tmp_remove_all(void);
  * or -1 with errno set (path freed). */
 int cli__tmp_mkstemp(char *path, size_t *id);
 
-/* Block SIGINT, SIGTERM and SIGHUP in this thread, and restore the mask
+/* Block those signals (cli_init) in this thread, and restore the mask
  * (calls nest): around changes to what the signal handler reads, and
  * around pthread_create so that the handler runs in the tool's own
  * thread. */
 void cli_signals_block(void);
 void cli_signals_unblock(void);
+/* Whether set holds one of the signals that end a tool after cleanup
+ * (those cli_init handles). */
+int cli__signal_pending(const sigset_t *set);
 
 /*
  * Option values read alike by every tool (src/cli-options.c).

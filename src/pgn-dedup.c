@@ -515,9 +515,11 @@ write_game(const cd_pgn_raw_game *raw, uint32_t g, const char *name)
 	    keep_names[opt_keep];
 
 	(void)name;
-	if (groups != NULL && (recs[rt].flags & F_GROUP))
+	if (groups != NULL && (recs[rt].flags & F_GROUP)) {
 		fprintf(groups, "%lu\t%lu\t%s\t%s\n", (unsigned long)rt + 1,
 		    (unsigned long)g + 1, drop ? "dropped" : "kept", rule);
+		cli_output_named_check(groups);
+	}
 	if (drop != (bool)opt_dups)
 		return;
 	written++;
@@ -526,45 +528,6 @@ write_game(const cd_pgn_raw_game *raw, uint32_t g, const char *name)
 	outbuf.len = 0;
 	cli_append_game(&outbuf, raw->text, raw->len);
 	cli_output_write(outbuf.data, outbuf.len);
-}
-
-/* ---- the --groups file ---- */
-
-static size_t groups_id;
-
-/* A temporary file beside path, renamed over it at the end (so the
- * file may be an input, and a failed run leaves it as it was). */
-static FILE *
-groups_open(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash == NULL ? strdup(".") : slash == path ? strdup("/") :
-	    strndup(path, (size_t)(slash - path));
-	struct stat st;
-	mode_t mask;
-	FILE *f;
-	int fd;
-
-	if (dir == NULL)
-		cli_fatal("out of memory");
-	fd = cli_tmp_create(dir, ".pgn-dedup.", &groups_id);
-	free(dir);
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 :
-	    0666 & ~mask) != 0 || (f = fdopen(fd, "w")) == NULL)
-		cli_fatal("%s: %s", path, strerror(errno));
-	return f;
-}
-
-static void
-groups_close(FILE *f, const char *path)
-{
-	if ((ferror(f) | fclose(f)) != 0)
-		cli_fatal("write error on %s", path);
-	if (rename(cli_tmp_name(groups_id), path) != 0)
-		cli_fatal("cannot write %s: %s", path, strerror(errno));
-	cli_tmp_remove(groups_id);
 }
 
 /* ---- options ---- */
@@ -660,10 +623,10 @@ main(int argc, char **argv)
 	cli_games.emit = two_pass ? emit_record : emit_one_pass;
 	if (!two_pass)
 		table_size(1 << 12);
-	cli_rejects_open(cli_opts.rejects);
-	cli_output_open(cli_opts.output);
+	cli_files_open(argc, argv, optind);
+	/* (written as -o is: put in place when the run ends well) */
 	if (opt_groups != NULL)
-		groups = groups_open(opt_groups);
+		groups = cli_output_named("groups", opt_groups);
 	status = cli_each_input(argc, argv, optind, first_pass);
 	cli_progress_end();
 	if (two_pass) {
@@ -695,8 +658,6 @@ main(int argc, char **argv)
 	}
 	cli_games_end();
 	cli_rejects_close();
-	if (groups != NULL)
-		groups_close(groups, opt_groups);
 	if (opt_count)
 		fprintf(cli_output_file(), "%llu\n",
 		    (unsigned long long)written);

@@ -889,6 +889,8 @@ main(int argc, char **argv)
 		cli_usage_error("--append goes with --by");
 	if (*opt_dir == '\0')
 		cli_usage_error("-d: empty directory name");
+	/* (standard output, for --list, may not be an input) */
+	cli_inputs(argc, argv, optind);
 	cli_output_open(NULL);
 
 	ninputs = optind < argc ? (size_t)(argc - optind) : 1;

@@ -8,8 +8,9 @@
 # refused; --stats prints its line; -z gzip and --level compress;
 # --memlimit is taken; --lang=de reads German piece letters; -h and -V
 # exit 0; a bad value of each is a usage error (exit 2) in one wording.
-# And the tools that take fewer of them (pgn-sort, pgn-split, pgc2pgn,
-# epd-validate, chess-perft) take -q, --stats, -h and -V alike.
+# And the tools that take fewer of them (those whose --help does not
+# list --lang) take -h, -V, --memlimit and unknown options alike.  The
+# tools are those of the build (built_tools).
 # (option words are split on purpose: $args, $j, $z, $opt)
 # shellcheck disable=SC2086
 set -u
@@ -26,8 +27,20 @@ printf '[Event "a"]\n\n1. e4 e5 2. Sf3 Sc6 3. Lb5 *\n\n' >"$T/de.pgn"
 printf '[Event "bad"]\n\n1. e4 e4 *\n\n' >"$T/bad.pgn"
 cat "$T/en.pgn" "$T/bad.pgn" >"$T/in.pgn"
 
-# TOOL and the options that make it read every move (pgn-select: a
-# condition on them), one a line
+# Every tool of the build whose --help lists --lang takes every shared
+# option: TOOL and the options that make it read every move (pgn-select:
+# a condition on them), one a line; the others take fewer (below).
+for tool in $(built_tools); do
+	if "$tool" --help 2>/dev/null | grep -q -- '--lang='; then
+		case $tool in
+		pgn-select) echo "$tool --plies=5" ;;
+		*) echo "$tool" ;;
+		esac
+	else
+		echo "$tool" >>"$T/fewer"
+	fi
+done >"$T/games-tools"
+[ -s "$T/games-tools" ] || fail "no tool takes every shared option"
 while read -r tool args; do
 	[ -x "$B/$tool" ] || { fail "$tool: not built"; continue; }
 	# its exit status with the bad game (pgn-select: 0, a game matched)
@@ -90,18 +103,10 @@ while read -r tool args; do
 --memlimit=x|--memlimit: invalid size 'x'
 --no-such-option|unknown option '--no-such-option'
 BAD
-done <<'TOOLS'
-pgn-regularize
-pgn-select --plies=5
-pgn2json
-pgn2tsv
-pgn2epd
-pgn2pgc
-pgn-dedup
-TOOLS
+done <"$T/games-tools"
 
 # The tools that take fewer of the shared options take these alike.
-for tool in pgn-sort pgn-split pgc2pgn epd-validate chess-perft; do
+for tool in $(cat "$T/fewer" 2>/dev/null); do
 	[ -x "$B/$tool" ] || { fail "$tool: not built"; continue; }
 	expect 0 "$tool" -h
 	expect 0 "$tool" -V
@@ -117,8 +122,7 @@ done
 # --help: a shared option (its line and the lines that go on with its
 # text) reads the same in every tool that lists it; -h and -V in all.
 # (-j, -q and --rejects are left out: some tools say more of them.)
-for tool in $(cd "$B" && ls pgn-* pgn2* pgc2pgn epd-validate chess-perft |
-    grep -v '\.'); do
+for tool in $(built_tools); do
 	[ -x "$B/$tool" ] || continue
 	expect 0 "$tool" --help
 	awk -v t="$tool" '

@@ -7,17 +7,16 @@
 #   sort(1), the tool dies of SIGPIPE (status 141), quietly;
 # - -o FILE hitting the file size limit (ulimit -f; the tool ignores
 #   SIGXFSZ, so the write fails with EFBIG): exit 2, FILE keeps its old
-#   content and no temporary file is left beside it;
-# - -o FILE and SIGTERM while the tool waits for input: FILE untouched,
-#   no temporary file left;
-# - -o naming a FIFO: written through (not replaced by a regular file).
+#   content and no temporary file is left beside it.
+# (Signals, FIFOs and devices as outputs, for every tool and every
+# output option: cli-output-signals.sh and cli-output-class.sh.)
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 B="$tooldir"
 F="$top_srcdir/tests/files"
 T=$(mktemp -d "${TMPDIR:-/tmp}/outerr.XXXXXX") || exit 99
-pids=""
-trap 'for p in $pids; do kill "$p" 2>/dev/null; done; rm -rf "$T"' EXIT
+
+trap 'rm -rf "$T"' EXIT
 status=0
 ran=0
 
@@ -102,43 +101,6 @@ for tool in pgn-regularize pgn-sort pgn2pgc pgn2epd pgc2pgn epd-validate \
 	    fail "$tool -o: files left: $(ls "$T/o" | tr '\n' ' ')"
 	rm -rf "$T/o"
 
-	# -o FILE and SIGTERM while reading: input from a FIFO kept open
-	mkdir "$T/o"
-	mkfifo "$T/o/in"
-	case $tool in
-	pgc2pgn) src="$T/big.pgc" ;;
-	epd-validate|chess-perft) src="$F/epd-valid.epd" ;;
-	*) src="$F/sample.pgn" ;;
-	esac
-	(cat "$src"; exec sleep 30) >"$T/o/in" 2>/dev/null &
-	wpid=$!
-	pids="$pids $wpid"
-	"$B/$tool" -o "$T/o/file" "$T/o/in" 2>"$T/err" &
-	tpid=$!
-	sleep 1
-	kill -TERM "$tpid" 2>/dev/null
-	wait "$tpid" 2>/dev/null
-	rc=$?
-	{ kill "$wpid"; wait "$wpid"; } 2>/dev/null
-	[ "$rc" -ne 0 ] || fail "$tool -o: exit 0 after SIGTERM"
-	[ ! -e "$T/o/file" ] || fail "$tool -o: output file after SIGTERM"
-	[ "$(ls "$T/o")" = in ] ||
-	    fail "$tool -o, SIGTERM: files left: $(ls "$T/o" | tr '\n' ' ')"
-	rm -rf "$T/o"
-
-	# -o naming a FIFO: the reader gets the output
-	mkfifo "$T/fifo"
-	cat "$T/fifo" >"$T/got" &
-	cpid=$!
-	# shellcheck disable=SC2086
-	timeout 60 "$B/$tool" -o "$T/fifo" $a 2>"$T/err"
-	rc=$?
-	[ "$rc" -eq 0 ] || fail "$tool -o FIFO: exit $rc"
-	{ [ "$rc" -eq 0 ] || kill "$cpid"; wait "$cpid"; } 2>/dev/null
-	[ -p "$T/fifo" ] || fail "$tool -o FIFO: the FIFO was replaced"
-	cmp -s "$T/got" "$T/out" ||
-	    fail "$tool -o FIFO: the output differs from standard output's"
-	rm -f "$T/fifo" "$T/got"
 	echo "ok: $tool"
 done
 

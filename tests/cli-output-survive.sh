@@ -5,7 +5,7 @@
 # writes parts, has its own test):
 # - a run that fails (exit 2) leaves both files as they were (contents,
 #   inode, mode, links; no temporary file left beside them): a missing
-#   input, a truncated .xz input, SIGTERM while reading a FIFO, a full
+#   input, a truncated .xz input (signals: cli-output-signals.sh), a full
 #   disk (a small tmpfs: the temporary file does not fit; or it fits but
 #   the copy into a hard-linked target would not), standard output on
 #   /dev/full;
@@ -154,29 +154,6 @@ for tool in pgn-regularize pgn-select pgn2json pgn2tsv pgn2epd pgn2pgc \
 		    fail "$tool, truncated .xz: exit $rc, expected 2"
 		unchanged "$W" "truncated .xz"
 	fi
-
-	prepare "$W"
-	mkfifo "$T/fifo"
-	(cat "$in"; exec sleep 30) >"$T/fifo" 2>/dev/null &
-	wpid=$!
-	pids="$pids $wpid"
-	if [ "$rj" -eq 1 ]; then
-		# shellcheck disable=SC2086
-		"$B/$tool" $a -o "$W/O" --rejects="$W/Rl" "$T/fifo" \
-		    2>"$T/err" &
-	else
-		# shellcheck disable=SC2086
-		"$B/$tool" $a -o "$W/O" "$T/fifo" 2>"$T/err" &
-	fi
-	tpid=$!
-	sleep 1
-	kill -TERM "$tpid" 2>/dev/null
-	wait "$tpid" 2>/dev/null
-	rc=$?
-	{ kill "$wpid"; wait "$wpid"; } 2>/dev/null
-	rm -f "$T/fifo"
-	[ "$rc" -eq 143 ] || fail "$tool, SIGTERM: exit $rc, expected 143"
-	unchanged "$W" "SIGTERM while reading"
 
 	if [ "$rj" -eq 1 ]; then
 		prepare "$W"

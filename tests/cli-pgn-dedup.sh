@@ -64,12 +64,13 @@ grep -q 'tagged copy' "$T/tags.pgn" || fail "--keep=most-tags: not the tagged co
 # --rejects: the bad game's bytes
 "$P" -q --rejects="$T/rej.pgn" "$F/dedup-names.pgn" >/dev/null
 grep -q '^\[Event "bad"\]' "$T/rej.pgn" || fail "--rejects: no bad game"
-# --groups may name an input (it is read first); a run that fails
-# leaves the file as it was
+# --groups may not name an input (refused before anything is
+# written); a run that fails leaves the file as it was
 cp "$F/dedup-names.pgn" "$T/in.pgn"
-"$P" -q --groups="$T/in.pgn" "$T/in.pgn" >"$T/g-out.pgn" 2>/dev/null
-cmp -s "$T/g-out.pgn" "$T/kept.pgn" || fail "--groups=input: input lost"
-grep -q '^1	2	dropped	game$' "$T/in.pgn" || fail "--groups=input: no rows"
+"$P" -q --groups="$T/in.pgn" "$T/in.pgn" >"$T/g-out.pgn" 2>"$T/err"
+[ $? -eq 2 ] || fail "--groups=input: not refused"
+grep -q 'groups file is input file' "$T/err" || fail "--groups=input: message"
+cmp -s "$T/in.pgn" "$F/dedup-names.pgn" || fail "--groups=input: input changed"
 echo old >"$T/g.tsv"
 "$P" -q --groups="$T/g.tsv" -o "$T/no/such/dir" "$F/dedup-names.pgn" 2>/dev/null
 [ $? -eq 2 ] || fail "-o in a missing directory: exit status"
