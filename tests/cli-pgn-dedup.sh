@@ -30,6 +30,11 @@ PE=$(command -v pgn-extract || command -v /usr/games/pgn-extract) || PE=
 # --help, --version, usage errors, a missing file
 expect 0 "$P" --help
 grep -q '^Usage: pgn-dedup ' "$T/out" || fail "--help: no usage line"
+# each --by value begins a line of its own, its meaning beside it
+for v in game moves text; do
+	grep -Eq "^ +$v  +[a-z]" "$T/out" ||
+	    fail "--help: --by=$v not on a line of its own"
+done
 expect 0 "$P" -V
 grep -q '^pgn-dedup (chessdata) ' "$T/out" || fail "--version"
 for bad in --by=players --keep=best -j0 --no-such-option \
