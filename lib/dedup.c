@@ -10,23 +10,30 @@
 #include "chessdata.h"
 #include "internal.h"
 
-/*
- * Latin letters U+00C0 to U+017F as their base letters, lower case: two
- * bytes for each code point, a space for none ("  ": × and ÷, dropped).
- */
-static const char fold[] =
-    /* U+00C0 */ "a a a a a a aec e e e e i i i i "
-    /* U+00D0 */ "d n o o o o o   o u u u u y thss"
-    /* U+00E0 */ "a a a a a a aec e e e e i i i i "
-    /* U+00F0 */ "d n o o o o o   o u u u u y thy "
-    /* U+0100 */ "a a a a a a c c c c c c c c d d "
-    /* U+0110 */ "d d e e e e e e e e e e g g g g "
-    /* U+0120 */ "g g g g h h h h i i i i i i i i "
-    /* U+0130 */ "i i ijijj j k k k l l l l l l l "
-    /* U+0140 */ "l l l n n n n n n n n n o o o o "
-    /* U+0150 */ "o o oeoer r r r r r s s s s s s "
-    /* U+0160 */ "s s t t t t t t u u u u u u u u "
-    /* U+0170 */ "u u u u w w y y y z z z z z z s ";
+const char *
+cd__fold_char(uint32_t cp, size_t *n)
+{
+	size_t lo = 0, hi = cd__fold_nranges, m;
+	const struct cd__fold_range *r;
+	uint16_t at;
+
+	while (lo < hi) {
+		m = (lo + hi) / 2;
+		r = &cd__fold_ranges[m];
+		if (cp < r->lo)
+			hi = m;
+		else if (cp > r->hi)
+			lo = m + 1;
+		else {
+			at = cd__fold_index[r->at + (cp - r->lo)];
+			if (at == 0xFFFF)
+				return NULL;
+			*n = cd__fold_pool[at];
+			return (const char *)cd__fold_pool + at + 1;
+		}
+	}
+	return NULL;
+}
 
 /* The code point of the UTF-8 sequence at s (n bytes left) and its
  * length in *len; -1 when it is not UTF-8 (one byte then). */
@@ -103,7 +110,8 @@ size_t
 cd_dedup_surname(const char *name, size_t len, char *out, size_t cap)
 {
 	const unsigned char *s = (const unsigned char *)name;
-	size_t end = surname_end(name, len), i = 0, n = 0, k;
+	size_t end = surname_end(name, len), i = 0, n = 0, k, j, fn;
+	const char *f;
 
 #define PUT(ch)	do { if (n < cap) out[n] = (char)(ch); n++; } while (0)
 	while (i < end) {
@@ -122,16 +130,10 @@ cd_dedup_surname(const char *name, size_t len, char *out, size_t cap)
 		cp = utf8_at(s + i, end - i, &k);
 		if (cp < 0)
 			cp = c;		/* Latin-1 */
-		if (cp >= 0xc0 && cp <= 0x17f) {
-			const char *f = &fold[2 * (cp - 0xc0)];
-
-			if (f[0] != ' ')
-				PUT(f[0]);
-			if (f[1] != ' ')
-				PUT(f[1]);
-		} else if (cp > 0x17f) {
-			size_t j;
-
+		if ((f = cd__fold_char((uint32_t)cp, &fn)) != NULL) {
+			for (j = 0; j < fn; j++)
+				PUT(f[j]);
+		} else {
 			for (j = 0; j < k; j++)
 				PUT(s[i + j]);
 		}

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +33,9 @@ struct tagcond {
 	enum cls cls;
 	bool is_int;
 	char *lo, *hi;		/* CLS_DATE: the span of the value */
-	bool has_re;
-	regex_t re;
+	bool has_re, has_re8;
+	regex_t re;		/* bytes: ASCII values, an ASCII pattern */
+	regex_t re8;		/* characters: any value (UTF-8 locale) */
 	uint16_t *eco;		/* CD_SEL_ECO: pairs lo, hi */
 	size_t neco;
 	unsigned results;	/* CD_SEL_RESULT: bits 1 << cd_pgn_result */
@@ -134,6 +137,8 @@ tagcond_free(struct tagcond *t)
 	free(t->eco);
 	if (t->has_re)
 		regfree(&t->re);
+	if (t->has_re8)
+		regfree(&t->re8);
 }
 
 void
@@ -354,26 +359,116 @@ name_ends_date(const char *name)
 	return n >= 4 && strcmp(name + n - 4, "Date") == 0;
 }
 
+/*
+ * Regular expressions match characters: a value is UTF-8 text (its
+ * bytes that are not UTF-8 read as Latin-1, tag_text) and a pattern
+ * too, and both are compiled and matched with LC_CTYPE a UTF-8 locale
+ * (C.UTF-8, whatever the program's locale), so that `.` is one
+ * character, a bracket holds characters and REG_ICASE folds every
+ * letter.  A pattern of ASCII only is also compiled for bytes (the C
+ * locale), which on an ASCII value matches the same and is faster:
+ * ASCII values, most of them, never pay for the characters.  Without
+ * a UTF-8 locale (not glibc), the patterns match bytes.
+ */
+static locale_t c_locale, utf8_locale;
+static pthread_once_t locales_once = PTHREAD_ONCE_INIT;
+
+static void
+locales_init(void)
+{
+	static const char *const utf8[] = { "C.UTF-8", "C.utf8",
+		"en_US.UTF-8" };
+	size_t i;
+
+	c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	for (i = 0; i < sizeof(utf8) / sizeof(utf8[0]) &&
+	    utf8_locale == (locale_t)0; i++)
+		utf8_locale = newlocale(LC_CTYPE_MASK, utf8[i], (locale_t)0);
+}
+
+/* regcomp and regexec in locale loc (none: the thread's). */
+static int
+regcomp_in(locale_t loc, regex_t *re, const char *pattern, int flags)
+{
+	locale_t old = loc ? uselocale(loc) : (locale_t)0;
+	int rc = regcomp(re, pattern, flags);
+
+	if (loc)
+		uselocale(old);
+	return rc;
+}
+
+static bool
+regexec_in(locale_t loc, const regex_t *re, const char *s)
+{
+	locale_t old = loc ? uselocale(loc) : (locale_t)0;
+	int rc = regexec(re, s, 0, NULL, 0);
+
+	if (loc)
+		uselocale(old);
+	return rc == 0;
+}
+
+static bool
+is_ascii(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return false;
+	return true;
+}
+
 /* Compile re into t; the reason in buf (regerror's) when it does not. */
 static cd_status
 compile(cd_select *s, struct tagcond *t, const char *re, const char **why,
     char *buf)
 {
-	int fl = REG_EXTENDED | REG_NOSUB, rc;
-	size_t n;
+	int fl = REG_EXTENDED | REG_NOSUB, rc = 0;
+	size_t n = strlen(re);
+	cd_buf u = { NULL, 0, 0 };
+	regex_t *failed = NULL;
 
 	if (s->flags & CD_SELECT_ICASE)
 		fl |= REG_ICASE;
-	if ((rc = regcomp(&t->re, re, fl)) != 0) {
+	pthread_once(&locales_once, locales_init);
+	if (is_ascii(re, n)) {
+		if ((rc = regcomp_in(c_locale, &t->re, re, fl)) != 0)
+			failed = &t->re;
+		else
+			t->has_re = true;
+	} else {
+		/* a pattern's bytes that are not UTF-8 are Latin-1 too */
+		if (cd_utf8_append(&u, re, n) != CD_OK ||
+		    cd_buf_reserve(&u, 1) != CD_OK) {
+			cd_buf_free(&u);
+			return CD_ERR_NOMEM;
+		}
+		u.data[u.len] = '\0';
+		re = u.data;
+	}
+	if (failed == NULL && utf8_locale != (locale_t)0) {
+		if ((rc = regcomp_in(utf8_locale, &t->re8, re, fl)) != 0)
+			failed = &t->re8;
+		else
+			t->has_re8 = true;
+	} else if (failed == NULL && !t->has_re) {
+		if ((rc = regcomp_in(c_locale, &t->re, re, fl)) != 0)
+			failed = &t->re;
+		else
+			t->has_re = true;
+	}
+	cd_buf_free(&u);
+	if (failed != NULL) {
 		if (rc == REG_ESPACE)
 			return CD_ERR_NOMEM;
 		n = (size_t)snprintf(buf, MSG_MAX, "invalid regular expression: ");
 		if (n < MSG_MAX)
-			regerror(rc, &t->re, buf + n, MSG_MAX - n);
+			regerror(rc, failed, buf + n, MSG_MAX - n);
 		*why = buf;
 		return CD_ERR_SYNTAX;
 	}
-	t->has_re = true;
 	return CD_OK;
 }
 
@@ -1205,7 +1300,10 @@ re_match(const struct tagcond *t, const cd_pgn_tag *tag)
 
 	if (tag == NULL || (v = tag_text(tag, &tmp, &n)) == NULL)
 		return false;
-	ok = regexec(&t->re, v, 0, NULL, 0) == 0;
+	if (t->has_re && (!t->has_re8 || v != tmp.data))
+		ok = regexec_in(c_locale, &t->re, v);	/* ASCII */
+	else
+		ok = regexec_in(utf8_locale, &t->re8, v);
 	cd_buf_free(&tmp);
 	return ok;
 }

@@ -12,7 +12,8 @@
  * duplicate.  Only the kept games' records stay in memory.  The other
  * modes read the input twice (standard input and pipes spooled to a
  * temporary file): the first pass keeps a record of every game (26
- * bytes, and 4 more for the group links) and a hash table of the
+ * bytes, and 8 more: the group links and a check of the game's bytes
+ * that the second pass compares) and a hash table of the
  * distinct keys (4 bytes a slot, 70% full at most), decides which
  * copies stay, and (--included) parses the games again to find each
  * game's main-line prefixes among the keys; the second pass reads the
@@ -53,8 +54,8 @@ enum {
 	F_GROUP = 1 << 6	/* (leader) has copies, or games included */
 };
 
-/* A game read: 26 bytes.  Its links (two passes) are apart, in links[],
- * for atomic updates. */
+/* A game read: 26 bytes.  Its links and check (two passes) are apart,
+ * in links[] (for atomic updates) and checks[]. */
 struct rec {
 	uint64_t k[2];
 	uint32_t size;		/* its bytes (at most UINT32_MAX) */
@@ -68,6 +69,7 @@ struct wire {
 	uint64_t k[2];
 	uint64_t len;		/* the bytes that follow */
 	uint32_t size;
+	uint32_t check;		/* two passes: of its bytes (game_check) */
 	uint8_t ntags, flags;
 };
 
@@ -77,6 +79,8 @@ static struct rec *recs;	/* one pass: the kept games; two: all */
 static uint32_t *links;		/* two passes: for a copy its leader; for
 				 * a leader, the best copy while choosing,
 				 * then the game that includes it (NONE) */
+static uint32_t *checks;	/* two passes: each game's game_check, to
+				 * know it again in the second pass */
 static size_t nrecs, recs_cap;
 static uint32_t *slots;		/* record index + 1, 0 empty */
 static size_t nslots, nused;
@@ -144,12 +148,24 @@ recs_grow(size_t n)
 		cap = cap ? 2 * cap : 4096;
 	if ((recs = realloc(recs, cap * sizeof(*recs))) == NULL ||
 	    (two_pass && (links = realloc(links, cap * sizeof(*links))) ==
-	    NULL))
+	    NULL) || (two_pass && (checks = realloc(checks, cap *
+	    sizeof(*checks))) == NULL))
 		cli_fatal("out of memory");
 	recs_cap = cap;
 }
 
 /* ---- pass 1: each game's record ---- */
+
+/* 32 bits of a hash of a game's bytes: the second pass knows by them
+ * (and the size) that it reads the games the first pass read. */
+static uint32_t
+game_check(const cd_pgn_raw_game *raw)
+{
+	cd_dedup_key k = cd_dedup_bytes((cd_dedup_key){ 0, 0 }, raw->text,
+	    raw->len);
+
+	return (uint32_t)(k.a ^ k.b);
+}
 
 static void
 priv_free(void *p)
@@ -185,6 +201,7 @@ each(struct cli_job *j, const cd_pgn_raw_game *raw)
 	w.ntags = j->game->ntags > 255 ? 255 : (uint8_t)j->game->ntags;
 	w.flags = (uint8_t)cd_game_result(j->game);
 	w.len = two_pass ? 0 : raw->len;
+	w.check = two_pass ? game_check(raw) : 0;
 	cli_buf_reserve(j->out, sizeof(w) + w.len);
 	memcpy(j->out->data + j->out->len, &w, sizeof(w));
 	if (w.len > 0)
@@ -254,6 +271,7 @@ emit_record(const char *data, size_t len)
 		r->size = w.size;
 		r->ntags = w.ntags;
 		r->flags = w.flags;
+		checks[w.index - 1] = w.check;
 	}
 }
 
@@ -375,8 +393,29 @@ static struct input {
 	FILE *spool;		/* the spooled copy */
 	size_t spool_id;
 	uint64_t games;		/* read in the first pass */
+	struct stat st;		/* the file when the first pass began */
 } *inputs;
 static size_t ninputs;
+
+/* An input read from its name that is not as it was when the first
+ * pass began (another file now, another size, written or its status
+ * changed: size, inode, times to the nanosecond) is an error: the
+ * games the first pass chose are not the ones the second would write. */
+static void
+input_check(const struct input *in, FILE *f)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) != 0)
+		cli_fatal("%s: %s", in->name, strerror(errno));
+	if (st.st_dev != in->st.st_dev || st.st_ino != in->st.st_ino ||
+	    st.st_size != in->st.st_size ||
+	    st.st_mtim.tv_sec != in->st.st_mtim.tv_sec ||
+	    st.st_mtim.tv_nsec != in->st.st_mtim.tv_nsec ||
+	    st.st_ctim.tv_sec != in->st.st_ctim.tv_sec ||
+	    st.st_ctim.tv_nsec != in->st.st_ctim.tv_nsec)
+		cli_fatal("%s: changed while it was read", in->name);
+}
 
 /* Copy f to a temporary file, open for reading at its start. */
 static FILE *
@@ -415,11 +454,13 @@ first_pass(FILE *f, const char *name)
 	memset(in, 0, sizeof(*in));
 	if ((in->name = strdup(name)) == NULL)
 		cli_fatal("out of memory");
-	if (strcmp(name, "<stdin>") != 0 && stat(name, &st) == 0 &&
+	if (strcmp(name, "<stdin>") != 0 && fstat(fileno(f), &st) == 0 &&
 	    S_ISREG(st.st_mode)) {
 		if ((in->path = strdup(name)) == NULL)
 			cli_fatal("out of memory");
+		in->st = st;
 		r = cli_games_file(f, name);
+		input_check(in, f);
 	} else {
 		in->spool = spool(f, name, &in->spool_id);
 		r = cli_games_file(in->spool, name);
@@ -443,6 +484,7 @@ input_again(struct input *in)
 	}
 	if ((f = cli_open_input(in->path, &display)) == NULL)
 		cli_fatal("%s: cannot read it again", in->name);
+	input_check(in, f);
 	return f;
 }
 
@@ -475,13 +517,22 @@ inputs_again(void (*fn)(const cd_pgn_raw_game *raw, uint32_t index,
 		    (st = cd_pgn_reader_next(r, &raw)) == CD_OK; n++) {
 			uint32_t g = (uint32_t)index++;
 
-			if (!(recs[g].flags & F_REJECTED))
-				fn(&raw, g, in->name);
+			if (recs[g].flags & F_REJECTED)
+				continue;
+			if ((raw.len != recs[g].size &&
+			    recs[g].size != UINT32_MAX) ||
+			    game_check(&raw) != checks[g])
+				cli_fatal("%s: changed while it was read "
+				    "(game %lu)", in->name,
+				    (unsigned long)n + 1);
+			fn(&raw, g, in->name);
 		}
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
 		if (n < in->games)
 			cli_fatal("%s: changed while it was read", in->name);
+		if (in->spool == NULL)
+			input_check(in, f);
 		cd_pgn_reader_free(r);
 		input_done(in, f);
 	}
@@ -540,10 +591,11 @@ usage(void)
 	    "Write each PGN game once, in input order, its bytes as they\n"
 	    "came.\n"
 	    "\n"
-	    "      --by=WHAT         what makes games the same: game main line,\n"
-	    "                        players' surnames and result (default) moves\n"
-	    "                        start position and main line text the export\n"
-	    "                        text (pgn-regularize)\n"
+	    "      --by=WHAT         what makes games the same:\n"
+	    "                          game   main line, players' surnames and\n"
+	    "                                 result (default)\n"
+	    "                          moves  start position and main line\n"
+	    "                          text   the export text (pgn-regularize)\n"
 	    "      --included        a game whose main line begins a longer\n"
 	    "                        game's between the same players is a copy of\n"
 	    "                        it (with --by=game)\n"
@@ -667,6 +719,7 @@ main(int argc, char **argv)
 	}
 	free(recs);
 	free(links);
+	free(checks);
 	free(slots);
 	free(outbuf.data);
 	if (status == 0 && cli_games.rejected > 0)

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-pgn-dedup.sh: pgn-dedup end to end.  Help, version, usage errors,
 # a missing file; players' surnames (case, accents in UTF-8 and
-# Latin-1, punctuation, initials) on files/dedup-names.pgn; every mode
+# Latin-1, punctuation, initials) on files/dedup-names.pgn, and beyond
+# Latin-1 (Latin Extended, Vietnamese, decomposed accents, apostrophes,
+# hyphens, Greek and Cyrillic case) on names built here; every mode
 # (--by, --keep, --included, -d, -c, --groups) on archives built here
 # from real games: the games that parse of the fixtures (always) and
 # the first 600 games of the OTB archive of the corpus (when present),
@@ -30,6 +32,11 @@ PE=$(command -v pgn-extract || command -v /usr/games/pgn-extract) || PE=
 # --help, --version, usage errors, a missing file
 expect 0 "$P" --help
 grep -q '^Usage: pgn-dedup ' "$T/out" || fail "--help: no usage line"
+# each --by value begins a line of its own, its meaning beside it
+for v in game moves text; do
+	grep -Eq "^ +$v  +[a-z]" "$T/out" ||
+	    fail "--help: --by=$v not on a line of its own"
+done
 expect 0 "$P" -V
 grep -q '^pgn-dedup (chessdata) ' "$T/out" || fail "--version"
 for bad in --by=players --keep=best -j0 --no-such-option \
@@ -56,6 +63,39 @@ want=$(grep '^\[Event' "$F/dedup-names.pgn" | grep -v -e copy -e bad |
 [ "$got" = "$want" ] || fail "dedup-names: kept '$got', want '$want'"
 grep -q '^pgn-dedup: .*dedup-names.pgn:[0-9]*:[0-9]*: game [0-9]*: ' "$T/err" ||
     fail "dedup-names: no message for the bad game: $(cat "$T/err")"
+# names beyond Latin-1 (--by=game): the accents of every Latin letter,
+# composed or not, Latin, Greek and Cyrillic case, apostrophes and
+# hyphens of every kind; a copy is "N copy", the others stay
+i=0
+while IFS='|' read -r a b; do
+	i=$((i + 1))
+	for w in "$i|$a" "$i copy|$b"; do
+		printf '[Event "%s"]\n[White "%b"]\n[Black "Opponent %s"]\n' \
+		    "${w%%|*}" "${w#*|}" "$i"
+		printf '[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n'
+	done
+done >"$T/names.pgn" <<'NAMES'
+\0310\0230erban, Ion|Serban, I.
+\0305\0236erban|SERBAN
+Nguy\0341\0273\0205n, Anh|Nguyen
+Nguye\0314\0202\0314\0203n|NGUYEN
+Ne\0314\0201meth|N\0351meth
+O\0342\0200\0231Kelly|O'Kelly
+O\0312\0274Kelly|O`Kelly
+O\0302\0264Kelly|O\0264Kelly
+Cuellar\0342\0200\0220Jimenez|Cuellar-Jim\0303\0251nez
+\0320\0232\0320\0260\0321\0200\0320\0277\0320\0276\0320\0262|\0320\0232\0320\0220\0320\0240\0320\0237\0320\0236\0320\0222
+\0316\0240\0316\0261\0317\0200\0316\0261\0316\0264\0317\0214\0317\0200\0316\0277\0317\0205\0316\0273\0316\0277\0317\0202|\0316\0240\0316\0221\0316\0240\0316\0221\0316\0224\0316\0237\0316\0240\0316\0237\0316\0245\0316\0233\0316\0237\0316\0243
+Gro\0303\0237|GROSS
+\0305\0201awrynowicz|LAWRYNOWICZ
+NAMES
+printf '[Event "Mueller"]\n[White "Mueller"]\n[Black "Opponent 1"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n' >>"$T/names.pgn"
+printf '[Event "M\303\274ller"]\n[White "M\303\274ller"]\n[Black "Opponent 1"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n\n' >>"$T/names.pgn"
+"$P" -q "$T/names.pgn" >"$T/names-kept.pgn" 2>"$T/err" ||
+    fail "names beyond Latin-1: exit status $?"
+got=$(names "$T/names-kept.pgn")
+want=$(names "$T/names.pgn" | tr '|' '\n' | grep -v copy | paste -sd'|' -)
+[ "$got" = "$want" ] || fail "names beyond Latin-1: kept '$got', want '$want'"
 # --keep=longest and most-tags take the copy with more bytes, more tags
 "$P" -q --keep=longest "$F/dedup-names.pgn" >"$T/long.pgn"
 grep -q 'annotated copy' "$T/long.pgn" || fail "--keep=longest: not the annotated copy"

@@ -38,12 +38,17 @@ enum {
  * The surname of a player's name as pgn-dedup compares it: the part
  * before the first comma (the standard's "Surname, Given names"), or,
  * with no comma, the name without its trailing initials ("Carlsen M."
- * is "Carlsen"); then only letters and digits, lower case, Latin
- * letters with accents as their base letters (UTF-8, or Latin-1 bytes
- * that are not UTF-8: "Ã", "\xc3" and "A" are all "a", "ß" is "ss",
- * "Ø" is "o"), other non-ASCII letters as they came; spaces and
- * punctuation dropped.  So "Carlsen, M." and "Carlsen,Magnus" are both
- * "carlsen", "Nepomniachtchi, Ian" and "NEPOMNIACHTCHI" the same.
+ * is "Carlsen"); then only letters and digits (UTF-8, or Latin-1
+ * bytes that are not UTF-8): Latin letters without their accents,
+ * composed or decomposed, as their base letters ("Ã", "\xc3" and "A"
+ * are all "a", "Ș" and "ễ" are "s" and "e", "ß" is "ss", "Ø" is "o",
+ * "ł" is "l"), Latin, Greek and Cyrillic letters case-folded (Greek
+ * and Cyrillic accents dropped too), letters of other scripts as they
+ * came; spaces, punctuation (apostrophes, hyphens of every kind),
+ * symbols and controls dropped (lib/gen-fold.py says the rule).  So
+ * "Carlsen, M." and "Carlsen,Magnus" are both "carlsen",
+ * "Nepomniachtchi, Ian" and "NEPOMNIACHTCHI" the same, "O’Kelly" and
+ * "O'Kelly" too.
  * Writes at most cap bytes to out (no NUL) and returns the length the
  * whole needs, which is never more than 2 * len.
  */

@@ -114,8 +114,9 @@ typedef enum cd_select_kind {
 
 /* Selector flags. */
 enum {
-	CD_SELECT_ICASE = 1 << 0	/* regular expressions and `=`, `!=`
-					 * ignore case (ASCII letters) */
+	CD_SELECT_ICASE = 1 << 0	/* regular expressions ignore the
+					 * case of every letter, `=` and `!=`
+					 * that of ASCII letters */
 };
 
 typedef struct cd_select cd_select;
