@@ -138,8 +138,17 @@ cli_init(const char *name)
 	signal(SIGPIPE, SIG_IGN);
 	/* past the file size limit, writes fail with EFBIG instead */
 	signal(SIGXFSZ, SIG_IGN);
-	for (i = 0; i < NCLEANUP; i++)
+	/* (a signal ignored when the tool started stays ignored, as
+	 * sort(1) leaves it: nohup's SIGHUP, a background job's SIGINT
+	 * and SIGQUIT) */
+	for (i = 0; i < NCLEANUP; i++) {
+		struct sigaction sa;
+
+		if (sigaction(cleanup_signals[i], NULL, &sa) == 0 &&
+		    sa.sa_handler == SIG_IGN)
+			continue;
 		signal(cleanup_signals[i], on_signal);
+	}
 }
 
 int

@@ -5,7 +5,12 @@
 # SIGUSR1, SIGUSR2), sent while the tool waits for more input with
 # every output option its --help shows naming a file: the tool dies of
 # that signal, every file keeps its old contents (no half output), and
-# no temporary file is left, beside the outputs or in TMPDIR.  The
+# no temporary file is left, beside the outputs or in TMPDIR.  (The
+# tools start with every signal at its default action, env
+# --default-signal: a shell's background job ignores SIGINT and
+# SIGQUIT.)  A signal ignored when a tool starts stays ignored, as
+# with sort(1): under nohup (SIGHUP ignored), SIGHUP does not end it,
+# and it goes on to write its output.  The
 # tools come from the build, their options from their --help and
 # their inputs from tests/outputs-lib.sh, as in cli-output-class.sh.
 set -u
@@ -51,7 +56,8 @@ for tool in $(built_tools); do
 		rm -f "$T/fifo"
 		mkfifo "$T/fifo"
 		# shellcheck disable=SC2086
-		"$B/$tool" $args $opts <"$T/fifo" >"$T/out" 2>"$T/err" &
+		env --default-signal "$B/$tool" $args $opts <"$T/fifo" \
+		    >"$T/out" 2>"$T/err" &
 		pid=$!
 		# the input, and the FIFO held open: the tool waits for more
 		exec 3>"$T/fifo"
@@ -96,6 +102,33 @@ for tool in $(built_tools); do
 		    fail "$tool SIG$sig: files left in split: $(ls -A split)"
 		rm -rf ./* ./.??* "$T/tmp"/* "$T/tmp"/.??*
 	done
+	# nohup: SIGHUP ignored at start stays ignored; the run ends well
+	for o in $opts; do
+		f=${o#*=}
+		echo old >"$f"
+	done
+	rm -f "$T/fifo"
+	mkfifo "$T/fifo"
+	# shellcheck disable=SC2086
+	env --default-signal --ignore-signal=HUP "$B/$tool" $args $opts \
+	    <"$T/fifo" >"$T/out" 2>"$T/err" &
+	pid=$!
+	exec 3>"$T/fifo"
+	cat "$T/in.$kind" >&3
+	sleep 0.1
+	kill -HUP "$pid"
+	sleep 0.1
+	exec 3>&-
+	wait "$pid"
+	rc=$?
+	pid=""
+	[ "$rc" -le 1 ] || fail "$tool under nohup, SIGHUP: exit $rc"
+	for o in $opts; do
+		f=${o#*=}
+		[ "$(cat "$f")" != old ] ||
+		    fail "$tool under nohup, SIGHUP: $f not written"
+	done
+	rm -rf ./* ./.??* "$T/tmp"/* "$T/tmp"/.??*
 	echo "ok: $tool (outputs:${opts:- none})"
 done
 [ $ntools -gt 0 ] || { echo "SKIP: no tool built"; exit 77; }
