@@ -242,9 +242,13 @@ batch_seal(struct batch *b)
 	const char *base = b->text.data;
 	size_t i;
 
+	/* (no text or no tag at all: nothing to offset from) */
 	for (i = 0; i < b->ngames; i++) {
-		b->games[i].text = base + (uintptr_t)b->games[i].text;
-		b->games[i].tags = b->tags + (uintptr_t)b->games[i].tags;
+		if (base != NULL)
+			b->games[i].text = base + (uintptr_t)b->games[i].text;
+		if (b->tags != NULL)
+			b->games[i].tags = b->tags +
+			    (uintptr_t)b->games[i].tags;
 	}
 	for (i = 0; i < b->ntags; i++) {
 		b->tags[i].name = base + (uintptr_t)b->tags[i].name;

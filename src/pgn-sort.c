@@ -326,7 +326,7 @@ item_key(const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
 	/* the -k tags, then keys 1 to 7 */
 	n = opt_nkeys == 0 ? 0 : cd_collate_key_tags(g,
 	    (const char *const *)opt_keys, opt_nkeys, kbuf, kcap);
-	n += cd_collate_key(&cg, n <= kcap ? kbuf + n : NULL,
+	n += cd_collate_key(&cg, kbuf != NULL && n <= kcap ? kbuf + n : NULL,
 	    n <= kcap ? kcap - n : 0);
 	if (!opt_unique)
 		return n;
@@ -1362,7 +1362,8 @@ add_keys(const char *arg)
 			cli_fatal("out of memory");
 		opt_keys = k;
 		opt_nkeys++;
-		p = e + 1;
+		if (e != NULL)
+			p = e + 1;
 	} while (e != NULL);
 }
 
