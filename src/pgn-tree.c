@@ -893,7 +893,7 @@ set_root(void)
 	int c, t;
 
 	if (opt_fen != NULL && cd_fen_parse(&root, opt_fen, strlen(opt_fen),
-	    0, &err) != CD_OK)
+	    CD_FEN_DETECT_960, &err) != CD_OK)
 		cli_usage_error("--fen: %s", err.msg);
 	if (opt_fen == NULL)
 		cd_board_init(&root);
@@ -913,6 +913,8 @@ set_root(void)
 			    cd_strerror(st));
 		if (opt_fen == NULL && g->has_fen)
 			cli_usage_error("--moves: a tag is no move");
+		if (g->nodes[0].next == 0)
+			cli_usage_error("--moves: no move");
 		root = g->start;
 		for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next)
 			cd_board_make(&root, g->nodes[i].move);
