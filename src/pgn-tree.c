@@ -281,6 +281,89 @@ near_root(const cd_board *b)
 	return true;
 }
 
+/* The root's pawns on their first rank: a pawn leaves it for good. */
+static cd_bitboard root_home;
+
+/* Whether no position after b can be on the tree: fewer pieces than a
+ * position of the tree has, or more of the root's pawns gone from
+ * their first rank than depth - 1 plies can move. */
+static inline bool
+past_tree(const cd_board *b)
+{
+	cd_bitboard home = root_home & ~(b->by_type[CD_PAWN] &
+	    ((b->by_color[CD_WHITE] & 0xff00ULL) |
+	    (b->by_color[CD_BLACK] & 0x00ff000000000000ULL)));
+
+	return __builtin_popcountll(b->by_type[0]) < min_pieces ||
+	    __builtin_popcountll(home) > (int)opt_depth - 1;
+}
+
+/*
+ * Whether a game must be parsed: its main line read move by move from
+ * its tokens (comments, NAGs and variations skipped) until a position
+ * near the root (parse it) or past the tree (no: it adds nothing, and is
+ * not parsed, so not checked further either).  Parsed whenever in
+ * doubt: a FEN or Variant tag, another language, a token or move that
+ * does not read.
+ */
+static bool
+need_parse(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_board b;
+	int depth = 0;
+
+	(void)j;
+	if (cli_opts.lang != NULL || cd_pgn_raw_tag(raw, "FEN") != NULL ||
+	    cd_pgn_raw_tag(raw, "Variant") != NULL)
+		return true;
+	cd_board_init(&b);
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->movetext_end - raw->movetext, raw->movetext_line,
+	    raw->movetext_col);
+	for (;;) {
+		cd_move m;
+
+		if (depth == 0 && near_root(&b))
+			return true;
+		if (past_tree(&b))
+			return false;
+		/* the next main-line move */
+		for (;;) {
+			switch (cd_pgn_lex_next(&lx, &t)) {
+			case CD_PGN_TOK_RAV_OPEN:
+				depth++;
+				continue;
+			case CD_PGN_TOK_RAV_CLOSE:
+				if (--depth < 0)
+					return true;
+				continue;
+			case CD_PGN_TOK_MOVE:
+				if (depth > 0)
+					continue;
+				break;
+			case CD_PGN_TOK_END:
+			case CD_PGN_TOK_RESULT:
+				/* (a game never near: the end) */
+				return depth != 0;
+			case CD_PGN_TOK_ERROR:
+			case CD_PGN_TOK_TAG:
+			case CD_PGN_TOK_STRING:
+				return true;
+			default:
+				continue;
+			}
+			break;
+		}
+		if ((t.flags & CD_PGN_TOKF_NULLMOVE) ||
+		    cd_san_parse(&b, t.text, t.len, NULL, 0, &m, NULL) !=
+		    CD_OK)
+			return true;
+		cd_board_make(&b, m);
+	}
+}
+
 /* Count one game's main line where it is near the root. */
 static const char *
 count_game(struct cli_job *j, const cd_pgn_raw_game *raw)
@@ -297,6 +380,8 @@ count_game(struct cli_job *j, const cd_pgn_raw_game *raw)
 	size_t k;
 
 	(void)raw;
+	if (!j->parsed)
+		return NULL;	/* (never near the root) */
 	if (t == NULL) {
 		if ((t = j->priv = calloc(1, sizeof(*t))) == NULL)
 			cli_fatal("out of memory");
@@ -316,10 +401,9 @@ count_game(struct cli_job *j, const cd_pgn_raw_game *raw)
 	b = g->start;
 	for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next) {
 		cd_move m = g->nodes[i].move;
-		int pieces = __builtin_popcountll(b.by_type[0]);
 		struct mstat *s;
 
-		if (pieces < min_pieces)
+		if (past_tree(&b))
 			break;	/* no later position is near */
 		if (m != CD_MOVE_NULL && near_root(&b)) {
 			s = table_get(t, b.key, m, true);
@@ -926,6 +1010,9 @@ set_root(void)
 			root_bb[c * 6 + t - 1] = root.by_type[t] &
 			    root.by_color[c];
 	root_pieces = __builtin_popcountll(root.by_type[0]);
+	root_home = root.by_type[CD_PAWN] &
+	    ((root.by_color[CD_WHITE] & 0xff00ULL) |
+	    (root.by_color[CD_BLACK] & 0x00ff000000000000ULL));
 	max_diff = 4 * (int)(opt_depth - 1);
 	min_pieces = root_pieces - (int)(opt_depth - 1);
 }
@@ -1061,6 +1148,7 @@ main(int argc, char **argv)
 		openings = cli_openings_load();
 		set_root();
 		cli_games.each = count_game;
+		cli_games.need_parse = need_parse;
 		cli_games.priv_free = priv_free;
 	}
 	cli_games.opts.lang = cli_opts.lang;

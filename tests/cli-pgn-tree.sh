@@ -42,6 +42,12 @@ grep -q "$(printf '^\te4\t4\t2\t1\t1\t62.5\t')" "$T/start.tsv" ||
 grep -q "$(printf '^\tNf3\t3\t0\t1\t2\t')" "$T/start.tsv" ||
     fail "1. Nf3 row: $(grep 'Nf3' "$T/start.tsv")"
 
+# from the position after 1. d4, the illegal game (1. e4 e5 2. Ke3)
+# never comes near: it is not parsed, nor rejected
+expect 0 "$P" --tsv '--moves=1. d4' "$G"
+[ -s "$T/err" ] && fail "1. d4: $(cat "$T/err")"
+grep -q "$(printf '^\tNf6\t1\t1\t0\t0\t')" "$T/out" || fail "1. d4: $(cat "$T/out")"
+
 # the independent script, from several roots
 if command -v python3 >/dev/null 2>&1; then
 	"$tooldir/pgn2json" --fens "$G" >"$T/games.ndjson" 2>/dev/null
