@@ -48,6 +48,14 @@ expect 0 "$P" --tsv '--moves=1. d4' "$G"
 [ -s "$T/err" ] && fail "1. d4: $(cat "$T/err")"
 grep -q "$(printf '^\tNf6\t1\t1\t0\t0\t')" "$T/out" || fail "1. d4: $(cat "$T/out")"
 
+# --moves from --fen: the position after them, whatever way it is
+# named; 3. Bb5 by two move orders (games 6 and 8)
+"$P" --tsv -d 2 "--fen=$AFTER_E4E5" '--moves=2. Nf3' "$G" >"$T/a.tsv" 2>/dev/null
+"$P" --tsv -d 2 '--moves=1. e4 e5 2. Nf3' "$G" >"$T/b.tsv" 2>/dev/null
+cmp -s "$T/a.tsv" "$T/b.tsv" || fail "--fen and --moves: $(cat "$T/a.tsv")"
+grep -q "$(printf '^2... Nc6\tBb5\t2\t1\t0\t1\t')" "$T/a.tsv" ||
+    fail "3. Bb5 by two move orders: $(cat "$T/a.tsv")"
+
 # the independent script, from several roots
 if command -v python3 >/dev/null 2>&1; then
 	"$tooldir/pgn2json" --fens "$G" >"$T/games.ndjson" 2>/dev/null
