@@ -124,6 +124,11 @@ fi
 expect 1 "$P" --polyglot="$T/book.bin" --min-game=1 "$G"
 [ -s "$T/book.bin" ] || fail "--polyglot: no book"
 [ $(( $(wc -c <"$T/book.bin") % 16 )) -eq 0 ] || fail "book size"
+# the same book with any number of threads, from standard input too
+for j in 1 3; do
+	"$P" --polyglot="$T/book$j.bin" --min-game=1 -j $j <"$G" 2>/dev/null
+	cmp -s "$T/book.bin" "$T/book$j.bin" || fail "--polyglot -j $j differs"
+done
 expect 1 "$P" --tsv --book="$T/book.bin" "$G"
 head -1 "$T/out" | grep -q "$(printf '\tbook$')" || fail "--book: no column"
 grep -q "$(printf '^\te4\t4\t.*\t5$')" "$T/out" || fail "--book e4: $(cat "$T/out")"
