@@ -139,6 +139,13 @@ expect 0 "$P" --tsv --book="$T/book.bin" "$T/one.pgn"
 grep -q "$(printf '^\te4\t0\t0\t0\t0\t.*\t5$')" "$T/out" ||
     fail "--book, unplayed e4: $(cat "$T/out")"
 
+# --openings: the position a move leads to, named by the table
+expect 1 "$P" --tsv -d 2 --openings="$F/openings-small.tsv" "$G"
+head -1 "$T/out" | grep -q "$(printf '\teco\topening$')" ||
+    fail "--openings: no columns: $(head -1 "$T/out")"
+grep -q "$(printf '^1. e4\td5\t1\t.*\tB01\tScandinavian Defense$')" "$T/out" ||
+    fail "--openings: $(cat "$T/out")"
+
 # usage errors
 for bad in --depth=0 --min-games=x --max-ply=4 --moves=Ke2 --moves=1. \
     --fen=bad '--polyglot=x --depth=2'; do
