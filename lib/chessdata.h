@@ -7,7 +7,7 @@
  * validity), fen, san, rules (how a position stands under the FIDE
  * Laws), the readers and writers (pgn_lex, pgn, epd, pgc, json,
  * comment, stream, sniff), and what works on games (collate, select,
- * opening, dedup).
+ * opening, dedup, polyglot: opening books).
  */
 #ifndef CHESSDATA_H
 #define CHESSDATA_H
@@ -31,5 +31,6 @@
 #include <chessdata/opening.h>
 #include <chessdata/dedup.h>
 #include <chessdata/timecontrol.h>
+#include <chessdata/polyglot.h>
 
 #endif
