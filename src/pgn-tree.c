@@ -40,6 +40,7 @@ static const cd_openings *openings;
 static unsigned opt_max_ply = 1024;
 static cd_polyglot_make_opts mkopts = { 3, 0.0, false, false, false };
 static cd_polyglot_maker *maker;
+static FILE *book_out;		/* --polyglot's file */
 
 /* The root position, its twelve piece boards and its pieces. */
 static cd_board root;
@@ -1135,9 +1136,6 @@ main(int argc, char **argv)
 		    opt_depth != 1)
 			cli_usage_error("--polyglot writes a book: no --fen, "
 			    "--moves, --depth, --book, --tsv nor --json");
-		if (cli_opts.output != NULL)
-			cli_usage_error("--polyglot names the output: no -o");
-		cli_opts.output = opt_polyglot;
 		if ((maker = cd_polyglot_maker_new()) == NULL)
 			cli_fatal("out of memory");
 		cli_games.each = book_game;
@@ -1153,6 +1151,9 @@ main(int argc, char **argv)
 	}
 	cli_games.opts.lang = cli_opts.lang;
 	cli_files_open(argc, argv, optind);
+	/* (written as -o is: put in place when the run ends well) */
+	if (opt_polyglot != NULL && strcmp(opt_polyglot, "-") != 0)
+		book_out = cli_output_named("polyglot book", opt_polyglot);
 	if (opt_book != NULL)
 		read_book();
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
@@ -1162,6 +1163,11 @@ main(int argc, char **argv)
 		if (cd_polyglot_maker_write(maker, &mkopts, &out) != CD_OK)
 			cli_fatal("out of memory");
 		cd_polyglot_maker_free(maker);
+		if (book_out != NULL) {
+			fwrite(out.data, 1, out.len, book_out);
+			cli_output_named_check(book_out);
+			out.len = 0;
+		}
 	} else {
 		cd_buf line = { 0 };
 

@@ -24,7 +24,7 @@ tool_setup() {
 	pgc2pgn) kind=pgc args="-q" ;;
 	pgn-split) kind=pgn args="-q -l 100000 -d split" ;;
 	pgn-regularize | pgn-sort | pgn-select | pgn-dedup | pgn2json | \
-	    pgn2tsv | pgn2epd | pgn2pgc)
+	    pgn2tsv | pgn2epd | pgn2pgc | pgn-tree)
 		kind=pgn args="-q" ;;
 	*) fail "$1: not in the table of tests/outputs-lib.sh (tool -> input" \
 	    "kind and arguments): add it"
