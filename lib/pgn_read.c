@@ -292,7 +292,7 @@ static cd_status
 fill(cd_pgn_reader *r)
 {
 	cd_status st;
-	size_t n;
+	size_t n, want, got;
 
 	if (r->eof)
 		return CD_OK;
@@ -323,12 +323,29 @@ fill(cd_pgn_reader *r)
 		r->data = nb;
 		r->cap = ncap;
 	}
-	st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end, &n);
-	if (st == CD_EOF)
-		r->eof = 1;
-	else if (st != CD_OK)
-		return CD_ERR_IO;	/* (see in.err) */
-	r->end += n;
+	/* The scanners start again from data[pos] after each fill: read
+	 * until the new bytes are at least as many as the unread ones kept
+	 * (or the buffer is full), so that each byte is scanned a bounded
+	 * number of times however little a read gives (a pipe, a
+	 * decompressor: 64 KiB).  Below a block, one read: a pipeline's
+	 * small games are read as they come. */
+	want = r->end < READER_BLOCK / 2 ? 1 : r->end;
+	if (want > r->cap - r->end)
+		want = r->cap - r->end;
+	got = 0;
+	do {
+		st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end,
+		    &n);
+		if (st != CD_OK && st != CD_EOF)
+			/* (see in.err; the next fill fails again) */
+			return got > 0 ? CD_OK : CD_ERR_IO;
+		r->end += n;
+		got += n;
+		if (st == CD_EOF) {
+			r->eof = 1;
+			break;
+		}
+	} while (got < want);
 	return CD_OK;
 }
 
