@@ -137,6 +137,8 @@ struct cd_pgn_reader {
 				 * input's error in in.err): what came
 				 * before is read as the input's end */
 	int bol;		/* data[pos] is at the start of a line */
+	int keep_bol;		/* the next advance leaves bol as it is (a
+				 * piece of a run of blanks) */
 	int junk;		/* skipping text that is not PGN: JUNK_* */
 	int skipped_nul;	/* a NUL byte in the text skipped before the
 				 * next game */
@@ -487,7 +489,10 @@ advance(cd_pgn_reader *r, size_t n)
 	} else {
 		r->col += (unsigned long)n;
 	}
-	r->bol = e[-1] == '\n';
+	if (r->keep_bol)
+		r->keep_bol = 0;
+	else
+		r->bol = e[-1] == '\n';
 	r->pos += n;
 }
 
@@ -1583,6 +1588,13 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 	}
 	for (q = s; q < e && IS_HSPACE(*q); q++)
 		;
+	if (q - s > JUNK_PIECE) {
+		/* (blanks at the start of a line: skipped in pieces, the
+		 * line's start kept) */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_JUNK;
+	}
 	if (q == e) {
 		if (!eof)
 			return S_MORE;
@@ -1624,7 +1636,7 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 static int
 scan(cd_pgn_reader *r, size_t *n)
 {
-	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls;
+	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls, *nl;
 	int eof = r->eof;
 
 	if (!r->started) {
@@ -1641,9 +1653,21 @@ scan(cd_pgn_reader *r, size_t *n)
 	if (r->junk)
 		return scan_junk(r, n);
 	ls = r->bol ? s : NULL;
+	nl = NULL;
 	for (p = s; p < e && IS_WS(*p); p++)
-		if (*p == '\n')
+		if (*p == '\n') {
 			ls = p + 1;
+			if (nl == NULL)
+				nl = p;
+		}
+	if ((nl != NULL ? nl : p) - s > JUNK_PIECE) {
+		/* A long run of blanks without a line end (its first
+		 * JUNK_PIECE + 1 bytes): in no game, given in pieces, never
+		 * kept whole; the start of its line stays where it was. */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_BLANK;
+	}
 	if (ls != NULL && ls > s) {
 		*n = (size_t)(ls - s);
 		return S_BLANK;

@@ -71,7 +71,10 @@
  *   no game).  Blank lines before the first game are in no game.  CRLF
  *   line ends and control bytes are carried in the game bytes like any
  *   other byte.  A line of text that is not PGN is skipped in pieces,
- *   never kept whole.
+ *   never kept whole.  So is a run of more than 128 KiB of blanks
+ *   without a line end (spaces, tabs, CRs) before a game: in no game,
+ *   so a game preceded by such a run on its line begins within the
+ *   last 128 KiB of it.
  * - Binary data: a game that holds a NUL byte is marked CD_PGN_RAW_NUL
  *   when its first line starts with a complete tag pair (a game with a
  *   damaged byte: cd_pgn_raw_check rejects it); otherwise it is no
