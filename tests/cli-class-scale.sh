@@ -27,17 +27,17 @@
 #     scanned before each read: one read from a pipe is 64 KiB);
 #   - its memory exceeds the tool's bound: for blanks and EPD lines
 #     (no game to hold) flat: what the tool takes for a one-game input
-#     plus 24 MiB, whatever the size; for a game, that plus 25 bytes
+#     plus 16 MiB, whatever the size; for a game, that plus 25 bytes
 #     for each byte of the game (pgn-sort: plus its -S of 16 MiB).
 # Decompression bombs: 64 MiB of spaces in zstd, gzip, xz and .zip (a
 # few KB to a few hundred each: 16 frames, members or streams of 4 MiB;
 # the zip one member) go through every tool (two formats each, in turn)
-# within 5 s (linear: a
-# fraction of a second; the quadratic reader took 26 s) and the flat
-# bound, plus the decompression of the frames of 4 MiB on threads
-# (the zstd reader decodes whole frames ahead: 32 MiB); and --memlimit (every tool takes it) refuses an xz input
-# whose dictionary needs 64 MiB and a zstd frame whose window needs
-# 128 MiB under --memlimit=16M, with a message and exit 2, at once.
+# within 5 s (linear: a fraction of a second; the quadratic reader took
+# 26 s) and in 40 MiB more than a one-game input (the zstd reader
+# decodes frames of 4 MiB ahead on threads: 25 MiB).  --memlimit (every
+# tool takes it) refuses an xz input whose dictionary needs 64 MiB and
+# a zstd frame whose window needs 128 MiB under --memlimit=16M, with a
+# message naming it and exit 2, in 16 MiB more than a one-game input.
 # pgn-sort -m over 40 xz inputs stays within -S 8M (the decoders'
 # dictionaries counted, given back before the merge of its runs).
 #
@@ -286,16 +286,29 @@ case " $(echo $TOOLS) " in
 	fi ;;
 esac
 
-python3 - "$T/runs" >"$T/results" <<'EOF'
+# (GNU time measures a shell it starts: the peak memory of the shell
+# and the programs of the run; without it, wait4's figures count the
+# pages of the python3 process that started the run too: 10 to 14 MB)
+gnutime=""
+/usr/bin/time -f %M -o "$T/tv" true 2>/dev/null && [ -s "$T/tv" ] &&
+    gnutime=/usr/bin/time
+python3 - "$T/runs" "$gnutime" "$T/tv" >"$T/results" <<'EOF'
 import os, subprocess, sys
-for row in open(sys.argv[1]):
+runs, gnutime, tv = sys.argv[1:4]
+for row in open(runs):
     rid, cmd = row.rstrip("\n").split("\t", 1)
-    p = subprocess.Popen(["sh", "-c", cmd + " >/dev/null"],
-                         stderr=subprocess.DEVNULL)
+    argv = ["sh", "-c", cmd + " >/dev/null"]
+    if gnutime:
+        argv = [gnutime, "-f", "%x %U %S %M", "-o", tv] + argv
+    p = subprocess.Popen(argv, stderr=subprocess.DEVNULL)
     _, st, ru = os.wait4(p.pid, 0)
     p.returncode = 0
     rc = os.waitstatus_to_exitcode(st)
-    print(rid, rc, "%.3f" % (ru.ru_utime + ru.ru_stime), ru.ru_maxrss)
+    secs, kb = ru.ru_utime + ru.ru_stime, ru.ru_maxrss
+    if gnutime:
+        f = open(tv).read().split()
+        rc, secs, kb = int(f[-4]), float(f[-3]) + float(f[-2]), int(f[-1])
+    print(rid, rc, "%.3f" % secs, kb)
 EOF
 [ -s "$T/results" ] || { echo "FAIL: no measure"; exit 1; }
 [ -n "${CLASS_SCALE_KEEP-}" ] && cp "$T/results" "$CLASS_SCALE_KEEP"
@@ -328,7 +341,7 @@ for t in $TOOLS; do
 		esac
 		s=$(wc -c <"$(file_of "$i" l)")
 		[ "$i" = pgc ] && s=$(wc -c <"$T/game.l")
-		limit=$((base_kb + 24 * 1024))
+		limit=$((base_kb + 16 * 1024))
 		[ "$flat" -eq 1 ] || limit=$((limit + 25 * s / 1024))
 		[ "$t" = pgn-sort ] && limit=$((limit + 16 * 1024))
 		for m in file pipe; do
@@ -356,7 +369,7 @@ for t in $TOOLS; do
 		status_ok "$t.bomb.$z" || continue
 		[ "$ms" -le 5000 ] ||
 		    fail "$t: 64 MiB of spaces in .$z: $ms ms"
-		[ "$kb" -le $((base_kb + 56 * 1024)) ] ||
+		[ "$kb" -le $((base_kb + 40 * 1024)) ] ||
 		    fail "$t: 64 MiB of spaces in .$z: $kb KB of memory"
 	done
 	for z in $ml; do
@@ -367,7 +380,7 @@ for t in $TOOLS; do
 		    fail "$t --memlimit=16M on a .$z input needing more:" \
 		    "no message naming --memlimit ($(head -c 200 \
 		    "$T/ml.$t.$z"))"
-		[ "$kb" -le $((base_kb + 24 * 1024)) ] ||
+		[ "$kb" -le $((base_kb + 16 * 1024)) ] ||
 		    fail "$t --memlimit=16M: $kb KB of memory"
 	done
 done

@@ -92,7 +92,12 @@
  * complete tag pair in column one (counted in skipped_bytes, given to
  * cd_pgn_reader_on_gap).
  * Skipped text is never kept.  So the reader holds at most about
- * CD_PGN_GAME_MAX bytes, whatever the input.
+ * CD_PGN_GAME_MAX bytes, whatever the input.  Its time is linear in
+ * the input however little each read gives (a pipe, a decompressor):
+ * holding more than 128 KiB of a game not yet complete, it reads at
+ * least as many bytes again before it looks at them (so such a game
+ * from a pipe may be given only once more bytes follow it, or the
+ * input ends).
  *
  */
 #ifndef CHESSDATA_PGN_READ_H
