@@ -1586,7 +1586,7 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 		*n = (size_t)(q + 1 - s);
 		return S_JUNK;
 	}
-	for (q = s; q < e && IS_HSPACE(*q); q++)
+	for (q = s; q < e && IS_HSPACE(*q) && q - s <= JUNK_PIECE; q++)
 		;
 	if (q - s > JUNK_PIECE) {
 		/* (blanks at the start of a line: skipped in pieces, the
@@ -1659,6 +1659,8 @@ scan(cd_pgn_reader *r, size_t *n)
 			ls = p + 1;
 			if (nl == NULL)
 				nl = p;
+		} else if (nl == NULL && p - s > JUNK_PIECE) {
+			break;	/* (a piece: no need to look further) */
 		}
 	if ((nl != NULL ? nl : p) - s > JUNK_PIECE) {
 		/* A long run of blanks without a line end (its first
