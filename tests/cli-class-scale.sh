@@ -17,7 +17,7 @@
 # as a file and through a pipe (cat f | tool), and at the large size
 # compressed (zstd, gzip, where the programs are there).  The user and
 # system time and the peak resident memory of each run are measured
-# (wait4 in python3); a run fails when:
+# (GNU time, else wait4 in python3); a run fails when:
 #   - it does not exit 0 or 1 (a timeout, a signal, exit 2);
 #   - the large size takes more than 8 times the small one, plus
 #     0.3 s (a linear reader takes 4 times; a quadratic one 16), from a
