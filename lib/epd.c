@@ -1772,7 +1772,11 @@ cd_epd_read(cd_epd_reader *r, cd_epd *e, unsigned flags)
 	cd_status st;
 
 	for (;;) {
-		if ((st = cd_epd_reader_next(r, &line, &len)) != CD_OK)
+		if ((st = cd_epd_reader_next(r, &line, &len)) == CD_ERR_RANGE)
+			cd__error_set(&e->err, st, cd_epd_reader_offset(r),
+			    cd_epd_reader_lineno(r), CD_EPD_LINE_MAX + 1,
+			    "line too long");
+		if (st != CD_OK)
 			return st;
 		if (cd_epd_line_kind(line, len) == CD_EPD_LINE_RECORD) {
 			if (flags & CD_EPD_STRICT)

@@ -107,6 +107,41 @@ fill(cd_epd_reader *r)
 	return n > 0;
 }
 
+/* A line longer than CD_EPD_LINE_MAX (its first bytes at start): read
+ * on to its end without keeping it; it counts as a line with no bytes
+ * (CD_ERR_RANGE).  A read error or the end of the input ends it too
+ * (the error comes with the next call). */
+static cd_status
+skip_long_line(cd_epd_reader *r)
+{
+	uint64_t l = 0;
+	const char *nl;
+
+	for (;;) {
+		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (nl != NULL) {
+			size_t k = (size_t)(nl - (r->buf + r->start)) + 1;
+
+			l += k;
+			r->start += k;
+			break;
+		}
+		l += r->end - r->start;
+		r->start = r->end;
+		r->scan = r->end;
+		if (!fill(r)) {
+			if (errno == ENOMEM && !r->eof && !r->err)
+				return CD_ERR_NOMEM;
+			break;
+		}
+	}
+	r->scan = r->start;
+	r->raw_len = 0;
+	r->lineno++;
+	r->offset += l;
+	return CD_ERR_RANGE;
+}
+
 cd_status
 cd_epd_reader_next(cd_epd_reader *r, const char **line, size_t *len)
 {
@@ -124,12 +159,16 @@ cd_epd_reader_next(cd_epd_reader *r, const char **line, size_t *len)
 			break;
 		r->scan = r->end;
 		nl = NULL;
+		if (r->end - r->start > CD_EPD_LINE_MAX)
+			return skip_long_line(r);
 		if (fill(r))
 			continue;
 		if (errno == ENOMEM && !r->eof && !r->err)
 			return CD_ERR_NOMEM;
 		break;
 	}
+	if (nl != NULL && (size_t)(nl - r->buf) - r->start > CD_EPD_LINE_MAX)
+		return skip_long_line(r);
 	l = nl != NULL ? (size_t)(nl - r->buf) + 1 - r->start :
 	    r->end - r->start;
 	if (l > 0) {

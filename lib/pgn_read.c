@@ -137,6 +137,8 @@ struct cd_pgn_reader {
 				 * input's error in in.err): what came
 				 * before is read as the input's end */
 	int bol;		/* data[pos] is at the start of a line */
+	int keep_bol;		/* the next advance leaves bol as it is (a
+				 * piece of a run of blanks) */
 	int junk;		/* skipping text that is not PGN: JUNK_* */
 	int skipped_nul;	/* a NUL byte in the text skipped before the
 				 * next game */
@@ -292,7 +294,7 @@ static cd_status
 fill(cd_pgn_reader *r)
 {
 	cd_status st;
-	size_t n;
+	size_t n, want, got;
 
 	if (r->eof)
 		return CD_OK;
@@ -323,12 +325,29 @@ fill(cd_pgn_reader *r)
 		r->data = nb;
 		r->cap = ncap;
 	}
-	st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end, &n);
-	if (st == CD_EOF)
-		r->eof = 1;
-	else if (st != CD_OK)
-		return CD_ERR_IO;	/* (see in.err) */
-	r->end += n;
+	/* The scanners start again from data[pos] after each fill: read
+	 * until the new bytes are at least as many as the unread ones kept
+	 * (or the buffer is full), so that each byte is scanned a bounded
+	 * number of times however little a read gives (a pipe, a
+	 * decompressor: 64 KiB).  Below a block, one read: a pipeline's
+	 * small games are read as they come. */
+	want = r->end < READER_BLOCK / 2 ? 1 : r->end;
+	if (want > r->cap - r->end)
+		want = r->cap - r->end;
+	got = 0;
+	do {
+		st = cd__input_read(&r->in, r->buf + r->end, r->cap - r->end,
+		    &n);
+		if (st != CD_OK && st != CD_EOF)
+			/* (see in.err; the next fill fails again) */
+			return got > 0 ? CD_OK : CD_ERR_IO;
+		r->end += n;
+		got += n;
+		if (st == CD_EOF) {
+			r->eof = 1;
+			break;
+		}
+	} while (got < want);
 	return CD_OK;
 }
 
@@ -470,7 +489,10 @@ advance(cd_pgn_reader *r, size_t n)
 	} else {
 		r->col += (unsigned long)n;
 	}
-	r->bol = e[-1] == '\n';
+	if (r->keep_bol)
+		r->keep_bol = 0;
+	else
+		r->bol = e[-1] == '\n';
 	r->pos += n;
 }
 
@@ -1564,8 +1586,15 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 		*n = (size_t)(q + 1 - s);
 		return S_JUNK;
 	}
-	for (q = s; q < e && IS_HSPACE(*q); q++)
+	for (q = s; q < e && IS_HSPACE(*q) && q - s <= JUNK_PIECE; q++)
 		;
+	if (q - s > JUNK_PIECE) {
+		/* (blanks at the start of a line: skipped in pieces, the
+		 * line's start kept) */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_JUNK;
+	}
 	if (q == e) {
 		if (!eof)
 			return S_MORE;
@@ -1607,7 +1636,7 @@ scan_junk(cd_pgn_reader *r, size_t *n)
 static int
 scan(cd_pgn_reader *r, size_t *n)
 {
-	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls;
+	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls, *nl;
 	int eof = r->eof;
 
 	if (!r->started) {
@@ -1624,9 +1653,23 @@ scan(cd_pgn_reader *r, size_t *n)
 	if (r->junk)
 		return scan_junk(r, n);
 	ls = r->bol ? s : NULL;
+	nl = NULL;
 	for (p = s; p < e && IS_WS(*p); p++)
-		if (*p == '\n')
+		if (*p == '\n') {
 			ls = p + 1;
+			if (nl == NULL)
+				nl = p;
+		} else if (nl == NULL && p - s > JUNK_PIECE) {
+			break;	/* (a piece: no need to look further) */
+		}
+	if ((nl != NULL ? nl : p) - s > JUNK_PIECE) {
+		/* A long run of blanks without a line end (its first
+		 * JUNK_PIECE + 1 bytes): in no game, given in pieces, never
+		 * kept whole; the start of its line stays where it was. */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_BLANK;
+	}
 	if (ls != NULL && ls > s) {
 		*n = (size_t)(ls - s);
 		return S_BLANK;

@@ -278,10 +278,18 @@ read_file(FILE *f, const char *file)
 		return 2;
 	}
 	memset(&blk, 0, sizeof(blk));
-	while ((st = cd_epd_reader_next(r, &text, &n)) == CD_OK) {
+	while ((st = cd_epd_reader_next(r, &text, &n)) == CD_OK ||
+	    st == CD_ERR_RANGE) {
 		char *s;
 
 		lineno = cd_epd_reader_lineno(r);
+		if (st == CD_ERR_RANGE) {
+			/* (read to its end, not kept) */
+			cli_warn_at(file, lineno, CD_EPD_LINE_MAX + 1,
+			    "line too long");
+			bad_lines++;
+			continue;
+		}
 		/* a C string: the line up to its first NUL byte, without
 		 * the CRs before its end */
 		n = strnlen(text, n);

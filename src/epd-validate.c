@@ -163,10 +163,21 @@ process(FILE *f, const char *name)
 		return 2;
 	}
 	seen_clear();
-	while ((st = cd_epd_reader_next(r, &line, &len)) == CD_OK) {
+	while ((st = cd_epd_reader_next(r, &line, &len)) == CD_OK ||
+	    st == CD_ERR_RANGE) {
 		unsigned long lineno = cd_epd_reader_lineno(r);
-		int kind = cd_epd_line_kind(line, len);
+		int kind;
 
+		if (st == CD_ERR_RANGE) {
+			/* (read to its end, not kept: not in the rejects) */
+			cli_warn_at(name, lineno, CD_EPD_LINE_MAX + 1,
+			    "line too long");
+			n_read++;
+			n_rejected++;
+			bytes_done = base + cd_epd_reader_offset(r);
+			continue;
+		}
+		kind = cd_epd_line_kind(line, len);
 		if (kind == CD_EPD_LINE_BLANK)
 			continue;
 		if (kind == CD_EPD_LINE_COMMENT) {

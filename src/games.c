@@ -74,9 +74,10 @@ struct output {
 
 /* A thread: its batch, and the output its games go to. */
 struct worker {
-	struct cli_job job;
+	struct cli_job job;	/* (first: cli_games_flush finds w) */
 	struct batch batch;
 	struct output *o;
+	int64_t seq;		/* the batch's number; -1: direct_games */
 	pthread_t thread;
 };
 
@@ -86,6 +87,7 @@ static struct {
 	pthread_mutex_t lock;	/* for what follows, to read_lock */
 	pthread_cond_t cv;	/* input or busy changed */
 	pthread_cond_t room;	/* an output was written (taken fell) */
+	pthread_cond_t turn;	/* an output was written (emitted rose) */
 	uint64_t input;		/* inputs begun (the others wait for a
 				 * new one) */
 	unsigned busy;		/* other threads at work on the input */
@@ -109,6 +111,7 @@ static struct {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER,
 	.room = PTHREAD_COND_INITIALIZER,
+	.turn = PTHREAD_COND_INITIALIZER,
 	.read_lock = PTHREAD_MUTEX_INITIALIZER
 };
 
@@ -358,6 +361,42 @@ emit(struct output *o)
 	cli_progress(o->last, o->bytes);
 }
 
+/* Write what an output holds so far, in its turn (one thread writes):
+ * the counts and the progress line wait for the whole batch. */
+static void
+emit_part(struct output *o)
+{
+	uint64_t written = o->written, rejected = o->rejected;
+
+	o->written = o->rejected = 0;
+	emit(o);
+	o->written = written;
+	o->rejected = rejected;
+}
+
+void
+cli_games_flush(struct cli_job *j)
+{
+	struct worker *w = (struct worker *)j;
+
+	if (w->seq < 0) {
+		emit_part(w->o);
+		return;
+	}
+	/* wait for the turn of w's batch: the earlier ones are being
+	 * written or parsed by threads that do not wait for this one */
+	pthread_mutex_lock(&pool.lock);
+	while (pool.emitted != (uint64_t)w->seq || pool.writing)
+		pthread_cond_wait(&pool.turn, &pool.lock);
+	pool.writing = true;
+	pthread_mutex_unlock(&pool.lock);
+	emit_part(w->o);
+	pthread_mutex_lock(&pool.lock);
+	pool.writing = false;
+	pthread_cond_broadcast(&pool.turn);
+	pthread_mutex_unlock(&pool.lock);
+}
+
 /*
  * Read the next batch of the input into w's batch (under read_lock);
  * its sequence number, or -1 when the input is at its end.  A batch
@@ -420,6 +459,7 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	uint64_t at = 0;	/* where the input stood at the last emit */
 
 	memset(end, 0, sizeof(*end));
+	w->seq = -1;
 	cli_capture = &o->msg;
 	w->job.out = &o->out;
 	w->job.file = name;
@@ -482,6 +522,7 @@ batch_turn(struct worker *w, int64_t seq)
 	struct output *o;
 
 	w->o = &pool.outputs[(uint64_t)seq % pool.nout];
+	w->seq = seq;
 	batch_run(w);
 	pthread_mutex_lock(&pool.lock);
 	w->o->ready = true;
@@ -496,6 +537,7 @@ batch_turn(struct worker *w, int64_t seq)
 			output_free();
 		}
 		pool.writing = false;
+		pthread_cond_broadcast(&pool.turn);
 	}
 	pthread_mutex_unlock(&pool.lock);
 }

@@ -74,6 +74,11 @@ extern struct cli_games cli_games;
 /* Returns 2 after a read error (reported), else 0.  Everything of the
  * input has been written when it returns. */
 int cli_games_file(FILE *f, const char *name);
+/* From each: write what job->out (and the messages and rejects of
+ * the batch's earlier games) holds so far, waiting for the batch's
+ * turn, and empty it; for a game whose output is far larger than the
+ * game (pgn2epd), so that it is not kept whole. */
+void cli_games_flush(struct cli_job *j);
 /* Stop the threads and free what cli_games_file allocated. */
 void cli_games_end(void);
 

@@ -34,6 +34,9 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>	/* malloc_trim */
+#endif
 
 #include "chessdata.h"
 #include "cli.h"
@@ -1211,6 +1214,15 @@ input_memory(const cd_pgn_reader *r)
 	    cd_stream_memory(zs) : 0;
 }
 
+/* Return the heap's free pages to the system (glibc keeps them). */
+static void
+give_back_memory(void)
+{
+#ifdef __GLIBC__
+	(void)malloc_trim(0);
+#endif
+}
+
 /*
  * -m: merge sorted inputs.  As many are open at once as the descriptor
  * limit and -S allow: each counts what it holds once its first game is
@@ -1261,6 +1273,11 @@ merge_inputs(char **files, int nfiles)
 			free(s[i].kbuf);
 		}
 		free(s);
+		/* what the group held (the decompressors' windows, freed
+		 * in pieces of the heap) is given back before the next
+		 * group or the merge of the runs takes the budget again:
+		 * else the two add up (twice -S) */
+		give_back_memory();
 	}
 	if (nruns > 0) {
 		mem_alloc();

@@ -78,6 +78,7 @@ struct pending {
  * priv). */
 struct epd {
 	const cd_game *game;	/* the game being written */
+	struct cli_job *job;	/* its job (cli_games_flush) */
 	cd_buf *ob;		/* where (this thread's output) */
 	uint64_t index;		/* its number in all inputs */
 	/* what every line of the game has after its four fields: c0 and
@@ -367,6 +368,9 @@ keys_add(uint64_t a, uint64_t b)
 
 /* ---- writing positions ---- */
 
+/* The output of one game kept at most (about) before it is written. */
+#define FLUSH_BYTES	((size_t)1 << 20)
+
 /* The most a line takes, with what the copies write past its end (128
  * bytes of a short head): the fields, c0 and c1, the numbers of fmvn,
  * hmvc and id (at most 20 digits each), sm, the line end. */
@@ -390,6 +394,10 @@ line_room(struct epd *e, char *d, char **lim)
 
 	if (d > *lim) {
 		o->len = (size_t)(d - o->data);
+		/* a long game's lines are written as they come, in the
+		 * batch's turn: never all kept (forty times the game) */
+		if (o->len >= FLUSH_BYTES)
+			cli_games_flush(e->job);
 		cli_buf_reserve(o, need);
 		d = o->data + o->len;
 		*lim = o->data + o->cap - need;
@@ -620,6 +628,7 @@ convert(struct cli_job *j, const cd_pgn_raw_game *raw)
 	if (e == NULL && (e = j->priv = calloc(1, sizeof(*e))) == NULL)
 		cli_fatal("out of memory");
 	e->game = j->game;
+	e->job = j;
 	e->ob = j->out;
 	e->index = j->index;
 	game_ops(e);

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "chessdata.h"
 
@@ -165,6 +167,81 @@ START_TEST(test_big)
 }
 END_TEST
 
+/* The games' places (offset and length) that a reader gives. */
+static size_t
+places(cd_pgn_reader *r, uint64_t *at, size_t max)
+{
+	cd_pgn_raw_game g;
+	size_t n = 0;
+
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		ck_assert_uint_lt(n, max / 2);
+		at[n++] = g.offset;
+		at[n++] = g.len;
+	}
+	return n;
+}
+
+/*
+ * Long runs of blanks without a line end (spaces, tabs, CRs, longer
+ * than the pieces they are skipped in): the same games, byte for
+ * byte, from memory, from a file and from a pipe written in pieces of
+ * 1000 bytes (a reader that scanned the run again after each read took
+ * time quadratic in it; one that kept it took memory), and the gaps
+ * and games rebuild the input.
+ */
+START_TEST(test_blank_runs)
+{
+	size_t cap = 8 << 20, n = 0, j, k, nm, np;
+	char *in = malloc(cap);
+	uint64_t mem_at[64], pipe_at[64];
+	cd_pgn_reader *r;
+	int p[2];
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(in);
+	for (k = 0; k < 6; k++) {
+		/* before a game on its line, alone, after a marker */
+		for (j = 0; j < 300000 + 77777 * k; j++)
+			in[n++] = " \t\r"[(j + k) % 3];
+		if (k % 2)
+			in[n++] = '\n';
+		n += (size_t)sprintf(in + n, "[Event \"g%zu\"]\n\n1. e4 e5 "
+		    "1-0", k);
+		for (j = 0; j < 200000 * (k % 3); j++)
+			in[n++] = ' ';
+		in[n++] = '\n';
+	}
+	for (j = 0; j < 500000; j++)	/* and at the end, no line end */
+		in[n++] = '\r';
+	ck_assert_uint_eq(rebuild_mem(in, n), 6);
+	ck_assert_uint_eq(rebuild_file(in, n), 6);
+	r = cd_pgn_reader_new_mem(in, n);
+	nm = places(r, mem_at, 64);
+	cd_pgn_reader_free(r);
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		close(p[0]);
+		for (j = 0; j < n; j += 1000)
+			if (write(p[1], in + j, n - j < 1000 ? n - j : 1000) < 0)
+				_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	r = cd_pgn_reader_open_fd(p[0]);
+	ck_assert_ptr_nonnull(r);
+	np = places(r, pipe_at, 64);
+	cd_pgn_reader_free(r);
+	close(p[0]);
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	ck_assert_uint_eq(np, nm);
+	ck_assert(memcmp(mem_at, pipe_at, nm * sizeof(*mem_at)) == 0);
+	free(in);
+}
+END_TEST
+
 /* Turned off again: no call. */
 START_TEST(test_off)
 {
@@ -194,6 +271,7 @@ main(void)
 	tcase_add_loop_test(tc, test_rebuild, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_big);
+	tcase_add_test(tc, test_blank_runs);
 	tcase_add_test(tc, test_off);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -122,12 +122,28 @@ fi
 run 2 "$V" --rejects="$T/no/such/dir" epd-invalid.epd
 grep -q "^epd-validate: $T/no/such/dir: " "$T/err" || fail "rejects error"
 
-# a line of 1 MB: no limit on line length
+# a line of 1 MB is read whole; a line longer than 1 MiB (1048576
+# bytes without its end) is "line too long", read to its end without
+# being kept, and the next line is read (from a pipe too)
 awk 'BEGIN { printf "4k3/8/8/8/8/8/8/4K3 w - - noop"
-	for (i = 0; i < 150000; i++) printf " x%d", i
+	for (i = 0; i < 143000; i++) printf " x%d", i
 	print ";" }' >"$T/long.epd"
+[ "$(wc -c <"$T/long.epd")" -gt 1030000 ] || fail "long.epd too short"
 run 0 "$V" -n "$T/long.epd"
 cmp "$T/out" "$T/long.epd" || fail "long line"
+{
+	awk 'BEGIN { printf "4k3/8/8/8/8/8/8/4K3 w - - noop"
+		for (i = 0; i < 150000; i++) printf " x%d", i
+		print ";" }'
+	printf '4k3/8/8/8/8/8/8/4K3 w - - id "next";\n'
+} >"$T/toolong.epd"
+run 1 "$V" -n --stats "$T/toolong.epd"
+grep -q "^epd-validate: $T/toolong.epd:1:1048577: line too long\$" "$T/err" ||
+    fail "no 'line too long' message"
+grep -q "2 lines read, 1 written, 1 rejected" "$T/err" ||
+    fail "line too long: not counted as rejected"
+[ "$(cat "$T/out")" = '4k3/8/8/8/8/8/8/4K3 w - - id "next";' ] ||
+    fail "line too long: the next line is not read"
 
 # castling rights: KQkq are standard chess (king on e1/e8, rook in the
 # corner), else an error, not a Chess960 reading; a letter given twice is

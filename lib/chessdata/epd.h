@@ -220,7 +220,7 @@ enum {
 CD_API int cd_epd_line_kind(const char *line, size_t len);
 
 /*
- * A line reader: lines of any length (the buffer grows), LF or CRLF
+ * A line reader: lines up to CD_EPD_LINE_MAX bytes, LF or CRLF
  * ends, a last line without an end, NUL bytes kept, a UTF-8 byte order
  * mark at the start dropped.  Its input is opened and read as
  * cd_pgn_reader's (chessdata/pgn_read.h): a file it opens and closes
@@ -256,8 +256,16 @@ CD_API const cd_stream *cd_epd_reader_stream(const cd_epd_reader *r);
  * the last when it came at a line start) and the offset of that
  * line. */
 CD_API const cd_error *cd_epd_reader_error(const cd_epd_reader *r);
-/* The next line without its end: CD_OK, CD_EOF, CD_ERR_IO or
- * CD_ERR_NOMEM.  *line stays valid until the next call.  A last line
+/* The longest line the reader gives (without its end).  A longer line
+ * is read to its end without being kept: cd_epd_reader_next gives
+ * CD_ERR_RANGE for it, its number in cd_epd_reader_lineno, no bytes
+ * (cd_epd_reader_raw's length 0), and reading goes on after it.  So
+ * the reader holds at most about this many bytes, whatever the
+ * input. */
+#define CD_EPD_LINE_MAX	((size_t)1 << 20)
+
+/* The next line without its end: CD_OK, CD_EOF, CD_ERR_RANGE (a line
+ * longer than CD_EPD_LINE_MAX, skipped), CD_ERR_IO or CD_ERR_NOMEM.  *line stays valid until the next call.  A last line
  * without a line end is a line when the stream ended cleanly; when a
  * read error ended it (a damaged or truncated compressed input), the
  * line is cut: CD_ERR_IO, with its bytes in cd_epd_reader_raw and its
@@ -285,7 +293,8 @@ CD_API uint64_t cd_epd_reader_offset(const cd_epd_reader *r);
 /*
  * The next record, skipping blank and comment lines, parsed into e:
  * the status of cd_epd_parse (CD_OK, or an error: see e's findings),
- * CD_EOF at the end, CD_ERR_IO on a read error (errno set), or
+ * CD_EOF at the end, CD_ERR_RANGE for a line longer than
+ * CD_EPD_LINE_MAX (skipped), CD_ERR_IO on a read error (errno set), or
  * CD_ERR_NOMEM.  CD_ERR_IO and CD_ERR_NOMEM are the only statuses that
  * end the stream; after any other, read on.
  */

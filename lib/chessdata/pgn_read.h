@@ -71,7 +71,10 @@
  *   no game).  Blank lines before the first game are in no game.  CRLF
  *   line ends and control bytes are carried in the game bytes like any
  *   other byte.  A line of text that is not PGN is skipped in pieces,
- *   never kept whole.
+ *   never kept whole.  So is a run of more than 128 KiB of blanks
+ *   without a line end (spaces, tabs, CRs) before a game: in no game,
+ *   so a game preceded by such a run on its line begins within the
+ *   last 128 KiB of it.
  * - Binary data: a game that holds a NUL byte is marked CD_PGN_RAW_NUL
  *   when its first line starts with a complete tag pair (a game with a
  *   damaged byte: cd_pgn_raw_check rejects it); otherwise it is no
@@ -89,7 +92,12 @@
  * complete tag pair in column one (counted in skipped_bytes, given to
  * cd_pgn_reader_on_gap).
  * Skipped text is never kept.  So the reader holds at most about
- * CD_PGN_GAME_MAX bytes, whatever the input.
+ * CD_PGN_GAME_MAX bytes, whatever the input.  Its time is linear in
+ * the input however little each read gives (a pipe, a decompressor):
+ * holding more than 128 KiB of a game not yet complete, it reads at
+ * least as many bytes again before it looks at them (so such a game
+ * from a pipe may be given only once more bytes follow it, or the
+ * input ends).
  *
  */
 #ifndef CHESSDATA_PGN_READ_H
