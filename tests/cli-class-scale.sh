@@ -4,9 +4,9 @@
 # every tool of the build (built_tools: bin_PROGRAMS), from a pipe and
 # from compressed input as from a file; and decompression bombs.
 #
-# Each tool reads an input kind (kind_of below: PGN, EPD or PGC); a
-# tool missing from that table fails the test, so that a new tool is
-# covered the day it is added.  The inputs of each kind, made here:
+# Each tool reads an input kind (tool_kind of tests/testlib.sh: PGN,
+# EPD or PGC); a tool missing from that table fails the test, so that
+# a new tool is covered the day it is added.  The inputs of each kind, made here:
 #   PGN: blanks  a line of spaces, tabs and CRs without a line end
 #        game    one game of short moves (knights to and fro)
 #        comment one game with a comment of many lines
@@ -57,20 +57,6 @@ if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
 fi
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 
-# kind_of TOOL: the input kind the tool reads; every tool must be here
-kind_of() {
-	case $1 in
-	pgn-regularize|pgn-sort|pgn-select|pgn-dedup|pgn2json|pgn2tsv|\
-	pgn-split|pgn2epd|pgn2pgc)
-		echo pgn ;;
-	epd-validate|chess-perft)
-		echo epd ;;
-	pgc2pgn)
-		echo pgc ;;
-	*)	echo none ;;
-	esac
-}
-
 # args TOOL RUN: the options a tool runs with (pgn-sort within 16 MiB,
 # pgn-split into a directory of the run's own)
 args() {
@@ -84,8 +70,8 @@ args() {
 TOOLS=$(built_tools)
 [ -n "$TOOLS" ] || { echo "SKIP: no tool built"; exit 77; }
 for t in $TOOLS; do
-	[ "$(kind_of "$t")" != none ] ||
-	    fail "$t: no input kind in kind_of of tests/cli-class-scale.sh"
+	[ "$(tool_kind "$t")" != none ] ||
+	    fail "$t: no input kind in tool_kind of tests/testlib.sh"
 done
 have_zstd=0 have_gzip=0 have_xz=0
 command -v zstd >/dev/null 2>&1 && have_zstd=1
@@ -171,7 +157,7 @@ run() {	# run ID COMMAND
 	printf '%s\t%s\n' "$1" "$2" >>"$T/runs"
 }
 for t in $TOOLS; do
-	k=$(kind_of "$t")
+	k=$(tool_kind "$t")
 	[ "$k" != none ] || continue
 	run "$t.base" "exec $B/$t $(args "$t" base) $(base_of "$k")"
 	for i in $(inputs_of "$k"); do
@@ -229,7 +215,7 @@ rm -f "$T/sp16" "$T/one."*
 nb=$(echo $bombs | wc -w)
 ti=0
 for t in $TOOLS; do
-	[ "$(kind_of "$t")" != none ] || continue
+	[ "$(tool_kind "$t")" != none ] || continue
 	ti=$((ti + 1))
 	bi=0
 	for z in $bombs; do
@@ -255,7 +241,7 @@ if [ "$have_zstd" -eq 1 ] && cat "$T/sp1" | zstd -q -c --long=27 \
 	ml="$ml zst"
 fi
 for t in $TOOLS; do
-	[ "$(kind_of "$t")" != none ] || continue
+	[ "$(tool_kind "$t")" != none ] || continue
 	for z in $ml; do
 		run "$t.memlimit.$z" "exec timeout 30 $B/$t $(args "$t" \
 		    ml.$z) --memlimit=16M $T/big.$z 2>$T/ml.$t.$z"
@@ -331,7 +317,7 @@ status_ok() {	# status_ok ID
 	return 1
 }
 for t in $TOOLS; do
-	k=$(kind_of "$t")
+	k=$(tool_kind "$t")
 	[ "$k" != none ] || continue
 	status_ok "$t.base" || continue
 	base_kb=$kb

@@ -4,9 +4,10 @@
 # tests/testlib.sh, with $tooldir set.  Every tool comes from the build
 # (built_tools) and every file option from the tool's own --help, so a
 # new tool or option is covered the day it is added:
-# - tool_setup TOOL: $args (what makes the tool do its job, -q and
-#   any option it needs) and $kind (pgn, epd or pgc: its input), from
-#   the table below; a tool missing from it FAILS (add it there);
+# - tool_setup TOOL: $kind (pgn, epd or pgc: its input, tool_kind of
+#   tests/testlib.sh) and $args (what makes the tool do its job: -q
+#   and any option it needs); a tool tool_kind lacks FAILS (add it
+#   there);
 # - file_options TOOL: every option --help shows as --NAME=FILE, one a
 #   line (-o as --output);
 # - inputs KIND: $T/in.KIND (a few games or lines, with a game or line
@@ -16,19 +17,17 @@
 #   makes it, "input" when the run fails (exit 2) and makes none, else
 #   a failure ("cannot tell").
 
-# The table: TOOL KIND ARGS.  Every tool of bin_PROGRAMS must be here.
 tool_setup() {
-	case $1 in
-	chess-perft) kind=epd args="-q -d 1" ;;
-	epd-validate) kind=epd args="-q -n" ;;
-	pgc2pgn) kind=pgc args="-q" ;;
-	pgn-split) kind=pgn args="-q -l 100000 -d split" ;;
-	pgn-regularize | pgn-sort | pgn-select | pgn-dedup | pgn2json | \
-	    pgn2tsv | pgn2epd | pgn2pgc | pgn-tree)
-		kind=pgn args="-q" ;;
-	*) fail "$1: not in the table of tests/outputs-lib.sh (tool -> input" \
-	    "kind and arguments): add it"
+	kind=$(tool_kind "$1")
+	case $kind/$1 in
+	none/*)
+		fail "$1: not in tool_kind of tests/testlib.sh (the input" \
+		    "kind of every tool): add it"
 		return 1 ;;
+	*/chess-perft) args="-q -d 1" ;;
+	*/epd-validate) args="-q -n" ;;
+	*/pgn-split) args="-q -l 100000 -d split" ;;
+	*) args="-q" ;;
 	esac
 	return 0
 }

@@ -37,3 +37,17 @@ built_tools() {
 		echo "${p%.exe}"
 	done
 }
+
+# tool_kind TOOL: the kind of input the tool reads (pgn, epd or pgc),
+# for the class tests that run every tool of the build; a tool missing
+# here prints "none", and those tests FAIL on it: add a new tool here
+tool_kind() {
+	case $1 in
+	pgn-regularize | pgn-sort | pgn-select | pgn-dedup | pgn2json | \
+	    pgn2tsv | pgn-split | pgn2epd | pgn2pgc | pgn-tree)
+		echo pgn ;;
+	epd-validate | chess-perft) echo epd ;;
+	pgc2pgn) echo pgc ;;
+	*) echo none ;;
+	esac
+}
