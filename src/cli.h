@@ -369,8 +369,11 @@ void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
  * --openings=FILE, then cli_openings_load reads them (without the
  * option: the files CHESSDATA_OPENINGS names, colon-separated) into
  * one table, NULL when none is named; a table that does not read is
- * reported ("prog: file:line:col: message") and exits 2. */
+ * reported ("prog: file:line:col: message") and exits 2.  The games
+ * inputs are argv[first..argc) (none: standard input): a table that
+ * they are read from too, or another table, where reading uses it up
+ * (standard input, a pipe, a FIFO, a device) is a usage error. */
 void cli_openings_add(const char *path);
-const cd_openings *cli_openings_load(void);
+const cd_openings *cli_openings_load(int argc, char **argv, int first);
 
 #endif
