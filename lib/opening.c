@@ -308,6 +308,21 @@ struct names {
 	size_t len[4];
 };
 
+/* n bytes of a name from s to p, a control byte or DEL made a space (as
+ * the parser makes them in a tag's value): past them. */
+static char *
+name_copy(char *p, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		p[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	return p + n;
+}
+
 /* The names of a line into the store, as entry.names has them: NULL
  * when out of memory. */
 static const char *
@@ -333,10 +348,7 @@ names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 		o->names_size = size;
 	}
 	start = p = o->names->s + o->names_used;
-	if (nm->len[0] > 0) {	/* eco */
-		memcpy(p, nm->s[0], nm->len[0]);
-		p += nm->len[0];
-	}
+	p = name_copy(p, nm->s[0], nm->len[0]);	/* eco */
 	*p++ = '\0';
 	/* the name: the TSV name, or Opening: Variation, SubVariation */
 	for (k = 1; k < (from_pgn ? 4 : 2); k++) {
@@ -346,16 +358,13 @@ names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 			memcpy(p, sep[n < 2 ? n : 2], 2);
 			p += 2;
 		}
-		memcpy(p, nm->s[k], nm->len[k]);
-		p += nm->len[k];
+		p = name_copy(p, nm->s[k], nm->len[k]);
 		n++;
 	}
 	*p++ = '\0';
 	for (k = 1; k < 4; k++) {
-		if (from_pgn && nm->len[k] > 0) {
-			memcpy(p, nm->s[k], nm->len[k]);
-			p += nm->len[k];
-		}
+		if (from_pgn)
+			p = name_copy(p, nm->s[k], nm->len[k]);
 		*p++ = '\0';
 	}
 	o->names_used += (size_t)(p - start);

@@ -168,6 +168,17 @@ expect 0 "$tooldir/pgn-regularize" -q --openings=$PGN $G
 "$tooldir/pgn2tsv" -H -f @game,ECO,Opening,Variation "$T/out" 2>/dev/null | head -1 >"$T/tags"
 printf '1\tB12\tCaro-Kann Defense\tAdvance Variation\n' | cmp -s - "$T/tags" || fail "PGN table tags: $(cat "$T/tags")"
 
+# control bytes in a table's names are spaces, as in tag columns
+printf 'eco\tname\tpgn\nB10\tCaro\001Kann\177x\t1. e4 c6\n' >"$T/ctl.tsv"
+printf '[ECO "B\033"]\n[Opening "Caro\002Kann"]\n\n1. e4 c6 *\n' >"$T/ctl.pgn"
+printf '[Event "a\001b"]\n\n1. e4 c6 *\n' >"$T/ctl-game.pgn"
+expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.tsv" "$T/ctl-game.pgn"
+printf 'a b\tB10\tCaro Kann x\n' | cmp -s - "$T/out" || fail "@opening control bytes: $(od -c "$T/out")"
+expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.pgn" "$T/ctl-game.pgn"
+printf 'a b\tB \tCaro Kann\n' | cmp -s - "$T/out" || fail "@eco control bytes: $(od -c "$T/out")"
+expect 0 "$tooldir/pgn2json" --openings="$T/ctl.tsv" "$T/ctl-game.pgn"
+grep -q '"opening":{"eco":"B10","name":"Caro Kann x",' "$T/out" || fail "pgn2json opening control bytes: $(cat "$T/out")"
+
 # the real tables: the issue's case is a Caro-Kann, not a French
 D="$top_srcdir/../shared/data/openings"
 printf '1. e4 c6 2. d4 d5 3. e5 c5 4. dxc5 e6 *\n' >"$T/issue.pgn"
