@@ -189,7 +189,9 @@ extern __thread cd_buf *cli_capture;
  * PGC reader's; either may be NULL): out of memory is fatal; a read
  * error is reported with the reader's message ("prog: file: read error:
  * ...", "prog: file: truncated zstd input ...") and gives 2; else the
- * stream's warning about input read past, if any, is said, and 0. */
+ * stream's warning about input read past, if any, is said, and 0.  The
+ * members of a .zip input passed over, unread, are said first, each
+ * "prog: file:member: why", and give 2. */
 int cli_read_end(const char *name, cd_status st, const cd_error *err,
     const cd_stream *s);
 
