@@ -168,10 +168,11 @@ expect 0 "$tooldir/pgn-regularize" -q --openings=$PGN $G
 "$tooldir/pgn2tsv" -H -f @game,ECO,Opening,Variation "$T/out" 2>/dev/null | head -1 >"$T/tags"
 printf '1\tB12\tCaro-Kann Defense\tAdvance Variation\n' | cmp -s - "$T/tags" || fail "PGN table tags: $(cat "$T/tags")"
 
-# control bytes in a table's names are spaces, as in tag columns
+# control bytes in a table's names are spaces, as in tag columns (a
+# PGN table or game holds only those that are not binary data: ESC)
 printf 'eco\tname\tpgn\nB10\tCaro\001Kann\177x\t1. e4 c6\n' >"$T/ctl.tsv"
-printf '[ECO "B\033"]\n[Opening "Caro\002Kann"]\n\n1. e4 c6 *\n' >"$T/ctl.pgn"
-printf '[Event "a\001b"]\n\n1. e4 c6 *\n' >"$T/ctl-game.pgn"
+printf '[ECO "B\033"]\n[Opening "Caro\033Kann"]\n\n1. e4 c6 *\n' >"$T/ctl.pgn"
+printf '[Event "a\033b"]\n\n1. e4 c6 *\n' >"$T/ctl-game.pgn"
 expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.tsv" "$T/ctl-game.pgn"
 printf 'a b\tB10\tCaro Kann x\n' | cmp -s - "$T/out" || fail "@opening control bytes: $(od -c "$T/out")"
 expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.pgn" "$T/ctl-game.pgn"
