@@ -43,6 +43,11 @@ cd__error_ok(cd_error *e)
 
 void *cd__huge_alloc(size_t want, size_t *cap);
 
+/* sniff.c: the first byte of p[0..n) that text does not hold (NUL, DEL
+ * and the control bytes but tab, LF, VT, FF, CR, SUB and ESC), or
+ * NULL. */
+const char *cd__binary_byte(const char *p, size_t n);
+
 /*
  * Grow the array whose pointer is at pp (of *cap elements of size) to
  * hold need elements, doubling from min: 0, or -1 with the array

@@ -308,6 +308,21 @@ struct names {
 	size_t len[4];
 };
 
+/* n bytes of a name from s to p, a control byte or DEL made a space (as
+ * the parser makes them in a tag's value): past them. */
+static char *
+name_copy(char *p, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		p[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	return p + n;
+}
+
 /* The names of a line into the store, as entry.names has them: NULL
  * when out of memory. */
 static const char *
@@ -333,10 +348,7 @@ names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 		o->names_size = size;
 	}
 	start = p = o->names->s + o->names_used;
-	if (nm->len[0] > 0) {	/* eco */
-		memcpy(p, nm->s[0], nm->len[0]);
-		p += nm->len[0];
-	}
+	p = name_copy(p, nm->s[0], nm->len[0]);	/* eco */
 	*p++ = '\0';
 	/* the name: the TSV name, or Opening: Variation, SubVariation */
 	for (k = 1; k < (from_pgn ? 4 : 2); k++) {
@@ -346,16 +358,13 @@ names_put(cd_openings *o, const struct names *nm, bool from_pgn)
 			memcpy(p, sep[n < 2 ? n : 2], 2);
 			p += 2;
 		}
-		memcpy(p, nm->s[k], nm->len[k]);
-		p += nm->len[k];
+		p = name_copy(p, nm->s[k], nm->len[k]);
 		n++;
 	}
 	*p++ = '\0';
 	for (k = 1; k < 4; k++) {
-		if (from_pgn && nm->len[k] > 0) {
-			memcpy(p, nm->s[k], nm->len[k]);
-			p += nm->len[k];
-		}
+		if (from_pgn)
+			p = name_copy(p, nm->s[k], nm->len[k]);
 		*p++ = '\0';
 	}
 	o->names_used += (size_t)(p - start);
@@ -408,6 +417,10 @@ add_line(cd_openings *o, const cd_board *b, uint32_t plies,
 }
 
 /* ---- the TSV form ---- */
+
+/* (the tags of a PGN table's names) */
+static const char *const pgn_tag[4] = { "ECO", "Opening", "Variation",
+    "SubVariation" };
 
 /* The end of the line at p (its LF or e), and *next past it. */
 static const char *
@@ -678,16 +691,48 @@ play_line(cd_openings *o, const char *s, size_t n, unsigned long line,
 	}
 }
 
+/* A line's names: an error unless it has an ECO code and a name (a
+ * line without is no table's: a file of games read as one, a row with
+ * an empty column).  number: the line's game in a PGN table, else 0
+ * (TSV: col0 the columns of eco and name). */
+static cd_status
+names_check(const struct names *nm, uint64_t off, unsigned long line,
+    const unsigned long col0[2], unsigned long long number, cd_error *err)
+{
+	static const char *const what[2] = { "eco", "name" };
+	int k = nm->len[0] == 0 ? 0 : 1;
+
+	if (nm->len[k] > 0)
+		return CD_OK;
+	if (number == 0)
+		cd__error_set(err, CD_ERR_SYNTAX, off, line, col0[k],
+		    "empty %s column: a line of an opening table needs its "
+		    "ECO code and its name", what[k]);
+	else if (number == 1 && nm->len[1] == 0)
+		cd__error_set(err, CD_ERR_SYNTAX, off, line, col0[0],
+		    "game 1 has no %sOpening tag: not an opening table (a "
+		    "file of games?)", k == 0 ? "ECO and no " : "");
+	else
+		cd__error_set(err, CD_ERR_SYNTAX, off, line, col0[0],
+		    "game %llu has no %s tag: a line of an opening table "
+		    "needs its ECO code and its name", number,
+		    pgn_tag[k]);
+	return CD_ERR_SYNTAX;
+}
+
 static cd_status
 read_tsv(cd_openings *o, struct stack *sk, const char *p, const char *e,
     const int col[3], cd_error *err)
 {
 	unsigned long line = 1;
-	const char *next;
+	const char *next, *start = p;
 
 	for (line_end(p, e, &next), p = next; p < e; p = next) {
 		const char *end = line_end(p, e, &next), *s;
+		const cd_board *b;
+		unsigned long at[2];
 		struct names nm;
+		uint32_t plies;
 		size_t n;
 		cd_status st;
 		int k;
@@ -705,17 +750,24 @@ read_tsv(cd_openings *o, struct stack *sk, const char *p, const char *e,
 			if (k < 2) {
 				nm.s[k] = s;
 				nm.len[k] = n;
+				at[k] = (unsigned long)(s - p) + 1;
 			}
 		}
 		if ((k = stack_line(sk, s, n, false)) >= 0) {
-			st = add_line(o, &sk->b[k], (uint32_t)k, &nm, false);
+			plies = (uint32_t)k;
+			b = &sk->b[k];
 		} else {
 			if ((st = play_line(o, s, n, line,
 			    (unsigned long)(s - p) + 1, err)) != CD_OK)
 				return st;
-			st = add_line(o, cd_game_board(o->game),
-			    o->game->nnodes - 1, &nm, false);
+			plies = o->game->nnodes - 1;
+			b = cd_game_board(o->game);
 		}
+		/* (a line without moves names nothing) */
+		if (plies > 0 && names_check(&nm, (uint64_t)(p - start),
+		    line, at, 0, err) != CD_OK)
+			return CD_ERR_SYNTAX;
+		st = add_line(o, b, plies, &nm, false);
 		if (st != CD_OK) {
 			cd__error_set(err, st, 0, line, 0, "%s",
 			    cd_strerror(st));
@@ -726,9 +778,6 @@ read_tsv(cd_openings *o, struct stack *sk, const char *p, const char *e,
 }
 
 /* ---- the PGN form ---- */
-
-static const char *const pgn_tag[4] = { "ECO", "Opening", "Variation",
-    "SubVariation" };
 
 /* A line as the parser would read it, without the parser: from the
  * initial position (no FEN, SetUp or Variant tag), its names with
@@ -781,12 +830,16 @@ read_pgn(cd_openings *o, struct stack *sk, const char *text, size_t len,
 	if (r == NULL)
 		return CD_ERR_NOMEM;
 	while ((st = cd_pgn_reader_next(r, &raw)) == CD_OK) {
+		unsigned long at[2] = { raw.col, raw.col };
 		struct names nm;
 		cd_board b;
 		uint32_t i, plies = 0;
 		int k;
 
 		if ((k = pgn_simple(sk, &raw, &nm)) >= 0) {
+			if (k > 0 && (st = names_check(&nm, raw.offset,
+			    raw.line, at, raw.number, err)) != CD_OK)
+				break;
 			if ((st = add_line(o, &sk->b[k], (uint32_t)k, &nm,
 			    true)) != CD_OK) {
 				cd__error_set(err, st, raw.offset, raw.line,
@@ -812,6 +865,9 @@ read_pgn(cd_openings *o, struct stack *sk, const char *text, size_t len,
 		for (i = g->nodes[0].next; i != 0; i = g->nodes[i].next)
 			plies++;
 		cd_game_end_position(g, &b);
+		if (plies > 0 && (st = names_check(&nm, raw.offset,
+		    raw.line, at, raw.number, err)) != CD_OK)
+			break;
 		if ((st = add_line(o, &b, plies, &nm, true)) != CD_OK) {
 			cd__error_set(err, st, raw.offset, raw.line, raw.col,
 			    "%s", cd_strerror(st));

@@ -777,6 +777,10 @@ cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
 	st = cd_pgn_reader_next(r, &raw);
 	if (st == CD_OK)
 		st = cd_pgn_parse(g, &raw, opts, err);
+	else if (st == CD_EOF && (raw.flags & CD_PGN_RAW_SKIPPED_BINARY))
+		cd__error_set(err, st = CD_ERR_CORRUPT, 0, raw.skipped_line,
+		    1, "not PGN text: binary data (%llu bytes)",
+		    (unsigned long long)raw.skipped_bytes);
 	else
 		cd__error_set(err, st, 0, 0, 0, "%s", cd_strerror(st));
 	cd_pgn_reader_free(r);

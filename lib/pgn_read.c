@@ -140,8 +140,8 @@ struct cd_pgn_reader {
 	int keep_bol;		/* the next advance leaves bol as it is (a
 				 * piece of a run of blanks) */
 	int junk;		/* skipping text that is not PGN: JUNK_* */
-	int skipped_nul;	/* a NUL byte in the text skipped before the
-				 * next game */
+	int skipped_nul;	/* a binary byte (has_nul) in the text
+				 * skipped before the next game */
 	size_t max_game;	/* a game is framed within its first
 				 * max_game bytes (cd_pgn_reader_set_limit) */
 	unsigned long line, col;	/* of data[pos] */
@@ -165,10 +165,11 @@ struct cd_pgn_reader {
 	cd_pgn_result g_result;
 	unsigned g_flags;
 
-	/* NUL bytes: data[nul_at] is the first NUL from where the last
+	/* Binary bytes (a NUL, or another that text does not hold:
+	 * cd__binary_byte): data[nul_at] is the first from where the last
 	 * search began (no earlier than the game being made), SIZE_MAX when
 	 * there is none before data[nul_to].  So the input is searched once
-	 * (the game's own bytes only after a NUL). */
+	 * (the game's own bytes only after such a byte). */
 	size_t nul_at, nul_to;
 
 	uint64_t skipped;
@@ -1691,8 +1692,9 @@ scan(cd_pgn_reader *r, size_t *n)
 	return scan_untagged(r, s, p, n);
 }
 
-/* Whether the n bytes at data[pos] hold a NUL byte: the first one in
- * the input from data[pos] on is searched once and kept. */
+/* Whether the n bytes at data[pos] hold a NUL byte or another byte
+ * that text does not hold (cd__binary_byte): the first one in the input
+ * from data[pos] on is searched once and kept. */
 static int
 has_nul(cd_pgn_reader *r, size_t n)
 {
@@ -1702,7 +1704,8 @@ has_nul(cd_pgn_reader *r, size_t n)
 	}
 	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + n) {
 		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
-		const char *z = memchr(r->data + from, '\0', r->end - from);
+		const char *z = cd__binary_byte(r->data + from,
+		    r->end - from);
 
 		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
 		r->nul_to = r->end;
@@ -1711,8 +1714,8 @@ has_nul(cd_pgn_reader *r, size_t n)
 }
 
 /*
- * Whether the game just scanned at data[pos], which holds a NUL byte,
- * is binary data rather than a game: unless its first line (after
+ * Whether the game just scanned at data[pos], which holds a binary
+ * byte (has_nul), is binary data rather than a game: unless its first line (after
  * blanks) starts with a complete tag pair.
  */
 static int
@@ -1950,7 +1953,8 @@ cd_status
 cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err)
 {
 	if (g->flags & CD_PGN_RAW_NUL) {
-		const char *z = memchr(g->text, '\0', g->len), *p, *ls = NULL;
+		const char *z = cd__binary_byte(g->text, g->len), *p;
+		const char *ls = NULL;
 		unsigned long line = g->line, col;
 
 		if (z == NULL)
@@ -1962,9 +1966,15 @@ cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err)
 			}
 		col = ls != NULL ? (unsigned long)(z - ls) + 1 :
 		    g->col + (unsigned long)(z - g->text);
-		cd__error_set(err, CD_ERR_CORRUPT,
-		    g->offset + (uint64_t)(z - g->text), line, col,
-		    "binary data (NUL byte)");
+		if (*z == '\0')
+			cd__error_set(err, CD_ERR_CORRUPT,
+			    g->offset + (uint64_t)(z - g->text), line, col,
+			    "binary data (NUL byte)");
+		else
+			cd__error_set(err, CD_ERR_CORRUPT,
+			    g->offset + (uint64_t)(z - g->text), line, col,
+			    "binary data (control byte 0x%02x)",
+			    (unsigned char)*z);
 		return CD_ERR_CORRUPT;
 	}
 	if (g->flags & CD_PGN_RAW_TOO_LARGE) {

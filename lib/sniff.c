@@ -6,17 +6,54 @@
 #include "config.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 
 /* A control byte that text does not hold: NUL, DEL and the others but
- * tab, LF, VT, FF, CR and ESC (escapes of terminal colours turn up in
- * logs). */
+ * tab, LF, VT, FF, CR, SUB (the end of a file written under DOS) and
+ * ESC (escapes of terminal colours turn up in logs). */
 static bool
 is_binary_byte(unsigned char c)
 {
-	return (c < 0x20 && c != '\t' && c != '\n' && c != '\v' &&
-	    c != '\f' && c != '\r' && c != 0x1b) || c == 0x7f;
+	return (c < 0x20 && (c < '\t' || c > '\r') && c != 0x1a &&
+	    c != 0x1b) || c == 0x7f;
+}
+
+const char *
+cd__binary_byte(const char *p, size_t n)
+{
+	const char *e = p + n;
+
+#ifdef __SSE2__
+	/* sixteen bytes at a time: below 0x20 and not 0x09-0x0d, 0x1a,
+	 * 0x1b; or 0x7f (signed comparisons of bytes biased by 0x80) */
+	const __m128i bias = _mm_set1_epi8((char)0x80);
+	const __m128i lim = _mm_set1_epi8((char)(0x20 ^ 0x80));
+	const __m128i ht = _mm_set1_epi8('\t');
+	const __m128i five = _mm_set1_epi8((char)(5 ^ 0x80));
+	const __m128i sub = _mm_set1_epi8(0x1a), esc = _mm_set1_epi8(0x1b);
+	const __m128i del = _mm_set1_epi8(0x7f);
+
+	for (; e - p >= 16; p += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i low = _mm_cmplt_epi8(_mm_xor_si128(v, bias), lim);
+		__m128i ok = _mm_or_si128(_mm_cmplt_epi8(_mm_xor_si128(
+		    _mm_sub_epi8(v, ht), bias), five), _mm_or_si128(
+		    _mm_cmpeq_epi8(v, sub), _mm_cmpeq_epi8(v, esc)));
+		int m = _mm_movemask_epi8(_mm_or_si128(_mm_andnot_si128(ok,
+		    low), _mm_cmpeq_epi8(v, del)));
+
+		if (m != 0)
+			return p + __builtin_ctz((unsigned)m);
+	}
+#endif
+	for (; p < e; p++)
+		if (is_binary_byte((unsigned char)*p))
+			return p;
+	return NULL;
 }
 
 static bool

@@ -15,12 +15,19 @@
 #define _GNU_SOURCE 1	/* memmem */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stream_int.h"
 
 #ifdef HAVE_LIBARCHIVE
+/* A member passed over, unread: its name and why (cd_stream_skipped). */
+struct skipped {
+	char *name, *why;
+};
+
 struct zip {
 	struct archive *a;
 	const uint8_t *blk;	/* what is left of the member's block */
@@ -39,7 +46,62 @@ struct zip {
 	int eocd;
 	uint8_t tail[3];	/* the last bytes scanned */
 	size_t ntail;
+	/* The members passed over so far, under mu (the decompressing
+	 * thread adds, the caller reads). */
+	pthread_mutex_t mu;
+	struct skipped *skips;
+	size_t nskips, skips_cap;
 };
+
+/* libarchive's message, or a fixed one where it gives none. */
+static const char *
+zip_why(struct zip *z)
+{
+	const char *why = cd__archive.archive_error_string(z->a);
+
+	return why != NULL && *why != '\0' ? why :
+	    "the archive's data does not read";
+}
+
+/* Pass over the member z->name, unread, for why (printf format):
+ * CD_OK, or out of memory. */
+static cd_status
+zip_skip(cd_stream *s, struct zip *z, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static cd_status
+zip_skip(cd_stream *s, struct zip *z, const char *fmt, ...)
+{
+	struct skipped k;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	k.name = strdup(z->name);
+	k.why = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (k.name == NULL || k.why == NULL)
+		goto nomem;
+	va_start(ap, fmt);
+	vsnprintf(k.why, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	pthread_mutex_lock(&z->mu);
+	if (cd__grow(&z->skips, &z->skips_cap, z->nskips + 1,
+	    sizeof(*z->skips), 4) != 0) {
+		pthread_mutex_unlock(&z->mu);
+		goto nomem;
+	}
+	z->skips[z->nskips++] = k;
+	pthread_mutex_unlock(&z->mu);
+	z->in_member = 0;
+	z->blk_len = 0;
+	return CD_OK;
+nomem:
+	free(k.name);
+	free(k.why);
+	return cd__stream_nomem(s);
+}
 
 /* Look for the end of the central directory in the input p[0..n)
  * (after the bytes scanned before). */
@@ -126,6 +188,7 @@ cd__stream_zip_init(cd_stream *s)
 		free(z);
 		return cd__stream_nomem(s);
 	}
+	pthread_mutex_init(&z->mu, NULL);
 	s->cx = z;
 	s->decode = zip_decode;
 	z->last_nl = 1;
@@ -134,8 +197,7 @@ cd__stream_zip_init(cd_stream *s)
 	    ARCHIVE_OK) {
 		if (s->derr.e.status != CD_OK)
 			return s->derr.e.status;
-		return cd__stream_corrupt(s, cd__archive.archive_error_string(
-		    z->a));
+		return cd__stream_corrupt(s, zip_why(z));
 	}
 	return CD_OK;
 }
@@ -167,9 +229,9 @@ zip_name(struct zip *z, struct archive_entry *e)
 	return 0;
 }
 
-/* The first block of a member: not read when it is compressed itself,
- * an archive, or a known format that is not chess data (CD_OK: read
- * it); a UTF-8 byte order mark at its start is dropped. */
+/* The first block of a member: passed over when it is compressed
+ * itself, an archive, or a known format that is not chess data; a UTF-8
+ * byte order mark at its start is dropped. */
 static cd_status
 zip_first(cd_stream *s, struct zip *z)
 {
@@ -177,17 +239,14 @@ zip_first(cd_stream *s, struct zip *z)
 	const char *other = cd_sniff_format(z->blk, z->blk_len);
 
 	if (f != CD_STREAM_PLAIN)
-		return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED,
-		    cd__stream_in_at(s), "zip member %s is %s: not read "
-		    "(take it out of the archive first)", z->name,
+		return zip_skip(s, z, "%s: not read (take it out of the "
+		    "archive first)",
 		    f == CD_STREAM_ZIP ? "a zip archive" : f == CD_STREAM_ZSTD ?
 		    "zstd compressed" : f == CD_STREAM_GZIP ? "gzip compressed" :
 		    f == CD_STREAM_BZIP2 ? "bzip2 compressed" :
 		    "xz compressed");
 	if (other != NULL)
-		return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED,
-		    cd__stream_in_at(s), "zip member %s: %s are not read",
-		    z->name, other);
+		return zip_skip(s, z, "%s are not read", other);
 	if (z->blk_len >= 3 && memcmp(z->blk, "\xef\xbb\xbf", 3) == 0) {
 		z->blk += 3;
 		z->blk_len -= 3;
@@ -210,18 +269,18 @@ zip_next(cd_stream *s, struct zip *z)
 		if (r < ARCHIVE_WARN) {
 			if (s->derr.e.status != CD_OK)
 				return s->derr.e.status;
-			return cd__stream_corrupt(s,
-			    cd__archive.archive_error_string(z->a));
+			return cd__stream_corrupt(s, zip_why(z));
 		}
-		if (cd__archive.archive_entry_filetype(e) == AE_IFREG)
+		if (cd__archive.archive_entry_filetype(e) != AE_IFREG)
+			continue;
+		if (zip_name(z, e) != 0)
+			return cd__stream_nomem(s);
+		if (!cd__archive.archive_entry_is_encrypted(e))
 			break;
+		/* (libarchive passes over its data at the next header) */
+		if (zip_skip(s, z, "encrypted: not read") != CD_OK)
+			return s->derr.e.status;
 	}
-	if (zip_name(z, e) != 0)
-		return cd__stream_nomem(s);
-	if (cd__archive.archive_entry_is_encrypted(e))
-		return cd__serr_set(&s->derr, CD_ERR_UNSUPPORTED,
-		    cd__stream_in_at(s), "zip member %s is encrypted: not read",
-		    z->name);
 	if (s->on_member != NULL)
 		s->on_member(s->member_ctx, z->name, z->lines + 1);
 	z->in_member = 1;
@@ -298,13 +357,28 @@ zip_decode(cd_stream *s, uint8_t *out, size_t cap, size_t *n)
 			continue;
 		}
 		if (r < ARCHIVE_WARN) {
-			if (s->derr.e.status != CD_OK)
+			if (s->derr.e.status != CD_OK) {
 				st = s->derr.e.status;
-			else
-				st = cd__serr_set(&s->derr, CD_ERR_CORRUPT,
-				    cd__stream_in_at(s), "corrupt zip input in "
-				    "member %s: %s", z->name,
-				    cd__archive.archive_error_string(z->a));
+				break;
+			}
+			/* a member whose data libarchive does not read (a
+			 * compression method it lacks), the archive still
+			 * whole: passed over, the line it was given ended */
+			if (r == ARCHIVE_FAILED) {
+				if ((st = zip_skip(s, z, "%s: not read%s",
+				    zip_why(z), z->first ? "" : " to its "
+				    "end")) != CD_OK)
+					break;
+				if (!z->last_nl) {
+					out[got++] = '\n';
+					z->lines++;
+					z->last_nl = 1;
+				}
+				continue;
+			}
+			st = cd__serr_set(&s->derr, CD_ERR_CORRUPT,
+			    cd__stream_in_at(s), "corrupt zip input in "
+			    "member %s: %s", z->name, zip_why(z));
 			break;
 		}
 		z->blk = buf;
@@ -338,8 +412,42 @@ cd__stream_zip_free(cd_stream *s)
 		return;
 	cd__archive.archive_read_free(z->a);
 	free(z->name);
+	while (z->nskips > 0) {
+		z->nskips--;
+		free(z->skips[z->nskips].name);
+		free(z->skips[z->nskips].why);
+	}
+	free(z->skips);
+	pthread_mutex_destroy(&z->mu);
 	free(z);
 	s->cx = NULL;
 }
 
 #endif
+
+bool
+cd_stream_skipped(const cd_stream *s, size_t k, const char **member,
+    const char **why)
+{
+#ifdef HAVE_LIBARCHIVE
+	struct zip *z = s->fmt == CD_STREAM_ZIP && !s->writing ? s->cx : NULL;
+	bool found = false;
+
+	if (z == NULL)
+		return false;
+	pthread_mutex_lock(&z->mu);
+	if (k < z->nskips) {
+		*member = z->skips[k].name;
+		*why = z->skips[k].why;
+		found = true;
+	}
+	pthread_mutex_unlock(&z->mu);
+	return found;
+#else
+	(void)s;
+	(void)k;
+	(void)member;
+	(void)why;
+	return false;
+#endif
+}

@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chessdata.h"
 #include "cli.h"
 
 static char **paths;
 static size_t npaths;
+static int from_env;		/* the paths are CHESSDATA_OPENINGS's */
 static cd_openings *tables;
 static cd_buf text;		/* a file's text, for each in turn */
 
@@ -89,13 +91,86 @@ openings_file(const char *path)
 	openings_text(name, text.data, text.len);
 }
 
+/* What path is (standard input for "-"): false when it cannot be
+ * said (the open reports it). */
+static bool
+file_stat(const char *path, struct stat *st)
+{
+	return (strcmp(path, "-") == 0 ? fstat(0, st) : stat(path, st)) == 0;
+}
+
+/* Whether a and b are one file that reading uses up: a pipe, a FIFO, a
+ * terminal, a device or a socket (a regular file is read whole each
+ * time it is named). */
+static bool
+same_once(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	    !S_ISREG(a->st_mode);
+}
+
+/*
+ * Refuse (a usage error) a table that the games or another table are
+ * read from too where the first read would leave nothing for the
+ * second: "-" when the games are read from standard input or another
+ * table is "-", or a pipe, FIFO, terminal, device or socket that is
+ * also standard input read for games, a games input or another table
+ * (CHESSDATA_OPENINGS=/dev/stdin).  A regular file may be both a table
+ * and an input: it is read whole each time.
+ */
+static void
+openings_check(int argc, char **argv, int first)
+{
+	bool games_stdin = first >= argc;
+	struct stat st, in;
+	size_t i, k;
+	int a;
+
+	for (a = first; a < argc; a++)
+		games_stdin |= strcmp(argv[a], "-") == 0;
+	for (i = 0; i < npaths; i++) {
+		const char *why = NULL;
+
+		for (k = 0; k < i && why == NULL; k++)
+			if (strcmp(paths[i], "-") == 0 &&
+			    strcmp(paths[k], "-") == 0)
+				why = "standard input is named as two opening "
+				    "tables";
+		if (why == NULL && strcmp(paths[i], "-") == 0 && games_stdin)
+			why = "the opening table and the games cannot both be "
+			    "read from standard input";
+		if (why == NULL && file_stat(paths[i], &st) &&
+		    !S_ISREG(st.st_mode)) {
+			if (games_stdin && fstat(0, &in) == 0 &&
+			    same_once(&st, &in))
+				why = "the opening table is the standard input "
+				    "the games are read from";
+			for (a = first; a < argc && why == NULL; a++)
+				if (file_stat(argv[a], &in) &&
+				    same_once(&st, &in))
+					why = "the opening table is also a games "
+					    "input, and it can be read only once";
+			for (k = 0; k < i && why == NULL; k++)
+				if (file_stat(paths[k], &in) &&
+				    same_once(&st, &in))
+					why = "the file is named as two opening "
+					    "tables, and it can be read only once";
+		}
+		if (why != NULL)
+			cli_usage_error("%s%s: %s", from_env ?
+			    "CHESSDATA_OPENINGS names " : "--openings=",
+			    paths[i], why);
+	}
+}
+
 const cd_openings *
-cli_openings_load(void)
+cli_openings_load(int argc, char **argv, int first)
 {
 	const char *env = getenv("CHESSDATA_OPENINGS"), *p, *q;
 	size_t i;
 
-	if (npaths == 0 && env != NULL)
+	from_env = npaths == 0 && env != NULL;
+	if (from_env)
 		for (p = env; *p != '\0'; p = *q ? q + 1 : q) {
 			char *one;
 
@@ -110,6 +185,7 @@ cli_openings_load(void)
 		}
 	if (npaths == 0)
 		return NULL;
+	openings_check(argc, argv, first);
 	if ((tables = cd_openings_new()) == NULL)
 		cli_fatal("out of memory");
 	atexit(openings_free);

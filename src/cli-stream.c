@@ -138,19 +138,29 @@ int
 cli_read_end(const char *name, cd_status st, const cd_error *err,
     const cd_stream *s)
 {
+	const char *member, *why;
+	int ret = 0, e = errno;
+	size_t k;
+
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
+	/* the members of a .zip passed over, unread: as inputs that could
+	 * not be read */
+	for (k = 0; s != NULL && cd_stream_skipped(s, k, &member, &why); k++) {
+		cli_warn("%s:%s: %s", name, member, why);
+		ret = 2;
+	}
 	if (st == CD_ERR_IO && err != NULL && err->status != CD_OK) {
 		cli_warn("%s: %s%s", name, err->msg, err->status ==
 		    CD_ERR_RANGE ? " (--memlimit)" : "");
 		return 2;
 	}
 	if (st == CD_ERR_IO) {
-		cli_warn("%s: read error: %s", name, strerror(errno));
+		cli_warn("%s: read error: %s", name, strerror(e));
 		return 2;
 	}
 	/* input read past (zeros after bzip2 data), said at its end */
 	if (s != NULL && cd_stream_warning(s)->status != CD_OK)
 		cli_warn("%s: %s", name, cd_stream_warning(s)->msg);
-	return 0;
+	return ret;
 }

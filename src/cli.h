@@ -203,7 +203,9 @@ extern __thread cd_buf *cli_capture;
  * PGC reader's; either may be NULL): out of memory is fatal; a read
  * error is reported with the reader's message ("prog: file: read error:
  * ...", "prog: file: truncated zstd input ...") and gives 2; else the
- * stream's warning about input read past, if any, is said, and 0. */
+ * stream's warning about input read past, if any, is said, and 0.  The
+ * members of a .zip input passed over, unread, are said first, each
+ * "prog: file:member: why", and give 2. */
 int cli_read_end(const char *name, cd_status st, const cd_error *err,
     const cd_stream *s);
 
@@ -386,8 +388,11 @@ void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
  * --openings=FILE, then cli_openings_load reads them (without the
  * option: the files CHESSDATA_OPENINGS names, colon-separated) into
  * one table, NULL when none is named; a table that does not read is
- * reported ("prog: file:line:col: message") and exits 2. */
+ * reported ("prog: file:line:col: message") and exits 2.  The games
+ * inputs are argv[first..argc) (none: standard input): a table that
+ * they are read from too, or another table, where reading uses it up
+ * (standard input, a pipe, a FIFO, a device) is a usage error. */
 void cli_openings_add(const char *path);
-const cd_openings *cli_openings_load(void);
+const cd_openings *cli_openings_load(int argc, char **argv, int first);
 
 #endif

@@ -217,7 +217,7 @@ main(int argc, char **argv)
 		case 'v': opt_verbose = 1; break;
 		}
 	}
-	openings = cli_openings_load();
+	openings = cli_openings_load(argc, argv, optind);
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
 	if (openings != NULL)	/* (classifying makes fewer moves again) */

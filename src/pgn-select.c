@@ -358,7 +358,7 @@ main(int argc, char **argv)
 	if (selector == NULL)
 		cli_fatal("out of memory");
 	cd_select_set_lang(selector, cli_opts.lang);
-	openings = cli_openings_load();
+	openings = cli_openings_load(argc, argv, optind);
 	for (i = 0; i < nconds; i++) {
 		bool op = strcmp(conds[i].option, "opening") == 0;
 		char *text = NULL;

@@ -729,7 +729,8 @@ damaged_open(FILE *copy)
 /* -n on input that is not a regular file of text: copy its text
  * (decompressed) to a temporary file (in $TMPDIR), removed at once, to
  * know its size.  Returns 0, or 2 when in fails, its error in *damage
- * (the copy holds what was read before). */
+ * (the copy holds what was read before), or when members of a .zip
+ * were passed over (said here). */
 static int
 spool(FILE *in, const char *name, FILE **out, uint64_t *size,
     cd_error *damage)
@@ -739,7 +740,7 @@ spool(FILE *in, const char *name, FILE **out, uint64_t *size,
 	cd_status st;
 	FILE *f;
 	size_t n, id;
-	int fd;
+	int fd, ret;
 
 	fd = cli_tmp_create(NULL, "pgn-split", &id);
 	if ((f = fdopen(fd, "w+b")) == NULL)
@@ -757,10 +758,10 @@ spool(FILE *in, const char *name, FILE **out, uint64_t *size,
 	cli_tmp_remove(id);
 	*out = f;
 	*damage = *cd_stream_error(zs);
-	if (st == CD_EOF)
-		(void)cli_read_end(name, st, NULL, zs);
+	/* (.zip members passed over: said here, 2) */
+	ret = st == CD_EOF ? cli_read_end(name, st, NULL, zs) : 2;
 	cd_stream_free(zs);
-	return st == CD_EOF ? 0 : 2;
+	return ret;
 }
 
 static void
@@ -939,8 +940,10 @@ main(int argc, char **argv)
 			} else {
 				/* damage is reported when its games are
 				 * split, as in the other modes */
-				(void)spool(f, name, &inputs[i].spool,
-				    &inputs[i].size, &inputs[i].damage);
+				if (spool(f, name, &inputs[i].spool,
+				    &inputs[i].size, &inputs[i].damage) != 0 &&
+				    inputs[i].damage.status == CD_OK)
+					status = 2;
 			}
 			total_bytes += inputs[i].size;
 			cli_close_input(f);

@@ -87,7 +87,7 @@ main(int argc, char **argv)
 		case OPT_VARIATIONS: opt_flags |= CD_JSON_VARIATIONS; break;
 		}
 	}
-	if ((openings = cli_openings_load()) != NULL) {
+	if ((openings = cli_openings_load(argc, argv, optind)) != NULL) {
 		opt_flags |= CD_JSON_OPENING;
 		/* (classifying makes fewer moves again) */
 		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;

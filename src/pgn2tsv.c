@@ -704,7 +704,7 @@ main(int argc, char **argv)
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		}
 	}
-	openings = cli_openings_load();
+	openings = cli_openings_load(argc, argv, optind);
 	parse_fields(list);
 	index_fields();
 	if (opt_sql != NULL) {

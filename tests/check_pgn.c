@@ -492,7 +492,9 @@ static const struct rcase rcases[] = {
 	{ "1. e4 < e5 *", CD_ERR_SYNTAX, 1, 7, "unreadable token '<'", 0 },
 	{ "1. e4 \"x\" e5 *", CD_ERR_SYNTAX, 1, 7,
 	    "unreadable token: a quoted string in movetext", 0 },
-	{ "1. e4 e5\x01 *", CD_ERR_SYNTAX, 1, 9, "unreadable token '\\x01'", 0 },
+	{ "1. e4 e5\x01 *", CD_ERR_CORRUPT, 1, 1,
+	    "not PGN text: binary data (11 bytes)", 0 },
+	{ "1. e4 e5\x1b *", CD_ERR_SYNTAX, 1, 9, "unreadable token '\\x1b'", 0 },
 	{ "1. e4 ( {c} ( 1. d4 ) ) *", CD_ERR_SYNTAX, 1, 13,
 	    "variation does not follow a move", 0 },
 	{ "1. e4 $256 *", CD_ERR_SYNTAX, 1, 7,
@@ -1534,8 +1536,9 @@ no_warn(void *ctx, unsigned long line, unsigned long col, const char *msg)
  */
 START_TEST(test_plain_comment_random)
 {
-	static const char alphabet[] = "ab  \t\n\r\x7f\x01\x1f|~\x80\x9f"
-	    "\xa0\xff";
+	/* (control bytes that are text: the others make binary data) */
+	static const char alphabet[] = "ab  \t\n\r\x0b\x0c\x1a\x1b|~\x80"
+	    "\x9f\xa0\xff";
 	static const char words[] = "abcdefg, =.0123 ";
 	static const char *const after[] = { " e5 ", " 2. Nf3 ", " " };
 	static char in[2048], raw[400], want[3][400];
@@ -1746,7 +1749,7 @@ START_TEST(test_tag_block_random)
 	    "Annotator", "PlyCount", "A", "B", "Ab", "Ba", "TimeControl",
 	    "AVeryLongTagNameIndeed", "Opening", "Varia", "Mode", "T1",
 	    "T2", "Sit", "Sites", "Whitf" };
-	static const char alphabet[] = "ab?. \\\"\x01\t\xc3\xa9xyz0123456789";
+	static const char alphabet[] = "ab?. \\\"\x1b\t\xc3\xa9xyz0123456789";
 	enum { NNAMES = sizeof(names) / sizeof(names[0]) };
 	cd_game *ref = cd_game_new();
 	char text[8192], v[64];

@@ -390,6 +390,67 @@ START_TEST(test_bom_crlf)
 }
 END_TEST
 
+/*
+ * Control bytes are binary data as NUL is (the standard's section 4.1:
+ * no control character but tab and line ends): each byte value at each
+ * place of a 40-byte comment (every lane of the vector search, and its
+ * scalar tail) marks a game whose first line is a tag pair
+ * CD_PGN_RAW_NUL, and cd_pgn_raw_check says which byte, exactly when it
+ * is NUL, DEL or a control byte but tab, LF, VT, FF, CR, SUB and ESC;
+ * the same bytes without the tag pair are no game but binary data
+ * skipped (random bytes with no NUL were a game).
+ */
+START_TEST(test_control_bytes)
+{
+	char in[128], want[48];
+	unsigned b;
+	size_t k;
+
+	for (b = 0; b < 256; b++) {
+		bool bin = b == 0x7f || (b < 0x20 && !(b >= 0x09 &&
+		    b <= 0x0d) && b != 0x1a && b != 0x1b);
+
+		for (k = 0; k < 40; k++) {
+			size_t n = (size_t)sprintf(in, "[Event \"a\"]\n\n1. e4 {");
+			struct games *gs;
+			cd_pgn_raw_game g;
+			cd_pgn_reader *r;
+			cd_error err;
+
+			memset(in + n, 'x', 40);
+			in[n + k] = (char)b;
+			n += 40;
+			n += (size_t)sprintf(in + n, "} *\n");
+			gs = read_mem(in, n);
+			ck_assert_uint_eq(gs->n, 1);
+			ck_assert_uint_eq((gs->g[0].flags & CD_PGN_RAW_NUL) != 0,
+			    bin);
+			games_free(gs);
+			r = cd_pgn_reader_new_mem(in, n);
+			ck_assert_int_eq(cd_pgn_reader_next(r, &g), CD_OK);
+			if (bin) {
+				ck_assert_int_eq(cd_pgn_raw_check(&g, &err),
+				    CD_ERR_CORRUPT);
+				if (b == 0)
+					strcpy(want, "binary data (NUL byte)");
+				else
+					sprintf(want, "binary data (control "
+					    "byte 0x%02x)", b);
+				ck_assert_str_eq(err.msg, want);
+				ck_assert_uint_eq(err.line, 3);
+				ck_assert_uint_eq(err.col, 8 + k);
+			}
+			cd_pgn_reader_free(r);
+			/* without the tags: binary data, or a game */
+			gs = read_mem(in + 13, n - 13);
+			ck_assert_uint_eq(gs->n, bin ? 0 : 1);
+			ck_assert_uint_eq(gs->skipped[gs->n], bin ? n - 13 : 0);
+			games_free(gs);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_nul)
 {
 	static const char in[] =
@@ -830,9 +891,10 @@ START_TEST(test_scan_bytes)
 			    "NNNNNNNNNNNNNNNNNNNN");
 			in[n++] = (char)c;
 			n += (size_t)sprintf(in + n, "N \"v\"]\n\n*\n");
-			if (c == 0) {
-				/* (its first line is no tag pair: binary
-				 * data, no game) */
+			if (c == 0 || c == 0x7f || (c < 0x20 && !(c >= 0x09 &&
+			    c <= 0x0d) && c != 0x1a && c != 0x1b)) {
+				/* (a binary byte, and its first line is no
+				 * tag pair: binary data, no game) */
 				r = cd_pgn_reader_new_mem(in, n);
 				ck_assert_int_eq(cd_pgn_reader_next(r, &g),
 				    CD_EOF);
@@ -1898,6 +1960,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tags_quick);
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
+	tcase_add_test(tc, test_control_bytes);
 	tcase_add_test(tc, test_tag_sections);
 	tcase_add_test(tc, test_tag_loop_end);
 	tcase_add_test(tc, test_after_marker);

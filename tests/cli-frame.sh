@@ -12,7 +12,10 @@
 #   on a file whose first bytes are damaged compressed data, and on a
 #   game with a NUL byte between good games, exit 1 with "not PGN text:
 #   binary data" or "binary data (NUL byte)", and pgn-sort and
-#   pgn-select write the good games only.
+#   pgn-select write the good games only.  A control byte (not tab,
+#   a line end, VT, FF, SUB or ESC) is binary data too: a game holding
+#   one, and seeded random bytes without a NUL, in every tool that reads
+#   PGN (the paths that read tags only too).
 # - A brace comment holding lines that are tag pairs stays in its game
 #   (one game for every tool, pgn-split's parts too); a comment never
 #   closed is rejected and the games after it are all read; a second
@@ -113,6 +116,58 @@ for tool in $TOOLS; do
 			    fail "$tool $f: writes more than the good games" ;;
 		pgn-split)
 			# every byte still in the parts, in order
+			cat "$T/parts"/* | cmp -s - "$T/$f.pgn" ||
+			    fail "pgn-split $f: the parts are not the input" ;;
+		esac
+	done
+done
+
+# ---- control bytes ----
+# The standard (4.1) allows no control character but tab and line
+# ends: a game holding one is rejected as binary data at its place, and
+# random bytes with control bytes but no NUL (a seeded stream) are
+# binary data, never a game; in every tool that reads PGN, the paths
+# that read only tags included (pgn-select -t, pgn-sort, pgn-split,
+# pgn-dedup).
+printf '%s[Event "ctl"]\n\n1. e4 {a\001b} e5 1-0\n\n%s' "$good" "$good" \
+    >"$T/ctlgame.pgn"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c 'import random, sys
+r = random.Random(44)
+sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(4000)))' |
+	    tr -d '\000' >"$T/noise"
+	{ cat "$T/noise"; printf '\n%s%s' "$good" "$good"; } >"$T/noise.pgn"
+	cases="ctlgame noise"
+else
+	echo "note: no python3: no seeded noise"
+	cases=ctlgame
+fi
+for run in pgn-regularize pgn-sort pgn-select pgn-select:-t pgn-dedup \
+    pgn2json pgn2tsv pgn-split pgn2epd pgn2pgc; do
+	tool=${run%%:*} opt=
+	[ "$run" = pgn-select:-t ] && opt="-t Event!=none"
+	for f in $cases; do
+		rm -rf "$T/parts"
+		"$B/$tool" $(args "$tool") $opt "$T/$f.pgn" >"$T/out" 2>"$T/err"
+		rc=$?
+		[ "$rc" -eq 1 ] || fail "$run $f: exit $rc, expected 1"
+		if [ "$f" = noise ]; then
+			msg="^$tool: .*noise.pgn:1:1: not PGN text: binary data \([0-9]+ bytes skipped before game 1\)\$"
+		else
+			msg="^$tool: .*ctlgame.pgn:7:9: game 2: binary data \(control byte 0x01\)\$"
+		fi
+		[ "$(grep -Ec "$msg" "$T/err")" -eq 1 ] ||
+		    fail "$run $f: messages: $(head -c 300 "$T/err")"
+		case $tool in
+		pgn-sort|pgn-select|pgn-dedup)
+			printf '%s%s' "$good" "$good" >"$T/want"
+			[ "$tool" = pgn-dedup ] && printf '%s' "$good" >"$T/want"
+			cmp -s "$T/out" "$T/want" ||
+			    fail "$run $f: writes more than the good games" ;;
+		pgn2tsv)
+			[ "$(wc -l <"$T/out")" -eq 3 ] ||
+			    fail "$run $f: not the two good games' rows" ;;
+		pgn-split)
 			cat "$T/parts"/* | cmp -s - "$T/$f.pgn" ||
 			    fail "pgn-split $f: the parts are not the input" ;;
 		esac

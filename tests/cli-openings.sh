@@ -91,6 +91,61 @@ expect 0 "$tooldir/pgn-select" -c --eco=C02 $G
 [ "$(cat "$T/out")" = 1 ] || fail "--eco=C02 (tag): $(cat "$T/out") games, expected 1"
 expect 0 "$tooldir/pgn-select" -c -i --openings=$TSV --opening='caro-kann.*advance' --eco=B12 $G
 [ "$(cat "$T/out")" = 1 ] || fail "-i --opening --eco: $(cat "$T/out")"
+
+# a table that the games, or another table, are read from too, where
+# reading uses it up: standard input, a FIFO (a usage error, nothing
+# written, before anything is read); a regular file may be both, and
+# "-" is the table when the games are named
+mkfifo "$T/fifo" || fail "mkfifo"
+for p in pgn-regularize pgn-select pgn2json pgn2tsv; do
+	a=
+	[ "$p" = pgn-select ] && a=-c
+	expect 2 "$tooldir/$p" $a --openings=- <$G
+	grep -q "^$p: --openings=-: the opening table and the games cannot both be read from standard input\$" "$T/err" ||
+	    fail "$p --openings=- <games: $(cat "$T/err")"
+	[ -s "$T/out" ] && fail "$p --openings=- <games: output written"
+	expect 2 "$tooldir/$p" $a --openings=$TSV --openings=- - <$G
+	grep -q "^$p: --openings=-: the opening table and the games" "$T/err" ||
+	    fail "$p --openings=- -: $(cat "$T/err")"
+	expect 2 "$tooldir/$p" $a --openings=- --openings=- $G <$TSV
+	grep -q "^$p: --openings=-: standard input is named as two" "$T/err" ||
+	    fail "$p two tables -: $(cat "$T/err")"
+	# (standard input a pipe: /dev/stdin is the same pipe)
+	cat $G | CHESSDATA_OPENINGS=/dev/stdin expect 2 "$tooldir/$p" $a
+	grep -q "^$p: CHESSDATA_OPENINGS names /dev/stdin: the opening table is the standard input the games are read from\$" "$T/err" ||
+	    fail "$p CHESSDATA_OPENINGS=/dev/stdin: $(cat "$T/err")"
+	# (a tool that opens the FIFO waits for a writer: timeout)
+	expect 2 timeout 20 "$tooldir/$p" $a --openings="$T/fifo" $G "$T/fifo"
+	grep -q "^$p: --openings=$T/fifo: the opening table is also a games input, and it can be read only once\$" "$T/err" ||
+	    fail "$p FIFO table and input: $(cat "$T/err")"
+	expect 0 "$tooldir/$p" $a --openings=- $G <$TSV
+	"$tooldir/$p" $a --openings=$TSV $G >"$T/want" 2>/dev/null
+	cmp -s "$T/want" "$T/out" || fail "$p --openings=- with the games named"
+	expect 0 "$tooldir/$p" $a --openings=$PGN $PGN
+done
+
+# a line without its names is an error where it is (exit 2, nothing
+# written): an empty eco or name column, a PGN line without its ECO or
+# Opening tag, a file of games read as a table
+printf 'eco\tname\tpgn\nB10\tCaro\t1. e4 c6\nB12\t\t1. e4 c6 2. d4 d5 3. e5\n' >"$T/noname.tsv"
+printf 'eco\tname\tpgn\n\tCaro\t1. e4 c6\n' >"$T/noeco.tsv"
+printf '[ECO "B10"]\n[Opening "Caro"]\n\n1. e4 c6 *\n\n[ECO "B12"]\n\n1. e4 c6 2. d4 d5 3. e5 *\n' >"$T/noname.pgn"
+for p in pgn-regularize pgn2json pgn2tsv; do
+	expect 2 "$tooldir/$p" --openings="$T/noname.tsv" $G
+	grep -q "^$p: $T/noname.tsv:3:5: empty name column: " "$T/err" ||
+	    fail "$p empty name: $(cat "$T/err")"
+	[ -s "$T/out" ] && fail "$p empty name: output written"
+	expect 2 "$tooldir/$p" --openings="$T/noeco.tsv" $G
+	grep -q "^$p: $T/noeco.tsv:2:1: empty eco column: " "$T/err" ||
+	    fail "$p empty eco: $(cat "$T/err")"
+	expect 2 "$tooldir/$p" --openings="$T/noname.pgn" $G
+	grep -q "^$p: $T/noname.pgn:6:1: game 2 has no Opening tag: " "$T/err" ||
+	    fail "$p no Opening tag: $(cat "$T/err")"
+	expect 2 "$tooldir/$p" --openings=sample.pgn $G
+	grep -q "^$p: sample.pgn:1:1: game 1 has no .*Opening tag: not an opening table (a file of games?)\$" "$T/err" ||
+	    fail "$p games as a table: $(cat "$T/err")"
+	[ -s "$T/out" ] && fail "$p games as a table: output written"
+done
 expect 1 "$tooldir/pgn-select" --openings=$TSV --opening='Sicilian' $G
 
 # pgn-regularize: the tags written, as the classification says; -v
@@ -112,6 +167,18 @@ grep -q 'game 2: Variation "Old" removed' "$T/err" || fail "-v: removed: $(cat "
 expect 0 "$tooldir/pgn-regularize" -q --openings=$PGN $G
 "$tooldir/pgn2tsv" -H -f @game,ECO,Opening,Variation "$T/out" 2>/dev/null | head -1 >"$T/tags"
 printf '1\tB12\tCaro-Kann Defense\tAdvance Variation\n' | cmp -s - "$T/tags" || fail "PGN table tags: $(cat "$T/tags")"
+
+# control bytes in a table's names are spaces, as in tag columns (a
+# PGN table or game holds only those that are not binary data: ESC)
+printf 'eco\tname\tpgn\nB10\tCaro\001Kann\177x\t1. e4 c6\n' >"$T/ctl.tsv"
+printf '[ECO "B\033"]\n[Opening "Caro\033Kann"]\n\n1. e4 c6 *\n' >"$T/ctl.pgn"
+printf '[Event "a\033b"]\n\n1. e4 c6 *\n' >"$T/ctl-game.pgn"
+expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.tsv" "$T/ctl-game.pgn"
+printf 'a b\tB10\tCaro Kann x\n' | cmp -s - "$T/out" || fail "@opening control bytes: $(od -c "$T/out")"
+expect 0 "$tooldir/pgn2tsv" -H -f Event,@eco,@opening --openings="$T/ctl.pgn" "$T/ctl-game.pgn"
+printf 'a b\tB \tCaro Kann\n' | cmp -s - "$T/out" || fail "@eco control bytes: $(od -c "$T/out")"
+expect 0 "$tooldir/pgn2json" --openings="$T/ctl.tsv" "$T/ctl-game.pgn"
+grep -q '"opening":{"eco":"B10","name":"Caro Kann x",' "$T/out" || fail "pgn2json opening control bytes: $(cat "$T/out")"
 
 # the real tables: a Caro-Kann reached by transposition, not a French
 D="${CORPUS:-/nonexistent}/../data/openings"

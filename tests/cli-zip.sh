@@ -10,9 +10,13 @@
 #   each), and its messages are those of that text with each line
 #   made the member's ("k.zip:dir/two.pgn:19:13: game 4: ...") - as a
 #   file and on standard input, with 1 and 2 threads.
-# - A member compressed itself (.pgn.gz), an encrypted member, a
-#   truncated archive: exit 2, a message naming the member or the
-#   damage, and only the games of the members before it.
+# - Members that are not read: compressed itself (.pgn.gz), a zip, a
+#   JPEG, a PDF, encrypted: each passed over with a message naming it
+#   ("k.zip:b.pgn.gz: gzip compressed: not read ..."), the members after
+#   it read, exit 2 (as for an input that cannot be read); random
+#   bytes as a member are binary data, skipped with a message.
+# - A truncated or damaged archive: exit 2, a message naming the damage
+#   (libarchive's reason, never "(null)"), and the games before it.
 # - tar, 7-Zip, RAR, PDF, ELF, JPEG, PNG, GIF and random bytes: every
 #   tool exits non-zero, writes nothing, and names the format (random
 #   bytes: binary data).
@@ -76,16 +80,28 @@ for m, c in (('stored', zipfile.ZIP_STORED), ('deflate', zipfile.ZIP_DEFLATED),
                 z.mkdir(name) if hasattr(z, 'mkdir') else z.writestr(name, b'')
             else:
                 z.writestr(name, data)
-# a member compressed itself, after a good one
-import gzip
+# members that are not PGN between good ones: compressed itself, a
+# zip, a JPEG, a PDF, random bytes (a fixed seed)
+import gzip, random, io
+inner = io.BytesIO()
+with zipfile.ZipFile(inner, 'w') as z:
+    z.writestr('x.pgn', good)
+rnd = random.Random(7)
 with zipfile.ZipFile(t + '/nested.zip', 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('a.pgn', good)
     z.writestr('b.pgn.gz', gzip.compress(good.encode()))
     z.writestr('c.pgn', good)
-# an encrypted member (its flag set: zipfile writes none), after a good one
+    z.writestr('inner.zip', inner.getvalue())
+    z.writestr('cover.jpg', b'\xff\xd8\xff\xe0' + bytes(rnd.getrandbits(8) for _ in range(500)))
+    z.writestr('book.pdf', b'%PDF-1.4\n%junk\n')
+    z.writestr('noise.bin', bytes(rnd.getrandbits(8) for _ in range(3000)))
+    z.writestr('d.pgn', good)
+# an encrypted member (its flag set: zipfile writes none), between good
+# ones
 with zipfile.ZipFile(t + '/enc.zip', 'w', zipfile.ZIP_STORED) as z:
     z.writestr('a.pgn', good)
     z.writestr('secret.pgn', good)
+    z.writestr('c.pgn', good)
 d = bytearray(open(t + '/enc.zip', 'rb').read())
 i = d.index(b'PK\x03\x04', 4)
 d[i + 6] |= 1
@@ -164,15 +180,72 @@ expect 1 "$B/pgn-select" -c "$T/empty.zip"
 [ "$(cat "$T/out")" = 0 ] && [ ! -s "$T/err" ] ||
     fail "empty archive: $(cat "$T/out") games, $(cat "$T/err")"
 
-# members not read: the games before them, then exit 2 naming them
-expect 2 "$B/pgn-regularize" "$T/nested.zip"
-grep -q 'zip member b.pgn.gz is gzip compressed: not read' "$T/err" ||
-    { fail "nested: message"; cat "$T/err" >&2; }
-[ "$(grep -c '^\[Event ' "$T/out")" -eq 1 ] || fail "nested: not one game before it"
+# members not read: each passed over with a message naming it, the
+# games of every other member read, exit 2; every tool that reads PGN,
+# on the file and on standard input
+cat >"$T/nested.want" <<EOF
+ARCHIVE:b.pgn.gz: gzip compressed: not read (take it out of the archive first)
+ARCHIVE:inner.zip: a zip archive: not read (take it out of the archive first)
+ARCHIVE:cover.jpg: JPEG images are not read
+ARCHIVE:book.pdf: PDF documents are not read
+EOF
+for tool in pgn-regularize pgn-select pgn-sort pgn-dedup pgn2json pgn2tsv \
+    pgn2epd pgn2pgc pgn-split; do
+	for how in file stdin; do
+		a=
+		[ "$tool" = pgn-split ] && a="-l 1 -d $T/parts"
+		[ "$tool" = pgn-dedup ] && a=--by=text
+		rm -rf "$T/parts"
+		if [ "$how" = file ]; then
+			expect 2 "$B/$tool" $a "$T/nested.zip"
+			arch="$T/nested.zip"
+		else
+			expect 2 "$B/$tool" $a - <"$T/nested.zip"
+			arch="<stdin>"
+		fi
+		sed "s|^ARCHIVE|$tool: $arch|" "$T/nested.want" >"$T/want"
+		grep -v 'binary data' "$T/err" | cmp -s - "$T/want" ||
+		    { fail "$tool nested ($how): messages"; diff "$T/want" "$T/err" >&2; }
+		grep -q "^$tool: $arch:noise.bin:1:1: not PGN text: binary data" "$T/err" ||
+		    fail "$tool nested ($how): noise.bin: $(cat "$T/err")"
+		case $tool in
+		pgn-regularize|pgn-select|pgn-sort)
+			[ "$(grep -c '^\[Event ' "$T/out")" -eq 3 ] ||
+			    fail "$tool nested ($how): not the 3 games of a, c, d" ;;
+		pgn-split)
+			[ "$(cat "$T/parts"/* | grep -c '^\[Event ')" -eq 3 ] ||
+			    fail "$tool nested ($how): not the 3 games of a, c, d" ;;
+		esac
+	done
+done
 expect 2 "$B/pgn-regularize" "$T/enc.zip"
-grep -q 'zip member secret.pgn is encrypted: not read' "$T/err" ||
-    { fail "encrypted: message"; cat "$T/err" >&2; }
-[ "$(grep -c '^\[Event ' "$T/out")" -eq 1 ] || fail "encrypted: not one game before it"
+printf 'pgn-regularize: %s:secret.pgn: encrypted: not read\n' "$T/enc.zip" |
+    cmp -s - "$T/err" || { fail "encrypted: message"; cat "$T/err" >&2; }
+[ "$(grep -c '^\[Event ' "$T/out")" -eq 2 ] || fail "encrypted: not the games of a and c"
+
+# damage to the archive's headers (each byte of the second member's
+# local header and of the first central directory entry in turn): a
+# message naming the archive and libarchive's reason, never "(null)"
+python3 - "$T" <<'EOF' || fail "python3: damaged headers"
+import sys
+t = sys.argv[1]
+d = open(t + '/k-deflate.zip', 'rb').read()
+i = d.index(b'PK\x03\x04', 4)
+j = d.index(b'PK\x01\x02')
+n = 0
+for at in list(range(i, i + 30)) + list(range(j, j + 46)):
+    b = bytearray(d)
+    b[at] ^= 0xff
+    open('%s/dmg%03d.zip' % (t, n), 'wb').write(bytes(b))
+    n += 1
+EOF
+for f in "$T"/dmg*.zip; do
+	"$B/pgn-select" -c "$f" >/dev/null 2>"$T/err"
+	! grep -q '(null)' "$T/err" || { fail "$f: (null)"; cat "$T/err" >&2; }
+	! grep -q -v "^pgn-select: $f[:]" "$T/err" ||
+	    { fail "$f: a message without the archive"; cat "$T/err" >&2; }
+done
+
 
 # a truncated archive: exit 2, a message, a prefix of the whole output
 "$B/pgn-regularize" -q "$T/k-deflate.zip" >"$T/full" 2>/dev/null
@@ -201,7 +274,11 @@ printf '\177ELF\002\001\001junk' >"$T/k.elf"
 printf '\377\330\377\340junk' >"$T/k.jpg"
 printf '\211PNG\r\n\032\njunk' >"$T/k.png"
 printf 'GIF89ajunk' >"$T/k.gif"
-head -c 4000 /dev/urandom | tr -d 'PK7RG%\177\211\377' >"$T/k.bin"
+# (random bytes from a fixed seed: the same in every run)
+python3 -c 'import random, sys
+r = random.Random(40)
+sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(4000)))' |
+    tr -d 'PK7RG%\177\211\377' >"$T/k.bin"
 # (every tool on tar and 7-Zip, pgn-select on the others)
 for f in tar:tar 7z:7-Zip rar:RAR pdf:PDF elf:ELF jpg:JPEG png:PNG \
     gif:GIF bin:binary; do

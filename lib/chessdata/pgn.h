@@ -555,7 +555,8 @@ CD_API cd_status cd_pgn_raw_check_text(const cd_pgn_raw_game *g,
     cd_error *err);
 
 /* Parse the first game of len bytes of PGN text (for tests and small
- * inputs).  CD_EOF when the text holds no game. */
+ * inputs).  CD_EOF when the text holds no game; CD_ERR_CORRUPT when it
+ * holds none but binary data ("not PGN text: binary data (N bytes)"). */
 CD_API cd_status cd_pgn_parse_text(cd_game *g, const char *text,
     size_t len, const cd_pgn_parse_opts *opts, cd_error *err);
 

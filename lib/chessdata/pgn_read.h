@@ -75,10 +75,13 @@
  *   without a line end (spaces, tabs, CRs) before a game: in no game,
  *   so a game preceded by such a run on its line begins within the
  *   last 128 KiB of it.
- * - Binary data: a game that holds a NUL byte is marked CD_PGN_RAW_NUL
+ * - Binary data: a game that holds a NUL byte, or another byte that
+ *   text does not hold (DEL and the control bytes but tab, LF, VT, FF,
+ *   CR, SUB and ESC: the standard's section 4.1 allows none but tab and
+ *   line ends), is marked CD_PGN_RAW_NUL
  *   when its first line starts with a complete tag pair (a game with a
  *   damaged byte: cd_pgn_raw_check rejects it); otherwise it is no
- *   game.  Skipped text or such a game holding a NUL byte is binary
+ *   game.  Skipped text or such a game holding such a byte is binary
  *   data, skipped up to the next line that starts with a complete tag
  *   pair in column one (blank lines do not end it), and the next game
  *   (or the final CD_EOF) is marked CD_PGN_RAW_SKIPPED_BINARY.  So a
@@ -130,11 +133,12 @@ enum {
 	CD_PGN_RAW_NO_RESULT = 1 << 0,	/* no termination marker */
 	CD_PGN_RAW_UNCLOSED_COMMENT = 1 << 1,	/* a `{` never closed */
 	CD_PGN_RAW_BAD_TAG = 1 << 2,	/* a tag pair that does not read */
-	CD_PGN_RAW_NUL = 1 << 3,	/* a NUL byte somewhere in the game */
+	CD_PGN_RAW_NUL = 1 << 3,	/* a NUL or other binary byte somewhere
+					 * in the game */
 	CD_PGN_RAW_TOO_LARGE = 1 << 4,	/* longer than the limit: only its
 					 * first CD_PGN_GAME_MAX bytes */
 	CD_PGN_RAW_SKIPPED_BINARY = 1 << 5	/* the text skipped before it
-						 * held a NUL byte */
+						 * held a binary byte */
 };
 
 /* The most bytes of one game the reader keeps and frames (64 MiB; see

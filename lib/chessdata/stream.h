@@ -24,9 +24,12 @@
  * mark at its start, so that every member starts a line; directories
  * and other entries are passed over.  cd_stream_on_member tells where
  * each member starts.  A member that is encrypted, compressed itself
- * (a .pgn.gz in the .zip) or an archive, or that cannot be decompressed,
- * ends the stream with an error that names it (the members before it
- * given whole).  The bytes of a member are streamed in blocks, its
+ * (a .pgn.gz in the .zip), an archive, a known format that is not chess
+ * data (an image, a PDF) or compressed by a method libarchive lacks is
+ * passed over, unread, and cd_stream_skipped names it; the members
+ * after it are read.  Damage to the archive itself ends the stream with
+ * an error that names the member (the members before it given whole).
+ * The bytes of a member are streamed in blocks, its
  * declared size never trusted.
  *
  * Other archives and binary formats that are not chess data (tar, 7-Zip,
@@ -150,6 +153,18 @@ CD_API cd_stream_format cd_stream_get_format(const cd_stream *s);
 CD_API void cd_stream_on_member(cd_stream *s,
     void (*fn)(void *ctx, const char *name, unsigned long line),
     void *ctx);
+
+/*
+ * The k-th (from 0) member of a .zip input passed over, unread, so far:
+ * *member its name (as cd_stream_on_member gives it) and *why the reason
+ * ("encrypted: not read", "gzip compressed: not read (take it out of
+ * the archive first)", "PDF documents are not read", libarchive's
+ * message for a compression method it lacks), valid until the stream
+ * is freed; false past the last, and for other formats.  The members
+ * after one passed over are read.
+ */
+CD_API bool cd_stream_skipped(const cd_stream *s, size_t k,
+    const char **member, const char **why);
 
 /*
  * Up to cap decompressed bytes into buf; *n gets how many.  CD_OK (*n >

@@ -16,6 +16,7 @@
 #ifndef CD_FUZZ_H
 #define CD_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,6 +72,24 @@ fuzz_each_line(const uint8_t *data, size_t size,
 			}
 			start = i + 1;
 		}
+}
+
+/* Whether p[0..n) holds a byte that PGN text does not hold, byte by
+ * byte (the reference of the reader's vector search): NUL, DEL, a
+ * control byte but tab, LF, VT, FF, CR, SUB and ESC. */
+static inline bool
+fuzz_binary(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == 0x7f || (c < 0x20 && !(c >= 0x09 && c <= 0x0d) &&
+		    c != 0x1a && c != 0x1b))
+			return true;
+	}
+	return false;
 }
 
 #endif

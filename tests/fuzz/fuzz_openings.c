@@ -4,7 +4,8 @@
  * PGN, on any bytes.
  * Properties:
  * - the status is CD_OK, or an error with a message and a line inside
- *   the input (no crash, no hang, no leak);
+ *   the input (no crash, no hang, no leak): a line without its ECO code
+ *   or name is such an error, at its line;
  * - a table read without error names at most as many positions as the
  *   input has lines, and each again: the same text read a second time
  *   into the same table adds nothing (a line ending where an earlier

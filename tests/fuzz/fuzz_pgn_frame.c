@@ -9,11 +9,12 @@
  * and `%`, blank lines and escape lines inside), movetext with moves,
  * closed comments (some holding lines that are tag pairs), comments
  * never closed, `;` comments and `%` escape lines holding `{`, strings
- * holding braces, variations holding markers, NUL bytes, tag pairs
+ * holding braces, variations holding markers, NUL and other binary
+ * bytes (a control byte, DEL), tag pairs
  * mid-line and on a line of their own, markers or none, comments after
  * the marker, LF or CR LF.  The reader (from memory, and from a stream
  * read with fread) must give the reference's games: the same offsets
- * and lengths, the same unclosed-comment and NUL flags, and the same
+ * and lengths, the same unclosed-comment and NUL (binary) flags, and the same
  * bytes skipped before each (binary data marked as such).
  */
 #define _GNU_SOURCE 1	/* fmemopen */
@@ -124,7 +125,13 @@ generate(struct gen *g)
 				break;
 			case 7: puts_(g, "\"s{\" "); break;
 			case 8: puts_(g, "( e5 1-0 ) "); break;
-			case 9: put(g, "{a\0b} ", 6); break;
+			case 9: {
+				static const char *const bin[3] = {
+					"{a\0b} ", "{a\001b} ", "{a\177b} " };
+
+				put(g, bin[pick(g, 3)], 6);
+				break;
+			}
 			case 10:
 				puts_(g, "{ open");
 				puts_(g, eol);
@@ -184,7 +191,7 @@ struct ref {
 	struct rgame g[512];
 	size_t ng;
 	uint64_t skipped;	/* since the last game */
-	bool binary;		/* a NUL in it */
+	bool binary;		/* a binary byte in it */
 	uint64_t end_skipped;
 	bool end_binary;
 };
@@ -555,10 +562,10 @@ junk(struct ref *r, size_t p, bool binary)
 		q = eol(r, q);
 		p = q + (q < r->n);
 	}
-	if (memchr(r->b + s, '\0', p - s) != NULL)
+	if (fuzz_binary(r->b + s, p - s))
 		r->binary = true;
 	if (!binary && r->binary)
-		return junk(r, p, true);	/* (a NUL in it) */
+		return junk(r, p, true);	/* (a binary byte in it) */
 	r->skipped += p - s;
 	return p;
 }
@@ -612,8 +619,7 @@ reference(struct ref *r)
 					    SIZE_MAX) {
 						(void)0;
 						r->skipped += end - s;
-						if (memchr(r->b + s, 0,
-						    end - s) != NULL) {
+						if (fuzz_binary(r->b + s, end - s)) {
 							r->binary = true;
 							end = junk(r, end,
 							    true);
@@ -639,7 +645,7 @@ reference(struct ref *r)
 				while (blank && l > s && r->b[l - 1] != '\n')
 					l--;
 				r->skipped += l - s;
-				if (memchr(r->b + s, 0, l - s) != NULL) {
+				if (fuzz_binary(r->b + s, l - s)) {
 					r->binary = true;
 					p = junk(r, l, true);
 				} else
@@ -655,7 +661,7 @@ reference(struct ref *r)
 				continue;
 			}
 		}
-		if (memchr(r->b + s, '\0', end - s) != NULL) {
+		if (fuzz_binary(r->b + s, end - s)) {
 			size_t f = s;
 
 			while (f < end && hs(r->b[f]))

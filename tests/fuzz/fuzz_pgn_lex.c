@@ -178,7 +178,7 @@ check_game(const uint8_t *data, size_t size, const cd_pgn_raw_game *g)
 	    (unsigned long long)g->number, g->movetext, g->movetext_end,
 	    g->len);
 	FUZZ_CHECK(((g->flags & CD_PGN_RAW_NUL) != 0) ==
-	    (memchr(t, '\0', g->len) != NULL), "game %llu: NUL flag",
+	    fuzz_binary(t, g->len), "game %llu: NUL (binary) flag",
 	    (unsigned long long)g->number);
 	FUZZ_CHECK(((g->flags & CD_PGN_RAW_NO_RESULT) != 0) ==
 	    (g->result == CD_PGN_RESULT_NONE), "game %llu: result %d, "
