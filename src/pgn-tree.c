@@ -1143,7 +1143,7 @@ main(int argc, char **argv)
 	} else {
 		if (opt_format == -1)
 			opt_format = FMT_TEXT;
-		openings = cli_openings_load();
+		openings = cli_openings_load(argc, argv, optind);
 		set_root();
 		cli_games.each = count_game;
 		cli_games.need_parse = need_parse;
