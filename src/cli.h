@@ -390,4 +390,14 @@ void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
 void cli_openings_add(const char *path);
 const cd_openings *cli_openings_load(void);
 
+/* A Polyglot key as 16 lower-case hex digits at d (no NUL). */
+static inline void
+cli_put_key(char *d, uint64_t key)
+{
+	int i;
+
+	for (i = 15; i >= 0; i--, key >>= 4)
+		d[i] = "0123456789abcdef"[key & 15];
+}
+
 #endif
