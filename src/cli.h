@@ -400,4 +400,22 @@ cli_put_key(char *d, uint64_t key)
 		d[i] = "0123456789abcdef"[key & 15];
 }
 
+/* The Elo tag (WhiteElo, BlackElo) of g as a number: its value when it
+ * is 1 to 18 digits (leading zeros left out), else NULL. */
+static inline const char *
+cli_game_elo(const cd_game *g, const char *tag, size_t *len)
+{
+	const char *v = cd_game_tag_value(g, tag, len);
+	size_t i;
+
+	if (v == NULL || *len == 0 || *len > 18)
+		return NULL;
+	for (i = 0; i < *len; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return NULL;
+	while (*len > 1 && v[0] == '0')
+		v++, (*len)--;
+	return v;
+}
+
 #endif
