@@ -55,6 +55,22 @@ gzip -c "$in" >in.pgn.gz
 "$P" -q --positions in.pgn.gz >gz
 cmp -s gz out || fail "gzip input differs"
 
+# --sql: table positions, one INSERT a thousand games at any -j, the
+# same rows in sqlite3 (an empty move or Elo NULL)
+"$P" -q --positions --sql -j1 many.pgn >s1
+"$P" -q --positions --sql -j2 many.pgn >s2
+cmp -s s1 s2 || fail "--sql: -j1 and -j2 differ"
+grep -q '^CREATE TABLE "positions" ("game" INTEGER, "ply" INTEGER, "key" TEXT, "epd" TEXT, "move" TEXT, "result" TEXT, "white_elo" INTEGER, "black_elo" INTEGER);$' s1 ||
+    fail "--sql: $(head -1 s1)"
+if command -v sqlite3 >/dev/null 2>&1; then
+	"$P" -q --positions --sql "$in" | sqlite3 db.sqlite
+	sqlite3 -separator '	' -header -cmd '.nullvalue ""' db.sqlite \
+	    'SELECT * FROM positions ORDER BY game, ply' >sq
+	cmp -s sq out || { fail "sqlite3 rows differ"; diff out sq >&2; }
+	n=$(sqlite3 db.sqlite "SELECT count(*) FROM positions WHERE move IS NULL AND typeof(white_elo) = 'integer'")
+	[ "$n" -eq 2 ] || fail "sqlite3: $n final rows with a White Elo, 2 wanted"
+fi
+
 # pgn2json --positions: the same values
 "$tooldir/pgn2json" -q --positions "$in" >json
 [ "$(wc -l <json)" -eq "$rows" ] || fail "pgn2json: $(wc -l <json) objects"
