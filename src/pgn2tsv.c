@@ -614,10 +614,10 @@ positions(struct cli_job *j, cd_buf *tail)
 	cd_buf *out = j->out;
 	cd_board b = g->start;
 	char sep = opt_style == CD_FIELD_TSV ? '\t' : ',';
-	char num[24], key[16], epd[CD_FEN_MAX];
+	char num[48], key[16], epd[CD_FEN_MAX];
 	const char *res;
 	uint32_t n = 0, next;
-	size_t k;
+	size_t k, g_len;
 
 	tail->len = 0;
 	cli_buf_reserve(tail, 1);
@@ -630,37 +630,65 @@ positions(struct cli_job *j, cd_buf *tail)
 	cli_buf_reserve(tail, 1);
 	tail->data[tail->len++] = sep;
 	elo_cell(tail, g, &fields[7], "BlackElo");
+	/* the game's number and a separator, then the ply's digits */
+	g_len = (size_t)snprintf(num, sizeof(num), "%" PRIu64 "%c", j->index,
+	    sep);
 	for (;;) {
+		uint32_t v = nodes[n].ply;
+		char digits[10];
+		size_t nd = sizeof(digits);
+
 		next = nodes[n].next;
-		if (opt_style == CD_FIELD_SQL)
-			sql_row_start(out, j->index);
-		k = (size_t)snprintf(num, sizeof(num), "%" PRIu64 "%c%" PRIu32,
-		    j->index, sep, nodes[n].ply);
-		cli_buf_reserve(out, k + 1);
-		memcpy(out->data + out->len, num, k);
-		out->len += k;
-		out->data[out->len++] = sep;
+		do {
+			digits[--nd] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		memcpy(num + g_len, digits + nd, sizeof(digits) - nd);
+		k = g_len + sizeof(digits) - nd;
 		cli_put_key(key, cd_polyglot_key(&b));
-		cell(out, &fields[2], key, 16);
-		cli_buf_reserve(out, 1);
-		out->data[out->len++] = sep;
-		cell(out, &fields[3], epd, cd_fen_write_epd(&b, epd));
-		cli_buf_reserve(out, 1);
-		out->data[out->len++] = sep;
-		if (next != 0)
-			cell(out, &fields[4], nodes[next].san,
-			    nodes[next].san_len);
-		else
-			cell(out, &fields[4], "", 0);
-		cli_buf_reserve(out, tail->len + 3);
-		memcpy(out->data + out->len, tail->data, tail->len);
-		out->len += tail->len;
-		if (opt_style == CD_FIELD_SQL)
+		if (opt_style == CD_FIELD_SQL) {
+			sql_row_start(out, j->index);
+			cli_buf_reserve(out, k + 1);
+			memcpy(out->data + out->len, num, k);
+			out->len += k;
+			out->data[out->len++] = sep;
+			cell(out, &fields[2], key, 16);
+			cli_buf_reserve(out, 1);
+			out->data[out->len++] = sep;
+			cell(out, &fields[3], epd, cd_fen_write_epd(&b, epd));
+			cli_buf_reserve(out, 1);
+			out->data[out->len++] = sep;
+			cell(out, &fields[4], next != 0 ? nodes[next].san : "",
+			    next != 0 ? nodes[next].san_len : 0);
+			cli_buf_reserve(out, tail->len + 1);
+			memcpy(out->data + out->len, tail->data, tail->len);
+			out->len += tail->len;
 			out->data[out->len++] = ')';
-		else {
+		} else {
+			/* no key, EPD or SAN needs a quote, in TSV or CSV */
+			char *d;
+
+			cli_buf_reserve(out, k + 20 + CD_FEN_MAX + 10 +
+			    tail->len + 2);
+			d = out->data + out->len;
+			memcpy(d, num, k);
+			d += k;
+			*d++ = sep;
+			memcpy(d, key, 16);
+			d += 16;
+			*d++ = sep;
+			d += cd_fen_write_epd(&b, d);
+			*d++ = sep;
+			if (next != 0) {
+				memcpy(d, nodes[next].san, nodes[next].san_len);
+				d += nodes[next].san_len;
+			}
+			memcpy(d, tail->data, tail->len);
+			d += tail->len;
 			if (opt_style == CD_FIELD_CSV)
-				out->data[out->len++] = '\r';
-			out->data[out->len++] = '\n';
+				*d++ = '\r';
+			*d++ = '\n';
+			out->len = (size_t)(d - out->data);
 		}
 		if (next == 0)
 			break;
