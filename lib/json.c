@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "internal.h"
 #include "chessdata/comment.h"
 #include "chessdata/json.h"
+#include "chessdata/polyglot.h"
 #include "chessdata/rules.h"
 #include "chessdata/timecontrol.h"
 
@@ -934,7 +936,8 @@ cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
 
 static const char *const fields[] = {
 	"@game", "@start", "@moves", "@uci", "@plies", "@fullmoves",
-	"@result", "@final", "@termination", "@base", "@increment", NULL
+	"@result", "@final", "@key", "@termination", "@base", "@increment",
+	NULL
 };
 
 /* Whether name is one of the NULL-terminated list. */
@@ -1030,6 +1033,13 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 			char fen[CD_FEN_MAX];
 
 			st = put(out, fen, cd_fen_write(&r.rules.board, fen));
+		} else if (strcmp(name, "@key") == 0) {
+			/* the final position's Polyglot key */
+			char hex[17];
+
+			snprintf(hex, sizeof(hex), "%016" PRIx64,
+			    cd_polyglot_key(&r.rules.board));
+			st = put(out, hex, 16);
 		} else if (strcmp(name, "@termination") == 0) {
 			const char *t = walk_ending(&r);
 

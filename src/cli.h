@@ -395,4 +395,32 @@ void cli_stats(uint64_t read, uint64_t written, uint64_t rejected);
 void cli_openings_add(const char *path);
 const cd_openings *cli_openings_load(int argc, char **argv, int first);
 
+/* A Polyglot key as 16 lower-case hex digits at d (no NUL). */
+static inline void
+cli_put_key(char *d, uint64_t key)
+{
+	int i;
+
+	for (i = 15; i >= 0; i--, key >>= 4)
+		d[i] = "0123456789abcdef"[key & 15];
+}
+
+/* The Elo tag (WhiteElo, BlackElo) of g as a number: its value when it
+ * is 1 to 18 digits (leading zeros left out), else NULL. */
+static inline const char *
+cli_game_elo(const cd_game *g, const char *tag, size_t *len)
+{
+	const char *v = cd_game_tag_value(g, tag, len);
+	size_t i;
+
+	if (v == NULL || *len == 0 || *len > 18)
+		return NULL;
+	for (i = 0; i < *len; i++)
+		if (v[i] < '0' || v[i] > '9')
+			return NULL;
+	while (*len > 1 && v[0] == '0')
+		v++, (*len)--;
+	return v;
+}
+
 #endif

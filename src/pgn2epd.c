@@ -37,6 +37,7 @@
 
 /* The operations pgn2epd can write, in ASCII order of opcode. */
 enum {
+	OP_KEY = 1 << 6,	/* "Key": upper case, so first */
 	OP_C0 = 1 << 0,
 	OP_C1 = 1 << 1,
 	OP_FMVN = 1 << 2,
@@ -50,7 +51,8 @@ static const struct {
 	unsigned bit;
 } op_names[] = {
 	{ "c0", OP_C0 }, { "c1", OP_C1 }, { "fmvn", OP_FMVN },
-	{ "hmvc", OP_HMVC }, { "id", OP_ID }, { "sm", OP_SM }
+	{ "hmvc", OP_HMVC }, { "id", OP_ID }, { "sm", OP_SM },
+	{ "Key", OP_KEY }
 };
 #define N_OPS	(sizeof(op_names) / sizeof(op_names[0]))
 
@@ -114,7 +116,9 @@ usage(void)
 	    "                        too)\n"
 	    "      --ops=LIST        the operations to write, comma-separated,\n"
 	    "                        from c0,c1,fmvn,hmvc,id,sm (the default: all\n"
-	    "                        of them); empty: the four fields only\n"
+	    "                        of them) and Key; empty: the four fields\n"
+	    "                        only\n"
+	    "      --key             add Key to the operations\n"
 	    "  -u, --unique          write each position (the four fields) only\n"
 	    "                        the first time it occurs\n"
 	    "      --variations      also write the positions of the variations\n", stdout);
@@ -126,7 +130,7 @@ usage(void)
 	    "The operations: c0 \"White - Black, Event, Site, Date\", c1 the result,\n"
 	    "fmvn and hmvc the clocks, id \"GAME.PLY\" (\"GAME.PLYvN\" in the Nth\n"
 	    "variation of a game), sm the move played from the position (none at the\n"
-	    "end of a line).\n"
+	    "end of a line), Key the position's Polyglot key (16 hex digits).\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
 	    "Exit status: 0 success, 1 some game was rejected,\n"
 	    "2 usage or system error.\n", stdout);
@@ -373,11 +377,11 @@ keys_add(uint64_t a, uint64_t b)
 
 /* The most a line takes, with what the copies write past its end (128
  * bytes of a short head): the fields, c0 and c1, the numbers of fmvn,
- * hmvc and id (at most 20 digits each), sm, the line end. */
+ * hmvc and id (at most 20 digits each), sm, Key, the line end. */
 static size_t
 line_max(const struct epd *e)
 {
-	return CD_FEN_MAX + e->head_len + 128 + 160 + 32;
+	return CD_FEN_MAX + e->head_len + 128 + 160 + 32 + 24;
 }
 
 /*
@@ -452,7 +456,15 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 	n = cd_fen_write_epd(b, d);
 	if (unique && !keys_add(b->key, text_hash(d, n)))
 		return d;
-	d = put_head(d + n, e->head, e->head_len);
+	d += n;
+	if (ops & OP_KEY) {
+		/* a private opcode (16.2.4.2), first in ASCII order */
+		memcpy(d, " Key \"", 6);
+		cli_put_key(d + 6, cd_polyglot_key(b));
+		memcpy(d + 22, "\";", 2);
+		d += 24;
+	}
+	d = put_head(d, e->head, e->head_len);
 	if (ops & OP_FMVN) {
 		/* its ';' with the next operation's start in one store */
 		d = put_uint(d, b->fullmove);
@@ -700,7 +712,7 @@ parse_ops(const char *arg)
 				break;
 		if (i == N_OPS)
 			cli_usage_error("unknown operation '%.*s' in --ops "
-			    "(c0, c1, fmvn, hmvc, id and sm are known)",
+			    "(c0, c1, fmvn, hmvc, id, sm and Key are known)",
 			    (int)n, p);
 		set |= op_names[i].bit;
 		p += n;
@@ -714,13 +726,16 @@ int
 main(int argc, char **argv)
 {
 	enum {
-		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS, OPT_PLIES
+		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS, OPT_PLIES,
+		OPT_KEY
 	};
+	bool key = false;
 	static const struct option longopts[] = {
 		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "last", required_argument, NULL, OPT_LAST },
 		{ "plies", required_argument, NULL, OPT_PLIES },
 		{ "ops", required_argument, NULL, OPT_OPS },
+		{ "key", no_argument, NULL, OPT_KEY },
 		{ "unique", no_argument, NULL, 'u' },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
 		{ NULL, 0, NULL, 0 }
@@ -743,6 +758,9 @@ main(int argc, char **argv)
 		case OPT_OPS:
 			opt_ops = parse_ops(optarg);
 			break;
+		case OPT_KEY:
+			key = true;
+			break;
 		case 'u':
 			opt_unique = true;
 			break;
@@ -751,6 +769,8 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	if (key)
+		opt_ops |= OP_KEY;
 	cli_games.each = convert;
 	/* (the positions are made again from the moves, not kept by the
 	 * parser: CD_PGN_PARSE_POSITIONS takes a board per move) */

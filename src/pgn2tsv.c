@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,13 @@
 #include "games.h"
 
 #define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
+/* The columns of --positions (positions(): by index). */
+#define POSITION_FIELDS "game,ply,key,epd,move,result,white_elo,black_elo"
 
 static int opt_no_header, opt_style = CD_FIELD_TSV;
+static bool opt_positions;	/* --positions: a row per position */
 static const char *opt_sql;	/* --sql: the table's name */
+static const char sql_default[] = "";	/* --sql without a name */
 static const cd_openings *openings;	/* --openings, for @eco ... */
 
 /* The columns, each known once from its name. */
@@ -120,18 +125,24 @@ usage(void)
 	    "(or CSV) of chosen tags and computed fields.\n"
 	    "\n"
 	    "      --csv             write CSV (RFC 4180) instead of TSV\n"
-	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name games)\n"
+	    "      --sql[=TABLE]     write SQL: CREATE TABLE (default name games,\n"
+	    "                        with --positions positions)\n"
 	    "                        with typed columns, then INSERTs of 1000\n"
 	    "                        rows (sqlite3, DuckDB, psql; not with\n"
 	    "                        --csv)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names and\n"
 	    "                        @game, @file, @start, @moves, @uci, @plies\n"
 	    "                        (half-moves), @fullmoves, @result, @final,\n"
-	    "                        @termination, @base, @increment, and with\n"
+	    "                        @key, @termination, @base, @increment, and\n"
+	    "                        with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
 	    "                        (default:\n"
 	    "                        " DEFAULT_FIELDS ")\n"
 	    "  -H, --no-header       no header row\n"
+	    "      --positions       one row per main-line position instead:\n"
+	    "                        game, ply, key (Polyglot, 16 hex digits),\n"
+	    "                        epd, move (SAN; empty at the end), result,\n"
+	    "                        white_elo, black_elo (numbers or empty)\n"
 	    "      --openings=FILE   classify openings by the table FILE (TSV or\n"
 	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n", stdout);
@@ -577,6 +588,115 @@ free_priv(void *p)
 	free(rb);
 }
 
+/* An Elo tag of g as a number, else nothing. */
+static void
+elo_cell(cd_buf *out, const cd_game *g, const struct column *c,
+    const char *tag)
+{
+	size_t len;
+	const char *v = cli_game_elo(g, tag, &len);
+
+	cell(out, c, v != NULL ? v : "", v != NULL ? len : 0);
+}
+
+/*
+ * --positions: a row for each position of g's main line, the start to
+ * the final one: the game's number, the ply (0: the start), the
+ * Polyglot key, the four EPD fields, the move played from it (none
+ * from the final one), then the game's result and Elos, made once in
+ * tail.
+ */
+static void
+positions(struct cli_job *j, cd_buf *tail)
+{
+	const cd_game *g = j->game;
+	const cd_game_node *nodes = g->nodes;
+	cd_buf *out = j->out;
+	cd_board b = g->start;
+	char sep = opt_style == CD_FIELD_TSV ? '\t' : ',';
+	char num[48], key[16], epd[CD_FEN_MAX];
+	const char *res;
+	uint32_t n = 0, next;
+	size_t k, g_len;
+
+	tail->len = 0;
+	cli_buf_reserve(tail, 1);
+	tail->data[tail->len++] = sep;
+	res = cd_pgn_result_str(cd_game_result(g));
+	cell(tail, &fields[5], res, strlen(res));
+	cli_buf_reserve(tail, 1);
+	tail->data[tail->len++] = sep;
+	elo_cell(tail, g, &fields[6], "WhiteElo");
+	cli_buf_reserve(tail, 1);
+	tail->data[tail->len++] = sep;
+	elo_cell(tail, g, &fields[7], "BlackElo");
+	/* the game's number and a separator, then the ply's digits */
+	g_len = (size_t)snprintf(num, sizeof(num), "%" PRIu64 "%c", j->index,
+	    sep);
+	for (;;) {
+		uint32_t v = nodes[n].ply;
+		char digits[10];
+		size_t nd = sizeof(digits);
+
+		next = nodes[n].next;
+		do {
+			digits[--nd] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v > 0);
+		memcpy(num + g_len, digits + nd, sizeof(digits) - nd);
+		k = g_len + sizeof(digits) - nd;
+		cli_put_key(key, cd_polyglot_key(&b));
+		if (opt_style == CD_FIELD_SQL) {
+			sql_row_start(out, j->index);
+			cli_buf_reserve(out, k + 1);
+			memcpy(out->data + out->len, num, k);
+			out->len += k;
+			out->data[out->len++] = sep;
+			cell(out, &fields[2], key, 16);
+			cli_buf_reserve(out, 1);
+			out->data[out->len++] = sep;
+			cell(out, &fields[3], epd, cd_fen_write_epd(&b, epd));
+			cli_buf_reserve(out, 1);
+			out->data[out->len++] = sep;
+			cell(out, &fields[4], next != 0 ? nodes[next].san : "",
+			    next != 0 ? nodes[next].san_len : 0);
+			cli_buf_reserve(out, tail->len + 1);
+			memcpy(out->data + out->len, tail->data, tail->len);
+			out->len += tail->len;
+			out->data[out->len++] = ')';
+		} else {
+			/* no key, EPD or SAN needs a quote, in TSV or CSV */
+			char *d;
+
+			cli_buf_reserve(out, k + 20 + CD_FEN_MAX + 10 +
+			    tail->len + 2);
+			d = out->data + out->len;
+			memcpy(d, num, k);
+			d += k;
+			*d++ = sep;
+			memcpy(d, key, 16);
+			d += 16;
+			*d++ = sep;
+			d += cd_fen_write_epd(&b, d);
+			*d++ = sep;
+			if (next != 0) {
+				memcpy(d, nodes[next].san, nodes[next].san_len);
+				d += nodes[next].san_len;
+			}
+			memcpy(d, tail->data, tail->len);
+			d += tail->len;
+			if (opt_style == CD_FIELD_CSV)
+				*d++ = '\r';
+			*d++ = '\n';
+			out->len = (size_t)(d - out->data);
+		}
+		if (next == 0)
+			break;
+		cd_board_make(&b, nodes[next].move);
+		n = next;
+	}
+}
+
 /* Write one row. */
 static const char *
 row(struct cli_job *j, const cd_pgn_raw_game *raw)
@@ -593,6 +713,10 @@ row(struct cli_job *j, const cd_pgn_raw_game *raw)
 			cli_fatal("out of memory");
 	}
 	tmp = &rb->tmp;
+	if (opt_positions) {
+		positions(j, tmp);
+		return NULL;
+	}
 	if (cli_games.noparse) {
 		/* each tag once (the last of a name counts, as in
 		 * cd_pgn_raw_tag) */
@@ -668,16 +792,17 @@ out_along(void)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_OPENINGS, OPT_SQL };
+	enum { OPT_CSV = 256, OPT_OPENINGS, OPT_SQL, OPT_POSITIONS };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "sql", optional_argument, NULL, OPT_SQL },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
+		{ "positions", no_argument, NULL, OPT_POSITIONS },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *list = DEFAULT_FIELDS;
+	const char *list = NULL;
 	cd_buf head = { 0 };
 	int c, status = 0;
 	size_t i;
@@ -697,16 +822,22 @@ main(int argc, char **argv)
 				cli_usage_error("--csv and --sql exclude each "
 				    "other");
 			opt_style = CD_FIELD_SQL;
-			opt_sql = optarg != NULL ? optarg : "games";
+			opt_sql = optarg != NULL ? optarg : sql_default;
 			break;
 		case 'f': list = optarg; break;
+		case OPT_POSITIONS: opt_positions = true; break;
 		case 'H': opt_no_header = 1; break;
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
 		}
 	}
 	openings = cli_openings_load(argc, argv, optind);
-	parse_fields(list);
+	if (opt_positions && list != NULL)
+		cli_usage_error("--positions has its own columns: no --fields");
+	parse_fields(list != NULL ? list : opt_positions ? POSITION_FIELDS :
+	    DEFAULT_FIELDS);
 	index_fields();
+	if (opt_sql == sql_default)
+		opt_sql = opt_positions ? "positions" : "games";
 	if (opt_sql != NULL) {
 		for (i = 0; opt_sql[i] != '\0'; i++)
 			if (!((opt_sql[i] >= 'a' && opt_sql[i] <= 'z') ||
@@ -718,6 +849,11 @@ main(int argc, char **argv)
 			cli_usage_error("--sql: '%s' is no table name "
 			    "(letters, digits and _)", opt_sql);
 		sql_names();
+		if (opt_positions) {
+			/* game, ply, white_elo, black_elo */
+			fields[0].integer = fields[1].integer = true;
+			fields[6].integer = fields[7].integer = true;
+		}
 		cli_buf_reserve(&sql_head, 16);
 		memcpy(sql_head.data, "INSERT INTO ", 12);
 		sql_head.len = 12;
@@ -730,7 +866,7 @@ main(int argc, char **argv)
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
 	for (i = 0; i < nfields; i++) {
-		if (fields[i].kind >= COL_COMPUTED)
+		if (fields[i].kind >= COL_COMPUTED || opt_positions)
 			cli_games.noparse = false;
 		/* (classifying makes fewer moves again) */
 		if (fields[i].kind == COL_OPENING)
@@ -772,7 +908,7 @@ main(int argc, char **argv)
 	cli_games_end();
 	for (i = 0; i < nfields; i++)
 		if (fields[i].kind == COL_TAG && fields[i].first == i &&
-		    !fields[i].seen && cli_games.read > 0)
+		    !fields[i].seen && cli_games.read > 0 && !opt_positions)
 			cli_warn("warning: no game has a tag '%s': an empty "
 			    "column", fields[i].name);
 	if (opt_sql != NULL) {

@@ -119,7 +119,8 @@ CD_API cd_status cd_game_write_json_opening(const cd_game *g,
  * Computed fields of a row, named with an `@` so that no tag has their
  * name: "@game" (number), "@start", "@moves" (SAN separated by spaces),
  * "@uci", "@plies" (half-moves), "@fullmoves" (the move numbers the
- * main line spans: 1. e4 e5 2. Nf3 is 2), "@result", "@final",
+ * main line spans: 1. e4 e5 2. Nf3 is 2), "@result", "@final", "@key"
+ * (the final position's Polyglot key, 16 lower-case hex digits),
  * "@termination" (the name, or nothing), "@base" and "@increment"
  * (seconds of the TimeControl's first period, 0 for no increment;
  * nothing without a time control).  Appends the plain value (not escaped: see
