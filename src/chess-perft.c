@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 #define MAX_DEPTH 32
 

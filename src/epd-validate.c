@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 static bool opt_normalize, opt_strict;
 static FILE *out;

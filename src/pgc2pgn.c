@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 #define OUT_FLUSH	((size_t)1 << 20)
 

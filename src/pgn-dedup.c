@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 enum by { BY_GAME, BY_MOVES, BY_TEXT };
 enum keep { KEEP_FIRST, KEEP_LAST, KEEP_LONGEST, KEEP_MOST_TAGS };

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 static int opt_reduced, opt_verbose;
 static const char *opt_strip;	/* --strip-commands: names, "" for all */

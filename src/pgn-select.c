@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 static int opt_invert, opt_count, opt_icase, opt_has_max;
 static int opt_no_filename;

@@ -39,7 +39,7 @@
 #endif
 
 #include "chessdata.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 #define MIN_BUDGET	((size_t)64 << 10)
 #define DEFAULT_BUDGET	((size_t)256 << 20)
@@ -496,7 +496,7 @@ unique_skip(const struct item *it)
 /* ---- temporary files ---- */
 
 /* A new temporary file open for writing (removed on every exit and on
- * a signal, cli-tmp.c); *id names it. */
+ * a signal, cli/tmp.c); *id names it. */
 static int
 tmp_create(size_t *id)
 {

@@ -39,7 +39,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
-#include "cli.h"
+#include "cli/cli.h"
 
 enum mode { M_NONE, M_COUNT, M_GAMES, M_BYTES, M_PLAYER, M_EVENT, M_YEAR,
 	M_MONTH, M_DAY };

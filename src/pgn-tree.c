@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 enum { FMT_TEXT, FMT_TSV, FMT_JSON };
 

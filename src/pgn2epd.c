@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 /* The operations pgn2epd can write, in ASCII order of opcode. */
 enum {

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 static unsigned opt_flags;
 static bool opt_positions;	/* --positions: an object per position */

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 static int opt_comments;
 static uint64_t comments_dropped, games_dropping;

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 
 #include "chessdata.h"
-#include "cli.h"
-#include "games.h"
+#include "cli/cli.h"
+#include "cli/games.h"
 
 #define DEFAULT_FIELDS "Event,Site,Date,Round,White,Black,Result,@plies"
 /* The columns of --positions (positions(): by index). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-common-options.sh: the options every tool that reads games shares
-# (src/cli-options.c, declared once): each such tool takes each of them,
+# (src/cli/options.c, declared once): each such tool takes each of them,
 # with the same effect and the same messages.  -j 1 and -j 3 give the
 # same output as the default; -o FILE the same bytes as standard output;
 # -q silences the skipped-text warning; --rejects=FILE gets the game

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# cli-options.sh: option values every tool reads alike (src/cli-options.c).
+# cli-options.sh: option values every tool reads alike (src/cli/options.c).
 # Sizes: one syntax for pgn-sort -S and pgn-split -b, a table of strings
 # accepted and refused, and the units' values seen in the parts pgn-split
 # cuts; an optional value written after a space: every tool with such an
@@ -146,12 +146,12 @@ expect 2 sh -c "cd '$T' && pgn-regularize --output --strip-commands clk,eval"
 
 # ---- help and pages say the same ----
 # No tool's --help has an empty default.  Every name -z takes (the
-# library's table, cd_stream_format_parse in lib/stream_lib.c) is in
+# library's table, cd_stream_format_parse in lib/stream/formats.c) is in
 # the page of every tool whose --help has -z, and -z takes it.
 zn=$(sed -n '/^cd_stream_format_parse/,/^}/p' \
-    "$top_srcdir/lib/stream_lib.c" | grep -o '{ "[a-z0-9]*", CD_STREAM' |
+    "$top_srcdir/lib/stream/formats.c" | grep -o '{ "[a-z0-9]*", CD_STREAM' |
     cut -d'"' -f2)
-[ -n "$zn" ] || fail "no compression names in lib/stream_lib.c"
+[ -n "$zn" ] || fail "no compression names in lib/stream/formats.c"
 nz=0
 for t in $(built_tools); do
 	"$B/$t" --help >"$T/help" 2>&1

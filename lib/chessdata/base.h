@@ -19,6 +19,18 @@ extern "C" {
 #define CD_API
 #endif
 
+/*
+ * CD_PRIVATE marks a field of a public struct that only the library
+ * reads or writes: it keeps its room (the struct's size is part of the
+ * ABI), and a program that names it gets a compiler warning (GCC and
+ * clang, -Wdeprecated-declarations).
+ */
+#if defined(CD_BUILDING_LIBRARY) || !defined(__GNUC__)
+#define CD_PRIVATE
+#else
+#define CD_PRIVATE __attribute__((deprecated("private to libchessdata")))
+#endif
+
 /* One status enum for the whole library.  Negative values are errors. */
 typedef enum cd_status {
 	CD_OK = 0,

@@ -45,7 +45,7 @@ enum {
  * "ł" is "l"), Latin, Greek and Cyrillic letters case-folded (Greek
  * and Cyrillic accents dropped too), letters of other scripts as they
  * came; spaces, punctuation (apostrophes, hyphens of every kind),
- * symbols and controls dropped (lib/gen-fold.py says the rule).  So
+ * symbols and controls dropped (lib/data/gen-fold.py says the rule).  So
  * "Carlsen, M." and "Carlsen,Magnus" are both "carlsen",
  * "Nepomniachtchi, Ian" and "NEPOMNIACHTCHI" the same, "O’Kelly" and
  * "O'Kelly" too.

@@ -6,7 +6,7 @@
  * Move ordinals: the index of a move in the list of the position's legal
  * moves written in canonical SAN (check and mate marks included) and
  * sorted in ascending byte order.  The library computes that order
- * without writing or sorting strings (see cd_pgc_keys and lib/pgc_ordinal.c):
+ * without writing or sorting strings (see cd_pgc_keys and lib/pgc/ordinal.c):
  * moves group by their first character (B K N O Q R a..h), groups are
  * counted with bitboards, and only the group of the move is keyed.
  *

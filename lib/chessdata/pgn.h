@@ -546,7 +546,7 @@ CD_API cd_status cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **g);
  * comment never closed (where the reader could not tell the game's end
  * for sure), with the message and place cd_pgn_parse gives ("tag pair
  * that does not read: [White \"abc]", "brace comment never closed").
- * (pgn_parse.c: the parser's own reading of tags and comments.)  A
+ * (pgn/parse.c: the parser's own reading of tags and comments.)  A
  * tool that reads the tags of games it does not parse calls it, so
  * that such a game is treated as the parser treats it; err (may be
  * NULL) gets the message and place.

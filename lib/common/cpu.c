@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * cpu.c: the one probe of the processor (cpu.h), when the library is
+ * loaded.  CHESSDATA_NO_SSSE3 and CHESSDATA_NO_AVX2, set and not empty,
+ * turn the instructions off, so that the tests can compare the plain,
+ * SSSE3 and AVX2 code on one machine.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "common/cpu.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+int cd__have_ssse3, cd__have_avx2;
+
+static void cpu_init(void) __attribute__((constructor));
+
+static int
+allowed(const char *name)
+{
+	const char *no = getenv(name);
+
+	return no == NULL || *no == '\0';
+}
+
+static void
+cpu_init(void)
+{
+	__builtin_cpu_init();
+	cd__have_ssse3 = __builtin_cpu_supports("ssse3") &&
+	    allowed("CHESSDATA_NO_SSSE3");
+	cd__have_avx2 = __builtin_cpu_supports("avx2") &&
+	    allowed("CHESSDATA_NO_AVX2");
+}
+#endif

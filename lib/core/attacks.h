@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * attacks.h: attack and check queries of attacks.c, and their inline
+ * forms for the parser's hot path.  Only the tables below it: board.c
+ * (making moves) and movegen.c come above.
+ */
+#ifndef CHESSDATA_ATTACKS_H
+#define CHESSDATA_ATTACKS_H
+
+#include "core/tables.h"
+
+/* attacks.c: the pieces of color by that attack sq on occupancy occ
+ * (cd_attackers, without the exported symbol's indirection). */
+cd_bitboard cd__attackers(const cd_board *b, int sq, int by,
+    cd_bitboard occ);
+
+/* The square of color's king, or CD_SQ_NONE. */
+static inline int
+cd__board_king(const cd_board *b, int color)
+{
+	cd_bitboard k = b->by_type[CD_KING] & b->by_color[color & 1];
+
+	return k ? cd__lsb(k) : CD_SQ_NONE;
+}
+
+/*
+ * attacks.c's queries for code that touches each position once (the
+ * game builder, the fast SAN reader): slider attacks without the magic
+ * tables.  The pieces are few, and the direction and ray tables (8 KB)
+ * stay in cache, while a magic lookup per move is a cache miss.  Inline:
+ * they are the parser's hot path.
+ */
+
+/* Whether a slider of type t moves in direction d. */
+static inline bool
+cd__slides(int t, int d)
+{
+	return (t == CD_QUEEN) | (t == (d & 1 ? CD_BISHOP : CD_ROOK));
+}
+
+/* board.c: the directions a piece of each type slides in, as bit d + 1
+ * for direction d (bit 0, for no direction, is clear): a test of
+ * cd__slides with no branch, that also fails for d = -1. */
+extern const uint16_t cd__slide_dirs[8];
+
+/* board.c: the squares a piece of color c and type t attacks from a
+ * square by a step, cd__steps[c][t][sq]: a pawn's, knight's or king's
+ * from its table, none for the sliders (an empty table), so that the
+ * piece needs no branch. */
+extern const cd_bitboard *const cd__steps[2][8];
+
+/* Which of the sliders in set reach sq on occupancy occ: bishops along
+ * diagonals, rooks along ranks and files, queens both. */
+static inline cd_bitboard
+cd__slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
+{
+	cd_bitboard hits = 0;
+
+	while (set) {
+		int f = cd__pop_lsb(&set), d = cd__dir[f][sq];
+
+		if (d < 0 || (cd__between_dir(f, sq, d) & occ))
+			continue;
+		if (cd__slides(CD_PIECE_TYPE(b->squares[f]), d))
+			hits |= CD_BB(f);
+	}
+	return hits;
+}
+
+/* The square of set (on one ray in direction d) nearest to the ray's
+ * origin, or the corner the ray runs to (whose ray that way is empty)
+ * when set is empty: no branch on d, which is as good as random. */
+static inline int
+cd__ray_first_any(int d, cd_bitboard set)
+{
+	int lo = cd__lsb(set | CD_BB(63)), hi = 63 - __builtin_clzll(set | 1);
+
+	return hi ^ ((lo ^ hi) & -(int)CD_DIR_UP(d));
+}
+
+/*
+ * Whether the first piece from k in direction d (-1: none) on occupancy
+ * occ is a slider of color c that moves that way, and not on skip: what
+ * a king on k sees along one line.  No branch, since whether a move
+ * stands on a king's line is as good as random from move to move (with
+ * no piece on the line the corner square stands in, and is not on it).
+ */
+static inline bool
+cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
+    cd_bitboard skip)
+{
+	int dd = d & 7, first;
+	cd_bitboard bl = cd__ray[dd][k] & occ & -(cd_bitboard)(d >= 0);
+
+	first = cd__ray_first_any(dd, bl);
+	return (CD_BB(first) & bl & ~skip & b->by_color[c] &
+	    (b->by_type[CD_QUEEN] | b->by_type[dd & 1 ? CD_BISHOP :
+	    CD_ROOK])) != 0;
+}
+
+/* Whether square sq is attacked by color by on occupancy occ. */
+static inline bool
+cd__attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	cd_bitboard th = b->by_color[by] & occ;
+
+	if ((cd__knight_att[sq] & b->by_type[CD_KNIGHT] & th) ||
+	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN] & th) ||
+	    (cd__king_att[sq] & b->by_type[CD_KING] & th))
+		return true;
+	th &= b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
+	    b->by_type[CD_QUEEN];
+	return cd__slider_hits(b, th, sq, occ) != 0;
+}
+
+/*
+ * Whether the normal move from -> to, just made in b, gives check: the
+ * piece on to attacks the king directly, or from uncovered a slider of
+ * the mover.  Other moves (castling, en passant, promotions, null) use
+ * cd__in_check().  Always inline: in the game builder's path for nearly
+ * every move (cd__game_add_san_fast), beside the fast SAN reader, the
+ * compiler would call it.
+ */
+static inline __attribute__((always_inline)) bool
+cd__gives_check(const cd_board *b, int from, int to)
+{
+	int them = b->side, us = them ^ 1, ek, t, d, dd;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
+	cd_bitboard occ = b->by_type[0], steps;
+	bool slides;
+
+	if (!kbb)
+		return false;
+	ek = cd__lsb(kbb);
+	t = CD_PIECE_TYPE(b->squares[to]);
+	/* the piece on to, with no branch on its type */
+	steps = cd__steps[us][t][to];	/* (a king is never next to ek) */
+	d = cd__dir[to][ek];
+	dd = d & 7;
+	slides = (cd__slide_dirs[t] >> (d + 1) & 1) &
+	    ((cd__between_dir(to, ek, dd) & occ) == 0);
+	/* or the line from the king through from, now open */
+	return ((steps & kbb) != 0) | slides |
+	    cd__ray_hits(b, ek, cd__dir[ek][from], occ, us, 0);
+}
+
+/* Whether the side to move in b is in check. */
+static inline bool
+cd__in_check(const cd_board *b)
+{
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[b->side];
+
+	return kbb && cd__attacked(b, cd__lsb(kbb), b->side ^ 1, b->by_type[0]);
+}
+
+/* attacks.c: whether an en passant capture onto b->ep is legal for
+ * b->side. */
+bool cd__ep_capture_legal(const cd_board *b);
+
+#endif

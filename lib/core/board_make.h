@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * board_make.h: board.c's making of moves and castling helpers, for
+ * the move generator and the game builder; above attacks.h.
+ */
+#ifndef CHESSDATA_BOARD_MAKE_H
+#define CHESSDATA_BOARD_MAKE_H
+
+#include <string.h>
+
+#include "core/attacks.h"
+
+/* board.c: the letter of each piece (CD_PIECE(color, type)): upper
+ * case for White, lower case for Black, '.' for none; the type's
+ * English SAN letter is cd__piece_letters[type]. */
+extern const char cd__piece_letters[16];
+
+/* board.c: recompute b->key from scratch. */
+uint64_t cd__board_key(const cd_board *b);
+
+/*
+ * Castling of side us on wing s with the king on ksq, for the generator
+ * and the fast SAN reader: the rook's square when the rook stands on
+ * the king's rank and every square the king and rook cross or reach is
+ * empty (king and rook aside), with *path the squares the king must not
+ * be attacked on (king and rook lifted: occ ^ CD_BB(ksq) ^
+ * CD_BB(rook)); else -1.  Whether the king is in check is the
+ * caller's.
+ */
+static inline int
+cd__castle_clear(const cd_board *b, int us, int s, int ksq,
+    cd_bitboard *path)
+{
+	int rsq = b->castle_rook[us][s], kto, rto;
+	cd_bitboard need_empty;
+
+	if (rsq == CD_SQ_NONE || b->squares[rsq] != CD_PIECE(us, CD_ROOK) ||
+	    CD_RANK(rsq) != CD_RANK(ksq))
+		return -1;
+	kto = CD_SQ(s == CD_KINGSIDE ? 6 : 2, CD_RANK(ksq));
+	rto = CD_SQ(s == CD_KINGSIDE ? 5 : 3, CD_RANK(ksq));
+	*path = cd__between[ksq][kto] | CD_BB(kto);
+	need_empty = (*path | cd__between[rsq][rto] | CD_BB(rto)) &
+	    ~(CD_BB(ksq) | CD_BB(rsq));
+	return need_empty & b->by_type[0] ? -1 : rsq;
+}
+
+/* Drop the castling rights whose rook stands on sq (a rook that moves
+ * or is taken); the key's change. */
+static inline uint64_t
+cd__drop_rights(cd_board *b, int sq)
+{
+	uint64_t k = 0;
+	int c, s;
+
+	for (c = 0; c < 2; c++)
+		for (s = 0; s < 2; s++)
+			if (b->castle_rook[c][s] == sq) {
+				k ^= cd__z_castle[c][CD_FILE(sq)];
+				b->castle_rook[c][s] = CD_SQ_NONE;
+			}
+	return k;
+}
+
+/* Drop both rights of color c (its king moves); the key's change. */
+static inline uint64_t
+cd__drop_color_rights(cd_board *b, int c)
+{
+	uint64_t k = 0;
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (b->castle_rook[c][s] != CD_SQ_NONE) {
+			k ^= cd__z_castle[c][CD_FILE(b->castle_rook[c][s])];
+			b->castle_rook[c][s] = CD_SQ_NONE;
+		}
+	return k;
+}
+
+/* Whether any castling right is left (CD_SQ_NONE is 64: a right's
+ * square is a byte without that bit). */
+static inline bool
+cd__any_rights(const cd_board *b)
+{
+	uint32_t r;
+
+	memcpy(&r, b->castle_rook, sizeof(r));
+	return (r & 0x40404040U) != 0x40404040U;
+}
+
+/* Whether a rook that still has a castling right stands on from or on
+ * to: a byte of castle_rook equal to either, all four bytes tested at
+ * once (a zero byte of the xor; no right's byte, CD_SQ_NONE, is a
+ * square).  No loop: the test runs for most moves of an opening. */
+static inline bool
+cd__rights_on(const cd_board *b, int from, int to)
+{
+	uint32_t r, xf, xt;
+
+	memcpy(&r, b->castle_rook, sizeof(r));
+	xf = r ^ 0x01010101U * (uint32_t)from;
+	xt = r ^ 0x01010101U * (uint32_t)to;
+	return ((((xf - 0x01010101U) & ~xf) | ((xt - 0x01010101U) & ~xt)) &
+	    0x80808080U) != 0;
+}
+
+/*
+ * cd_board_make for a normal move from -> to (no castling, en passant,
+ * promotion or null move): the bulk of every game, so written out on
+ * its own and inline in the game builder, with as few branches as can
+ * be (which piece moves and whether it takes are as good as random
+ * from move to move); always inline, as cd__gives_check.  check_board's
+ * random games compare every position it makes with the one read back
+ * from its FEN.
+ */
+static inline __attribute__((always_inline)) void
+cd__board_make_normal(cd_board *b, int from, int to)
+{
+	int piece = b->squares[from], captured = b->squares[to];
+	int type = CD_PIECE_TYPE(piece), us = b->side, them = us ^ 1;
+	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to), ft = fbb | tbb;
+	cd_bitboard cbb = captured ? tbb : 0, occ = b->by_type[0];
+	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
+	    cd__z_piece[piece][to] ^ (captured ? cd__z_piece[captured][to] : 0);
+
+	if (b->ep_hashed)
+		key ^= cd__z_ep[CD_FILE(b->ep)];
+	b->ep = CD_SQ_NONE;
+	b->ep_hashed = 0;
+	/* with nothing taken, captured is 0 and cbb is 0: no change.  No
+	 * load waits for a store just made to its word: by_type[0] is
+	 * written from occ, not read again, and the taken piece leaves
+	 * them's word, the moving piece toggles us's */
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
+	b->by_color[them] &= ~cbb;
+	b->by_type[0] = (occ & ~fbb) | tbb;
+	b->by_type[type] ^= ft;
+	b->by_color[us] ^= ft;
+	b->squares[from] = 0;
+	b->squares[to] = (uint8_t)piece;
+	b->halfmove = (b->halfmove + 1) &
+	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)them;
+	/* castling rights end when the king moves, or a rook that has
+	 * one moves or is taken */
+	if (cd__any_rights(b) &&
+	    (type == CD_KING || cd__rights_on(b, from, to))) {
+		if (CD_PIECE_TYPE(captured) == CD_ROOK)
+			key ^= cd__drop_rights(b, to);
+		if (type == CD_KING)
+			key ^= cd__drop_color_rights(b, us);
+		else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
+		    b->castle_rook[us][1] == from))
+			key ^= cd__drop_rights(b, from);
+	}
+	if ((type == CD_PAWN) & ((to - from == 16) | (from - to == 16))) {
+		b->ep = (uint8_t)((from + to) / 2);
+		/* in the key only when a capture onto it is legal */
+		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
+		    b->by_color[them]) && cd__ep_capture_legal(b)) {
+			b->ep_hashed = 1;
+			key ^= cd__z_ep[CD_FILE(b->ep)];
+		}
+	}
+	b->key = key;
+}
+
+#endif

@@ -1,0 +1,810 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/lex.c: the tokens of one game (see chessdata/pgn_lex.h for the
+ * rules), the byte classes and tag pair scanner that the game reader
+ * (pgn/read.c) shares, and result strings.  No chess knowledge here.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "pgn/pgn_internal.h"
+
+/* ---- character classes ---- */
+
+#define cls cd__pgn_cls
+
+#define U(c)		((unsigned char)(c))
+#define IS_WS(c)	(cls[U(c)] & K_WS)
+#define IS_DIGIT(c)	(cls[U(c)] & K_DIGIT)
+#define IS_HSPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
+			    (c) == '\v' || (c) == '\f')
+
+/* ---- results ---- */
+
+const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+const unsigned char cd__pgn_result_len[5] = { 0, 3, 3, 7, 1 };
+
+const char *
+cd_pgn_result_str(cd_pgn_result r)
+{
+	return (unsigned)r < 5 ? cd__pgn_results[r] : "";
+}
+
+/*
+ * Copy a word into out (at most cap bytes) with en dash, em dash and
+ * minus sign as '-' and '½' as "1/2"; -1 if it does not fit.
+ */
+static int
+result_fold(const char *s, size_t len, char *out, int cap)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *e = p + len;
+	int n = 0;
+
+	while (p < e) {
+		if (p[0] == 0xe2 && e - p >= 3 &&
+		    ((p[1] == 0x80 && (p[2] == 0x93 || p[2] == 0x94)) ||
+		    (p[1] == 0x88 && p[2] == 0x92))) {
+			if (n + 1 > cap)
+				return -1;
+			out[n++] = '-';
+			p += 3;
+		} else if (p[0] == 0xc2 && e - p >= 2 && p[1] == 0xbd) {
+			if (n + 3 > cap)
+				return -1;
+			memcpy(out + n, "1/2", 3);
+			n += 3;
+			p += 2;
+		} else {
+			if (n + 1 > cap)
+				return -1;
+			out[n++] = (char)*p++;
+		}
+	}
+	return n;
+}
+
+cd_pgn_result
+cd_pgn_result_parse(const char *s, size_t len)
+{
+	char buf[16];
+	int n;
+
+	if (len == 0 || len > 24)
+		return CD_PGN_RESULT_NONE;
+	if (len == 1 && s[0] == '*')
+		return CD_PGN_RESULT_UNKNOWN;
+	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
+		return CD_PGN_RESULT_NONE;
+	/* the canonical markers first, as they are */
+	if (len == 3 && s[1] == '-' && s[0] == '1' && s[2] == '0')
+		return CD_PGN_RESULT_WHITE;
+	if (len == 3 && s[1] == '-' && s[0] == '0' && s[2] == '1')
+		return CD_PGN_RESULT_BLACK;
+	if (len == 7 && memcmp(s, "1/2-1/2", 7) == 0)
+		return CD_PGN_RESULT_DRAW;
+	n = result_fold(s, len, buf, (int)sizeof(buf));
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_WHITE], 3) == 0)
+		return CD_PGN_RESULT_WHITE;
+	if (n == 3 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_BLACK], 3) == 0)
+		return CD_PGN_RESULT_BLACK;
+	if ((n == 7 && memcmp(buf, cd__pgn_results[CD_PGN_RESULT_DRAW],
+	    7) == 0) ||
+	    (n == 3 && memcmp(buf, "1/2", 3) == 0))
+		return CD_PGN_RESULT_DRAW;
+	return CD_PGN_RESULT_NONE;
+}
+
+/* A game's one result, the same in every tool (import-format.md): the
+ * termination marker; without one, the Result tag's value read by
+ * cd_pgn_result_parse; without a Result tag that reads, `*`. */
+cd_pgn_result
+cd__pgn_result_of(cd_pgn_result marker, const char *tag, size_t len)
+{
+	cd_pgn_result r;
+
+	if (marker != CD_PGN_RESULT_NONE)
+		return marker;
+	r = tag != NULL ? cd_pgn_result_parse(tag, len) : CD_PGN_RESULT_NONE;
+	return r != CD_PGN_RESULT_NONE ? r : CD_PGN_RESULT_UNKNOWN;
+}
+
+const cd_pgn_tag *
+cd_pgn_raw_tag(const cd_pgn_raw_game *g, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = g->ntags; i-- > 0;)
+		if (g->tags[i].name_len == len &&
+		    memcmp(g->tags[i].name, name, len) == 0)
+			return &g->tags[i];
+	return NULL;
+}
+
+cd_pgn_result
+cd_pgn_raw_result(const cd_pgn_raw_game *g)
+{
+	const cd_pgn_tag *t = cd_pgn_raw_tag(g, "Result");
+
+	return cd__pgn_result_of(g->result, t != NULL ? t->value : NULL,
+	    t != NULL ? t->value_len : 0);
+}
+
+/* ---- tag pairs (both layers) ---- */
+
+/* Past the white space at p; its line ends are counted in *lines,
+ * the last one kept in *last. */
+static inline const char *
+skip_ws(const char *p, const char *e, unsigned long *lines,
+    const char **last)
+{
+	while (p < e && IS_WS(*p)) {
+		if (*p == '\n') {
+			++*lines;
+			*last = p;
+		}
+		p++;
+	}
+	return p;
+}
+
+/*
+ * Whether the quote just before p closes a value: optional whitespace
+ * then `]`.  1 yes (ts->next past the `]`, and the line ends between
+ * counted in ts), 0 no, -1 need more input.
+ */
+static int
+value_closes(const char *p, const char *e, int eof, struct cd__tagscan *ts)
+{
+	unsigned long lines = ts->lines;
+	const char *last = ts->last_nl;
+
+	p = skip_ws(p, e, &lines, &last);
+	if (p == e)
+		return eof ? 0 : -1;
+	if (*p != ']')
+		return 0;
+	ts->lines = lines;
+	ts->last_nl = last;
+	ts->next = p + 1;
+	return 1;
+}
+
+/* Where to go on after a tag that does not read: past the next `]` on
+ * its line, or its line end.  NULL if more input is needed. */
+static const char *
+tag_recover(const char *p, const char *e, int eof)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+	const char *rb;
+
+	if (nl == NULL) {
+		if (!eof)
+			return NULL;
+		nl = e;
+	}
+	rb = memchr(p + 1, ']', (size_t)(nl - (p + 1)));
+	return rb != NULL ? rb + 1 : nl;
+}
+
+/*
+ * Read a tag pair at p (a `[`).  1 read, 0 does not read (ts->next is
+ * where to go on), -1 more input is needed.
+ */
+int
+cd__scan_tag(const char *p, const char *e, int eof, struct cd__tagscan *ts)
+{
+	const char *q, *v, *i;
+	int pass, r;
+
+	ts->lines = 0;
+	ts->last_nl = NULL;
+	q = skip_ws(p + 1, e, &ts->lines, &ts->last_nl);
+	ts->name = q;
+	q = cd__tag_name_end(q, e);
+	if (q == e && !eof)
+		return -1;
+	ts->name_len = (size_t)(q - ts->name);
+	if (ts->name_len == 0)
+		goto bad;
+	q = skip_ws(q, e, &ts->lines, &ts->last_nl);
+	if (q == e) {
+		if (!eof)
+			return -1;
+		goto bad;
+	}
+	if (*q != '"')
+		goto bad;
+	v = q + 1;
+	/* The value ends at a `"` on its line that closes it (blanks and
+	 * `]` follow).  On a first pass \" and \\ are escapes; if that
+	 * finds no end, a second pass takes every `"` as it is. */
+	for (pass = 0; pass < 2; pass++) {
+		int esc = 0;
+
+		for (i = v;; i++) {
+			i = cd__tag_value_stop(i, e, pass);
+			if (i == e) {
+				if (!eof)
+					return -1;
+				break;
+			}
+			if (*i == '\n')
+				break;
+			if (*i == '\\') {
+				if (i + 1 == e && !eof)
+					return -1;
+				if (i + 1 < e && (i[1] == '"' || i[1] == '\\')) {
+					esc = 1;
+					i++;
+				}
+				continue;
+			}
+			r = value_closes(i + 1, e, eof, ts);
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				ts->value = v;
+				ts->value_len = (size_t)(i - v);
+				ts->escapes = esc;
+				return 1;
+			}
+		}
+		if (!esc)
+			break;	/* no backslash: the second pass is the same */
+	}
+bad:
+	ts->next = tag_recover(p, e, eof);
+	if (ts->next == NULL)
+		return -1;
+	return 0;
+}
+
+/* Undo \" and \\ in a value into out; returns the length. */
+size_t
+cd__unescape(const char *v, size_t len, int escapes, char *out)
+{
+	size_t i, n = 0;
+
+	if (!escapes) {
+		memcpy(out, v, len);
+		return len;
+	}
+	for (i = 0; i < len; i++) {
+		if (v[i] == '\\' && i + 1 < len &&
+		    (v[i + 1] == '"' || v[i + 1] == '\\'))
+			i++;
+		out[n++] = v[i];
+	}
+	return n;
+}
+
+/* ---- the token lexer ---- */
+
+void
+cd_pgn_lex_init(cd_pgn_lexer *lx, const char *text, size_t len,
+    unsigned long line, unsigned long col)
+{
+	lx->p = text;
+	lx->end = text + len;
+	lx->line_start = text;
+	lx->line = line ? line : 1;
+	lx->col0 = col ? col : 1;
+}
+
+const char *
+cd_pgn_tok_name(cd_pgn_tok_type type)
+{
+	switch (type) {
+	case CD_PGN_TOK_END: return "end";
+	case CD_PGN_TOK_TAG: return "tag pair";
+	case CD_PGN_TOK_MOVENUM: return "move number";
+	case CD_PGN_TOK_MOVE: return "move";
+	case CD_PGN_TOK_SUFFIX: return "suffix annotation";
+	case CD_PGN_TOK_NAG: return "NAG";
+	case CD_PGN_TOK_EVAL: return "evaluation symbol";
+	case CD_PGN_TOK_EP: return "en passant mark";
+	case CD_PGN_TOK_RESULT: return "termination marker";
+	case CD_PGN_TOK_COMMENT: return "comment";
+	case CD_PGN_TOK_LINE_COMMENT: return "line comment";
+	case CD_PGN_TOK_ESCAPE: return "escape line";
+	case CD_PGN_TOK_RAV_OPEN: return "(";
+	case CD_PGN_TOK_RAV_CLOSE: return ")";
+	case CD_PGN_TOK_STRING: return "string";
+	case CD_PGN_TOK_ERROR: return "error";
+	}
+	return "token";
+}
+
+size_t
+cd_pgn_tag_value(const cd_pgn_token *t, char *out)
+{
+	size_t n = cd__unescape(t->value, t->value_len,
+	    (t->flags & CD_PGN_TOKF_ESCAPES) != 0, out);
+
+	out[n] = '\0';
+	return n;
+}
+
+/* Move past the newlines in [lx->p, to): line and line start. */
+static void
+lex_skip_to(cd_pgn_lexer *lx, const char *to)
+{
+	const char *p = lx->p, *nl;
+
+	while ((nl = memchr(p, '\n', (size_t)(to - p))) != NULL) {
+		lx->line++;
+		lx->line_start = nl + 1;
+		lx->col0 = 1;
+		p = nl + 1;
+	}
+	lx->p = to;
+}
+
+/* The length of the UTF-8 character at p (1 if not well formed). */
+static size_t
+utf8_len(const char *p, const char *e)
+{
+	unsigned c = U(*p);
+	size_t n, i;
+
+	if (c < 0xc2 || c > 0xf4)
+		return 1;
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	if ((size_t)(e - p) < n)
+		return 1;
+	for (i = 1; i < n; i++)
+		if ((U(p[i]) & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
+/* Multibyte characters that may be in a move word: en and em dashes,
+ * minus sign, figurines.  Their length, or 0. */
+static size_t
+move_mb(const char *p, const char *e)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (e - p < 3 || u[0] != 0xe2)
+		return 0;
+	if (u[1] == 0x80 && (u[2] == 0x93 || u[2] == 0x94))
+		return 3;
+	if (u[1] == 0x88 && u[2] == 0x92)
+		return 3;
+	if (u[1] == 0x99 && u[2] >= 0x94 && u[2] <= 0x9f)
+		return 3;
+	return 0;
+}
+
+/* The end of a move word at p. */
+static const char *
+move_word_end(const char *p, const char *e)
+{
+	size_t k;
+
+	while (p < e) {
+		if (cls[U(*p)] & K_MOVE) {
+			p++;
+		} else if (U(*p) == 0xc2 && e - p >= 2 && U(p[1]) == 0xbd) {
+			p += 2;		/* ½ in ½-½ */
+		} else if ((k = move_mb(p, e)) > 0) {
+			p += k;
+		} else if (*p == '(' && e - p >= 3 && p[2] == ')' &&
+		    strchr("QRBNqrbn", p[1]) != NULL && p[1] != 0) {
+			p += 3;		/* e8(Q) */
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+static int lex_delim(const char *p, const char *e);
+
+/* A move word p..q glued to an "e.p." suffix ("dxe6e.p.", "dxe6e.p.+"):
+ * the end of the suffix, which the word takes in, else q.  (The period would end
+ * the word; the SAN reader drops the suffix.) */
+static const char *
+ep_glued(const char *p, const char *q, const char *e)
+{
+	const char *r;
+
+	if (q - p < 4 || q[-1] != 'e' || !IS_DIGIT(q[-2]) || e - q < 3 ||
+	    q[0] != '.' || q[1] != 'p' || q[2] != '.')
+		return q;
+	for (r = q + 3; r < e && (*r == '+' || *r == '#'); r++)
+		;
+	return lex_delim(r, e) ? r : q;
+}
+
+/* Evaluation symbols standing alone, with their NAGs. */
+static const struct {
+	const char *s;
+	int nag;
+} evals[] = {
+	{ "=", 10 }, { "\xe2\x88\x9e", 13 },
+	{ "+=", 14 }, { "+/=", 14 }, { "\xe2\xa9\xb2", 14 },
+	{ "=+", 15 }, { "=/+", 15 }, { "\xe2\xa9\xb1", 15 },
+	{ "+/-", 16 }, { "\xc2\xb1", 16 },
+	{ "-/+", 17 }, { "\xe2\x88\x93", 17 },
+	{ "+-", 18 }, { "-+", 19 }
+};
+
+/* The length of an evaluation-symbol run at p: + - / = and ± ∞ ⩲ ⩱ ∓. */
+static size_t
+eval_run(const char *p, const char *e)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	const unsigned char *q = u, *ue = (const unsigned char *)e;
+
+	while (q < ue) {
+		if (*q == '+' || *q == '-' || *q == '/' || *q == '=') {
+			q++;
+		} else if (ue - q >= 2 && q[0] == 0xc2 && q[1] == 0xb1) {
+			q += 2;
+		} else if (ue - q >= 3 && q[0] == 0xe2 &&
+		    ((q[1] == 0x88 && (q[2] == 0x9e || q[2] == 0x93)) ||
+		    (q[1] == 0xa9 && (q[2] == 0xb1 || q[2] == 0xb2)))) {
+			q += 3;
+		} else {
+			break;
+		}
+	}
+	return (size_t)(q - u);
+}
+
+static int
+is_castling(const char *w, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)w;
+	size_t i = 1;
+	int parts = 1;
+	unsigned o;
+
+	while (n > 0 && (u[n - 1] == '+' || u[n - 1] == '#'))
+		n--;
+	if (n < 3)
+		return 0;
+	o = u[0];
+	if (o != 'O' && o != 'o' && o != '0')
+		return 0;
+	while (i < n) {
+		if (u[i] == '-')
+			i++;
+		else if (move_mb(w + i, w + n) == 3 && u[i + 1] != 0x99)
+			i += 3;
+		else
+			return 0;
+		if (i < n && u[i] == o) {
+			i++;
+			parts++;
+		} else {
+			return 0;
+		}
+	}
+	return parts == 2 || parts == 3;
+}
+
+static int
+is_nullmove(const char *w, size_t n)
+{
+	return (n == 2 && (memcmp(w, "--", 2) == 0 ||
+	    memcmp(w, "Z0", 2) == 0)) ||
+	    (n == 4 && (memcmp(w, "0000", 4) == 0 ||
+	    memcmp(w, "@@@@", 4) == 0));
+}
+
+/* Is the byte at p one that ends a token (or the end)? */
+static int
+lex_delim(const char *p, const char *e)
+{
+	return p == e || (cls[U(*p)] & K_DELIM) || *p == '!' || *p == '?' ||
+	    *p == '$' || *p == '{' || *p == ';';
+}
+
+cd_pgn_tok_type
+cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
+{
+	const char *p, *e = lx->end, *q;
+	size_t k;
+	unsigned c;
+	bool more;
+
+	cd__lex_blanks(lx);
+	p = lx->p;
+	t->flags = 0;
+	t->raw = p;
+	t->text = NULL;
+	t->len = 0;
+	t->value = NULL;
+	t->value_len = 0;
+	t->num = 0;
+	t->dots = 0;
+	t->line = lx->line;
+	t->col = (unsigned long)(p - lx->line_start) + lx->col0;
+	if (p == e) {
+		t->type = CD_PGN_TOK_END;
+		t->raw_len = 0;
+		t->text = p;
+		return t->type;
+	}
+	/* The common tokens first: a move word in ASCII that cannot be
+	 * castling, a null move or an en passant mark, and a move number
+	 * with its periods. */
+	c = U(*p);
+	if (cd__plain_move_start(p, e)) {
+		q = cd__move_ascii_end(p, e, &more);
+		if (more)
+			q = move_word_end(q, e);
+		q = ep_glued(p, q, e);
+		t->type = CD_PGN_TOK_MOVE;
+		goto span;
+	}
+	if (c >= '1' && c <= '9') {
+		long n = 0;
+
+		for (q = p; q < e && IS_DIGIT(*q) && n < 100000000; q++)
+			n = n * 10 + (*q - '0');
+		if (q < e && *q == '.') {
+			const char *d = q;
+
+			while (q < e && *q == '.')
+				q++;
+			t->type = CD_PGN_TOK_MOVENUM;
+			t->num = n;
+			t->dots = (unsigned)(q - d);
+			goto span;
+		}
+	}
+	q = p + 1;
+	switch (*p) {
+	case '{': {
+		const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1)));
+
+		t->type = CD_PGN_TOK_COMMENT;
+		t->text = p + 1;
+		if (rb == NULL) {
+			t->flags |= CD_PGN_TOKF_UNCLOSED;
+			t->len = (size_t)(e - (p + 1));
+			q = e;
+		} else {
+			t->len = (size_t)(rb - (p + 1));
+			q = rb + 1;
+		}
+		t->raw_len = (size_t)(q - p);
+		lex_skip_to(lx, q);
+		return t->type;
+	}
+	case ';':
+	case '%':
+		if (*p == '%' && t->col != 1)
+			break;
+		q = memchr(p, '\n', (size_t)(e - p));
+		if (q == NULL)
+			q = e;
+		t->type = *p == ';' ? CD_PGN_TOK_LINE_COMMENT :
+		    CD_PGN_TOK_ESCAPE;
+		t->text = p + 1;
+		t->len = (size_t)(q - (p + 1));
+		if (t->len > 0 && t->text[t->len - 1] == '\r')
+			t->len--;
+		t->raw_len = (size_t)(q - p);
+		lx->p = q;
+		return t->type;
+	case '(':
+	case ')':
+		t->type = *p == '(' ? CD_PGN_TOK_RAV_OPEN :
+		    CD_PGN_TOK_RAV_CLOSE;
+		goto single;
+	case '*':
+		t->type = CD_PGN_TOK_RESULT;
+		t->num = CD_PGN_RESULT_UNKNOWN;
+		goto single;
+	case '$':
+		while (q < e && IS_DIGIT(*q))
+			q++;
+		if (q == p + 1)
+			break;
+		t->type = CD_PGN_TOK_NAG;
+		for (const char *d = p + 1; d < q; d++)
+			t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
+			    t->num * 10 + (*d - '0');
+		goto span;
+	case '[': {
+		struct cd__tagscan ts;
+
+		if (cd__scan_tag(p, e, 1, &ts) > 0) {
+			t->type = CD_PGN_TOK_TAG;
+			t->text = ts.name;
+			t->len = ts.name_len;
+			t->value = ts.value;
+			t->value_len = ts.value_len;
+			if (ts.escapes)
+				t->flags |= CD_PGN_TOKF_ESCAPES;
+		} else {
+			t->type = CD_PGN_TOK_ERROR;
+		}
+		t->raw_len = (size_t)(ts.next - p);
+		if (t->type == CD_PGN_TOK_ERROR) {
+			t->text = p;
+			t->len = t->raw_len;
+		}
+		lex_skip_to(lx, ts.next);
+		return t->type;
+	}
+	case '"': {
+		const char *le = memchr(p + 1, '\n', (size_t)(e - (p + 1)));
+
+		if (le == NULL)
+			le = e;
+		t->type = CD_PGN_TOK_STRING;
+		t->text = p + 1;
+		for (q = p + 1; q < le; q++) {
+			if (*q == '\\' && q + 1 < le &&
+			    (q[1] == '"' || q[1] == '\\'))
+				q++;
+			else if (*q == '"')
+				break;
+		}
+		t->len = (size_t)(q - (p + 1));
+		if (q < le && *q == '"') {
+			q++;
+		} else {
+			q = le;
+			if (t->len > 0 && t->text[t->len - 1] == '\r')
+				t->len--;
+			t->flags |= CD_PGN_TOKF_UNCLOSED;
+		}
+		t->raw_len = (size_t)(q - p);
+		lx->p = q;
+		return t->type;
+	}
+	case '!':
+	case '?': {
+		static const char *const sfx[] = {
+			"!", "?", "!!", "??", "!?", "?!"
+		};
+		int i;
+
+		while (q < e && (*q == '!' || *q == '?'))
+			q++;
+		for (i = 0; i < 6; i++)
+			if (strlen(sfx[i]) == (size_t)(q - p) &&
+			    memcmp(sfx[i], p, (size_t)(q - p)) == 0)
+				break;
+		t->type = i < 6 ? CD_PGN_TOK_SUFFIX : CD_PGN_TOK_ERROR;
+		t->num = i < 6 ? i + 1 : 0;
+		goto span;
+	}
+	case '.':
+		while (q < e && *q == '.')
+			q++;
+		t->type = CD_PGN_TOK_MOVENUM;
+		t->num = -1;
+		t->dots = (unsigned)(q - p);
+		goto span;
+	default:
+		break;
+	}
+
+	/* Numbers: move numbers, markers, castling and null moves with
+	 * zeros. */
+	if (IS_DIGIT(*p) || (U(*p) == 0xc2 && e - p >= 2 &&
+	    U(p[1]) == 0xbd)) {
+		const char *d = p;
+
+		while (d < e && IS_DIGIT(*d))
+			d++;
+		if (d > p && d < e && *d == '.') {
+			t->type = CD_PGN_TOK_MOVENUM;
+			q = d;
+			while (q < e && *q == '.')
+				q++;
+			t->dots = (unsigned)(q - d);
+			goto number;
+		}
+		q = move_word_end(p, e);
+		if ((t->num = cd_pgn_result_parse(p, (size_t)(q - p))) !=
+		    CD_PGN_RESULT_NONE) {
+			t->type = CD_PGN_TOK_RESULT;
+			goto span;
+		}
+		if (is_castling(p, (size_t)(q - p))) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_CASTLING;
+			goto span;
+		}
+		if (is_nullmove(p, (size_t)(q - p))) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+			goto span;
+		}
+		if (d > p && (d == q || (d < e && (cls[U(*d)] & K_LETTER)))) {
+			/* Digits alone, or digits glued to a move. */
+			t->type = CD_PGN_TOK_MOVENUM;
+			q = d;
+			goto number;
+		}
+		if (d == p) {
+			k = utf8_len(p, e);
+			t->type = CD_PGN_TOK_ERROR;
+			q = p + k;
+			goto span;
+		}
+		t->type = CD_PGN_TOK_MOVE;	/* a word the parser rejects */
+		goto span;
+	}
+
+	/* Evaluation symbols and "--". */
+	if ((k = eval_run(p, e)) > 0) {
+		size_t i;
+
+		q = p + k;
+		if (k == 2 && memcmp(p, "--", 2) == 0) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+			goto span;
+		}
+		for (i = 0; i < sizeof(evals) / sizeof(evals[0]); i++)
+			if (strlen(evals[i].s) == k &&
+			    memcmp(evals[i].s, p, k) == 0)
+				break;
+		if (i < sizeof(evals) / sizeof(evals[0])) {
+			t->type = CD_PGN_TOK_EVAL;
+			t->num = evals[i].nag;
+		} else {
+			t->type = CD_PGN_TOK_ERROR;
+		}
+		goto span;
+	}
+
+	/* "e.p." standing alone. */
+	if (*p == 'e' && e - p >= 3 && p[1] == '.' && p[2] == 'p') {
+		q = p + 3;
+		if (q < e && *q == '.')
+			q++;
+		if (lex_delim(q, e)) {
+			t->type = CD_PGN_TOK_EP;
+			goto span;
+		}
+	}
+
+	/* Move words. */
+	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
+		q = ep_glued(p, move_word_end(p, e), e);
+		t->type = CD_PGN_TOK_MOVE;
+		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
+			t->type = CD_PGN_TOK_EP;
+		else if (is_castling(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_CASTLING;
+		else if (is_nullmove(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+		goto span;
+	}
+
+	/* Anything else means nothing. */
+	k = utf8_len(p, e);
+	q = p + k;
+	t->type = CD_PGN_TOK_ERROR;
+	goto span;
+
+number:
+	t->num = 0;
+	for (const char *d = p; d < e && IS_DIGIT(*d); d++)
+		t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
+		    t->num * 10 + (*d - '0');
+	goto span;
+single:
+	q = p + 1;
+span:
+	t->raw_len = (size_t)(q - p);
+	if (t->text == NULL) {
+		t->text = p;
+		t->len = t->raw_len;
+	}
+	lx->p = q;
+	return t->type;
+}

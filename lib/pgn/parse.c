@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/parse.c: one raw game (from the PGN reader) into a cd_game, per
+ * the import format of pgn(5).  Tokens come from the lexer (pgn/lex.c); every
+ * move is read with cd_san_parse on the current position; variations go
+ * through the game builder, whose stack lives on the heap, so the
+ * parser has no recursion at all.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn/pgn_internal.h"
+
+struct parse {
+	cd_game *g;
+	const cd_pgn_raw_game *raw;
+	const cd_pgn_parse_opts *o;
+	cd_error *err;
+	/* notation warnings, one summary per game */
+	unsigned long odd_moves;
+	char odd_first[128];
+	unsigned long odd_line, odd_col;
+};
+
+/* A token for a message: at most 40 bytes, control bytes as \xNN. */
+static void
+show(char *out, size_t cap, const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k + 5 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (i == 40) {
+			memcpy(out + k, "...", 3);
+			k += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			snprintf(out + k, cap - k, "\\x%02x", c);
+			k += 4;
+		} else {
+			out[k++] = (char)c;
+		}
+	}
+	out[k] = '\0';
+}
+
+/* The input offset of the byte at line, col (from 1, columns count
+ * bytes) of the game. */
+static uint64_t
+place_offset(const cd_pgn_raw_game *raw, unsigned long line,
+    unsigned long col)
+{
+	const char *p = raw->text, *e = raw->text + raw->len, *q;
+	unsigned long l;
+	size_t at;
+
+	if (line < raw->line || line == 0 || col == 0)
+		return raw->offset;
+	if (line == raw->line) {
+		at = col >= raw->col ? col - raw->col : 0;
+	} else {
+		for (l = raw->line; l < line && p < e; l++) {
+			if ((q = memchr(p, '\n', (size_t)(e - p))) == NULL)
+				break;
+			p = q + 1;
+		}
+		at = (size_t)(p - raw->text) + (col - 1);
+	}
+	return raw->offset + (at < raw->len ? at : raw->len);
+}
+
+static cd_status
+fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static cd_status
+fail(struct parse *ps, cd_status st, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->err) {
+		ps->err->status = st;
+		ps->err->offset = place_offset(ps->raw, line, col);
+		ps->err->line = line;
+		ps->err->col = col;
+		va_start(ap, fmt);
+		vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return st;
+}
+
+static void
+warn(struct parse *ps, unsigned long line, unsigned long col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+warn(struct parse *ps, unsigned long line, unsigned long col,
+    const char *fmt, ...)
+{
+	char buf[320];
+	va_list ap;
+
+	if (ps->o->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ps->o->warn(ps->o->warn_ctx, line, col, buf);
+}
+
+/* "12." or "12..." for the move about to be played. */
+static void
+next_move_label(const cd_game *g, char *buf, size_t cap)
+{
+	const struct cd__line *l = &g->priv->line;
+	uint32_t ply = g->nodes[l->has_move ? l->cur : l->base].ply + 1;
+
+	snprintf(buf, cap, "%lu%s", cd__game_move_number(g, ply),
+	    cd__game_mover(g, ply) == CD_WHITE ? "." : "...");
+}
+
+static cd_status
+move_error(struct parse *ps, const cd_pgn_token *t, cd_status st,
+    const char *why)
+{
+	char label[32], tok[64];
+
+	next_move_label(ps->g, label, sizeof(label));
+	show(tok, sizeof(tok), t->raw, t->raw_len);
+	return fail(ps, st, t->line, t->col, "%s %s: %s", label, tok, why);
+}
+
+/* A move in a variation opened where no move stood: the variation
+ * does not follow a move (reported at its `(`). */
+static cd_status
+no_anchor(struct parse *ps)
+{
+	const struct cd__line *l = &ps->g->priv->line;
+
+	return fail(ps, CD_ERR_SYNTAX, l->line, l->col,
+	    "variation does not follow a move");
+}
+
+/* Tags into the game, then the start position. */
+static cd_status
+read_tags(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_game *g = ps->g;
+	cd_error se;
+	cd_status st;
+	size_t i, done;
+
+	/* the tags all at once, or one by one after their warnings */
+	for (i = 0; i < raw->ntags; i += done) {
+		const cd_pgn_tag *t = &raw->tags[i];
+
+		if (ps->o->warn) {
+			size_t k;
+
+			for (k = 0; k < g->ntags; k++)
+				if (g->tags[k].name_len == t->name_len &&
+				    memcmp(g->str + g->tags[k].name, t->name,
+				    t->name_len) == 0)
+					break;
+			if (k < g->ntags) {
+				char nm[64];
+
+				show(nm, sizeof(nm), t->name, t->name_len);
+				warn(ps, t->line, t->col, "tag %s given twice: "
+				    "the last value wins", nm);
+			}
+			for (k = 0; k < t->value_len; k++)
+				if ((unsigned char)t->value[k] < 0x20 ||
+				    t->value[k] == 0x7f)
+					break;
+			if (k < t->value_len) {
+				char nm[64];
+
+				show(nm, sizeof(nm), t->name, t->name_len);
+				warn(ps, t->line, t->col, "control bytes in the "
+				    "value of tag %s written as spaces", nm);
+			}
+		}
+		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
+		    &done);
+		if (st != CD_OK) {
+			cd__game_clear_end(g);	/* (no cd_game_setup) */
+			return fail(ps, st, t[done].line, t[done].col,
+			    "out of memory");
+		}
+	}
+	st = cd_game_setup(g, &se);
+	if (st == CD_ERR_UNSUPPORTED) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
+		char v[64];
+
+		show(v, sizeof(v), t->value, t->value_len);
+		return fail(ps, st, t->line, t->col, "unsupported variant '%s'",
+		    v);
+	}
+	if (st != CD_OK) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+
+		return fail(ps, st, t ? t->line : raw->line,
+		    t ? t->col : raw->col, "bad FEN: %s", se.msg);
+	}
+	if (g->priv->fen_cleared[0] != '\0' && ps->o->notice != NULL) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+		const char *c;
+		char msg[160];
+
+		for (c = g->priv->fen_cleared; *c != '\0'; c++) {
+			cd_fen_cleared_message((unsigned char)*c, g->chess960,
+			    msg, sizeof(msg));
+			ps->o->notice(ps->o->warn_ctx, t ? t->line : raw->line,
+			    t ? t->col : raw->col, msg);
+		}
+	}
+	if (ps->o->warn) {
+		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
+		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
+
+		if (fen && !su)
+			warn(ps, fen->line, fen->col,
+			    "FEN tag without SetUp tag: SetUp added");
+		else if (fen && su && !(su->value_len == 1 &&
+		    su->value[0] == '1'))
+			warn(ps, su->line, su->col, "SetUp tag is not \"1\" "
+			    "but a FEN tag is given: the FEN is used");
+		else if (su && !fen && !(su->value_len == 1 &&
+		    su->value[0] == '0'))
+			warn(ps, su->line, su->col,
+			    "SetUp tag without FEN tag dropped");
+	}
+	return CD_OK;
+}
+
+/* Remember a move whose notation was not canonical SAN. */
+static void
+note_odd_move(struct parse *ps, const cd_pgn_token *t, uint32_t idx)
+{
+	const cd_game *g = ps->g;
+	const cd_game_node *nd = &g->nodes[idx];
+
+	if (t->len == nd->san_len && memcmp(t->text, nd->san, t->len) == 0)
+		return;
+	if (ps->odd_moves++ == 0) {
+		char tok[64];
+
+		show(tok, sizeof(tok), t->text, t->len);
+		snprintf(ps->odd_first, sizeof(ps->odd_first), "%lu%s %s read "
+		    "as %s", cd__game_move_number(g, nd->ply),
+		    cd__game_mover(g, nd->ply) == CD_WHITE ? "." : "...", tok,
+		    nd->san);
+		ps->odd_line = t->line;
+		ps->odd_col = t->col;
+	}
+}
+
+#ifdef __SSE2__
+/* 0xff in each byte of v that is `{`, `;` or `%`. */
+static inline __m128i
+note_bytes(__m128i v)
+{
+	return _mm_or_si128(_mm_or_si128(cd__eq8(v, '{'), cd__eq8(v, ';')),
+	    cd__eq8(v, '%'));
+}
+#endif
+
+/* Whether one of the n bytes at s is `{`, `;` or `%`: thirty-two bytes
+ * at a time, then sixteen, where SSE2 is (the last sixteen overlapping
+ * the ones before). */
+static bool
+has_note_byte(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	if (n >= 16) {
+		for (; i + 32 <= n; i += 32)
+			if (_mm_movemask_epi8(_mm_or_si128(note_bytes(
+			    _mm_loadu_si128((const void *)(s + i))),
+			    note_bytes(_mm_loadu_si128((const void *)
+			    (s + i + 16))))) != 0)
+				return true;
+		if (i + 16 <= n && _mm_movemask_epi8(note_bytes(
+		    _mm_loadu_si128((const void *)(s + i)))) != 0)
+			return true;
+		return _mm_movemask_epi8(note_bytes(_mm_loadu_si128(
+		    (const void *)(s + n - 16)))) != 0;
+	}
+#endif
+	for (; i < n; i++)
+		if (s[i] == '{' || s[i] == ';' || s[i] == '%')
+			return true;
+	return false;
+}
+
+/* Add the comment of token t as ps->o asks. */
+static cd_status
+add_comment(struct parse *ps, const cd_pgn_token *t, bool *changed)
+{
+	if (ps->o->flags & CD_PGN_PARSE_COMMENTS_AS_WRITTEN)
+		return cd__game_add_comment_as_written(ps->g, t->text, t->len);
+	return cd_game_add_comment(ps->g, t->text, t->len, changed);
+}
+
+/* Comments, escape lines and errors in the tag section (rare: only
+ * looked at when its bytes hold one of `{ ; %` or a bad tag); with
+ * ps->g NULL the errors only (cd_pgn_raw_check_text). */
+static cd_status
+read_tag_section(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st = CD_OK;
+	char tok[64];
+
+	cd_pgn_lex_init(&lx, raw->text, raw->movetext, raw->line, raw->col);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END) {
+		switch (t.type) {
+		case CD_PGN_TOK_TAG:
+			break;
+		case CD_PGN_TOK_COMMENT:
+			if (t.flags & CD_PGN_TOKF_UNCLOSED)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "brace comment never closed");
+			/* fall through */
+		case CD_PGN_TOK_LINE_COMMENT:
+			if (ps->g != NULL)
+				st = add_comment(ps, &t, NULL);
+			break;
+		case CD_PGN_TOK_ESCAPE:
+			if (ps->g != NULL)
+				st = cd_game_add_escape(ps->g, t.text, t.len);
+			break;
+		default:
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "tag pair that does not read: %s", tok);
+		}
+		if (st != CD_OK)
+			return fail(ps, st, t.line, t.col, "out of memory");
+	}
+	return CD_OK;
+}
+
+/* A brace comment at q (a `{`) with nothing to fold in it but single
+ * spaces, added without a token (cd__game_add_plain_comment): 1 (lx is
+ * past it), 0 for any other comment (nothing done), or a failure's
+ * status (negative). */
+static int
+plain_comment(struct parse *ps, cd_pgn_lexer *lx, const char *q)
+{
+	cd_status st;
+	const char *w = cd__game_add_plain_comment(ps->g, q + 1, lx->end,
+	    &st);
+
+	if (w == NULL)
+		return 0;
+	if (st != CD_OK)
+		return fail(ps, st, lx->line, (unsigned long)(q -
+		    lx->line_start) + lx->col0, "%s", cd_strerror(st));
+	lx->p = w;
+	return 1;
+}
+
+static cd_status
+read_movetext(struct parse *ps)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_game *g = ps->g;
+	struct cd__game_priv *p = g->priv;
+	const cd_san_lang *lang = ps->o->lang;
+	bool check_null = (ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) != 0;
+	bool ended = false, warned_after = false;
+	/* something to keep after each move (p->keep, set before) */
+	bool keep = p->keep != 0;
+	/* the fast path: English, and no warnings to look for */
+	bool fast = lang == NULL && ps->o->warn == NULL;
+	const char *tried = NULL;	/* a word the fast path could not
+					 * resolve: not tried again */
+	size_t tried_len = 0;
+	/* the termination marker the reader found, when the fast path can
+	 * take it from there: its canonical text, a word alone (white
+	 * space or the game's end after it) */
+	const char *res_at = NULL;
+	size_t res_len = 0;
+	unsigned long res_line = 0, res_col = 0;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st = CD_OK;
+	char tok[64];
+
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
+	if (fast && raw->result != CD_PGN_RESULT_NONE &&
+	    raw->movetext_end <= raw->len) {
+		const char *rt = cd__pgn_result_text(raw->result, &res_len);
+		const char *a = raw->text + raw->movetext_end - res_len;
+		size_t k = 0;
+
+		if (raw->movetext_end >= raw->movetext &&
+		    raw->movetext_end - raw->movetext >= res_len)
+			while (k < res_len && a[k] == rt[k])
+				k++;
+		if (k == res_len && res_len > 0 &&
+		    (raw->movetext_end == raw->len ||
+		    (cd__pgn_cls[(unsigned char)a[res_len]] & K_WS)))
+			res_at = a;
+	}
+	for (;;) {
+		cd_pgn_tok_type type;
+
+		/* The bulk of movetext, move numbers, plain moves and
+		 * comments with nothing to fold but single spaces, read here
+		 * without a token; anything else, or a move or comment the
+		 * fast reader leaves alone, goes to the lexer from its
+		 * start. */
+		if (fast && !ended) {
+			const char *q = lx.p, *e = lx.end, *w;
+
+			/* one space before a word, mostly */
+			if (e - q >= 2 && q[0] == ' ' &&
+			    (unsigned char)q[1] > 0x20) {
+				lx.p = ++q;
+			} else {
+				cd__lex_blanks(&lx);
+				q = lx.p;
+				if (q == e)
+					break;
+			}
+			if (*q >= '1' && *q <= '9') {
+				for (w = q + 1; w < e && *w >= '0' && *w <= '9';
+				    w++)
+					;
+				if (w < e && *w == '.') {
+					while (w < e && *w == '.')
+						w++;
+					lx.p = w;
+					continue;
+				}
+			} else if (cd__plain_move_start(q, e) || *q == 'O') {
+				/* (castling too: "O-O" and "O-O-O" as the
+				 * fast reader takes them, other spellings
+				 * for the lexer) */
+				int k;
+
+				w = cd__word_end(q, e);
+				k = cd__game_add_san_fast(g, q, (size_t)(w - q),
+				    NULL);
+				if (k > 0) {
+					lx.p = w;
+					if (__builtin_expect(!keep, 1) ||
+					    cd__game_keep(g) == CD_OK)
+						continue;
+					k = CD_ERR_NOMEM;
+				}
+				if (k == CD_ERR_ARG)
+					return no_anchor(ps);
+				if (k < 0)
+					return fail(ps, (cd_status)k, lx.line,
+					    (unsigned long)(q - lx.line_start) +
+					    lx.col0, "%s",
+					    cd_strerror((cd_status)k));
+				tried = q;	/* same word, same answer */
+				tried_len = (size_t)(w - q);
+			}
+			if (q == res_at && p->depth == 0) {
+				/* the marker, as the lexer reads it (a
+				 * CD_PGN_TOK_RESULT); then the end, when
+				 * only white space follows */
+				g->result = raw->result;
+				ended = true;
+				lx.p = q += res_len;
+				while (q < e && (cd__pgn_cls[(unsigned char)*q] &
+				    K_WS))
+					q++;
+				if (q == e)
+					break;
+				continue;
+			}
+		}
+		/* (here on the fast path lx.p < lx.end; this test outside
+		 * the block above keeps its code as fast for moves) */
+		if (fast && !ended && *lx.p == '{') {
+			int k = plain_comment(ps, &lx, lx.p);
+
+			if (k < 0)
+				return (cd_status)k;
+			if (k > 0)
+				continue;
+		}
+		type = cd_pgn_lex_next(&lx, &t);
+
+		if (type == CD_PGN_TOK_END)
+			break;
+		if (ended && type != CD_PGN_TOK_COMMENT &&
+		    type != CD_PGN_TOK_LINE_COMMENT &&
+		    type != CD_PGN_TOK_ESCAPE) {
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "%s after the termination marker", tok);
+		}
+		switch (type) {
+		case CD_PGN_TOK_MOVENUM:
+		case CD_PGN_TOK_EP:
+			break;
+		case CD_PGN_TOK_MOVE: {
+			const cd_board *b = &p->line.board;
+			cd_error se;
+			cd_move m;
+			uint32_t idx;
+			int k;
+
+			if (p->line.anchorless)
+				return no_anchor(ps);
+			if (lang == NULL && (t.text != tried ||
+			    t.len != tried_len) &&
+			    (k = cd__game_add_san_fast(g, t.text, t.len,
+			    &idx)) != 0) {
+				if (k == CD_ERR_ARG)
+					return no_anchor(ps);
+				if (k < 0) {
+					st = (cd_status)k;
+					break;
+				}
+				if (keep)
+					st = cd__game_keep(g);
+				if (ps->o->warn)
+					note_odd_move(ps, &t, idx);
+				break;
+			}
+			st = cd_san_parse(b, t.text, t.len, lang, 0, &m, &se);
+			if (st != CD_OK)
+				return move_error(ps, &t, st, se.msg);
+			if (m == CD_MOVE_NULL) {
+				if (cd_board_in_check(b))
+					return move_error(ps, &t, CD_ERR_ILLEGAL,
+					    "null move while in check");
+				if (check_null && p->depth == 0)
+					return move_error(ps, &t,
+					    CD_ERR_UNSUPPORTED,
+					    "null move in the main line "
+					    "(not allowed in reduced form)");
+				if (ps->o->flags & CD_PGN_PARSE_NO_NULL)
+					return move_error(ps, &t,
+					    CD_ERR_UNSUPPORTED, "a null move, "
+					    "which PGC cannot hold");
+			}
+			st = cd__game_add_move_trusted(g, m, &idx);
+			if (st == CD_ERR_ARG)
+				return no_anchor(ps);
+			if (st != CD_OK)
+				break;
+			if (keep)
+				st = cd__game_keep(g);
+			if (ps->o->warn)
+				note_odd_move(ps, &t, idx);
+			break;
+		}
+		case CD_PGN_TOK_SUFFIX:
+		case CD_PGN_TOK_NAG:
+		case CD_PGN_TOK_EVAL:
+			if (t.num < 0 || t.num > 255) {
+				show(tok, sizeof(tok), t.raw, t.raw_len);
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "NAG %s out of range (0 to 255)", tok);
+			}
+			/* (before a first move: written before it) */
+			st = cd_game_add_nag(g, (int)t.num);
+			break;
+		case CD_PGN_TOK_RESULT:
+			if (p->depth > 0) {
+				warn(ps, t.line, t.col, "termination marker "
+				    "inside a variation ignored");
+				break;
+			}
+			g->result = (cd_pgn_result)t.num;
+			res_line = t.line;
+			res_col = t.col;
+			ended = true;
+			break;
+		case CD_PGN_TOK_COMMENT:
+		case CD_PGN_TOK_LINE_COMMENT: {
+			bool changed = false;
+
+			if (t.flags & CD_PGN_TOKF_UNCLOSED)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "brace comment never closed");
+			st = add_comment(ps, &t,
+			    type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
+			if (changed)
+				warn(ps, t.line, t.col,
+				    "`}` in a comment written as a space");
+			if (ended && !warned_after) {
+				warn(ps, t.line, t.col, "comment after the "
+				    "termination marker moved before it");
+				warned_after = true;
+			}
+			break;
+		}
+		case CD_PGN_TOK_ESCAPE:
+			st = cd_game_add_escape(g, t.text, t.len);
+			break;
+		case CD_PGN_TOK_RAV_OPEN:
+			if (!p->line.has_move && p->depth == 0)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "variation does not follow a move");
+			st = cd_game_begin_variation(g);
+			p->line.line = t.line;
+			p->line.col = t.col;
+			break;
+		case CD_PGN_TOK_RAV_CLOSE: {
+			bool empty = false;
+			bool held = p->line.pending != 0 ||
+			    p->line.pending_nags != 0;
+			unsigned long vl = p->line.line, vc = p->line.col;
+
+			if (p->depth == 0)
+				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+				    "unbalanced parentheses: `)` closes no "
+				    "variation");
+			st = cd_game_end_variation(g, &empty);
+			if (empty && held)
+				warn(ps, vl, vc, "variation without a move: its "
+				    "comments and NAGs kept as those of the "
+				    "move before");
+			else if (empty)
+				warn(ps, vl, vc, "empty variation dropped");
+			break;
+		}
+		case CD_PGN_TOK_STRING:
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token: a quoted string in movetext");
+		case CD_PGN_TOK_TAG:
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token: a tag pair in movetext");
+		default:
+			show(tok, sizeof(tok), t.raw, t.raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "unreadable token '%s'", tok);
+		}
+		if (st != CD_OK)
+			return fail(ps, st, t.line, t.col, "%s",
+			    cd_strerror(st));
+	}
+	if (p->depth > 0)
+		return fail(ps, CD_ERR_SYNTAX, p->line.line, p->line.col,
+		    "unbalanced parentheses: variation never closed");
+	if (ps->o->warn) {
+		size_t vlen = 0;
+		const char *v = cd_game_tag_value(g, "Result", &vlen);
+		const char *r;
+
+		if (!ended) {
+			r = cd_pgn_result_str(cd_game_result(g));
+			warn(ps, raw->line, raw->col, "no termination marker: "
+			    "result %s%s", r, v != NULL &&
+			    strcmp(v, r) == 0 ? " from the Result tag" : "");
+		} else if (v == NULL) {
+			warn(ps, res_line, res_col, "no Result tag: taken from "
+			    "the termination marker");
+		} else if (strcmp(v, cd_pgn_result_str(g->result)) != 0) {
+			show(tok, sizeof(tok), v, vlen);
+			warn(ps, res_line, res_col, "Result tag \"%s\" disagrees "
+			    "with the termination marker %s: the marker wins",
+			    tok, cd_pgn_result_str(g->result));
+		}
+		if (ps->odd_moves == 1)
+			warn(ps, ps->odd_line, ps->odd_col, "move %s",
+			    ps->odd_first);
+		else if (ps->odd_moves > 1)
+			warn(ps, ps->odd_line, ps->odd_col, "%lu moves not in "
+			    "canonical SAN (first: %s)", ps->odd_moves,
+			    ps->odd_first);
+	}
+	return CD_OK;
+}
+
+cd_status
+cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *opts, cd_error *err)
+{
+	static const cd_pgn_parse_opts none;
+	struct parse ps;
+	cd_status st;
+
+	/* (odd_first is written before it is read: with the first odd
+	 * move) */
+	ps.g = g;
+	ps.raw = raw;
+	ps.o = opts ? opts : &none;
+	ps.err = err;
+	ps.odd_moves = 0;
+	ps.odd_line = ps.odd_col = 0;
+	if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
+		return cd_pgn_raw_check(raw, err);
+	cd__error_ok(err);
+	/* (read_tags ends with cd_game_setup, which makes the start
+	 * position and the line) */
+	cd__game_clear_start(g);
+	if ((st = read_tags(&ps)) != CD_OK)
+		return st;
+	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||
+	    has_note_byte(raw->text, raw->movetext)))
+		if ((st = read_tag_section(&ps)) != CD_OK)
+			return st;
+	/* the position before each move is not kept until a variation
+	 * opens (most games have none): the first one makes it again from
+	 * the main line, and from then on it is kept */
+	g->priv->line.prev_stale = true;
+	/* (the start is the line's position before its first move: the
+	 * first kept) */
+	if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
+	    cd__game_position_keep(g) != CD_OK)
+		return CD_ERR_NOMEM;
+	g->priv->keep = (uint8_t)((g->positions != NULL ?
+	    CD__KEEP_POSITIONS : 0) |
+	    ((ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) ? CD__KEEP_KEYS : 0));
+	g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
+	return read_movetext(&ps);
+}
+
+cd_status
+cd_pgn_raw_check_text(const cd_pgn_raw_game *raw, cd_error *err)
+{
+	struct parse ps;
+
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	cd_status st;
+
+	if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
+		return cd_pgn_raw_check(raw, err);
+	cd__error_ok(err);
+	if (!(raw->flags & (CD_PGN_RAW_BAD_TAG | CD_PGN_RAW_UNCLOSED_COMMENT)))
+		return CD_OK;
+	memset(&ps, 0, sizeof(ps));
+	ps.raw = raw;
+	ps.err = err;
+	if (raw->movetext > 0 && (st = read_tag_section(&ps)) != CD_OK)
+		return st;
+	if (!(raw->flags & CD_PGN_RAW_UNCLOSED_COMMENT))
+		return CD_OK;
+	/* (only the comment's `{` ends the lexer's view of it) */
+	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END)
+		if (t.type == CD_PGN_TOK_COMMENT &&
+		    (t.flags & CD_PGN_TOKF_UNCLOSED))
+			return fail(&ps, CD_ERR_SYNTAX, t.line, t.col,
+			    "brace comment never closed");
+	return CD_OK;
+}
+
+cd_status
+cd_pgn_parse_text(cd_game *g, const char *text, size_t len,
+    const cd_pgn_parse_opts *opts, cd_error *err)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, len);
+	cd_pgn_raw_game raw;
+	cd_status st;
+
+	if (r == NULL)
+		return CD_ERR_NOMEM;
+	st = cd_pgn_reader_next(r, &raw);
+	if (st == CD_OK)
+		st = cd_pgn_parse(g, &raw, opts, err);
+	else if (st == CD_EOF && (raw.flags & CD_PGN_RAW_SKIPPED_BINARY))
+		cd__error_set(err, st = CD_ERR_CORRUPT, 0, raw.skipped_line,
+		    1, "not PGN text: binary data (%llu bytes)",
+		    (unsigned long long)raw.skipped_bytes);
+	else
+		cd__error_set(err, st, 0, 0, 0, "%s", cd_strerror(st));
+	cd_pgn_reader_free(r);
+	return st;
+}
+
+cd_status
+cd_pgn_reader_read(cd_pgn_reader *r, const cd_game **out)
+{
+	cd_pgn_raw_game raw;
+	cd_error *err;
+	cd_game **g = cd__pgn_reader_game(r, &err);
+	cd_status st;
+
+	*out = NULL;
+	if (*g == NULL && (*g = cd_game_new()) == NULL)
+		return CD_ERR_NOMEM;
+	st = cd_pgn_reader_next(r, &raw);
+	if (st != CD_OK)
+		return st;	/* CD_EOF, or the reader's error */
+	st = cd_pgn_parse(*g, &raw, NULL, err);
+	if (st == CD_OK)
+		*out = *g;
+	return st;
+}

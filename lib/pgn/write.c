@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/write.c: a game in export format, byte for byte as
+ * the export format of pgn(5) defines it (full and reduced).
+ *
+ * The move tree already holds each move's canonical SAN, so writing
+ * needs no board: it walks the tree with an explicit stack (no
+ * recursion) and fills lines of at most 79 characters greedily.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn/pgn_internal.h"
+
+#define LINE_MAX_LEN 79
+
+/* The output: a buffer and the length of the current movetext line. */
+struct out {
+	cd_buf *b;
+	size_t col;		/* length of the current line, 0 if empty */
+	bool need_num;		/* a Black move needs "N..." */
+	bool fail;
+};
+
+/* Make room for n more bytes (the slow part of reserve). */
+static int
+grow_out(struct out *o, size_t n)
+{
+	if (cd_buf_reserve(o->b, n) != CD_OK) {
+		o->fail = true;
+		return -1;
+	}
+	return 0;
+}
+
+static inline int
+reserve(struct out *o, size_t n)
+{
+	if (o->b->cap - o->b->len >= n)
+		return 0;
+	return grow_out(o, n);
+}
+
+/* Where a token of len bytes goes at d, the end of a line of *col
+ * bytes (room reserved): after a space, at the start of a new line,
+ * or first on an empty one; *col counts it. */
+static inline char *
+place(size_t *col, char *d, size_t len)
+{
+	if (*col == 0) {
+		*col = len;
+	} else if (*col + 1 + len <= LINE_MAX_LEN) {
+		*d++ = ' ';
+		*col += 1 + len;
+	} else {
+		*d++ = '\n';
+		*col = len;
+	}
+	return d;
+}
+
+static inline char *
+token_start(struct out *o, size_t len)
+{
+	return place(&o->col, o->b->data + o->b->len, len);
+}
+
+/* Put one movetext token made of up to three pieces (a comment's
+ * `{ ` and ` }` are joined to its first and last word), separated by a
+ * space or starting a new line. */
+static void
+token3(struct out *o, const char *pre, size_t pn, const char *s, size_t n,
+    const char *suf, size_t sn)
+{
+	size_t len = pn + n + sn;
+	char *d;
+
+	if (reserve(o, len + 1) != 0)
+		return;
+	d = token_start(o, len);
+	memcpy(d, pre, pn);
+	d += pn;
+	memcpy(d, s, n);
+	d += n;
+	memcpy(d, suf, sn);
+	d += sn;
+	o->b->len = (size_t)(d - o->b->data);
+}
+
+static void
+token(struct out *o, const char *s, size_t n)
+{
+	token3(o, "", 0, s, n, "", 0);
+}
+
+/* A short token (n <= 8) whose source has 8 readable bytes: one fixed
+ * copy instead of a call. */
+static inline void
+token8(struct out *o, const char *s8, size_t n)
+{
+	char *d;
+
+	if (reserve(o, 9) != 0)
+		return;
+	d = token_start(o, n);
+	memcpy(d, s8, 8);
+	o->b->len = (size_t)(d - o->b->data) + n;
+}
+
+/* The index of the last space in s[0..n), or -1. */
+static inline long
+last_space(const char *s, size_t n)
+{
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(' ');
+
+	while (n >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + n - 16)), sp));
+
+		if (m)
+			return (long)(n - 16) + 31 - __builtin_clz(m);
+		n -= 16;
+	}
+#endif
+	while (n > 0)
+		if (s[--n] == ' ')
+			return (long)n;
+	return -1;
+}
+
+/* A frame of the writer's stack: a move whose variations are written;
+ * WSTACK of them on the C stack. */
+struct cd__wframe {
+	uint32_t node;
+	uint32_t var;
+};
+#define WSTACK	32
+
+/*
+ * A comment (already folded: single spaces, trimmed, not empty).  Each
+ * word is a token, `{ ` joined to the first and ` }` to the last, and
+ * a word longer than a line stands alone on its line.  The comment is
+ * copied whole as "{ " text " }" (after a separator when the line is
+ * not empty); filling then only turns some of its spaces (never the two
+ * that join the braces) into line ends, a line at a time.
+ */
+static void
+comment(struct out *o, const char *s, size_t len)
+{
+	size_t n = len + 4, col = o->col, p, q;
+	char *c, *pre = NULL;
+
+	if (reserve(o, n + 1) != 0)
+		return;
+	if (col > 0) {
+		pre = o->b->data + o->b->len;
+		o->b->data[o->b->len++] = ' ';
+	}
+	c = o->b->data + o->b->len;
+	c[0] = '{';
+	c[1] = ' ';
+	memcpy(c + 2, s, len);
+	c[n - 2] = ' ';
+	c[n - 1] = '}';
+	o->b->len += n;
+	/* p: where the rest starts (after a separator); col: the length of
+	 * the line before that separator (0: the line is empty) */
+	p = 0;
+	for (;;) {
+		size_t sep, avail, k;
+		bool found = false;
+
+#ifdef __SSE2__
+		/* the usual line: a whole one after a line end (so the `{ `
+		 * is behind), cut at the last space of its last sixteen
+		 * bytes, c[p + 64 .. p + 79], unless that is the one before
+		 * the `}`; anything else as below */
+		while (col == 0 && p > 0 && n - p > LINE_MAX_LEN) {
+			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
+			    _mm_loadu_si128((const void *)(c + p +
+			    LINE_MAX_LEN - 15)), ' '));
+
+			if (p + LINE_MAX_LEN + 2 >= n)
+				m &= ~(1u << (n - 2 - (p + LINE_MAX_LEN - 15)));
+			if (m == 0)
+				break;
+			q = p + LINE_MAX_LEN - 15 + 31 - (size_t)__builtin_clz(m);
+			c[q] = '\n';
+			p = q + 1;
+		}
+#endif
+		sep = col ? 1 : 0;
+		avail = col + sep < LINE_MAX_LEN ? LINE_MAX_LEN - col - sep : 0;
+		if (n - p <= avail) {
+			col += sep + (n - p);
+			break;
+		}
+		/* the last cut q with c[p..q) fitting: q - p <= avail */
+		k = avail + 1;
+		while (k > 1) {
+			long at = last_space(c + p + 1, k - 1);
+
+			if (at < 0)
+				break;
+			q = p + 1 + (size_t)at;
+			if (q != 1 && q != n - 2) {
+				found = true;
+				break;
+			}
+			k = (size_t)at + 1;
+		}
+		if (found) {
+			c[q] = '\n';
+			p = q + 1;
+			col = 0;
+			continue;
+		}
+		if (col > 0) {
+			/* not even the next word fits: a new line */
+			if (p == 0)
+				*pre = '\n';
+			else
+				c[p - 1] = '\n';
+			col = 0;
+			continue;
+		}
+		/* a word longer than a line: whole, then a new line */
+		for (q = p + 1; q < n; q++)
+			if (c[q] == ' ' && q != 1 && q != n - 2)
+				break;
+		if (q == n) {
+			col = n - p;
+			break;
+		}
+		c[q] = '\n';
+		p = q + 1;
+	}
+	o->col = col;
+}
+
+static void
+notes(struct out *o, const cd_game *g, uint32_t i)
+{
+	for (; i; i = g->notes[i].next) {
+		const cd_game_note *nt = &g->notes[i];
+
+		if (nt->kind != CD_NOTE_COMMENT)
+			continue;
+		comment(o, g->str + nt->text, nt->len);
+		o->need_num = true;
+	}
+}
+
+/* "12." or "12..." for n < 1000 in the bytes of *v, in memory order
+ * (built in a register: bytes stored one by one and read back as eight
+ * would stall); its length. */
+static inline size_t
+number8(unsigned long n, bool black, uint64_t *v)
+{
+	int k = 0;
+
+	*v = 0;
+	if (n >= 100)
+		*v |= (uint64_t)('0' + n / 100) << (8 * k++);
+	if (n >= 10)
+		*v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
+	*v |= (uint64_t)('0' + n % 10) << (8 * k++);
+	*v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	*v = __builtin_bswap64(*v);
+#endif
+	return (size_t)k + (black ? 3 : 1);
+}
+
+/* "1000." or "1000..." (shorter numbers: put_move) */
+static void
+move_number(struct out *o, unsigned long n, bool black)
+{
+	char buf[40], *p;
+	size_t len;
+
+	memset(buf, 0, sizeof(buf));
+	p = buf + 24;
+	if (black) {
+		*--p = '.';
+		*--p = '.';
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	len = (size_t)(buf + 24 - p);
+	if (len <= 8)
+		token8(o, p, len);	/* buf has 16 bytes after p */
+	else
+		token(o, p, len);
+}
+
+/* The NAGs of a set, in ascending order: "$n" tokens. */
+static void
+nags(struct out *o, const cd_game_nagset *set)
+{
+	int w;
+
+	for (w = 0; w < 4; w++) {
+		uint64_t bits = set->bits[w];
+
+		while (bits) {
+			int n = 64 * w + __builtin_ctzll(bits);
+			char buf[24];
+
+			bits &= bits - 1;
+			buf[0] = '$';
+			token(o, buf, (size_t)(cd__put_uint(buf + 1,
+			    (uint64_t)n) - buf));
+		}
+	}
+	o->need_num = true;
+}
+
+/* A move's number when it is due (num_due, or White's move) and its
+ * SAN, at d, the end of a line of *col bytes (room reserved: 32
+ * bytes); the end of what it wrote. */
+static inline char *
+put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
+    bool white, bool num_due)
+{
+	if (white || num_due) {
+		uint64_t v;
+		size_t k = number8(num, !white, &v);
+
+		d = place(col, d, k);
+		memcpy(d, &v, 8);
+		d += k;
+	}
+	d = place(col, d, nd->san_len);
+	memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
+	return d + nd->san_len;
+}
+
+static void
+write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
+{
+	const cd_game_node *nd = &g->nodes[i];
+	int mover = cd__game_mover(g, nd->ply);
+	unsigned long num;
+
+	/* before the first move of a variation: NAGs, then comments
+	 * (export-format.md rule 10) */
+	if (!reduced && (nd->flags & CD_NODE_NAGS_BEFORE))
+		nags(o, &g->nagsets[nd->nags + 1]);
+	if (!reduced && nd->before)
+		notes(o, g, nd->before);
+	/* the number when due and the SAN as plain_moves() writes them;
+	 * numbers of four digits and more token by token */
+	num = cd__game_move_number(g, nd->ply);
+	if (num < 1000) {
+		char *d;
+
+		if (reserve(o, 32) != 0)
+			return;
+		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
+		    mover == CD_WHITE, o->need_num);
+		o->b->len = (size_t)(d - o->b->data);
+	} else {
+		if (mover == CD_WHITE || o->need_num)
+			move_number(o, num, mover != CD_WHITE);
+		token8(o, nd->san, nd->san_len);
+	}
+	o->need_num = false;
+	if (reduced)
+		return;
+	if (nd->flags & CD_NODE_NAGS)
+		nags(o, &g->nagsets[nd->nags]);
+	if (nd->after)
+		notes(o, g, nd->after);
+}
+
+/*
+ * The moves from node n on that have nothing around them (no NAGs,
+ * notes or variations; in reduced form every move), as write_move()
+ * writes them, with the line's state in locals; the first node left
+ * to write_move() (0 at the line's end, or when out of memory).  A
+ * move with notes after it and nothing else is written here too, its
+ * notes through o: engine games comment on every move.
+ */
+static uint32_t
+plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
+{
+	cd_buf *b = o->b;
+	char *data = b->data, *d = data + b->len, *end = data + b->cap;
+	size_t col = o->col;
+	bool need_num = o->need_num;
+
+	for (; n != 0; n = g->nodes[n].next) {
+		const cd_game_node *nd = &g->nodes[n];
+		unsigned long num = cd__game_move_number(g, nd->ply);
+		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
+
+		if ((!reduced && (nd->var | nd->before | nd->after |
+		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE)))) ||
+		    num >= 1000)
+			goto more;
+		if (end - d < 32) {
+			b->len = (size_t)(d - data);
+			if (reserve(o, 32) != 0)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+		}
+		d = put_move(d, &col, nd, num, white, need_num);
+		need_num = false;
+		continue;
+more:
+		/* (reduced: num >= 1000 here) */
+		if (num >= 1000 || (nd->var | nd->before |
+		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE))))
+			break;
+		/* only notes after it: the same, then them */
+		b->len = (size_t)(d - data);
+		if (reserve(o, 32) != 0)
+			return 0;
+		d = put_move(b->data + b->len, &col, nd, num, white, need_num);
+		b->len = (size_t)(d - b->data);
+		o->col = col;
+		o->need_num = false;
+		notes(o, g, nd->after);
+		if (o->fail)
+			return 0;
+		data = b->data;
+		d = data + b->len;
+		end = data + b->cap;
+		col = o->col;
+		need_num = o->need_num;
+	}
+	b->len = (size_t)(d - data);
+	o->col = col;
+	o->need_num = need_num;
+	return n;
+}
+
+/* Whether the n bytes at s hold a `\` or `"` (only looked at when some
+ * tag value of the game holds one). */
+static bool
+has_escape(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == '\\' || s[i] == '"')
+			return true;
+	return false;
+}
+
+/* A tag value at d (room reserved), `\` and `"` escaped when quotes
+ * and it holds one; the end of what it wrote. */
+static inline char *
+tag_value(char *d, const char *v, size_t n, bool quotes)
+{
+	size_t i;
+
+	if (!quotes || !has_escape(v, n)) {
+		cd__copy_small(d, v, n);
+		return d + n;
+	}
+	for (i = 0; i < n; i++) {
+		if (v[i] == '\\' || v[i] == '"')
+			*d++ = '\\';
+		*d++ = v[i];
+	}
+	return d;
+}
+
+/* A tag line at d: [Name "value"] with \ and " escaped (none to
+ * escape unless quotes); the end of what it wrote. */
+static char *
+tag_line(char *d, const cd_game_xtag *x, bool quotes)
+{
+	*d++ = '[';
+	cd__copy_small(d, x->name, x->name_len);
+	d += x->name_len;
+	*d++ = ' ';
+	*d++ = '"';
+	d = tag_value(d, x->value, x->value_len, quotes);
+	*d++ = '"';
+	*d++ = ']';
+	*d++ = '\n';
+	return d;
+}
+
+/* The tag section: its lines and the empty line after them, with one
+ * reservation (room for every byte of a value escaped when some value
+ * holds \ or "). */
+static void
+tag_section(struct out *o, const cd_game_xtags *xt, bool quotes)
+{
+	size_t i, need = 1;
+	char *d;
+
+	for (i = 0; i < xt->n; i++)
+		need += xt->tags[i].name_len + xt->tags[i].value_len *
+		    (quotes ? 2 : 1) + 6;
+	if (reserve(o, need) != 0)
+		return;
+	d = o->b->data + o->b->len;
+	for (i = 0; i < xt->n; i++)
+		d = tag_line(d, &xt->tags[i], quotes);
+	*d++ = '\n';
+	o->b->len = (size_t)(d - o->b->data);
+}
+
+/* The termination markers by cd_pgn_result, in eight bytes each. */
+static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
+
+/* The game's result (cd_game_result) as an index of result8. */
+static inline cd_pgn_result
+result_of(const cd_game *g)
+{
+	cd_pgn_result r = cd_game_result(g);
+
+	return (unsigned)r < 5 ? r : CD_PGN_RESULT_NONE;
+}
+
+/* The roster's default values (none for Result), in sixteen bytes. */
+static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
+    "?", "?", "" };
+
+/* The roster's tag lines up to the value's quote, padded to sixteen
+ * bytes to be copied whole, with their lengths. */
+static const char roster_open[7][16] = { "[Event \"", "[Site \"",
+    "[Date \"", "[Round \"", "[White \"", "[Black \"", "[Result \"" };
+static const unsigned char roster_open_len[7] = { 8, 7, 7, 8, 8, 8, 9 };
+
+/* The value of n bytes at g->str + off at d (room reserved, and
+ * sixteen bytes beyond), as tag_value writes it: a short one that the
+ * string store holds sixteen bytes of in one move. */
+static inline char *
+game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes)
+{
+	if (!quotes && n <= 16 && off + 16 <= g->priv->str_cap) {
+		memcpy(d, g->str + off, 16);
+		return d + n;
+	}
+	return tag_value(d, g->str + off, n, quotes);
+}
+
+/* Whether tag a's name sorts before tag b's (byte order, as
+ * cd_game_export_tags sorts them). */
+static inline bool
+name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
+{
+	const char *x = g->str + a->name, *y = g->str + b->name;
+	size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
+	int c;
+
+	/* (names are NUL-terminated: an empty one has its NUL there) */
+	if (x[0] != y[0])
+		return (unsigned char)x[0] < (unsigned char)y[0];
+	c = memcmp(x, y, n);
+	return c < 0 || (c == 0 && a->name_len < b->name_len);
+}
+
+/*
+ * The tag section as tag_section writes cd_game_export_tags' tags,
+ * straight from the game's tags, when the export adds no tag but the
+ * roster's defaults: a game with no FEN tag or start of its own, not
+ * Chess960, and at most 64 tags.  False (nothing written) otherwise.
+ * The tags beyond the roster, SetUp and FEN (Variant among them; none
+ * in reduced form) are sorted by name, as indexes.
+ */
+static bool
+tag_section_direct(struct out *o, const cd_game *g, bool reduced)
+{
+	const struct cd__game_priv *p = g->priv;
+	const uint32_t *known = p->known;
+	bool quotes = p->tag_quotes;
+	uint64_t rest = 0;
+	unsigned char order[64];
+	/* room: the roster's lines (their first sixteen bytes written at
+	 * once), every tag value escaped and name (all in g->str), and
+	 * sixteen bytes beyond for game_value */
+	size_t i, j, n = 0, need = 8 * 32 + 6 * g->ntags +
+	    g->str_len * (quotes ? 2 : 1);
+	char *d;
+
+	if (g->has_fen || g->chess960 || g->ntags > 64)
+		return false;
+	/* the other tags: all but the known ones that are not Variant */
+	if (!reduced && (p->nknown < g->ntags || known[KT_VARIANT] != 0)) {
+		rest = g->ntags == 64 ? ~(uint64_t)0 :
+		    ((uint64_t)1 << g->ntags) - 1;
+		for (i = 0; i < KT_VARIANT; i++)
+			if (known[i] != 0)
+				rest &= ~((uint64_t)1 << (known[i] - 1));
+	}
+	for (; rest != 0; rest &= rest - 1) {
+		const cd_game_tag *t;
+
+		i = (size_t)__builtin_ctzll(rest);
+		t = &g->tags[i];
+		for (j = n; j > 0 && name_before(g, t, &g->tags[order[j - 1]]);
+		    j--)
+			order[j] = order[j - 1];
+		order[j] = (unsigned char)i;
+		n++;
+	}
+	if (reserve(o, need) != 0)
+		return true;	/* (o->fail) */
+	d = o->b->data + o->b->len;
+	for (i = 0; i < 7; i++) {
+		memcpy(d, roster_open[i], 16);
+		d += roster_open_len[i];
+		if (i == KT_RESULT) {
+			cd_pgn_result r = result_of(g);
+
+			memcpy(d, result8[r], 8);
+			d += cd__pgn_result_len[r];
+		} else if (known[i] != 0) {
+			const cd_game_tag *t = &g->tags[known[i] - 1];
+
+			d = game_value(d, g, t->value, t->value_len, quotes);
+		} else {
+			memcpy(d, roster_default[i], 16);
+			d += i == KT_DATE ? 10 : 1;
+		}
+		memcpy(d, "\"]\n", 3);
+		d += 3;
+	}
+	for (j = 0; j < n; j++) {
+		const cd_game_tag *t = &g->tags[order[j]];
+
+		*d++ = '[';
+		cd__copy_small(d, g->str + t->name, t->name_len);
+		d += t->name_len;
+		*d++ = ' ';
+		*d++ = '"';
+		d = game_value(d, g, t->value, t->value_len, quotes);
+		memcpy(d, "\"]\n", 3);
+		d += 3;
+	}
+	*d++ = '\n';
+	o->b->len = (size_t)(d - o->b->data);
+	return true;
+}
+
+cd_status
+cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
+{
+	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+	cd_game_xtags xt;
+	/* the variations open around the move written: on the stack up to
+	 * WSTACK deep, beyond in memory of its own */
+	struct cd__wframe small[WSTACK], *stack = small;
+	size_t depth = 0, stack_cap = WSTACK, start_len = outb->len;
+	struct out o;
+	uint32_t n;
+	cd_pgn_result r;
+	size_t rlen;
+
+	if (reduced)
+		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
+			if (g->nodes[n].move == CD_MOVE_NULL)
+				return CD_ERR_UNSUPPORTED;
+	memset(&o, 0, sizeof(o));
+	o.b = outb;
+	if (!tag_section_direct(&o, g, reduced)) {
+		cd__xtags_init(&xt);
+		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
+			return CD_ERR_NOMEM;
+		/* (the other export tags, SetUp, FEN, Variant and the
+		 * roster's defaults, hold no `\` or `"`) */
+		tag_section(&o, &xt, g->priv->tag_quotes);
+		cd_game_xtags_free(&xt);
+	}
+
+	o.need_num = true;
+	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
+		nags(&o, &g->nagsets[g->nodes[0].nags]);	/* before the game */
+	if (!reduced)
+		notes(&o, g, g->nodes[0].after);
+	n = g->nodes[0].next;
+	while (n) {
+		/* the plain moves at once; then a move with more */
+		if ((n = plain_moves(&o, g, n, reduced)) != 0)
+			write_move(&o, g, n, reduced);
+		if (n != 0 && !reduced && g->nodes[n].var) {
+			if (depth + 1 > stack_cap) {
+				size_t cap = stack_cap * 2;
+				struct cd__wframe *s = malloc(cap * sizeof(*s));
+
+				if (s == NULL) {
+					o.fail = true;
+					break;
+				}
+				memcpy(s, stack, depth * sizeof(*s));
+				if (stack != small)
+					free(stack);
+				stack = s;
+				stack_cap = cap;
+			}
+			stack[depth].node = n;
+			stack[depth].var = g->nodes[n].var;
+			depth++;
+			token(&o, "(", 1);
+			o.need_num = true;
+			n = g->nodes[n].var;
+			continue;
+		}
+		if (n != 0)
+			n = g->nodes[n].next;
+		while (n == 0 && depth > 0) {
+			struct cd__wframe *f = &stack[depth - 1];
+			uint32_t v;
+
+			token(&o, ")", 1);
+			v = g->nodes[f->var].var_next;
+			if (v) {
+				f->var = v;
+				token(&o, "(", 1);
+				o.need_num = true;
+				n = v;
+				break;
+			}
+			depth--;
+			o.need_num = true;
+			n = g->nodes[f->node].next;
+		}
+	}
+	if (stack != small)
+		free(stack);
+	/* the marker (its text in eight bytes) and the empty line */
+	r = result_of(g);
+	rlen = cd__pgn_result_len[r];
+	if (reserve(&o, 8 + 1 + 2) == 0) {
+		char *d = token_start(&o, rlen);
+
+		memcpy(d, result8[r], 8);
+		memcpy(d + rlen, "\n\n", 2);
+		o.b->len = (size_t)(d - o.b->data) + rlen + 2;
+	}
+	if (o.fail) {
+		outb->len = start_len;
+		return CD_ERR_NOMEM;
+	}
+	return CD_OK;
+}
+
+cd_status
+cd_pgn_write(const cd_game *g, unsigned flags, FILE *f)
+{
+	cd_buf b = { 0 };
+	cd_status st;
+
+	if ((st = cd_pgn_write_buf(g, flags, &b)) == CD_OK &&
+	    fwrite(b.data, 1, b.len, f) != b.len)
+		st = CD_ERR_IO;
+	cd_buf_free(&b);
+	return st;
+}
