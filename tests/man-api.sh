@@ -4,8 +4,9 @@
 # (CD_API in lib/chessdata/*.h) on exactly one page, and no function
 # that is not exported: in that page's SYNOPSIS, in its NAME (a group
 # page: every page but libchessdata(3)) and once as an ".It Fn" entry of
-# its DESCRIPTION.  libchessdata(3) lists every group page, and
-# Makefile.am installs every page.
+# its DESCRIPTION.  Every page has the sections of a library page;
+# libchessdata(3) lists every group page, and Makefile.am installs every
+# page.
 set -u
 : "${top_srcdir:?}"
 T=$(mktemp -d) || exit 2
@@ -37,6 +38,13 @@ for page in "$top_srcdir"/man/*.3; do
 	name=${p%.3}
 	pages=$((pages + 1))
 	grep -qx "$p" "$T/installed" || fail "Makefile.am does not install $p"
+	# the sections of a library page, in mdoc's order
+	want="NAME,LIBRARY,SYNOPSIS,DESCRIPTION,RETURN VALUES,EXAMPLES,SEE ALSO,"
+	secs=$(sed -n 's/^\.Sh //p' "$page" | while read -r s; do
+		case ",$want" in *",$s,"*) printf '%s,' "$s" ;; esac
+	done)
+	[ "$secs" = "$want" ] ||
+	    fail "$p: sections $want in this order wanted, not $secs"
 	sed -n '/^\.Sh SYNOPSIS/,/^\.Sh /s/^\.F[no] \(cd_[a-z0-9_]*\).*/\1/p' \
 	    "$page" | sort >"$T/syn.$name"
 	sed -n '/^\.Sh DESCRIPTION/,/^\.Sh /s/^\.It Fn \(cd_[a-z0-9_]*\).*/\1/p' \
