@@ -257,6 +257,9 @@ if have cd_select; then
 	expect 0 "$T/cd_select" '.' "$T/games.pgn"
 	[ -s "$T/out" ] || fail "cd_select(3): no game selected by ."
 	expect 2 "$T/cd_select" '(' "$T/games.pgn"
+	expect 1 "$T/cd_select" '.' "$T/none.pgn"
+	grep -q "^$T/none.pgn: cannot open" "$T/err" ||
+	    fail "cd_select(3): a file that does not open: $(cat "$T/err")"
 fi
 
 # ---- cd_openings(3): pgn2tsv's opening columns

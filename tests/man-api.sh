@@ -73,7 +73,8 @@ for page in "$top_srcdir"/man/*.3; do
 	}
 done
 while read -r l; do
-	[ -f "$top_srcdir/man/$l.3" ] || fail "libchessdata(3) lists $l(3), which is not there"
+	[ -f "$top_srcdir/man/$l.3" ] ||
+	    fail "libchessdata(3) lists $l(3), which is not there"
 done <"$T/listed"
 # across the pages: every exported function on exactly one page
 for part in synopsis functions; do
