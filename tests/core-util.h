@@ -146,17 +146,4 @@ tu_files_dir(void)
 	return buf;
 }
 
-/* Run one suite; the exit status for make check. */
-static inline int
-tu_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
-
 #endif
