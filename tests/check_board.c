@@ -17,6 +17,7 @@
 #include "core-util.h"
 
 #include <chessdata/rules.h>
+#include "check-main.h"
 
 #define BB(sq)	((cd_bitboard)1 << (sq))
 
@@ -1031,8 +1032,4 @@ board_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	return tu_run(board_suite());
-}
+TU_SUITES(board_suite);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 static int
 sign(int c)
@@ -664,14 +665,4 @@ collate_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(collate_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(collate_suite);

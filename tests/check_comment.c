@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 /* Times in nanoseconds: every digit given is kept (to the ninth). */
 struct time_row {
@@ -329,14 +330,4 @@ comment_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(comment_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(comment_suite);

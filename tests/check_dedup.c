@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 struct name_case {
 	const char *a, *b;
@@ -161,14 +162,4 @@ dedup_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(dedup_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(dedup_suite);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 #define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 /* the first operation of START " op" starts at column 54 */
@@ -973,14 +974,4 @@ epd_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(epd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(epd_suite);

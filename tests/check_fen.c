@@ -12,6 +12,7 @@
 
 #include "core-util.h"
 #include "rounds.h"
+#include "check-main.h"
 
 /* ---- round trips ---- */
 
@@ -799,8 +800,4 @@ fen_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	return tu_run(fen_suite());
-}
+TU_SUITES(fen_suite);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 struct row {
 	const char *in;
@@ -496,14 +497,4 @@ json_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(json_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(json_suite);

@@ -17,6 +17,7 @@
 
 #include "chessdata.h"
 #include "core-util.h"
+#include "check-main.h"
 
 static const char small_tsv[] =
     "eco\tname\tpgn\n"
@@ -512,14 +513,4 @@ opening_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(opening_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(opening_suite);

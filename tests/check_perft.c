@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "core-util.h"
+#include "check-main.h"
 
 #define MAX_ROWS 256
 #define MAX_DEPTH 8
@@ -209,8 +210,4 @@ perft_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	return tu_run(perft_suite());
-}
+TU_SUITES(perft_suite);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 /* ---- move ordinals ---- */
 
@@ -828,17 +829,4 @@ corpus(int argc, char **argv)
 	return 0;
 }
 
-int
-main(int argc, char **argv)
-{
-	SRunner *sr;
-	int failed;
-
-	if (argc > 1)
-		return corpus(argc, argv);
-	sr = srunner_create(pgc_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES_ARGS(corpus, pgc_suite);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 /* ---- helpers ---- */
 
@@ -2306,15 +2307,4 @@ pgn_suite(void)
 	return s;
 }
 
-
-int
-main(void)
-{
-	SRunner *sr = srunner_create(pgn_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(pgn_suite);

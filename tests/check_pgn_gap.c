@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 struct sink {
 	char *data;
@@ -259,13 +260,11 @@ START_TEST(test_off)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+pgn_gap_suite(void)
 {
 	Suite *s = suite_create("pgn_gap");
 	TCase *tc = tcase_create("gap");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_rebuild, 0,
@@ -274,9 +273,7 @@ main(void)
 	tcase_add_test(tc, test_blank_runs);
 	tcase_add_test(tc, test_off);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+TU_SUITES(pgn_gap_suite);

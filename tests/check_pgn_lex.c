@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 /* ---- helpers ---- */
 
@@ -1989,14 +1990,4 @@ pgn_lex_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(pgn_lex_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(pgn_lex_suite);

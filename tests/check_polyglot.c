@@ -9,6 +9,7 @@
 
 #include "core-util.h"
 #include <chessdata/polyglot.h>
+#include "check-main.h"
 
 /* The keys published with the format's description. */
 static const struct {
@@ -262,8 +263,4 @@ polyglot_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	return tu_run(polyglot_suite());
-}
+TU_SUITES(polyglot_suite);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 enum { PGN, EPD, PGC, NKINDS };
 static const char *const kind_names[] = { "pgn", "epd", "pgc" };
@@ -406,13 +407,11 @@ START_TEST(test_open_stream_limit)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+reader_suite(void)
 {
 	Suite *s = suite_create("reader");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_formats, 0, NKINDS * NFORMATS);
@@ -420,9 +419,7 @@ main(void)
 	tcase_add_loop_test(tc, test_missing, 0, NKINDS);
 	tcase_add_test(tc, test_open_stream_limit);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+TU_SUITES(reader_suite);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 #define KNIGHTS4 "Nf3 Nf6 Ng1 Ng8 "
 
@@ -346,14 +347,4 @@ rules_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(rules_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(rules_suite);

@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include "core-util.h"
+#include "check-main.h"
 
 /* Positions used by the tables. */
 #define P_START	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -867,8 +868,4 @@ san_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	return tu_run(san_suite());
-}
+TU_SUITES(san_suite);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 static const char game_text[] =
     "[Event \"Wch\"]\n[Site \"Reykjavik\"]\n[Date \"1972.07.23\"]\n"
@@ -598,14 +599,4 @@ select_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(select_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+TU_SUITES(select_suite);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 /* A case: its bytes (NUL bytes too) and its kind. */
 #define C(s, k)	{ s, sizeof(s) - 1, k }
@@ -159,13 +160,11 @@ START_TEST(test_fixtures)
 }
 END_TEST
 
-int
-main(void)
+static Suite *
+sniff_suite(void)
 {
 	Suite *s = suite_create("sniff");
 	TCase *tc = tcase_create("sniff");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_loop_test(tc, test_table, 0,
 	    (int)(sizeof(cases) / sizeof(cases[0])));
@@ -173,9 +172,7 @@ main(void)
 	tcase_add_test(tc, test_random);
 	tcase_add_test(tc, test_fixtures);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? 0 : 1;
+	return s;
 }
+
+TU_SUITES(sniff_suite);

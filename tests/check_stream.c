@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
+#include "check-main.h"
 
 static const cd_stream_format formats[] = {
 	CD_STREAM_PLAIN, CD_STREAM_ZSTD, CD_STREAM_GZIP, CD_STREAM_BZIP2,
@@ -1071,14 +1072,4 @@ stream_suite(void)
 	return s;
 }
 
-int
-main(void)
-{
-	SRunner *sr = srunner_create(stream_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+TU_SUITES(stream_suite);

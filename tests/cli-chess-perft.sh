@@ -7,17 +7,11 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
 P="$tooldir/chess-perft"
-F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
-T=$(mktemp -d "${TMPDIR:-/tmp}/perft.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+NAME=perft
+. "$top_srcdir/tests/testlib.sh"
 KIWI='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -'
 known=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 
 # A known bug of the library: reported, counted, and the test fails at
 # the end so it stays visible.
@@ -227,4 +221,4 @@ for z in xz zstd; do
 done
 
 [ "$known" -eq 0 ] || fail "$known known core bug(s), see above"
-exit 0
+finish

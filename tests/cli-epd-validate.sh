@@ -6,15 +6,9 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 
 V="$tooldir/epd-validate"
-F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
-T=$(mktemp -d "${TMPDIR:-/tmp}/epdv.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+NAME=epdv
+. "$top_srcdir/tests/testlib.sh"
 
 # run EXPECTED-STATUS CMD...: stdout to $T/out, stderr to $T/err
 run() {
@@ -238,4 +232,4 @@ for z in xz zstd gzip bzip2; do
 		fi
 	done
 done
-exit 0
+finish

@@ -25,9 +25,8 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 B="$tooldir"
-T=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
+NAME=hostile
+. "$top_srcdir/tests/testlib.sh"
 ran=0
 
 KNOWN_BUGS="${KNOWN_BUGS-}"
@@ -49,11 +48,6 @@ else
 	div=1
 	TL=60
 fi
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
 
 have() {
 	[ -x "$B/$1" ] && return 0

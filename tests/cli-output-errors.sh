@@ -13,17 +13,9 @@
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 B="$tooldir"
-F="$top_srcdir/tests/files"
-T=$(mktemp -d "${TMPDIR:-/tmp}/outerr.XXXXXX") || exit 99
-
-trap 'rm -rf "$T"' EXIT
-status=0
+NAME=outerr
+. "$top_srcdir/tests/testlib.sh"
 ran=0
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
 
 # Inputs with a few hundred KB of output for each tool.
 i=0

@@ -25,19 +25,13 @@ command -v parallel >/dev/null 2>&1 &&
 for t in pgn-regularize pgn-sort; do
 	[ -x "$B/$t" ] || { echo "SKIP: $t is not built"; exit 77; }
 done
-T=$(mktemp -d "${TMPDIR:-/tmp}/parallel.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
+NAME=parallel
+. "$top_srcdir/tests/testlib.sh"
 PATH="$B:$PATH"
 export PATH
 # parallel keeps its temporary files (--files) here
 TMPDIR="$T"
 export TMPDIR
-
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
 
 # same NAME INPUT BLOCK SORTOPTS PAROPTS...: serial against parallel
 same() {

@@ -16,16 +16,10 @@ if [ -z "$C" ] || [ ! -d "$C/quirks" ] || ! command -v xz >/dev/null; then
 	echo "corpus or xz not found: skipped"
 	exit 77
 fi
-T=$(mktemp -d "${TMPDIR:-/tmp}/pgnregc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+NAME=pgnregc
+. "$top_srcdir/tests/testlib.sh"
 LC_ALL=C
 export LC_ALL
-
-# (a failure inside a pipeline's subshell must count too)
-fail() {
-	echo "FAIL: $*" >&2
-	echo x >>"$T/failed"
-}
 
 # counts FILE: "read written rejected" from a --stats line
 counts() {
@@ -99,5 +93,5 @@ for spec in otb-14539:14539 book-8moves_v3:34700 book-2moves_v2:12092 \
 	xz -dc "$x" | check "$base" - "${spec#*:}"
 done
 
-[ -s "$T/failed" ] && exit 1
-exit 0
+# (finish: a failure inside the pipeline's subshell counts too)
+finish

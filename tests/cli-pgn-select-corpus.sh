@@ -25,13 +25,8 @@ P="$tooldir/pgn-select"
 C="${CORPUS:-}"
 [ -f "$C/pgn/otb-14539.pgn.xz" ] ||
     { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/selc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
+NAME=selc
+. "$top_srcdir/tests/testlib.sh"
 G="$T/otb.pgn"
 xz -dc "$C/pgn/otb-14539.pgn.xz" >"$G" || { echo "FAIL: xz" >&2; exit 1; }
 

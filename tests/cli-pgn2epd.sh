@@ -11,15 +11,9 @@ set -u
 
 P="$tooldir/pgn2epd"
 V="$tooldir/epd-validate"
-F="$top_srcdir/tests/files"
 X="$top_srcdir/tests/expected"
-T=$(mktemp -d "${TMPDIR:-/tmp}/p2e.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
+NAME=p2e
+. "$top_srcdir/tests/testlib.sh"
 
 # run EXPECTED-STATUS CMD...: stdout to $T/out, stderr to $T/err
 run() {
@@ -322,4 +316,4 @@ if ! grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
 		    fail "long game $o: $(wc -l <"$T/long.epd") lines"
 	done
 fi
-exit 0
+finish

@@ -53,7 +53,8 @@ for t in pgn-split pgn-regularize pgn-sort; do
 	[ -x "$B/$t" ] || skip "$t is not built"
 done
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/scaleout.XXXXXX") || exit 99
+NAME=scaleout
+. "$top_srcdir/tests/testlib.sh"
 SSHD_PID=
 cleanup() {
 	[ -n "$SSHD_PID" ] && kill "$SSHD_PID" 2>/dev/null
@@ -63,11 +64,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
-status=0
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
 
 # ---- sshd on 127.0.0.1, everything in $T ----
 ssh-keygen -q -t ed25519 -N '' -f "$T/host_key" || skip "ssh-keygen failed"

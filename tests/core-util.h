@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * core-util.h: small helpers shared by the core's Check suites
- * (check_board, check_fen, check_san, check_perft): reading a position,
- * finding a legal move by its UCI text, playing a list of moves, listing
- * the legal moves as sorted SAN, and a fixed pseudo-random sequence.
+ * core-util.h: small helpers shared by the Check suites that play chess
+ * (check_board, check_fen, check_san, check_perft, check_opening,
+ * check_polyglot): reading a position, finding a legal move by its UCI
+ * text, playing a list of moves, listing the legal moves as sorted SAN,
+ * and a fixed pseudo-random sequence.
  * Everything is static: each suite includes this once.
  */
 #ifndef CD_TESTS_CORE_UTIL_H
@@ -144,19 +145,6 @@ tu_files_dir(void)
 		top = ".";
 	snprintf(buf, sizeof(buf), "%s/tests/files", top);
 	return buf;
-}
-
-/* Run one suite; the exit status for make check. */
-static inline int
-tu_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 #endif

@@ -4,7 +4,7 @@
 # top_builddir in the environment (make check sets them) and NAME set
 # to a word for the temporary directory.  Sets F (test inputs), E
 # (expected outputs), T (a temporary directory removed on exit) and
-# status (0 until a failure); defines fail and expect.
+# status (0 until a failure); defines fail, finish and expect.
 : "${top_srcdir:?}" "${top_builddir:?}" "${NAME:?}"
 F="$top_srcdir/tests/files"
 E="$top_srcdir/tests/expected"
@@ -12,10 +12,20 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/$NAME.XXXXXX") || exit 99
 trap 'rm -rf "$T"' EXIT
 status=0
 
-# fail MESSAGE: report; the test goes on and exits 1 at the end
+# fail MESSAGE: report; the test goes on and exits 1 at the end (exit
+# $status, or finish).  The failure is kept in $T/failed too, so that
+# one in a subshell (a pipeline's loop, $(...)) counts for finish.
 fail() {
 	echo "FAIL: $*" >&2
 	status=1
+	echo "$*" >>"$T/failed"
+}
+
+# finish: the test's exit: 1 if fail was called, in this shell or in a
+# subshell, else 0
+finish() {
+	[ "$status" -eq 0 ] && [ ! -e "$T/failed" ] || exit 1
+	exit 0
 }
 
 # expect STATUS COMMAND...: run (output in $T/out and $T/err), compare
