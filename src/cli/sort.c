@@ -1,0 +1,1374 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sort.c: the external sort of pgn-sort (sort.h; pgn-sort(1)).
+ *
+ * Games are read into one buffer of the memory budget (-S): their bytes
+ * and encoded sort keys grow up from the bottom, the records that point
+ * to them grow down from the top.  When the buffer is full its games
+ * are sorted and written to a temporary file (a run); at the end the
+ * runs are merged at once with a heap (a k-way merge; only when there
+ * are more runs than the budget gives buffers for are groups of them
+ * merged first).  Every record carries its input sequence number, so
+ * the order is total and the same however the runs fall: sorting is
+ * stable.  When everything fits, no temporary file is written.
+ *
+ * A game of an input that is a plain regular file (and the inputs so
+ * read fit in half the machine's memory, where the page cache keeps
+ * them) is not copied: its record holds its key, where it lies in the
+ * file and the start of its movetext, and its bytes are read back from
+ * the file when it is written.  So a sort of such inputs moves game
+ * bytes once, from the input to the output, and writes runs only when
+ * the keys fill the budget.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>	/* malloc_trim */
+#endif
+
+#include "chessdata.h"
+#include "cli.h"
+#include "sort.h"
+
+#define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
+/* Descriptors a merge leaves to others than its sources. */
+#define FDS_KEPT	12
+/* What an input of -m holds besides its decompression: the reader's
+ * buffer (more for a bigger game) and stdio's. */
+#define INPUT_COST	((size_t)320 << 10)
+
+/* ---- a game with its key ---- */
+
+struct item {
+	uint64_t prefix;	/* first 8 key bytes, big-endian */
+	uint64_t seq;		/* input order */
+	const unsigned char *key;
+	const char *text;	/* NULL: the game is in infiles[file] */
+	size_t klen, len, mt_off, mt_len;
+	/* a game left in its file: where it starts there, how many bytes
+	 * of its movetext follow the key (cd_collate_movetext_prefix), and
+	 * what emit would add after it (a TAIL_* index) */
+	uint64_t off;
+	uint32_t file;
+	uint8_t plen, tail;
+};
+
+/* An input whose games are left in it (see the top). */
+struct infile {
+	int fd;			/* a descriptor of its own */
+	const char *name;
+	struct stat st;		/* to tell a change before reading back */
+};
+
+/*
+ * Games go to the output with writev (cli_output_writev), straight from
+ * where they lie (the buffer or a run's buffer): no copy.  The queue is
+ * flushed before any of those buffers changes (flush_pending).
+ */
+#define IOV_BATCH	512
+
+/* Games read back from their files on their way out, a buffer's worth
+ * at a time (the queue points into it until flushed). */
+#define STAGE_BYTES	((size_t)1 << 20)
+
+/* A run file holds records: seven 64-bit numbers (sequence, text
+ * length, key length, movetext offset and length, and for a game left
+ * in its file where it starts there and file << 16 | plen << 8 | tail,
+ * else UINT64_MAX and 0), the text (none for a game left in its file),
+ * the key (with the movetext prefix of a game left in its file). */
+#define RUN_HDR	(7 * sizeof(uint64_t))
+
+/* The run being written: records gathered for writev. */
+struct runw {
+	int fd;
+	cd_stream *zs;		/* --compress-temp */
+	size_t id;
+	int n, nh;
+	struct iovec iov[IOV_BATCH];
+	uint64_t hdr[IOV_BATCH / 3][7];
+};
+
+struct cli_sort {
+	struct cli_sort_opts o;
+	int status;		/* 2 after a read error */
+	uint64_t games_read, games_written, games_rejected;
+	/* For each -k tag: whether a game read has it, else the first
+	 * name of a tag some game has that differs from it in case only
+	 * (or NULL). */
+	bool *key_seen;
+	char **key_case;
+	/* the inputs whose games are left in them */
+	struct infile *infiles;
+	size_t ninfiles, infiles_cap;
+	uint64_t infiles_bytes;
+	char *mt_buf[2];	/* movetext_fetch */
+	size_t mt_cap[2];
+	/* the output queue */
+	struct iovec oq[IOV_BATCH];
+	int noq;
+	char *stage;
+	size_t stage_used;
+	/* With -u: the last game written, to drop the games equal to
+	 * it. */
+	struct item last;
+	unsigned char *last_buf;
+	size_t last_cap;
+	int have_last;
+	/* the runs: temporary file ids */
+	size_t *runs;
+	size_t nruns, runcap;
+	struct runw rw;
+	/* the buffer: o.budget bytes, game bytes and keys below mem_lo,
+	 * items from mem_hi to the end */
+	char *mem;
+	size_t mem_lo, mem_hi;
+	uint64_t seq, bytes;	/* games sorted, bytes read */
+};
+
+
+/* The movetext bytes kept with the key of a game left in its file: the
+ * opening books' lines compare within them. */
+#define MT_PREFIX	128
+
+
+/* Read len bytes at off of input file into buf, fully. */
+static void
+infile_read(cli_sort *so, uint32_t file, uint64_t off, char *buf, size_t len)
+{
+	const struct infile *f = &so->infiles[file];
+
+	while (len > 0) {
+		ssize_t k = pread(f->fd, buf, len, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			cli_fatal("%s: read error: %s", f->name,
+			    strerror(errno));
+		if (k == 0)
+			cli_fatal("%s: changed while being sorted", f->name);
+		buf += k;
+		off += (uint64_t)k;
+		len -= (size_t)k;
+	}
+}
+
+/* The movetext of a game left in its file, read into scratch buffer
+ * slot (0 or 1: a comparison reads two). */
+static const char *
+movetext_fetch(cli_sort *so, const struct item *it, int slot)
+{
+	char **buf = &so->mt_buf[slot];
+	size_t *cap = &so->mt_cap[slot];
+
+	if (it->mt_len > *cap) {
+		free(*buf);
+		*cap = it->mt_len + it->mt_len / 2 + 256;
+		if ((*buf = malloc(*cap)) == NULL)
+			cli_fatal("out of memory");
+	}
+	infile_read(so, it->file, it->off + it->mt_off, *buf, it->mt_len);
+	return *buf;
+}
+
+/* Key 8, the movetext: from memory or the prefixes (which tell for
+ * two games in memory), else read back. */
+static int
+movetext_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	const char *ma, *mb;
+	int c;
+
+	c = cd_collate_movetext_prefix_cmp(
+	    a->text ? a->text + a->mt_off : (const char *)a->key + a->klen,
+	    a->text ? a->mt_len : a->plen, !a->text && a->plen < a->mt_len,
+	    b->text ? b->text + b->mt_off : (const char *)b->key + b->klen,
+	    b->text ? b->mt_len : b->plen, !b->text && b->plen < b->mt_len);
+	if (c != 2)
+		return c;
+	ma = a->text ? a->text + a->mt_off : movetext_fetch(so, a, 0);
+	mb = b->text ? b->text + b->mt_off : movetext_fetch(so, b, 1);
+	return cd_collate_movetext_cmp(ma, a->mt_len, mb, b->mt_len);
+}
+
+/*
+ * With -u a key holds, after the collating key (keys 1 to 7), the seven
+ * tag values as they are written: each as a 4-byte length and its
+ * bytes, then the 4-byte length of that part.  Games equal in sort
+ * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
+ * same game only when these bytes and the movetext are equal.
+ */
+static size_t
+key_collate_len(cli_sort *so, const unsigned char *k, size_t klen)
+{
+	uint32_t x;
+
+	if (!so->o.unique || klen < 4)
+		return klen;
+	memcpy(&x, k + klen - 4, 4);
+	return klen - 4 - x;
+}
+
+/* The tag values of -u, compared as bytes. */
+static int
+exact_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	size_t ac = key_collate_len(so, a->key, a->klen);
+	size_t bc = key_collate_len(so, b->key, b->klen);
+	size_t an = a->klen - ac, bn = b->klen - bc;
+	int c = memcmp(a->key + ac, b->key + bc, an < bn ? an : bn);
+
+	return c != 0 ? c : (an > bn) - (an < bn);
+}
+
+static uint64_t
+key_prefix(cli_sort *so, const unsigned char *k, size_t klen)
+{
+	uint64_t v = 0;
+	size_t i, n = key_collate_len(so, k, klen);
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? k[i] : 0);
+	return v;
+}
+
+/* The eight keys: <0, 0, >0. */
+static int
+keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	int c;
+
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	c = cd_collate_key_cmp(a->key, key_collate_len(so, a->key, a->klen),
+	    b->key, key_collate_len(so, b->key, b->klen));
+	if (c == 0)
+		c = movetext_cmp(so, a, b);
+	return c;
+}
+
+/* The output order: keys (reversed with -r), then (with -u, so that
+ * equal games meet) the tag values as bytes, then input order. */
+static int
+item_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	int c = keys_cmp(so, a, b);
+
+	if (c != 0)
+		return so->o.reverse ? -c : c;
+	if (so->o.unique && (c = exact_cmp(so, a, b)) != 0)
+		return c;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/*
+ * Sort n items stably (bottom-up merge sort) with room for n more at
+ * tmp: the room is kept free in the buffer, so sorting stays within the
+ * budget (qsort would allocate on its own).
+ */
+static void
+items_sort(cli_sort *so, struct item *a, struct item *tmp, size_t n)
+{
+	struct item *src = a, *dst = tmp, *t, x;
+	size_t i, j, w;
+
+	for (i = 0; i < n; i += 8) {	/* insertion sort, runs of 8 */
+		size_t e = i + 8 < n ? i + 8 : n;
+
+		for (j = i + 1; j < e; j++) {
+			size_t k = j;
+
+			x = a[j];
+			while (k > i && item_cmp(so, &a[k - 1], &x) > 0) {
+				a[k] = a[k - 1];
+				k--;
+			}
+			a[k] = x;
+		}
+	}
+	for (w = 8; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t l = i, le = i + w < n ? i + w : n;
+			size_t r = le, re = i + 2 * w < n ? i + 2 * w : n;
+			size_t o = i;
+
+			while (l < le && r < re)
+				dst[o++] = item_cmp(so, &src[l], &src[r]) <= 0 ?
+				    src[l++] : src[r++];
+			while (l < le)
+				dst[o++] = src[l++];
+			while (r < re)
+				dst[o++] = src[r++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/* Note which -k tags the raw game g has, or has in another case. */
+static void
+keys_note(cli_sort *so, const cd_pgn_raw_game *g)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < so->o.nkeys; i++) {
+		if (so->key_seen[i])
+			continue;
+		if (cd_pgn_raw_tag(g, so->o.keys[i]) != NULL) {
+			so->key_seen[i] = true;
+			continue;
+		}
+		n = strlen(so->o.keys[i]);
+		for (k = 0; so->key_case[i] == NULL && k < g->ntags; k++)
+			if (g->tags[k].name_len == n &&
+			    strncasecmp(g->tags[k].name, so->o.keys[i], n) == 0 &&
+			    (so->key_case[i] = strndup(g->tags[k].name, n)) ==
+			    NULL)
+				cli_fatal("out of memory");
+	}
+}
+
+/* A warning for each -k tag that no game read has (tag names are
+ * case-sensitive: `-k whiteelo` sorts by nothing). */
+static void
+keys_warn(cli_sort *so)
+{
+	size_t i;
+
+	for (i = 0; i < so->o.nkeys; i++) {
+		if (!so->key_seen[i] && so->games_read > 0 && so->key_case[i] != NULL)
+			cli_warn("warning: no game has a tag '%s' (some have "
+			    "'%s': tag names are case-sensitive)",
+			    so->o.keys[i], so->key_case[i]);
+		else if (!so->key_seen[i] && so->games_read > 0)
+			cli_warn("warning: no game has a tag '%s'",
+			    so->o.keys[i]);
+		free(so->key_case[i]);
+	}
+	free(so->key_case);
+	free(so->key_seen);
+}
+
+/* Fill the key fields of it from a raw game; the key goes to kbuf
+ * (kcap bytes).  Returns the key length (more than kcap: nothing
+ * written, give more room). */
+static size_t
+item_key(cli_sort *so, const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
+{
+	cd_collate_game cg;
+
+	size_t n, x, i;
+	uint32_t len;
+
+	cd_collate_from_raw(g, &cg);
+	if (so->o.nkeys > 0)
+		keys_note(so, g);
+	/* the -k tags, then keys 1 to 7 */
+	n = so->o.nkeys == 0 ? 0 : cd_collate_key_tags(g,
+	    (const char *const *)so->o.keys, so->o.nkeys, kbuf, kcap);
+	n += cd_collate_key(&cg, kbuf != NULL && n <= kcap ? kbuf + n : NULL,
+	    n <= kcap ? kcap - n : 0);
+	if (!so->o.unique)
+		return n;
+	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
+		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
+	if (n + x > kcap)
+		return n + x;
+	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
+		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
+		memcpy(kbuf + n, &len, 4);
+		if (len > 0)
+			memcpy(kbuf + n + 4, cg.tag[i], len);
+		n += 4 + len;
+	}
+	len = (uint32_t)(x - 4);
+	memcpy(kbuf + n, &len, 4);
+	return n + 4;
+}
+
+/* ---- output ---- */
+
+static void
+oq_flush(cli_sort *so)
+{
+	if (so->o.writev != NULL)
+		so->o.writev(so->o.ctx, so->oq, so->noq);
+	else
+		cli_output_writev(so->oq, so->noq);
+	so->noq = 0;
+	so->stage_used = 0;
+}
+
+static void
+oq_add(cli_sort *so, const void *p, size_t n)
+{
+	if (so->noq == IOV_BATCH)
+		oq_flush(so);
+	so->oq[so->noq].iov_base = (void *)(uintptr_t)p;
+	so->oq[so->noq].iov_len = n;
+	so->noq++;
+}
+
+/* What goes after a game's bytes: nothing, or a line end or two. */
+enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
+static const char *const tails[] = { "", "\n\n", "\n", "\r\n" };
+
+/*
+ * What to write after a game's bytes so that games stay apart whatever
+ * order they come in: an empty line when they do not end with one (the
+ * last game of a file often does not).
+ */
+static int
+text_tail(const char *text, size_t len)
+{
+	size_t p;
+
+	if (len == 0)
+		return TAIL_NONE;
+	if (text[len - 1] != '\n')
+		return TAIL_BLANK;
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
+	return TAIL_NONE;
+}
+
+static void
+emit_tail(cli_sort *so, int tail)
+{
+	if (tail != TAIL_NONE)
+		oq_add(so, tails[tail], strlen(tails[tail]));
+}
+
+/* Write a game and its tail, from memory or read back from its file. */
+static void
+emit(cli_sort *so, const struct item *it)
+{
+	uint64_t off = it->off;
+	size_t len = it->len;
+
+	so->games_written++;
+	if (it->text != NULL) {
+		if (len > 0) {
+			oq_add(so, it->text, len);
+			emit_tail(so, text_tail(it->text, len));
+		}
+		return;
+	}
+	if (so->stage == NULL && (so->stage = malloc(STAGE_BYTES)) == NULL)
+		cli_fatal("out of memory");
+	while (len > 0) {
+		size_t n = len < STAGE_BYTES ? len : STAGE_BYTES;
+
+		/* room in the buffer, and in the queue (oq_add would
+		 * flush it, and free the buffer, before adding) */
+		if (so->stage_used + n > STAGE_BYTES || so->noq == IOV_BATCH)
+			oq_flush(so);
+		infile_read(so, it->file, off, so->stage + so->stage_used, n);
+		oq_add(so, so->stage + so->stage_used, n);
+		so->stage_used += n;
+		off += n;
+		len -= n;
+	}
+	emit_tail(so, it->tail);
+}
+
+
+/* Keep a copy of the keys of it as the last game. */
+static void
+remember(cli_sort *so, const struct item *it)
+{
+	size_t need = it->klen + it->mt_len;
+
+	if (need > so->last_cap) {
+		free(so->last_buf);
+		so->last_cap = need + need / 2 + 64;
+		so->last_buf = malloc(so->last_cap);
+		if (so->last_buf == NULL)
+			cli_fatal("out of memory");
+	}
+	memcpy(so->last_buf, it->key, it->klen);
+	memcpy(so->last_buf + it->klen, it->text + it->mt_off, it->mt_len);
+	so->last = *it;
+	so->last.key = so->last_buf;
+	so->last.text = (const char *)so->last_buf + it->klen;
+	so->last.mt_off = 0;
+	so->have_last = 1;
+}
+
+/* Whether it repeats the last game written (-u); if not, it becomes
+ * the last game. */
+static int
+unique_skip(cli_sort *so, const struct item *it)
+{
+	if (!so->o.unique)
+		return 0;
+	if (so->have_last && keys_cmp(so, &so->last, it) == 0 && exact_cmp(so, &so->last, it) == 0)
+		return 1;
+	remember(so, it);
+	return 0;
+}
+
+/* ---- temporary files ---- */
+
+/* A new temporary file open for writing (removed on every exit and on
+ * a signal, cli/tmp.c); *id names it. */
+static int
+tmp_create(cli_sort *so, size_t *id)
+{
+	return cli_tmp_create(so->o.tmpdir, "pgn-sort", id);
+}
+
+/* ---- runs ---- */
+
+
+static void
+run_add(cli_sort *so, size_t id)
+{
+	cli_grow(&so->runs, &so->runcap, so->nruns, sizeof(*so->runs), 64);
+	so->runs[so->nruns++] = id;
+}
+
+
+static void
+run_flush(cli_sort *so)
+{
+	int i;
+
+	for (i = 0; so->rw.zs != NULL && i < so->rw.n; i++)
+		if (cd_stream_write(so->rw.zs, so->rw.iov[i].iov_base,
+		    so->rw.iov[i].iov_len) != CD_OK)
+			cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+			    cd_stream_error(so->rw.zs)->msg);
+	if (so->rw.zs != NULL)
+		so->rw.n = 0;
+	if (so->rw.n > 0 && cli_writev_all(so->rw.fd, so->rw.iov, so->rw.n) < 0)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    strerror(errno));
+	so->rw.n = 0;
+	so->rw.nh = 0;
+}
+
+static void
+run_open(cli_sort *so)
+{
+	so->rw.fd = tmp_create(so, &so->rw.id);
+	if (so->o.compress_temp) {
+		int lo;
+
+		cd_stream_levels(CD_STREAM_ZSTD, &lo, NULL, NULL);
+		so->rw.zs = cd_stream_open_write_fd(so->rw.fd, CD_STREAM_ZSTD, lo);
+		if (so->rw.zs == NULL)
+			cli_fatal("out of memory");
+	}
+	so->rw.n = 0;
+	so->rw.nh = 0;
+}
+
+static void
+run_put(cli_sort *so, const struct item *it)
+{
+	uint64_t *h;
+
+	if (so->rw.nh == IOV_BATCH / 3)
+		run_flush(so);
+	h = so->rw.hdr[so->rw.nh++];
+	h[0] = it->seq;
+	h[1] = it->len;
+	h[2] = it->klen;
+	h[3] = it->mt_off;
+	h[4] = it->mt_len;
+	h[5] = it->text != NULL ? UINT64_MAX : it->off;
+	h[6] = it->text != NULL ? 0 : (uint64_t)it->file << 16 |
+	    (uint64_t)it->plen << 8 | it->tail;
+	so->rw.iov[so->rw.n].iov_base = h;
+	so->rw.iov[so->rw.n++].iov_len = RUN_HDR;
+	if (it->text == NULL) {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
+		so->rw.iov[so->rw.n++].iov_len = it->klen + it->plen;
+	} else if ((const char *)it->key == it->text + it->len) {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
+		so->rw.iov[so->rw.n++].iov_len = it->len + it->klen;
+	} else {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
+		so->rw.iov[so->rw.n++].iov_len = it->len;
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
+		so->rw.iov[so->rw.n++].iov_len = it->klen;
+	}
+}
+
+static void
+run_close(cli_sort *so)
+{
+	run_flush(so);
+	if (so->rw.zs != NULL && cd_stream_finish(so->rw.zs) != CD_OK)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    cd_stream_error(so->rw.zs)->msg);
+	cd_stream_free(so->rw.zs);
+	so->rw.zs = NULL;
+	if (close(so->rw.fd) != 0)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    strerror(errno));
+	so->rw.fd = -1;
+	run_add(so, so->rw.id);
+}
+
+/* Write out what points into buffers that are about to change. */
+static void
+flush_pending(cli_sort *so)
+{
+	oq_flush(so);
+	if (so->rw.fd >= 0)
+		run_flush(so);
+}
+
+/* ---- the in-memory buffer ---- */
+
+
+/* The buffer: pages not touched (a small input) cost nothing.  (Huge
+ * pages were tried: faults get cheaper, but compaction stalls make the
+ * time vary more than it saves.) */
+static void
+mem_alloc(cli_sort *so)
+{
+	if (so->mem != NULL)
+		return;
+	so->mem = malloc(so->o.budget);
+	if (so->mem == NULL)
+		cli_fatal("cannot allocate the %zu-byte buffer", so->o.budget);
+}
+
+static size_t
+mem_nitems(cli_sort *so)
+{
+	return (so->o.budget - so->mem_hi) / sizeof(struct item);
+}
+
+static struct item *
+mem_items(cli_sort *so)
+{
+	return (struct item *)(void *)(so->mem + so->mem_hi);
+}
+
+/* Sort the buffer's games; write them as a run, or to the output when
+ * final (no run was written). */
+static void
+mem_flush(cli_sort *so, int final)
+{
+	size_t n = mem_nitems(so), i;
+	struct item *it = mem_items(so);
+
+	if (n == 0)
+		return;
+	/* The room below the items was kept free for this. */
+	items_sort(so, it, it - n, n);
+	if (!final)
+		run_open(so);
+	for (i = 0; i < n; i++) {
+		if (unique_skip(so, &it[i]))
+			continue;
+		if (final)
+			emit(so, &it[i]);
+		else
+			run_put(so, &it[i]);
+	}
+	if (final)
+		oq_flush(so);
+	else
+		run_close(so);
+	so->have_last = 0;		/* runs are merged with -u again */
+	so->mem_lo = 0;
+	so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
+}
+
+/* Fill the item of g but its key (and movetext prefix) and text; file:
+ * its index in infiles, -1 when it is copied; base: where the reader
+ * started in that file. */
+static void
+item_fill(struct item *it, const cd_pgn_raw_game *g, uint64_t seq, long file,
+    uint64_t base)
+{
+	it->seq = seq;
+	it->len = g->len;
+	it->mt_off = g->movetext;
+	it->mt_len = g->movetext_end - g->movetext;
+	it->text = g->text;
+	it->plen = 0;
+	if (file >= 0) {
+		it->text = NULL;
+		it->file = (uint32_t)file;
+		it->off = base + g->offset;
+		it->plen = (uint8_t)cd_collate_movetext_prefix(
+		    g->text + g->movetext, it->mt_len, MT_PREFIX);
+		it->tail = (uint8_t)text_tail(g->text, g->len);
+	}
+}
+
+/* One game whose key does not fit in the whole buffer (or, copied,
+ * whose bytes do not): a run of its own, written from the reader's
+ * memory. */
+static void
+big_game(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_t base)
+{
+	struct item it;
+	unsigned char *k;
+	size_t klen;
+
+	item_fill(&it, g, seq, file, base);
+	klen = item_key(so, g, NULL, 0);
+	k = malloc(klen + it.plen + 1);
+	if (k == NULL)
+		cli_fatal("out of memory");
+	item_key(so, g, k, klen);
+	memcpy(k + klen, g->text + g->movetext, it.plen);
+	it.key = k;
+	it.klen = klen;
+	it.prefix = key_prefix(so, k, klen);
+	run_open(so);
+	run_put(so, &it);
+	run_close(so);
+	free(k);
+}
+
+/* Add a game to the buffer (flushing it to a run when full): its bytes
+ * and key, or for a game left in its file (file >= 0) its key and
+ * movetext prefix. */
+static void
+mem_add(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_t base)
+{
+	size_t room, klen, text = file >= 0 ? 0 : g->len, extra;
+	struct item *it;
+	int tries;
+
+	/* (the prefix is known before the key: it goes after it) */
+	extra = file >= 0 ? cd_collate_movetext_prefix(g->text + g->movetext,
+	    g->movetext_end - g->movetext, MT_PREFIX) : 0;
+	for (tries = 0; tries < 2; tries++) {
+		/* The new item, and free room of one item per item to sort
+		 * with (items_sort), and the rounding of the data. */
+		size_t reserve = (mem_nitems(so) + 2) * sizeof(struct item) + 7 +
+		    extra;
+
+		room = so->mem_hi - so->mem_lo;
+		if (room >= text + reserve) {
+			klen = item_key(so, g, (unsigned char *)so->mem + so->mem_lo +
+			    text, room - text - reserve);
+			if (text + klen + reserve <= room)
+				goto fits;
+		}
+		if (mem_nitems(so) == 0)
+			break;
+		mem_flush(so, 0);
+	}
+	big_game(so, g, seq, file, base);
+	return;
+fits:
+	memcpy(so->mem + so->mem_lo, g->text, text);
+	memcpy(so->mem + so->mem_lo + text + klen, g->text + g->movetext, extra);
+	so->mem_hi -= sizeof(struct item);
+	it = mem_items(so);
+	item_fill(it, g, seq, file, base);
+	if (file < 0)
+		it->text = so->mem + so->mem_lo;
+	it->key = (unsigned char *)so->mem + so->mem_lo + text;
+	it->klen = klen;
+	it->prefix = key_prefix(so, it->key, klen);
+	/* Round the data up to 8 bytes. */
+	so->mem_lo += (text + klen + extra + 7) & ~(size_t)7;
+}
+
+/* ---- merging ---- */
+
+struct src {
+	/* A run... */
+	int fd;
+	cd_stream *zs;		/* a compressed run */
+	size_t id;
+	char *buf;
+	size_t cap, pos, end;
+	int eof;
+	int owned;		/* buf is malloc'ed (else a part of mem) */
+	/* ...or a sorted PGN input (-m). */
+	cd_pgn_reader *r;
+	const char *name;
+	FILE *f;
+	unsigned char *kbuf;
+	size_t kcap;
+	uint64_t seqbase;
+	unsigned long line;	/* of the current game */
+	uint64_t number;
+	struct item cur;
+	int primed, have;	/* cur is read (have: there was one) */
+};
+
+/* Read more of a run so that want bytes from pos are in the buffer. */
+static int
+src_ensure(cli_sort *so, struct src *s, size_t want)
+{
+	while (s->end - s->pos < want) {
+		ssize_t k;
+
+		if (s->eof)
+			return 0;
+		flush_pending(so);
+		if (s->pos > 0) {
+			memmove(s->buf, s->buf + s->pos, s->end - s->pos);
+			s->end -= s->pos;
+			s->pos = 0;
+		}
+		if (want > s->cap) {
+			/* A record bigger than the share: its own buffer. */
+			char *nb = malloc(want);
+
+			if (nb == NULL)
+				cli_fatal("out of memory");
+			memcpy(nb, s->buf, s->end);
+			if (s->owned)
+				free(s->buf);
+			s->buf = nb;
+			s->cap = want;
+			s->owned = 1;
+		}
+		if (s->zs != NULL) {
+			size_t got;
+			cd_status st = cd_stream_read(s->zs, s->buf + s->end,
+			    s->cap - s->end, &got);
+
+			if (st != CD_OK && st != CD_EOF)
+				cli_fatal("%s: %s", cli_tmp_name(s->id),
+				    cd_stream_error(s->zs)->msg);
+			k = (ssize_t)got;
+		} else
+			k = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			cli_fatal("read error on %s: %s", cli_tmp_name(s->id),
+			    strerror(errno));
+		if (k == 0)
+			s->eof = 1;
+		s->end += (size_t)k;
+	}
+	return 1;
+}
+
+/* The next record of a source into s->cur; 0 at its end. */
+static int
+src_next(cli_sort *so, struct src *s)
+{
+	if (s->r != NULL) {
+		cd_pgn_raw_game g;
+		cd_status st;
+		size_t klen;
+
+		flush_pending(so);	/* the reader reuses its buffer */
+		st = cd_pgn_reader_next(s->r, &g);
+		if (st == CD_OK)
+			cli_pgn_skipped(s->name, &g);
+		else
+			cli_pgn_skipped_end(s->name, &g);
+		if (st == CD_EOF)
+			return 0;
+		if (st != CD_OK) {
+			if (cli_read_end(s->name, st, cd_pgn_reader_error(s->r),
+			    cd_pgn_reader_stream(s->r)) != 0)
+				so->status = 2;
+			return 0;
+		}
+		so->games_read++;
+		if (cli_pgn_check(s->name, &g)) {
+			so->games_rejected++;
+			return src_next(so, s);	/* (never sorted) */
+		}
+		while ((klen = item_key(so, &g, s->kbuf, s->kcap)) > s->kcap) {
+			free(s->kbuf);
+			s->kcap = klen * 2;
+			s->kbuf = malloc(s->kcap);
+			if (s->kbuf == NULL)
+				cli_fatal("out of memory");
+		}
+		s->cur.key = s->kbuf;
+		s->cur.klen = klen;
+		s->cur.prefix = key_prefix(so, s->kbuf, klen);
+		s->cur.seq = s->seqbase + g.number;
+		s->line = g.line;
+		s->number = g.number;
+		s->cur.text = g.text;
+		s->cur.len = g.len;
+		s->cur.mt_off = g.movetext;
+		s->cur.mt_len = g.movetext_end - g.movetext;
+		return 1;
+	} else {
+		uint64_t h[7];
+		size_t total;
+
+		if (!src_ensure(so, s, RUN_HDR)) {
+			if (s->end != s->pos)
+				cli_fatal("%s: truncated temporary file",
+				    cli_tmp_name(s->id));
+			return 0;
+		}
+		memcpy(h, s->buf + s->pos, sizeof(h));
+		s->cur.seq = h[0];
+		s->cur.len = (size_t)h[1];
+		s->cur.klen = (size_t)h[2];
+		s->cur.mt_off = (size_t)h[3];
+		s->cur.mt_len = (size_t)h[4];
+		if (h[5] == UINT64_MAX) {	/* the text follows */
+			total = RUN_HDR + s->cur.len + s->cur.klen;
+			s->cur.plen = 0;
+		} else {
+			s->cur.off = h[5];
+			s->cur.file = (uint32_t)(h[6] >> 16);
+			s->cur.plen = (uint8_t)(h[6] >> 8);
+			s->cur.tail = (uint8_t)h[6];
+			total = RUN_HDR + s->cur.klen + s->cur.plen;
+		}
+		if (!src_ensure(so, s, total))
+			cli_fatal("%s: truncated temporary file",
+			    cli_tmp_name(s->id));
+		s->cur.text = h[5] == UINT64_MAX ? s->buf + s->pos + RUN_HDR :
+		    NULL;
+		s->cur.key = (unsigned char *)s->buf + s->pos + RUN_HDR +
+		    (s->cur.text != NULL ? s->cur.len : 0);
+		s->cur.prefix = key_prefix(so, s->cur.key, s->cur.klen);
+		s->pos += total;
+		return 1;
+	}
+}
+
+/* Heap of sources by their current record. */
+static void
+heap_down(cli_sort *so, struct src **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct src *t;
+
+		if (l < n && item_cmp(so, &h[l]->cur, &h[m]->cur) < 0)
+			m = l;
+		if (l + 1 < n && item_cmp(so, &h[l + 1]->cur, &h[m]->cur) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Merge n sources into the output, or into a new run when to_run. */
+static void
+merge(cli_sort *so, struct src *srcs, size_t n, int to_run)
+{
+	struct src **h = malloc((n + 1) * sizeof(*h));
+	size_t nh = 0, i;
+
+	if (h == NULL)
+		cli_fatal("out of memory");
+	for (i = 0; i < n; i++)
+		if (srcs[i].primed ? srcs[i].have : src_next(so, &srcs[i]))
+			h[nh++] = &srcs[i];
+	for (i = nh / 2; i-- > 0;)
+		heap_down(so, h, nh, i);
+	if (to_run)
+		run_open(so);
+	so->have_last = 0;
+	while (nh > 0) {
+		struct src *s = h[0];
+
+		if (!unique_skip(so, &s->cur)) {
+			if (to_run)
+				run_put(so, &s->cur);
+			else
+				emit(so, &s->cur);
+		}
+		if (!src_next(so, s))
+			h[0] = h[--nh];
+		heap_down(so, h, nh, 0);
+		if (!to_run)
+			cli_progress(so->games_written, 0);
+	}
+	so->have_last = 0;
+	if (to_run)
+		run_close(so);
+	else
+		oq_flush(so);
+	free(h);
+}
+
+/* How many runs can be merged at once within the budget and the open
+ * file limit. */
+static size_t
+fan_in(cli_sort *so)
+{
+	size_t k = so->o.budget / MERGE_BUF;
+	struct rlimit rl;
+
+	/* (the inputs whose games are read back stay open; FDS_KEPT for
+	 * the standard three, the output, the run written, the rejects,
+	 * a library being loaded) */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		size_t fds = (size_t)rl.rlim_cur > FDS_KEPT + 2 + so->ninfiles ?
+		    (size_t)rl.rlim_cur - FDS_KEPT - so->ninfiles : 2;
+
+		if (k > fds)
+			k = fds;
+	}
+	return k < 2 ? 2 : k;
+}
+
+/* Merge runs[first..first+n) into the output or a new run. */
+static void
+merge_runs(cli_sort *so, size_t first, size_t n, int to_run)
+{
+	struct src *s = calloc(n, sizeof(*s));
+	size_t i, share = so->o.budget / n;
+
+	if (s == NULL)
+		cli_fatal("out of memory");
+	share -= share % 64;
+	for (i = 0; i < n; i++) {
+		s[i].id = so->runs[first + i];
+		s[i].fd = open(cli_tmp_name(s[i].id), O_RDONLY);
+		if (s[i].fd < 0)
+			cli_fatal("%s: %s", cli_tmp_name(s[i].id),
+			    strerror(errno));
+#ifdef POSIX_FADV_SEQUENTIAL
+		posix_fadvise(s[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+		if (so->o.compress_temp && (s[i].zs = cd_stream_open_fd(s[i].fd,
+		    0)) == NULL)
+			cli_fatal("out of memory");
+		/* The buffer of the sort phase, shared out. */
+		s[i].cap = share;
+		s[i].buf = so->mem + i * share;
+	}
+	merge(so, s, n, to_run);
+	for (i = 0; i < n; i++) {
+		cd_stream_free(s[i].zs);
+		close(s[i].fd);
+		if (s[i].owned)
+			free(s[i].buf);
+		cli_tmp_remove(s[i].id);
+	}
+	free(s);
+}
+
+/* Merge all runs into the output, in groups first if there are more
+ * than can be open at once. */
+static void
+merge_all_runs(cli_sort *so)
+{
+	size_t k = fan_in(so), first = 0;
+
+	while (so->nruns - first > k) {
+		merge_runs(so, first, k, 1);
+		first += k;
+	}
+	merge_runs(so, first, so->nruns - first, 0);
+}
+
+/* ---- reading ---- */
+
+
+/* At most this many inputs keep their games (each keeps a descriptor
+ * open). */
+#define INFILES_MAX	64
+
+/*
+ * The index in infiles of the input f when its games can be left in it,
+ * else -1: a plain regular file (not decompressed: then f has a
+ * descriptor), without -u (which compares games' bytes), that fits in
+ * half the memory with the inputs so kept before it.  *base: where its
+ * reader starts in it.
+ */
+static long
+infile_add(cli_sort *so, FILE *f, const char *name, uint64_t *base)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	off_t at;
+	int fd = fileno(f), nfd;
+
+	if (so->o.unique || fd < 0 || so->ninfiles == INFILES_MAX ||
+	    cli_input_compressed(f) ||
+	    fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (at = lseek(fd, 0, SEEK_CUR)) < 0)
+		return -1;
+	if (pages > 0 && psize > 0 && so->infiles_bytes + (uint64_t)st.st_size >
+	    (uint64_t)pages * (uint64_t)psize / 2)
+		return -1;
+	if ((nfd = dup(fd)) < 0)
+		return -1;
+	cli_grow(&so->infiles, &so->infiles_cap, so->ninfiles, sizeof(*so->infiles), 8);
+	so->infiles[so->ninfiles].fd = nfd;
+	so->infiles[so->ninfiles].name = name;
+	so->infiles[so->ninfiles].st = st;
+	so->infiles_bytes += (uint64_t)st.st_size;
+	*base = (uint64_t)at;
+	return (long)so->ninfiles++;
+}
+
+/* Before reading games back: their files are as they were. */
+static void
+infiles_check(cli_sort *so)
+{
+	size_t i;
+
+	for (i = 0; i < so->ninfiles; i++) {
+		const struct infile *f = &so->infiles[i];
+		struct stat st;
+
+		if (fstat(f->fd, &st) != 0 || st.st_size != f->st.st_size ||
+		    st.st_mtim.tv_sec != f->st.st_mtim.tv_sec ||
+		    st.st_mtim.tv_nsec != f->st.st_mtim.tv_nsec)
+			cli_fatal("%s: changed while being sorted", f->name);
+	}
+}
+
+static void
+infiles_close(cli_sort *so)
+{
+	size_t i;
+
+	for (i = 0; i < so->ninfiles; i++)
+		close(so->infiles[i].fd);
+	free(so->infiles);
+	so->infiles = NULL;
+	so->ninfiles = so->infiles_cap = 0;
+}
+
+/* The memory an input's decompression holds (0 for plain input). */
+static size_t
+input_memory(const cd_pgn_reader *r)
+{
+	const cd_stream *zs = cd_pgn_reader_stream(r);
+
+	return zs != NULL && cd_stream_get_format(zs) != CD_STREAM_PLAIN ?
+	    cd_stream_memory(zs) : 0;
+}
+
+/* Return the heap's free pages to the system (glibc keeps them). */
+static void
+give_back_memory(void)
+{
+#ifdef __GLIBC__
+	(void)malloc_trim(0);
+#endif
+}
+
+/*
+ * -m: merge sorted inputs.  As many are open at once as the descriptor
+ * limit and -S allow: each counts what it holds once its first game is
+ * read (its reader, and its decompression: the window of a compressed
+ * input, which is decompressed without a thread of its own here);
+ * more inputs than that are merged in groups into runs first, as
+ * sort(1) does.
+ */
+static void
+merge_inputs(cli_sort *so, char **files, int nfiles)
+{
+	size_t n = nfiles ? (size_t)nfiles : 1, k = fan_in(so), first, i, m;
+
+	cli_input_unthreaded();
+	for (first = 0; first < n; first += m) {
+		struct src *s = calloc(n - first < k ? n - first : k,
+		    sizeof(*s));
+		size_t used = 0, held = 0, one = 0;
+
+		if (s == NULL)
+			cli_fatal("out of memory");
+		/* at least two, then while the next (as big as the last)
+		 * fits */
+		for (m = 0; first + m < n && m < k && (m < 2 ||
+		    held + one <= so->o.budget); m++) {
+			const char *name;
+			FILE *f = cli_open_input(nfiles ? files[first + m] :
+			    "-", &name);
+
+			if (f == NULL) {
+				so->status = 2;
+				continue;
+			}
+			s[used].f = f;
+			s[used].name = name;
+			s[used].r = cli_pgn_reader_new(f);
+			s[used].seqbase = (uint64_t)(first + m) << 40;
+			s[used].have = src_next(so, &s[used]);
+			s[used].primed = 1;
+			one = INPUT_COST + input_memory(s[used].r);
+			held += one;
+			used++;
+		}
+		merge(so, s, used, !(first == 0 && m == n));
+		for (i = 0; i < used; i++) {
+			cd_pgn_reader_free(s[i].r);
+			cli_close_input(s[i].f);
+			free(s[i].kbuf);
+		}
+		free(s);
+		/* what the group held (the decompressors' windows, freed
+		 * in pieces of the heap) is given back before the next
+		 * group or the merge of the runs takes the budget again:
+		 * else the two add up (twice -S) */
+		give_back_memory();
+	}
+	if (so->nruns > 0) {
+		mem_alloc(so);
+		merge_all_runs(so);
+		free(so->mem);
+		so->mem = NULL;
+	}
+}
+
+/* ---- the interface ---- */
+
+cli_sort *
+cli_sort_new(const struct cli_sort_opts *o)
+{
+	cli_sort *so = calloc(1, sizeof(*so));
+
+	if (so == NULL ||
+	    (so->key_seen = calloc(o->nkeys + 1, sizeof(bool))) == NULL ||
+	    (so->key_case = calloc(o->nkeys + 1, sizeof(char *))) == NULL)
+		cli_fatal("out of memory");
+	so->o = *o;
+	if (so->o.budget < CLI_SORT_MIN_BUDGET)
+		so->o.budget = CLI_SORT_MIN_BUDGET;
+	so->rw.fd = -1;
+	return so;
+}
+
+int
+cli_sort_read(cli_sort *so, FILE *f, const char *name)
+{
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	cd_status st;
+	uint64_t base = 0;
+	long file;
+	int ret;
+
+	if (so->mem == NULL) {
+		mem_alloc(so);
+		so->mem_lo = 0;
+		so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
+	}
+	file = infile_add(so, f, name, &base);
+	r = cli_pgn_reader_new(f);
+	cli_pgn_watch(r);
+	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+		cli_pgn_skipped(name, &g);
+		so->games_read++;
+		if (cli_pgn_check(name, &g)) {
+			so->games_rejected++;
+			continue;	/* (binary data or too large: not a
+					 * game to write) */
+		}
+		mem_add(so, &g, ++so->seq, file, base);
+		cli_progress(so->games_read, so->bytes + cd_pgn_reader_tell(r));
+	}
+	cli_pgn_skipped_end(name, &g);
+	so->bytes += cd_pgn_reader_tell(r);
+	ret = cli_read_end(name, st, cd_pgn_reader_error(r),
+	    cd_pgn_reader_stream(r));
+	cd_pgn_reader_free(r);
+	return ret;
+}
+
+int
+cli_sort_write(cli_sort *so)
+{
+	if (so->nruns == 0) {
+		infiles_check(so);
+		if (so->mem != NULL)
+			mem_flush(so, 1);
+	} else {
+		mem_flush(so, 0);
+		infiles_check(so);
+		merge_all_runs(so);
+	}
+	infiles_close(so);
+	free(so->stage);
+	so->stage = NULL;
+	free(so->mem);
+	so->mem = NULL;
+	return so->status;
+}
+
+int
+cli_sort_merge(cli_sort *so, char **files, int nfiles)
+{
+	merge_inputs(so, files, nfiles);
+	return so->status;
+}
+
+int
+cli_sort_check(cli_sort *so, FILE *f, const char *name)
+{
+	struct src s;
+	int ret = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.f = f;
+	s.name = name;
+	s.r = cli_pgn_reader_new(f);
+	while (ret == 0 && src_next(so, &s)) {
+		if (so->have_last) {
+			int c = keys_cmp(so, &so->last, &s.cur);
+
+			if (so->o.reverse)
+				c = -c;
+			if (c > 0 || (c == 0 && so->o.unique &&
+			    exact_cmp(so, &so->last, &s.cur) == 0)) {
+				cli_warn_at(name, s.line, 0, "game %llu is %s",
+				    (unsigned long long)s.number,
+				    c > 0 ? "out of order" :
+				    "equal to the one before it");
+				ret = 1;
+				break;
+			}
+		}
+		remember(so, &s.cur);
+	}
+	cd_pgn_reader_free(s.r);
+	free(s.kbuf);
+	return ret != 0 ? ret : so->status;
+}
+
+void
+cli_sort_free(cli_sort *so, struct cli_sort_counts *c)
+{
+	if (so == NULL)
+		return;
+	keys_warn(so);
+	if (c != NULL) {
+		c->read = so->games_read;
+		c->written = so->games_written;
+		c->rejected = so->games_rejected;
+		c->runs = so->nruns;
+	}
+	free(so->last_buf);
+	free(so->runs);
+	free(so->mt_buf[0]);
+	free(so->mt_buf[1]);
+	free(so);
+}
