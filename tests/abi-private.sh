@@ -94,11 +94,11 @@ cat >"$T/ok.c" <<'EOF'
 int
 main(void)
 {
-	cd_game_xtags x = { 0 }, y;
+	cd_game_xtags x = { 0 };
 	cd_pgn_parse_opts po = { .flags = CD_PGN_PARSE_POSITIONS };
 	cd_polyglot_make_opts mo = { .min_game = 3, .uniform = true };
 	cd_buf b = { 0 };
-	cd_error e;
+	cd_error e, f;
 	cd_board bd;
 	cd_rules r;
 	cd_game *g = cd_game_new();
@@ -107,8 +107,8 @@ main(void)
 	memset(&e, 0, sizeof(e));
 	cd_board_init(&bd);
 	cd_rules_init(&r);
-	y = x;
-	n += y.n + (y.tags != NULL) + b.len + b.cap + e.line + bd.ep;
+	f = e;
+	n += x.n + (x.tags != NULL) + b.len + b.cap + f.line + bd.ep;
 	n += r.history.len + po.flags + mo.min_game;
 	if (g != NULL && cd_game_export_tags(g, 0, &x) == CD_OK)
 		n += x.n + g->nnodes + g->ntags;

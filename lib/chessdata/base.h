@@ -68,7 +68,7 @@ extern "C" {
  * that names it gets a compiler warning (GCC and clang,
  * -Wdeprecated-declarations; the tree's own tools and tests build
  * with that warning an error).  A struct with private fields is still
- * copied and zeroed as a whole.
+ * zeroed, and copied where its comment allows, as a whole.
  */
 #if defined(CD_BUILDING_LIBRARY) || !defined(__GNUC__)
 #define CD_PRIVATE
