@@ -38,7 +38,7 @@ static const cd_openings *openings;
 
 /* make-book's options and defaults */
 static unsigned opt_max_ply = 1024;
-static cd_polyglot_make_opts mkopts = { 3, 0.0, false, false, false };
+static cd_polyglot_make_opts mkopts = { .min_game = 3 };
 static cd_polyglot_maker *maker;
 static FILE *book_out;		/* --polyglot's file */
 

@@ -251,7 +251,7 @@ parse(const char *text)
 static char *
 export(cd_game *g, unsigned flags)
 {
-	cd_buf b = { NULL, 0, 0 };
+	cd_buf b = { 0 };
 	char *s;
 
 	ck_assert_int_eq(cd_pgn_write_buf(g, flags, &b), CD_OK);
@@ -305,7 +305,7 @@ static const char *const games[] = {
 START_TEST(test_roundtrip)
 {
 	cd_game *g = parse(games[_i]), *h = cd_game_new();
-	cd_buf out = { NULL, 0, 0 };
+	cd_buf out = { 0 };
 	cd_error err;
 	size_t dropped = 99, i;
 	char *want, *got;
@@ -364,7 +364,7 @@ START_TEST(test_example_bytes)
 	cd_game *g = parse("[Event \"Club ch\"]\n[White \"Smith\"]\n"
 	    "[Black \"Jones\"]\n[Result \"1-0\"]\n\n1.e4 e5 2.Qh5 Nc6 3.Bc4 "
 	    "Nf6 4.Qxf7# 1-0\n");
-	cd_buf out = { NULL, 0, 0 };
+	cd_buf out = { 0 };
 
 	ck_assert_int_eq(cd_pgc_encode(g, 0, &out, NULL, NULL), CD_OK);
 	ck_assert_uint_eq(out.len, sizeof(reduced));
@@ -388,7 +388,7 @@ END_TEST
 /* What PGC cannot hold: an error, nothing appended. */
 START_TEST(test_unfit)
 {
-	cd_buf out = { NULL, 0, 0 };
+	cd_buf out = { 0 };
 	cd_error err;
 	char text[70000 + 200], *p;
 	cd_game *g;
@@ -459,7 +459,7 @@ START_TEST(test_long_runs)
 		CD_MOVE(21, CD_G1, 0), CD_MOVE(45, 62, 0)
 	};
 	cd_game *g = cd_game_new(), *h = cd_game_new();
-	cd_buf out = { NULL, 0, 0 };
+	cd_buf out = { 0 };
 	unsigned k, i, tagged;
 
 	for (k = 0; k < sizeof(plies) / sizeof(plies[0]); k++) {
@@ -597,8 +597,8 @@ decode_all(const void *buf, size_t len, cd_buf *text, size_t *ngames,
  * CD_ERR_CORRUPT with an offset inside the input. */
 START_TEST(test_truncation)
 {
-	cd_buf pgc = { NULL, 0, 0 }, full = { NULL, 0, 0 };
-	cd_buf part = { NULL, 0, 0 };
+	cd_buf pgc = { 0 }, full = { 0 };
+	cd_buf part = { 0 };
 	cd_error err;
 	size_t ngames, n, got, boundaries = 0;
 	cd_status st;
@@ -646,7 +646,7 @@ next_rand(void)
  * inside the input. */
 START_TEST(test_damage)
 {
-	cd_buf pgc = { NULL, 0, 0 }, text = { NULL, 0, 0 };
+	cd_buf pgc = { 0 }, text = { 0 };
 	unsigned char buf[512];
 	cd_error err;
 	size_t ngames, n, len, i;
@@ -686,8 +686,8 @@ END_TEST
  * decode as from memory. */
 START_TEST(test_stream)
 {
-	cd_buf pgc = { NULL, 0, 0 }, many = { NULL, 0, 0 };
-	cd_buf a = { NULL, 0, 0 }, b = { NULL, 0, 0 };
+	cd_buf pgc = { 0 }, many = { 0 };
+	cd_buf a = { 0 }, b = { 0 };
 	cd_pgc_reader *r;
 	cd_error err;
 	cd_game *g = cd_game_new();

@@ -163,7 +163,7 @@ entries(const cd_buf *b, cd_polyglot_entry *out, size_t max)
 START_TEST(test_make)
 {
 	cd_polyglot_maker *mk = cd_polyglot_maker_new();
-	cd_polyglot_make_opts o = { 1, 0.0, false, false, false };
+	cd_polyglot_make_opts o = { .min_game = 1 };
 	cd_polyglot_entry e[8];
 	cd_buf b = { 0 };
 	int i;

@@ -73,7 +73,7 @@ enum {
 /* Castling sides, indexes of cd_board.castle_rook[color][side]. */
 enum { CD_KINGSIDE = 0, CD_QUEENSIDE = 1 };
 
-typedef struct cd_board {
+typedef struct cd_board {	/* ABI: value */
 	cd_bitboard by_type[7];		/* [0] all pieces, [CD_PAWN..CD_KING] */
 	cd_bitboard by_color[2];
 	uint8_t squares[64];		/* piece on each square, 0 if empty */
@@ -83,7 +83,7 @@ typedef struct cd_board {
 					 * else CD_SQ_NONE */
 	uint8_t castle_rook[2][2];	/* rook square per right, or CD_SQ_NONE */
 	uint8_t chess960;		/* 1: Chess960 rules and notation */
-	uint8_t ep_hashed;		/* internal: ep is part of key */
+	uint8_t ep_hashed CD_PRIVATE;	/* ep is part of key */
 	uint32_t halfmove;		/* halfmove clock */
 	uint32_t fullmove;		/* fullmove number, from 1 */
 	uint64_t key;			/* Zobrist hash (ep only when an en

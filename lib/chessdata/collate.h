@@ -49,11 +49,12 @@ enum {
 };
 
 /* What a game is sorted by.  A NULL tag is missing (same as empty). */
-typedef struct cd_collate_game {
+typedef struct cd_collate_game {	/* ABI: reserved */
 	const char *tag[CD_COLLATE_NTAGS];
 	size_t tag_len[CD_COLLATE_NTAGS];
 	const char *movetext;
 	size_t movetext_len;
+	CD_RESERVED(2);
 } cd_collate_game;
 
 /* Fill *out from a raw game (the last tag of each name counts; the

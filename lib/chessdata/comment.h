@@ -29,12 +29,13 @@ extern "C" {
 #endif
 
 /* One command found in a comment (pointers into the text). */
-typedef struct cd_comment_cmd {
+typedef struct cd_comment_cmd {	/* ABI: reserved */
 	const char *name;	/* after the `%` */
 	size_t name_len;
 	const char *args;	/* trimmed */
 	size_t args_len;
 	size_t start, end;	/* the command's bytes: text[start..end) */
+	CD_RESERVED(2);
 } cd_comment_cmd;
 
 /*
@@ -53,7 +54,7 @@ enum {
 };
 
 /* What a comment's commands say, as numbers. */
-typedef struct cd_comment_data {
+typedef struct cd_comment_data {	/* ABI: reserved */
 	unsigned has;		/* CD_COMMENT_* of the numbers read */
 	int64_t clk_ns;		/* [%clk]: clock left, nanoseconds */
 	int64_t emt_ns;		/* [%emt]: time used by the move, ns */
@@ -61,6 +62,7 @@ typedef struct cd_comment_data {
 	int32_t eval;		/* centipawns or N of mate in N */
 	int32_t eval_depth;	/* depth after the comma, -1 if none */
 	int64_t timestamp;	/* [%timestamp N] */
+	CD_RESERVED(2);
 } cd_comment_data;
 
 enum {

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-typedef struct cd_dedup_key {
+typedef struct cd_dedup_key {	/* ABI: value */
 	uint64_t a, b;
 } cd_dedup_key;
 

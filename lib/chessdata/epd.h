@@ -38,7 +38,7 @@ typedef enum cd_epd_kind {
 	CD_EPD_MOVE		/* a legal move of am, bm, pm, sm or pv */
 } cd_epd_kind;
 
-typedef struct cd_epd_operand {
+typedef struct cd_epd_operand {	/* ABI: element */
 	cd_epd_kind kind;
 	size_t col;		/* 1-based column in the line; 0 if built */
 	const char *text;	/* NUL-terminated: the operand as written
@@ -52,7 +52,7 @@ typedef struct cd_epd_operand {
 				 * before it */
 } cd_epd_operand;
 
-typedef struct cd_epd_op {
+typedef struct cd_epd_op {	/* ABI: handed */
 	char opcode[CD_EPD_OPCODE_MAX + 1];
 	size_t col;		/* column of the opcode, 0 if built */
 	size_t count;		/* number of operands */
@@ -87,7 +87,7 @@ typedef enum cd_epd_code {
 				 * space, a tab, CRLF, byte order mark */
 } cd_epd_code;
 
-typedef struct cd_epd_finding {
+typedef struct cd_epd_finding {	/* ABI: handed */
 	cd_epd_code code;
 	bool error;		/* an error code, not a note */
 	size_t col;		/* 1-based column in the line */

@@ -39,7 +39,7 @@ typedef struct cd_openings cd_openings;
 
 /* One classification.  Strings are NUL-terminated, never NULL ("" when
  * the table has none). */
-typedef struct cd_opening {
+typedef struct cd_opening {	/* ABI: reserved */
 	const char *eco;	/* "C00" */
 	const char *name;	/* TSV: the `name` column; PGN: Opening,
 				 * then ": " Variation, then ", "
@@ -51,6 +51,7 @@ typedef struct cd_opening {
 	uint32_t ply;		/* in a classified game: the ply of the
 				 * position (1 after the first move) */
 	uint32_t line_plies;	/* the table line's own length */
+	CD_RESERVED(2);
 } cd_opening;
 
 /* An empty table; NULL when out of memory. */

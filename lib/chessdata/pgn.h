@@ -82,7 +82,7 @@ extern "C" {
  * (use cd_game_str()); both are NUL-terminated there.  The value has
  * had every control byte (tab, CR, LF, ... and DEL) turned into a space
  * (pgn(5), export format rule 4). */
-typedef struct cd_game_tag {
+typedef struct cd_game_tag {	/* ABI: element */
 	size_t name, name_len;
 	size_t value, value_len;
 } cd_game_tag;
@@ -104,7 +104,7 @@ enum {
  * escape line's text is the line after its `%`, as it came (no line end).
  * next: the next note of the same place, 0 if none (notes[0] is unused).
  */
-typedef struct cd_game_note {
+typedef struct cd_game_note {	/* ABI: element */
 	size_t text, len;
 	uint32_t next;
 	uint8_t kind;		/* CD_NOTE_* */
@@ -121,7 +121,7 @@ enum {
 };
 
 /* A set of NAGs: bit n of bits[n / 64] for $n. */
-typedef struct cd_game_nagset {
+typedef struct cd_game_nagset {	/* ABI: value */
 	uint64_t bits[4];
 } cd_game_nagset;
 
@@ -130,7 +130,7 @@ typedef struct cd_game_nagset {
  * bytes.  NAGs live in the game's nagsets (read them with
  * cd_game_nag_next), notes in its notes.
  */
-typedef struct cd_game_node {
+typedef struct cd_game_node {	/* ABI: element */
 	cd_move move;		/* CD_MOVE_NONE in nodes[0]; CD_MOVE_NULL
 				 * for a null move */
 	uint8_t flags;		/* CD_NODE_* */
@@ -166,10 +166,10 @@ typedef struct cd_game_node {
 } cd_game_node;
 
 /*
- * A game.  Read the fields freely; change it only through the functions
- * below.
+ * A game.  Read the fields freely (priv is the library's); change it
+ * only through the functions below.
  */
-typedef struct cd_game {
+typedef struct cd_game {	/* ABI: handed */
 	/* string store: tag names and values, note texts */
 	char *str;
 	size_t str_len;
@@ -193,8 +193,8 @@ typedef struct cd_game {
 				 * there was none (the Result tag then
 				 * decides, see cd_game_result) */
 
-	/* Private: the arrays' capacities, the builder's state. */
-	struct cd__game_priv *priv;
+	/* The arrays' capacities, the builder's state. */
+	struct cd__game_priv *priv CD_PRIVATE;
 
 	/* Parsed with CD_PGN_PARSE_POSITIONS: the position after each
 	 * node's move, positions[0] the start, one for each of the nnodes
@@ -275,7 +275,7 @@ CD_API cd_pgn_result cd_game_result(const cd_game *g);
 CD_API void cd_game_set_result(cd_game *g, cd_pgn_result r);
 
 /* One tag of the export form: pointers valid until the game changes. */
-typedef struct cd_game_xtag {
+typedef struct cd_game_xtag {	/* ABI: element */
 	const char *name;
 	size_t name_len;
 	const char *value;
@@ -306,13 +306,14 @@ enum {
  * again): CD_OK, or CD_ERR_NOMEM.  x starts as { 0 }, may be used for
  * any number of games, and is freed with cd_game_xtags_free.
  */
-typedef struct cd_game_xtags {
+typedef struct cd_game_xtags {	/* ABI: reserved */
 	cd_game_xtag *tags;
 	size_t n;
-	size_t cap;		/* private */
-	char fen[CD_FEN_MAX];	/* private: the FEN tag's value */
-	cd_game_xtag local[24];	/* private: tags while they fit (x is not
-				 * to be copied) */
+	size_t cap CD_PRIVATE;
+	char fen[CD_FEN_MAX] CD_PRIVATE;	/* the FEN tag's value */
+	cd_game_xtag local[24] CD_PRIVATE;	/* tags while they fit (x
+						 * is not to be copied) */
+	CD_RESERVED(2);
 } cd_game_xtags;
 CD_API cd_status cd_game_export_tags(const cd_game *g, unsigned flags,
     cd_game_xtags *x);
@@ -409,7 +410,7 @@ CD_API size_t cd_game_end_fen(const cd_game *g, char *buf);
  * The next move, before it is played, is g->nodes[g->nodes[w.node].next]
  * (none when that index is 0).
  */
-typedef struct cd_game_walk {
+typedef struct cd_game_walk {	/* ABI: reserved */
 	cd_rules rules;		/* the position reached (rules.board), the
 				 * moves played (rules.plies), the
 				 * positions since the last pawn move or
@@ -420,6 +421,7 @@ typedef struct cd_game_walk {
 	bool track;		/* positions are kept for repetitions: as
 				 * cd_game_walk_start was asked, until
 				 * memory ran out */
+	CD_RESERVED(2);
 } cd_game_walk;
 
 CD_API void cd_game_walk_init(cd_game_walk *w);
@@ -491,7 +493,7 @@ enum {
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,
     unsigned long col, const char *msg);
 
-typedef struct cd_pgn_parse_opts {
+typedef struct cd_pgn_parse_opts {	/* ABI: reserved */
 	const cd_san_lang *lang;	/* NULL: English (and figurines) */
 	unsigned flags;			/* CD_PGN_PARSE_* */
 	/* Called for every normalization worth telling (duplicate tag,
@@ -504,6 +506,7 @@ typedef struct cd_pgn_parse_opts {
 	 * kept and that a user must hear of (a FEN castling right the
 	 * position cannot have, cleared); NULL: not told. */
 	cd_pgn_warn_fn *notice;
+	CD_RESERVED(4);
 } cd_pgn_parse_opts;
 
 /*

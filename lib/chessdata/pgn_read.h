@@ -120,7 +120,7 @@ extern "C" {
  * The reader keeps a game's copies one after the other in tag order
  * (name, NUL, value, NUL, next name...), so they can be copied as one
  * block, from tags[0].name to the NUL after the last value. */
-typedef struct cd_pgn_tag {
+typedef struct cd_pgn_tag {	/* ABI: element */
 	const char *name;
 	size_t name_len;
 	const char *value;
@@ -149,7 +149,7 @@ enum {
  * One game as read.  Everything points into the reader and stays valid
  * until the next call of cd_pgn_reader_next() or cd_pgn_reader_free().
  */
-typedef struct cd_pgn_raw_game {
+typedef struct cd_pgn_raw_game {	/* ABI: reserved */
 	const char *text;	/* the game's original bytes */
 	size_t len;
 	uint64_t offset;	/* of text[0] in the input (after a BOM too) */
@@ -170,6 +170,7 @@ typedef struct cd_pgn_raw_game {
 	/* Text that was skipped since the previous game (see above). */
 	uint64_t skipped_bytes;
 	unsigned long skipped_line;	/* its first line; 0 if none */
+	CD_RESERVED(4);
 } cd_pgn_raw_game;
 
 typedef struct cd_pgn_reader cd_pgn_reader;

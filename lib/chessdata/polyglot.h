@@ -44,7 +44,7 @@ CD_API uint16_t cd_polyglot_move(cd_move m);
 CD_API cd_move cd_polyglot_move_legal(const cd_board *b, uint16_t pm);
 
 /* One entry of a book. */
-typedef struct cd_polyglot_entry {
+typedef struct cd_polyglot_entry {	/* ABI: value */
 	uint64_t key;
 	uint16_t move;
 	uint16_t weight;
@@ -84,12 +84,13 @@ CD_API size_t cd_polyglot_find(const unsigned char *book, size_t len,
  */
 typedef struct cd_polyglot_maker cd_polyglot_maker;
 
-typedef struct cd_polyglot_make_opts {
+typedef struct cd_polyglot_make_opts {	/* ABI: reserved */
 	unsigned min_game;	/* make-book's -min-game (default 3) */
 	double min_score;	/* -min-score / 100 (default 0) */
 	bool no_white;		/* -only-black: no White moves */
 	bool no_black;		/* -only-white: no Black moves */
 	bool uniform;		/* -uniform: every weight 1 */
+	CD_RESERVED(4);
 } cd_polyglot_make_opts;
 
 /* NULL when out of memory. */

@@ -101,9 +101,11 @@ CD_API unsigned cd_ending_first(unsigned set);
  * Position history for repetition counts: the keys since the last
  * irreversible move.  Keep one per line of play; push after each move.
  */
-typedef struct cd_history {
+typedef struct cd_history {	/* ABI: reserved */
 	uint64_t *keys;
-	size_t len, cap;
+	size_t len;
+	size_t cap CD_PRIVATE;
+	CD_RESERVED(1);
 } cd_history;
 
 CD_API void cd_history_init(cd_history *h);
@@ -125,10 +127,11 @@ CD_API unsigned cd_board_endings(const cd_board *b, const cd_history *h);
  * before the first use, cd_rules_free after the last (start may be
  * called again and again in between, reusing the memory).
  */
-typedef struct cd_rules {
+typedef struct cd_rules {	/* ABI: reserved */
 	cd_board board;		/* the last position pushed */
 	cd_history history;	/* keys since the last irreversible move */
 	uint32_t plies;		/* moves pushed since the start */
+	CD_RESERVED(2);
 } cd_rules;
 
 CD_API void cd_rules_init(cd_rules *r);

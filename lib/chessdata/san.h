@@ -26,7 +26,7 @@ CD_API size_t cd_san_write_bare(const cd_board *b, cd_move m, char *buf);
 
 /* Piece letters of a language, for reading: six letters for
  * P N B R Q K in that order. */
-typedef struct cd_san_lang {
+typedef struct cd_san_lang {	/* ABI: value */
 	char letters[6];
 } cd_san_lang;
 

@@ -18,7 +18,7 @@ extern "C" {
 
 /* One period; numbers as spans of the tag value (digits, maybe a point
  * and more digits, leading zeros dropped). */
-typedef struct cd_tc_period {
+typedef struct cd_tc_period {	/* ABI: element */
 	uint32_t moves;		/* moves of the period, 0: to the end */
 	const char *seconds;	/* its time */
 	size_t seconds_len;

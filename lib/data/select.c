@@ -427,7 +427,7 @@ compile(cd_select *s, struct tagcond *t, const char *re, const char **why,
 {
 	int fl = REG_EXTENDED | REG_NOSUB, rc = 0;
 	size_t n = strlen(re);
-	cd_buf u = { NULL, 0, 0 };
+	cd_buf u = { 0 };
 	regex_t *failed = NULL;
 
 	if (s->flags & CD_SELECT_ICASE)
@@ -1293,7 +1293,7 @@ tag_text(const cd_pgn_tag *tag, cd_buf *tmp, size_t *len)
 static bool
 re_match(const struct tagcond *t, const cd_pgn_tag *tag)
 {
-	cd_buf tmp = { NULL, 0, 0 };
+	cd_buf tmp = { 0 };
 	const char *v;
 	size_t n;
 	bool ok;
@@ -1359,7 +1359,7 @@ tag_compare(const cd_select *s, const struct tagcond *t, const char *v,
 static bool
 tag_holds(const cd_select *s, const struct tagcond *t, const cd_pgn_tag *g)
 {
-	cd_buf tmp = { NULL, 0, 0 };
+	cd_buf tmp = { 0 };
 	const char *v;
 	size_t n;
 	bool ok;

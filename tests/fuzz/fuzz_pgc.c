@@ -30,8 +30,8 @@ const char *const fuzz_seeds[] = {
 static void
 check_game(cd_game *g, cd_game *g2)
 {
-	cd_buf b = { NULL, 0, 0 }, b2 = { NULL, 0, 0 };
-	cd_buf enc = { NULL, 0, 0 };
+	cd_buf b = { 0 }, b2 = { 0 };
+	cd_buf enc = { 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *pr;
 	cd_pgc_reader *cr;

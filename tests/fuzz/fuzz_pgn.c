@@ -136,8 +136,8 @@ check_export(const char *s, size_t len, unsigned flags)
 static void
 check_fixed_point(cd_game *g2, const cd_buf *b, unsigned flags)
 {
-	cd_pgn_parse_opts opts = { NULL, 0, on_warn, NULL };
-	cd_buf b2 = { NULL, 0, 0 };
+	cd_pgn_parse_opts opts = { .warn = on_warn };
+	cd_buf b2 = { 0 };
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
 	cd_error err;
@@ -190,7 +190,7 @@ check_positions(const cd_game *g)
 static void
 check_pgc(cd_game *g, cd_game *g3, const cd_buf *b)
 {
-	cd_buf enc = { NULL, 0, 0 }, b3 = { NULL, 0, 0 };
+	cd_buf enc = { 0 }, b3 = { 0 };
 	cd_pgc_reader *r;
 	cd_error err;
 	cd_status st;
@@ -226,8 +226,8 @@ check_pgc(cd_game *g, cd_game *g3, const cd_buf *b)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	cd_pgn_parse_opts opts = { NULL, 0, on_warn, NULL };
-	cd_buf b = { NULL, 0, 0 };
+	cd_pgn_parse_opts opts = { .warn = on_warn };
+	cd_buf b = { 0 };
 	cd_game *g, *g2;
 	cd_pgn_raw_game raw;
 	cd_pgn_reader *r;
