@@ -176,6 +176,10 @@ END {
 			calls++
 		}
 	}
+	if (objects > 0 && calls == 0) {
+		print "FAIL: no call read between the objects (nm read nothing)"
+		bad = 1
+	}
 	if (draw != "") {
 		nf = split("cli data pgn epd pgc stream core common", fo, " ")
 		print "The layers (a folder calls only those on its line and below;"
