@@ -1045,6 +1045,23 @@ read_book(void)
 	cli_close_input(f);
 }
 
+/* The TSV header line: the names of the columns written. */
+static void
+tsv_header(void)
+{
+	int i;
+	bool first = true;
+
+	for (i = 0; i < C_N; i++)
+		if (col_on(i)) {
+			if (!first)
+				put("\t", 1);
+			puts_(col_names[i]);
+			first = false;
+		}
+	put("\n", 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1171,19 +1188,8 @@ main(int argc, char **argv)
 	} else {
 		cd_buf line = { 0 };
 
-		if (opt_format == FMT_TSV) {
-			int i;
-			bool first = true;
-
-			for (i = 0; i < C_N; i++)
-				if (col_on(i)) {
-					if (!first)
-						put("\t", 1);
-					puts_(col_names[i]);
-					first = false;
-				}
-			put("\n", 1);
-		}
+		if (opt_format == FMT_TSV)
+			tsv_header();
 		walk(&root, opt_depth, &line, 0);
 		if (opt_format == FMT_TEXT)
 			text_table();

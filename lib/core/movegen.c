@@ -120,6 +120,37 @@ gen_pawns(const cd_board *b, cd_move *out, int mode, int *count,
 	return out;
 }
 
+/* Castling, with the king on ksq (kbb: our kings) not in check: king
+ * and rook paths clear, king path not attacked; to_mask as generate's. */
+static inline __attribute__((always_inline)) cd_move *
+gen_castles(const cd_board *b, cd_move *out, int mode, int *count, int us,
+    int ksq, cd_bitboard kbb, cd_bitboard occ, cd_bitboard to_mask)
+{
+	int them = us ^ 1, s;
+
+	for (s = 0; s < 2; s++) {
+		int rsq = b->castle_rook[us][s];
+		cd_bitboard path, occ2;
+
+		if (rsq == CD_SQ_NONE || !(to_mask & CD_BB(rsq)) ||
+		    cd__castle_clear(b, us, s, ksq, &path) < 0)
+			continue;
+		/* with king and rook lifted; the destination is tested even
+		 * when the king does not move (the rook may have shielded
+		 * it) */
+		occ2 = occ ^ kbb ^ CD_BB(rsq);
+		while (path && !cd__attackers(b, cd__lsb(path), them, occ2))
+			path &= path - 1;
+		if (path)
+			continue;	/* the king would pass an attacked square */
+		if (mode == GEN_COUNT)
+			(*count)++;
+		else
+			*out++ = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
+	}
+	return out;
+}
+
 /*
  * The generator.  types: bit mask of piece types wanted (1 << CD_PAWN,
  * ...); to_mask: destination squares wanted (castling counts as the
@@ -267,31 +298,9 @@ generate(const cd_board *b, cd_move *list, int mode, unsigned types,
 		}
 	}
 
-	/* castling: king and rook paths clear, king path not attacked */
-	if ((types & (1u << CD_KING)) && !checkers) {
-		int s;
-
-		for (s = 0; s < 2; s++) {
-			int rsq = b->castle_rook[us][s];
-			cd_bitboard path, occ2;
-
-			if (rsq == CD_SQ_NONE || !(to_mask & CD_BB(rsq)) ||
-			    cd__castle_clear(b, us, s, ksq, &path) < 0)
-				continue;
-			/* with king and rook lifted; the destination is tested
-			 * even when the king does not move (the rook may have
-			 * shielded it) */
-			occ2 = occ ^ kbb ^ CD_BB(rsq);
-			while (path && !cd__attackers(b, cd__lsb(path), them, occ2))
-				path &= path - 1;
-			if (path)
-				continue;	/* the king would pass an attacked square */
-			if (mode == GEN_COUNT)
-				count++;
-			else
-				*out++ = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
-		}
-	}
+	if ((types & (1u << CD_KING)) && !checkers)
+		out = gen_castles(b, out, mode, &count, us, ksq, kbb, occ,
+		    to_mask);
 done:
 	return mode == GEN_COUNT ? count : (int)(out - list);
 }

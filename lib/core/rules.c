@@ -10,7 +10,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/internal.h"
 #include "core/bits.h"
@@ -215,23 +214,3 @@ cd_result_contradiction(const cd_board *b, unsigned endings,
 	return NULL;
 }
 
-/* Whether s (n bytes) ends with the ASCII text t, ignoring case. */
-static bool
-ends_with(const char *s, size_t n, const char *t)
-{
-	size_t k = strlen(t);
-
-	return n >= k && strncasecmp(s + n - k, t, k) == 0;
-}
-
-bool
-cd_game_lost_on_time(const cd_game *g)
-{
-	size_t n;
-	const char *v = cd_game_tag_value(g, "Termination", &n);
-
-	/* the standard's and lichess's "time forfeit", chess.com's
-	 * "... won on time" */
-	return v != NULL && ((n == strlen("time forfeit") &&
-	    ends_with(v, n, "time forfeit")) || ends_with(v, n, " on time"));
-}

@@ -2,7 +2,7 @@
 /*
  * epd/read.c: the EPD line reader (cd_epd_reader): lines of any length
  * from a file, a descriptor, a stream or memory, compressed or not, with
- * their numbers and offsets (epd.c's cd_epd_read parses them).
+ * their numbers and offsets (epd/parse.c's cd_epd_read parses them).
  * chess-perft reads its suites with it too.
  */
 #include "config.h"

@@ -3,7 +3,8 @@
  * pgn/tags.c: a game's tags: the known names found without a compare,
  * the index of the others, adding (one at a time or a whole block from
  * the reader), finding, removing, and the export order (seven tag
- * roster first, then the rest by name).  The rest of the game model and
+ * roster first, then the rest by name), and whether the Termination
+ * tag says the game was lost on time.  The rest of the game model and
  * the builder are pgn/game.c's.
  */
 #include "config.h"
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pgn/pgn_internal.h"
 
@@ -682,4 +684,25 @@ void
 cd_game_set_result(cd_game *g, cd_pgn_result r)
 {
 	g->result = r;
+}
+
+/* Whether s (n bytes) ends with the ASCII text t, ignoring case. */
+static bool
+ends_with(const char *s, size_t n, const char *t)
+{
+	size_t k = strlen(t);
+
+	return n >= k && strncasecmp(s + n - k, t, k) == 0;
+}
+
+bool
+cd_game_lost_on_time(const cd_game *g)
+{
+	size_t n;
+	const char *v = cd_game_tag_value(g, "Termination", &n);
+
+	/* the standard's and lichess's "time forfeit", chess.com's
+	 * "... won on time" */
+	return v != NULL && ((n == strlen("time forfeit") &&
+	    ends_with(v, n, "time forfeit")) || ends_with(v, n, " on time"));
 }

@@ -70,6 +70,7 @@ struct frames {
 	pthread_cond_t cvw;	/* room for the workers and the splitter
 				 * (s->cv: output for the reader) */
 	unsigned workers, njobs;
+	const struct part_ops *parts;	/* the workers' decoders */
 	pthread_t *wt;		/* the workers */
 	unsigned started;	/* workers running */
 	struct job *jobs;	/* njobs slots, used in turn */
@@ -236,7 +237,7 @@ worker(void *arg)
 			pthread_cond_wait(&fr->cvw, &s->mu);
 		if (s->quit) {
 			pthread_mutex_unlock(&s->mu);
-			cd_stream_free(d);
+			fr->parts->free(d);
 			return NULL;
 		}
 		j = &fr->jobs[fr->taken++ % fr->njobs];
@@ -247,9 +248,9 @@ worker(void *arg)
 		if (d != NULL && d->st == CD_OK)
 			part_reset(d, j);
 		else {
-			cd_stream_free(d);
-			d = cd__stream_open_part(j->c, j->clen, j->base,
-			    s->fmt, s->memlimit);
+			fr->parts->free(d);
+			d = fr->parts->open(j->c, j->clen, j->base, s->fmt,
+			    s->memlimit);
 		}
 		if (d == NULL) {
 			struct serr e;
@@ -491,11 +492,13 @@ frames_quit(cd_stream *s)
 
 /*
  * Decode the zstd input of s on workers threads (0: one per CPU, at
- * most WORKERS_MAX) and a splitting one.  False when they cannot be
+ * most WORKERS_MAX) and a splitting one; the workers' decoders come
+ * from parts->open, and go by parts->free.  False when they cannot be
  * had (s is then as before).
  */
 bool
-cd__stream_frames_start(cd_stream *s, unsigned workers)
+cd__stream_frames_start(cd_stream *s, unsigned workers,
+    const struct part_ops *parts)
 {
 	struct frames *fr;
 	long ncpu;
@@ -509,6 +512,7 @@ cd__stream_frames_start(cd_stream *s, unsigned workers)
 	if ((fr = calloc(1, sizeof(*fr))) == NULL)
 		return false;
 	fr->workers = workers;
+	fr->parts = parts;
 	fr->njobs = workers + 2;
 	fr->jobs = calloc(fr->njobs, sizeof(*fr->jobs));
 	fr->wt = calloc(workers, sizeof(*fr->wt));

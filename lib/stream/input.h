@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * input.h: where the readers of games and lines (pgn/read.c, epd.c,
+ * input.h: where the readers of games and lines (pgn/read.c, epd/read.c,
  * pgc.c) get their bytes.  An input is a file the reader opened itself
  * (and closes), a descriptor or a stream of the caller's, or a stdio
  * FILE; every one but a FILE without a descriptor is read through a

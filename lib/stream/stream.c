@@ -339,8 +339,11 @@ cd_stream_open_mem_limit(const void *buf, size_t len, unsigned flags,
 	return s;
 }
 
-cd_stream *
-cd__stream_open_part(const void *buf, size_t len, uint64_t base,
+/* A stream decoding the frames at buf (len bytes, the whole of them),
+ * found at offset base of the input: a worker's decoder of zstd frames
+ * (stream/frames.c, given it through parts). */
+static cd_stream *
+open_part(const void *buf, size_t len, uint64_t base,
     cd_stream_format f, uint64_t memlimit)
 {
 	cd_stream *s = cd__stream_alloc(memlimit);
@@ -358,6 +361,9 @@ cd__stream_open_part(const void *buf, size_t len, uint64_t base,
 	}
 	return s;
 }
+
+/* What the threads open and free a worker's decoder with. */
+static const struct part_ops parts = { open_part, cd_stream_free };
 
 cd_stream_format
 cd_stream_get_format(const cd_stream *s)
@@ -411,7 +417,7 @@ cd_stream_read(cd_stream *s, void *buf, size_t cap, size_t *n)
 		unsigned workers = (unsigned)s->want_thread - 1;
 
 		s->want_thread = 0;
-		cd__stream_thread_start(s, workers);
+		cd__stream_thread_start(s, workers, &parts);
 	}
 	if (!s->threaded) {
 		/* a decoder may end a call with nothing (a skippable frame

@@ -6,6 +6,7 @@
  *	stream/formats.c	formats: names, magic bytes, loading the libraries
  *	stream.c	reading: opening, the decoding loop, errors
  *	stream/thread.c	the decompressing thread and its ring of blocks
+ *	stream/frames.c	zstd frames decoded on several threads
  *	stream/write.c	writing: the encoding loop
  *	stream/file.c	a stream as a stdio FILE
  *	stream/zstd.c, stream/gzip.c, stream/bzip2.c, stream/xz.c
@@ -17,6 +18,7 @@
 #define CHESSDATA_STREAM_INT_H
 
 #include <pthread.h>
+#include <string.h>
 
 #include "common/internal.h"
 
@@ -235,25 +237,54 @@ cd__stream_in_at(const cd_stream *s)
 	return s->in_off + s->in_pos;
 }
 
+/*
+ * What the threads need of stream.c, given to them at start, so that
+ * the calls go one way (stream.c calls stream/thread.c, which calls
+ * stream/frames.c; neither calls back up): a stream decoding the frames
+ * at buf (len bytes, the whole of them), found at offset base of the
+ * input, for a worker of stream/frames.c; and its end.
+ */
+struct part_ops {
+	cd_stream *(*open)(const void *buf, size_t len, uint64_t base,
+	    cd_stream_format f, uint64_t memlimit);
+	void (*free)(cd_stream *s);
+};
+
 /* stream/frames.c: zstd frames on several threads */
-bool cd__stream_frames_start(cd_stream *s, unsigned workers);
+bool cd__stream_frames_start(cd_stream *s, unsigned workers,
+    const struct part_ops *parts);
 cd_status cd__stream_frames_read(cd_stream *s, void *buf, size_t cap,
     size_t *n, const struct serr **err);
 void cd__stream_frames_stop(cd_stream *s);
 size_t cd__stream_frames_memory(const cd_stream *s);
-/* stream.c: a stream decoding the frames at buf (len bytes, the whole
- * of them), found at offset base of the input */
-cd_stream *cd__stream_open_part(const void *buf, size_t len, uint64_t base,
-    cd_stream_format f, uint64_t memlimit);
 
 /* stream/thread.c; the read's end comes with its error in *err (an
  * error the threads gave with their last block, not s->derr, which
  * may still be theirs) */
-void cd__stream_thread_start(cd_stream *s, unsigned workers);
+void cd__stream_thread_start(cd_stream *s, unsigned workers,
+    const struct part_ops *parts);
 cd_status cd__stream_thread_read(cd_stream *s, void *buf, size_t cap,
     size_t *n, const struct serr **err);
-bool cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
-    size_t cap, size_t *n);
 void cd__stream_thread_stop(cd_stream *s);
+
+/* Up to cap of the bytes of block b not yet given (s->cur of them
+ * are) into buf; false when none is left (stream/thread.c's ring and
+ * stream/frames.c's jobs alike). */
+static inline bool
+cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
+    size_t cap, size_t *n)
+{
+	size_t m;
+
+	if (s->cur >= b->len)
+		return false;
+	m = b->len - s->cur;
+	if (m > cap)
+		m = cap;
+	memcpy(buf, b->data + s->cur, m);
+	s->cur += m;
+	*n = m;
+	return true;
+}
 
 #endif

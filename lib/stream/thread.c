@@ -48,15 +48,18 @@ dec_thread(void *arg)
 
 
 /* Run the decoder of s on a thread of its own (when the ring's memory
- * and the thread can be had; else s stays unthreaded). */
+ * and the thread can be had; else s stays unthreaded); zstd frames on
+ * workers threads, which open their decoders with parts. */
 void
-cd__stream_thread_start(cd_stream *s, unsigned workers)
+cd__stream_thread_start(cd_stream *s, unsigned workers,
+    const struct part_ops *parts)
 {
 	unsigned i;
 	size_t cap;
 	char *ring;
 
-	if (s->fmt == CD_STREAM_ZSTD && cd__stream_frames_start(s, workers))
+	if (s->fmt == CD_STREAM_ZSTD && cd__stream_frames_start(s, workers,
+	    parts))
 		return;
 	/* (one allocation: few page faults) */
 	if ((ring = cd__huge_alloc(RING * BLOCK, &cap)) == NULL)
@@ -74,25 +77,6 @@ cd__stream_thread_start(cd_stream *s, unsigned workers)
 	free(ring);
 	for (i = 0; i < RING; i++)
 		s->ring[i].data = NULL;
-}
-
-/* Up to cap of the bytes of block b not yet given (s->cur of them
- * are) into buf; false when none is left. */
-bool
-cd__stream_block_take(cd_stream *s, const struct block *b, void *buf,
-    size_t cap, size_t *n)
-{
-	size_t m;
-
-	if (s->cur >= b->len)
-		return false;
-	m = b->len - s->cur;
-	if (m > cap)
-		m = cap;
-	memcpy(buf, b->data + s->cur, m);
-	s->cur += m;
-	*n = m;
-	return true;
 }
 
 /* Up to cap bytes from the ring: CD_OK with *n > 0, or the decoder's
