@@ -9,17 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "pgn/pgn_internal.h"
-
-/* ---- character classes ---- */
-
-#define cls cd__pgn_cls
-
-#define U(c)		((unsigned char)(c))
-#define IS_WS(c)	(cls[U(c)] & K_WS)
-#define IS_DIGIT(c)	(cls[U(c)] & K_DIGIT)
-#define IS_HSPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
-			    (c) == '\v' || (c) == '\f')
+#include "pgn/lex.h"
 
 /* ---- results ---- */
 
@@ -76,7 +66,7 @@ cd_pgn_result_parse(const char *s, size_t len)
 		return CD_PGN_RESULT_NONE;
 	if (len == 1 && s[0] == '*')
 		return CD_PGN_RESULT_UNKNOWN;
-	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
+	if (s[0] != '0' && s[0] != '1' && CD__U(s[0]) != 0xc2)
 		return CD_PGN_RESULT_NONE;
 	/* the canonical markers first, as they are */
 	if (len == 3 && s[1] == '-' && s[0] == '1' && s[2] == '0')
@@ -140,7 +130,7 @@ static inline const char *
 skip_ws(const char *p, const char *e, unsigned long *lines,
     const char **last)
 {
-	while (p < e && IS_WS(*p)) {
+	while (p < e && CD__IS_WS(*p)) {
 		if (*p == '\n') {
 			++*lines;
 			*last = p;
@@ -347,7 +337,7 @@ lex_skip_to(cd_pgn_lexer *lx, const char *to)
 static size_t
 utf8_len(const char *p, const char *e)
 {
-	unsigned c = U(*p);
+	unsigned c = CD__U(*p);
 	size_t n, i;
 
 	if (c < 0xc2 || c > 0xf4)
@@ -356,7 +346,7 @@ utf8_len(const char *p, const char *e)
 	if ((size_t)(e - p) < n)
 		return 1;
 	for (i = 1; i < n; i++)
-		if ((U(p[i]) & 0xc0) != 0x80)
+		if ((CD__U(p[i]) & 0xc0) != 0x80)
 			return 1;
 	return n;
 }
@@ -386,9 +376,9 @@ move_word_end(const char *p, const char *e)
 	size_t k;
 
 	while (p < e) {
-		if (cls[U(*p)] & K_MOVE) {
+		if (CD__CLS(*p) & K_MOVE) {
 			p++;
-		} else if (U(*p) == 0xc2 && e - p >= 2 && U(p[1]) == 0xbd) {
+		} else if (CD__U(*p) == 0xc2 && e - p >= 2 && CD__U(p[1]) == 0xbd) {
 			p += 2;		/* ½ in ½-½ */
 		} else if ((k = move_mb(p, e)) > 0) {
 			p += k;
@@ -412,7 +402,7 @@ ep_glued(const char *p, const char *q, const char *e)
 {
 	const char *r;
 
-	if (q - p < 4 || q[-1] != 'e' || !IS_DIGIT(q[-2]) || e - q < 3 ||
+	if (q - p < 4 || q[-1] != 'e' || !CD__IS_DIGIT(q[-2]) || e - q < 3 ||
 	    q[0] != '.' || q[1] != 'p' || q[2] != '.')
 		return q;
 	for (r = q + 3; r < e && (*r == '+' || *r == '#'); r++)
@@ -501,7 +491,7 @@ is_nullmove(const char *w, size_t n)
 static int
 lex_delim(const char *p, const char *e)
 {
-	return p == e || (cls[U(*p)] & K_DELIM) || *p == '!' || *p == '?' ||
+	return p == e || (CD__CLS(*p) & K_DELIM) || *p == '!' || *p == '?' ||
 	    *p == '$' || *p == '{' || *p == ';';
 }
 
@@ -534,7 +524,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	/* The common tokens first: a move word in ASCII that cannot be
 	 * castling, a null move or an en passant mark, and a move number
 	 * with its periods. */
-	c = U(*p);
+	c = CD__U(*p);
 	if (cd__plain_move_start(p, e)) {
 		q = cd__move_ascii_end(p, e, &more);
 		if (more)
@@ -546,7 +536,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	if (c >= '1' && c <= '9') {
 		long n = 0;
 
-		for (q = p; q < e && IS_DIGIT(*q) && n < 100000000; q++)
+		for (q = p; q < e && CD__IS_DIGIT(*q) && n < 100000000; q++)
 			n = n * 10 + (*q - '0');
 		if (q < e && *q == '.') {
 			const char *d = q;
@@ -604,7 +594,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 		t->num = CD_PGN_RESULT_UNKNOWN;
 		goto single;
 	case '$':
-		while (q < e && IS_DIGIT(*q))
+		while (q < e && CD__IS_DIGIT(*q))
 			q++;
 		if (q == p + 1)
 			break;
@@ -692,11 +682,11 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 
 	/* Numbers: move numbers, markers, castling and null moves with
 	 * zeros. */
-	if (IS_DIGIT(*p) || (U(*p) == 0xc2 && e - p >= 2 &&
-	    U(p[1]) == 0xbd)) {
+	if (CD__IS_DIGIT(*p) || (CD__U(*p) == 0xc2 && e - p >= 2 &&
+	    CD__U(p[1]) == 0xbd)) {
 		const char *d = p;
 
-		while (d < e && IS_DIGIT(*d))
+		while (d < e && CD__IS_DIGIT(*d))
 			d++;
 		if (d > p && d < e && *d == '.') {
 			t->type = CD_PGN_TOK_MOVENUM;
@@ -722,7 +712,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 			t->flags |= CD_PGN_TOKF_NULLMOVE;
 			goto span;
 		}
-		if (d > p && (d == q || (d < e && (cls[U(*d)] & K_LETTER)))) {
+		if (d > p && (d == q || (d < e && (CD__CLS(*d) & K_LETTER)))) {
 			/* Digits alone, or digits glued to a move. */
 			t->type = CD_PGN_TOK_MOVENUM;
 			q = d;
@@ -773,7 +763,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	}
 
 	/* Move words. */
-	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
+	if ((CD__CLS(*p) & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
 		q = ep_glued(p, move_word_end(p, e), e);
 		t->type = CD_PGN_TOK_MOVE;
 		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
@@ -793,7 +783,7 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 
 number:
 	t->num = 0;
-	for (const char *d = p; d < e && IS_DIGIT(*d); d++)
+	for (const char *d = p; d < e && CD__IS_DIGIT(*d); d++)
 		t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
 		    t->num * 10 + (*d - '0');
 	goto span;

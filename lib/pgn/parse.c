@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
+#include "pgn/reader.h"
 
 struct parse {
 	cd_game *g;
