@@ -100,6 +100,100 @@ cd__lex_blanks(cd_pgn_lexer *lx)
 	lx->p = p;
 }
 
+/* ---- the lexer's fast path, for the parser ---- */
+
+/* What cd__lex_fast finds next. */
+enum {
+	CD__LEX_END,		/* the end of the text */
+	CD__LEX_WORD,		/* a word the fast SAN reader may take */
+	CD__LEX_OTHER		/* anything else: for cd_pgn_lex_next */
+};
+
+/*
+ * The bulk of movetext without a token: past the white space and the
+ * move numbers (with their periods) at lx's place, what comes next:
+ * CD__LEX_WORD, a word at *at that may be a move in ASCII letters and
+ * digits (castling as "O-O" too) up to *wend; CD__LEX_OTHER, anything
+ * else at *at; or CD__LEX_END.  lx stands at *at: cd__lex_skip moves it
+ * past a word taken, else cd_pgn_lex_next reads from there.
+ */
+static inline int
+cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
+{
+	const char *q, *e = lx->end, *w;
+
+	for (;;) {
+		q = lx->p;
+		/* one space before a word, mostly */
+		if (e - q >= 2 && q[0] == ' ' && CD__U(q[1]) > 0x20) {
+			lx->p = ++q;
+		} else {
+			cd__lex_blanks(lx);
+			q = lx->p;
+			if (q == e)
+				return CD__LEX_END;
+		}
+		*at = q;
+		if (*q >= '1' && *q <= '9') {
+			for (w = q + 1; w < e && *w >= '0' && *w <= '9'; w++)
+				;
+			if (w < e && *w == '.') {
+				while (w < e && *w == '.')
+					w++;
+				lx->p = w;
+				continue;
+			}
+			return CD__LEX_OTHER;
+		}
+		if (cd__plain_move_start(q, e) || *q == 'O') {
+			*wend = cd__word_end(q, e);
+			return CD__LEX_WORD;
+		}
+		return CD__LEX_OTHER;
+	}
+}
+
+/* Move lx to w, past bytes that hold no line end (a word the fast path
+ * took, a comment stored in one pass). */
+static inline void
+cd__lex_skip(cd_pgn_lexer *lx, const char *w)
+{
+	lx->p = w;
+}
+
+/* Move lx to w, past a termination marker: whether only white space
+ * follows it to the end. */
+static inline bool
+cd__lex_skip_last(cd_pgn_lexer *lx, const char *w)
+{
+	const char *e = lx->end;
+
+	lx->p = w;
+	while (w < e && CD__IS_WS(*w))
+		w++;
+	return w == e;
+}
+
+/* The end of lx's text. */
+static inline const char *
+cd__lex_end(const cd_pgn_lexer *lx)
+{
+	return lx->end;
+}
+
+/* The line of lx's place, and the column of q on that line. */
+static inline unsigned long
+cd__lex_line(const cd_pgn_lexer *lx)
+{
+	return lx->line;
+}
+
+static inline unsigned long
+cd__lex_col(const cd_pgn_lexer *lx, const char *q)
+{
+	return (unsigned long)(q - lx->line_start) + lx->col0;
+}
+
 /* A tag pair read by cd__scan_tag (pgn/lex.c, for the game reader
  * and the token lexer alike). */
 struct cd__tagscan {
