@@ -327,6 +327,200 @@ skip_plain(const char *p, const char *e)
 	return p;
 }
 
+/* The line ends of a game's movetext that the framer counts: nl of
+ * them before the place it reached, the last at lastnl (NULL: none);
+ * counted while no brace comment (which may hold some) was skipped,
+ * advance_game counts them otherwise. */
+struct lines {
+	unsigned long nl;
+	const char *lastnl;
+	int counted;
+};
+
+/* The game that starts at s framed: its movetext from m, up to last
+ * (its last byte that counts), the game up to end. */
+static int
+frame_done(cd_pgn_reader *r, const char *s, const char *m,
+    const char *last, const char *end, const struct lines *ln)
+{
+	r->g_counted = ln->counted;
+	r->g_nl = ln->nl;
+	r->g_lastnl = ln->lastnl != NULL ? (size_t)(ln->lastnl - s) + 1 : 0;
+	if (r->g_result == CD_PGN_RESULT_NONE)
+		r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = (size_t)(m - s);
+	r->g_mt_end = (size_t)(last - s);
+	if (r->g_mt_end < r->g_mt)
+		r->g_mt_end = r->g_mt;
+	return S_GAME;
+}
+
+/*
+ * The lines after the termination marker's line (q their start, *end
+ * too): those that hold only comments belong to the game too when
+ * nothing but the next tag section (or the end) follows them;
+ * otherwise the game ends after its blank lines.  The game's end into
+ * *end: S_GAME, or S_MORE.
+ */
+static int
+comment_lines(const char *q, const char *e, int eof, struct lines *ln,
+    const char **end)
+{
+	const char *ls = q, *c, *lastnl_mark = ln->lastnl;
+	unsigned long nl_mark = ln->nl;
+	int blank = 1, t;
+
+	for (;;) {
+		if (q == e) {
+			if (!eof)
+				return S_MORE;
+			*end = e;
+			return S_GAME;
+		}
+		if (*q == '\n') {
+			ln->nl++;
+			ln->lastnl = q;
+			ls = ++q;
+			blank = 1;
+			continue;
+		}
+		if (CD__IS_WS(*q)) {
+			q++;
+			continue;
+		}
+		if (*q == ';' || (*q == '%' && q == ls)) {
+			q = cd__frame_line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			blank = 0;
+			continue;
+		}
+		if (*q == '{') {
+			ln->counted = 0;
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+			blank = 0;
+			continue;
+		}
+		if (*q == '[' && blank) {
+			t = cd__frame_tag_start(q, e, eof);
+			if (t < 0)
+				return S_MORE;
+			if (t > 0) {
+				*end = ls;
+				return S_GAME;
+			}
+		}
+		break;
+	}
+	/* Only the blank lines after the marker's line. */
+	ln->nl = nl_mark;
+	ln->lastnl = lastnl_mark;
+	for (q = *end;;) {
+		while (q < e && CD__IS_HSPACE(*q))
+			q++;
+		if (q == e) {
+			*end = e;	/* (eof: the scan above saw it) */
+			break;
+		}
+		if (*q != '\n')
+			break;
+		ln->nl++;
+		ln->lastnl = q;
+		*end = ++q;
+	}
+	return S_GAME;
+}
+
+/* The end of a game after its termination marker (p right after it)
+ * into *end: S_GAME, or S_MORE. */
+static int
+marker_end(const char *p, const char *e, int eof, struct lines *ln,
+    const char **end)
+{
+	const char *q, *w, *c;
+	int t;
+
+	/* The usual: the marker ends its line, an empty line and the next
+	 * tag section follow (LF or CR LF); the game ends before that. */
+	q = p + (p < e && *p == '\r');
+	if (e - q >= 5 && q[0] == '\n') {
+		w = q + 1 + (q[1] == '\r');
+		if (w[0] == '\n' && w[1] == '[' && (CD__CLS(w[2]) & K_TAGNAME)) {
+			ln->nl += 2;
+			ln->lastnl = w;
+			*end = w + 1;
+			return S_GAME;
+		}
+	}
+	/* The rest of the marker's line if blank or comments, then blank
+	 * lines. */
+	for (q = p;;) {
+		while (q < e && CD__IS_HSPACE(*q))
+			q++;
+		if (q < e && *q == ';') {
+			q = cd__frame_line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+		} else if (q < e && *q == '{') {
+			ln->counted = 0;
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+		} else {
+			break;
+		}
+	}
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		*end = e;
+		return S_GAME;
+	}
+	if (*q != '\n') {
+		*end = q;
+		return S_GAME;
+	}
+	ln->nl++;
+	ln->lastnl = q;
+	*end = ++q;
+	return comment_lines(q, e, eof, ln, end);
+}
+
+/* The game framed after its marker (p right after it, last the end of
+ * its movetext). */
+static int
+frame_marker(cd_pgn_reader *r, const char *s, const char *m,
+    const char *p, const char *last, struct lines *ln)
+{
+	const char *end;
+
+	if (marker_end(p, r->data + r->end, r->eof, ln, &end) == S_MORE)
+		return S_MORE;
+	return frame_done(r, s, m, last, end, ln);
+}
+
+/* The game framed without a marker, up to end: its movetext ends at
+ * its last byte that is not white space. */
+static int
+frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
+    const char *end, const struct lines *ln)
+{
+	const char *last = end;
+
+	while (last > m && CD__IS_WS(last[-1]))
+		last--;
+	return frame_done(r, s, m, last, end, ln);
+}
+
 /*
  * Scan movetext from m to the end of the game that starts at s.  ls is
  * the start of m's line (NULL when unknown), blank whether only blanks
@@ -343,18 +537,17 @@ int
 cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
 {
-	const char *e = r->data + r->end, *p = m, *last = m, *q, *w, *end;
+	const char *e = r->data + r->end, *p = m, *q, *w;
 	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
 						 * may start tags */
 	int eof = r->eof, t;
 	size_t depth = 0;	/* variations open: markers in them do not
 				 * end the game */
-	/* the line ends before p and the last of them, while no brace
-	 * comment (which may hold some) was skipped: advance_game counts
-	 * them otherwise */
-	unsigned long nl = 0, nl_mark;
-	const char *lastnl = NULL, *lastnl_mark;
+	/* the line ends before p (struct lines) */
+	unsigned long nl = 0;
+	const char *lastnl = NULL;
 	int counted = 1;
+	struct lines ln;
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
@@ -362,8 +555,8 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		if (p == e) {
 			if (!eof)
 				return S_MORE;
-			end = e;
-			break;
+			ln = (struct lines){ nl, lastnl, counted };
+			return frame_trimmed(r, s, m, e, &ln);
 		}
 		switch (*p) {
 		case '\n':
@@ -379,11 +572,11 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			if (t == 0) {
 				r->g_flags |= CD_PGN_RAW_UNCLOSED_COMMENT;
 				/* The comment runs to the game's end. */
-				last = q;
-				while (last > p && CD__IS_WS(last[-1]))
-					last--;
-				end = q;
-				goto done;
+				w = q;
+				while (w > p && CD__IS_WS(w[-1]))
+					w--;
+				ln = (struct lines){ nl, lastnl, counted };
+				return frame_done(r, s, m, w, q, &ln);
 			}
 			p = q;
 			continue;
@@ -412,8 +605,9 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 				if (t < 0)
 					return S_MORE;
 				if (t > 0) {
-					end = ls;
-					goto trimmed;
+					ln = (struct lines){ nl, lastnl,
+					    counted };
+					return frame_trimmed(r, s, m, ls, &ln);
 				}
 			}
 			p++;
@@ -422,9 +616,9 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			p++;
 			if (depth > 0)
 				continue;
-			last = p;
 			r->g_result = CD_PGN_RESULT_UNKNOWN;
-			goto marker;
+			ln = (struct lines){ nl, lastnl, counted };
+			return frame_marker(r, s, m, p, p, &ln);
 		case '(':
 			depth++;
 			p++;
@@ -445,157 +639,14 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		if (q == e && !eof)
 			return S_MORE;
 		p = q;
-		if (depth == 0 && (*w == '0' || *w == '1' || CD__U(*w) == 0xc2) &&
+		if (depth == 0 && (*w == '0' || *w == '1' ||
+		    CD__U(*w) == 0xc2) &&
 		    (r->g_result = cd_pgn_result_parse(w, (size_t)(q - w))) !=
 		    CD_PGN_RESULT_NONE) {
-			last = q;
-			goto marker;
+			ln = (struct lines){ nl, lastnl, counted };
+			return frame_marker(r, s, m, p, p, &ln);
 		}
 	}
-trimmed:
-	/* no marker: the movetext ends at its last byte that is not
-	 * white space */
-	last = end;
-	while (last > m && CD__IS_WS(last[-1]))
-		last--;
-	goto done;
-marker:
-	/* The usual: the marker ends its line, an empty line and the next
-	 * tag section follow (LF or CR LF); the game ends before that. */
-	q = p + (p < e && *p == '\r');
-	if (e - q >= 5 && q[0] == '\n') {
-		w = q + 1 + (q[1] == '\r');
-		if (w[0] == '\n' && w[1] == '[' && (CD__CLS(w[2]) & K_TAGNAME)) {
-			nl += 2;
-			lastnl = w;
-			end = w + 1;
-			goto done;
-		}
-	}
-	/* The rest of the marker's line if blank or comments, then blank
-	 * lines. */
-	q = p;
-	for (;;) {
-		const char *c;
-
-		while (q < e && CD__IS_HSPACE(*q))
-			q++;
-		if (q < e && *q == ';') {
-			q = cd__frame_line_end(q, e, eof);
-			if (q == NULL)
-				return S_MORE;
-		} else if (q < e && *q == '{') {
-			counted = 0;
-			t = comment_end(q, e, eof, &c);
-			if (t < 0)
-				return S_MORE;
-			if (t == 0)
-				break;
-			q = c;
-		} else {
-			break;
-		}
-	}
-	if (q == e) {
-		if (!eof)
-			return S_MORE;
-		end = e;
-		goto done;
-	}
-	if (*q != '\n') {
-		end = q;
-		goto done;
-	}
-	nl_mark = ++nl;
-	lastnl_mark = lastnl = q;
-	end = ++q;
-	/*
-	 * Lines after it that hold only comments belong to the game too
-	 * when nothing but the next tag section (or the end) follows them;
-	 * otherwise the game ends after its blank lines.
-	 */
-	ls = q;
-	blank = 1;
-	for (;;) {
-		const char *c;
-
-		if (q == e) {
-			if (!eof)
-				return S_MORE;
-			end = e;
-			break;
-		}
-		if (*q == '\n') {
-			nl++;
-			lastnl = q;
-			ls = ++q;
-			blank = 1;
-			continue;
-		}
-		if (CD__IS_WS(*q)) {
-			q++;
-			continue;
-		}
-		if (*q == ';' || (*q == '%' && q == ls)) {
-			q = cd__frame_line_end(q, e, eof);
-			if (q == NULL)
-				return S_MORE;
-			blank = 0;
-			continue;
-		}
-		if (*q == '{') {
-			counted = 0;
-			t = comment_end(q, e, eof, &c);
-			if (t < 0)
-				return S_MORE;
-			if (t == 0)
-				goto blank_lines;
-			q = c;
-			blank = 0;
-			continue;
-		}
-		if (*q == '[' && blank) {
-			t = cd__frame_tag_start(q, e, eof);
-			if (t < 0)
-				return S_MORE;
-			if (t > 0) {
-				end = ls;
-				break;
-			}
-		}
-		goto blank_lines;
-	}
-	goto done;
-blank_lines:
-	/* Only the blank lines after the marker's line. */
-	q = end;
-	nl = nl_mark;
-	lastnl = lastnl_mark;
-	for (;;) {
-		while (q < e && CD__IS_HSPACE(*q))
-			q++;
-		if (q == e) {
-			end = e;	/* (eof: the scan above saw it) */
-			break;
-		}
-		if (*q != '\n')
-			break;
-		nl++;
-		lastnl = q;
-		end = ++q;
-	}
-done:
-	r->g_counted = counted;
-	r->g_nl = nl;
-	r->g_lastnl = lastnl != NULL ? (size_t)(lastnl - s) + 1 : 0;
-	if (r->g_result == CD_PGN_RESULT_NONE)
-		r->g_flags |= CD_PGN_RAW_NO_RESULT;
-	r->g_len = (size_t)(end - s);
-	r->g_mt = (size_t)(m - s);
-	r->g_mt_end = (size_t)(last - s);
-	if (r->g_mt_end < r->g_mt)
-		r->g_mt_end = r->g_mt;
-	return S_GAME;
 }
 
 /* ---- a game, blank lines or text to skip ---- */
