@@ -242,18 +242,148 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	return p;
 }
 
+/* Where the framer stands in a tag section. */
+struct section {
+	const char *ls;		/* the start of p's line (NULL: unknown) */
+	const char *line;	/* the same, when that is in the game */
+	unsigned long lines;	/* line ends before p */
+	const char *last_tag_end;	/* after the last tag read */
+	const char *end_line;	/* line and lines at last_tag_end */
+	unsigned long end_lines;
+	int newlines;		/* line ends since the last tag */
+	int blank;		/* only blanks before p on its line */
+};
+
+/* The game that starts at s is its tag section, which no movetext
+ * follows: its bytes up to end. */
+static int
+tags_only(cd_pgn_reader *r, const char *s, const char *end,
+    const struct section *sc)
+{
+	r->g_result = CD_PGN_RESULT_NONE;
+	r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = r->g_mt_end = (size_t)(sc->last_tag_end - s);
+	cd__frame_place(r, s, sc->last_tag_end, sc->end_lines, sc->end_line,
+	    &r->g_mt_line, &r->g_mt_col);
+	return S_GAME;
+}
+
+/* The tag tq read at p added to r's tags and arena: 0, or S_NOMEM. */
+static int
+store_tag(cd_pgn_reader *r, const char *s, const char *p,
+    const struct cd__tagscan *tq, struct section *sc)
+{
+	size_t need = tq->name_len + tq->value_len + 2 + 16;
+	cd_pgn_tag *tg;
+
+	if (r->nrt == r->tagcap) {
+		size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
+		cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
+
+		if (nt == NULL)
+			return S_NOMEM;
+		r->tags = nt;
+		r->tagcap = ncap;
+	}
+	if (r->acap - r->alen < need && arena_grow(r, &r->arena, &r->acap,
+	    r->alen, need) != 0)
+		return S_NOMEM;
+	tg = &r->tags[r->nrt++];
+	tg->name = APTR(r->alen);
+	tg->name_len = tq->name_len;
+	tg->value = APTR(r->alen + tq->name_len + 1);
+	tg->value_len = arena_put(r->arena + r->alen, tq, r->data + r->end);
+	r->alen += tq->name_len + tg->value_len + 2;
+	cd__frame_place(r, s, p, sc->lines, sc->line, &tg->line, &tg->col);
+	if (tq->last_nl != NULL) {
+		sc->lines += tq->lines;
+		sc->line = tq->last_nl + 1;
+	}
+	return 0;
+}
+
+/* The usual after a tag (*pp right after it): the next tag at the start
+ * of the next line (cd__frame_tag_start is true for it), after a LF or
+ * a CR LF, and the lines of such tags after it at once (tag_run).  1:
+ * *pp at the start of the line after its last tag (a `[` that may not
+ * start a tag); 0: *pp after the last tag it read (if any), on its
+ * line. */
+static int
+next_tag_lines(cd_pgn_reader *r, const char **pp, struct section *sc)
+{
+	const char *p = *pp, *e = r->data + r->end;
+	const char *n = p + (p < e && *p == '\r');
+	int after;
+
+	if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
+	    (CD__CLS(n[2]) & K_TAGNAME)) {
+		sc->lines++;
+		*pp = tag_run(r, n + 1, e, &sc->lines, &after,
+		    &sc->last_tag_end, &sc->end_lines, &sc->end_line);
+		if (!after) {
+			sc->newlines = 1;
+			sc->ls = sc->line = *pp;
+			sc->blank = 1;
+			return 1;
+		}
+		sc->ls = sc->line = sc->end_line;
+	}
+	return 0;
+}
+
+/* Blanks, blank lines and escape lines after a tag (*pp), up to what
+ * follows: -1 (*pp there), S_MORE, or S_GAME (the input ends: a game
+ * of tags only). */
+static int
+after_tags(cd_pgn_reader *r, const char *s, const char **pp,
+    struct section *sc)
+{
+	const char *p = *pp, *e = r->data + r->end, *q;
+
+	sc->newlines = 0;
+	sc->blank = 0;
+	for (;;) {
+		if (p == e) {
+			if (!r->eof)
+				return S_MORE;
+			return tags_only(r, s, e, sc);
+		}
+		if (*p == '\n') {
+			sc->newlines++;
+			sc->lines++;
+			p++;
+			sc->ls = sc->line = p;
+			sc->blank = 1;
+			continue;
+		}
+		if (CD__IS_WS(*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '%' && p == sc->ls) {
+			q = cd__frame_line_end(p, e, r->eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			sc->newlines = 0;
+			continue;
+		}
+		break;
+	}
+	*pp = p;
+	return -1;
+}
+
 /* A game that starts with a tag section at p (a `[`); s is its start. */
 int
 cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 {
-	const char *e = r->data + r->end, *ls = r->bol ? s : NULL;
-	const char *last_tag_end = p;
-	const char *line = NULL;	/* where p's line starts, when that
-					 * is in the game */
-	unsigned long lines = 0;	/* line ends before p */
-	const char *end_line = NULL;	/* the same at last_tag_end */
-	unsigned long end_lines = 0;
-	int eof = r->eof, newlines = 0, blank = 1, after;
+	const char *e = r->data + r->end;
+	int eof = r->eof, after, t;
+	struct section sc = {
+		.ls = r->bol ? s : NULL, .last_tag_end = p, .blank = 1
+	};
 	/* the tag read (ts: read by cd__scan_tag, then copied into tq, which
 	 * stays out of memory) */
 	struct cd__tagscan ts, tq;
@@ -262,23 +392,22 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->alen = 0;
 	r->g_flags = 0;
 	r->g_counted = 0;
-	if (p == ls) {
+	if (p == sc.ls) {
 		/* the usual section from its first line on */
-		p = tag_run(r, p, e, &lines, &after, &last_tag_end,
-		    &end_lines, &end_line);
+		p = tag_run(r, p, e, &sc.lines, &after, &sc.last_tag_end,
+		    &sc.end_lines, &sc.end_line);
 		if (after) {
-			ls = line = end_line;
+			sc.ls = sc.line = sc.end_line;
 			goto tags_end;	/* (after a tag, as below) */
 		}
 		if (r->nrt > 0) {
-			newlines = 1;
-			ls = line = p;
+			sc.newlines = 1;
+			sc.ls = sc.line = p;
 			goto line_start;	/* (a `[` to look at, as below) */
 		}
 	}
 	for (;;) {
-		int t = 1;
-
+		t = 1;
 		if (!quick_tag(p, e, &tq)) {
 			t = cd__scan_tag(p, e, eof, &ts);
 			tq = ts;
@@ -286,133 +415,39 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 		if (t < 0)
 			return S_MORE;
 		if (t > 0) {
-			cd_pgn_tag *tg;
-			int is_event = tq.name_len == 5 &&
-			    memcmp(tq.name, "Event", 5) == 0;
-			size_t need = tq.name_len + tq.value_len + 2 + 16;
-
 			/* a new game: after a blank line, an Event tag or
 			 * a tag whose name the section has (a tag section
 			 * without movetext before it); without one, a
 			 * repeated name is the same game's (the last
 			 * value wins) */
-			if (r->nrt > 0 && newlines >= 2 &&
-			    (is_event || has_tag(r, tq.name, tq.name_len))) {
-				/* The next game begins here. */
-				r->g_result = CD_PGN_RESULT_NONE;
-				r->g_flags |= CD_PGN_RAW_NO_RESULT;
-				r->g_len = (size_t)((blank && ls ? ls : p) -
-				    s);
-				r->g_mt = r->g_mt_end =
-				    (size_t)(last_tag_end - s);
-				cd__frame_place(r, s, last_tag_end, end_lines,
-				    end_line, &r->g_mt_line, &r->g_mt_col);
-				return S_GAME;
-			}
-			if (r->nrt == r->tagcap) {
-				size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
-				cd_pgn_tag *nt = realloc(r->tags,
-				    ncap * sizeof(*nt));
-
-				if (nt == NULL)
-					return S_NOMEM;
-				r->tags = nt;
-				r->tagcap = ncap;
-			}
-			if (r->acap - r->alen < need && arena_grow(r,
-			    &r->arena, &r->acap, r->alen, need) != 0)
+			if (r->nrt > 0 && sc.newlines >= 2 &&
+			    ((tq.name_len == 5 && memcmp(tq.name, "Event",
+			    5) == 0) || has_tag(r, tq.name, tq.name_len)))
+				return tags_only(r, s, sc.blank && sc.ls ?
+				    sc.ls : p, &sc);
+			if (store_tag(r, s, p, &tq, &sc) != 0)
 				return S_NOMEM;
-			tg = &r->tags[r->nrt++];
-			tg->name = APTR(r->alen);
-			tg->name_len = tq.name_len;
-			tg->value = APTR(r->alen + tq.name_len + 1);
-			tg->value_len = arena_put(r->arena + r->alen, &tq, e);
-			r->alen += tq.name_len + tg->value_len + 2;
-			cd__frame_place(r, s, p, lines, line, &tg->line, &tg->col);
-			if (tq.last_nl != NULL) {
-				lines += tq.lines;
-				line = tq.last_nl + 1;
-			}
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
 		}
-		p = last_tag_end = tq.next;
-		end_lines = lines;
-		end_line = line;
-		/* The usual: the next tag at the start of the next line
-		 * (cd__frame_tag_start is true for it), after a LF or a CR LF; the
-		 * lines of such tags after it at once */
-		{
-			const char *n = p + (p < e && *p == '\r');
-
-			if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
-			    (CD__CLS(n[2]) & K_TAGNAME)) {
-				lines++;
-				p = tag_run(r, n + 1, e, &lines, &after,
-				    &last_tag_end, &end_lines, &end_line);
-				if (!after) {
-					/* (at the start of the line after
-					 * its last tag: a `[` that may not
-					 * start a tag) */
-					newlines = 1;
-					ls = line = p;
-					blank = 1;
-					goto line_start;
-				}
-				/* (after the last tag it read, on its line) */
-				ls = line = end_line;
-			}
-		}
+		p = sc.last_tag_end = tq.next;
+		sc.end_lines = sc.lines;
+		sc.end_line = sc.line;
+		if (next_tag_lines(r, &p, &sc))
+			goto line_start;
 tags_end:
-		/* Blanks, blank lines and escape lines up to what follows. */
-		newlines = 0;
-		blank = 0;
-		for (;;) {
-			if (p == e) {
-				if (!eof)
-					return S_MORE;
-				r->g_result = CD_PGN_RESULT_NONE;
-				r->g_flags |= CD_PGN_RAW_NO_RESULT;
-				r->g_len = (size_t)(e - s);
-				r->g_mt = r->g_mt_end =
-				    (size_t)(last_tag_end - s);
-				cd__frame_place(r, s, last_tag_end, end_lines,
-				    end_line, &r->g_mt_line, &r->g_mt_col);
-				return S_GAME;
-			}
-			if (*p == '\n') {
-				newlines++;
-				lines++;
-				p++;
-				ls = line = p;
-				blank = 1;
-				continue;
-			}
-			if (CD__IS_WS(*p)) {
-				p++;
-				continue;
-			}
-			if (*p == '%' && p == ls) {
-				const char *q = cd__frame_line_end(p, e, eof);
-
-				if (q == NULL)
-					return S_MORE;
-				p = q;
-				newlines = 0;
-				continue;
-			}
-			break;
-		}
+		if ((t = after_tags(r, s, &p, &sc)) >= 0)
+			return t;
 line_start:
 		if (*p == '[') {
-			int ts2 = cd__frame_tag_start(p, e, eof);
-
-			if (ts2 < 0)
+			t = cd__frame_tag_start(p, e, eof);
+			if (t < 0)
 				return S_MORE;
-			if (ts2 > 0)
+			if (t > 0)
 				continue;
 		}
-		cd__frame_place(r, s, p, lines, line, &r->g_mt_line, &r->g_mt_col);
-		return cd__frame_movetext(r, s, p, ls, blank);
+		cd__frame_place(r, s, p, sc.lines, sc.line, &r->g_mt_line,
+		    &r->g_mt_col);
+		return cd__frame_movetext(r, s, p, sc.ls, sc.blank);
 	}
 }
