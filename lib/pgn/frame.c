@@ -339,7 +339,7 @@ struct lines {
 
 /* The game that starts at s framed: its movetext from m, up to last
  * (its last byte that counts), the game up to end. */
-static int
+static inline int
 frame_done(cd_pgn_reader *r, const char *s, const char *m,
     const char *last, const char *end, const struct lines *ln)
 {
@@ -495,17 +495,17 @@ marker_end(const char *p, const char *e, int eof, struct lines *ln,
 	return comment_lines(q, e, eof, ln, end);
 }
 
-/* The game framed after its marker (p right after it, last the end of
- * its movetext). */
+/* The game framed after its marker (p right after it: the end of its
+ * movetext). */
 static int
 frame_marker(cd_pgn_reader *r, const char *s, const char *m,
-    const char *p, const char *last, struct lines *ln)
+    const char *p, struct lines *ln)
 {
 	const char *end;
 
 	if (marker_end(p, r->data + r->end, r->eof, ln, &end) == S_MORE)
 		return S_MORE;
-	return frame_done(r, s, m, last, end, ln);
+	return frame_done(r, s, m, p, end, ln);
 }
 
 /* The game framed without a marker, up to end: its movetext ends at
@@ -537,7 +537,7 @@ int
 cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
 {
-	const char *e = r->data + r->end, *p = m, *q, *w;
+	const char *e = r->data + r->end, *p = m, *q, *w, *end;
 	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
 						 * may start tags */
 	int eof = r->eof, t;
@@ -555,8 +555,8 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		if (p == e) {
 			if (!eof)
 				return S_MORE;
-			ln = (struct lines){ nl, lastnl, counted };
-			return frame_trimmed(r, s, m, e, &ln);
+			end = e;
+			goto trimmed;
 		}
 		switch (*p) {
 		case '\n':
@@ -605,9 +605,8 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 				if (t < 0)
 					return S_MORE;
 				if (t > 0) {
-					ln = (struct lines){ nl, lastnl,
-					    counted };
-					return frame_trimmed(r, s, m, ls, &ln);
+					end = ls;
+					goto trimmed;
 				}
 			}
 			p++;
@@ -617,8 +616,7 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			if (depth > 0)
 				continue;
 			r->g_result = CD_PGN_RESULT_UNKNOWN;
-			ln = (struct lines){ nl, lastnl, counted };
-			return frame_marker(r, s, m, p, p, &ln);
+			goto marker;
 		case '(':
 			depth++;
 			p++;
@@ -642,11 +640,15 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 		if (depth == 0 && (*w == '0' || *w == '1' ||
 		    CD__U(*w) == 0xc2) &&
 		    (r->g_result = cd_pgn_result_parse(w, (size_t)(q - w))) !=
-		    CD_PGN_RESULT_NONE) {
-			ln = (struct lines){ nl, lastnl, counted };
-			return frame_marker(r, s, m, p, p, &ln);
-		}
+		    CD_PGN_RESULT_NONE)
+			goto marker;
 	}
+trimmed:
+	ln = (struct lines){ nl, lastnl, counted };
+	return frame_trimmed(r, s, m, end, &ln);
+marker:
+	ln = (struct lines){ nl, lastnl, counted };
+	return frame_marker(r, s, m, p, &ln);
 }
 
 /* ---- a game, blank lines or text to skip ---- */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn/lex.c: the tokens of one game (see chessdata/pgn_lex.h for the
- * rules), the byte classes and tag pair scanner that the game reader
- * (pgn/read.c) shares, and result strings.  No chess knowledge here.
+ * rules), the tag pair scanner that the framer (pgn/frame_tags.c)
+ * shares, and result strings; its fast path for the parser is inline
+ * in pgn/lex.h.  No chess knowledge here.
  */
 #include "config.h"
 

@@ -42,7 +42,7 @@ struct cd_pgn_reader {
 	char *arena;
 	size_t alen, acap;
 	size_t g_len, g_mt, g_mt_end;
-	/* scan_movetext's count of the line ends in the game from its
+	/* cd__frame_movetext's count of the line ends in the game from its
 	 * movetext on, when g_counted: g_nl of them, the last at offset
 	 * g_lastnl - 1 (g_lastnl 0: none) */
 	int g_counted;
