@@ -94,18 +94,19 @@ typedef struct cd_pgn_token {
 
 /*
  * The lexer: a small value the caller owns, so that lexing allocates
- * nothing.  Its fields are private (a program sets them with
- * cd_pgn_lex_init only); they stay in the header because the library's
- * own parser reads and moves every one of them inline between tokens
- * (a comment or a run of moves skipped without a call), which an
- * opaque handle would turn into a call a token.
+ * nothing.  Its fields are private (CD_PRIVATE: a program that names
+ * one gets a warning): a program sets them with cd_pgn_lex_init and
+ * moves them with cd_pgn_lex_next only.  They stay in the header so
+ * that the value can live on the caller's stack, and so that the
+ * library's parser can take the bulk of movetext through the lexer's
+ * own inline fast path, without a call a token.
  */
 typedef struct cd_pgn_lexer {
-	const char *p, *end;
-	const char *line_start;
-	unsigned long line;
-	unsigned long col0;	/* column of line_start (for a start
-				 * in mid line) */
+	const char *p CD_PRIVATE, *end CD_PRIVATE;
+	const char *line_start CD_PRIVATE;
+	unsigned long line CD_PRIVATE;
+	unsigned long col0 CD_PRIVATE;	/* column of line_start (for a
+					 * start in mid line) */
 } cd_pgn_lexer;
 
 /* Start lexing len bytes at text, whose first byte is at line, col

@@ -3,7 +3,7 @@
  * cpu.h: the library's one probe of the processor (cpu.c), run when
  * the library is loaded.  On x86-64 only: the vector code of the FEN
  * writer (fen.c), the comment folder (pgn_comment.c) and the game
- * reader's scans (pgn/read.c) asks it.
+ * reader's scans (pgn/read.c, pgn/frame.c) asks it.
  */
 #ifndef CHESSDATA_CPU_H
 #define CHESSDATA_CPU_H

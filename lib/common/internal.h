@@ -5,7 +5,8 @@
  * util.c, an array's growth, the decimal writer, the writers' tag list.  The
  * chess internals have their own headers, each over the one before:
  * bits.h, tables.h (gen-tables.c's data), attacks.h, board_make.h,
- * movegen.h; and cpu.h, pgc_ordinal.h, pgn_internal.h.
+ * movegen.h; and cpu.h, pgc_ordinal.h, and lib/pgn's (bytes.h, below
+ * lex.h and fold.h; reader.h; pgn_internal.h, the game's).
  */
 #ifndef CHESSDATA_INTERNAL_H
 #define CHESSDATA_INTERNAL_H

@@ -23,7 +23,7 @@
 
 #include "common/internal.h"
 #include "core/tables.h"
-#include "pgn/pgn_internal.h"
+#include "pgn/bytes.h"
 
 cd_bitboard cd__knight_att[64];
 cd_bitboard cd__king_att[64];
@@ -335,7 +335,7 @@ put_rank_shapes(void)
 	printf("};\n\n");
 }
 
-/* The lexer's byte classes (pgn_internal.h). */
+/* The lexer's byte classes (pgn/bytes.h). */
 static void
 init_classes(void)
 {
@@ -427,7 +427,7 @@ main(void)
 	    "gen-tables\n * (lib/core/gen-tables.c) when the library is built. "
 	    "*/\n#include \"config.h\"\n\n#include <stdint.h>\n\n"
 	    "#include \"common/internal.h\"\n#include \"core/tables.h\"\n"
-	    "#include \"pgn/pgn_internal.h\"\n\n");
+	    "#include \"pgn/bytes.h\"\n\n");
 	put_table("static const cd_bitboard rook_table[]", rook_table,
 	    sizeof(rook_table), 1, 64);
 	put_table("static const cd_bitboard bishop_table[]", bishop_table,

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "pgn/pgn_internal.h"
+#include "pgn/fold.h"
 
 #ifdef __SSE2__
 /* The bytes of v that fold as they are (control bytes, DEL, `}`), and

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn/fold.h"
 #include "pgn/pgn_internal.h"
 #include "core/san_fast.h"
 

@@ -1,25 +1,16 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * pgn/lex.c: the tokens of one game (see chessdata/pgn_lex.h for the
- * rules), the byte classes and tag pair scanner that the game reader
- * (pgn/read.c) shares, and result strings.  No chess knowledge here.
+ * rules), the tag pair scanner that the framer (pgn/frame_tags.c)
+ * shares, and result strings; its fast path for the parser is inline
+ * in pgn/lex.h.  No chess knowledge here.
  */
 #include "config.h"
 
 #include <limits.h>
 #include <string.h>
 
-#include "pgn/pgn_internal.h"
-
-/* ---- character classes ---- */
-
-#define cls cd__pgn_cls
-
-#define U(c)		((unsigned char)(c))
-#define IS_WS(c)	(cls[U(c)] & K_WS)
-#define IS_DIGIT(c)	(cls[U(c)] & K_DIGIT)
-#define IS_HSPACE(c)	((c) == ' ' || (c) == '\t' || (c) == '\r' || \
-			    (c) == '\v' || (c) == '\f')
+#include "pgn/lex.h"
 
 /* ---- results ---- */
 
@@ -76,7 +67,7 @@ cd_pgn_result_parse(const char *s, size_t len)
 		return CD_PGN_RESULT_NONE;
 	if (len == 1 && s[0] == '*')
 		return CD_PGN_RESULT_UNKNOWN;
-	if (s[0] != '0' && s[0] != '1' && U(s[0]) != 0xc2)
+	if (s[0] != '0' && s[0] != '1' && CD__U(s[0]) != 0xc2)
 		return CD_PGN_RESULT_NONE;
 	/* the canonical markers first, as they are */
 	if (len == 3 && s[1] == '-' && s[0] == '1' && s[2] == '0')
@@ -140,7 +131,7 @@ static inline const char *
 skip_ws(const char *p, const char *e, unsigned long *lines,
     const char **last)
 {
-	while (p < e && IS_WS(*p)) {
+	while (p < e && CD__IS_WS(*p)) {
 		if (*p == '\n') {
 			++*lines;
 			*last = p;
@@ -347,7 +338,7 @@ lex_skip_to(cd_pgn_lexer *lx, const char *to)
 static size_t
 utf8_len(const char *p, const char *e)
 {
-	unsigned c = U(*p);
+	unsigned c = CD__U(*p);
 	size_t n, i;
 
 	if (c < 0xc2 || c > 0xf4)
@@ -356,7 +347,7 @@ utf8_len(const char *p, const char *e)
 	if ((size_t)(e - p) < n)
 		return 1;
 	for (i = 1; i < n; i++)
-		if ((U(p[i]) & 0xc0) != 0x80)
+		if ((CD__U(p[i]) & 0xc0) != 0x80)
 			return 1;
 	return n;
 }
@@ -386,9 +377,9 @@ move_word_end(const char *p, const char *e)
 	size_t k;
 
 	while (p < e) {
-		if (cls[U(*p)] & K_MOVE) {
+		if (CD__CLS(*p) & K_MOVE) {
 			p++;
-		} else if (U(*p) == 0xc2 && e - p >= 2 && U(p[1]) == 0xbd) {
+		} else if (CD__U(*p) == 0xc2 && e - p >= 2 && CD__U(p[1]) == 0xbd) {
 			p += 2;		/* ½ in ½-½ */
 		} else if ((k = move_mb(p, e)) > 0) {
 			p += k;
@@ -412,7 +403,7 @@ ep_glued(const char *p, const char *q, const char *e)
 {
 	const char *r;
 
-	if (q - p < 4 || q[-1] != 'e' || !IS_DIGIT(q[-2]) || e - q < 3 ||
+	if (q - p < 4 || q[-1] != 'e' || !CD__IS_DIGIT(q[-2]) || e - q < 3 ||
 	    q[0] != '.' || q[1] != 'p' || q[2] != '.')
 		return q;
 	for (r = q + 3; r < e && (*r == '+' || *r == '#'); r++)
@@ -501,16 +492,280 @@ is_nullmove(const char *w, size_t n)
 static int
 lex_delim(const char *p, const char *e)
 {
-	return p == e || (cls[U(*p)] & K_DELIM) || *p == '!' || *p == '?' ||
+	return p == e || (CD__CLS(*p) & K_DELIM) || *p == '!' || *p == '?' ||
 	    *p == '$' || *p == '{' || *p == ';';
+}
+
+/* A brace comment at p (a `{`): its end; lx is moved past its line
+ * ends. */
+static const char *
+lex_comment(cd_pgn_lexer *lx, cd_pgn_token *t, const char *p,
+    const char *e)
+{
+	const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1))), *q;
+
+	t->type = CD_PGN_TOK_COMMENT;
+	t->text = p + 1;
+	if (rb == NULL) {
+		t->flags |= CD_PGN_TOKF_UNCLOSED;
+		t->len = (size_t)(e - (p + 1));
+		q = e;
+	} else {
+		t->len = (size_t)(rb - (p + 1));
+		q = rb + 1;
+	}
+	lex_skip_to(lx, q);
+	return q;
+}
+
+/* A `;` comment or an escape line at p, to its line end: its end. */
+static const char *
+lex_line(cd_pgn_token *t, const char *p, const char *e)
+{
+	const char *q = memchr(p, '\n', (size_t)(e - p));
+
+	if (q == NULL)
+		q = e;
+	t->type = *p == ';' ? CD_PGN_TOK_LINE_COMMENT : CD_PGN_TOK_ESCAPE;
+	t->text = p + 1;
+	t->len = (size_t)(q - (p + 1));
+	if (t->len > 0 && t->text[t->len - 1] == '\r')
+		t->len--;
+	return q;
+}
+
+/* A tag pair at p (a `[`), or the bytes of one that does not read: its
+ * end; lx is moved past its line ends. */
+static const char *
+lex_tag(cd_pgn_lexer *lx, cd_pgn_token *t, const char *p, const char *e)
+{
+	struct cd__tagscan ts;
+
+	if (cd__scan_tag(p, e, 1, &ts) > 0) {
+		t->type = CD_PGN_TOK_TAG;
+		t->text = ts.name;
+		t->len = ts.name_len;
+		t->value = ts.value;
+		t->value_len = ts.value_len;
+		if (ts.escapes)
+			t->flags |= CD_PGN_TOKF_ESCAPES;
+	} else {
+		t->type = CD_PGN_TOK_ERROR;
+	}
+	lex_skip_to(lx, ts.next);
+	return ts.next;
+}
+
+/* A string at p (a `"`), to its closing quote or its line end: its
+ * end. */
+static const char *
+lex_string(cd_pgn_token *t, const char *p, const char *e)
+{
+	const char *le = memchr(p + 1, '\n', (size_t)(e - (p + 1))), *q;
+
+	if (le == NULL)
+		le = e;
+	t->type = CD_PGN_TOK_STRING;
+	t->text = p + 1;
+	for (q = p + 1; q < le; q++) {
+		if (*q == '\\' && q + 1 < le && (q[1] == '"' || q[1] == '\\'))
+			q++;
+		else if (*q == '"')
+			break;
+	}
+	t->len = (size_t)(q - (p + 1));
+	if (q < le && *q == '"')
+		return q + 1;
+	if (t->len > 0 && t->text[t->len - 1] == '\r')
+		t->len--;
+	t->flags |= CD_PGN_TOKF_UNCLOSED;
+	return le;
+}
+
+/* A run of `!` and `?` at p: a suffix annotation, or an error. */
+static const char *
+lex_suffix(cd_pgn_token *t, const char *p, const char *e)
+{
+	static const char *const sfx[] = { "!", "?", "!!", "??", "!?", "?!" };
+	const char *q = p + 1;
+	int i;
+
+	while (q < e && (*q == '!' || *q == '?'))
+		q++;
+	for (i = 0; i < 6; i++)
+		if (strlen(sfx[i]) == (size_t)(q - p) &&
+		    memcmp(sfx[i], p, (size_t)(q - p)) == 0)
+			break;
+	t->type = i < 6 ? CD_PGN_TOK_SUFFIX : CD_PGN_TOK_ERROR;
+	t->num = i < 6 ? i + 1 : 0;
+	return q;
+}
+
+/* The number of the digits at p (LONG_MAX when it is larger). */
+static long
+lex_number(const char *p, const char *e)
+{
+	long n = 0;
+
+	for (; p < e && CD__IS_DIGIT(*p); p++)
+		n = n > (LONG_MAX - 9) / 10 ? LONG_MAX : n * 10 + (*p - '0');
+	return n;
+}
+
+/* The tokens that a punctuation byte at p begins (comments, escape
+ * lines, variations, `*`, NAGs, tag pairs, strings, suffixes, periods):
+ * the token's end, or NULL when p begins none of them. */
+static const char *
+lex_punct(cd_pgn_lexer *lx, cd_pgn_token *t, const char *p, const char *e)
+{
+	const char *q = p + 1;
+
+	switch (*p) {
+	case '{':
+		return lex_comment(lx, t, p, e);
+	case '%':
+		if (t->col != 1)
+			return NULL;
+		/* FALLTHROUGH */
+	case ';':
+		return lex_line(t, p, e);
+	case '(':
+	case ')':
+		t->type = *p == '(' ? CD_PGN_TOK_RAV_OPEN :
+		    CD_PGN_TOK_RAV_CLOSE;
+		return q;
+	case '*':
+		t->type = CD_PGN_TOK_RESULT;
+		t->num = CD_PGN_RESULT_UNKNOWN;
+		return q;
+	case '$':
+		while (q < e && CD__IS_DIGIT(*q))
+			q++;
+		if (q == p + 1)
+			return NULL;
+		t->type = CD_PGN_TOK_NAG;
+		t->num = lex_number(p + 1, q);
+		return q;
+	case '[':
+		return lex_tag(lx, t, p, e);
+	case '"':
+		return lex_string(t, p, e);
+	case '!':
+	case '?':
+		return lex_suffix(t, p, e);
+	case '.':
+		while (q < e && *q == '.')
+			q++;
+		t->type = CD_PGN_TOK_MOVENUM;
+		t->num = -1;
+		t->dots = (unsigned)(q - p);
+		return q;
+	default:
+		return NULL;
+	}
+}
+
+/* A word that begins with a digit or `½` at p: a move number, a
+ * termination marker, castling or a null move with zeros, digits glued
+ * to a move, or a word the parser rejects.  Its end. */
+static const char *
+lex_numeric(cd_pgn_token *t, const char *p, const char *e)
+{
+	const char *d = p, *q;
+
+	while (d < e && CD__IS_DIGIT(*d))
+		d++;
+	if (d > p && d < e && *d == '.') {
+		t->type = CD_PGN_TOK_MOVENUM;
+		for (q = d; q < e && *q == '.'; q++)
+			;
+		t->dots = (unsigned)(q - d);
+		t->num = lex_number(p, e);
+		return q;
+	}
+	q = move_word_end(p, e);
+	if ((t->num = cd_pgn_result_parse(p, (size_t)(q - p))) !=
+	    CD_PGN_RESULT_NONE) {
+		t->type = CD_PGN_TOK_RESULT;
+		return q;
+	}
+	t->type = CD_PGN_TOK_MOVE;
+	if (is_castling(p, (size_t)(q - p))) {
+		t->flags |= CD_PGN_TOKF_CASTLING;
+		return q;
+	}
+	if (is_nullmove(p, (size_t)(q - p))) {
+		t->flags |= CD_PGN_TOKF_NULLMOVE;
+		return q;
+	}
+	if (d > p && (d == q || (d < e && (CD__CLS(*d) & K_LETTER)))) {
+		/* Digits alone, or digits glued to a move. */
+		t->type = CD_PGN_TOK_MOVENUM;
+		t->num = lex_number(p, e);
+		return d;
+	}
+	if (d == p) {
+		t->type = CD_PGN_TOK_ERROR;
+		return p + utf8_len(p, e);
+	}
+	return q;		/* a word the parser rejects */
+}
+
+/* Any other word at p: evaluation symbols and "--", "e.p." standing
+ * alone, move words, or a byte (a UTF-8 character) that means nothing.
+ * Its end. */
+static const char *
+lex_word(cd_pgn_token *t, const char *p, const char *e)
+{
+	const char *q;
+	size_t k, i;
+
+	if ((k = eval_run(p, e)) > 0) {
+		if (k == 2 && memcmp(p, "--", 2) == 0) {
+			t->type = CD_PGN_TOK_MOVE;
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+			return p + k;
+		}
+		for (i = 0; i < sizeof(evals) / sizeof(evals[0]); i++)
+			if (strlen(evals[i].s) == k &&
+			    memcmp(evals[i].s, p, k) == 0)
+				break;
+		if (i < sizeof(evals) / sizeof(evals[0])) {
+			t->type = CD_PGN_TOK_EVAL;
+			t->num = evals[i].nag;
+		} else {
+			t->type = CD_PGN_TOK_ERROR;
+		}
+		return p + k;
+	}
+	if (*p == 'e' && e - p >= 3 && p[1] == '.' && p[2] == 'p') {
+		q = p + 3;
+		if (q < e && *q == '.')
+			q++;
+		if (lex_delim(q, e)) {
+			t->type = CD_PGN_TOK_EP;
+			return q;
+		}
+	}
+	if ((CD__CLS(*p) & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
+		q = ep_glued(p, move_word_end(p, e), e);
+		t->type = CD_PGN_TOK_MOVE;
+		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
+			t->type = CD_PGN_TOK_EP;
+		else if (is_castling(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_CASTLING;
+		else if (is_nullmove(p, (size_t)(q - p)))
+			t->flags |= CD_PGN_TOKF_NULLMOVE;
+		return q;
+	}
+	t->type = CD_PGN_TOK_ERROR;
+	return p + utf8_len(p, e);
 }
 
 cd_pgn_tok_type
 cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 {
 	const char *p, *e = lx->end, *q;
-	size_t k;
-	unsigned c;
 	bool more;
 
 	cd__lex_blanks(lx);
@@ -534,272 +789,20 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 	/* The common tokens first: a move word in ASCII that cannot be
 	 * castling, a null move or an en passant mark, and a move number
 	 * with its periods. */
-	c = U(*p);
 	if (cd__plain_move_start(p, e)) {
 		q = cd__move_ascii_end(p, e, &more);
 		if (more)
 			q = move_word_end(q, e);
 		q = ep_glued(p, q, e);
 		t->type = CD_PGN_TOK_MOVE;
-		goto span;
+	} else if ((q = lex_punct(lx, t, p, e)) != NULL) {
+		;
+	} else if (CD__IS_DIGIT(*p) || (CD__U(*p) == 0xc2 && e - p >= 2 &&
+	    CD__U(p[1]) == 0xbd)) {
+		q = lex_numeric(t, p, e);
+	} else {
+		q = lex_word(t, p, e);
 	}
-	if (c >= '1' && c <= '9') {
-		long n = 0;
-
-		for (q = p; q < e && IS_DIGIT(*q) && n < 100000000; q++)
-			n = n * 10 + (*q - '0');
-		if (q < e && *q == '.') {
-			const char *d = q;
-
-			while (q < e && *q == '.')
-				q++;
-			t->type = CD_PGN_TOK_MOVENUM;
-			t->num = n;
-			t->dots = (unsigned)(q - d);
-			goto span;
-		}
-	}
-	q = p + 1;
-	switch (*p) {
-	case '{': {
-		const char *rb = memchr(p + 1, '}', (size_t)(e - (p + 1)));
-
-		t->type = CD_PGN_TOK_COMMENT;
-		t->text = p + 1;
-		if (rb == NULL) {
-			t->flags |= CD_PGN_TOKF_UNCLOSED;
-			t->len = (size_t)(e - (p + 1));
-			q = e;
-		} else {
-			t->len = (size_t)(rb - (p + 1));
-			q = rb + 1;
-		}
-		t->raw_len = (size_t)(q - p);
-		lex_skip_to(lx, q);
-		return t->type;
-	}
-	case ';':
-	case '%':
-		if (*p == '%' && t->col != 1)
-			break;
-		q = memchr(p, '\n', (size_t)(e - p));
-		if (q == NULL)
-			q = e;
-		t->type = *p == ';' ? CD_PGN_TOK_LINE_COMMENT :
-		    CD_PGN_TOK_ESCAPE;
-		t->text = p + 1;
-		t->len = (size_t)(q - (p + 1));
-		if (t->len > 0 && t->text[t->len - 1] == '\r')
-			t->len--;
-		t->raw_len = (size_t)(q - p);
-		lx->p = q;
-		return t->type;
-	case '(':
-	case ')':
-		t->type = *p == '(' ? CD_PGN_TOK_RAV_OPEN :
-		    CD_PGN_TOK_RAV_CLOSE;
-		goto single;
-	case '*':
-		t->type = CD_PGN_TOK_RESULT;
-		t->num = CD_PGN_RESULT_UNKNOWN;
-		goto single;
-	case '$':
-		while (q < e && IS_DIGIT(*q))
-			q++;
-		if (q == p + 1)
-			break;
-		t->type = CD_PGN_TOK_NAG;
-		for (const char *d = p + 1; d < q; d++)
-			t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
-			    t->num * 10 + (*d - '0');
-		goto span;
-	case '[': {
-		struct cd__tagscan ts;
-
-		if (cd__scan_tag(p, e, 1, &ts) > 0) {
-			t->type = CD_PGN_TOK_TAG;
-			t->text = ts.name;
-			t->len = ts.name_len;
-			t->value = ts.value;
-			t->value_len = ts.value_len;
-			if (ts.escapes)
-				t->flags |= CD_PGN_TOKF_ESCAPES;
-		} else {
-			t->type = CD_PGN_TOK_ERROR;
-		}
-		t->raw_len = (size_t)(ts.next - p);
-		if (t->type == CD_PGN_TOK_ERROR) {
-			t->text = p;
-			t->len = t->raw_len;
-		}
-		lex_skip_to(lx, ts.next);
-		return t->type;
-	}
-	case '"': {
-		const char *le = memchr(p + 1, '\n', (size_t)(e - (p + 1)));
-
-		if (le == NULL)
-			le = e;
-		t->type = CD_PGN_TOK_STRING;
-		t->text = p + 1;
-		for (q = p + 1; q < le; q++) {
-			if (*q == '\\' && q + 1 < le &&
-			    (q[1] == '"' || q[1] == '\\'))
-				q++;
-			else if (*q == '"')
-				break;
-		}
-		t->len = (size_t)(q - (p + 1));
-		if (q < le && *q == '"') {
-			q++;
-		} else {
-			q = le;
-			if (t->len > 0 && t->text[t->len - 1] == '\r')
-				t->len--;
-			t->flags |= CD_PGN_TOKF_UNCLOSED;
-		}
-		t->raw_len = (size_t)(q - p);
-		lx->p = q;
-		return t->type;
-	}
-	case '!':
-	case '?': {
-		static const char *const sfx[] = {
-			"!", "?", "!!", "??", "!?", "?!"
-		};
-		int i;
-
-		while (q < e && (*q == '!' || *q == '?'))
-			q++;
-		for (i = 0; i < 6; i++)
-			if (strlen(sfx[i]) == (size_t)(q - p) &&
-			    memcmp(sfx[i], p, (size_t)(q - p)) == 0)
-				break;
-		t->type = i < 6 ? CD_PGN_TOK_SUFFIX : CD_PGN_TOK_ERROR;
-		t->num = i < 6 ? i + 1 : 0;
-		goto span;
-	}
-	case '.':
-		while (q < e && *q == '.')
-			q++;
-		t->type = CD_PGN_TOK_MOVENUM;
-		t->num = -1;
-		t->dots = (unsigned)(q - p);
-		goto span;
-	default:
-		break;
-	}
-
-	/* Numbers: move numbers, markers, castling and null moves with
-	 * zeros. */
-	if (IS_DIGIT(*p) || (U(*p) == 0xc2 && e - p >= 2 &&
-	    U(p[1]) == 0xbd)) {
-		const char *d = p;
-
-		while (d < e && IS_DIGIT(*d))
-			d++;
-		if (d > p && d < e && *d == '.') {
-			t->type = CD_PGN_TOK_MOVENUM;
-			q = d;
-			while (q < e && *q == '.')
-				q++;
-			t->dots = (unsigned)(q - d);
-			goto number;
-		}
-		q = move_word_end(p, e);
-		if ((t->num = cd_pgn_result_parse(p, (size_t)(q - p))) !=
-		    CD_PGN_RESULT_NONE) {
-			t->type = CD_PGN_TOK_RESULT;
-			goto span;
-		}
-		if (is_castling(p, (size_t)(q - p))) {
-			t->type = CD_PGN_TOK_MOVE;
-			t->flags |= CD_PGN_TOKF_CASTLING;
-			goto span;
-		}
-		if (is_nullmove(p, (size_t)(q - p))) {
-			t->type = CD_PGN_TOK_MOVE;
-			t->flags |= CD_PGN_TOKF_NULLMOVE;
-			goto span;
-		}
-		if (d > p && (d == q || (d < e && (cls[U(*d)] & K_LETTER)))) {
-			/* Digits alone, or digits glued to a move. */
-			t->type = CD_PGN_TOK_MOVENUM;
-			q = d;
-			goto number;
-		}
-		if (d == p) {
-			k = utf8_len(p, e);
-			t->type = CD_PGN_TOK_ERROR;
-			q = p + k;
-			goto span;
-		}
-		t->type = CD_PGN_TOK_MOVE;	/* a word the parser rejects */
-		goto span;
-	}
-
-	/* Evaluation symbols and "--". */
-	if ((k = eval_run(p, e)) > 0) {
-		size_t i;
-
-		q = p + k;
-		if (k == 2 && memcmp(p, "--", 2) == 0) {
-			t->type = CD_PGN_TOK_MOVE;
-			t->flags |= CD_PGN_TOKF_NULLMOVE;
-			goto span;
-		}
-		for (i = 0; i < sizeof(evals) / sizeof(evals[0]); i++)
-			if (strlen(evals[i].s) == k &&
-			    memcmp(evals[i].s, p, k) == 0)
-				break;
-		if (i < sizeof(evals) / sizeof(evals[0])) {
-			t->type = CD_PGN_TOK_EVAL;
-			t->num = evals[i].nag;
-		} else {
-			t->type = CD_PGN_TOK_ERROR;
-		}
-		goto span;
-	}
-
-	/* "e.p." standing alone. */
-	if (*p == 'e' && e - p >= 3 && p[1] == '.' && p[2] == 'p') {
-		q = p + 3;
-		if (q < e && *q == '.')
-			q++;
-		if (lex_delim(q, e)) {
-			t->type = CD_PGN_TOK_EP;
-			goto span;
-		}
-	}
-
-	/* Move words. */
-	if ((cls[U(*p)] & K_LETTER) || *p == '@' || move_mb(p, e) > 0) {
-		q = ep_glued(p, move_word_end(p, e), e);
-		t->type = CD_PGN_TOK_MOVE;
-		if (q - p == 2 && memcmp(p, "ep", 2) == 0)
-			t->type = CD_PGN_TOK_EP;
-		else if (is_castling(p, (size_t)(q - p)))
-			t->flags |= CD_PGN_TOKF_CASTLING;
-		else if (is_nullmove(p, (size_t)(q - p)))
-			t->flags |= CD_PGN_TOKF_NULLMOVE;
-		goto span;
-	}
-
-	/* Anything else means nothing. */
-	k = utf8_len(p, e);
-	q = p + k;
-	t->type = CD_PGN_TOK_ERROR;
-	goto span;
-
-number:
-	t->num = 0;
-	for (const char *d = p; d < e && IS_DIGIT(*d); d++)
-		t->num = t->num > (LONG_MAX - 9) / 10 ? LONG_MAX :
-		    t->num * 10 + (*d - '0');
-	goto span;
-single:
-	q = p + 1;
-span:
 	t->raw_len = (size_t)(q - p);
 	if (t->text == NULL) {
 		t->text = p;

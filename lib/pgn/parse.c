@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
+#include "pgn/reader.h"
 
 struct parse {
 	cd_game *g;
@@ -355,24 +357,308 @@ read_tag_section(struct parse *ps)
 	return CD_OK;
 }
 
-/* A brace comment at q (a `{`) with nothing to fold in it but single
- * spaces, added without a token (cd__game_add_plain_comment): 1 (lx is
- * past it), 0 for any other comment (nothing done), or a failure's
- * status (negative). */
+/* A brace comment at q (a `{`, where lx stands) with nothing to fold in
+ * it but single spaces, added without a token
+ * (cd__game_add_plain_comment): 1 (lx is past it), 0 for any other
+ * comment (nothing done), or a failure's status (negative). */
 static int
 plain_comment(struct parse *ps, cd_pgn_lexer *lx, const char *q)
 {
 	cd_status st;
-	const char *w = cd__game_add_plain_comment(ps->g, q + 1, lx->end,
-	    &st);
+	const char *w = cd__game_add_plain_comment(ps->g, q + 1,
+	    cd__lex_end(lx), &st);
 
 	if (w == NULL)
 		return 0;
 	if (st != CD_OK)
-		return fail(ps, st, lx->line, (unsigned long)(q -
-		    lx->line_start) + lx->col0, "%s", cd_strerror(st));
-	lx->p = w;
+		return fail(ps, st, cd__lex_line(lx), cd__lex_col(lx, q), "%s",
+		    cd_strerror(st));
+	cd__lex_skip(lx, w);
 	return 1;
+}
+
+/* What the parser keeps of a game's movetext between its tokens. */
+struct movetext {
+	bool ended;		/* the termination marker was read */
+	bool warned_after;	/* a comment after it was warned of */
+	bool keep;		/* something to keep after each move
+				 * (priv->keep, set before) */
+	/* a word the fast path could not resolve: not tried again */
+	const char *tried;
+	size_t tried_len;
+	/* the termination marker the reader found, when the fast path can
+	 * take it from there: its canonical text, a word alone (white
+	 * space or the game's end after it) */
+	const char *res_at;
+	size_t res_len;
+	unsigned long res_line, res_col;	/* where the marker stood */
+};
+
+/* The reader's termination marker at the movetext's end, for the fast
+ * path (mt->res_at, NULL when it cannot take it). */
+static void
+marker_at(const cd_pgn_raw_game *raw, struct movetext *mt)
+{
+	const char *rt, *a;
+	size_t k = 0, n;
+
+	mt->res_at = NULL;
+	if (raw->result == CD_PGN_RESULT_NONE || raw->movetext_end > raw->len)
+		return;
+	rt = cd__pgn_result_text(raw->result, &n);
+	a = raw->text + raw->movetext_end - n;
+	mt->res_len = n;
+	if (raw->movetext_end >= raw->movetext &&
+	    raw->movetext_end - raw->movetext >= n)
+		while (k < n && a[k] == rt[k])
+			k++;
+	if (k == n && n > 0 && (raw->movetext_end == raw->len ||
+	    CD__IS_WS(a[n])))
+		mt->res_at = a;
+}
+
+/* A move word q..w that the lexer's fast path found, for the fast SAN
+ * reader: 1 added (lx past it), 0 left to the lexer (mt->tried), or a
+ * failure's status (negative). */
+static inline int
+fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char *q, const char *w)
+{
+	int k = cd__game_add_san_fast(ps->g, q, (size_t)(w - q), NULL);
+
+	if (k > 0) {
+		cd__lex_skip(lx, w);
+		if (__builtin_expect(!mt->keep, 1) ||
+		    cd__game_keep(ps->g) == CD_OK)
+			return 1;
+		k = CD_ERR_NOMEM;
+	}
+	if (k == CD_ERR_ARG)
+		return no_anchor(ps);
+	if (k < 0)
+		return fail(ps, (cd_status)k, cd__lex_line(lx),
+		    cd__lex_col(lx, q), "%s", cd_strerror((cd_status)k));
+	mt->tried = q;	/* same word, same answer */
+	mt->tried_len = (size_t)(w - q);
+	return 0;
+}
+
+/* A move token (a failure reported). */
+static cd_status
+lexed_move(struct parse *ps, struct movetext *mt, const cd_pgn_token *t)
+{
+	cd_game *g = ps->g;
+	struct cd__game_priv *p = g->priv;
+	const cd_board *b = &p->line.board;
+	cd_error se;
+	cd_status st;
+	cd_move m;
+	uint32_t idx;
+	int k;
+
+	if (p->line.anchorless)
+		return no_anchor(ps);
+	if (ps->o->lang == NULL && (t->text != mt->tried ||
+	    t->len != mt->tried_len) &&
+	    (k = cd__game_add_san_fast(g, t->text, t->len, &idx)) != 0) {
+		if (k == CD_ERR_ARG)
+			return no_anchor(ps);
+		st = (cd_status)k;
+		if (k > 0) {
+			st = mt->keep ? cd__game_keep(g) : CD_OK;
+			if (ps->o->warn)
+				note_odd_move(ps, t, idx);
+		}
+		goto out;
+	}
+	st = cd_san_parse(b, t->text, t->len, ps->o->lang, 0, &m, &se);
+	if (st != CD_OK)
+		return move_error(ps, t, st, se.msg);
+	if (m == CD_MOVE_NULL) {
+		if (cd_board_in_check(b))
+			return move_error(ps, t, CD_ERR_ILLEGAL,
+			    "null move while in check");
+		if ((ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) &&
+		    p->depth == 0)
+			return move_error(ps, t, CD_ERR_UNSUPPORTED,
+			    "null move in the main line "
+			    "(not allowed in reduced form)");
+		if (ps->o->flags & CD_PGN_PARSE_NO_NULL)
+			return move_error(ps, t, CD_ERR_UNSUPPORTED,
+			    "a null move, which PGC cannot hold");
+	}
+	st = cd__game_add_move_trusted(g, m, &idx);
+	if (st == CD_ERR_ARG)
+		return no_anchor(ps);
+	if (st == CD_OK) {
+		if (mt->keep)
+			st = cd__game_keep(g);
+		if (ps->o->warn)
+			note_odd_move(ps, t, idx);
+	}
+out:
+	if (st != CD_OK)
+		return fail(ps, st, t->line, t->col, "%s", cd_strerror(st));
+	return CD_OK;
+}
+
+/* A comment token, brace or line (a failure reported). */
+static cd_status
+lexed_comment(struct parse *ps, struct movetext *mt, const cd_pgn_token *t)
+{
+	bool changed = false;
+	cd_status st;
+
+	if (t->flags & CD_PGN_TOKF_UNCLOSED)
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "brace comment never closed");
+	st = add_comment(ps, t,
+	    t->type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
+	if (changed)
+		warn(ps, t->line, t->col, "`}` in a comment written as a space");
+	if (mt->ended && !mt->warned_after) {
+		warn(ps, t->line, t->col, "comment after the termination "
+		    "marker moved before it");
+		mt->warned_after = true;
+	}
+	if (st != CD_OK)
+		return fail(ps, st, t->line, t->col, "%s", cd_strerror(st));
+	return CD_OK;
+}
+
+/* A `)` (a failure reported). */
+static cd_status
+lexed_close(struct parse *ps, const cd_pgn_token *t)
+{
+	struct cd__game_priv *p = ps->g->priv;
+	bool empty = false;
+	bool held = p->line.pending != 0 || p->line.pending_nags != 0;
+	unsigned long vl = p->line.line, vc = p->line.col;
+	cd_status st;
+
+	if (p->depth == 0)
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "unbalanced parentheses: `)` closes no variation");
+	st = cd_game_end_variation(ps->g, &empty);
+	if (empty && held)
+		warn(ps, vl, vc, "variation without a move: its comments and "
+		    "NAGs kept as those of the move before");
+	else if (empty)
+		warn(ps, vl, vc, "empty variation dropped");
+	if (st != CD_OK)
+		return fail(ps, st, t->line, t->col, "%s", cd_strerror(st));
+	return CD_OK;
+}
+
+/* A token of the movetext that the lexer read (a failure reported). */
+static cd_status
+lexed(struct parse *ps, struct movetext *mt, const cd_pgn_token *t)
+{
+	cd_game *g = ps->g;
+	struct cd__game_priv *p = g->priv;
+	cd_status st = CD_OK;
+	char tok[64];
+
+	if (mt->ended && t->type != CD_PGN_TOK_COMMENT &&
+	    t->type != CD_PGN_TOK_LINE_COMMENT &&
+	    t->type != CD_PGN_TOK_ESCAPE) {
+		show(tok, sizeof(tok), t->raw, t->raw_len);
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "%s after the termination marker", tok);
+	}
+	switch (t->type) {
+	case CD_PGN_TOK_MOVENUM:
+	case CD_PGN_TOK_EP:
+		break;
+	case CD_PGN_TOK_MOVE:
+		return lexed_move(ps, mt, t);
+	case CD_PGN_TOK_SUFFIX:
+	case CD_PGN_TOK_NAG:
+	case CD_PGN_TOK_EVAL:
+		if (t->num < 0 || t->num > 255) {
+			show(tok, sizeof(tok), t->raw, t->raw_len);
+			return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+			    "NAG %s out of range (0 to 255)", tok);
+		}
+		/* (before a first move: written before it) */
+		st = cd_game_add_nag(g, (int)t->num);
+		break;
+	case CD_PGN_TOK_RESULT:
+		if (p->depth > 0) {
+			warn(ps, t->line, t->col, "termination marker "
+			    "inside a variation ignored");
+			break;
+		}
+		g->result = (cd_pgn_result)t->num;
+		mt->res_line = t->line;
+		mt->res_col = t->col;
+		mt->ended = true;
+		break;
+	case CD_PGN_TOK_COMMENT:
+	case CD_PGN_TOK_LINE_COMMENT:
+		return lexed_comment(ps, mt, t);
+	case CD_PGN_TOK_ESCAPE:
+		st = cd_game_add_escape(g, t->text, t->len);
+		break;
+	case CD_PGN_TOK_RAV_OPEN:
+		if (!p->line.has_move && p->depth == 0)
+			return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+			    "variation does not follow a move");
+		st = cd_game_begin_variation(g);
+		p->line.line = t->line;
+		p->line.col = t->col;
+		break;
+	case CD_PGN_TOK_RAV_CLOSE:
+		return lexed_close(ps, t);
+	case CD_PGN_TOK_STRING:
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "unreadable token: a quoted string in movetext");
+	case CD_PGN_TOK_TAG:
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "unreadable token: a tag pair in movetext");
+	default:
+		show(tok, sizeof(tok), t->raw, t->raw_len);
+		return fail(ps, CD_ERR_SYNTAX, t->line, t->col,
+		    "unreadable token '%s'", tok);
+	}
+	if (st != CD_OK)
+		return fail(ps, st, t->line, t->col, "%s", cd_strerror(st));
+	return CD_OK;
+}
+
+/* The warnings of a game's end: its marker and Result tag, its moves
+ * not in canonical SAN. */
+static void
+end_warnings(struct parse *ps, const struct movetext *mt)
+{
+	const cd_pgn_raw_game *raw = ps->raw;
+	cd_game *g = ps->g;
+	size_t vlen = 0;
+	const char *v = cd_game_tag_value(g, "Result", &vlen);
+	const char *r;
+	char tok[64];
+
+	if (!mt->ended) {
+		r = cd_pgn_result_str(cd_game_result(g));
+		warn(ps, raw->line, raw->col, "no termination marker: "
+		    "result %s%s", r, v != NULL &&
+		    strcmp(v, r) == 0 ? " from the Result tag" : "");
+	} else if (v == NULL) {
+		warn(ps, mt->res_line, mt->res_col, "no Result tag: taken from "
+		    "the termination marker");
+	} else if (strcmp(v, cd_pgn_result_str(g->result)) != 0) {
+		show(tok, sizeof(tok), v, vlen);
+		warn(ps, mt->res_line, mt->res_col, "Result tag \"%s\" "
+		    "disagrees with the termination marker %s: the marker "
+		    "wins", tok, cd_pgn_result_str(g->result));
+	}
+	if (ps->odd_moves == 1)
+		warn(ps, ps->odd_line, ps->odd_col, "move %s",
+		    ps->odd_first);
+	else if (ps->odd_moves > 1)
+		warn(ps, ps->odd_line, ps->odd_col, "%lu moves not in "
+		    "canonical SAN (first: %s)", ps->odd_moves,
+		    ps->odd_first);
 }
 
 static cd_status
@@ -381,310 +667,64 @@ read_movetext(struct parse *ps)
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
 	struct cd__game_priv *p = g->priv;
-	const cd_san_lang *lang = ps->o->lang;
-	bool check_null = (ps->o->flags & CD_PGN_PARSE_NO_NULL_MAIN) != 0;
-	bool ended = false, warned_after = false;
-	/* something to keep after each move (p->keep, set before) */
-	bool keep = p->keep != 0;
 	/* the fast path: English, and no warnings to look for */
-	bool fast = lang == NULL && ps->o->warn == NULL;
-	const char *tried = NULL;	/* a word the fast path could not
-					 * resolve: not tried again */
-	size_t tried_len = 0;
-	/* the termination marker the reader found, when the fast path can
-	 * take it from there: its canonical text, a word alone (white
-	 * space or the game's end after it) */
-	const char *res_at = NULL;
-	size_t res_len = 0;
-	unsigned long res_line = 0, res_col = 0;
+	bool fast = ps->o->lang == NULL && ps->o->warn == NULL;
+	struct movetext mt = { .keep = p->keep != 0 };
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
-	cd_status st = CD_OK;
-	char tok[64];
+	cd_status st;
 
 	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
 	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
-	if (fast && raw->result != CD_PGN_RESULT_NONE &&
-	    raw->movetext_end <= raw->len) {
-		const char *rt = cd__pgn_result_text(raw->result, &res_len);
-		const char *a = raw->text + raw->movetext_end - res_len;
-		size_t k = 0;
-
-		if (raw->movetext_end >= raw->movetext &&
-		    raw->movetext_end - raw->movetext >= res_len)
-			while (k < res_len && a[k] == rt[k])
-				k++;
-		if (k == res_len && res_len > 0 &&
-		    (raw->movetext_end == raw->len ||
-		    (cd__pgn_cls[(unsigned char)a[res_len]] & K_WS)))
-			res_at = a;
-	}
+	if (fast)
+		marker_at(raw, &mt);
 	for (;;) {
-		cd_pgn_tok_type type;
-
 		/* The bulk of movetext, move numbers, plain moves and
-		 * comments with nothing to fold but single spaces, read here
-		 * without a token; anything else, or a move or comment the
-		 * fast reader leaves alone, goes to the lexer from its
-		 * start. */
-		if (fast && !ended) {
-			const char *q = lx.p, *e = lx.end, *w;
+		 * comments with nothing to fold but single spaces, read
+		 * through the lexer's fast path without a token; anything
+		 * else, or a move or comment the fast reader leaves alone,
+		 * goes to the lexer's tokens from its start. */
+		if (fast && !mt.ended) {
+			const char *q, *w;
+			int k = cd__lex_fast(&lx, &q, &w);
 
-			/* one space before a word, mostly */
-			if (e - q >= 2 && q[0] == ' ' &&
-			    (unsigned char)q[1] > 0x20) {
-				lx.p = ++q;
-			} else {
-				cd__lex_blanks(&lx);
-				q = lx.p;
-				if (q == e)
-					break;
-			}
-			if (*q >= '1' && *q <= '9') {
-				for (w = q + 1; w < e && *w >= '0' && *w <= '9';
-				    w++)
-					;
-				if (w < e && *w == '.') {
-					while (w < e && *w == '.')
-						w++;
-					lx.p = w;
+			if (k == CD__LEX_END)
+				break;
+			if (k == CD__LEX_WORD) {
+				k = fast_move(ps, &lx, &mt, q, w);
+				if (k > 0)
 					continue;
-				}
-			} else if (cd__plain_move_start(q, e) || *q == 'O') {
-				/* (castling too: "O-O" and "O-O-O" as the
-				 * fast reader takes them, other spellings
-				 * for the lexer) */
-				int k;
-
-				w = cd__word_end(q, e);
-				k = cd__game_add_san_fast(g, q, (size_t)(w - q),
-				    NULL);
-				if (k > 0) {
-					lx.p = w;
-					if (__builtin_expect(!keep, 1) ||
-					    cd__game_keep(g) == CD_OK)
-						continue;
-					k = CD_ERR_NOMEM;
-				}
-				if (k == CD_ERR_ARG)
-					return no_anchor(ps);
 				if (k < 0)
-					return fail(ps, (cd_status)k, lx.line,
-					    (unsigned long)(q - lx.line_start) +
-					    lx.col0, "%s",
-					    cd_strerror((cd_status)k));
-				tried = q;	/* same word, same answer */
-				tried_len = (size_t)(w - q);
+					return (cd_status)k;
 			}
-			if (q == res_at && p->depth == 0) {
+			if (q == mt.res_at && p->depth == 0) {
 				/* the marker, as the lexer reads it (a
 				 * CD_PGN_TOK_RESULT); then the end, when
 				 * only white space follows */
 				g->result = raw->result;
-				ended = true;
-				lx.p = q += res_len;
-				while (q < e && (cd__pgn_cls[(unsigned char)*q] &
-				    K_WS))
-					q++;
-				if (q == e)
+				mt.ended = true;
+				if (cd__lex_skip_last(&lx, q + mt.res_len))
 					break;
 				continue;
 			}
-		}
-		/* (here on the fast path lx.p < lx.end; this test outside
-		 * the block above keeps its code as fast for moves) */
-		if (fast && !ended && *lx.p == '{') {
-			int k = plain_comment(ps, &lx, lx.p);
-
-			if (k < 0)
-				return (cd_status)k;
-			if (k > 0)
-				continue;
-		}
-		type = cd_pgn_lex_next(&lx, &t);
-
-		if (type == CD_PGN_TOK_END)
-			break;
-		if (ended && type != CD_PGN_TOK_COMMENT &&
-		    type != CD_PGN_TOK_LINE_COMMENT &&
-		    type != CD_PGN_TOK_ESCAPE) {
-			show(tok, sizeof(tok), t.raw, t.raw_len);
-			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-			    "%s after the termination marker", tok);
-		}
-		switch (type) {
-		case CD_PGN_TOK_MOVENUM:
-		case CD_PGN_TOK_EP:
-			break;
-		case CD_PGN_TOK_MOVE: {
-			const cd_board *b = &p->line.board;
-			cd_error se;
-			cd_move m;
-			uint32_t idx;
-			int k;
-
-			if (p->line.anchorless)
-				return no_anchor(ps);
-			if (lang == NULL && (t.text != tried ||
-			    t.len != tried_len) &&
-			    (k = cd__game_add_san_fast(g, t.text, t.len,
-			    &idx)) != 0) {
-				if (k == CD_ERR_ARG)
-					return no_anchor(ps);
-				if (k < 0) {
-					st = (cd_status)k;
-					break;
-				}
-				if (keep)
-					st = cd__game_keep(g);
-				if (ps->o->warn)
-					note_odd_move(ps, &t, idx);
-				break;
+			if (*q == '{') {
+				k = plain_comment(ps, &lx, q);
+				if (k < 0)
+					return (cd_status)k;
+				if (k > 0)
+					continue;
 			}
-			st = cd_san_parse(b, t.text, t.len, lang, 0, &m, &se);
-			if (st != CD_OK)
-				return move_error(ps, &t, st, se.msg);
-			if (m == CD_MOVE_NULL) {
-				if (cd_board_in_check(b))
-					return move_error(ps, &t, CD_ERR_ILLEGAL,
-					    "null move while in check");
-				if (check_null && p->depth == 0)
-					return move_error(ps, &t,
-					    CD_ERR_UNSUPPORTED,
-					    "null move in the main line "
-					    "(not allowed in reduced form)");
-				if (ps->o->flags & CD_PGN_PARSE_NO_NULL)
-					return move_error(ps, &t,
-					    CD_ERR_UNSUPPORTED, "a null move, "
-					    "which PGC cannot hold");
-			}
-			st = cd__game_add_move_trusted(g, m, &idx);
-			if (st == CD_ERR_ARG)
-				return no_anchor(ps);
-			if (st != CD_OK)
-				break;
-			if (keep)
-				st = cd__game_keep(g);
-			if (ps->o->warn)
-				note_odd_move(ps, &t, idx);
-			break;
 		}
-		case CD_PGN_TOK_SUFFIX:
-		case CD_PGN_TOK_NAG:
-		case CD_PGN_TOK_EVAL:
-			if (t.num < 0 || t.num > 255) {
-				show(tok, sizeof(tok), t.raw, t.raw_len);
-				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-				    "NAG %s out of range (0 to 255)", tok);
-			}
-			/* (before a first move: written before it) */
-			st = cd_game_add_nag(g, (int)t.num);
+		if (cd_pgn_lex_next(&lx, &t) == CD_PGN_TOK_END)
 			break;
-		case CD_PGN_TOK_RESULT:
-			if (p->depth > 0) {
-				warn(ps, t.line, t.col, "termination marker "
-				    "inside a variation ignored");
-				break;
-			}
-			g->result = (cd_pgn_result)t.num;
-			res_line = t.line;
-			res_col = t.col;
-			ended = true;
-			break;
-		case CD_PGN_TOK_COMMENT:
-		case CD_PGN_TOK_LINE_COMMENT: {
-			bool changed = false;
-
-			if (t.flags & CD_PGN_TOKF_UNCLOSED)
-				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-				    "brace comment never closed");
-			st = add_comment(ps, &t,
-			    type == CD_PGN_TOK_LINE_COMMENT ? &changed : NULL);
-			if (changed)
-				warn(ps, t.line, t.col,
-				    "`}` in a comment written as a space");
-			if (ended && !warned_after) {
-				warn(ps, t.line, t.col, "comment after the "
-				    "termination marker moved before it");
-				warned_after = true;
-			}
-			break;
-		}
-		case CD_PGN_TOK_ESCAPE:
-			st = cd_game_add_escape(g, t.text, t.len);
-			break;
-		case CD_PGN_TOK_RAV_OPEN:
-			if (!p->line.has_move && p->depth == 0)
-				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-				    "variation does not follow a move");
-			st = cd_game_begin_variation(g);
-			p->line.line = t.line;
-			p->line.col = t.col;
-			break;
-		case CD_PGN_TOK_RAV_CLOSE: {
-			bool empty = false;
-			bool held = p->line.pending != 0 ||
-			    p->line.pending_nags != 0;
-			unsigned long vl = p->line.line, vc = p->line.col;
-
-			if (p->depth == 0)
-				return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-				    "unbalanced parentheses: `)` closes no "
-				    "variation");
-			st = cd_game_end_variation(g, &empty);
-			if (empty && held)
-				warn(ps, vl, vc, "variation without a move: its "
-				    "comments and NAGs kept as those of the "
-				    "move before");
-			else if (empty)
-				warn(ps, vl, vc, "empty variation dropped");
-			break;
-		}
-		case CD_PGN_TOK_STRING:
-			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-			    "unreadable token: a quoted string in movetext");
-		case CD_PGN_TOK_TAG:
-			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-			    "unreadable token: a tag pair in movetext");
-		default:
-			show(tok, sizeof(tok), t.raw, t.raw_len);
-			return fail(ps, CD_ERR_SYNTAX, t.line, t.col,
-			    "unreadable token '%s'", tok);
-		}
-		if (st != CD_OK)
-			return fail(ps, st, t.line, t.col, "%s",
-			    cd_strerror(st));
+		if ((st = lexed(ps, &mt, &t)) != CD_OK)
+			return st;
 	}
 	if (p->depth > 0)
 		return fail(ps, CD_ERR_SYNTAX, p->line.line, p->line.col,
 		    "unbalanced parentheses: variation never closed");
-	if (ps->o->warn) {
-		size_t vlen = 0;
-		const char *v = cd_game_tag_value(g, "Result", &vlen);
-		const char *r;
-
-		if (!ended) {
-			r = cd_pgn_result_str(cd_game_result(g));
-			warn(ps, raw->line, raw->col, "no termination marker: "
-			    "result %s%s", r, v != NULL &&
-			    strcmp(v, r) == 0 ? " from the Result tag" : "");
-		} else if (v == NULL) {
-			warn(ps, res_line, res_col, "no Result tag: taken from "
-			    "the termination marker");
-		} else if (strcmp(v, cd_pgn_result_str(g->result)) != 0) {
-			show(tok, sizeof(tok), v, vlen);
-			warn(ps, res_line, res_col, "Result tag \"%s\" disagrees "
-			    "with the termination marker %s: the marker wins",
-			    tok, cd_pgn_result_str(g->result));
-		}
-		if (ps->odd_moves == 1)
-			warn(ps, ps->odd_line, ps->odd_col, "move %s",
-			    ps->odd_first);
-		else if (ps->odd_moves > 1)
-			warn(ps, ps->odd_line, ps->odd_col, "%lu moves not in "
-			    "canonical SAN (first: %s)", ps->odd_moves,
-			    ps->odd_first);
-	}
+	if (ps->o->warn)
+		end_warnings(ps, &mt);
 	return CD_OK;
 }
 

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pgn/bytes.h"
+#include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
 
 /* ---- Tags ---- */

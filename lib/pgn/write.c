@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pgn/bytes.h"
+#include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
 
 #define LINE_MAX_LEN 79

@@ -1,0 +1,984 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/frame.c: the framer, which finds where each game of a stream
+ * begins and ends (the rules are chessdata/pgn_read.h's): blank lines
+ * and text that is not PGN between games, movetext up to its
+ * termination marker, comments that hold a game's start, binary data.
+ * The tag section is pgn/frame_tags.c's; the buffer the framer reads
+ * is the reader's (pgn/read.c).  No chess knowledge here.
+ *
+ * The framer is a pure function of the bytes in the buffer: when it
+ * reaches their end before it can decide, it says so (S_MORE) and the
+ * reader refills the buffer and frames again from the game's first
+ * byte, so it needs no resumable state.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn/lex.h"
+#include "pgn/reader.h"
+
+/* ---- tag pair lines ---- */
+
+/*
+ * Whether p (a `[`) starts a tag: optional whitespace then a tag name
+ * byte.  1 yes, 0 no, -1 more input needed.
+ */
+int
+cd__frame_tag_start(const char *p, const char *e, int eof)
+{
+	p++;
+	while (p < e && CD__IS_WS(*p))
+		p++;
+	if (p == e)
+		return eof ? 0 : -1;
+	return (CD__CLS(*p) & K_TAGNAME) != 0;
+}
+
+/*
+ * Whether the line at p (a line start) starts with one complete
+ * standard tag pair in column one, `[Name "value"]`, with blanks only
+ * after it to the line end when whole.  Used to end a brace comment
+ * that is never closed (whole) and binary data.  1 yes, 0 no, -1 more
+ * input needed.
+ */
+static int
+tag_pair_line(const char *p, const char *e, int eof, int whole)
+{
+	const char *le, *q;
+	struct cd__tagscan ts;
+
+	if (p == e)
+		return eof ? 0 : -1;
+	if (*p != '[')
+		return 0;
+	le = memchr(p, '\n', (size_t)(e - p));
+	if (le == NULL) {
+		if (!eof)
+			return -1;
+		le = e;
+	}
+	for (q = p + 1; q < le && (CD__IS_DIGIT(*q) || (CD__CLS(*q) & K_LETTER) ||
+	    *q == '_'); q++)
+		;
+	if (q == p + 1 || q == le || (*q != ' ' && *q != '\t'))
+		return 0;
+	if (cd__scan_tag(p, le, 1, &ts) != 1)
+		return 0;
+	for (q = ts.next; q < le && CD__IS_HSPACE(*q); q++)
+		;
+	return q == le || !whole;
+}
+
+/* A line that is one complete tag pair (tag_pair_line). */
+static int
+tag_line(const char *p, const char *e, int eof)
+{
+	return tag_pair_line(p, e, eof, 1);
+}
+
+/* ---- movetext ---- */
+
+#ifdef __SSE2__
+/* The `}` and line ends of the sixteen bytes at p, as a bit mask. */
+static inline uint64_t
+brace_or_line_end16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const void *)p);
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
+	    cd__eq8(v, '\n')));
+}
+#endif
+
+#ifdef CD_AVX2
+/* brace_or_line_end() with AVX2, for e - p >= 64: sixty-four bytes a
+ * step, the last 64 overlapping the ones before. */
+__attribute__((target("avx2"))) static const char *
+brace_or_line_end_avx2(const char *p, const char *e)
+{
+	const __m256i rb = _mm256_set1_epi8('}'), nl = _mm256_set1_epi8('\n');
+
+	for (;;) {
+		const char *q = e - p >= 64 ? p : e - 64;
+		__m256i v = _mm256_loadu_si256((const void *)q);
+		__m256i v1 = _mm256_loadu_si256((const void *)(q + 32));
+		__m256i h = _mm256_or_si256(_mm256_cmpeq_epi8(v, rb),
+		    _mm256_cmpeq_epi8(v, nl));
+		__m256i h1 = _mm256_or_si256(_mm256_cmpeq_epi8(v1, rb),
+		    _mm256_cmpeq_epi8(v1, nl));
+
+		if (!_mm256_testz_si256(_mm256_or_si256(h, h1),
+		    _mm256_or_si256(h, h1)))
+			return q + __builtin_ctzll(
+			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h) |
+			    (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) <<
+			    32);
+		if ((p = q + 64) == e)
+			return e;
+	}
+}
+#endif
+
+/* The first `}` or line end in [p, e), or e: sixty-four bytes a step
+ * (AVX2), or sixty-four then sixteen (SSE2). */
+static const char *
+brace_or_line_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	uint64_t m;
+
+#ifdef CD_AVX2
+	if (cd__have_avx2 && e - p >= 64)
+		return brace_or_line_end_avx2(p, e);
+#endif
+
+	for (; e - p >= 64; p += 64) {
+		m = brace_or_line_end16(p) |
+		    brace_or_line_end16(p + 16) << 16 |
+		    brace_or_line_end16(p + 32) << 32 |
+		    brace_or_line_end16(p + 48) << 48;
+		if (m != 0)
+			return p + __builtin_ctzll(m);
+	}
+	for (; e - p >= 16; p += 16)
+		if ((m = brace_or_line_end16(p)) != 0)
+			return p + __builtin_ctzll(m);
+#endif
+	while (p < e && *p != '}' && *p != '\n')
+		p++;
+	return p;
+}
+
+/* Whether only blanks stand in [p, e). */
+static int
+only_blanks(const char *p, const char *e)
+{
+	while (p < e && CD__IS_HSPACE(*p))
+		p++;
+	return p == e;
+}
+
+/* Whether the line [l, le) is blank or ends with a termination marker
+ * (then blanks). */
+static int
+game_ends_line(const char *l, const char *le)
+{
+	const char *w;
+
+	while (le > l && CD__IS_WS(le[-1]))
+		le--;
+	for (w = le; w > l && !CD__IS_WS(w[-1]) && w[-1] != '{'; w--)
+		;
+	return le == l || cd_pgn_result_parse(w, (size_t)(le - w)) !=
+	    CD_PGN_RESULT_NONE;
+}
+
+/*
+ * Whether a line of the comment text [c, stop) (c just after the `{`)
+ * starts a game: a complete tag pair in column one (tag_line) after a
+ * line of the comment that is blank or ends with a termination marker
+ * (the comment's first line, after the `{`, counts for a marker only).
+ * 1 yes, 0 no, -1 more input needed.
+ */
+static int
+game_in_comment(const char *c, const char *stop, const char *e, int eof)
+{
+	const char *l = c, *nl;
+	int t;
+
+	while ((nl = memchr(l, '\n', (size_t)(stop - l))) != NULL) {
+		if (nl + 1 < stop && nl[1] == '[' && (l == c ?
+		    game_ends_line(l, nl) && l < nl && !only_blanks(l, nl) :
+		    game_ends_line(l, nl))) {
+			if ((t = tag_line(nl + 1, e, eof)) != 0)
+				return t;
+		}
+		l = nl + 1;
+	}
+	return 0;
+}
+
+/*
+ * The end of a brace comment opened at p (a `{`): it ends at its `}`
+ * (standard, section 5), whatever lines it holds, tag pairs too, and
+ * *out gets the byte after it (1).  But a comment that holds the start
+ * of a game before its `}` (game_in_comment: a tag pair line after a
+ * blank line or a line ending with a marker), or that has no `}` up to
+ * the end of the input (or of the part of a game that is read:
+ * GAME_MAX), is never closed: the game ends at the first line inside it
+ * that is a complete tag pair starting in column one (reading goes on
+ * there), or at the end: *out gets that place (0).  -1 when more input
+ * is needed.
+ */
+static int
+comment_end(const char *p, const char *e, int eof, const char **out)
+{
+	const char *q = brace_or_line_end(p + 1, e), *stop;
+	int t;
+
+	if (q < e && *q == '}') {
+		*out = q + 1;	/* (the usual: on one line) */
+		return 1;
+	}
+	if (q < e)
+		q = memchr(q, '}', (size_t)(e - q));
+	else
+		q = NULL;
+	if (q == NULL && !eof)
+		return -1;
+	stop = q != NULL ? q : e;
+	if ((t = game_in_comment(p + 1, stop, e, eof)) < 0)
+		return -1;
+	if (t == 0 && q != NULL) {
+		*out = q + 1;
+		return 1;
+	}
+	for (q = p + 1; (q = memchr(q, '\n', (size_t)(stop - q))) != NULL;)
+		if ((t = tag_line(++q, e, eof)) != 0) {
+			if (t < 0)
+				return -1;
+			*out = q;
+			return 0;
+		}
+	*out = e;	/* (eof: no `}`) */
+	return 0;
+}
+
+/* The end of the line at p (the `\n` or e); NULL if more input is
+ * needed. */
+const char *
+cd__frame_line_end(const char *p, const char *e, int eof)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+	if (nl != NULL)
+		return nl;
+	return eof ? e : NULL;
+}
+
+/* The end of a word (a move, a number, a marker) starting at p. */
+static const char *
+word_end(const char *p, const char *e)
+{
+	while (p < e && !(CD__CLS(*p) & K_DELIM))
+		p++;
+	return p;
+}
+
+/* Whether one of the four bytes at p is in K_STOP; *q gets the first
+ * such. */
+static inline bool
+stop4(const char *p, const char **q)
+{
+	if (CD__CLS(p[0]) & K_STOP)
+		*q = p;
+	else if (CD__CLS(p[1]) & K_STOP)
+		*q = p + 1;
+	else if (CD__CLS(p[2]) & K_STOP)
+		*q = p + 2;
+	else if (CD__CLS(p[3]) & K_STOP)
+		*q = p + 3;
+	else
+		return false;
+	return true;
+}
+
+/* The first byte at or after p that can change the scan (K_STOP), or
+ * e.  Eight bytes through the table first (short runs between comments
+ * are common), then sixteen bytes a step where SSE2 is: the vector test
+ * pairs the stop bytes that differ in one bit: `[` and `{` (0x20), 0xc2
+ * and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/` (0x02); no other
+ * byte matches a pair. */
+static const char *
+skip_plain(const char *p, const char *e)
+{
+	const char *q;
+	int round;
+
+	for (round = 0; round < 2 && e - p >= 4; round++, p += 4)
+		if (stop4(p, &q))
+			return q;
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
+		unsigned m;
+
+		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
+		    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
+		    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
+		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
+		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	for (; e - p >= 4; p += 4)
+		if (stop4(p, &q))
+			return q;
+	while (p < e && !(CD__CLS(*p) & K_STOP))
+		p++;
+	return p;
+}
+
+/* The line ends of a game's movetext that the framer counts: nl of
+ * them before the place it reached, the last at lastnl (NULL: none);
+ * counted while no brace comment (which may hold some) was skipped,
+ * advance_game counts them otherwise. */
+struct lines {
+	unsigned long nl;
+	const char *lastnl;
+	int counted;
+};
+
+/* The game that starts at s framed: its movetext from m, up to last
+ * (its last byte that counts), the game up to end. */
+static inline int
+frame_done(cd_pgn_reader *r, const char *s, const char *m,
+    const char *last, const char *end, const struct lines *ln)
+{
+	r->g_counted = ln->counted;
+	r->g_nl = ln->nl;
+	r->g_lastnl = ln->lastnl != NULL ? (size_t)(ln->lastnl - s) + 1 : 0;
+	if (r->g_result == CD_PGN_RESULT_NONE)
+		r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = (size_t)(m - s);
+	r->g_mt_end = (size_t)(last - s);
+	if (r->g_mt_end < r->g_mt)
+		r->g_mt_end = r->g_mt;
+	return S_GAME;
+}
+
+/*
+ * The lines after the termination marker's line (q their start, *end
+ * too): those that hold only comments belong to the game too when
+ * nothing but the next tag section (or the end) follows them;
+ * otherwise the game ends after its blank lines.  The game's end into
+ * *end: S_GAME, or S_MORE.
+ */
+static int
+comment_lines(const char *q, const char *e, int eof, struct lines *ln,
+    const char **end)
+{
+	const char *ls = q, *c, *lastnl_mark = ln->lastnl;
+	unsigned long nl_mark = ln->nl;
+	int blank = 1, t;
+
+	for (;;) {
+		if (q == e) {
+			if (!eof)
+				return S_MORE;
+			*end = e;
+			return S_GAME;
+		}
+		if (*q == '\n') {
+			ln->nl++;
+			ln->lastnl = q;
+			ls = ++q;
+			blank = 1;
+			continue;
+		}
+		if (CD__IS_WS(*q)) {
+			q++;
+			continue;
+		}
+		if (*q == ';' || (*q == '%' && q == ls)) {
+			q = cd__frame_line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			blank = 0;
+			continue;
+		}
+		if (*q == '{') {
+			ln->counted = 0;
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+			blank = 0;
+			continue;
+		}
+		if (*q == '[' && blank) {
+			t = cd__frame_tag_start(q, e, eof);
+			if (t < 0)
+				return S_MORE;
+			if (t > 0) {
+				*end = ls;
+				return S_GAME;
+			}
+		}
+		break;
+	}
+	/* Only the blank lines after the marker's line. */
+	ln->nl = nl_mark;
+	ln->lastnl = lastnl_mark;
+	for (q = *end;;) {
+		while (q < e && CD__IS_HSPACE(*q))
+			q++;
+		if (q == e) {
+			*end = e;	/* (eof: the scan above saw it) */
+			break;
+		}
+		if (*q != '\n')
+			break;
+		ln->nl++;
+		ln->lastnl = q;
+		*end = ++q;
+	}
+	return S_GAME;
+}
+
+/* The end of a game after its termination marker (p right after it)
+ * into *end: S_GAME, or S_MORE. */
+static int
+marker_end(const char *p, const char *e, int eof, struct lines *ln,
+    const char **end)
+{
+	const char *q, *w, *c;
+	int t;
+
+	/* The usual: the marker ends its line, an empty line and the next
+	 * tag section follow (LF or CR LF); the game ends before that. */
+	q = p + (p < e && *p == '\r');
+	if (e - q >= 5 && q[0] == '\n') {
+		w = q + 1 + (q[1] == '\r');
+		if (w[0] == '\n' && w[1] == '[' && (CD__CLS(w[2]) & K_TAGNAME)) {
+			ln->nl += 2;
+			ln->lastnl = w;
+			*end = w + 1;
+			return S_GAME;
+		}
+	}
+	/* The rest of the marker's line if blank or comments, then blank
+	 * lines. */
+	for (q = p;;) {
+		while (q < e && CD__IS_HSPACE(*q))
+			q++;
+		if (q < e && *q == ';') {
+			q = cd__frame_line_end(q, e, eof);
+			if (q == NULL)
+				return S_MORE;
+		} else if (q < e && *q == '{') {
+			ln->counted = 0;
+			t = comment_end(q, e, eof, &c);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0)
+				break;
+			q = c;
+		} else {
+			break;
+		}
+	}
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		*end = e;
+		return S_GAME;
+	}
+	if (*q != '\n') {
+		*end = q;
+		return S_GAME;
+	}
+	ln->nl++;
+	ln->lastnl = q;
+	*end = ++q;
+	return comment_lines(q, e, eof, ln, end);
+}
+
+/* The game framed after its marker (p right after it: the end of its
+ * movetext). */
+static int
+frame_marker(cd_pgn_reader *r, const char *s, const char *m,
+    const char *p, struct lines *ln)
+{
+	const char *end;
+
+	if (marker_end(p, r->data + r->end, r->eof, ln, &end) == S_MORE)
+		return S_MORE;
+	return frame_done(r, s, m, p, end, ln);
+}
+
+/* The game framed without a marker, up to end: its movetext ends at
+ * its last byte that is not white space. */
+static int
+frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
+    const char *end, const struct lines *ln)
+{
+	const char *last = end;
+
+	while (last > m && CD__IS_WS(last[-1]))
+		last--;
+	return frame_done(r, s, m, last, end, ln);
+}
+
+/*
+ * Scan movetext from m to the end of the game that starts at s.  ls is
+ * the start of m's line (NULL when unknown), blank whether only blanks
+ * precede m on it.
+ *
+ * Only the bytes in K_STOP can end a game or open something that hides
+ * a marker, so the scan jumps from one to the next: a line end, a
+ * comment, a string, a `[` that may start the next tag section, a
+ * variation, `*`, and the bytes without which no word is a marker
+ * (`-`, `/`, and the first bytes of `½` and of the dashes).  At one of
+ * those the word around it is looked at whole.
+ */
+int
+cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	const char *e = r->data + r->end, *p = m, *q, *w, *end;
+	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
+						 * may start tags */
+	int eof = r->eof, t;
+	size_t depth = 0;	/* variations open: markers in them do not
+				 * end the game */
+	/* the line ends before p (struct lines) */
+	unsigned long nl = 0;
+	const char *lastnl = NULL;
+	int counted = 1;
+	struct lines ln;
+
+	r->g_result = CD_PGN_RESULT_NONE;
+	for (;;) {
+		p = skip_plain(p, e);
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			end = e;
+			goto trimmed;
+		}
+		switch (*p) {
+		case '\n':
+			nl++;
+			lastnl = p++;
+			ls = tls = p;
+			continue;
+		case '{':
+			counted = 0;
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				r->g_flags |= CD_PGN_RAW_UNCLOSED_COMMENT;
+				/* The comment runs to the game's end. */
+				w = q;
+				while (w > p && CD__IS_WS(w[-1]))
+					w--;
+				ln = (struct lines){ nl, lastnl, counted };
+				return frame_done(r, s, m, w, q, &ln);
+			}
+			p = q;
+			continue;
+		case '%':
+			if (p != ls) {
+				p++;
+				continue;
+			}
+			/* FALLTHROUGH */
+		case ';':
+			q = cd__frame_line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			continue;
+		case '"':
+			q = cd__frame_line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			w = memchr(p + 1, '"', (size_t)(q - (p + 1)));
+			p = w != NULL ? w + 1 : q;
+			continue;
+		case '[':
+			if (tls != NULL && only_blanks(tls, p)) {
+				t = cd__frame_tag_start(p, e, eof);
+				if (t < 0)
+					return S_MORE;
+				if (t > 0) {
+					end = ls;
+					goto trimmed;
+				}
+			}
+			p++;
+			continue;
+		case '*':
+			p++;
+			if (depth > 0)
+				continue;
+			r->g_result = CD_PGN_RESULT_UNKNOWN;
+			goto marker;
+		case '(':
+			depth++;
+			p++;
+			continue;
+		case ')':
+			if (depth > 0)
+				depth--;
+			p++;
+			continue;
+		default:
+			break;
+		}
+		/* `-`, `/` or a lead byte inside a word: the word whole */
+		w = p;
+		while (w > m && !(CD__CLS(w[-1]) & K_DELIM))
+			w--;
+		q = word_end(p + 1, e);
+		if (q == e && !eof)
+			return S_MORE;
+		p = q;
+		if (depth == 0 && (*w == '0' || *w == '1' ||
+		    CD__U(*w) == 0xc2) &&
+		    (r->g_result = cd_pgn_result_parse(w, (size_t)(q - w))) !=
+		    CD_PGN_RESULT_NONE)
+			goto marker;
+	}
+trimmed:
+	ln = (struct lines){ nl, lastnl, counted };
+	return frame_trimmed(r, s, m, end, &ln);
+marker:
+	ln = (struct lines){ nl, lastnl, counted };
+	return frame_marker(r, s, m, p, &ln);
+}
+
+/* ---- a game, blank lines or text to skip ---- */
+
+/*
+ * Whether the word at p can begin movetext: a move number, a move, a
+ * marker, a NAG, a variation.  1 yes, 0 no, -1 more input needed.
+ */
+static int
+movetext_start(const char *p, const char *e, int eof)
+{
+	const unsigned char *q, *w;
+	int square = 0;
+	size_t n;
+
+	if (CD__IS_DIGIT(*p) || *p == '*' || *p == '(' || *p == '$')
+		return 1;
+	/* (no move or marker is longer than 64 bytes: a longer word is
+	 * not read whole) */
+	q = (const unsigned char *)word_end(p, e - p > 65 ? p + 65 : e);
+	if ((const char *)q - p > 64)
+		return 0;
+	if ((const char *)q == e && !eof)
+		return -1;
+	w = (const unsigned char *)p;
+	n = (size_t)(q - w);
+	if (cd_pgn_result_parse(p, n) != CD_PGN_RESULT_NONE)
+		return 1;
+	while (n > 0 && (w[n - 1] == '!' || w[n - 1] == '?' ||
+	    w[n - 1] == '+' || w[n - 1] == '#'))
+		n--;
+	if ((n == 2 && memcmp(w, "--", 2) == 0) ||
+	    (n == 2 && memcmp(w, "Z0", 2) == 0) ||
+	    (n == 4 && memcmp(w, "@@@@", 4) == 0))
+		return 1;
+	/* Castling: O, o or 0 with dashes of any kind. */
+	if (n >= 3 && (w[0] == 'O' || w[0] == 'o')) {
+		size_t i = 1;
+		int parts = 1;
+
+		while (i < n) {
+			if (w[i] == '-')
+				i++;
+			else if (w[i] == 0xe2 && i + 2 < n && w[i + 1] == 0x80)
+				i += 3;
+			else
+				break;
+			if (i < n && w[i] == w[0]) {
+				i++;
+				parts++;
+			} else {
+				break;
+			}
+		}
+		if (i == n && parts >= 2)
+			return 1;
+	}
+	/* A SAN-like word: piece letters, files, ranks, x : = - / ( ) and
+	 * figurines, with a square in it. */
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = w[i];
+
+		if (c == 0xe2 && i + 2 < n && w[i + 1] == 0x99 &&
+		    w[i + 2] >= 0x94 && w[i + 2] <= 0x9f) {
+			i += 2;
+			continue;
+		}
+		if (c >= 'a' && c <= 'h') {
+			if (i + 1 < n && w[i + 1] >= '1' && w[i + 1] <= '8')
+				square = 1;
+			continue;
+		}
+		if ((c >= '1' && c <= '8') || (c != 0 &&
+		    strchr("KQRBNPkqrnx:=-/()", (int)c) != NULL))
+			continue;
+		return 0;
+	}
+	return square;
+}
+
+/*
+ * Text that does not begin with a tag: a game without tags if its first
+ * token (after comments) can begin movetext, else skipped.
+ */
+static int
+scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
+{
+	const char *e = r->data + r->end, *ls = r->bol ? s : NULL, *q;
+	int eof = r->eof, t, blank = 1;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	r->g_counted = 0;
+	for (;;) {
+		if (p == e) {
+			if (!eof)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return S_JUNK;
+		}
+		if (*p == '\n') {
+			ls = ++p;
+			blank = 1;
+			continue;
+		}
+		if (CD__IS_WS(*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '{') {
+			t = comment_end(p, e, eof, &q);
+			if (t < 0)
+				return S_MORE;
+			if (t == 0) {
+				*n = (size_t)(q - s);
+				return S_JUNK;
+			}
+			p = q;
+			blank = 0;
+			continue;
+		}
+		if (*p == ';' || (*p == '%' && p == ls)) {
+			q = cd__frame_line_end(p, e, eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			continue;
+		}
+		break;
+	}
+	if (*p == '[') {
+		t = cd__frame_tag_start(p, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			*n = (size_t)((blank && ls ? ls : p) - s);
+			return S_JUNK;
+		}
+	}
+	t = movetext_start(p, e, eof);
+	if (t < 0)
+		return S_MORE;
+	if (t > 0) {
+		/* Movetext from the first byte: comments before the first
+		 * move are the game's. */
+		const char *line = NULL;
+		unsigned long lines = 0;
+
+		for (q = s; CD__IS_WS(*q); q++)
+			if (*q == '\n') {
+				lines++;
+				line = q + 1;
+			}
+		cd__frame_place(r, s, q, lines, line, &r->g_mt_line, &r->g_mt_col);
+		return cd__frame_movetext(r, s, q, r->bol ? s : NULL, 1);
+	}
+	/* Not PGN: skip this line (a piece of it at a time: scan_junk
+	 * goes on) and go on line by line. */
+	q = cd__frame_line_end(p, e, eof);
+	if (q == NULL && (size_t)(e - s) < JUNK_PIECE)
+		return S_MORE;
+	r->junk = JUNK_TEXT;
+	*n = q == NULL ? (size_t)(e - s) : (size_t)(q - s) + (q < e);
+	return S_JUNK;
+}
+
+/* Skipping text that is not PGN: a line at a time (a piece of one at a
+ * time), up to a blank line or a line that starts a tag section
+ * (JUNK_TEXT), or up to a line that is a complete tag pair
+ * (JUNK_TO_TAGS). */
+static int
+scan_junk(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *q;
+	int eof = r->eof, t;
+
+	if (!r->bol) {
+		q = memchr(s, '\n', (size_t)(e - s));
+		if (q == NULL) {
+			if (!eof && (size_t)(e - s) < JUNK_PIECE)
+				return S_MORE;
+			*n = (size_t)(e - s);
+			return *n ? S_JUNK : S_END;
+		}
+		*n = (size_t)(q + 1 - s);
+		return S_JUNK;
+	}
+	for (q = s; q < e && CD__IS_HSPACE(*q) && q - s <= JUNK_PIECE; q++)
+		;
+	if (q - s > JUNK_PIECE) {
+		/* (blanks at the start of a line: skipped in pieces, the
+		 * line's start kept) */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_JUNK;
+	}
+	if (q == e) {
+		if (!eof)
+			return S_MORE;
+		r->junk = 0;
+		return S_BLANK;
+	}
+	if (*q == '\n') {
+		*n = (size_t)(q + 1 - s);
+		if (r->junk == JUNK_TO_TAGS)
+			return S_JUNK;
+		r->junk = 0;
+		return S_BLANK;
+	}
+	if (*q == '[') {
+		/* (after binary data, a complete tag pair in column one) */
+		t = r->junk == JUNK_TO_TAGS ? (q == s ? tag_pair_line(q, e,
+		    eof, 0) : 0) : cd__frame_tag_start(q, e, eof);
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			r->junk = 0;
+			*n = 0;
+			return S_BLANK;
+		}
+	}
+	q = memchr(q, '\n', (size_t)(e - q));
+	if (q == NULL) {
+		if (!eof && (size_t)(e - s) < JUNK_PIECE)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return S_JUNK;
+	}
+	*n = (size_t)(q + 1 - s);
+	return S_JUNK;
+}
+
+/* Find what comes next at data[pos]: a game, text to skip, blank
+ * lines, the end, or the need for more input. */
+static int
+scan(cd_pgn_reader *r, size_t *n)
+{
+	const char *s = r->data + r->pos, *e = r->data + r->end, *p, *ls, *nl;
+	int eof = r->eof;
+
+	if (!r->started) {
+		if (e - s < 3 && !eof)
+			return S_MORE;
+		r->started = 1;
+		if (e - s >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0) {
+			if (r->gap_fn != NULL)
+				r->gap_fn(r->gap_ctx, s, 3);
+			r->pos += 3;	/* a BOM: in no game */
+			s += 3;
+		}
+	}
+	if (r->junk)
+		return scan_junk(r, n);
+	ls = r->bol ? s : NULL;
+	nl = NULL;
+	for (p = s; p < e && CD__IS_WS(*p); p++)
+		if (*p == '\n') {
+			ls = p + 1;
+			if (nl == NULL)
+				nl = p;
+		} else if (nl == NULL && p - s > JUNK_PIECE) {
+			break;	/* (a piece: no need to look further) */
+		}
+	if ((nl != NULL ? nl : p) - s > JUNK_PIECE) {
+		/* A long run of blanks without a line end (its first
+		 * JUNK_PIECE + 1 bytes): in no game, given in pieces, never
+		 * kept whole; the start of its line stays where it was. */
+		*n = JUNK_PIECE;
+		r->keep_bol = 1;
+		return S_BLANK;
+	}
+	if (ls != NULL && ls > s) {
+		*n = (size_t)(ls - s);
+		return S_BLANK;
+	}
+	if (p == e) {
+		if (!eof)
+			return S_MORE;
+		*n = (size_t)(e - s);
+		return *n ? S_BLANK : S_END;
+	}
+	if (*p == '[') {
+		int t = cd__frame_tag_start(p, e, eof);
+
+		if (t < 0)
+			return S_MORE;
+		if (t > 0)
+			return cd__frame_tagged(r, s, p);
+	}
+	return scan_untagged(r, s, p, n);
+}
+
+/*
+ * Whether the game just scanned at data[pos], which holds a binary
+ * byte (has_nul), is binary data rather than a game: unless its first line (after
+ * blanks) starts with a complete tag pair.
+ */
+int
+cd__frame_binary(const cd_pgn_reader *r)
+{
+	const char *p = r->data + r->pos, *e = p + r->g_len;
+
+	while (p < e && CD__IS_HSPACE(*p))
+		p++;
+	return tag_pair_line(p, e, 1, 0) <= 0;
+}
+
+/*
+ * Scan as scan() does, but decide within the first max_game bytes from
+ * data[pos]: when the buffer holds that many, the scan sees them as the
+ * whole input.  A game that then reaches their end, with more input
+ * after it, is too large (CD_PGN_RAW_TOO_LARGE; the rest of it is
+ * skipped up to the next tag section).
+ */
+int
+cd__frame(cd_pgn_reader *r, size_t *n)
+{
+	size_t end = r->end;
+	int eof = r->eof, st;
+
+	if (end - r->pos < r->max_game)
+		return scan(r, n);
+	r->end = r->pos + r->max_game;
+	r->eof = 1;
+	st = scan(r, n);
+	r->end = end;
+	r->eof = eof;
+	if (st == S_GAME && r->g_len == r->max_game &&
+	    (end > r->pos + r->max_game || !eof))
+		r->g_flags |= CD_PGN_RAW_TOO_LARGE;
+	return st;
+}

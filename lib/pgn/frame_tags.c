@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/frame_tags.c: the framer's tag sections (pgn/frame.c frames the
+ * rest): the tags of a game read into the reader's tags and arena as
+ * the token lexer reads them (cd__scan_tag), the usual lines without
+ * its general scan, and where a tag section ends: at its movetext, or
+ * at the next game's tags when no movetext comes between.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgn/lex.h"
+#include "pgn/reader.h"
+
+/*
+ * A tag pair at p (a `[`) in its usual form: `[Name "value"]`, one
+ * space between name and value, no backslash or line end in the
+ * value.  1: read into *ts as cd__scan_tag reads it; 0: another form,
+ * or more input may be needed (cd__scan_tag reads it then).  The token
+ * lexer reads every tag with cd__scan_tag: check_pgn_lex compares the
+ * two.
+ */
+static inline int
+quick_tag(const char *p, const char *e, struct cd__tagscan *ts)
+{
+	const char *n = p + 1, *q, *i;
+
+	if (n == e || !(CD__CLS(*n) & K_TAGNAME))
+		return 0;
+	q = cd__tag_name_end(n, e);
+	if (e - q < 2 || memcmp(q, " \"", 2) != 0)
+		return 0;
+	i = cd__tag_value_stop(q + 2, e, 0);
+	if (e - i < 2 || memcmp(i, "\"]", 2) != 0)
+		return 0;
+	ts->name = n;
+	ts->name_len = (size_t)(q - n);
+	ts->value = q + 2;
+	ts->value_len = (size_t)(i - (q + 2));
+	ts->escapes = 0;
+	ts->next = i + 2;
+	ts->lines = 0;
+	ts->last_nl = NULL;
+	return 1;
+}
+
+/* Copy n bytes from s (in the input, which ends at e) to d, which has
+ * room for at least sixteen: a short stretch as one sixteen-byte move,
+ * with no call, where sixteen bytes can be read. */
+static inline void
+copy_short(char *d, const char *s, size_t n, const char *e)
+{
+	if (n <= 16 && e - s >= 16)
+		memcpy(d, s, 16);
+	else
+		memcpy(d, s, n);
+}
+
+/* Room for need more bytes in the arena of *alen bytes (its start and
+ * capacity in *arena and *acap, kept in r too); 0, or -1 when out of
+ * memory. */
+static int
+arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
+    size_t need)
+{
+	size_t ncap = *acap ? *acap : 4096;
+	char *na;
+
+	while (ncap - alen < need)
+		ncap *= 2;
+	na = realloc(*arena, ncap);
+	if (na == NULL)
+		return -1;
+	r->arena = *arena = na;
+	r->acap = *acap = ncap;
+	return 0;
+}
+
+/* A name of nl and a value of vl bytes, both shorter than sixteen and
+ * with sixteen bytes readable at each, to d in the arena, each with a
+ * NUL (sixteen bytes of each copied at once). */
+static inline void
+arena_put16(char *d, const char *n, size_t nl, const char *v, size_t vl)
+{
+	memcpy(d, n, 16);
+	d[nl] = '\0';
+	memcpy(d + nl + 1, v, 16);
+	d[nl + 1 + vl] = '\0';
+}
+
+/* Copy a tag's name and its value (unescaped) to d in the arena (room
+ * for both, their NULs and sixteen bytes more), each with a NUL (e: the
+ * end of the input); the value's length. */
+static inline size_t
+arena_put(char *d, const struct cd__tagscan *ts, const char *e)
+{
+	size_t nl = ts->name_len, vl = ts->value_len;
+
+	if ((nl | vl) < 16 && e - ts->value >= 16 && !ts->escapes) {
+		/* the usual (the value comes after the name) */
+		arena_put16(d, ts->name, nl, ts->value, vl);
+		return vl;
+	}
+	copy_short(d, ts->name, nl, e);
+	d[nl] = '\0';
+	if (ts->escapes)
+		vl = cd__unescape(ts->value, vl, 1, d + nl + 1);
+	else
+		copy_short(d + nl + 1, ts->value, vl, e);
+	d[nl + 1 + vl] = '\0';
+	return vl;
+}
+
+/* Whether the tag section so far has a tag named name. */
+static int
+has_tag(const cd_pgn_reader *r, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrt; i++)
+		if (r->tags[i].name_len == len &&
+		    memcmp(r->arena + AOFF(r->tags[i].name), name, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* The first byte of the sixteen at p that ends a tag name (as
+ * cd__tag_name_end) and of the sixteen at v that stops a value (as
+ * cd__tag_value_stop, backslash too); 16 for none. */
+static inline unsigned
+name_end16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    cd__le8(v, 0x20),
+	    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+	    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_name_end(p, p + 16) - p);
+#endif
+}
+
+static inline unsigned
+value_stop16(const char *p)
+{
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const void *)p);
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+	    cd__eq8(v, '\\')));
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
+#else
+	return (unsigned)(cd__tag_value_stop(p, p + 16, 0) - p);
+#endif
+}
+
+/* Whether the two bytes at p are a and b. */
+static inline bool
+two(const char *p, char a, char b)
+{
+	return p[0] == a && p[1] == b;
+}
+
+/*
+ * The usual tag lines of a tag section, read without the general
+ * scan's state: from p, a `[` that starts a line and a tag (*lines line
+ * ends of the game before it), tags `[Name "value"]` (name and value
+ * shorter than sixteen bytes, no backslash) each at the start of a
+ * line, the line before ending
+ * right after the `]` before it with LF or CR LF.  Each is added to r's
+ * tags and arena (column one).  Returns where it stopped, *lines the
+ * line ends before it: *after 0, at the start of a line whose `[` it
+ * did not read (from there on as cd__frame_tagged reads it); *after 1, right
+ * after the `]` of the last tag it read, when the next line does not
+ * follow at once or holds no `[`.  After the last tag it read (if any):
+ * *last_end, and in *end_lines and *end_line the line ends before it
+ * and the start of its line.
+ */
+static __attribute__((noinline)) const char *
+tag_run(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+	cd_pgn_tag *tags = r->tags, *tg;
+	char *arena = r->arena;
+	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
+	size_t acap = r->acap;
+	unsigned long ln = r->line + *lines, end_ln = 0;
+	const char *n, *v, *at = NULL, *end = NULL;
+	size_t nl, vl;
+
+	*after = 0;
+	/* (48 bytes hold the line: a name and a value of at most fifteen,
+	 * and what follows them up to the next line's name) */
+	while (e - p >= 48 && nrt < tagcap) {
+		n = p + 1;
+		if (!(CD__CLS(*n) & K_TAGNAME))
+			break;
+		nl = name_end16(n);
+		if (nl == 16 || !two(n + nl, ' ', '"'))
+			break;
+		v = n + nl + 2;
+		vl = value_stop16(v);
+		if (vl == 16 || !two(v + vl, '"', ']') ||
+		    acap - alen < nl + vl + 2 + 16)
+			break;
+		tg = &tags[nrt++];
+		tg->name = APTR(alen);
+		tg->name_len = nl;
+		tg->value = APTR(alen + nl + 1);
+		tg->value_len = vl;
+		tg->line = ln;
+		tg->col = 1;
+		arena_put16(arena + alen, n, nl, v, vl);
+		alen += nl + vl + 2;
+		at = p;
+		end = p = v + vl + 2;
+		end_ln = ln;
+		p += *p == '\r';
+		if (!two(p, '\n', '[')) {
+			p = end;
+			*after = 1;
+			break;
+		}
+		ln++;
+		p++;
+	}
+	r->nrt = nrt;
+	r->alen = alen;
+	if (nrt > nrt0) {
+		*last_end = end;
+		*end_lines = end_ln - r->line;
+		*end_line = at;
+	}
+	*lines = ln - r->line;
+	return p;
+}
+
+/* Where the framer stands in a tag section. */
+struct section {
+	const char *ls;		/* the start of p's line (NULL: unknown) */
+	const char *line;	/* the same, when that is in the game */
+	unsigned long lines;	/* line ends before p */
+	const char *last_tag_end;	/* after the last tag read */
+	const char *end_line;	/* line and lines at last_tag_end */
+	unsigned long end_lines;
+	int newlines;		/* line ends since the last tag */
+	int blank;		/* only blanks before p on its line */
+};
+
+/* The game that starts at s is its tag section, which no movetext
+ * follows: its bytes up to end. */
+static int
+tags_only(cd_pgn_reader *r, const char *s, const char *end,
+    const struct section *sc)
+{
+	r->g_result = CD_PGN_RESULT_NONE;
+	r->g_flags |= CD_PGN_RAW_NO_RESULT;
+	r->g_len = (size_t)(end - s);
+	r->g_mt = r->g_mt_end = (size_t)(sc->last_tag_end - s);
+	cd__frame_place(r, s, sc->last_tag_end, sc->end_lines, sc->end_line,
+	    &r->g_mt_line, &r->g_mt_col);
+	return S_GAME;
+}
+
+/* The tag tq read at p added to r's tags and arena: 0, or S_NOMEM. */
+static int
+store_tag(cd_pgn_reader *r, const char *s, const char *p,
+    const struct cd__tagscan *tq, struct section *sc)
+{
+	size_t need = tq->name_len + tq->value_len + 2 + 16;
+	cd_pgn_tag *tg;
+
+	if (r->nrt == r->tagcap) {
+		size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
+		cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
+
+		if (nt == NULL)
+			return S_NOMEM;
+		r->tags = nt;
+		r->tagcap = ncap;
+	}
+	if (r->acap - r->alen < need && arena_grow(r, &r->arena, &r->acap,
+	    r->alen, need) != 0)
+		return S_NOMEM;
+	tg = &r->tags[r->nrt++];
+	tg->name = APTR(r->alen);
+	tg->name_len = tq->name_len;
+	tg->value = APTR(r->alen + tq->name_len + 1);
+	tg->value_len = arena_put(r->arena + r->alen, tq, r->data + r->end);
+	r->alen += tq->name_len + tg->value_len + 2;
+	cd__frame_place(r, s, p, sc->lines, sc->line, &tg->line, &tg->col);
+	if (tq->last_nl != NULL) {
+		sc->lines += tq->lines;
+		sc->line = tq->last_nl + 1;
+	}
+	return 0;
+}
+
+/* The usual after a tag (*pp right after it): the next tag at the start
+ * of the next line (cd__frame_tag_start is true for it), after a LF or
+ * a CR LF, and the lines of such tags after it at once (tag_run).  1:
+ * *pp at the start of the line after its last tag (a `[` that may not
+ * start a tag); 0: *pp after the last tag it read (if any), on its
+ * line. */
+static int
+next_tag_lines(cd_pgn_reader *r, const char **pp, struct section *sc)
+{
+	const char *p = *pp, *e = r->data + r->end;
+	const char *n = p + (p < e && *p == '\r');
+	int after;
+
+	if (e - n >= 3 && n[0] == '\n' && n[1] == '[' &&
+	    (CD__CLS(n[2]) & K_TAGNAME)) {
+		sc->lines++;
+		*pp = tag_run(r, n + 1, e, &sc->lines, &after,
+		    &sc->last_tag_end, &sc->end_lines, &sc->end_line);
+		if (!after) {
+			sc->newlines = 1;
+			sc->ls = sc->line = *pp;
+			sc->blank = 1;
+			return 1;
+		}
+		sc->ls = sc->line = sc->end_line;
+	}
+	return 0;
+}
+
+/* Blanks, blank lines and escape lines after a tag (*pp), up to what
+ * follows: -1 (*pp there), S_MORE, or S_GAME (the input ends: a game
+ * of tags only). */
+static int
+after_tags(cd_pgn_reader *r, const char *s, const char **pp,
+    struct section *sc)
+{
+	const char *p = *pp, *e = r->data + r->end, *q;
+
+	sc->newlines = 0;
+	sc->blank = 0;
+	for (;;) {
+		if (p == e) {
+			if (!r->eof)
+				return S_MORE;
+			return tags_only(r, s, e, sc);
+		}
+		if (*p == '\n') {
+			sc->newlines++;
+			sc->lines++;
+			p++;
+			sc->ls = sc->line = p;
+			sc->blank = 1;
+			continue;
+		}
+		if (CD__IS_WS(*p)) {
+			p++;
+			continue;
+		}
+		if (*p == '%' && p == sc->ls) {
+			q = cd__frame_line_end(p, e, r->eof);
+			if (q == NULL)
+				return S_MORE;
+			p = q;
+			sc->newlines = 0;
+			continue;
+		}
+		break;
+	}
+	*pp = p;
+	return -1;
+}
+
+/* A game that starts with a tag section at p (a `[`); s is its start. */
+int
+cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
+{
+	const char *e = r->data + r->end;
+	int eof = r->eof, after, t;
+	struct section sc = {
+		.ls = r->bol ? s : NULL, .last_tag_end = p, .blank = 1
+	};
+	/* the tag read (ts: read by cd__scan_tag, then copied into tq, which
+	 * stays out of memory) */
+	struct cd__tagscan ts, tq;
+
+	r->nrt = 0;
+	r->alen = 0;
+	r->g_flags = 0;
+	r->g_counted = 0;
+	if (p == sc.ls) {
+		/* the usual section from its first line on */
+		p = tag_run(r, p, e, &sc.lines, &after, &sc.last_tag_end,
+		    &sc.end_lines, &sc.end_line);
+		if (after) {
+			sc.ls = sc.line = sc.end_line;
+			goto tags_end;	/* (after a tag, as below) */
+		}
+		if (r->nrt > 0) {
+			sc.newlines = 1;
+			sc.ls = sc.line = p;
+			goto line_start;	/* (a `[` to look at, as below) */
+		}
+	}
+	for (;;) {
+		t = 1;
+		if (!quick_tag(p, e, &tq)) {
+			t = cd__scan_tag(p, e, eof, &ts);
+			tq = ts;
+		}
+		if (t < 0)
+			return S_MORE;
+		if (t > 0) {
+			/* a new game: after a blank line, an Event tag or
+			 * a tag whose name the section has (a tag section
+			 * without movetext before it); without one, a
+			 * repeated name is the same game's (the last
+			 * value wins) */
+			if (r->nrt > 0 && sc.newlines >= 2 &&
+			    ((tq.name_len == 5 && memcmp(tq.name, "Event",
+			    5) == 0) || has_tag(r, tq.name, tq.name_len)))
+				return tags_only(r, s, sc.blank && sc.ls ?
+				    sc.ls : p, &sc);
+			if (store_tag(r, s, p, &tq, &sc) != 0)
+				return S_NOMEM;
+		} else {
+			r->g_flags |= CD_PGN_RAW_BAD_TAG;
+		}
+		p = sc.last_tag_end = tq.next;
+		sc.end_lines = sc.lines;
+		sc.end_line = sc.line;
+		if (next_tag_lines(r, &p, &sc))
+			goto line_start;
+tags_end:
+		if ((t = after_tags(r, s, &p, &sc)) >= 0)
+			return t;
+line_start:
+		if (*p == '[') {
+			t = cd__frame_tag_start(p, e, eof);
+			if (t < 0)
+				return S_MORE;
+			if (t > 0)
+				continue;
+		}
+		cd__frame_place(r, s, p, sc.lines, sc.line, &r->g_mt_line,
+		    &r->g_mt_col);
+		return cd__frame_movetext(r, s, p, sc.ls, sc.blank);
+	}
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * pgn/lex.h: what the lexer (pgn/lex.c) offers the library's other PGN
+ * files, not exported: the termination markers' texts, the token rules
+ * the parser's fast path and the framer share (move words, tag pairs),
+ * and the lexer's own fast path, which the parser (pgn/parse.c) asks
+ * for the bulk of movetext instead of a token at a time.  Only these
+ * functions move a cd_pgn_lexer.
+ */
+#ifndef CHESSDATA_PGN_LEX_INT_H
+#define CHESSDATA_PGN_LEX_INT_H
+
+#include "pgn/bytes.h"
+
+/* The termination markers, by cd_pgn_result ("" for none; pgn/lex.c). */
+extern const char *const cd__pgn_results[5];
+extern const unsigned char cd__pgn_result_len[5];	/* their lengths */
+/* The result of a game with this marker and Result tag value (NULL:
+ * none): see cd_pgn_raw_result. */
+cd_pgn_result cd__pgn_result_of(cd_pgn_result marker, const char *tag,
+    size_t len);
+
+/* cd_pgn_result_str(r), its length in *len. */
+static inline const char *
+cd__pgn_result_text(cd_pgn_result r, size_t *len)
+{
+	if ((unsigned)r >= 5)
+		r = CD_PGN_RESULT_NONE;
+	*len = cd__pgn_result_len[r];
+	return cd__pgn_results[r];
+}
+
+/* Whether the word at p (p < e) is a move word of ASCII letters and
+ * digits for sure: a letter that starts no castling, null move or en
+ * passant mark. */
+static inline bool
+cd__plain_move_start(const char *p, const char *e)
+{
+	unsigned c = (unsigned char)*p;
+
+	return (cd__pgn_cls[c] & K_LETTER) && c != 'O' && c != 'o' &&
+	    c != 'Z' && (c != 'e' || (e - p >= 2 && p[1] != '.' &&
+	    p[1] != 'p'));
+}
+
+/* The end of the ASCII part (letters, digits, signs) of the move word
+ * that starts at p; *more when the word goes on past it (a UTF-8
+ * sign, or the `(` of "e8(Q)"). */
+static inline const char *
+cd__move_ascii_end(const char *p, const char *e, bool *more)
+{
+	for (p++; p < e && (cd__pgn_cls[(unsigned char)*p] & K_MOVE); p++)
+		;
+	*more = p < e && ((unsigned char)*p >= 0xc2 || *p == '(');
+	return p;
+}
+
+/* The end of the word that starts at p (p < e): the first byte after p
+ * that is white space or a control byte, or e.  The parser's fast path
+ * hands such a word to the fast SAN reader, which takes only a whole
+ * move word and leaves any other to the lexer. */
+static inline const char *
+cd__word_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	if (e - p >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(cd__le8(
+		    _mm_loadu_si128((const void *)p), 0x20)) & ~1U;
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 15;
+	}
+#endif
+	for (p++; p < e && (unsigned char)*p > 0x20; p++)
+		;
+	return p;
+}
+
+/* Skip the white space at lx->p, counting its line ends (the lexer,
+ * and the parser's fast path, which reads from the same lexer). */
+static inline void
+cd__lex_blanks(cd_pgn_lexer *lx)
+{
+	const char *p = lx->p, *e = lx->end;
+
+	for (; p < e; p++) {
+		unsigned c = (unsigned char)*p;
+
+		if (c == ' ')
+			continue;
+		if (!(cd__pgn_cls[c] & K_WS))
+			break;
+		if (c == '\n') {
+			lx->line++;
+			lx->line_start = p + 1;
+			lx->col0 = 1;
+		}
+	}
+	lx->p = p;
+}
+
+/* ---- the lexer's fast path, for the parser ---- */
+
+/* What cd__lex_fast finds next. */
+enum {
+	CD__LEX_END,		/* the end of the text */
+	CD__LEX_WORD,		/* a word the fast SAN reader may take */
+	CD__LEX_OTHER		/* anything else: for cd_pgn_lex_next */
+};
+
+/*
+ * The bulk of movetext without a token: past the white space and the
+ * move numbers (with their periods) at lx's place, what comes next:
+ * CD__LEX_WORD, a word at *at that may be a move in ASCII letters and
+ * digits (castling as "O-O" too) up to *wend; CD__LEX_OTHER, anything
+ * else at *at; or CD__LEX_END.  lx stands at *at: cd__lex_skip moves it
+ * past a word taken, else cd_pgn_lex_next reads from there.
+ */
+static inline int
+cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
+{
+	const char *q, *e = lx->end, *w;
+
+	for (;;) {
+		q = lx->p;
+		/* one space before a word, mostly */
+		if (e - q >= 2 && q[0] == ' ' && CD__U(q[1]) > 0x20) {
+			lx->p = ++q;
+		} else {
+			cd__lex_blanks(lx);
+			q = lx->p;
+			if (q == e)
+				return CD__LEX_END;
+		}
+		*at = q;
+		if (*q >= '1' && *q <= '9') {
+			for (w = q + 1; w < e && *w >= '0' && *w <= '9'; w++)
+				;
+			if (w < e && *w == '.') {
+				while (w < e && *w == '.')
+					w++;
+				lx->p = w;
+				continue;
+			}
+			return CD__LEX_OTHER;
+		}
+		if (cd__plain_move_start(q, e) || *q == 'O') {
+			*wend = cd__word_end(q, e);
+			return CD__LEX_WORD;
+		}
+		return CD__LEX_OTHER;
+	}
+}
+
+/* Move lx to w, past bytes that hold no line end (a word the fast path
+ * took, a comment stored in one pass). */
+static inline void
+cd__lex_skip(cd_pgn_lexer *lx, const char *w)
+{
+	lx->p = w;
+}
+
+/* Move lx to w, past a termination marker: whether only white space
+ * follows it to the end. */
+static inline bool
+cd__lex_skip_last(cd_pgn_lexer *lx, const char *w)
+{
+	const char *e = lx->end;
+
+	lx->p = w;
+	while (w < e && CD__IS_WS(*w))
+		w++;
+	return w == e;
+}
+
+/* The end of lx's text. */
+static inline const char *
+cd__lex_end(const cd_pgn_lexer *lx)
+{
+	return lx->end;
+}
+
+/* The line of lx's place, and the column of q on that line. */
+static inline unsigned long
+cd__lex_line(const cd_pgn_lexer *lx)
+{
+	return lx->line;
+}
+
+static inline unsigned long
+cd__lex_col(const cd_pgn_lexer *lx, const char *q)
+{
+	return (unsigned long)(q - lx->line_start) + lx->col0;
+}
+
+/* A tag pair read by cd__scan_tag (pgn/lex.c, for the game reader
+ * and the token lexer alike). */
+struct cd__tagscan {
+	const char *name;
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	int escapes;		/* value has \" or \\ to undo */
+	const char *next;	/* after the `]`, or where to go on */
+	unsigned long lines;	/* line ends in a tag that reads */
+	const char *last_nl;	/* the last of them (NULL: none) */
+};
+
+/*
+ * Read a tag pair at p (a `[`).  1 read, 0 does not read (ts->next is
+ * where to go on), -1 more input is needed.
+ */
+int cd__scan_tag(const char *p, const char *e, int eof,
+    struct cd__tagscan *ts);
+/* The end of a tag name at p: the first byte at or after p that is
+ * not K_TAGNAME (a control byte, white space, `"`, `[`, `]` or DEL), or
+ * e.  Sixteen bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_name_end(const char *p, const char *e)
+{
+#ifdef __SSE2__
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    cd__le8(v, 0x20),
+		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '[')),
+		    _mm_or_si128(cd__eq8(v, ']'), cd__eq8(v, 0x7f)))));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && (cd__pgn_cls[(unsigned char)*p] & K_TAGNAME))
+		p++;
+	return p;
+}
+
+/* In a tag value: the first line end or `"` at or after p, and also
+ * the first `\` unless no_backslash; e when there is none.  Sixteen
+ * bytes at a time where SSE2 is. */
+static inline const char *
+cd__tag_value_stop(const char *p, const char *e, int no_backslash)
+{
+#ifdef __SSE2__
+	const __m128i bs = _mm_set1_epi8(no_backslash ? '"' : '\\');
+
+	while (e - p >= 16) {
+		__m128i v = _mm_loadu_si128((const void *)p);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
+		    _mm_cmpeq_epi8(v, bs)));
+
+		if (m != 0)
+			return p + __builtin_ctz(m);
+		p += 16;
+	}
+#endif
+	while (p < e && *p != '"' && *p != '\n' &&
+	    (no_backslash || *p != '\\'))
+		p++;
+	return p;
+}
+
+/* Undo \" and \\ in a value into out; returns the length. */
+size_t cd__unescape(const char *v, size_t len, int escapes, char *out);
+
+#endif
