@@ -103,12 +103,24 @@ int cd__frame(cd_pgn_reader *r, size_t *n);
  * is binary data rather than a game. */
 int cd__frame_binary(const cd_pgn_reader *r);
 
-/* The framer's inner calls, between its two files. */
+/* The framer's inner calls, down from pgn/frame_scan.c through
+ * pgn/frame_tags.c to pgn/frame.c (never back). */
 /* Whether p (a `[`) starts a tag: 1 yes, 0 no, -1 more input needed. */
 int cd__frame_tag_start(const char *p, const char *e, int eof);
 /* The end of the line at p (the `\n` or e); NULL if more input is
  * needed. */
 const char *cd__frame_line_end(const char *p, const char *e, int eof);
+/* Whether the line at p starts with one complete tag pair in column
+ * one (with blanks only after it when whole): 1 yes, 0 no, -1 more
+ * input needed. */
+int cd__frame_tag_pair_line(const char *p, const char *e, int eof,
+    int whole);
+/* The end of the brace comment at p (a `{`) in *out: 1 closed, 0 never
+ * closed (see pgn/frame.c), -1 more input needed. */
+int cd__frame_comment_end(const char *p, const char *e, int eof,
+    const char **out);
+/* The end of a word (a move, a number, a marker) starting at p. */
+const char *cd__frame_word_end(const char *p, const char *e);
 /* Movetext from m to the end of the game that starts at s (see
  * pgn/frame.c). */
 int cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
