@@ -82,7 +82,7 @@ enum {
  *   "final"    the FEN of the final position
  *   "termination"  the ending of the final position per the FIDE
  *              rules (cd_ending_name of its first ending), or null
- *   "reason"   how the game ended: "checkmate", "resignation", "time
+ *   "reason"   (after "opening" when there is one) how the game ended: "checkmate", "resignation", "time
  *              forfeit", "time forfeit against insufficient material"
  *              (a draw on time), "abandonment", "agreement",
  *              "repetition", "fifty moves", "stalemate", "insufficient

@@ -816,6 +816,24 @@ put_long(cd_buf *b, long v)
 	return put_u64(b, (uint64_t)(v < 0 ? -v : v));
 }
 
+/* "reason", "speed", "winner", "elo_diff" of g, endings those of its
+ * final position. */
+static cd_status
+outcome_json(cd_buf *b, const cd_game *g, unsigned endings)
+{
+	long d;
+
+	if (puts_(b, ",\"reason\":") != CD_OK ||
+	    put_name(b, game_reason(g, endings)) != CD_OK ||
+	    puts_(b, ",\"speed\":") != CD_OK ||
+	    put_name(b, game_speed(g)) != CD_OK ||
+	    puts_(b, ",\"winner\":") != CD_OK ||
+	    put_name(b, game_winner(g)) != CD_OK ||
+	    puts_(b, ",\"elo_diff\":") != CD_OK)
+		return CD_ERR_NOMEM;
+	return game_elo_diff(g, &d) ? put_long(b, d) : puts_(b, "null");
+}
+
 /*
  * The time each move of the main line took, where the game gives no
  * [%emt] but clocks and a TimeControl of periods without sandclock:
@@ -1088,24 +1106,12 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 		    put_fen(b, &r.rules.board) != CD_OK ||
 		    puts_(b, ",\"termination\":") != CD_OK)
 			goto out;
-		if (put_name(b, term) != CD_OK ||
-		    puts_(b, ",\"reason\":") != CD_OK ||
-		    put_name(b, game_reason(g, cd_game_walk_endings(&r))) !=
-		    CD_OK || puts_(b, ",\"speed\":") != CD_OK ||
-		    put_name(b, game_speed(g)) != CD_OK ||
-		    puts_(b, ",\"winner\":") != CD_OK ||
-		    put_name(b, game_winner(g)) != CD_OK ||
-		    puts_(b, ",\"elo_diff\":") != CD_OK)
+		if (put_name(b, term) != CD_OK)
 			goto out;
-		{
-			long d;
-
-			if (game_elo_diff(g, &d) ? put_long(b, d) != CD_OK :
-			    puts_(b, "null") != CD_OK)
-				goto out;
-		}
 	}
 	if ((flags & CD_JSON_OPENING) && opening_json(b, op) != CD_OK)
+		goto out;
+	if (outcome_json(b, g, cd_game_walk_endings(&r)) != CD_OK)
 		goto out;
 	if (timecontrol_json(b, g) != CD_OK)
 		goto out;
