@@ -96,7 +96,9 @@ struct cd_select {
 	char **names;		/* tag names that conditions name */
 	size_t nnames;
 	uint64_t *games;	/* CD_SEL_GAMES: pairs lo, hi; any */
-	size_t ngames;
+	size_t ngames;		/* sorted by start, apart (games_join) */
+	size_t err_at;		/* the offset of the item that did not
+				 * read (read_games) */
 	bool plies;
 	uint32_t plies_min, plies_max;
 	cd_board *pos;		/* CD_SEL_POSITION: any of them */
@@ -197,26 +199,26 @@ cd_select_match_number(const cd_select *s, uint64_t n)
 {
 	size_t i;
 
+	size_t lo = 0, hi;
+
 	if (s->ngames == 0)
 		return true;
-	for (i = 0; i < s->ngames; i++)
-		if (n >= s->games[2 * i] && n <= s->games[2 * i + 1])
-			return true;
-	return false;
+	/* the last range that starts at n or before (sorted, apart) */
+	for (hi = s->ngames; hi - lo > 1;) {
+		i = lo + (hi - lo) / 2;
+		if (s->games[2 * i] <= n)
+			lo = i;
+		else
+			hi = i;
+	}
+	return n >= s->games[2 * lo] && n <= s->games[2 * lo + 1];
 }
 
 uint64_t
 cd_select_last_number(const cd_select *s)
 {
-	uint64_t last = 0;
-	size_t i;
-
-	if (s->ngames == 0)
-		return UINT64_MAX;
-	for (i = 0; i < s->ngames; i++)
-		if (s->games[2 * i + 1] > last)
-			last = s->games[2 * i + 1];
-	return last;
+	/* sorted and apart: the last range ends last */
+	return s->ngames == 0 ? UINT64_MAX : s->games[2 * s->ngames - 1];
 }
 
 bool
@@ -962,17 +964,61 @@ read_material(cd_select *s, const char *text, const char **why)
 	return CD_OK;
 }
 
-/* "1-100,250,300-": game numbers, from 1 */
+/* Order of ranges (lo, hi pairs) by their start. */
+static int
+range_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ranges of s sorted and joined where they overlap or touch, so
+ * that a binary search finds a number's. */
+static void
+games_join(cd_select *s)
+{
+	size_t i, k = 0;
+	uint64_t *g = s->games;
+
+	qsort(g, s->ngames, 2 * sizeof(*g), range_cmp);
+	for (i = 0; i < s->ngames; i++) {
+		if (k > 0 && (g[2 * k - 1] == UINT64_MAX ||
+		    g[2 * i] <= g[2 * k - 1] + 1)) {
+			if (g[2 * i + 1] > g[2 * k - 1])
+				g[2 * k - 1] = g[2 * i + 1];
+			continue;
+		}
+		g[2 * k] = g[2 * i];
+		g[2 * k + 1] = g[2 * i + 1];
+		k++;
+	}
+	s->ngames = k;
+}
+
+/* "1-100,250,300-": game numbers, from 1; the byte offset of an item
+ * that does not read in s->err_at */
 static cd_status
 read_games(cd_select *s, const char *text, const char **why)
 {
 	const char *p = text;
+	size_t items = 1, i;
+	uint64_t *n;
 
+	for (i = 0; text[i] != '\0'; i++)
+		items += text[i] == ',';
+	if (items > SIZE_MAX / (2 * sizeof(*n)) - s->ngames)
+		return CD_ERR_NOMEM;
+	n = realloc(s->games, (s->ngames + items) * 2 * sizeof(*n));
+	if (n == NULL)
+		return CD_ERR_NOMEM;
+	s->games = n;
 	for (;;) {
-		uint64_t lo = 0, hi, *n;
+		uint64_t lo = 0, hi;
 		bool open = false;
 		int digits = 0;
 
+		s->err_at = (size_t)(p - text);
 		for (; *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
 			lo = lo * 10 + (uint64_t)(*p - '0');
 		hi = lo;
@@ -992,19 +1038,19 @@ read_games(cd_select *s, const char *text, const char **why)
 		    (*p != ',' && *p != '\0')) {
 			*why = "invalid game numbers (want numbers from 1 and "
 			    "ranges, like 1-100,250,300-)";
+			games_join(s);	/* (those read before stay) */
 			return CD_ERR_SYNTAX;
 		}
-		n = realloc(s->games, (s->ngames + 1) * 2 * sizeof(*n));
-		if (n == NULL)
-			return CD_ERR_NOMEM;
-		s->games = n;
 		n[2 * s->ngames] = lo;
 		n[2 * s->ngames + 1] = hi;
 		s->ngames++;
 		if (*p == '\0')
-			return CD_OK;
+			break;
 		p++;
 	}
+	s->err_at = 0;
+	games_join(s);
+	return CD_OK;
 }
 
 /* "r?????k?/8/...": the first field of a FEN, `?` any content */
@@ -1254,10 +1300,12 @@ cd_select_add(cd_select *s, cd_select_kind k, const char *text,
 {
 	char buf[MSG_MAX];
 	const char *why = NULL;
-	cd_status st = add(s, k, text != NULL ? text : "", &why, buf, err);
+	cd_status st;
 
+	s->err_at = 0;
+	st = add(s, k, text != NULL ? text : "", &why, buf, err);
 	if (st != CD_OK && why != NULL)
-		cd__error_set(err, st, 0, 0, 0, "%s", why);
+		cd__error_set(err, st, s->err_at, 0, 0, "%s", why);
 	else if (st == CD_OK && err != NULL)
 		memset(err, 0, sizeof(*err));
 	return st;
