@@ -372,52 +372,54 @@ warn_quoted(const char *text)
 		    "(--where reads quoted strings)", text);
 }
 
-int
-main(int argc, char **argv)
+/* The options of pgn-select. */
+enum {
+	OPT_WRONG = 256, OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
+	OPT_GAMES_FROM,
+	OPT_COND = 512	/* + the cd_select_kind of a condition */
+};
+static const struct option longopts[] = {
+	{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
+	{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
+	{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
+	{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
+	{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
+	{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
+	{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
+	{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
+	{ "opening", required_argument, NULL, OPT_OPENING },
+	{ "openings", required_argument, NULL, OPT_OPENINGS },
+	{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
+	{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
+	{ "games-from", required_argument, NULL, OPT_GAMES_FROM },
+	{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
+	{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
+	{ "position", required_argument, NULL,
+	    OPT_COND + CD_SEL_POSITION },
+	{ "placement", required_argument, NULL,
+	    OPT_COND + CD_SEL_PLACEMENT },
+	{ "material", required_argument, NULL,
+	    OPT_COND + CD_SEL_MATERIAL },
+	{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
+	{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
+	{ "wrong-result", no_argument, NULL, OPT_WRONG },
+	{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
+	{ "no-messages", no_argument, NULL, 's' },
+	{ "ignore-case", no_argument, NULL, 'i' },
+	{ "invert-match", no_argument, NULL, 'v' },
+	{ "count", no_argument, NULL, 'c' },
+	{ "max-count", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Read the options: the conditions into conds, the rest into the
+ * opt_* flags. */
+static void
+options(int argc, char **argv)
 {
-	enum {
-		OPT_WRONG = 256, OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
-		OPT_GAMES_FROM,
-		OPT_COND = 512	/* + the cd_select_kind of a condition */
-	};
-	static const struct option longopts[] = {
-		{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
-		{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
-		{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
-		{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
-		{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
-		{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
-		{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
-		{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
-		{ "opening", required_argument, NULL, OPT_OPENING },
-		{ "openings", required_argument, NULL, OPT_OPENINGS },
-		{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
-		{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
-		{ "games-from", required_argument, NULL, OPT_GAMES_FROM },
-		{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
-		{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
-		{ "position", required_argument, NULL,
-		    OPT_COND + CD_SEL_POSITION },
-		{ "placement", required_argument, NULL,
-		    OPT_COND + CD_SEL_PLACEMENT },
-		{ "material", required_argument, NULL,
-		    OPT_COND + CD_SEL_MATERIAL },
-		{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
-		{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
-		{ "wrong-result", no_argument, NULL, OPT_WRONG },
-		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
-		{ "no-messages", no_argument, NULL, 's' },
-		{ "ignore-case", no_argument, NULL, 'i' },
-		{ "invert-match", no_argument, NULL, 'v' },
-		{ "count", no_argument, NULL, 'c' },
-		{ "max-count", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
-	cd_error err;
-	int c, status = 0;
+	int c;
 	size_t i;
 
-	cli_init(argv[0]);
 	while ((c = cli_getopt(argc, argv, "t:icm:sv", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
@@ -457,6 +459,16 @@ main(int argc, char **argv)
 		    strcmp(argv[i], "-") == 0)
 			cli_usage_error("--games-from=- reads standard input: "
 			    "name the PGN files");
+}
+
+/* The selectors of the conditions (osel for those on the computed
+ * opening), a usage error for one that does not read. */
+static void
+build(int argc, char **argv)
+{
+	cd_error err;
+	size_t i;
+
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
@@ -502,6 +514,17 @@ main(int argc, char **argv)
 	free(conds);
 	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
 		tags_all |= (uint64_t)1 << i;
+}
+
+int
+main(int argc, char **argv)
+{
+	int status = 0;
+	size_t i;
+
+	cli_init(argv[0]);
+	options(argc, argv);
+	build(argc, argv);
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
 	cli_games.opts.lang = cli_opts.lang;
