@@ -17,6 +17,7 @@
 #include "chessdata/polyglot.h"
 #include "chessdata/rules.h"
 #include "chessdata/timecontrol.h"
+#include "data/outcome.h"
 
 /* ---- the output buffer ---- */
 
@@ -567,234 +568,6 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 	return m->has;
 }
 
-/* The most periods of a TimeControl read (more: not read). */
-#define TC_MAX	16
-
-/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
- * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
-static int
-game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
-{
-	size_t len;
-	const char *v = cd_game_tag_value(g, "TimeControl", &len);
-
-	*present = v != NULL;
-	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
-	    TC_MAX);
-}
-
-/* A number of the TimeControl tag (digits, maybe a point and digits)
- * in nanoseconds; -1 when too large. */
-static int64_t
-tc_ns(const char *s, size_t len)
-{
-	int64_t v = 0, unit = 1000000000;
-	size_t i = 0;
-
-	for (; i < len && s[i] != '.'; i++) {
-		if (v > INT64_MAX / 10 / 1000000000)
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	v *= 1000000000;
-	for (i++; i < len && unit > 1; i++) {
-		unit /= 10;
-		v += (s[i] - '0') * unit;
-	}
-	return v;
-}
-
-/* ---- how a game ended, its speed, its winner ---- */
-
-/* Whether s[0..n) ends with the text t (lower case), in any case of
- * ASCII. */
-static bool
-ends_ci(const char *s, size_t n, const char *t)
-{
-	size_t k = strlen(t), i;
-
-	if (n < k)
-		return false;
-	for (i = 0; i < k; i++) {
-		char c = s[n - k + i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if (c != t[i])
-			return false;
-	}
-	return true;
-}
-
-/* chess.com's Termination wording ("Name won by resignation", "Game
- * drawn by repetition"), by its end, and the standard's and lichess's
- * values (the whole value). */
-static const struct {
-	const char *text, *reason;
-	bool whole;
-} termination_words[] = {
-	{ " won by checkmate", "checkmate", false },
-	{ " won by resignation", "resignation", false },
-	{ " won on time", "time forfeit", false },
-	{ " won - game abandoned", "abandonment", false },
-	{ " won by abandonment", "abandonment", false },
-	{ " won by adjudication", "adjudication", false },
-	{ " drawn by agreement", "agreement", false },
-	{ " drawn by repetition", "repetition", false },
-	{ " drawn by stalemate", "stalemate", false },
-	{ " drawn by insufficient material", "insufficient material",
-	    false },
-	{ " drawn by timeout vs insufficient material",
-	    "time forfeit against insufficient material", false },
-	{ " drawn by 50-move rule", "fifty moves", false },
-	{ " drawn by adjudication", "adjudication", false },
-	{ "abandoned", "abandonment", true },
-	{ "adjudication", "adjudication", true },
-	{ "insufficient material", "insufficient material", true },
-	{ "rules infraction", "unknown", true },
-	{ "unterminated", "unknown", true },
-	{ "death", "unknown", true },
-	{ "emergency", "unknown", true },
-	{ NULL, NULL, false }
-};
-
-/* How the game ended as its final position tells (endings, the result
- * r); normal: the Termination says the game ended on the board
- * (lichess's "Normal"), so that a decisive result is a resignation and
- * a draw without a rule an agreement. */
-static const char *
-position_reason(unsigned endings, cd_pgn_result r, bool normal)
-{
-	bool draw = r == CD_PGN_RESULT_DRAW;
-
-	if (endings & CD_END_CHECKMATE)
-		return "checkmate";
-	if (endings & CD_END_STALEMATE)
-		return "stalemate";
-	if (endings & CD_END_DEAD && (draw || normal))
-		return "insufficient material";
-	if (draw && (endings & (CD_END_FIVEFOLD | CD_END_THREEFOLD)))
-		return "repetition";
-	if (draw && (endings & (CD_END_SEVENTYFIVE | CD_END_FIFTY)))
-		return "fifty moves";
-	if (!normal || r == CD_PGN_RESULT_NONE || r == CD_PGN_RESULT_UNKNOWN)
-		return "unknown";
-	return draw ? "agreement" : "resignation";
-}
-
-/* How game g ended, endings those of its final position (see
- * chessdata/json.h, "reason"). */
-static const char *
-game_reason(const cd_game *g, unsigned endings)
-{
-	size_t n, i;
-	const char *v = cd_game_tag_value(g, "Termination", &n);
-	cd_pgn_result r = cd_game_result(g);
-
-	while (v != NULL && n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		n--;
-	while (v != NULL && n > 0 && (*v == ' ' || *v == '\t'))
-		v++, n--;
-	if (v == NULL)
-		return position_reason(endings, r, false);
-	if (n == strlen("normal") && ends_ci(v, n, "normal"))
-		return position_reason(endings, r, true);
-	if (n == strlen("time forfeit") && ends_ci(v, n, "time forfeit"))
-		return r == CD_PGN_RESULT_DRAW ?
-		    "time forfeit against insufficient material" :
-		    "time forfeit";
-	for (i = 0; termination_words[i].text != NULL; i++)
-		if ((!termination_words[i].whole ||
-		    n == strlen(termination_words[i].text)) &&
-		    ends_ci(v, n, termination_words[i].text))
-			return termination_words[i].reason;
-	return position_reason(endings, r, false);
-}
-
-/* Seconds of 24 hours: a period of one move and a day or more is
- * correspondence (chess.com's "1/86400"). */
-#define DAY_NS	(INT64_C(86400) * 1000000000)
-
-/* The speed of g by lichess's rule (see chessdata/json.h, "speed"),
- * NULL without a time control that reads. */
-static const char *
-game_speed(const cd_game *g)
-{
-	static const struct {
-		int64_t below;	/* seconds */
-		const char *name;
-	} speeds[] = {
-		{ 30, "ultrabullet" }, { 180, "bullet" }, { 480, "blitz" },
-		{ 1500, "rapid" }, { INT64_MAX, "classical" }
-	};
-	cd_tc_period tc[TC_MAX];
-	bool present;
-	int np = game_tc(g, tc, &present), i;
-	int64_t base, inc = 0, est;
-
-	if (np == CD_TC_NONE)
-		return "correspondence";
-	if (np <= 0)
-		return NULL;
-	base = tc_ns(tc[0].seconds, tc[0].seconds_len);
-	if (tc[0].moves == 1 && (base < 0 || base >= DAY_NS))
-		return "correspondence";
-	if (tc[0].increment != NULL)
-		inc = tc_ns(tc[0].increment, tc[0].increment_len);
-	if (base < 0 || inc < 0 || inc > INT64_MAX / 41 ||
-	    base > INT64_MAX - 40 * inc)
-		return "classical";
-	est = (base + 40 * inc) / 1000000000;
-	for (i = 0; speeds[i].below != INT64_MAX && est >= speeds[i].below;
-	    i++)
-		;
-	return speeds[i].name;
-}
-
-/* The winner of g: "white", "black", "none" (a draw), NULL (no
- * result). */
-static const char *
-game_winner(const cd_game *g)
-{
-	switch (cd_game_result(g)) {
-	case CD_PGN_RESULT_WHITE: return "white";
-	case CD_PGN_RESULT_BLACK: return "black";
-	case CD_PGN_RESULT_DRAW: return "none";
-	default: return NULL;
-	}
-}
-
-/* A rating tag's value as a number (1 to 5 digits), -1 else. */
-static long
-elo_tag(const cd_game *g, const char *name)
-{
-	size_t n, i;
-	const char *v = cd_game_tag_value(g, name, &n);
-	long e = 0;
-
-	if (v == NULL || n == 0 || n > 5)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return -1;
-		e = e * 10 + (v[i] - '0');
-	}
-	return e;
-}
-
-/* WhiteElo less BlackElo into *d: false when either is missing or not
- * a number. */
-static bool
-game_elo_diff(const cd_game *g, long *d)
-{
-	long w = elo_tag(g, "WhiteElo"), b = elo_tag(g, "BlackElo");
-
-	if (w < 0 || b < 0)
-		return false;
-	*d = w - b;
-	return true;
-}
-
 /* A name as a JSON string (no character needs escaping), null for
  * NULL. */
 static cd_status
@@ -824,14 +597,14 @@ outcome_json(cd_buf *b, const cd_game *g, unsigned endings)
 	long d;
 
 	if (puts_(b, ",\"reason\":") != CD_OK ||
-	    put_name(b, game_reason(g, endings)) != CD_OK ||
+	    put_name(b, cd__game_reason(g, endings)) != CD_OK ||
 	    puts_(b, ",\"speed\":") != CD_OK ||
-	    put_name(b, game_speed(g)) != CD_OK ||
+	    put_name(b, cd__game_speed(g)) != CD_OK ||
 	    puts_(b, ",\"winner\":") != CD_OK ||
-	    put_name(b, game_winner(g)) != CD_OK ||
+	    put_name(b, cd__game_winner(g)) != CD_OK ||
 	    puts_(b, ",\"elo_diff\":") != CD_OK)
 		return CD_ERR_NOMEM;
-	return game_elo_diff(g, &d) ? put_long(b, d) : puts_(b, "null");
+	return cd__game_elo_diff(g, &d) ? put_long(b, d) : puts_(b, "null");
 }
 
 /*
@@ -849,7 +622,7 @@ emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
 {
 	cd_tc_period tc[TC_MAX];
 	bool present, any = false;
-	int np = game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
+	int np = cd__game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
 	int64_t base[TC_MAX], inc[TC_MAX], prev[2];
 	bool known[2] = { true, true };	/* prev[] is a clock */
 	uint32_t done[2] = { 0, 0 };	/* moves of the side's period */
@@ -860,8 +633,8 @@ emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
 	for (i = 0; i < np; i++) {
 		if (tc[i].sandclock)
 			return false;
-		base[i] = tc_ns(tc[i].seconds, tc[i].seconds_len);
-		inc[i] = tc[i].increment == NULL ? 0 : tc_ns(tc[i].increment,
+		base[i] = cd__tc_ns(tc[i].seconds, tc[i].seconds_len);
+		inc[i] = tc[i].increment == NULL ? 0 : cd__tc_ns(tc[i].increment,
 		    tc[i].increment_len);
 		if (base[i] < 0 || inc[i] < 0)
 			return false;
@@ -990,7 +763,7 @@ timecontrol_json(cd_buf *b, const cd_game *g)
 {
 	cd_tc_period tc[TC_MAX];
 	bool present;
-	int n = game_tc(g, tc, &present), i;
+	int n = cd__game_tc(g, tc, &present), i;
 
 	if (!present)
 		return CD_OK;
@@ -1229,7 +1002,7 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 		cd_tc_period tc[TC_MAX];
 		bool present;
 
-		if (game_tc(g, tc, &present) <= 0)
+		if (cd__game_tc(g, tc, &present) <= 0)
 			return CD_OK;
 		if (name[1] == 'b')
 			return put(out, tc[0].seconds, tc[0].seconds_len);
@@ -1237,14 +1010,14 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 		    put(out, tc[0].increment, tc[0].increment_len);
 	}
 	if (strcmp(name, "@speed") == 0 || strcmp(name, "@winner") == 0) {
-		const char *v = name[1] == 's' ? game_speed(g) : game_winner(g);
+		const char *v = name[1] == 's' ? cd__game_speed(g) : cd__game_winner(g);
 
 		return v == NULL ? CD_OK : puts_(out, v);
 	}
 	if (strcmp(name, "@elo_diff") == 0) {
 		long d;
 
-		return game_elo_diff(g, &d) ? put_long(out, d) : CD_OK;
+		return cd__game_elo_diff(g, &d) ? put_long(out, d) : CD_OK;
 	}
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;
@@ -1285,7 +1058,7 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 
 			st = t ? puts_(out, t) : CD_OK;
 		} else if (strcmp(name, "@reason") == 0) {
-			st = puts_(out, game_reason(g,
+			st = puts_(out, cd__game_reason(g,
 			    cd_game_walk_endings(&r)));
 		}
 	}
