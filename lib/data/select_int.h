@@ -63,9 +63,19 @@ struct material {
 
 /* A piece placement with squares of any content: where care has a
  * bit, the board's pieces must be those of piece[] (none: empty). */
+/* The most tokens of a rank of a placement pattern; `*` as a token. */
+#define PL_TOKENS	24
+#define PL_ANY_RUN	0x8000u
+
 struct placement {
 	cd_bitboard care;
 	cd_bitboard piece[16];
+	/* a pattern of pgn-extract's FENPattern (general): each rank's
+	 * tokens, a set of square contents (bit 0 empty, bit p piece p)
+	 * or PL_ANY_RUN (`*`: any number of squares) */
+	bool general;
+	uint8_t ntok[8];	/* [0]: rank 8 */
+	uint16_t tok[8][PL_TOKENS];
 };
 
 /* A move prefix: the moves from the standard start. */

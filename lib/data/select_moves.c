@@ -231,6 +231,116 @@ cd__sel_read_games(cd_select *s, const char *text, const char **why)
 	games_join(s);
 	return CD_OK;
 }
+/* Square contents as sets: bit 0 empty, bit p piece p. */
+#define SET_WHITE	0x007eu		/* pieces 1..6 */
+#define SET_BLACK	0x7e00u		/* pieces 9..14 */
+#define SET_ALL		(1u | SET_WHITE | SET_BLACK)
+#define SET_PAWNS	((1u << CD_PIECE(CD_WHITE, CD_PAWN)) | \
+			 (1u << CD_PIECE(CD_BLACK, CD_PAWN)))
+
+/* The set of one letter of a pattern (a piece, A, a, m), 0 for none. */
+static uint16_t
+letter_set(char c)
+{
+	static const char letters[] = "PNBRQK";
+	const char *l;
+
+	switch (c) {
+	case 'A': return SET_WHITE;
+	case 'a': return SET_BLACK;
+	case 'm': return (uint16_t)(SET_ALL & ~SET_PAWNS);
+	case 'M': return (uint16_t)((SET_WHITE | SET_BLACK) & ~SET_PAWNS);
+	case '?': return SET_ALL;
+	case '!': return SET_WHITE | SET_BLACK;
+	}
+	if (c == '\0' || (l = strchr(letters, c >= 'a' ? c - 32 : c)) == NULL)
+		return 0;
+	return (uint16_t)(1u << CD_PIECE(c >= 'a' ? CD_BLACK : CD_WHITE,
+	    (int)(l - letters) + 1));
+}
+
+/*
+ * pgn-extract's FENPattern: eight ranks of digits (empty squares),
+ * piece letters, ? (any square), ! (an occupied one), A and a (a White,
+ * a Black piece), m (no pawn, empty too), M (a piece, no pawn), [set]
+ * and [^set] of those letters, and * (any number of squares of the
+ * rank).  Into pl, general; false when it does not read.
+ */
+static bool
+read_pattern(struct placement *pl, const char *p)
+{
+	int r = 0;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->general = true;
+	for (;; p++) {
+		uint16_t set = 0;
+		int n = 1, squares = 0, k;
+
+		for (k = 0; k < pl->ntok[r]; k++)
+			squares += pl->tok[r][k] != PL_ANY_RUN;
+		if (*p == '/' || *p == '\0') {
+			if (*p == '\0' || r == 7)
+				break;
+			r++;
+			continue;
+		}
+		if (*p >= '1' && *p <= '8') {
+			set = 1;
+			n = *p - '0';
+		} else if (*p == '*') {
+			if (pl->ntok[r] > 0 &&
+			    pl->tok[r][pl->ntok[r] - 1] == PL_ANY_RUN)
+				continue;
+			set = PL_ANY_RUN;
+			n = 0;
+		} else if (*p == '[') {
+			bool neg = p[1] == '^';
+
+			for (p += 1 + neg; *p != ']'; p++) {
+				uint16_t l = letter_set(*p);
+
+				if (l == 0 || *p == '?' || *p == '!')
+					return false;
+				set |= l;
+			}
+			if (neg)
+				set = (uint16_t)(SET_ALL & ~set);
+		} else if ((set = letter_set(*p)) == 0)
+			return false;
+		if (squares + n > 8 || pl->ntok[r] + (n > 0 ? n : 1) >
+		    PL_TOKENS)
+			return false;
+		if (n == 0)
+			pl->tok[r][pl->ntok[r]++] = set;
+		for (k = 0; k < n; k++)
+			pl->tok[r][pl->ntok[r]++] = set;
+	}
+	return *p == '\0' && r == 7;
+}
+
+/* Whether the squares sq[0..n) of a rank (a to h) meet the tokens
+ * tok[0..nt). */
+static bool
+rank_is(const uint8_t *sq, int n, const uint16_t *tok, int nt)
+{
+	for (; nt > 0; tok++, nt--) {
+		if (*tok == PL_ANY_RUN) {
+			int k;
+
+			for (k = 0; k <= n; k++)
+				if (rank_is(sq + k, n - k, tok + 1, nt - 1))
+					return true;
+			return false;
+		}
+		if (n == 0 || !((*tok >> sq[0]) & 1))
+			return false;
+		sq++;
+		n--;
+	}
+	return n == 0;
+}
+
 
 /* "r?????k?/8/...": the first field of a FEN, `?` any content */
 cd_status
@@ -268,9 +378,13 @@ cd__sel_read_placement(cd_select *s, const char *text, const char **why)
 		} else
 			break;
 	}
-	if (*p != '\0' || rank != 0 || file != 8) {
+	if ((*p != '\0' || rank != 0 || file != 8) &&
+	    !read_pattern(&pl, text)) {
 		*why = "invalid placement (want the first field of a FEN, "
-		    "eight ranks, ? for a square of any content)";
+		    "eight ranks, with ? a square of any content, ! an "
+		    "occupied one, * any number of squares, A a White piece, "
+		    "a a Black one, m no pawn, M a piece but no pawn, "
+		    "[...] and [^...] sets)";
 		return CD_ERR_SYNTAX;
 	}
 	n = realloc(s->place, (s->nplace + 1) * sizeof(*n));
@@ -461,6 +575,14 @@ static bool
 placement_is(const cd_board *b, const struct placement *pl)
 {
 	int c, t;
+
+	if (pl->general) {
+		for (c = 0; c < 8; c++)
+			if (!rank_is(&b->squares[CD_SQ(0, 7 - c)], 8,
+			    pl->tok[c], pl->ntok[c]))
+				return false;
+		return true;
+	}
 
 	for (c = 0; c < 2; c++)
 		for (t = CD_PAWN; t <= CD_KING; t++)
