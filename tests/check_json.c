@@ -610,6 +610,13 @@ END_TEST
 
 START_TEST(test_winner_elo)
 {
+	cd_buf e = { 0 };
+
+	/* an empty field of a buffer never written: NULL data */
+	ck_assert_int_eq(cd_field_append(&e, NULL, 0, CD_FIELD_TSV), CD_OK);
+	ck_assert_int_eq(cd_field_append(&e, NULL, 0, CD_FIELD_CSV), CD_OK);
+	ck_assert_uint_eq(e.len, 0);
+	cd_buf_free(&e);
 	ck_assert_str_eq(field("1. e4 1-0\n", "@winner"), "white");
 	ck_assert_str_eq(field("1. e4 0-1\n", "@winner"), "black");
 	ck_assert_str_eq(field("1. e4 1/2-1/2\n", "@winner"), "none");

@@ -49,6 +49,8 @@ reserve(cd_buf *b, size_t n)
 static inline cd_status
 put(cd_buf *b, const char *s, size_t n)
 {
+	if (n == 0)
+		return CD_OK;	/* (s and b->data may be NULL) */
 	if (reserve(b, n) != 0)
 		return CD_ERR_NOMEM;
 	memcpy(b->data + b->len, s, n);
@@ -373,8 +375,9 @@ cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 
 	if (style == CD_FIELD_SQL)
 		return sql_string(out, s, len);
-	if (all_plain((const unsigned char *)s, len) && memchr(s, sep,
-	    len) == NULL)
+	/* (an empty field may come as NULL: no memchr on it) */
+	if (all_plain((const unsigned char *)s, len) && (len == 0 ||
+	    memchr(s, sep, len) == NULL))
 		return put(out, s, len);
 	for (i = 0; i < len; i++)
 		if (s[i] == sep || s[i] == '"' || s[i] == '\r' ||
