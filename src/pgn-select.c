@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,15 +30,28 @@ static const cd_openings *openings;
 static cd_select *osel;
 static uint64_t selected;	/* updated atomically: threads share it */
 static bool by_number;		/* --games */
+static bool numbers_stdin;	/* --games-from=- */
 static uint64_t tags_seen;	/* bit i: some game has tag name i
 				 * (cd_select_tag_name), updated
 				 * atomically */
 static uint64_t tags_all;	/* the bits of every name */
 
+/* A --games-from list: the numbers of its lines joined by commas, and
+ * where each line's numbers begin in that text. */
+struct numlist {
+	const char *file;	/* as shown */
+	char *text;
+	size_t *at;		/* at[i]: the offset of line line[i] */
+	unsigned long *line;
+	size_t *col;		/* its column of the first number */
+	size_t n;
+};
+
 /* The conditions as given, read once every option is known (-i). */
 static struct cond {
 	cd_select_kind kind;
 	const char *text, *option;
+	const struct numlist *from;	/* --games-from */
 } *conds;
 static size_t nconds;
 
@@ -66,11 +80,16 @@ usage(void)
 	    "      --opening=REGEX   the computed opening name matches REGEX\n"
 	    "      --result=LIST     result one of LIST (1-0,0-1,1/2-1/2,*)\n"
 	    "      --games=LIST      game numbers in the input (1-100,250)\n"
+	    "      --games-from=FILE  the game numbers of FILE's lines, each\n"
+	    "                        as --games (- standard input)\n"
 	    "      --plies=MIN..MAX  main line of MIN to MAX half-moves\n"
 	    "      --moves=MOVES     main line begins with MOVES (1. e4 c5)\n"
 	    "      --position=FEN    main line reaches FEN (repeatable: any)\n"
 	    "      --placement=PLACEMENT  main line reaches this first FEN field,\n"
-	    "                        ? any square (repeatable: any)\n"
+	    "                        pgn-extract's FENPattern: ? any square,\n"
+	    "                        ! occupied, * any squares, A a White piece,\n"
+	    "                        a a Black one, m no pawn, M a piece but no\n"
+	    "                        pawn, [...] [^...] sets (repeatable: any)\n"
 	    "      --material=PIECES  main line reaches exactly this material\n"
 	    "                        (KRP*kr; a * after a letter: any number of\n"
 	    "                        it; repeatable: any)\n"
@@ -121,7 +140,85 @@ add_cond(cd_select_kind kind, const char *text, const char *option)
 	conds[nconds].kind = kind;
 	conds[nconds].text = text;
 	conds[nconds].option = option;
+	conds[nconds].from = NULL;
 	nconds++;
+}
+
+/*
+ * --games-from=FILE ("-": standard input): game numbers, a number, a
+ * range or a list as --games takes on each line, blanks around it and
+ * blank lines ignored.  Read into one --games condition.
+ */
+static void
+games_from(const char *path)
+{
+	struct numlist *l = calloc(1, sizeof(*l));
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, tlen = 0, tcap = 0, lcap = 0;
+	ssize_t len;
+	unsigned long ln = 0;
+
+	if (l == NULL)
+		cli_fatal("out of memory");
+	if ((f = cli_open_input(path, &l->file)) == NULL)
+		cli_exit(2);
+	numbers_stdin |= f == stdin;
+	while ((len = getline(&line, &cap, f)) != -1) {
+		size_t b = 0, e = (size_t)len;
+
+		ln++;
+		while (b < e && strchr(" \t", line[b]) != NULL)
+			b++;
+		while (e > b && strchr(" \t\r\n", line[e - 1]) != NULL)
+			e--;
+		if (b == e)
+			continue;
+		cli_grow(&l->text, &tcap, tlen + (e - b) + 1, 1, 4096);
+		if (l->n == lcap) {
+			cli_grow(&l->at, &lcap, l->n, sizeof(*l->at), 256);
+			if ((l->line = realloc(l->line, lcap *
+			    sizeof(*l->line))) == NULL ||
+			    (l->col = realloc(l->col, lcap *
+			    sizeof(*l->col))) == NULL)
+				cli_fatal("out of memory");
+		}
+		if (tlen > 0)
+			l->text[tlen++] = ',';
+		l->at[l->n] = tlen;
+		l->line[l->n] = ln;
+		l->col[l->n++] = b + 1;
+		memcpy(l->text + tlen, line + b, e - b);
+		tlen += e - b;
+	}
+	if (ferror(f))
+		cli_fatal("%s: %s", l->file, strerror(errno));
+	free(line);
+	cli_close_input(f);
+	if (l->n == 0)
+		cli_usage_error("--games-from: %s: no game numbers", l->file);
+	l->text[tlen] = '\0';
+	add_cond(CD_SEL_GAMES, l->text, "games-from");
+	conds[nconds - 1].from = l;
+}
+
+/* A --games-from item that does not read, at offset at of the joined
+ * text: "FILE:LINE:COL: why", exit 2. */
+static void __attribute__((noreturn))
+games_from_error(const struct numlist *l, size_t at, const char *why)
+{
+	size_t lo = 0, hi = l->n, i;
+
+	while (hi - lo > 1) {
+		i = lo + (hi - lo) / 2;
+		if (l->at[i] <= at)
+			lo = i;
+		else
+			hi = i;
+	}
+	cli_warn_at(l->file, l->line[lo], l->col[lo] + (at - l->at[lo]),
+	    "%s", why);
+	cli_exit(2);
 }
 
 static uint64_t
@@ -278,50 +375,54 @@ warn_quoted(const char *text)
 		    "(--where reads quoted strings)", text);
 }
 
-int
-main(int argc, char **argv)
+/* The options of pgn-select. */
+enum {
+	OPT_WRONG = 256, OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
+	OPT_GAMES_FROM,
+	OPT_COND = 512	/* + the cd_select_kind of a condition */
+};
+static const struct option longopts[] = {
+	{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
+	{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
+	{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
+	{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
+	{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
+	{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
+	{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
+	{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
+	{ "opening", required_argument, NULL, OPT_OPENING },
+	{ "openings", required_argument, NULL, OPT_OPENINGS },
+	{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
+	{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
+	{ "games-from", required_argument, NULL, OPT_GAMES_FROM },
+	{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
+	{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
+	{ "position", required_argument, NULL,
+	    OPT_COND + CD_SEL_POSITION },
+	{ "placement", required_argument, NULL,
+	    OPT_COND + CD_SEL_PLACEMENT },
+	{ "material", required_argument, NULL,
+	    OPT_COND + CD_SEL_MATERIAL },
+	{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
+	{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
+	{ "wrong-result", no_argument, NULL, OPT_WRONG },
+	{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
+	{ "no-messages", no_argument, NULL, 's' },
+	{ "ignore-case", no_argument, NULL, 'i' },
+	{ "invert-match", no_argument, NULL, 'v' },
+	{ "count", no_argument, NULL, 'c' },
+	{ "max-count", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Read the options: the conditions into conds, the rest into the
+ * opt_* flags. */
+static void
+options(int argc, char **argv)
 {
-	enum {
-		OPT_WRONG = 256, OPT_NO_FILENAME, OPT_OPENING, OPT_OPENINGS,
-		OPT_COND = 512	/* + the cd_select_kind of a condition */
-	};
-	static const struct option longopts[] = {
-		{ "tag", required_argument, NULL, OPT_COND + CD_SEL_TAG },
-		{ "where", required_argument, NULL, OPT_COND + CD_SEL_WHERE },
-		{ "player", required_argument, NULL, OPT_COND + CD_SEL_PLAYER },
-		{ "white", required_argument, NULL, OPT_COND + CD_SEL_WHITE },
-		{ "black", required_argument, NULL, OPT_COND + CD_SEL_BLACK },
-		{ "winner", required_argument, NULL, OPT_COND + CD_SEL_WINNER },
-		{ "loser", required_argument, NULL, OPT_COND + CD_SEL_LOSER },
-		{ "eco", required_argument, NULL, OPT_COND + CD_SEL_ECO },
-		{ "opening", required_argument, NULL, OPT_OPENING },
-		{ "openings", required_argument, NULL, OPT_OPENINGS },
-		{ "result", required_argument, NULL, OPT_COND + CD_SEL_RESULT },
-		{ "games", required_argument, NULL, OPT_COND + CD_SEL_GAMES },
-		{ "plies", required_argument, NULL, OPT_COND + CD_SEL_PLIES },
-		{ "moves", required_argument, NULL, OPT_COND + CD_SEL_MOVES },
-		{ "position", required_argument, NULL,
-		    OPT_COND + CD_SEL_POSITION },
-		{ "placement", required_argument, NULL,
-		    OPT_COND + CD_SEL_PLACEMENT },
-		{ "material", required_argument, NULL,
-		    OPT_COND + CD_SEL_MATERIAL },
-		{ "ends", required_argument, NULL, OPT_COND + CD_SEL_ENDS },
-		{ "occurs", required_argument, NULL, OPT_COND + CD_SEL_OCCURS },
-		{ "wrong-result", no_argument, NULL, OPT_WRONG },
-		{ "no-filename", no_argument, NULL, OPT_NO_FILENAME },
-		{ "no-messages", no_argument, NULL, 's' },
-		{ "ignore-case", no_argument, NULL, 'i' },
-		{ "invert-match", no_argument, NULL, 'v' },
-		{ "count", no_argument, NULL, 'c' },
-		{ "max-count", required_argument, NULL, 'm' },
-		{ NULL, 0, NULL, 0 }
-	};
-	cd_error err;
-	int c, status = 0;
+	int c;
 	size_t i;
 
-	cli_init(argv[0]);
 	while ((c = cli_getopt(argc, argv, "t:icm:sv", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
@@ -339,6 +440,8 @@ main(int argc, char **argv)
 			break;
 		case OPT_OPENINGS: cli_openings_add(optarg);
 			break;
+		case OPT_GAMES_FROM: games_from(optarg);
+			break;
 		case OPT_NO_FILENAME: opt_no_filename = 1; break;
 		case 's': cli_games.no_messages = 1; break;
 		case 'i': opt_icase = 1; break;
@@ -354,6 +457,21 @@ main(int argc, char **argv)
 			break;
 		}
 	}
+	for (i = (size_t)optind; numbers_stdin && i <= (size_t)argc; i++)
+		if (i == (size_t)argc ? optind == argc :
+		    strcmp(argv[i], "-") == 0)
+			cli_usage_error("--games-from=- reads standard input: "
+			    "name the PGN files");
+}
+
+/* The selectors of the conditions (osel for those on the computed
+ * opening), a usage error for one that does not read. */
+static void
+build(int argc, char **argv)
+{
+	cd_error err;
+	size_t i;
+
 	selector = cd_select_new(opt_icase ? CD_SELECT_ICASE : 0);
 	if (selector == NULL)
 		cli_fatal("out of memory");
@@ -386,6 +504,9 @@ main(int argc, char **argv)
 
 		if (st == CD_ERR_NOMEM)
 			cli_fatal("out of memory");
+		if (st != CD_OK && conds[i].from != NULL)
+			games_from_error(conds[i].from, (size_t)err.offset,
+			    err.msg);
 		if (st != CD_OK)
 			cli_usage_error("--%s '%s': %s", conds[i].option,
 			    conds[i].text, err.msg);
@@ -396,6 +517,17 @@ main(int argc, char **argv)
 	free(conds);
 	for (i = 0; i < 64 && cd_select_tag_name(selector, i) != NULL; i++)
 		tags_all |= (uint64_t)1 << i;
+}
+
+int
+main(int argc, char **argv)
+{
+	int status = 0;
+	size_t i;
+
+	cli_init(argv[0]);
+	options(argc, argv);
+	build(argc, argv);
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = !cd_select_needs_moves(selector) && osel == NULL;
 	cli_games.opts.lang = cli_opts.lang;

@@ -61,6 +61,7 @@ static const struct {
 
 static unsigned opt_ops = OP_ALL;
 static bool opt_unique, opt_variations;
+static bool opt_nofauxep;	/* --nofauxep: en passant only when legal */
 static long opt_first = -1, opt_last = -1;	/* -1: not given */
 static long opt_plies_from = -1, opt_plies_to;	/* --plies=N..M */
 static bool opt_select;		/* --first, --last or --plies given */
@@ -121,6 +122,8 @@ usage(void)
 	    "      --key             add Key to the operations\n"
 	    "  -u, --unique          write each position (the four fields) only\n"
 	    "                        the first time it occurs\n"
+	    "      --nofauxep        an en passant square only where the capture\n"
+	    "                        is legal (so that -u meets transpositions)\n"
 	    "      --variations      also write the positions of the variations\n", stdout);
 	cli_usage_options(CLI_TAKE_LANG | CLI_TAKE_OUTPUT | CLI_TAKE_QUIET |
 	    CLI_TAKE_REJECTS | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
@@ -454,6 +457,11 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 			return d;
 	}
 	n = cd_fen_write_epd(b, d);
+	if (opt_nofauxep && b->ep != CD_SQ_NONE && !b->ep_hashed) {
+		/* the en passant square, the last field, made "-" */
+		d[n - 2] = '-';
+		n--;
+	}
 	if (unique && !keys_add(b->key, text_hash(d, n)))
 		return d;
 	d += n;
@@ -727,7 +735,7 @@ main(int argc, char **argv)
 {
 	enum {
 		OPT_FIRST = 256, OPT_LAST, OPT_OPS, OPT_VARIATIONS, OPT_PLIES,
-		OPT_KEY
+		OPT_KEY, OPT_NOFAUXEP
 	};
 	bool key = false;
 	static const struct option longopts[] = {
@@ -737,6 +745,7 @@ main(int argc, char **argv)
 		{ "ops", required_argument, NULL, OPT_OPS },
 		{ "key", no_argument, NULL, OPT_KEY },
 		{ "unique", no_argument, NULL, 'u' },
+		{ "nofauxep", no_argument, NULL, OPT_NOFAUXEP },
 		{ "variations", no_argument, NULL, OPT_VARIATIONS },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -763,6 +772,9 @@ main(int argc, char **argv)
 			break;
 		case 'u':
 			opt_unique = true;
+			break;
+		case OPT_NOFAUXEP:
+			opt_nofauxep = true;
 			break;
 		case OPT_VARIATIONS:
 			opt_variations = true;

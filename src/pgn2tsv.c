@@ -133,7 +133,8 @@ usage(void)
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names and\n"
 	    "                        @game, @file, @start, @moves, @uci, @plies\n"
 	    "                        (half-moves), @fullmoves, @result, @final,\n"
-	    "                        @key, @termination, @base, @increment, and\n"
+	    "                        @key, @termination, @base, @increment,\n"
+	    "                        @reason, @speed, @winner, @elo_diff, and\n"
 	    "                        with\n"
 	    "                        --openings @eco, @opening, @opening_ply\n"
 	    "                        (default:\n"
@@ -186,6 +187,7 @@ sql_integer(const char *name)
 	    "RatingDiff", NULL };
 	static const char *const exact[] = { "PlyCount", "Board",
 	    "EventRounds", "@game", "@plies", "@fullmoves", "@opening_ply",
+	    "@elo_diff",
 	    NULL };
 	size_t i, n = strlen(name), k;
 

@@ -212,7 +212,8 @@ START_TEST(test_game_json)
 	    "\"uci\":[\"e2e4\",\"e7e5\",\"d1h5\",\"b8c6\",\"f1c4\",\"g8f6\","
 	    "\"h5f7\"],\"plies\":7,\"result\":\"1-0\","
 	    "\"final\":\"r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4\","
-	    "\"termination\":\"checkmate\","
+	    "\"termination\":\"checkmate\",\"reason\":\"checkmate\","
+	    "\"speed\":null,\"winner\":\"white\",\"elo_diff\":null,"
 	    "\"clocks\":[180,178.6,null,null,null,null,null],"
 	    "\"emt\":[2,null,null,null,null,null,null],"
 	    "\"evals\":[null,{\"cp\":-30,\"depth\":20},null,null,null,null,"
@@ -263,8 +264,8 @@ START_TEST(test_game_json_numbers)
 		{ "[%emt 0:00:00.000000001]", "\"emt\":[0.000000001]" },
 		{ "[%clk 0:00:01.50]", "\"clocks\":[1.5]" },
 		/* no time: past 292 years, odd forms */
-		{ "[%clk 999999999:59:59]", "\"plies\":1,\"result\":\"*\",\"final\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\"termination\":null}" },
-		{ "[%clk 0:1:00] [%emt 0:00:05.]", "\"termination\":null}" },
+		{ "[%clk 999999999:59:59]", "\"plies\":1,\"result\":\"*\",\"final\":\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\",\"termination\":null,\"reason\":\"unknown\",\"speed\":null,\"winner\":null,\"elo_diff\":null}" },
+		{ "[%clk 0:1:00] [%emt 0:00:05.]", "\"termination\":null,\"reason\":\"unknown\",\"speed\":null,\"winner\":null,\"elo_diff\":null}" },
 		{ "[%emt -10]", "\"emt\":[-10]" },
 		{ "[%eval -12.34]", "\"evals\":[{\"cp\":-1234}]" },
 		{ "[%eval 0.07,5]", "\"evals\":[{\"cp\":7,\"depth\":5}]" },
@@ -440,7 +441,7 @@ START_TEST(test_timecontrol)
 	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
 	js = cstr(&b);
 	if (r->json != NULL) {
-		snprintf(want, sizeof(want), "\"termination\":null,"
+		snprintf(want, sizeof(want), "\"elo_diff\":null,"
 		    "\"timecontrol\":%s}", r->json);
 		ck_assert_msg(strstr(js, want) != NULL, "%s: %s", r->tag, js);
 	} else
@@ -472,6 +473,168 @@ START_TEST(test_termination)
 }
 END_TEST
 
+
+/* How games end (@reason): chess.com's wording, lichess's and the
+ * standard's values, and the final position where "Normal" or no tag
+ * leaves it to the board. */
+static const struct {
+	const char *term;	/* the Termination tag, NULL: none */
+	const char *result, *moves, *want;
+} reasons[] = {
+	{ "Hikaru won by checkmate", "1-0", "1. e4", "checkmate" },
+	{ "MagnusCarlsen won by resignation", "0-1", "1. e4", "resignation" },
+	{ "x won on time", "1-0", "1. e4", "time forfeit" },
+	{ "x won - game abandoned", "0-1", "1. e4", "abandonment" },
+	{ "Game drawn by agreement", "1/2-1/2", "1. e4", "agreement" },
+	{ "Game drawn by repetition", "1/2-1/2", "1. e4", "repetition" },
+	{ "Game drawn by stalemate", "1/2-1/2", "1. e4", "stalemate" },
+	{ "Game drawn by insufficient material", "1/2-1/2", "1. e4",
+	    "insufficient material" },
+	{ "Game drawn by timeout vs insufficient material", "1/2-1/2",
+	    "1. e4", "time forfeit against insufficient material" },
+	{ "Game drawn by 50-move rule", "1/2-1/2", "1. e4", "fifty moves" },
+	{ "GAME DRAWN BY AGREEMENT", "1/2-1/2", "1. e4", "agreement" },
+	{ "Time forfeit", "0-1", "1. e4", "time forfeit" },
+	{ "time forfeit", "1/2-1/2", "1. e4",
+	    "time forfeit against insufficient material" },
+	{ "Abandoned", "1-0", "1. e4", "abandonment" },
+	{ "adjudication", "1-0", "1. e4", "adjudication" },
+	{ "Rules infraction", "1-0", "1. e4", "unknown" },
+	{ "Unterminated", "*", "1. e4", "unknown" },
+	{ "Normal", "0-1", "1. f3 e5 2. g4 Qh4#", "checkmate" },
+	{ "Normal", "0-1", "1. e4", "resignation" },
+	{ "Normal", "1/2-1/2", "1. e4", "agreement" },
+	{ "Normal", "*", "1. e4", "unknown" },
+	{ "Normal", "1/2-1/2", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
+	    "repetition" },
+	/* the third occurrence is not there yet */
+	{ "Normal", "1/2-1/2", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1",
+	    "agreement" },
+	{ "Normal", "1-0", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
+	    "resignation" },
+	{ NULL, "0-1", "1. f3 e5 2. g4 Qh4#", "checkmate" },
+	{ NULL, "1-0", "1. e4", "unknown" },
+	{ NULL, "1/2-1/2", "1. e4", "unknown" },
+	{ NULL, "1/2-1/2", "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8",
+	    "repetition" },
+	{ "Something else", "1-0", "1. f3 e5 2. g4 Qh4#", "checkmate" },
+};
+
+static const char *const stalemate_pgn =
+	"[FEN \"7k/5Q2/6K1/8/8/8/8/8 w - - 0 1\"]\n[SetUp \"1\"]\n"
+	"[Termination \"Normal\"]\n\n1. Kh6 1/2-1/2\n";
+static const char *const dead_pgn =
+	"[FEN \"7k/8/6K1/8/8/8/8/6n1 w - - 0 1\"]\n[SetUp \"1\"]\n"
+	"[Termination \"Normal\"]\n\n1. Kf6 1/2-1/2\n";
+static const char *const fifty_pgn =
+	"[FEN \"7k/8/6K1/8/8/8/8/R7 w - - 99 80\"]\n[SetUp \"1\"]\n"
+	"[Termination \"Normal\"]\n\n80. Ra2 1/2-1/2\n";
+
+/* The field of the game pgn as a C string. */
+static char *
+field(const char *pgn, const char *name)
+{
+	static char s[200];
+	cd_game *g = parse(pgn);
+	cd_buf b = { 0 };
+
+	ck_assert_int_eq(cd_game_write_field(g, name, 1, &b), CD_OK);
+	snprintf(s, sizeof(s), "%.*s", (int)b.len, b.data ? b.data : "");
+	cd_buf_free(&b);
+	cd_game_free(g);
+	return s;
+}
+
+START_TEST(test_reason)
+{
+	char pgn[300], want[120];
+	cd_game *g;
+	cd_buf b = { 0 };
+
+	if (reasons[_i].term != NULL)
+		snprintf(pgn, sizeof(pgn), "[Result \"%s\"]\n"
+		    "[Termination \"%s\"]\n\n%s %s\n", reasons[_i].result,
+		    reasons[_i].term, reasons[_i].moves, reasons[_i].result);
+	else
+		snprintf(pgn, sizeof(pgn), "%s %s\n", reasons[_i].moves,
+		    reasons[_i].result);
+	ck_assert(cd_game_field_known("@reason"));
+	ck_assert_msg(strcmp(field(pgn, "@reason"), reasons[_i].want) == 0,
+	    "row %d: %s", _i, field(pgn, "@reason"));
+	/* the JSON key says the same */
+	g = parse(pgn);
+	ck_assert_int_eq(cd_game_write_json(g, 1, 0, &b), CD_OK);
+	snprintf(want, sizeof(want), "\"reason\":\"%s\",",
+	    reasons[_i].want);
+	ck_assert_msg(strstr(cstr(&b), want) != NULL, "%s", b.data);
+	cd_buf_free(&b);
+	cd_game_free(g);
+}
+END_TEST
+
+START_TEST(test_reason_position)
+{
+	ck_assert_str_eq(field(stalemate_pgn, "@reason"), "stalemate");
+	ck_assert_str_eq(field(dead_pgn, "@reason"), "insufficient material");
+	ck_assert_str_eq(field(fifty_pgn, "@reason"), "fifty moves");
+}
+END_TEST
+
+/* @speed by lichess's rule, at the edges of each class. */
+static const struct {
+	const char *tag, *want;	/* want "": none */
+} speeds[] = {
+	{ "15+0", "ultrabullet" }, { "29", "ultrabullet" },
+	{ "10+0.4", "ultrabullet" }, { "10+0.5", "bullet" },
+	{ "30", "bullet" }, { "60+1", "bullet" }, { "120+1", "bullet" },
+	{ "179", "bullet" }, { "180", "blitz" }, { "140+1", "blitz" },
+	{ "300+3", "blitz" }, { "479", "blitz" }, { "480", "rapid" },
+	{ "600+5", "rapid" }, { "1499", "rapid" }, { "1500", "classical" },
+	{ "900+15", "classical" }, { "40/7200:3600", "classical" },
+	{ "*180", "blitz" }, { "1/86400", "correspondence" },
+	{ "1/60", "bullet" }, { "-", "correspondence" }, { "?", "" },
+	{ "3 min", "" },
+	{ "99999999999999999999", "classical" },
+};
+
+START_TEST(test_speed)
+{
+	char pgn[100];
+
+	snprintf(pgn, sizeof(pgn), "[TimeControl \"%s\"]\n\n1. e4 *\n",
+	    speeds[_i].tag);
+	ck_assert_msg(strcmp(field(pgn, "@speed"), speeds[_i].want) == 0,
+	    "%s: %s", speeds[_i].tag, field(pgn, "@speed"));
+	ck_assert_str_eq(field("1. e4 *\n", "@speed"), "");
+}
+END_TEST
+
+START_TEST(test_winner_elo)
+{
+	cd_buf e = { 0 };
+
+	/* an empty field of a buffer never written: NULL data */
+	ck_assert_int_eq(cd_field_append(&e, NULL, 0, CD_FIELD_TSV), CD_OK);
+	ck_assert_int_eq(cd_field_append(&e, NULL, 0, CD_FIELD_CSV), CD_OK);
+	ck_assert_uint_eq(e.len, 0);
+	cd_buf_free(&e);
+	ck_assert_str_eq(field("1. e4 1-0\n", "@winner"), "white");
+	ck_assert_str_eq(field("1. e4 0-1\n", "@winner"), "black");
+	ck_assert_str_eq(field("1. e4 1/2-1/2\n", "@winner"), "none");
+	ck_assert_str_eq(field("1. e4 *\n", "@winner"), "");
+	ck_assert_str_eq(field("[WhiteElo \"1500\"]\n[BlackElo \"2100\"]"
+	    "\n\n*\n", "@elo_diff"), "-600");
+	ck_assert_str_eq(field("[WhiteElo \"2100\"]\n[BlackElo \"1500\"]"
+	    "\n\n*\n", "@elo_diff"), "600");
+	ck_assert_str_eq(field("[WhiteElo \"2100\"]\n[BlackElo \"?\"]"
+	    "\n\n*\n", "@elo_diff"), "");
+	ck_assert_str_eq(field("[WhiteElo \"2100\"]\n\n*\n", "@elo_diff"),
+	    "");
+	ck_assert_str_eq(field("[WhiteElo \"1234567\"]\n[BlackElo \"1\"]"
+	    "\n\n*\n", "@elo_diff"), "");
+}
+END_TEST
+
 static Suite *
 json_suite(void)
 {
@@ -486,6 +649,12 @@ json_suite(void)
 	tcase_add_loop_test(tc, test_csv, 0,
 	    (int)(sizeof(csv_rows) / sizeof(csv_rows[0])));
 	tcase_add_test(tc, test_game_json);
+	tcase_add_loop_test(tc, test_reason, 0,
+	    sizeof(reasons) / sizeof(reasons[0]));
+	tcase_add_test(tc, test_reason_position);
+	tcase_add_loop_test(tc, test_speed, 0,
+	    sizeof(speeds) / sizeof(speeds[0]));
+	tcase_add_test(tc, test_winner_elo);
 	tcase_add_test(tc, test_game_json_numbers);
 	tcase_add_test(tc, test_game_json_plain);
 	tcase_add_test(tc, test_fields);

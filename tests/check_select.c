@@ -573,6 +573,61 @@ START_TEST(test_moves_combined)
 }
 END_TEST
 
+/* Many game ranges, overlapping, touching and unsorted, given in
+ * pieces: each number matches as a plain scan of the ranges says, and
+ * the last number is the highest end; an item that does not read is
+ * found at its offset. */
+START_TEST(test_games_many)
+{
+	enum { N = 3000, TOP = 20000 };
+	static uint64_t lo[N], hi[N];
+	char *text = malloc(N * 24);
+	cd_select *s = cd_select_new(0);
+	cd_error err;
+	size_t i, k, len = 0;
+	uint64_t n, last = 0;
+	unsigned seed = 12345;
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(s);
+	for (i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		lo[i] = 1 + (seed >> 8) % TOP;
+		seed = seed * 1103515245u + 12345u;
+		hi[i] = lo[i] + ((seed >> 8) % 4 == 0 ? (seed >> 12) % 9 : 0);
+		if (hi[i] > last)
+			last = hi[i];
+		len += (size_t)sprintf(text + len, "%s%llu", len ? "," : "",
+		    (unsigned long long)lo[i]);
+		if (hi[i] != lo[i])
+			len += (size_t)sprintf(text + len, "-%llu",
+			    (unsigned long long)hi[i]);
+		if (i == N / 2 || i == N - 1) {	/* two conditions */
+			ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, text,
+			    NULL), CD_OK);
+			len = 0;
+		}
+	}
+	ck_assert_uint_eq(cd_select_last_number(s), last);
+	for (n = 1; n <= TOP + 10; n++) {
+		bool want = false;
+
+		for (k = 0; k < N && !want; k++)
+			want = n >= lo[k] && n <= hi[k];
+		ck_assert_msg(cd_select_match_number(s, n) == want, "%llu",
+		    (unsigned long long)n);
+	}
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, "999999999999999999-",
+	    NULL), CD_OK);
+	ck_assert(cd_select_match_number(s, UINT64_MAX));
+	ck_assert_int_eq(cd_select_add(s, CD_SEL_GAMES, "5,10-20,7-x,9",
+	    &err), CD_ERR_SYNTAX);
+	ck_assert_uint_eq(err.offset, 8);
+	cd_select_free(s);
+	free(text);
+}
+END_TEST
+
 static Suite *
 select_suite(void)
 {
@@ -595,6 +650,7 @@ select_suite(void)
 	tcase_add_loop_test(tc, test_moves, 0,
 	    (int)(sizeof(move_cases) / sizeof(move_cases[0])));
 	tcase_add_test(tc, test_moves_combined);
+	tcase_add_test(tc, test_games_many);
 	suite_add_tcase(s, tc);
 	return s;
 }

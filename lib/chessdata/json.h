@@ -82,6 +82,29 @@ enum {
  *   "final"    the FEN of the final position
  *   "termination"  the ending of the final position per the FIDE
  *              rules (cd_ending_name of its first ending), or null
+ *   "reason"   (after "opening" when there is one) how the game ended: "checkmate", "resignation", "time
+ *              forfeit", "time forfeit against insufficient material"
+ *              (a draw on time), "abandonment", "agreement",
+ *              "repetition", "fifty moves", "stalemate", "insufficient
+ *              material", "adjudication" or "unknown".  From the
+ *              Termination tag: chess.com's wording ("X won by
+ *              resignation", "Game drawn by timeout vs insufficient
+ *              material"), the standard's and lichess's values
+ *              ("time forfeit", "abandoned", "adjudication"); with
+ *              lichess's "normal", the final position (checkmate,
+ *              stalemate, a dead position, a repetition or fifty
+ *              moves when drawn), else a resignation when decisive, an
+ *              agreement when drawn; without a Termination the final
+ *              position alone (the draws only when the result is a
+ *              draw), else "unknown"
+ *   "speed"    by lichess's rule on the TimeControl's first period:
+ *              base + 40 x increment under 30 seconds "ultrabullet",
+ *              under 180 "bullet", under 480 "blitz", under 1500
+ *              "rapid", else "classical"; "correspondence" for "-" and
+ *              for one move in a day or more ("1/86400"); null for
+ *              "?", none or one that does not read
+ *   "winner"   "white", "black", "none" (a draw), null for "*"
+ *   "elo_diff" WhiteElo less BlackElo, null unless both are numbers
  *   "timecontrol"  when the game has the tag: its periods
  *              (chessdata/timecontrol.h) as [{"moves": M, "seconds": S,
  *              "increment": I, "sandclock": true}], each key only when
@@ -123,7 +146,8 @@ CD_API cd_status cd_game_write_json_opening(const cd_game *g,
  * (the final position's Polyglot key, 16 lower-case hex digits),
  * "@termination" (the name, or nothing), "@base" and "@increment"
  * (seconds of the TimeControl's first period, 0 for no increment;
- * nothing without a time control).  Appends the plain value (not escaped: see
+ * nothing without a time control), "@reason", "@speed", "@winner",
+ * "@elo_diff" (as the JSON keys above, nothing for null).  Appends the plain value (not escaped: see
  * cd_field_append).  CD_ERR_ARG for an unknown name.
  */
 CD_API cd_status cd_game_write_field(const cd_game *g, const char *name,

@@ -41,7 +41,10 @@
  *		or `*` fails.
  * CD_SEL_GAMES	"1-100,250,300-": game numbers and ranges (from 1, a
  *		range open at its end); join into one: any.  Matched by
- *		cd_select_match_number, not by cd_select_match_tags.
+ *		cd_select_match_number, not by cd_select_match_tags, in
+ *		a time that grows with the logarithm of the number of
+ *		ranges.  When an item does not read, err->offset is its
+ *		byte offset in the text.
  * CD_SEL_PLIES	"MIN..MAX", either may be empty, or a single number: the
  *		main line has that many half-moves.
  * CD_SEL_POSITION a FEN (four fields or six): the main line (its start

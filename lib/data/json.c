@@ -17,6 +17,7 @@
 #include "chessdata/polyglot.h"
 #include "chessdata/rules.h"
 #include "chessdata/timecontrol.h"
+#include "data/outcome.h"
 
 /* ---- the output buffer ---- */
 
@@ -48,6 +49,8 @@ reserve(cd_buf *b, size_t n)
 static inline cd_status
 put(cd_buf *b, const char *s, size_t n)
 {
+	if (n == 0)
+		return CD_OK;	/* (s and b->data may be NULL) */
 	if (reserve(b, n) != 0)
 		return CD_ERR_NOMEM;
 	memcpy(b->data + b->len, s, n);
@@ -372,8 +375,9 @@ cd_field_append(cd_buf *out, const char *s, size_t len, int style)
 
 	if (style == CD_FIELD_SQL)
 		return sql_string(out, s, len);
-	if (all_plain((const unsigned char *)s, len) && memchr(s, sep,
-	    len) == NULL)
+	/* (an empty field may come as NULL: no memchr on it) */
+	if (all_plain((const unsigned char *)s, len) && (len == 0 ||
+	    memchr(s, sep, len) == NULL))
 		return put(out, s, len);
 	for (i = 0; i < len; i++)
 		if (s[i] == sep || s[i] == '"' || s[i] == '\r' ||
@@ -567,41 +571,43 @@ ply_data(const cd_game *g, uint32_t i, cd_comment_data *m)
 	return m->has;
 }
 
-/* The most periods of a TimeControl read (more: not read). */
-#define TC_MAX	16
-
-/* The TimeControl tag of g read into tc[TC_MAX]: a count of periods or
- * CD_TC_*; CD_TC_INVALID without the tag too (*present false). */
-static int
-game_tc(const cd_game *g, cd_tc_period *tc, bool *present)
+/* A name as a JSON string (no character needs escaping), null for
+ * NULL. */
+static cd_status
+put_name(cd_buf *b, const char *s)
 {
-	size_t len;
-	const char *v = cd_game_tag_value(g, "TimeControl", &len);
-
-	*present = v != NULL;
-	return v == NULL ? CD_TC_INVALID : cd_timecontrol_parse(v, len, tc,
-	    TC_MAX);
+	if (s == NULL)
+		return puts_(b, "null");
+	if (put(b, "\"", 1) != CD_OK || puts_(b, s) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put(b, "\"", 1);
 }
 
-/* A number of the TimeControl tag (digits, maybe a point and digits)
- * in nanoseconds; -1 when too large. */
-static int64_t
-tc_ns(const char *s, size_t len)
+/* A signed number. */
+static cd_status
+put_long(cd_buf *b, long v)
 {
-	int64_t v = 0, unit = 1000000000;
-	size_t i = 0;
+	if (v < 0 && put(b, "-", 1) != CD_OK)
+		return CD_ERR_NOMEM;
+	return put_u64(b, (uint64_t)(v < 0 ? -v : v));
+}
 
-	for (; i < len && s[i] != '.'; i++) {
-		if (v > INT64_MAX / 10 / 1000000000)
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	v *= 1000000000;
-	for (i++; i < len && unit > 1; i++) {
-		unit /= 10;
-		v += (s[i] - '0') * unit;
-	}
-	return v;
+/* "reason", "speed", "winner", "elo_diff" of g, endings those of its
+ * final position. */
+static cd_status
+outcome_json(cd_buf *b, const cd_game *g, unsigned endings)
+{
+	long d;
+
+	if (puts_(b, ",\"reason\":") != CD_OK ||
+	    put_name(b, cd__game_reason(g, endings)) != CD_OK ||
+	    puts_(b, ",\"speed\":") != CD_OK ||
+	    put_name(b, cd__game_speed(g)) != CD_OK ||
+	    puts_(b, ",\"winner\":") != CD_OK ||
+	    put_name(b, cd__game_winner(g)) != CD_OK ||
+	    puts_(b, ",\"elo_diff\":") != CD_OK)
+		return CD_ERR_NOMEM;
+	return cd__game_elo_diff(g, &d) ? put_long(b, d) : puts_(b, "null");
 }
 
 /*
@@ -619,7 +625,7 @@ emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
 {
 	cd_tc_period tc[TC_MAX];
 	bool present, any = false;
-	int np = game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
+	int np = cd__game_tc(g, tc, &present), p[2] = { 0, 0 }, i;
 	int64_t base[TC_MAX], inc[TC_MAX], prev[2];
 	bool known[2] = { true, true };	/* prev[] is a clock */
 	uint32_t done[2] = { 0, 0 };	/* moves of the side's period */
@@ -630,8 +636,8 @@ emt_from_clocks(const cd_game *g, cd_comment_data *pd, size_t n)
 	for (i = 0; i < np; i++) {
 		if (tc[i].sandclock)
 			return false;
-		base[i] = tc_ns(tc[i].seconds, tc[i].seconds_len);
-		inc[i] = tc[i].increment == NULL ? 0 : tc_ns(tc[i].increment,
+		base[i] = cd__tc_ns(tc[i].seconds, tc[i].seconds_len);
+		inc[i] = tc[i].increment == NULL ? 0 : cd__tc_ns(tc[i].increment,
 		    tc[i].increment_len);
 		if (base[i] < 0 || inc[i] < 0)
 			return false;
@@ -760,7 +766,7 @@ timecontrol_json(cd_buf *b, const cd_game *g)
 {
 	cd_tc_period tc[TC_MAX];
 	bool present;
-	int n = game_tc(g, tc, &present), i;
+	int n = cd__game_tc(g, tc, &present), i;
 
 	if (!present)
 		return CD_OK;
@@ -876,12 +882,12 @@ game_json(const cd_game *g, uint64_t number, unsigned flags,
 		    put_fen(b, &r.rules.board) != CD_OK ||
 		    puts_(b, ",\"termination\":") != CD_OK)
 			goto out;
-		if (term == NULL ? puts_(b, "null") != CD_OK :
-		    (put(b, "\"", 1) != CD_OK || puts_(b, term) != CD_OK ||
-		    put(b, "\"", 1) != CD_OK))
+		if (put_name(b, term) != CD_OK)
 			goto out;
 	}
 	if ((flags & CD_JSON_OPENING) && opening_json(b, op) != CD_OK)
+		goto out;
+	if (outcome_json(b, g, cd_game_walk_endings(&r)) != CD_OK)
 		goto out;
 	if (timecontrol_json(b, g) != CD_OK)
 		goto out;
@@ -937,7 +943,7 @@ cd_game_write_json(const cd_game *g, uint64_t number, unsigned flags,
 static const char *const fields[] = {
 	"@game", "@start", "@moves", "@uci", "@plies", "@fullmoves",
 	"@result", "@final", "@key", "@termination", "@base", "@increment",
-	NULL
+	"@reason", "@speed", "@elo_diff", "@winner", NULL
 };
 
 /* Whether name is one of the NULL-terminated list. */
@@ -999,12 +1005,22 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 		cd_tc_period tc[TC_MAX];
 		bool present;
 
-		if (game_tc(g, tc, &present) <= 0)
+		if (cd__game_tc(g, tc, &present) <= 0)
 			return CD_OK;
 		if (name[1] == 'b')
 			return put(out, tc[0].seconds, tc[0].seconds_len);
 		return tc[0].increment == NULL ? put(out, "0", 1) :
 		    put(out, tc[0].increment, tc[0].increment_len);
+	}
+	if (strcmp(name, "@speed") == 0 || strcmp(name, "@winner") == 0) {
+		const char *v = name[1] == 's' ? cd__game_speed(g) : cd__game_winner(g);
+
+		return v == NULL ? CD_OK : puts_(out, v);
+	}
+	if (strcmp(name, "@elo_diff") == 0) {
+		long d;
+
+		return cd__game_elo_diff(g, &d) ? put_long(out, d) : CD_OK;
 	}
 	if (!cd_game_field_known(name))
 		return CD_ERR_ARG;
@@ -1044,6 +1060,9 @@ cd_game_write_field(const cd_game *g, const char *name, uint64_t number,
 			const char *t = walk_ending(&r);
 
 			st = t ? puts_(out, t) : CD_OK;
+		} else if (strcmp(name, "@reason") == 0) {
+			st = puts_(out, cd__game_reason(g,
+			    cd_game_walk_endings(&r)));
 		}
 	}
 	cd_game_walk_free(&r);
