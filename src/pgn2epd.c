@@ -457,7 +457,7 @@ emit(struct epd *e, char *d, const cd_board *b, uint32_t ply,
 			return d;
 	}
 	n = cd_fen_write_epd(b, d);
-	if (opt_nofauxep && b->ep != CD_SQ_NONE && !b->ep_hashed) {
+	if (opt_nofauxep && b->ep != CD_SQ_NONE && !cd_board_ep_legal(b)) {
 		/* the en passant square, the last field, made "-" */
 		d[n - 2] = '-';
 		n--;

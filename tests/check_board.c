@@ -532,13 +532,13 @@ START_TEST(test_bad_ep_square)
 		ck_assert_int_ne(CD_MOVE_KIND(list[i]), CD_MK_EP);
 	/* as with "-" (Stockfish: 38) */
 	ck_assert_uint_eq(cd_perft(&b, 2), 38);
-	ck_assert(!tu_ep_hashed(&b));
+	ck_assert(!cd_board_ep_legal(&b));
 	/* black to move, the square on the sixth rank */
 	tu_fen(&b, "4k3/4p3/8/3P4/8/8/8/4K3 b - d6 0 1", CD_FEN_NO_VALIDATE);
 	n = cd_board_legal_moves(&b, list);
 	for (i = 0; i < n; i++)
 		ck_assert_int_ne(CD_MOVE_KIND(list[i]), CD_MK_EP);
-	ck_assert(!tu_ep_hashed(&b));
+	ck_assert(!cd_board_ep_legal(&b));
 }
 END_TEST
 
@@ -609,7 +609,7 @@ START_TEST(test_make)
 	/* the key made move by move equals the key of the FEN read back */
 	tu_fen(&p, c->fen, flags);
 	ck_assert_uint_eq(b.key, p.key);
-	ck_assert_int_eq(tu_ep_hashed(&b), tu_ep_hashed(&p));
+	ck_assert_int_eq(cd_board_ep_legal(&b), cd_board_ep_legal(&p));
 }
 END_TEST
 
@@ -710,7 +710,7 @@ START_TEST(test_zobrist_transpositions)
 	ck_assert_str_eq(tu_fen_of(&b),
 	    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq e6 0 3");
 	ck_assert_int_eq(b.ep, CD_SQ(4, 5));
-	ck_assert(!tu_ep_hashed(&b));
+	ck_assert(!cd_board_ep_legal(&b));
 	ck_assert_uint_eq(a.key, b.key);
 	/* knights out and back: the start position again */
 	ck_assert_uint_eq(key_after(NULL, "Nf3 Nf6 Ng1 Ng8"), key_after(NULL, ""));
@@ -735,7 +735,7 @@ START_TEST(test_zobrist_ep)
 
 	/* a capture is possible: the square is in the key */
 	tu_fen(&b, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 0);
-	ck_assert(tu_ep_hashed(&b));
+	ck_assert(cd_board_ep_legal(&b));
 	ck_assert_uint_ne(b.key,
 	    key_of("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 0));
 	/* and the same by moves */
@@ -747,21 +747,21 @@ START_TEST(test_zobrist_ep)
 	/* a pawn that could take but may not (the rank would open to its
 	 * king): not in the key */
 	tu_fen(&b, "8/8/8/KPp3r1/8/8/8/4k3 w - c6 0 1", 0);
-	ck_assert(!tu_ep_hashed(&b));
+	ck_assert(!cd_board_ep_legal(&b));
 	ck_assert_uint_eq(b.key, key_of("8/8/8/KPp3r1/8/8/8/4k3 w - - 0 1", 0));
 	/* the same position made by the double push */
 	ck_assert_uint_eq(b.key,
 	    key_after("8/2p5/8/KP4r1/8/8/8/4k3 b - - 0 1", "c5"));
 	/* a legal capture in the same shape: in the key */
 	tu_fen(&b, "8/8/8/1Pp3r1/8/8/8/K3k3 w - c6 0 1", 0);
-	ck_assert(tu_ep_hashed(&b));
+	ck_assert(cd_board_ep_legal(&b));
 	ck_assert_uint_eq(b.key,
 	    key_after("8/2p5/8/1P4r1/8/8/8/K3k3 b - - 0 1", "c5"));
 	ck_assert_uint_ne(b.key, key_of("8/8/8/1Pp3r1/8/8/8/K3k3 w - - 0 1", 0));
 	/* a pawn on the square beside but in check from elsewhere: the
 	 * capture does not answer the check, so it is not in the key */
 	tu_fen(&b, "8/8/8/k7/3Pp3/8/8/4B1K1 b - d3 0 1", 0);
-	ck_assert(!tu_ep_hashed(&b));
+	ck_assert(!cd_board_ep_legal(&b));
 }
 END_TEST
 
@@ -800,7 +800,7 @@ START_TEST(test_random_games)
 			tu_fen(&p, fen, flags | CD_FEN_NO_VALIDATE);
 			ck_assert_str_eq(tu_fen_of(&p), fen);
 			ck_assert_msg(b.key == p.key, "key differs after %s", fen);
-			ck_assert_int_eq(tu_ep_hashed(&b), tu_ep_hashed(&p));
+			ck_assert_int_eq(cd_board_ep_legal(&b), cd_board_ep_legal(&p));
 			/* every field, bitboards included (normal moves
 			 * take a path of their own in cd_board_make) */
 			ck_assert_msg(memcmp(&b, &p, sizeof(b)) == 0,

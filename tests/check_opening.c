@@ -376,8 +376,8 @@ same_position(const cd_board *a, const cd_board *b)
 	return a->key == b->key && a->side == b->side &&
 	    memcmp(a->squares, b->squares, 64) == 0 &&
 	    memcmp(a->castle_rook, b->castle_rook, 4) == 0 &&
-	    (tu_ep_hashed(a) ? a->ep : CD_SQ_NONE) ==
-	    (tu_ep_hashed(b) ? b->ep : CD_SQ_NONE);
+	    (cd_board_ep_legal(a) ? a->ep : CD_SQ_NONE) ==
+	    (cd_board_ep_legal(b) ? b->ep : CD_SQ_NONE);
 }
 
 /*

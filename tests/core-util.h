@@ -20,18 +20,6 @@
 #include <chessdata/fen.h>
 #include <chessdata/san.h>
 
-/* Whether b's en passant square is part of its key: a field private to
- * the library (CD_PRIVATE), read only here, where the suites check the
- * library's own state. */
-static inline bool
-tu_ep_hashed(const cd_board *b)
-{
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	return b->ep_hashed != 0;
-#pragma GCC diagnostic pop
-}
-
 /* Parse fen with flags, failing the test (with the reason) if it does
  * not parse. */
 static inline void

@@ -99,6 +99,10 @@ CD_API void cd_board_clear(cd_board *b);
 CD_API void cd_board_put(cd_board *b, int sq, int piece);
 CD_API void cd_board_remove(cd_board *b, int sq);
 CD_API void cd_board_finish(cd_board *b);
+/* Whether an en passant capture is legal: the en passant square is set
+ * and a pawn of the side to move may take there (the square is then
+ * part of the key, and of the position for repetitions). */
+CD_API bool cd_board_ep_legal(const cd_board *b);
 
 /* The king square of a color, CD_SQ_NONE if it has none. */
 CD_API int cd_board_king(const cd_board *b, int color);

@@ -113,6 +113,12 @@ cd_board_finish(cd_board *b)
 	b->key = cd__board_key(b);
 }
 
+bool
+cd_board_ep_legal(const cd_board *b)
+{
+	return b->ep != CD_SQ_NONE && b->ep_hashed;
+}
+
 int
 cd_board_king(const cd_board *b, int color)
 {
