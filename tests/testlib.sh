@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# tests/testlib.sh: what the tool tests that report every failure and
-# go on share.  Sourced after `set -u`, with top_srcdir and
+# tests/testlib.sh: what every shell test shares: the tests report
+# every failure and go on.  Sourced after `set -u`, with top_srcdir and
 # top_builddir in the environment (make check sets them) and NAME set
 # to a word for the temporary directory.  Sets F (test inputs), E
 # (expected outputs), T (a temporary directory removed on exit) and
