@@ -28,7 +28,7 @@ compare() {
 		return
 	fi
 	node "$top_srcdir/tests/json-check.mjs" "$D" "$1" "$T/out.json" ||
-	    fail "$1: json-check.mjs found differences"
+	    fail "$1: json-check.mjs failed"
 }
 
 for f in "$C"/online/*.pgn.xz; do
