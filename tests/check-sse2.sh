@@ -9,13 +9,18 @@
 # CHESSDATA_NO_SSSE3=1, for the FEN writer's SSSE3 and plain code
 # (test_placement_random).  Skipped without Check.
 set -u
-: "${top_builddir:?}"
-[ -x "$top_builddir/tests/check_pgn" ] || exit 77
+NAME=check-sse2
+. "${top_srcdir:?}/tests/testlib.sh"
+[ -x "$top_builddir/tests/check_pgn" ] || skip "no Check: tests/check_pgn not built"
 # (only the test cases that hold those tests: CK_RUN_CASE)
-CHESSDATA_NO_AVX2=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" || exit 1
+CHESSDATA_NO_AVX2=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" ||
+    fail "check_pgn (simd) with CHESSDATA_NO_AVX2=1"
 for c in reader tokens; do
 	CHESSDATA_NO_AVX2=1 CK_RUN_CASE=$c "$top_builddir/tests/check_pgn_lex" ||
-	    exit 1
+	    fail "check_pgn_lex ($c) with CHESSDATA_NO_AVX2=1"
 done
-CHESSDATA_NO_AVX2=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" || exit 1
-CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" || exit 1
+CHESSDATA_NO_AVX2=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
+    fail "check_fen (write) with CHESSDATA_NO_AVX2=1"
+CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
+    fail "check_fen (write) with CHESSDATA_NO_SSSE3=1"
+finish

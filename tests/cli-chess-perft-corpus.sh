@@ -8,12 +8,12 @@
 # published counts run in bench/perft-deep (make perft-deep).  Skipped
 # (77) without the corpus.
 set -u
-: "${top_builddir:?}" "${tooldir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/chess-perft"
 D="${CORPUS:-}/perft"
-[ -d "$D" ] || { echo "SKIP: no corpus at $D"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/perftc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+NAME=perftc
+. "$top_srcdir/tests/testlib.sh"
+[ -d "$D" ] || skip "no corpus at $D"
 
 # A sanitizer build runs several times slower: one depth less.
 less=0
@@ -25,32 +25,26 @@ for f in "$top_builddir"/lib/.libs/libchessdata.so* \
 	fi
 done
 
-status=0
 # suite, depth, positions, counts checked at that depth
 while read -r suite depth npos ncounts _; do
 	case $suite in '#'*|'') continue ;; esac
 	d=$((depth - less))
-	[ -f "$D/$suite" ] || { echo "FAIL: no $D/$suite" >&2; status=1; continue; }
+	[ -f "$D/$suite" ] || { fail "no $D/$suite"; continue; }
 	"$P" -q --stats --depth="$d" "$D/$suite" >"$T/out" 2>"$T/err"
 	st=$?
 	tail -n 1 "$T/err"
 	if [ "$st" -ne 0 ]; then
-		echo "FAIL: $suite at depth $d: exit $st" >&2
+		fail "$suite at depth $d: exit $st"
 		head -n 20 "$T/err" >&2
-		status=1
 		continue
 	fi
 	# every position counted, and every published count up to the
 	# depth checked
-	grep -q "^chess-perft: $npos positions, " "$T/err" || {
-		echo "FAIL: $suite: not $npos positions" >&2
-		status=1
-	}
+	grep -q "^chess-perft: $npos positions, " "$T/err" ||
+	    fail "$suite: not $npos positions"
 	if [ "$less" -eq 0 ]; then
-		grep -q ", $ncounts counts checked, 0 mismatches" "$T/err" || {
-			echo "FAIL: $suite: not $ncounts counts checked" >&2
-			status=1
-		}
+		grep -q ", $ncounts counts checked, 0 mismatches" "$T/err" ||
+		    fail "$suite: not $ncounts counts checked"
 	fi
 done <<'EOF'
 # suite				depth	positions	counts	(seconds)
@@ -61,4 +55,4 @@ python-chess/tricky.perft	5	19	67	1.7
 python-chess/chess960.perft	4	960	3840	3.4
 scalachess/x-fen.perft		5	5	25	0.2
 EOF
-exit $status
+finish

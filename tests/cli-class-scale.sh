@@ -52,10 +52,9 @@ B=$tooldir
 
 if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
     2>/dev/null; then
-	echo "SKIP: sanitizer build (time and memory are the sanitizers')"
-	exit 77
+	skip "sanitizer build (time and memory are the sanitizers')"
 fi
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+command -v python3 >/dev/null 2>&1 || skip "no python3"
 
 # args TOOL RUN: the options a tool runs with (pgn-sort within 16 MiB,
 # pgn-split into a directory of the run's own)
@@ -68,7 +67,7 @@ args() {
 }
 
 TOOLS=$(built_tools)
-[ -n "$TOOLS" ] || { echo "SKIP: no tool built"; exit 77; }
+[ -n "$TOOLS" ] || skip "no tool built"
 for t in $TOOLS; do
 	[ "$(tool_kind "$t")" != none ] ||
 	    fail "$t: no input kind in tool_kind of tests/testlib.sh"
@@ -297,7 +296,7 @@ for row in open(runs):
         rc, secs, kb = int(f[-4]), float(f[-3]) + float(f[-2]), int(f[-1])
     print(rid, rc, "%.3f" % secs, kb)
 EOF
-[ -s "$T/results" ] || { echo "FAIL: no measure"; exit 1; }
+[ -s "$T/results" ] || fatal "no measure"
 [ -n "${CLASS_SCALE_KEEP-}" ] && cp "$T/results" "$CLASS_SCALE_KEEP"
 
 # get ID: sets rc, secs (in milliseconds: ms) and kb of a run
@@ -380,4 +379,4 @@ if [ "$msort" -eq 1 ] && status_ok pgn-sort.merge.base; then
 		    "with one input $mbase KB"
 	fi
 fi
-exit $status
+finish

@@ -7,12 +7,12 @@
 # canonical output of every suite must read back unchanged.  Skipped
 # (77) without the corpus.
 set -u
-: "${top_builddir:?}" "${tooldir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 V="$tooldir/epd-validate"
 D="${CORPUS:-}/epd"
-[ -d "$D" ] || { echo "SKIP: no corpus at $D"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/epdc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+NAME=epdc
+. "$top_srcdir/tests/testlib.sh"
+[ -d "$D" ] || skip "no corpus at $D"
 
 # invalid lines per suite; every suite not named has none
 expected() {
@@ -34,7 +34,6 @@ expected() {
 	esac
 }
 
-status=0
 n=0
 for f in "$D"/*/*.epd; do
 	name=${f#"$D"/}
@@ -44,24 +43,21 @@ for f in "$D"/*/*.epd; do
 	got=$(sed -n 's/.* written, \([0-9]*\) rejected in .*/\1/p' "$T/err")
 	rejected=$(grep -c '' "$T/rej")
 	if [ "$got" != "$want" ] || [ "$rejected" != "$want" ]; then
-		echo "FAIL: $name: $got invalid lines ($rejected rejected)," \
-		    "expected $want" >&2
+		fail "$name: $got invalid lines ($rejected rejected)," \
+		    "expected $want"
 		grep -v ' lines read, ' "$T/err" | head -5 >&2
-		status=1
 	fi
 	if [ "$want" -eq 0 ] && [ "$rc" -ne 0 ]; then
-		echo "FAIL: $name: exit $rc" >&2
-		status=1
+		fail "$name: exit $rc"
 	elif [ "$want" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		echo "FAIL: $name: exit $rc, expected 1" >&2
-		status=1
+		fail "$name: exit $rc, expected 1"
 	fi
 	# the canonical form reads back as itself, without errors
 	"$V" -q -n "$T/norm" >"$T/norm2" 2>"$T/err2" ||
-	    { echo "FAIL: $name: canonical output invalid" >&2; status=1; }
+	    fail "$name: canonical output invalid"
 	cmp -s "$T/norm" "$T/norm2" ||
-	    { echo "FAIL: $name: canonical output not stable" >&2; status=1; }
+	    fail "$name: canonical output not stable"
 	n=$((n + 1))
 done
-[ "$n" -gt 30 ] || { echo "FAIL: only $n suites found" >&2; status=1; }
-exit $status
+[ "$n" -gt 30 ] || fail "only $n suites found"
+finish

@@ -16,8 +16,7 @@ P="$tooldir/pgn-regularize"
 
 if grep -q '^SAN_CFLAGS = .*-fsanitize=' "$top_builddir/Makefile" \
     2>/dev/null; then
-	echo "SKIP: sanitizer build (ulimit -v does not apply)"
-	exit 77
+	skip "sanitizer build (ulimit -v does not apply)"
 fi
 
 # The address space the program needs whatever the game (code, the
@@ -28,7 +27,7 @@ base=4096
 while ! (ulimit -v "$base" && exec "$P" -q -j 1 "$T/base.pgn") \
     >/dev/null 2>&1; do
 	base=$((base + 4096))
-	[ "$base" -le 1048576 ] || { echo "FAIL: no limit runs a one-move game"; exit 1; }
+	[ "$base" -le 1048576 ] || fatal "no limit runs a one-move game"
 done
 
 # run NAME TIMES: pgn-regularize on $T/NAME.pgn under TIMES its size,
@@ -68,4 +67,4 @@ n=100000
 run deeper 30
 [ "$(tr '\n' ' ' <"$T/deeper.out" | grep -o '( [0-9]*\.* *Ng1 Ng8' | wc -l)" \
     -eq "$n" ] || fail "deeper: not $n variations"
-exit $status
+finish

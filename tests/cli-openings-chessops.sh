@@ -16,13 +16,12 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 C="${CORPUS:-}"
 O="$C/../data/openings"
+NAME=opnx
+. "$top_srcdir/tests/testlib.sh"
 [ -d "$C/online" ] && [ -f "$C/pgn/otb-14539.pgn.xz" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-[ -f "$O/a.tsv" ] || { echo "SKIP: no opening tables at $O"; exit 77; }
+    skip "no corpus at ${C:-(unset)}"
+[ -f "$O/a.tsv" ] || skip "no opening tables at $O"
 . "$top_srcdir/tests/chessops-lib.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/opnx.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
 LICHESS="$O/a.tsv $O/b.tsv $O/c.tsv $O/d.tsv $O/e.tsv"
 ECO=/usr/share/pgn-extract/eco.pgn
 
@@ -36,23 +35,20 @@ compare() {
 	"$tooldir/pgn2tsv" -q -H $opts -f @game,@eco,@opening,@opening_ply \
 	    "$f" >"$T/ours" 2>"$T/err"
 	if [ $? -ne 0 ]; then
-		echo "FAIL: $name: pgn2tsv: $(head -3 "$T/err")" >&2
-		status=1
+		fail "$name: pgn2tsv: $(head -3 "$T/err")"
 		return
 	fi
 	if ! node "$top_srcdir/tests/opening-check.mjs" "$D" "$f" "$@" \
 	    >"$T/theirs"; then
-		echo "FAIL: $name: opening-check.mjs failed" >&2
-		status=1
+		fail "$name: opening-check.mjs failed"
 		return
 	fi
 	n=$(wc -l <"$T/ours")
 	if cmp -s "$T/ours" "$T/theirs"; then
 		echo "$name: $n games, $(cut -f2 "$T/ours" | grep -c .) classified, the same"
 	else
-		echo "FAIL: $name: the classifications differ" >&2
+		fail "$name: the classifications differ"
 		diff "$T/theirs" "$T/ours" | head -10 >&2
-		status=1
 	fi
 }
 
@@ -62,7 +58,7 @@ for f in "$C/pgn/otb-14539.pgn.xz" "$C"/online/*.pgn.xz; do
 	xz -dc "$f" | awk -v max=$max \
 	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }' |
 	    "$tooldir/pgn-regularize" -q >"$T/$b.pgn" 2>/dev/null
-	[ -s "$T/$b.pgn" ] || { echo "FAIL: $b: nothing regularized" >&2; status=1; continue; }
+	[ -s "$T/$b.pgn" ] || { fail "$b: nothing regularized"; continue; }
 	# shellcheck disable=SC2086
 	compare "$T/$b.pgn" "$b (lichess tables)" $LICHESS
 	case $b in otb-*|kdave-*)
@@ -70,4 +66,4 @@ for f in "$C/pgn/otb-14539.pgn.xz" "$C"/online/*.pgn.xz; do
 	esac
 	rm -f "$T/$b.pgn"
 done
-exit $status
+finish

@@ -23,12 +23,11 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/pgn-select"
 C="${CORPUS:-}"
-[ -f "$C/pgn/otb-14539.pgn.xz" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
 NAME=selc
 . "$top_srcdir/tests/testlib.sh"
+[ -f "$C/pgn/otb-14539.pgn.xz" ] || skip "no corpus at ${C:-(unset)}"
 G="$T/otb.pgn"
-xz -dc "$C/pgn/otb-14539.pgn.xz" >"$G" || { echo "FAIL: xz" >&2; exit 1; }
+xz -dc "$C/pgn/otb-14539.pgn.xz" >"$G" || fatal "xz"
 
 # count N NAME OPTION...: pgn-select -c gives N
 count() {
@@ -177,4 +176,4 @@ for f in "$C"/online/*.pgn.xz; do
 	echo
 done | "$P" -q -s --plies=0.. >"$T/online.pgn"
 newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"
-exit $status
+finish

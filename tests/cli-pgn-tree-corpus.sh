@@ -9,16 +9,15 @@
 # the position after 1. e4 c5 on the OTB archive, 3 plies deep, as the
 # -j 1 run gives it.  Skipped (77) without the corpus or python3.
 set -u
-: "${top_srcdir:?}" "${tooldir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/pgn-tree"
 J="$tooldir/pgn2json"
 C="${CORPUS:-}"
+NAME=ptc
+. "$top_srcdir/tests/testlib.sh"
 [ -d "$C/pgn" ] && [ -d "$C/online" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/ptc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
+    skip "no corpus at ${C:-(unset)}"
+command -v python3 >/dev/null 2>&1 || skip "no python3"
 START='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 SICILIAN='rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
 max=$((${CORPUS_MB:-3} * 1000000))
@@ -32,14 +31,12 @@ check() {
 	"$P" --tsv -q --depth="$depth" "$@" "$T/in.pgn" >"$T/got.tsv" 2>/dev/null
 	rows=$(($(wc -l <"$T/want.tsv") - 1))
 	if [ "$rows" -lt 10 ]; then
-		echo "FAIL: $name: $rows rows" >&2
-		status=1
+		fail "$name: $rows rows"
 	elif cmp -s "$T/want.tsv" "$T/got.tsv"; then
 		echo "$name: $rows rows equal"
 	else
-		echo "FAIL: $name: tables differ" >&2
+		fail "$name: tables differ"
 		diff "$T/want.tsv" "$T/got.tsv" | head -20 >&2
-		status=1
 	fi
 }
 
@@ -63,4 +60,4 @@ for f in "$C"/online/*.pgn.xz; do
 done >"$T/in.pgn"
 "$J" --fens -q "$T/in.pgn" >"$T/in.json" 2>/dev/null
 check "online exports, depth 4" "$START" 4
-exit $status
+finish

@@ -8,18 +8,17 @@
 # the FEN writer's plain code (CHESSDATA_NO_SSSE3=1) must write the same.
 # Skipped (77) without the corpus.
 set -u
-: "${top_builddir:?}" "${tooldir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/pgn2epd"
 V="$tooldir/epd-validate"
 C="${CORPUS:-}"
+NAME=p2ec
+. "$top_srcdir/tests/testlib.sh"
 [ -d "$C/pgn" ] && [ -d "$C/quirks" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/p2ec.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
+    skip "no corpus at ${C:-(unset)}"
 SAMPLE=${SAMPLE:-2000}
 SAMPLE_MB=${SAMPLE_MB:-12}
 
-status=0
 total=0
 
 # check NAME FILE...: the files through pgn2epd, then epd-validate
@@ -32,37 +31,30 @@ check() {
 	CHESSDATA_NO_SSSE3=1 "$P" -q --variations "$@" >"$T/plain.epd" \
 	    2>/dev/null
 	if ! cmp -s "$T/out.epd" "$T/plain.epd"; then
-		echo "FAIL: $name: CHESSDATA_NO_SSSE3=1 changes the output" >&2
-		status=1
+		fail "$name: CHESSDATA_NO_SSSE3=1 changes the output"
 	fi
 	if [ "$rc" -gt 1 ]; then
-		echo "FAIL: $name: pgn2epd exit $rc" >&2
+		fail "$name: pgn2epd exit $rc"
 		head -3 "$T/err" >&2
-		status=1
 		return
 	fi
 	set -- "$name" $(sed -n 's/^pgn2epd: \([0-9]*\) games read, \([0-9]*\) written, \([0-9]*\) rejected in .*/\1 \2 \3/p' "$T/err")
 	if [ $# -ne 4 ] || [ "$2" -ne $(($3 + $4)) ]; then
-		echo "FAIL: $1: games lost ($*)" >&2
-		status=1
+		fail "$1: games lost ($*)"
 	fi
 	msgs=$(grep ': game [0-9]*: ' "$T/err" | grep -vc 'no termination marker at the end of the input')
 	if [ "$msgs" -ne "${4:-0}" ]; then
-		echo "FAIL: $1: $msgs messages for ${4:-0} rejected games" >&2
-		status=1
+		fail "$1: $msgs messages for ${4:-0} rejected games"
 	fi
 	if [ "${4:-0}" -gt 0 ] && [ ! -s "$T/rej" ]; then
-		echo "FAIL: $1: rejects file empty" >&2
-		status=1
+		fail "$1: rejects file empty"
 	fi
 	"$V" -q -n "$T/out.epd" >"$T/norm.epd" 2>"$T/verr"
 	if [ $? -ne 0 ]; then
-		echo "FAIL: $1: invalid EPD lines:" >&2
+		fail "$1: invalid EPD lines:"
 		head -5 "$T/verr" >&2
-		status=1
 	elif ! cmp -s "$T/out.epd" "$T/norm.epd"; then
-		echo "FAIL: $1: output not canonical" >&2
-		status=1
+		fail "$1: output not canonical"
 	fi
 	total=$((total + $(grep -c '' "$T/out.epd")))
 }
@@ -70,7 +62,7 @@ check() {
 # all quirks files in one run (a tool started per file costs more than
 # the work); the messages name the files
 set -- "$C"/quirks/*/*.pgn
-[ $# -gt 20 ] || { echo "FAIL: only $# quirks files" >&2; status=1; }
+[ $# -gt 20 ] || fail "only $# quirks files"
 check quirks "$@"
 
 # the first SAMPLE games of each big file, at most about SAMPLE_MB
@@ -84,4 +76,4 @@ for f in "$C"/pgn/*.pgn.xz; do
 	    "$T/in.pgn"
 done
 echo "$total positions checked"
-exit $status
+finish

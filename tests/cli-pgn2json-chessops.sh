@@ -14,23 +14,21 @@ set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 J="$tooldir/pgn2json"
 C="${CORPUS:-}"
+NAME=p2jx
+. "$top_srcdir/tests/testlib.sh"
 [ -d "$C/online" ] && [ -d "$C/quirks" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
+    skip "no corpus at ${C:-(unset)}"
 . "$top_srcdir/tests/chessops-lib.sh"
-T=$(mktemp -d "${TMPDIR:-/tmp}/p2jx.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
 
 # compare FILE: pgn2json of the file, then the independent check
 compare() {
 	"$J" -q "$1" >"$T/out.json" 2>"$T/err"
 	if [ $? -gt 1 ]; then
-		echo "FAIL: $1: pgn2json: $(head -3 "$T/err")" >&2
-		status=1
+		fail "$1: pgn2json: $(head -3 "$T/err")"
 		return
 	fi
 	node "$top_srcdir/tests/json-check.mjs" "$D" "$1" "$T/out.json" ||
-	    status=1
+	    fail "$1: json-check.mjs failed"
 }
 
 for f in "$C"/online/*.pgn.xz; do
@@ -45,4 +43,4 @@ done
 for f in $(grep -l -e '%clk' -e '%eval' -e '%emt' "$C"/quirks/*/*); do
 	compare "$f"
 done
-exit $status
+finish

@@ -12,16 +12,15 @@
 # the GROUP BY of awk over the TSV.  Skipped (77) without the corpus;
 # the sqlite3 part is skipped without sqlite3.
 set -u
-: "${top_builddir:?}" "${tooldir:?}"
+: "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 J="$tooldir/pgn2json"
 V="$tooldir/pgn2tsv"
 C="${CORPUS:-}"
+NAME=p2jc
+. "$top_srcdir/tests/testlib.sh"
 [ -d "$C/pgn" ] && [ -d "$C/online" ] && [ -d "$C/quirks" ] ||
-    { echo "SKIP: no corpus at ${C:-(unset)}"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-T=$(mktemp -d "${TMPDIR:-/tmp}/p2jc.XXXXXX") || exit 99
-trap 'rm -rf "$T"' EXIT
-status=0
+    skip "no corpus at ${C:-(unset)}"
+command -v python3 >/dev/null 2>&1 || skip "no python3"
 
 # one JSON object per line, "game" rising; prints the number of lines
 cat >"$T/valid.py" <<'PY'
@@ -50,22 +49,18 @@ check() {
 check_out() {
 	rc=$2
 	if [ "$rc" -gt 1 ]; then
-		echo "FAIL: $1: pgn2json exit $rc: $(head -3 "$T/err")" >&2
-		status=1
+		fail "$1: pgn2json exit $rc: $(head -3 "$T/err")"
 		return
 	fi
 	set -- "$1" $(sed -n 's/^pgn2json: \([0-9]*\) games read, \([0-9]*\) written, \([0-9]*\) rejected in .*/\1 \2 \3/p' "$T/err")
 	if [ $# -ne 4 ] || [ "$2" -ne $(($3 + $4)) ]; then
-		echo "FAIL: $1: games lost ($*)" >&2
-		status=1
+		fail "$1: games lost ($*)"
 		return
 	fi
 	if ! n=$(python3 "$T/valid.py" "$T/out.json" 2>"$T/perr"); then
-		echo "FAIL: $1: not valid JSON lines: $(tail -1 "$T/perr")" >&2
-		status=1
+		fail "$1: not valid JSON lines: $(tail -1 "$T/perr")"
 	elif [ "$n" -ne "$3" ]; then
-		echo "FAIL: $1: $n lines for $3 games written" >&2
-		status=1
+		fail "$1: $n lines for $3 games written"
 	fi
 	games=$((games + $3))
 }
@@ -83,7 +78,7 @@ echo "pgn2json: $games games as valid JSON lines"
 # pgn2tsv of the OTB archive: sqlite3 (CSV) against awk (TSV)
 if ! command -v sqlite3 >/dev/null 2>&1; then
 	echo "sqlite3 not installed: the pgn2tsv part is skipped"
-	exit $status
+	finish
 fi
 xz -dc "$C/pgn/otb-14539.pgn.xz" >"$T/otb.pgn"
 fields=Event,White,Black,Result,ECO,@plies,@termination
@@ -93,11 +88,10 @@ awk -F'\t' 'NF != 7 { bad++ } END { print NR, bad + 0 }' "$T/otb.tsv" >"$T/awk.c
 sqlite3 "$T/db" '.import --csv '"$T/otb.csv"' games' \
     'SELECT count(*), 0 FROM games' | tr '|' ' ' >"$T/sql.count"
 if ! cmp -s "$T/awk.count" "$T/sql.count"; then
-	echo "FAIL: pgn2tsv: awk counts $(cat "$T/awk.count"), sqlite3 $(cat "$T/sql.count")" >&2
-	status=1
+	fail "pgn2tsv: awk counts $(cat "$T/awk.count"), sqlite3 $(cat "$T/sql.count")"
 fi
 [ "$(cut -d' ' -f1 "$T/awk.count")" -ge 14000 ] ||
-    { echo "FAIL: pgn2tsv: only $(cat "$T/awk.count") rows" >&2; status=1; }
+    fail "pgn2tsv: only $(cat "$T/awk.count") rows"
 # games and plies per result and termination
 awk -F'\t' '{ k = $4 "|" $7; n[k]++; p[k] += $6 }
     END { for (k in n) print k "|" n[k] "|" p[k] }' "$T/otb.tsv" |
@@ -105,13 +99,12 @@ awk -F'\t' '{ k = $4 "|" $7; n[k]++; p[k] += $6 }
 sqlite3 "$T/db" 'SELECT Result, "@termination", count(*), sum("@plies")
     FROM games GROUP BY 1, 2' | sort >"$T/sql.group"
 if ! cmp -s "$T/awk.group" "$T/sql.group"; then
-	echo "FAIL: pgn2tsv: GROUP BY differs from awk:" >&2
+	fail "pgn2tsv: GROUP BY differs from awk:"
 	diff "$T/awk.group" "$T/sql.group" >&2
-	status=1
 fi
 # the tag-only path gives the same tags
 "$V" -q -H -f Event,White,Black,Result,ECO "$T/otb.pgn" >"$T/tags.tsv"
 cut -f1-5 "$T/otb.tsv" | cmp -s - "$T/tags.tsv" ||
-    { echo "FAIL: pgn2tsv: tag-only rows differ from parsed ones" >&2; status=1; }
+    fail "pgn2tsv: tag-only rows differ from parsed ones"
 echo "pgn2tsv: $(cat "$T/awk.group" | wc -l) groups agree"
-exit $status
+finish

@@ -29,17 +29,16 @@ B="$tooldir"
 LC_ALL=C
 export LC_ALL
 
-command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+command -v python3 >/dev/null 2>&1 || skip "no python3"
 printf 'PK\005\006%018d' 0 | tr 0 '\0' >"$T/empty.zip"
 if "$B/pgn-select" -c "$T/empty.zip" 2>&1 | grep -q 'not supported'; then
-	echo "SKIP: this build leaves libarchive out"
-	exit 77
+	skip "this build leaves libarchive out"
 fi
 
 # The archive k-METHOD.zip for each method, plain.pgn (the members'
 # text as the stream gives it) and map (each member's first line in it
 # and its name).
-python3 - "$T" <<'EOF' || { echo "FAIL: python3 zipfile"; exit 1; }
+python3 - "$T" <<'EOF' || fatal "python3 zipfile"
 import sys, zipfile
 t = sys.argv[1]
 def game(ev, moves, res, eol='\n'):
@@ -331,4 +330,4 @@ EOF
 	    { fail "bomb: $n games, not $want, within $((base + 65536)) KB"; cat "$T/err" >&2; }
 fi
 
-exit $status
+finish

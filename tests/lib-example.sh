@@ -68,7 +68,7 @@ for page in "$top_srcdir"/man/*.3; do
 		fail "the program of EXAMPLES of $p(3) does not build"
 	fi
 done
-[ -n "$pages" ] || { echo "FAIL: no section 3 page" >&2; exit 1; }
+[ -n "$pages" ] || fatal "no section 3 page"
 have() {
 	[ -x "$T/$1" ] && return 0
 	echo "SKIP: $1(3): its program did not build" >&2
@@ -327,4 +327,4 @@ EOF
 	expect 1 "$T/cd_data" '8/8/8/8 w - -'
 	[ ! -s "$T/out" ] || fail "cd_data(3): a FEN that does not read gave a key"
 fi
-exit $status
+finish

@@ -8,26 +8,20 @@
 # libchessdata(3) lists every group page, and Makefile.am installs every
 # page.
 set -u
-: "${top_srcdir:?}"
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT
+NAME=man-api
+. "${top_srcdir:?}/tests/testlib.sh"
 # every CD_API prototype, whatever its line breaks: the name before "("
 cat "$top_srcdir"/lib/chessdata/*.h | tr '\n' ' ' | tr ';' '\n' |
     sed -n 's/.*CD_API[^(]*[^a-z0-9_]\(cd_[a-z0-9_]*\) *(.*/\1/p' |
     sort -u >"$T/api"
 n=$(wc -l <"$T/api")
-[ "$n" -gt 100 ] || { echo "FAIL: only $n exported functions found" >&2; exit 1; }
-status=0
-fail() {
-	echo "FAIL: $*" >&2
-	status=1
-}
+[ "$n" -gt 100 ] || fatal "only $n exported functions found"
 # the pages Makefile.am installs
 sed -n '/^dist_man_MANS *+*=/,/[^\\]$/p' "$top_srcdir/Makefile.am" |
     tr ' \t\\' '\n\n\n' | sed -n 's|^man/\(.*\.3\)$|\1|p' | sort -u \
     >"$T/installed"
 overview="$top_srcdir/man/libchessdata.3"
-[ -f "$overview" ] || { echo "FAIL: no libchessdata.3" >&2; exit 1; }
+[ -f "$overview" ] || fatal "no libchessdata.3"
 sed -n '/^\.Sh DESCRIPTION/,/^\.Sh /s/^\.It Xr \([a-z_0-9]*\) 3.*/\1/p' \
     "$overview" | sort >"$T/listed"
 : >"$T/synopsis"
@@ -88,4 +82,4 @@ for part in synopsis functions; do
 	fi
 done
 [ "$status" -ne 0 ] || echo "$n exported functions documented on $pages pages"
-exit $status
+finish

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# tests/testlib.sh: what the tool tests that report every failure and
-# go on share.  Sourced after `set -u`, with top_srcdir and
+# tests/testlib.sh: what every shell test shares: the tests report
+# every failure and go on.  Sourced after `set -u`, with top_srcdir and
 # top_builddir in the environment (make check sets them) and NAME set
 # to a word for the temporary directory.  Sets F (test inputs), E
 # (expected outputs), T (a temporary directory removed on exit) and
-# status (0 until a failure); defines fail, finish and expect.
+# status (0 until a failure); defines fail, fatal, skip, finish and
+# expect.  Every shell test reports a failure through these, not with
+# lines of its own.
 : "${top_srcdir:?}" "${top_builddir:?}" "${NAME:?}"
 F="$top_srcdir/tests/files"
 E="$top_srcdir/tests/expected"
@@ -19,6 +21,19 @@ fail() {
 	echo "FAIL: $*" >&2
 	status=1
 	echo "$*" >>"$T/failed"
+}
+
+# fatal MESSAGE: report and exit 1 at once, for a test that cannot go
+# on (a build product or a step every later check needs is missing)
+fatal() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# skip MESSAGE: report why and exit 77 (the test is skipped)
+skip() {
+	echo "SKIP: $*"
+	exit 77
 }
 
 # finish: the test's exit: 1 if fail was called, in this shell or in a

@@ -14,14 +14,15 @@
 
 /*
  * A tag value as a portable file name root (chessdata/collate.h and
- * libchessdata(3) say the rule): ASCII letters folded to lower case and digits kept, `-` and
- * `.` kept inside the name; Latin-1 letters (in UTF-8 or as Latin-1
- * bytes) spelled in ASCII (é e, ß ss, Æ ae); the bytes of any other
- * UTF-8 character, and any other byte from 0x80 up, two hex digits
- * each; every other run of bytes (spaces, punctuation, `/`, control
- * bytes) one `_`; `_`, `-` and `.` trimmed at both ends; at most 120
- * bytes; "_unknown" when nothing is left; a `_` after Windows' device
- * names (con, nul, com1, ...: what comes before the first dot).
+ * cd_data(3), cd_collate_file_root, say the rule): ASCII letters
+ * folded to lower case and digits kept, `-` and `.` kept inside the
+ * name; Latin-1 letters (in UTF-8 or as Latin-1 bytes) spelled in
+ * ASCII (é e, ß ss, Æ ae); the bytes of any other UTF-8 character,
+ * and any other byte from 0x80 up, two hex digits each; every other
+ * run of bytes (spaces, punctuation, `/`, control bytes) one `_`;
+ * `_`, `-` and `.` trimmed at both ends; at most 120 bytes;
+ * "_unknown" when nothing is left; a `_` after Windows' device names
+ * (con, nul, com1, ...: what comes before the first dot).
  */
 #define NAME_MAX_LEN	CD_COLLATE_ROOT_MAX
 
