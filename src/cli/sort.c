@@ -39,6 +39,7 @@
 #include "chessdata.h"
 #include "cli.h"
 #include "sort.h"
+#include "sort_int.h"
 
 #define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
 /* Descriptors a merge leaves to others than its sources. */
@@ -47,595 +48,6 @@
  * buffer (more for a bigger game) and stdio's. */
 #define INPUT_COST	((size_t)320 << 10)
 
-/* ---- a game with its key ---- */
-
-struct item {
-	uint64_t prefix;	/* first 8 key bytes, big-endian */
-	uint64_t seq;		/* input order */
-	const unsigned char *key;
-	const char *text;	/* NULL: the game is in infiles[file] */
-	size_t klen, len, mt_off, mt_len;
-	/* a game left in its file: where it starts there, how many bytes
-	 * of its movetext follow the key (cd_collate_movetext_prefix), and
-	 * what emit would add after it (a TAIL_* index) */
-	uint64_t off;
-	uint32_t file;
-	uint8_t plen, tail;
-};
-
-/* An input whose games are left in it (see the top). */
-struct infile {
-	int fd;			/* a descriptor of its own */
-	const char *name;
-	struct stat st;		/* to tell a change before reading back */
-};
-
-/*
- * Games go to the output with writev (cli_output_writev), straight from
- * where they lie (the buffer or a run's buffer): no copy.  The queue is
- * flushed before any of those buffers changes (flush_pending).
- */
-#define IOV_BATCH	512
-
-/* Games read back from their files on their way out, a buffer's worth
- * at a time (the queue points into it until flushed). */
-#define STAGE_BYTES	((size_t)1 << 20)
-
-/* A run file holds records: seven 64-bit numbers (sequence, text
- * length, key length, movetext offset and length, and for a game left
- * in its file where it starts there and file << 16 | plen << 8 | tail,
- * else UINT64_MAX and 0), the text (none for a game left in its file),
- * the key (with the movetext prefix of a game left in its file). */
-#define RUN_HDR	(7 * sizeof(uint64_t))
-
-/* The run being written: records gathered for writev. */
-struct runw {
-	int fd;
-	cd_stream *zs;		/* --compress-temp */
-	size_t id;
-	int n, nh;
-	struct iovec iov[IOV_BATCH];
-	uint64_t hdr[IOV_BATCH / 3][7];
-};
-
-struct cli_sort {
-	struct cli_sort_opts o;
-	int status;		/* 2 after a read error */
-	uint64_t games_read, games_written, games_rejected;
-	/* For each -k tag: whether a game read has it, else the first
-	 * name of a tag some game has that differs from it in case only
-	 * (or NULL). */
-	bool *key_seen;
-	char **key_case;
-	/* the inputs whose games are left in them */
-	struct infile *infiles;
-	size_t ninfiles, infiles_cap;
-	uint64_t infiles_bytes;
-	char *mt_buf[2];	/* movetext_fetch */
-	size_t mt_cap[2];
-	/* the output queue */
-	struct iovec oq[IOV_BATCH];
-	int noq;
-	char *stage;
-	size_t stage_used;
-	/* With -u: the last game written, to drop the games equal to
-	 * it. */
-	struct item last;
-	unsigned char *last_buf;
-	size_t last_cap;
-	int have_last;
-	/* the runs: temporary file ids */
-	size_t *runs;
-	size_t nruns, runcap;
-	struct runw rw;
-	/* the buffer: o.budget bytes, game bytes and keys below mem_lo,
-	 * items from mem_hi to the end */
-	char *mem;
-	size_t mem_lo, mem_hi;
-	uint64_t seq, bytes;	/* games sorted, bytes read */
-};
-
-
-/* The movetext bytes kept with the key of a game left in its file: the
- * opening books' lines compare within them. */
-#define MT_PREFIX	128
-
-
-/* Read len bytes at off of input file into buf, fully. */
-static void
-infile_read(cli_sort *so, uint32_t file, uint64_t off, char *buf, size_t len)
-{
-	const struct infile *f = &so->infiles[file];
-
-	while (len > 0) {
-		ssize_t k = pread(f->fd, buf, len, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			cli_fatal("%s: read error: %s", f->name,
-			    strerror(errno));
-		if (k == 0)
-			cli_fatal("%s: changed while being sorted", f->name);
-		buf += k;
-		off += (uint64_t)k;
-		len -= (size_t)k;
-	}
-}
-
-/* The movetext of a game left in its file, read into scratch buffer
- * slot (0 or 1: a comparison reads two). */
-static const char *
-movetext_fetch(cli_sort *so, const struct item *it, int slot)
-{
-	char **buf = &so->mt_buf[slot];
-	size_t *cap = &so->mt_cap[slot];
-
-	if (it->mt_len > *cap) {
-		free(*buf);
-		*cap = it->mt_len + it->mt_len / 2 + 256;
-		if ((*buf = malloc(*cap)) == NULL)
-			cli_fatal("out of memory");
-	}
-	infile_read(so, it->file, it->off + it->mt_off, *buf, it->mt_len);
-	return *buf;
-}
-
-/* Key 8, the movetext: from memory or the prefixes (which tell for
- * two games in memory), else read back. */
-static int
-movetext_cmp(cli_sort *so, const struct item *a, const struct item *b)
-{
-	const char *ma, *mb;
-	int c;
-
-	c = cd_collate_movetext_prefix_cmp(
-	    a->text ? a->text + a->mt_off : (const char *)a->key + a->klen,
-	    a->text ? a->mt_len : a->plen, !a->text && a->plen < a->mt_len,
-	    b->text ? b->text + b->mt_off : (const char *)b->key + b->klen,
-	    b->text ? b->mt_len : b->plen, !b->text && b->plen < b->mt_len);
-	if (c != 2)
-		return c;
-	ma = a->text ? a->text + a->mt_off : movetext_fetch(so, a, 0);
-	mb = b->text ? b->text + b->mt_off : movetext_fetch(so, b, 1);
-	return cd_collate_movetext_cmp(ma, a->mt_len, mb, b->mt_len);
-}
-
-/*
- * With -u a key holds, after the collating key (keys 1 to 7), the seven
- * tag values as they are written: each as a 4-byte length and its
- * bytes, then the 4-byte length of that part.  Games equal in sort
- * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
- * same game only when these bytes and the movetext are equal.
- */
-static size_t
-key_collate_len(cli_sort *so, const unsigned char *k, size_t klen)
-{
-	uint32_t x;
-
-	if (!so->o.unique || klen < 4)
-		return klen;
-	memcpy(&x, k + klen - 4, 4);
-	return klen - 4 - x;
-}
-
-/* The tag values of -u, compared as bytes. */
-static int
-exact_cmp(cli_sort *so, const struct item *a, const struct item *b)
-{
-	size_t ac = key_collate_len(so, a->key, a->klen);
-	size_t bc = key_collate_len(so, b->key, b->klen);
-	size_t an = a->klen - ac, bn = b->klen - bc;
-	int c = memcmp(a->key + ac, b->key + bc, an < bn ? an : bn);
-
-	return c != 0 ? c : (an > bn) - (an < bn);
-}
-
-static uint64_t
-key_prefix(cli_sort *so, const unsigned char *k, size_t klen)
-{
-	uint64_t v = 0;
-	size_t i, n = key_collate_len(so, k, klen);
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | (i < n ? k[i] : 0);
-	return v;
-}
-
-/* The eight keys: <0, 0, >0. */
-static int
-keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
-{
-	int c;
-
-	if (a->prefix != b->prefix)
-		return a->prefix < b->prefix ? -1 : 1;
-	c = cd_collate_key_cmp(a->key, key_collate_len(so, a->key, a->klen),
-	    b->key, key_collate_len(so, b->key, b->klen));
-	if (c == 0)
-		c = movetext_cmp(so, a, b);
-	return c;
-}
-
-/* The output order: keys (reversed with -r), then (with -u, so that
- * equal games meet) the tag values as bytes, then input order. */
-static int
-item_cmp(cli_sort *so, const struct item *a, const struct item *b)
-{
-	int c = keys_cmp(so, a, b);
-
-	if (c != 0)
-		return so->o.reverse ? -c : c;
-	if (so->o.unique && (c = exact_cmp(so, a, b)) != 0)
-		return c;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
-
-/*
- * Sort n items stably (bottom-up merge sort) with room for n more at
- * tmp: the room is kept free in the buffer, so sorting stays within the
- * budget (qsort would allocate on its own).
- */
-static void
-items_sort(cli_sort *so, struct item *a, struct item *tmp, size_t n)
-{
-	struct item *src = a, *dst = tmp, *t, x;
-	size_t i, j, w;
-
-	for (i = 0; i < n; i += 8) {	/* insertion sort, runs of 8 */
-		size_t e = i + 8 < n ? i + 8 : n;
-
-		for (j = i + 1; j < e; j++) {
-			size_t k = j;
-
-			x = a[j];
-			while (k > i && item_cmp(so, &a[k - 1], &x) > 0) {
-				a[k] = a[k - 1];
-				k--;
-			}
-			a[k] = x;
-		}
-	}
-	for (w = 8; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t l = i, le = i + w < n ? i + w : n;
-			size_t r = le, re = i + 2 * w < n ? i + 2 * w : n;
-			size_t o = i;
-
-			while (l < le && r < re)
-				dst[o++] = item_cmp(so, &src[l], &src[r]) <= 0 ?
-				    src[l++] : src[r++];
-			while (l < le)
-				dst[o++] = src[l++];
-			while (r < re)
-				dst[o++] = src[r++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
-
-/* Note which -k tags the raw game g has, or has in another case. */
-static void
-keys_note(cli_sort *so, const cd_pgn_raw_game *g)
-{
-	size_t i, k, n;
-
-	for (i = 0; i < so->o.nkeys; i++) {
-		if (so->key_seen[i])
-			continue;
-		if (cd_pgn_raw_tag(g, so->o.keys[i]) != NULL) {
-			so->key_seen[i] = true;
-			continue;
-		}
-		n = strlen(so->o.keys[i]);
-		for (k = 0; so->key_case[i] == NULL && k < g->ntags; k++)
-			if (g->tags[k].name_len == n &&
-			    strncasecmp(g->tags[k].name, so->o.keys[i], n) == 0 &&
-			    (so->key_case[i] = strndup(g->tags[k].name, n)) ==
-			    NULL)
-				cli_fatal("out of memory");
-	}
-}
-
-/* A warning for each -k tag that no game read has (tag names are
- * case-sensitive: `-k whiteelo` sorts by nothing). */
-static void
-keys_warn(cli_sort *so)
-{
-	size_t i;
-
-	for (i = 0; i < so->o.nkeys; i++) {
-		if (!so->key_seen[i] && so->games_read > 0 && so->key_case[i] != NULL)
-			cli_warn("warning: no game has a tag '%s' (some have "
-			    "'%s': tag names are case-sensitive)",
-			    so->o.keys[i], so->key_case[i]);
-		else if (!so->key_seen[i] && so->games_read > 0)
-			cli_warn("warning: no game has a tag '%s'",
-			    so->o.keys[i]);
-		free(so->key_case[i]);
-	}
-	free(so->key_case);
-	free(so->key_seen);
-}
-
-/* Fill the key fields of it from a raw game; the key goes to kbuf
- * (kcap bytes).  Returns the key length (more than kcap: nothing
- * written, give more room). */
-static size_t
-item_key(cli_sort *so, const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
-{
-	cd_collate_game cg;
-
-	size_t n, x, i;
-	uint32_t len;
-
-	cd_collate_from_raw(g, &cg);
-	if (so->o.nkeys > 0)
-		keys_note(so, g);
-	/* the -k tags, then keys 1 to 7 */
-	n = so->o.nkeys == 0 ? 0 : cd_collate_key_tags(g,
-	    (const char *const *)so->o.keys, so->o.nkeys, kbuf, kcap);
-	n += cd_collate_key(&cg, kbuf != NULL && n <= kcap ? kbuf + n : NULL,
-	    n <= kcap ? kcap - n : 0);
-	if (!so->o.unique)
-		return n;
-	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
-		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
-	if (n + x > kcap)
-		return n + x;
-	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
-		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
-		memcpy(kbuf + n, &len, 4);
-		if (len > 0)
-			memcpy(kbuf + n + 4, cg.tag[i], len);
-		n += 4 + len;
-	}
-	len = (uint32_t)(x - 4);
-	memcpy(kbuf + n, &len, 4);
-	return n + 4;
-}
-
-/* ---- output ---- */
-
-static void
-oq_flush(cli_sort *so)
-{
-	if (so->o.writev != NULL)
-		so->o.writev(so->o.ctx, so->oq, so->noq);
-	else
-		cli_output_writev(so->oq, so->noq);
-	so->noq = 0;
-	so->stage_used = 0;
-}
-
-static void
-oq_add(cli_sort *so, const void *p, size_t n)
-{
-	if (so->noq == IOV_BATCH)
-		oq_flush(so);
-	so->oq[so->noq].iov_base = (void *)(uintptr_t)p;
-	so->oq[so->noq].iov_len = n;
-	so->noq++;
-}
-
-/* What goes after a game's bytes: nothing, or a line end or two. */
-enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
-static const char *const tails[] = { "", "\n\n", "\n", "\r\n" };
-
-/*
- * What to write after a game's bytes so that games stay apart whatever
- * order they come in: an empty line when they do not end with one (the
- * last game of a file often does not).
- */
-static int
-text_tail(const char *text, size_t len)
-{
-	size_t p;
-
-	if (len == 0)
-		return TAIL_NONE;
-	if (text[len - 1] != '\n')
-		return TAIL_BLANK;
-	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
-	    text[p - 1] == '\r'); p--)
-		;
-	if (p > 0 && text[p - 1] != '\n')
-		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
-	return TAIL_NONE;
-}
-
-static void
-emit_tail(cli_sort *so, int tail)
-{
-	if (tail != TAIL_NONE)
-		oq_add(so, tails[tail], strlen(tails[tail]));
-}
-
-/* Write a game and its tail, from memory or read back from its file. */
-static void
-emit(cli_sort *so, const struct item *it)
-{
-	uint64_t off = it->off;
-	size_t len = it->len;
-
-	so->games_written++;
-	if (it->text != NULL) {
-		if (len > 0) {
-			oq_add(so, it->text, len);
-			emit_tail(so, text_tail(it->text, len));
-		}
-		return;
-	}
-	if (so->stage == NULL && (so->stage = malloc(STAGE_BYTES)) == NULL)
-		cli_fatal("out of memory");
-	while (len > 0) {
-		size_t n = len < STAGE_BYTES ? len : STAGE_BYTES;
-
-		/* room in the buffer, and in the queue (oq_add would
-		 * flush it, and free the buffer, before adding) */
-		if (so->stage_used + n > STAGE_BYTES || so->noq == IOV_BATCH)
-			oq_flush(so);
-		infile_read(so, it->file, off, so->stage + so->stage_used, n);
-		oq_add(so, so->stage + so->stage_used, n);
-		so->stage_used += n;
-		off += n;
-		len -= n;
-	}
-	emit_tail(so, it->tail);
-}
-
-
-/* Keep a copy of the keys of it as the last game. */
-static void
-remember(cli_sort *so, const struct item *it)
-{
-	size_t need = it->klen + it->mt_len;
-
-	if (need > so->last_cap) {
-		free(so->last_buf);
-		so->last_cap = need + need / 2 + 64;
-		so->last_buf = malloc(so->last_cap);
-		if (so->last_buf == NULL)
-			cli_fatal("out of memory");
-	}
-	memcpy(so->last_buf, it->key, it->klen);
-	memcpy(so->last_buf + it->klen, it->text + it->mt_off, it->mt_len);
-	so->last = *it;
-	so->last.key = so->last_buf;
-	so->last.text = (const char *)so->last_buf + it->klen;
-	so->last.mt_off = 0;
-	so->have_last = 1;
-}
-
-/* Whether it repeats the last game written (-u); if not, it becomes
- * the last game. */
-static int
-unique_skip(cli_sort *so, const struct item *it)
-{
-	if (!so->o.unique)
-		return 0;
-	if (so->have_last && keys_cmp(so, &so->last, it) == 0 && exact_cmp(so, &so->last, it) == 0)
-		return 1;
-	remember(so, it);
-	return 0;
-}
-
-/* ---- temporary files ---- */
-
-/* A new temporary file open for writing (removed on every exit and on
- * a signal, cli/tmp.c); *id names it. */
-static int
-tmp_create(cli_sort *so, size_t *id)
-{
-	return cli_tmp_create(so->o.tmpdir, "pgn-sort", id);
-}
-
-/* ---- runs ---- */
-
-
-static void
-run_add(cli_sort *so, size_t id)
-{
-	cli_grow(&so->runs, &so->runcap, so->nruns, sizeof(*so->runs), 64);
-	so->runs[so->nruns++] = id;
-}
-
-
-static void
-run_flush(cli_sort *so)
-{
-	int i;
-
-	for (i = 0; so->rw.zs != NULL && i < so->rw.n; i++)
-		if (cd_stream_write(so->rw.zs, so->rw.iov[i].iov_base,
-		    so->rw.iov[i].iov_len) != CD_OK)
-			cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
-			    cd_stream_error(so->rw.zs)->msg);
-	if (so->rw.zs != NULL)
-		so->rw.n = 0;
-	if (so->rw.n > 0 && cli_writev_all(so->rw.fd, so->rw.iov, so->rw.n) < 0)
-		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
-		    strerror(errno));
-	so->rw.n = 0;
-	so->rw.nh = 0;
-}
-
-static void
-run_open(cli_sort *so)
-{
-	so->rw.fd = tmp_create(so, &so->rw.id);
-	if (so->o.compress_temp) {
-		int lo;
-
-		cd_stream_levels(CD_STREAM_ZSTD, &lo, NULL, NULL);
-		so->rw.zs = cd_stream_open_write_fd(so->rw.fd, CD_STREAM_ZSTD, lo);
-		if (so->rw.zs == NULL)
-			cli_fatal("out of memory");
-	}
-	so->rw.n = 0;
-	so->rw.nh = 0;
-}
-
-static void
-run_put(cli_sort *so, const struct item *it)
-{
-	uint64_t *h;
-
-	if (so->rw.nh == IOV_BATCH / 3)
-		run_flush(so);
-	h = so->rw.hdr[so->rw.nh++];
-	h[0] = it->seq;
-	h[1] = it->len;
-	h[2] = it->klen;
-	h[3] = it->mt_off;
-	h[4] = it->mt_len;
-	h[5] = it->text != NULL ? UINT64_MAX : it->off;
-	h[6] = it->text != NULL ? 0 : (uint64_t)it->file << 16 |
-	    (uint64_t)it->plen << 8 | it->tail;
-	so->rw.iov[so->rw.n].iov_base = h;
-	so->rw.iov[so->rw.n++].iov_len = RUN_HDR;
-	if (it->text == NULL) {
-		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
-		so->rw.iov[so->rw.n++].iov_len = it->klen + it->plen;
-	} else if ((const char *)it->key == it->text + it->len) {
-		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
-		so->rw.iov[so->rw.n++].iov_len = it->len + it->klen;
-	} else {
-		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
-		so->rw.iov[so->rw.n++].iov_len = it->len;
-		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
-		so->rw.iov[so->rw.n++].iov_len = it->klen;
-	}
-}
-
-static void
-run_close(cli_sort *so)
-{
-	run_flush(so);
-	if (so->rw.zs != NULL && cd_stream_finish(so->rw.zs) != CD_OK)
-		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
-		    cd_stream_error(so->rw.zs)->msg);
-	cd_stream_free(so->rw.zs);
-	so->rw.zs = NULL;
-	if (close(so->rw.fd) != 0)
-		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
-		    strerror(errno));
-	so->rw.fd = -1;
-	run_add(so, so->rw.id);
-}
-
-/* Write out what points into buffers that are about to change. */
-static void
-flush_pending(cli_sort *so)
-{
-	oq_flush(so);
-	if (so->rw.fd >= 0)
-		run_flush(so);
-}
 
 /* ---- the in-memory buffer ---- */
 
@@ -676,21 +88,21 @@ mem_flush(cli_sort *so, int final)
 	if (n == 0)
 		return;
 	/* The room below the items was kept free for this. */
-	items_sort(so, it, it - n, n);
+	sort_items_sort(so, it, it - n, n);
 	if (!final)
-		run_open(so);
+		sort_run_open(so);
 	for (i = 0; i < n; i++) {
-		if (unique_skip(so, &it[i]))
+		if (sort_unique_skip(so, &it[i]))
 			continue;
 		if (final)
-			emit(so, &it[i]);
+			sort_emit(so, &it[i]);
 		else
-			run_put(so, &it[i]);
+			sort_run_put(so, &it[i]);
 	}
 	if (final)
-		oq_flush(so);
+		sort_oq_flush(so);
 	else
-		run_close(so);
+		sort_run_close(so);
 	so->have_last = 0;		/* runs are merged with -u again */
 	so->mem_lo = 0;
 	so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
@@ -715,7 +127,7 @@ item_fill(struct item *it, const cd_pgn_raw_game *g, uint64_t seq, long file,
 		it->off = base + g->offset;
 		it->plen = (uint8_t)cd_collate_movetext_prefix(
 		    g->text + g->movetext, it->mt_len, MT_PREFIX);
-		it->tail = (uint8_t)text_tail(g->text, g->len);
+		it->tail = (uint8_t)sort_text_tail(g->text, g->len);
 	}
 }
 
@@ -730,18 +142,18 @@ big_game(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64
 	size_t klen;
 
 	item_fill(&it, g, seq, file, base);
-	klen = item_key(so, g, NULL, 0);
+	klen = sort_item_key(so, g, NULL, 0);
 	k = malloc(klen + it.plen + 1);
 	if (k == NULL)
 		cli_fatal("out of memory");
-	item_key(so, g, k, klen);
+	sort_item_key(so, g, k, klen);
 	memcpy(k + klen, g->text + g->movetext, it.plen);
 	it.key = k;
 	it.klen = klen;
-	it.prefix = key_prefix(so, k, klen);
-	run_open(so);
-	run_put(so, &it);
-	run_close(so);
+	it.prefix = sort_key_prefix(so, k, klen);
+	sort_run_open(so);
+	sort_run_put(so, &it);
+	sort_run_close(so);
 	free(k);
 }
 
@@ -766,7 +178,7 @@ mem_add(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_
 
 		room = so->mem_hi - so->mem_lo;
 		if (room >= text + reserve) {
-			klen = item_key(so, g, (unsigned char *)so->mem + so->mem_lo +
+			klen = sort_item_key(so, g, (unsigned char *)so->mem + so->mem_lo +
 			    text, room - text - reserve);
 			if (text + klen + reserve <= room)
 				goto fits;
@@ -787,34 +199,13 @@ fits:
 		it->text = so->mem + so->mem_lo;
 	it->key = (unsigned char *)so->mem + so->mem_lo + text;
 	it->klen = klen;
-	it->prefix = key_prefix(so, it->key, klen);
+	it->prefix = sort_key_prefix(so, it->key, klen);
 	/* Round the data up to 8 bytes. */
 	so->mem_lo += (text + klen + extra + 7) & ~(size_t)7;
 }
 
 /* ---- merging ---- */
 
-struct src {
-	/* A run... */
-	int fd;
-	cd_stream *zs;		/* a compressed run */
-	size_t id;
-	char *buf;
-	size_t cap, pos, end;
-	int eof;
-	int owned;		/* buf is malloc'ed (else a part of mem) */
-	/* ...or a sorted PGN input (-m). */
-	cd_pgn_reader *r;
-	const char *name;
-	FILE *f;
-	unsigned char *kbuf;
-	size_t kcap;
-	uint64_t seqbase;
-	unsigned long line;	/* of the current game */
-	uint64_t number;
-	struct item cur;
-	int primed, have;	/* cur is read (have: there was one) */
-};
 
 /* Read more of a run so that want bytes from pos are in the buffer. */
 static int
@@ -825,7 +216,7 @@ src_ensure(cli_sort *so, struct src *s, size_t want)
 
 		if (s->eof)
 			return 0;
-		flush_pending(so);
+		sort_flush_pending(so);
 		if (s->pos > 0) {
 			memmove(s->buf, s->buf + s->pos, s->end - s->pos);
 			s->end -= s->pos;
@@ -876,7 +267,7 @@ src_next(cli_sort *so, struct src *s)
 		cd_status st;
 		size_t klen;
 
-		flush_pending(so);	/* the reader reuses its buffer */
+		sort_flush_pending(so);	/* the reader reuses its buffer */
 		st = cd_pgn_reader_next(s->r, &g);
 		if (st == CD_OK)
 			cli_pgn_skipped(s->name, &g);
@@ -895,7 +286,7 @@ src_next(cli_sort *so, struct src *s)
 			so->games_rejected++;
 			return src_next(so, s);	/* (never sorted) */
 		}
-		while ((klen = item_key(so, &g, s->kbuf, s->kcap)) > s->kcap) {
+		while ((klen = sort_item_key(so, &g, s->kbuf, s->kcap)) > s->kcap) {
 			free(s->kbuf);
 			s->kcap = klen * 2;
 			s->kbuf = malloc(s->kcap);
@@ -904,7 +295,7 @@ src_next(cli_sort *so, struct src *s)
 		}
 		s->cur.key = s->kbuf;
 		s->cur.klen = klen;
-		s->cur.prefix = key_prefix(so, s->kbuf, klen);
+		s->cur.prefix = sort_key_prefix(so, s->kbuf, klen);
 		s->cur.seq = s->seqbase + g.number;
 		s->line = g.line;
 		s->number = g.number;
@@ -946,30 +337,9 @@ src_next(cli_sort *so, struct src *s)
 		    NULL;
 		s->cur.key = (unsigned char *)s->buf + s->pos + RUN_HDR +
 		    (s->cur.text != NULL ? s->cur.len : 0);
-		s->cur.prefix = key_prefix(so, s->cur.key, s->cur.klen);
+		s->cur.prefix = sort_key_prefix(so, s->cur.key, s->cur.klen);
 		s->pos += total;
 		return 1;
-	}
-}
-
-/* Heap of sources by their current record. */
-static void
-heap_down(cli_sort *so, struct src **h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct src *t;
-
-		if (l < n && item_cmp(so, &h[l]->cur, &h[m]->cur) < 0)
-			m = l;
-		if (l + 1 < n && item_cmp(so, &h[l + 1]->cur, &h[m]->cur) < 0)
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
 	}
 }
 
@@ -986,30 +356,30 @@ merge(cli_sort *so, struct src *srcs, size_t n, int to_run)
 		if (srcs[i].primed ? srcs[i].have : src_next(so, &srcs[i]))
 			h[nh++] = &srcs[i];
 	for (i = nh / 2; i-- > 0;)
-		heap_down(so, h, nh, i);
+		sort_heap_down(so, h, nh, i);
 	if (to_run)
-		run_open(so);
+		sort_run_open(so);
 	so->have_last = 0;
 	while (nh > 0) {
 		struct src *s = h[0];
 
-		if (!unique_skip(so, &s->cur)) {
+		if (!sort_unique_skip(so, &s->cur)) {
 			if (to_run)
-				run_put(so, &s->cur);
+				sort_run_put(so, &s->cur);
 			else
-				emit(so, &s->cur);
+				sort_emit(so, &s->cur);
 		}
 		if (!src_next(so, s))
 			h[0] = h[--nh];
-		heap_down(so, h, nh, 0);
+		sort_heap_down(so, h, nh, 0);
 		if (!to_run)
 			cli_progress(so->games_written, 0);
 	}
 	so->have_last = 0;
 	if (to_run)
-		run_close(so);
+		sort_run_close(so);
 	else
-		oq_flush(so);
+		sort_oq_flush(so);
 	free(h);
 }
 
@@ -1333,12 +703,12 @@ cli_sort_check(cli_sort *so, FILE *f, const char *name)
 	s.r = cli_pgn_reader_new(f);
 	while (ret == 0 && src_next(so, &s)) {
 		if (so->have_last) {
-			int c = keys_cmp(so, &so->last, &s.cur);
+			int c = sort_keys_cmp(so, &so->last, &s.cur);
 
 			if (so->o.reverse)
 				c = -c;
 			if (c > 0 || (c == 0 && so->o.unique &&
-			    exact_cmp(so, &so->last, &s.cur) == 0)) {
+			    sort_exact_cmp(so, &so->last, &s.cur) == 0)) {
 				cli_warn_at(name, s.line, 0, "game %llu is %s",
 				    (unsigned long long)s.number,
 				    c > 0 ? "out of order" :
@@ -1347,7 +717,7 @@ cli_sort_check(cli_sort *so, FILE *f, const char *name)
 				break;
 			}
 		}
-		remember(so, &s.cur);
+		sort_remember(so, &s.cur);
 	}
 	cd_pgn_reader_free(s.r);
 	free(s.kbuf);
@@ -1359,7 +729,7 @@ cli_sort_free(cli_sort *so, struct cli_sort_counts *c)
 {
 	if (so == NULL)
 		return;
-	keys_warn(so);
+	sort_keys_warn(so);
 	if (c != NULL) {
 		c->read = so->games_read;
 		c->written = so->games_written;

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * sort_out.c: what the external sort writes (sort_int.h): the output,
+ * games queued for writev straight from where they lie, the temporary
+ * files and the runs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chessdata.h"
+#include "cli.h"
+#include "sort_int.h"
+
+/* ---- output ---- */
+
+void
+sort_oq_flush(cli_sort *so)
+{
+	if (so->o.writev != NULL)
+		so->o.writev(so->o.ctx, so->oq, so->noq);
+	else
+		cli_output_writev(so->oq, so->noq);
+	so->noq = 0;
+	so->stage_used = 0;
+}
+
+static void
+oq_add(cli_sort *so, const void *p, size_t n)
+{
+	if (so->noq == IOV_BATCH)
+		sort_oq_flush(so);
+	so->oq[so->noq].iov_base = (void *)(uintptr_t)p;
+	so->oq[so->noq].iov_len = n;
+	so->noq++;
+}
+
+/* What goes after a game's bytes: nothing, or a line end or two. */
+enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
+static const char *const tails[] = { "", "\n\n", "\n", "\r\n" };
+
+/*
+ * What to write after a game's bytes so that games stay apart whatever
+ * order they come in: an empty line when they do not end with one (the
+ * last game of a file often does not).
+ */
+int
+sort_text_tail(const char *text, size_t len)
+{
+	size_t p;
+
+	if (len == 0)
+		return TAIL_NONE;
+	if (text[len - 1] != '\n')
+		return TAIL_BLANK;
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
+	return TAIL_NONE;
+}
+
+static void
+emit_tail(cli_sort *so, int tail)
+{
+	if (tail != TAIL_NONE)
+		oq_add(so, tails[tail], strlen(tails[tail]));
+}
+
+/* Write a game and its tail, from memory or read back from its file. */
+void
+sort_emit(cli_sort *so, const struct item *it)
+{
+	uint64_t off = it->off;
+	size_t len = it->len;
+
+	so->games_written++;
+	if (it->text != NULL) {
+		if (len > 0) {
+			oq_add(so, it->text, len);
+			emit_tail(so, sort_text_tail(it->text, len));
+		}
+		return;
+	}
+	if (so->stage == NULL && (so->stage = malloc(STAGE_BYTES)) == NULL)
+		cli_fatal("out of memory");
+	while (len > 0) {
+		size_t n = len < STAGE_BYTES ? len : STAGE_BYTES;
+
+		/* room in the buffer, and in the queue (oq_add would
+		 * flush it, and free the buffer, before adding) */
+		if (so->stage_used + n > STAGE_BYTES || so->noq == IOV_BATCH)
+			sort_oq_flush(so);
+		sort_infile_read(so, it->file, off, so->stage + so->stage_used, n);
+		oq_add(so, so->stage + so->stage_used, n);
+		so->stage_used += n;
+		off += n;
+		len -= n;
+	}
+	emit_tail(so, it->tail);
+}
+
+
+/* Keep a copy of the keys of it as the last game. */
+void
+sort_remember(cli_sort *so, const struct item *it)
+{
+	size_t need = it->klen + it->mt_len;
+
+	if (need > so->last_cap) {
+		free(so->last_buf);
+		so->last_cap = need + need / 2 + 64;
+		so->last_buf = malloc(so->last_cap);
+		if (so->last_buf == NULL)
+			cli_fatal("out of memory");
+	}
+	memcpy(so->last_buf, it->key, it->klen);
+	memcpy(so->last_buf + it->klen, it->text + it->mt_off, it->mt_len);
+	so->last = *it;
+	so->last.key = so->last_buf;
+	so->last.text = (const char *)so->last_buf + it->klen;
+	so->last.mt_off = 0;
+	so->have_last = 1;
+}
+
+/* Whether it repeats the last game written (-u); if not, it becomes
+ * the last game. */
+int
+sort_unique_skip(cli_sort *so, const struct item *it)
+{
+	if (!so->o.unique)
+		return 0;
+	if (so->have_last && sort_keys_cmp(so, &so->last, it) == 0 && sort_exact_cmp(so, &so->last, it) == 0)
+		return 1;
+	sort_remember(so, it);
+	return 0;
+}
+
+/* ---- temporary files ---- */
+
+/* A new temporary file open for writing (removed on every exit and on
+ * a signal, cli/tmp.c); *id names it. */
+static int
+tmp_create(cli_sort *so, size_t *id)
+{
+	return cli_tmp_create(so->o.tmpdir, "pgn-sort", id);
+}
+
+/* ---- runs ---- */
+
+
+static void
+run_add(cli_sort *so, size_t id)
+{
+	cli_grow(&so->runs, &so->runcap, so->nruns, sizeof(*so->runs), 64);
+	so->runs[so->nruns++] = id;
+}
+
+
+static void
+run_flush(cli_sort *so)
+{
+	int i;
+
+	for (i = 0; so->rw.zs != NULL && i < so->rw.n; i++)
+		if (cd_stream_write(so->rw.zs, so->rw.iov[i].iov_base,
+		    so->rw.iov[i].iov_len) != CD_OK)
+			cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+			    cd_stream_error(so->rw.zs)->msg);
+	if (so->rw.zs != NULL)
+		so->rw.n = 0;
+	if (so->rw.n > 0 && cli_writev_all(so->rw.fd, so->rw.iov, so->rw.n) < 0)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    strerror(errno));
+	so->rw.n = 0;
+	so->rw.nh = 0;
+}
+
+void
+sort_run_open(cli_sort *so)
+{
+	so->rw.fd = tmp_create(so, &so->rw.id);
+	if (so->o.compress_temp) {
+		int lo;
+
+		cd_stream_levels(CD_STREAM_ZSTD, &lo, NULL, NULL);
+		so->rw.zs = cd_stream_open_write_fd(so->rw.fd, CD_STREAM_ZSTD, lo);
+		if (so->rw.zs == NULL)
+			cli_fatal("out of memory");
+	}
+	so->rw.n = 0;
+	so->rw.nh = 0;
+}
+
+void
+sort_run_put(cli_sort *so, const struct item *it)
+{
+	uint64_t *h;
+
+	if (so->rw.nh == IOV_BATCH / 3)
+		run_flush(so);
+	h = so->rw.hdr[so->rw.nh++];
+	h[0] = it->seq;
+	h[1] = it->len;
+	h[2] = it->klen;
+	h[3] = it->mt_off;
+	h[4] = it->mt_len;
+	h[5] = it->text != NULL ? UINT64_MAX : it->off;
+	h[6] = it->text != NULL ? 0 : (uint64_t)it->file << 16 |
+	    (uint64_t)it->plen << 8 | it->tail;
+	so->rw.iov[so->rw.n].iov_base = h;
+	so->rw.iov[so->rw.n++].iov_len = RUN_HDR;
+	if (it->text == NULL) {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
+		so->rw.iov[so->rw.n++].iov_len = it->klen + it->plen;
+	} else if ((const char *)it->key == it->text + it->len) {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
+		so->rw.iov[so->rw.n++].iov_len = it->len + it->klen;
+	} else {
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->text;
+		so->rw.iov[so->rw.n++].iov_len = it->len;
+		so->rw.iov[so->rw.n].iov_base = (void *)(uintptr_t)it->key;
+		so->rw.iov[so->rw.n++].iov_len = it->klen;
+	}
+}
+
+void
+sort_run_close(cli_sort *so)
+{
+	run_flush(so);
+	if (so->rw.zs != NULL && cd_stream_finish(so->rw.zs) != CD_OK)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    cd_stream_error(so->rw.zs)->msg);
+	cd_stream_free(so->rw.zs);
+	so->rw.zs = NULL;
+	if (close(so->rw.fd) != 0)
+		cli_fatal("write error on %s: %s", cli_tmp_name(so->rw.id),
+		    strerror(errno));
+	so->rw.fd = -1;
+	run_add(so, so->rw.id);
+}
+
+/* Write out what points into buffers that are about to change. */
+void
+sort_flush_pending(cli_sort *so)
+{
+	sort_oq_flush(so);
+	if (so->rw.fd >= 0)
+		run_flush(so);
+}
