@@ -27,6 +27,7 @@
 #include "chessdata.h"
 #include "cli/cli.h"
 #include "cli/games.h"
+#include "cli/tree.h"
 
 enum { FMT_TEXT, FMT_TSV, FMT_JSON };
 
@@ -49,180 +50,7 @@ static int root_pieces;
 static int max_diff;		/* 4 * (depth - 1) */
 static int min_pieces;		/* root_pieces - (depth - 1) */
 
-/* ---- statistics of (position, move) ---- */
-
-struct mstat {
-	uint64_t key;		/* the position's (cd_board.key) */
-	cd_move move;
-	uint64_t games, white, draws, black;
-	uint64_t elo_sum, elo_n;	/* the player to move */
-	uint64_t opp_sum, opp_n;	/* the opponent */
-	int64_t perf_diff;	/* wins - losses, games with a rated
-				 * opponent and a result */
-	uint64_t perf_n, perf_opp;	/* those games, their opponents'
-					 * ratings summed */
-	int first_year, last_year;	/* 0: none */
-	/* the most recent game: latest date, then latest in the input */
-	char date[11];
-	uint64_t index;
-	char *white_name, *black_name, *event;
-};
-
-struct table {
-	struct mstat *s;
-	size_t n, cap;
-	uint32_t *slot;		/* index + 1; 0 empty */
-	size_t mask;
-	/* a game's pairs, to count each once a game */
-	size_t *seen;
-	size_t nseen, seen_cap;
-};
-
 static struct table total;
-
-static inline size_t
-slot_hash(uint64_t key, cd_move m, size_t mask)
-{
-	uint64_t h = (key ^ (uint64_t)m * 0x9E3779B97F4A7C15ULL) *
-	    0xBF58476D1CE4E5B9ULL;
-
-	return (size_t)(h >> 24) & mask;
-}
-
-static void
-table_rehash(struct table *t)
-{
-	size_t mask = t->mask ? t->mask * 2 + 1 : 255, i, h;
-	uint32_t *s = calloc(mask + 1, sizeof(*s));
-
-	if (s == NULL)
-		cli_fatal("out of memory");
-	for (i = 0; i < t->n; i++) {
-		for (h = slot_hash(t->s[i].key, t->s[i].move, mask); s[h];
-		    h = (h + 1) & mask)
-			;
-		s[h] = (uint32_t)(i + 1);
-	}
-	free(t->slot);
-	t->slot = s;
-	t->mask = mask;
-}
-
-/* The statistics of (key, m): found, or added empty when add. */
-static struct mstat *
-table_get(struct table *t, uint64_t key, cd_move m, bool add)
-{
-	size_t h;
-	struct mstat *s;
-
-	if (t->slot != NULL)
-		for (h = slot_hash(key, m, t->mask); t->slot[h];
-		    h = (h + 1) & t->mask) {
-			s = &t->s[t->slot[h] - 1];
-			if (s->key == key && s->move == m)
-				return s;
-		}
-	if (!add)
-		return NULL;
-	if (t->slot == NULL || 2 * (t->n + 1) > t->mask + 1)
-		table_rehash(t);
-	cli_grow(&t->s, &t->cap, t->n, sizeof(*t->s), 64);
-	s = &t->s[t->n];
-	memset(s, 0, sizeof(*s));
-	s->key = key;
-	s->move = m;
-	for (h = slot_hash(key, m, t->mask); t->slot[h]; h = (h + 1) & t->mask)
-		;
-	t->slot[h] = (uint32_t)++t->n;
-	return s;
-}
-
-static void
-table_free(struct table *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		free(t->s[i].white_name);
-		free(t->s[i].black_name);
-		free(t->s[i].event);
-	}
-	free(t->s);
-	free(t->slot);
-	free(t->seen);
-	memset(t, 0, sizeof(*t));
-}
-
-static char *
-xstrdup(const char *s)
-{
-	char *d = strdup(s != NULL ? s : "");
-
-	if (d == NULL)
-		cli_fatal("out of memory");
-	return d;
-}
-
-/* Whether the game (date d, index i) is more recent than s's latest:
- * dates compared with `?` below every digit, then the input order. */
-static bool
-more_recent(const struct mstat *s, const char *d, uint64_t i)
-{
-	int k;
-
-	if (s->index == 0)
-		return true;
-	for (k = 0; k < 10; k++) {
-		char a = d[k] == '?' ? '0' - 1 : d[k];
-		char b = s->date[k] == '?' ? '0' - 1 : s->date[k];
-
-		if (a != b)
-			return a > b;
-	}
-	return i > s->index;
-}
-
-static void
-set_latest(struct mstat *s, const char *date, uint64_t index,
-    const char *w, const char *b, const char *e)
-{
-	memcpy(s->date, date, 10);
-	s->date[10] = '\0';
-	s->index = index;
-	free(s->white_name);
-	free(s->black_name);
-	free(s->event);
-	s->white_name = xstrdup(w);
-	s->black_name = xstrdup(b);
-	s->event = xstrdup(e);
-}
-
-/* Add s's counts into t (the threads' tables into the total). */
-static void
-table_merge(struct table *t, const struct mstat *s)
-{
-	struct mstat *d = table_get(t, s->key, s->move, true);
-
-	d->games += s->games;
-	d->white += s->white;
-	d->draws += s->draws;
-	d->black += s->black;
-	d->elo_sum += s->elo_sum;
-	d->elo_n += s->elo_n;
-	d->opp_sum += s->opp_sum;
-	d->opp_n += s->opp_n;
-	d->perf_diff += s->perf_diff;
-	d->perf_n += s->perf_n;
-	d->perf_opp += s->perf_opp;
-	if (s->first_year != 0 && (d->first_year == 0 ||
-	    s->first_year < d->first_year))
-		d->first_year = s->first_year;
-	if (s->last_year > d->last_year)
-		d->last_year = s->last_year;
-	if (s->index != 0 && more_recent(d, s->date, s->index))
-		set_latest(d, s->date, s->index, s->white_name, s->black_name,
-		    s->event);
-}
 
 static void
 priv_free(void *p)
@@ -231,8 +59,8 @@ priv_free(void *p)
 	size_t i;
 
 	for (i = 0; i < t->n; i++)
-		table_merge(&total, &t->s[i]);
-	table_free(t);
+		tree_table_merge(&total, &t->s[i]);
+	tree_table_free(t);
 	free(t);
 }
 
@@ -407,7 +235,7 @@ count_game(struct cli_job *j, const cd_pgn_raw_game *raw)
 		if (past_tree(&b))
 			break;	/* no later position is near */
 		if (m != CD_MOVE_NULL && near_root(&b)) {
-			s = table_get(t, b.key, m, true);
+			s = tree_table_get(t, b.key, m, true);
 			for (k = 0; k < t->nseen; k++)
 				if (t->seen[k] == (size_t)(s - t->s))
 					break;
@@ -442,8 +270,8 @@ count_game(struct cli_job *j, const cd_pgn_raw_game *raw)
 					s->first_year = year;
 				if (year > s->last_year)
 					s->last_year = year;
-				if (more_recent(s, d, j->index))
-					set_latest(s, d, j->index,
+				if (tree_more_recent(s, d, j->index))
+					tree_set_latest(s, d, j->index,
 					    tag_or(g, "White", "?"),
 					    tag_or(g, "Black", "?"),
 					    tag_or(g, "Event", "?"));
@@ -556,7 +384,7 @@ position_rows(const cd_board *b, struct row *rows)
 		nb = cd_polyglot_find(book, book_len, cd_polyglot_key(b),
 		    &first);
 	for (i = 0; i < n; i++) {
-		const struct mstat *s = table_get(&total, b->key, moves[i],
+		const struct mstat *s = tree_table_get(&total, b->key, moves[i],
 		    false);
 		int weight = -1;
 
@@ -741,7 +569,7 @@ emit_row(struct cells *c)
 		for (k = 0; k < C_N; k++)
 			if (c->v[k] != NULL)
 				trows[ntrows].v[k] = c->v[k] == c->buf[k] ?
-				    trows[ntrows].buf[k] : xstrdup(c->v[k]);
+				    trows[ntrows].buf[k] : tree_xstrdup(c->v[k]);
 		ntrows++;
 		return;
 	}
@@ -1194,7 +1022,7 @@ main(int argc, char **argv)
 		if (opt_format == FMT_TEXT)
 			text_table();
 		free(line.data);
-		table_free(&total);
+		tree_table_free(&total);
 	}
 	cli_output_write(out.data, out.len);
 	free(out.data);
