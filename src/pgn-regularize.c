@@ -18,6 +18,7 @@
 #include "cli/games.h"
 
 static int opt_reduced, opt_verbose;
+static unsigned write_flags;	/* CD_PGN_NO_COMMENTS ... */
 static const char *opt_strip;	/* --strip-commands: names, "" for all */
 static const cd_openings *openings;	/* --openings */
 
@@ -33,6 +34,12 @@ usage(void)
 	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "                        and write them as ECO and Opening tags\n"
+	    "      --no-comments     leave out comments\n"
+	    "      --no-move-numbers leave out move numbers\n"
+	    "      --no-nags         leave out NAGs\n"
+	    "      --no-results      leave out the termination marker (the\n"
+	    "                        Result tag stays)\n"
+	    "      --no-variations   leave out variations\n"
 	    "  -r, --reduced         write the reduced export format\n"
 	    "      --strip-commands[=LIST]  remove the [%name ...] commands of\n"
 	    "                        comments (LIST: names such as clk,emt,eval;\n"
@@ -181,8 +188,7 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 		classify(j, raw);
 	if (opt_strip != NULL)
 		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
-	st = cd_pgn_write_buf(j->game, opt_reduced ? CD_PGN_REDUCED : 0,
-	    j->out);
+	st = cd_pgn_write_buf(j->game, write_flags, j->out);
 
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
@@ -197,8 +203,15 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_OPENINGS = 256, OPT_STRIP };
+	enum { OPT_OPENINGS = 256, OPT_STRIP, OPT_NO_COMMENTS,
+		OPT_NO_NAGS, OPT_NO_VARIATIONS, OPT_NO_RESULTS,
+		OPT_NO_MOVE_NUMBERS };
 	static const struct option longopts[] = {
+		{ "no-comments", no_argument, NULL, OPT_NO_COMMENTS },
+		{ "no-move-numbers", no_argument, NULL, OPT_NO_MOVE_NUMBERS },
+		{ "no-nags", no_argument, NULL, OPT_NO_NAGS },
+		{ "no-results", no_argument, NULL, OPT_NO_RESULTS },
+		{ "no-variations", no_argument, NULL, OPT_NO_VARIATIONS },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "reduced", no_argument, NULL, 'r' },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
@@ -212,11 +225,22 @@ main(int argc, char **argv)
 	    usage)) != -1) {
 		switch (c) {
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
+		case OPT_NO_COMMENTS: write_flags |= CD_PGN_NO_COMMENTS; break;
+		case OPT_NO_MOVE_NUMBERS:
+			write_flags |= CD_PGN_NO_MOVE_NUMBERS;
+			break;
+		case OPT_NO_NAGS: write_flags |= CD_PGN_NO_NAGS; break;
+		case OPT_NO_RESULTS: write_flags |= CD_PGN_NO_RESULT; break;
+		case OPT_NO_VARIATIONS:
+			write_flags |= CD_PGN_NO_VARIATIONS;
+			break;
 		case 'r': opt_reduced = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
 		}
 	}
+	if (opt_reduced)
+		write_flags |= CD_PGN_REDUCED;
 	openings = cli_openings_load(argc, argv, optind);
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;
