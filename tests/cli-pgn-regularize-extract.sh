@@ -70,7 +70,7 @@ games() {
 compare() {
 	games "$2" >"$T/a"
 	games "$3" >"$T/b"
-	awk -v label="$1" '
+	awk -v label="$1" -v allow="${ALLOW:-}" '
 	NR == FNR { a[FNR] = $0; na = FNR; next }
 	{
 		nb = FNR
@@ -79,6 +79,13 @@ compare() {
 		sub(/^[^\002]*\002/, "", m)
 		if (m ~ /[{($]/) { ann++; next }
 		if (index(a[FNR], "[Variant \"Chess960\"]")) { c960++; next }
+		if (index(allow, "setup") && index(a[FNR], "[SetUp \"1\"]")) {
+			setup++; next
+		}
+		x = a[FNR]; y = $0
+		sub(/\[Result "[^"]*"\]\001/, "", x)
+		sub(/\[Result "[^"]*"\]\001/, "", y)
+		if (index(allow, "result") && x == y) { result++; next }
 		other++
 		if (other == 1) {
 			x = a[FNR]; y = $0
@@ -89,8 +96,9 @@ compare() {
 	END {
 		if (na != nb)
 			print label ": " na " games against " nb
-		printf "%s: same %d, annotations %d, chess960 %d, other %d\n",
-		    label, same, ann, c960, other
+		printf "%s: same %d, annotations %d, chess960 %d, %sother %d\n",
+		    label, same, ann, c960, allow != "" ? allow " " \
+		    setup + result ", " : "", other
 		exit (na != nb || other > 0)
 	}' "$T/a" "$T/b" || fail "$1: pgn-regularize and pgn-extract differ"
 }
@@ -118,6 +126,38 @@ row --no-nags -- -N
 row --no-variations -- -V
 row --no-results -- --noresults
 row --no-move-numbers -- --nomovenumbers
+# tags: -R with the roster first is --tag-order; with --xroster it
+# drops SetUp and FEN too (the game no longer starts where it did),
+# which --keep-tags keeps
+printf '%s\n' Event Site Date Round White Black Result TimeControl ECO \
+    >"$T/roster"
+row --seven-tags -- -7
+row --tag-order=TimeControl,ECO -- -R"$T/roster"
+ALLOW=setup row --keep-tags=TimeControl,ECO -- -R"$T/roster" --xroster
+row --plycount --total-plycount -- --plycount --totalplycount
+row --fix-result -- --fixresulttags
+# the first plies: pgn-extract ends the game with `*` but keeps its
+# Result tag, pgn-regularize makes it `*` too; pgn-extract counts the
+# plies of a game from a FEN from move 1, pgn-regularize from the FEN
+ALLOW="result setup" row --max-plies=20 -- --plylimit 20
+# the first plies dropped: pgn-extract leaves out a game shorter than
+# that, pgn-regularize writes it from its final position; the plies of
+# a game from a FEN as with --max-plies
+for f in $FILES; do
+	"$tooldir/pgn-select" --plies=20.. "$T/$f.pgn" >"$T/$f.20"
+	"$P" -q --drop-plies=20 "$T/$f.20" >"$T/ours" 2>"$T/err"
+	"$X" -s -w79 --dropply 20 "$T/$f.20" >"$T/theirs" 2>/dev/null
+	ALLOW=setup compare "--drop-plies=20 ($f)" "$T/ours" "$T/theirs"
+done
+# no tags: the whole outputs, annotations left out
+for f in $FILES; do
+	"$P" -q --no-tags --no-comments --no-nags --no-variations \
+	    "$T/$f.pgn" >"$T/ours" 2>"$T/err"
+	"$X" -s -w79 --notags -C -N -V "$T/$f.pgn" >"$T/theirs" 2>/dev/null
+	cmp -s "$T/ours" "$T/theirs" ||
+	    fail "--no-tags ($f): pgn-regularize and pgn-extract differ"
+	echo "--no-tags ($f): $(grep -c '^$' "$T/ours") games the same"
+done
 row --no-comments --no-nags --no-variations --no-results \
     --no-move-numbers -- -C -N -V --noresults --nomovenumbers
 

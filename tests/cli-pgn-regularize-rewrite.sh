@@ -113,4 +113,142 @@ cp "$T/out" "$T/r1"
 expect 0 "$P" -r --no-comments --no-nags --no-variations "$T/in.pgn"
 cmp -s "$T/out" "$T/r1" || fail "-r with the --no options differs"
 
+# Tags.  A game with a FEN, tags beyond the roster, and one without
+cat >"$T/tags.pgn" <<'PGN'
+[Event "E"]
+[Round "1"]
+[White "W"]
+[Black "B"]
+[Result "*"]
+[Zeta "z"]
+[ECO "C20"]
+[Annotator "a"]
+[PlyCount "9"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]
+
+1. Rh8+ Kd7 (1... Ke7 2. Rh7+) 2. Rh7+ *
+
+[Event "M"]
+[Result "1-0"]
+
+1. f3 e5 2. g4 Qh4# 1-0
+
+[Event "S"]
+[Result "1-0"]
+[SetUp "1"]
+[FEN "7k/5Q2/8/8/8/8/8/K7 w - - 0 1"]
+
+1. Qg6 1-0
+PGN
+# tagsof OPTION...: the tag lines of the first game, joined by spaces
+tagsof() {
+	expect 0 "$P" "$@" "$T/tags.pgn"
+	sed -n '/^$/q;s/^\[\([^ ]*\) .*/\1/p' "$T/out" | tr '\n' ' '
+}
+R7="Event Site Date Round White Black Result"
+[ "$(tagsof)" = "$R7 Annotator ECO FEN PlyCount SetUp Zeta " ] ||
+    fail "tags: plain: $(tagsof)"
+# the roster; SetUp and FEN whatever the lists say
+[ "$(tagsof --seven-tags)" = "$R7 FEN SetUp " ] ||
+    fail "--seven-tags: $(tagsof --seven-tags)"
+[ "$(tagsof --keep-tags=Zeta,ECO)" = "$R7 ECO FEN SetUp Zeta " ] ||
+    fail "--keep-tags: $(tagsof --keep-tags=Zeta,ECO)"
+[ "$(tagsof --keep-tags=Zeta --keep-tags=ECO)" = "$R7 ECO FEN SetUp Zeta " ] ||
+    fail "--keep-tags twice"
+[ "$(tagsof --drop-tags=ECO,Zeta,FEN)" = "$R7 Annotator FEN PlyCount SetUp " ] ||
+    fail "--drop-tags: $(tagsof --drop-tags=ECO,Zeta,FEN)"
+# a roster tag dropped is written with its default
+"$P" --drop-tags=Round,White "$T/tags.pgn" | grep -q '^\[White "?"\]$' ||
+    fail "--drop-tags=White: no default"
+[ "$(tagsof --tag-order=Zeta,PlyCount,Nope)" = "$R7 Zeta PlyCount Annotator ECO FEN SetUp " ] ||
+    fail "--tag-order: $(tagsof --tag-order=Zeta,PlyCount,Nope)"
+expect 2 "$P" --keep-tags='Bad Name' "$T/tags.pgn"
+grep -q "^pgn-regularize: --keep-tags: 'Bad Name' is not a tag name" \
+    "$T/err" || fail "--keep-tags: bad name message: $(cat "$T/err")"
+# no tags: the movetext alone
+expect 0 "$P" --no-tags "$T/tags.pgn"
+cat >"$T/want" <<'OUT'
+1. Rh8+ Kd7 ( 1... Ke7 2. Rh7+ ) 2. Rh7+ *
+
+1. f3 e5 2. g4 Qh4# 1-0
+
+1. Qg6 1-0
+
+OUT
+cmp -s "$T/out" "$T/want" || fail "--no-tags"
+# ply counts: the main line, the tree; with -v the value replaced
+expect 0 "$P" -v --plycount --total-plycount "$T/tags.pgn"
+[ "$(grep -c '^\[PlyCount "3"\]$' "$T/out")" -eq 1 ] &&
+    [ "$(grep -c '^\[PlyCount "4"\]$' "$T/out")" -eq 1 ] &&
+    [ "$(grep -c '^\[TotalPlyCount "5"\]$' "$T/out")" -eq 1 ] &&
+    [ "$(grep -c '^\[TotalPlyCount "4"\]$' "$T/out")" -eq 1 ] &&
+    [ "$(grep -c '^\[PlyCount "1"\]$' "$T/out")" -eq 1 ] ||
+    fail "--plycount, --total-plycount"
+grep -q ':1:1: warning: game 1: PlyCount "9" replaced by "3"$' "$T/err" ||
+    fail "--plycount -v: $(cat "$T/err")"
+# the result from a checkmate (0-1 for 1-0) and a stalemate
+expect 0 "$P" -v --fix-result "$T/tags.pgn"
+grep -E '^\[Result|(1-0|0-1|1\/2-1\/2|\*)$' "$T/out" | tr '\n' ' ' >"$T/res"
+[ "$(cat "$T/res")" = '[Result "*"] 1. Rh8+ Kd7 ( 1... Ke7 2. Rh7+ ) 2. Rh7+ * [Result "0-1"] 1. f3 e5 2. g4 Qh4# 0-1 [Result "1/2-1/2"] 1. Qg6 1/2-1/2 ' ] ||
+    fail "--fix-result: $(cat "$T/res")"
+grep -q ':15:1: warning: game 2: result 1-0 made 0-1: the game ends in checkmate$' \
+    "$T/err" && grep -q 'warning: game 3: result 1-0 made 1/2-1/2: the game ends in stalemate$' \
+    "$T/err" || fail "--fix-result -v: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" -eq 2 ] || fail "--fix-result -v: $(cat "$T/err")"
+expect 0 "$P" "$T/tags.pgn"
+grep -q 'Qh4# 1-0$' "$T/out" || fail "without --fix-result the result changed"
+
+# Truncating: the first plies (variations of the kept moves kept, `*`
+# when moves were cut, PlyCount what is left), or the game from the
+# position after them
+expect 0 "$P" --max-plies=3 "$T/in.pgn"
+grep -v '^\[' "$T/out" >"$T/mp"
+check mp <<'OUT'
+
+{ Before. } 1. e4 $1 { Best by test. } 1... e5 ( 1... c5 $2 { Sicilian } 2. Nf3
+) 2. Nf3 *
+
+
+*
+
+OUT
+expect 0 "$P" --max-plies=3 "$T/in.pgn"
+[ "$(grep -c '^\[Result "\*"\]$' "$T/out")" -eq 2 ] ||
+    fail "--max-plies: Result tag not *"
+expect 0 "$P" --max-plies=7 "$T/in.pgn"
+grep -q 'Ba4 1-0$' "$T/out" || fail "--max-plies=7: the whole game is cut"
+expect 0 "$P" --drop-plies=3 "$T/in.pgn"
+cat >"$T/want" <<'OUT'
+[Event "Rewrites"]
+[Site "?"]
+[Date "????.??.??"]
+[Round "?"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+[Annotator "X"]
+[FEN "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"]
+[SetUp "1"]
+
+2... Nc6 { Knight. } 3. Bb5 a6 ( 3... Nf6 4. O-O ( 4. d3 ) ) 4. Ba4 1-0
+
+OUT
+"$P" --drop-plies=3 "$T/in.pgn" | sed -n 1,13p | cmp -s - "$T/want" ||
+    fail "--drop-plies=3: $(cat "$T/out")"
+# beyond the end: the final position, no move; from a FEN, counted
+# from it; PlyCount made what is left
+expect 0 "$P" --drop-plies=30 "$T/in.pgn"
+grep -q '^\[FEN "r1bqkbnr/1ppp1ppp/p1n5/4p3/B3P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 1 4"\]$' \
+    "$T/out" || fail "--drop-plies=30: not the final position"
+expect 0 "$P" --drop-plies=1 --max-plies=1 "$T/tags.pgn"
+grep -q '^1\.\.\. Kd7 ( 1\.\.\. Ke7 2\. Rh7+ ) \*$' "$T/out" &&
+    grep -q '^\[FEN "4k2R/8/8/8/8/8/8/4K3 b - - 1 1"\]$' "$T/out" &&
+    grep -q '^\[PlyCount "1"\]$' "$T/out" ||
+    fail "--drop-plies=1 --max-plies=1 from a FEN: $(cat "$T/out")"
+expect 2 "$P" --max-plies=0 "$T/in.pgn"
+grep -q "^pgn-regularize: --max-plies: '0' is not a number of plies above 0" \
+    "$T/err" || fail "--max-plies=0 message: $(cat "$T/err")"
+expect 2 "$P" --drop-plies=-1 "$T/in.pgn"
+
 exit $status

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rewrite.h: what pgn-regularize changes in a game at a user's asking
+ * (src/cli/rewrite.c): its tags by lists of names, its tag section
+ * reordered or left out of the text written, ply counts, and the
+ * result from the final position.
+ */
+#ifndef CD_REWRITE_H
+#define CD_REWRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chessdata.h"
+
+/* A list of tag names, from a comma-separated option value. */
+struct cli_names {
+	char **v;
+	size_t n, cap;
+};
+
+/* Add the names of list (comma-separated; empty names skipped) to l;
+ * a usage error (exit 2) for a name that is no PGN symbol. */
+void cli_names_add(struct cli_names *l, const char *list,
+    const char *option);
+/* The index of name (len bytes) in l, or -1. */
+long cli_names_find(const struct cli_names *l, const char *name,
+    size_t len);
+
+/* Whether name (len bytes) is one of the seven tag roster's. */
+bool cli_tag_is_roster(const char *name, size_t len);
+
+/* Remove the tags of g that are not of the roster or in keep (NULL:
+ * the roster alone; a game with a FEN tag keeps its Variant); or
+ * those in drop. */
+void cli_tags_keep(cd_game *g, const struct cli_names *keep);
+void cli_tags_drop(cd_game *g, const struct cli_names *drop);
+
+/* In the export text of one game at b->data[from..b->len): the tag
+ * lines after the roster's named in order first, in its order, the
+ * others after them as they are. */
+void cli_tags_order(cd_buf *b, size_t from, const struct cli_names *order);
+/* The same text without its tag section (and the empty line after
+ * it). */
+void cli_tags_none(cd_buf *b, size_t from);
+
+/* The plies of g's main line; of its whole tree with all. */
+unsigned long cli_game_plies(const cd_game *g, bool all);
+
+/* With the final position of g's main line a checkmate or a
+ * stalemate, the result it gives when g has another one (set as the
+ * termination marker and Result tag); the result g had, and *why
+ * ("checkmate", "stalemate") when changed, NULL otherwise. */
+cd_pgn_result cli_result_fix(cd_game *g, const char **why);
+
+/* Make dst a copy of src (tags, comments, NAGs, variations) that
+ * starts at ply `from` of its main line (the position there given by
+ * SetUp and FEN tags; what stood before it left out) and keeps at most
+ * max plies of it (0: all) and the variations of those; the result
+ * `*` when moves were cut at the end; a PlyCount tag made the count of
+ * what is left. */
+void cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
+    unsigned long max);
+#endif
