@@ -25,6 +25,8 @@ static int opt_seven, opt_no_tags, opt_plycount, opt_total_plycount,
 static struct cli_names keep_tags, drop_tags, tag_order;
 static bool rewrite_tags_on;	/* one of them asked for */
 static unsigned long opt_max_plies, opt_drop_plies;
+static unsigned opt_comments;	/* CLI_CUT_FEN_COMMENTS ... */
+static int opt_hash_tag;
 
 /* A thread's state, kept between games (job->priv). */
 struct thread {
@@ -71,10 +73,15 @@ usage(void)
 	    "      --drop-plies=N    start the game after its first N plies\n"
 	    "                        (from a FEN)\n"
 	    "      --max-plies=N     keep the first N plies of the main line\n"
+	    "Comments:\n"
+	    "      --fen-comments    the FEN after every move as a comment\n"
+	    "      --final-fen       the final FEN, quoted, as a comment\n"
+	    "      --hash-comments   the Polyglot key after every move\n"
 	    "Tags:\n"
 	    "      --drop-tags=LIST  remove the tags named (comma-separated)\n"
 	    "      --fix-result      the result from a final checkmate or\n"
 	    "                        stalemate\n"
+	    "      --hash-tag        add a PolyglotKey tag (the final position)\n"
 	    "      --keep-tags=LIST  keep only the roster and the tags named\n"
 	    "      --no-tags         write no tag section\n"
 	    "      --plycount        add a PlyCount tag (main line plies)\n"
@@ -259,6 +266,18 @@ rewrite_tags(struct cli_job *j, const cd_pgn_raw_game *raw)
 		count_tag(j, raw, "PlyCount", cli_game_plies(g, false));
 	if (opt_total_plycount)
 		count_tag(j, raw, "TotalPlyCount", cli_game_plies(g, true));
+	if (opt_hash_tag) {
+		cd_board b;
+		char v[24];
+		int len;
+
+		cd_game_end_position(g, &b);
+		len = snprintf(v, sizeof(v), "%016llx",
+		    (unsigned long long)cd_polyglot_key(&b));
+		if (cd_game_add_tag(g, "PolyglotKey", 11, v, (size_t)len) !=
+		    CD_OK)
+			cli_fatal("out of memory");
+	}
 }
 
 /* Write one game that parsed; NULL, or why it is rejected. */
@@ -273,12 +292,13 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 		classify(j, raw);
 	if (opt_strip != NULL)
 		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
-	if (opt_max_plies > 0 || opt_drop_plies > 0) {
+	if (opt_max_plies > 0 || opt_drop_plies > 0 || opt_comments != 0) {
 		struct thread *t = thread_of(j);
 
 		if (t->cut == NULL && (t->cut = cd_game_new()) == NULL)
 			cli_fatal("out of memory");
-		cli_game_cut(t->cut, j->game, opt_drop_plies, opt_max_plies);
+		cli_game_cut(t->cut, j->game, opt_drop_plies, opt_max_plies,
+		    opt_comments);
 		j->game = t->cut;	/* (until the end of this call) */
 	}
 	if (rewrite_tags_on)
@@ -322,11 +342,16 @@ main(int argc, char **argv)
 		OPT_NO_NAGS, OPT_NO_VARIATIONS, OPT_NO_RESULTS,
 		OPT_NO_MOVE_NUMBERS, OPT_SEVEN, OPT_KEEP_TAGS, OPT_DROP_TAGS,
 		OPT_TAG_ORDER, OPT_NO_TAGS, OPT_PLYCOUNT, OPT_TOTAL_PLYCOUNT,
-		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES };
+		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES, OPT_FEN_COMMENTS,
+		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS };
 	static const struct option longopts[] = {
 		{ "drop-plies", required_argument, NULL, OPT_DROP_PLIES },
 		{ "drop-tags", required_argument, NULL, OPT_DROP_TAGS },
+		{ "fen-comments", no_argument, NULL, OPT_FEN_COMMENTS },
+		{ "final-fen", no_argument, NULL, OPT_FINAL_FEN },
 		{ "fix-result", no_argument, NULL, OPT_FIX_RESULT },
+		{ "hash-comments", no_argument, NULL, OPT_HASH_COMMENTS },
+		{ "hash-tag", no_argument, NULL, OPT_HASH_TAG },
 		{ "keep-tags", required_argument, NULL, OPT_KEEP_TAGS },
 		{ "max-plies", required_argument, NULL, OPT_MAX_PLIES },
 		{ "no-comments", no_argument, NULL, OPT_NO_COMMENTS },
@@ -375,6 +400,12 @@ main(int argc, char **argv)
 		case OPT_PLYCOUNT: opt_plycount = 1; break;
 		case OPT_TOTAL_PLYCOUNT: opt_total_plycount = 1; break;
 		case OPT_FIX_RESULT: opt_fix_result = 1; break;
+		case OPT_FEN_COMMENTS: opt_comments |= CLI_CUT_FEN_COMMENTS; break;
+		case OPT_HASH_COMMENTS:
+			opt_comments |= CLI_CUT_KEY_COMMENTS;
+			break;
+		case OPT_FINAL_FEN: opt_comments |= CLI_CUT_FINAL_FEN; break;
+		case OPT_HASH_TAG: opt_hash_tag = 1; break;
 		case OPT_MAX_PLIES:
 			opt_max_plies = plies_arg("--max-plies", optarg, 1);
 			break;
@@ -388,8 +419,14 @@ main(int argc, char **argv)
 	}
 	if (opt_reduced)
 		write_flags |= CD_PGN_REDUCED;
+	/* the comments added are written, the game's not */
+	if (opt_comments != 0 && (write_flags & CD_PGN_NO_COMMENTS)) {
+		write_flags &= ~(unsigned)CD_PGN_NO_COMMENTS;
+		opt_comments |= CLI_CUT_NO_COMMENTS;
+	}
 	rewrite_tags_on = opt_fix_result || opt_seven || keep_tags.n > 0 ||
-	    drop_tags.n > 0 || opt_plycount || opt_total_plycount;
+	    drop_tags.n > 0 || opt_plycount || opt_total_plycount ||
+	    opt_hash_tag;
 	openings = cli_openings_load(argc, argv, optind);
 	cli_games.opts.lang = cli_opts.lang;
 	cli_games.opts.flags = opt_reduced ? CD_PGN_PARSE_NO_NULL_MAIN : 0;

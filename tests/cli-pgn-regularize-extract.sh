@@ -86,6 +86,13 @@ compare() {
 		sub(/\[Result "[^"]*"\]\001/, "", x)
 		sub(/\[Result "[^"]*"\]\001/, "", y)
 		if (index(allow, "result") && x == y) { result++; next }
+		# the same tokens, lines filled otherwise (a comment
+		# added after every move: all games have one)
+		x = a[FNR]; y = $0
+		gsub(/\001/, " ", x); gsub(/\001/, " ", y)
+		gsub(/\( /, "(", x); gsub(/ \)/, ")", x)
+		gsub(/  +/, " ", x); gsub(/  +/, " ", y)
+		if (index(allow, "fill") && x == y) { fill++; next }
 		other++
 		if (other == 1) {
 			x = a[FNR]; y = $0
@@ -98,7 +105,7 @@ compare() {
 			print label ": " na " games against " nb
 		printf "%s: same %d, annotations %d, chess960 %d, %sother %d\n",
 		    label, same, ann, c960, allow != "" ? allow " " \
-		    setup + result ", " : "", other
+		    setup + result + fill ", " : "", other
 		exit (na != nb || other > 0)
 	}' "$T/a" "$T/b" || fail "$1: pgn-regularize and pgn-extract differ"
 }
@@ -149,6 +156,14 @@ for f in $FILES; do
 	"$X" -s -w79 --dropply 20 "$T/$f.20" >"$T/theirs" 2>/dev/null
 	ALLOW=setup compare "--drop-plies=20 ($f)" "$T/ours" "$T/theirs"
 done
+# comments after every move, and the final FEN: the same tokens (the
+# Polyglot keys of --hash-comments are pgn-extract's --hashcomments)
+ALLOW=fill row --no-comments --no-nags --no-variations --fen-comments -- \
+    -C -N -V --fencomments
+ALLOW=fill row --no-comments --no-nags --no-variations --hash-comments -- \
+    -C -N -V --hashcomments
+ALLOW=fill row --no-comments --no-nags --no-variations --final-fen -- \
+    -C -N -V -F
 # no tags: the whole outputs, annotations left out
 for f in $FILES; do
 	"$P" -q --no-tags --no-comments --no-nags --no-variations \

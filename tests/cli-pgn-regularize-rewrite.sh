@@ -251,4 +251,35 @@ grep -q "^pgn-regularize: --max-plies: '0' is not a number of plies above 0" \
     "$T/err" || fail "--max-plies=0 message: $(cat "$T/err")"
 expect 2 "$P" --drop-plies=-1 "$T/in.pgn"
 
+# Positions as comments: the FEN or the Polyglot key (the published
+# keys of the start, of 1. e4, 1... e5 and 1... d5) after every move, variations
+# too, after the game's own comments; the final FEN, quoted; the key of
+# the final position as a tag
+printf '[Event "x"]\n\n1. e4 {c} e5 (1... d5) *\n\n[Event "y"]\n\n*\n' \
+    >"$T/pos.pgn"
+expect 0 "$P" --hash-comments --fen-comments --final-fen "$T/pos.pgn"
+grep -v '^\[' "$T/out" >"$T/pos"
+check pos <<'OUT'
+
+1. e4 { c } { rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 }
+{ 823c9b50fd114196 } 1... e5 { rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR
+w KQkq e6 0 2 } { 844931a6ef4b9a0 }
+{ "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2" } ( 1... d5
+{ rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2 }
+{ 756b94461c50fb0 } ) *
+
+
+*
+
+OUT
+# with --no-comments the game's comments go, those added stay
+expect 0 "$P" --no-comments --fen-comments "$T/pos.pgn"
+grep -q '{ c }' "$T/out" && fail "--no-comments --fen-comments: { c } kept"
+[ "$(grep -o '{ [^}]* }' "$T/out" | wc -l)" -eq 3 ] ||
+    fail "--no-comments --fen-comments: $(cat "$T/out")"
+expect 0 "$P" --hash-tag "$T/pos.pgn"
+grep -q '^\[PolyglotKey "0844931a6ef4b9a0"\]$' "$T/out" &&
+    grep -q '^\[PolyglotKey "463b96181691fc9c"\]$' "$T/out" ||
+    fail "--hash-tag: $(cat "$T/out")"
+
 exit $status

@@ -224,12 +224,15 @@ cli_result_fix(cd_game *g, const char **why)
 	return r;
 }
 
-/* Copy the notes from note i on to where dst's cursor stands. */
+/* Copy the notes from note i on to where dst's cursor stands (none
+ * with CLI_CUT_NO_COMMENTS in what). */
 static cd_status
-copy_notes(cd_game *dst, const cd_game *src, uint32_t i)
+copy_notes(cd_game *dst, const cd_game *src, uint32_t i, unsigned what)
 {
 	cd_status st = CD_OK;
 
+	if (what & CLI_CUT_NO_COMMENTS)
+		return CD_OK;
 	for (; i != 0 && st == CD_OK; i = src->notes[i].next) {
 		const cd_game_note *nt = &src->notes[i];
 		const char *s = cd_game_str(src, nt->text);
@@ -244,7 +247,7 @@ copy_notes(cd_game *dst, const cd_game *src, uint32_t i)
 /* Copy node n of src (what stands before it, the move, its NAGs and
  * notes) after dst's cursor. */
 static cd_status
-copy_move(cd_game *dst, const cd_game *src, uint32_t n)
+copy_move(cd_game *dst, const cd_game *src, uint32_t n, unsigned what)
 {
 	const cd_game_node *nd = &src->nodes[n];
 	cd_status st = CD_OK;
@@ -254,20 +257,48 @@ copy_move(cd_game *dst, const cd_game *src, uint32_t n)
 	    k = cd_game_nag_before_next(src, n, k))
 		st = cd_game_add_nag(dst, k);
 	if (st == CD_OK)
-		st = copy_notes(dst, src, nd->before);
+		st = copy_notes(dst, src, nd->before, what);
 	if (st == CD_OK)
 		st = cd_game_add_move(dst, nd->move, NULL);
 	for (k = cd_game_nag_next(src, n, -1); k >= 0 && st == CD_OK;
 	    k = cd_game_nag_next(src, n, k))
 		st = cd_game_add_nag(dst, k);
 	if (st == CD_OK)
-		st = copy_notes(dst, src, nd->after);
+		st = copy_notes(dst, src, nd->after, what);
+	return st;
+}
+
+/* The comments of what (CLI_CUT_FEN_COMMENTS ...) on the position
+ * where dst's cursor stands, added there. */
+static cd_status
+position_comments(cd_game *dst, unsigned what)
+{
+	const cd_board *b = cd_game_board(dst);
+	char buf[CD_FEN_MAX + 2];
+	cd_status st = CD_OK;
+	size_t len;
+
+	if (what & CLI_CUT_FEN_COMMENTS) {
+		len = cd_fen_write(b, buf);
+		st = cd_game_add_comment(dst, buf, len, NULL);
+	}
+	if ((what & CLI_CUT_KEY_COMMENTS) && st == CD_OK) {
+		len = (size_t)snprintf(buf, sizeof(buf), "%llx",
+		    (unsigned long long)cd_polyglot_key(b));
+		st = cd_game_add_comment(dst, buf, len, NULL);
+	}
+	if ((what & CLI_CUT_FINAL_FEN) && st == CD_OK) {
+		buf[0] = '"';
+		len = cd_fen_write(b, buf + 1);
+		buf[len + 1] = '"';
+		st = cd_game_add_comment(dst, buf, len + 2, NULL);
+	}
 	return st;
 }
 
 void
 cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
-    unsigned long max)
+    unsigned long max, unsigned what)
 {
 	/* the variations open: the move they are alternatives to, and
 	 * the first move of the one being copied */
@@ -298,7 +329,7 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 		    k = cd_game_nag_next(src, 0, k))
 			st = cd_game_add_nag(dst, k);
 		if (st == CD_OK)
-			st = copy_notes(dst, src, src->nodes[0].after);
+			st = copy_notes(dst, src, src->nodes[0].after, what);
 	}
 	while (st == CD_OK) {
 		if (n == 0 || (depth == 0 && max > 0 && left == 0)) {
@@ -320,7 +351,11 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 			}
 			continue;
 		}
-		st = copy_move(dst, src, n);
+		st = copy_move(dst, src, n, what);
+		if (st == CD_OK && (what & (CLI_CUT_FEN_COMMENTS |
+		    CLI_CUT_KEY_COMMENTS)))
+			st = position_comments(dst, what &
+			    (CLI_CUT_FEN_COMMENTS | CLI_CUT_KEY_COMMENTS));
 		if (depth == 0)
 			left--;
 		if (src->nodes[n].var != 0 && st == CD_OK) {
@@ -334,6 +369,10 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 		n = src->nodes[n].next;
 	}
 	free(stack);
+	/* (none in a game without moves, as with pgn-extract -F) */
+	if (st == CD_OK && (what & CLI_CUT_FINAL_FEN) &&
+	    dst->nodes[0].next != 0)
+		st = position_comments(dst, CLI_CUT_FINAL_FEN);
 	if (st == CD_ERR_NOMEM)
 		cli_fatal("out of memory");
 	/* (the moves of a game that parsed are legal where they stand:

@@ -53,12 +53,23 @@ unsigned long cli_game_plies(const cd_game *g, bool all);
  * ("checkmate", "stalemate") when changed, NULL otherwise. */
 cd_pgn_result cli_result_fix(cd_game *g, const char **why);
 
+/* What cli_game_cut adds as comments. */
+enum {
+	CLI_CUT_FEN_COMMENTS = 1 << 0,	/* the FEN after every move */
+	CLI_CUT_KEY_COMMENTS = 1 << 1,	/* its Polyglot key, hex */
+	CLI_CUT_FINAL_FEN = 1 << 2,	/* the final FEN, quoted, after the
+					 * main line (when it has a move) */
+	CLI_CUT_NO_COMMENTS = 1 << 3	/* the game's own comments left
+					 * out */
+};
+
 /* Make dst a copy of src (tags, comments, NAGs, variations) that
  * starts at ply `from` of its main line (the position there given by
  * SetUp and FEN tags; what stood before it left out) and keeps at most
  * max plies of it (0: all) and the variations of those; the result
  * `*` when moves were cut at the end; a PlyCount tag made the count of
- * what is left. */
+ * what is left; the comments of what (CLI_CUT_*) added after the
+ * game's own. */
 void cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
-    unsigned long max);
+    unsigned long max, unsigned what);
 #endif
