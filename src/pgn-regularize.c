@@ -27,11 +27,15 @@ static bool rewrite_tags_on;	/* one of them asked for */
 static unsigned long opt_max_plies, opt_drop_plies;
 static unsigned opt_comments;	/* CLI_CUT_FEN_COMMENTS ... */
 static int opt_hash_tag;
+static bool opt_split, opt_split_position;	/* --split-variations */
 
 /* A thread's state, kept between games (job->priv). */
 struct thread {
 	cd_game_walk walk;	/* -v: the replay of check_result */
 	cd_game *cut;		/* --max-plies, --drop-plies: the game cut */
+	cd_game *line;		/* --split-variations: a line */
+	uint32_t *lines;	/* the first moves of the lines */
+	size_t lines_cap;
 };
 
 static struct thread *
@@ -73,6 +77,9 @@ usage(void)
 	    "      --drop-plies=N    start the game after its first N plies\n"
 	    "                        (from a FEN)\n"
 	    "      --max-plies=N     keep the first N plies of the main line\n"
+	    "      --split-variations[=position|start]  write each line as a\n"
+	    "                        game: a variation from its position (a\n"
+	    "                        FEN), or from the start\n"
 	    "Comments:\n"
 	    "      --fen-comments    the FEN after every move as a comment\n"
 	    "      --final-fen       the final FEN, quoted, as a comment\n"
@@ -168,6 +175,8 @@ thread_free(void *p)
 
 	cd_game_walk_free(&t->walk);
 	cd_game_free(t->cut);
+	cd_game_free(t->line);
+	free(t->lines);
 	free(t);
 }
 
@@ -280,12 +289,55 @@ rewrite_tags(struct cli_job *j, const cd_pgn_raw_game *raw)
 	}
 }
 
+/* Write j->game with the rewrites of its tags; its status. */
+static cd_status
+write_game(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	cd_status st;
+	size_t from = j->out->len;
+
+	if (rewrite_tags_on)
+		rewrite_tags(j, raw);
+	st = cd_pgn_write_buf(j->game, write_flags, j->out);
+	if (st == CD_OK && tag_order.n > 0)
+		cli_tags_order(j->out, from, &tag_order);
+	if (st == CD_OK && opt_no_tags)
+		cli_tags_none(j->out, from);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st == CD_OK && opt_verbose)
+		check_result(j, raw);
+	return st;
+}
+
+/* --split-variations: each line of j->game as a game; the first
+ * status that is not CD_OK. */
+static cd_status
+write_lines(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	struct thread *t = thread_of(j);
+	cd_game *g = j->game;
+	cd_status st = CD_OK;
+	size_t n, i;
+
+	if (t->line == NULL && (t->line = cd_game_new()) == NULL)
+		cli_fatal("out of memory");
+	n = cli_game_lines(g, &t->lines, &t->lines_cap);
+	for (i = 0; i < n && st == CD_OK; i++) {
+		cli_game_line(t->line, g, t->lines[i], opt_split_position,
+		    0);
+		j->game = t->line;
+		st = write_game(j, raw);
+		j->game = g;
+	}
+	return st;
+}
+
 /* Write one game that parsed; NULL, or why it is rejected. */
 static const char *
 regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	cd_status st;
-	size_t from = j->out->len;
 	cd_game *parsed = j->game;
 
 	if (openings != NULL)
@@ -301,18 +353,7 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 		    opt_comments);
 		j->game = t->cut;	/* (until the end of this call) */
 	}
-	if (rewrite_tags_on)
-		rewrite_tags(j, raw);
-	st = cd_pgn_write_buf(j->game, write_flags, j->out);
-	if (st == CD_OK && tag_order.n > 0)
-		cli_tags_order(j->out, from, &tag_order);
-	if (st == CD_OK && opt_no_tags)
-		cli_tags_none(j->out, from);
-
-	if (st == CD_ERR_NOMEM)
-		cli_fatal("out of memory");
-	if (st == CD_OK && opt_verbose)
-		check_result(j, raw);
+	st = opt_split ? write_lines(j, raw) : write_game(j, raw);
 	j->game = parsed;
 	/* (an error is not reachable from the parser: it rejects null
 	 * moves in the main line of the reduced form) */
@@ -343,7 +384,7 @@ main(int argc, char **argv)
 		OPT_NO_MOVE_NUMBERS, OPT_SEVEN, OPT_KEEP_TAGS, OPT_DROP_TAGS,
 		OPT_TAG_ORDER, OPT_NO_TAGS, OPT_PLYCOUNT, OPT_TOTAL_PLYCOUNT,
 		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES, OPT_FEN_COMMENTS,
-		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS };
+		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS, OPT_SPLIT };
 	static const struct option longopts[] = {
 		{ "drop-plies", required_argument, NULL, OPT_DROP_PLIES },
 		{ "drop-tags", required_argument, NULL, OPT_DROP_TAGS },
@@ -358,6 +399,7 @@ main(int argc, char **argv)
 		{ "no-tags", no_argument, NULL, OPT_NO_TAGS },
 		{ "plycount", no_argument, NULL, OPT_PLYCOUNT },
 		{ "seven-tags", no_argument, NULL, OPT_SEVEN },
+		{ "split-variations", optional_argument, NULL, OPT_SPLIT },
 		{ "tag-order", required_argument, NULL, OPT_TAG_ORDER },
 		{ "total-plycount", no_argument, NULL, OPT_TOTAL_PLYCOUNT },
 		{ "no-move-numbers", no_argument, NULL, OPT_NO_MOVE_NUMBERS },
@@ -406,6 +448,14 @@ main(int argc, char **argv)
 			break;
 		case OPT_FINAL_FEN: opt_comments |= CLI_CUT_FINAL_FEN; break;
 		case OPT_HASH_TAG: opt_hash_tag = 1; break;
+		case OPT_SPLIT:
+			opt_split = true;
+			if (optarg == NULL || strcmp(optarg, "position") == 0)
+				opt_split_position = true;
+			else if (strcmp(optarg, "start") != 0)
+				cli_usage_error("--split-variations: '%s' is "
+				    "neither position nor start", optarg);
+			break;
 		case OPT_MAX_PLIES:
 			opt_max_plies = plies_arg("--max-plies", optarg, 1);
 			break;

@@ -164,6 +164,9 @@ ALLOW=fill row --no-comments --no-nags --no-variations --hash-comments -- \
     -C -N -V --hashcomments
 ALLOW=fill row --no-comments --no-nags --no-variations --final-fen -- \
     -C -N -V -F
+# each line a game of its own (pgn-extract leaves an empty line after
+# a comment before the first move)
+ALLOW=fill row --split-variations=start -- --splitvariants
 # no tags: the whole outputs, annotations left out
 for f in $FILES; do
 	"$P" -q --no-tags --no-comments --no-nags --no-variations \

@@ -282,4 +282,46 @@ grep -q '^\[PolyglotKey "0844931a6ef4b9a0"\]$' "$T/out" &&
     grep -q '^\[PolyglotKey "463b96181691fc9c"\]$' "$T/out" ||
     fail "--hash-tag: $(cat "$T/out")"
 
+# Each line a game: the main line, then each variation in the order
+# written (a variation's own after it), from its position or from the
+# start; `*` for a variation
+expect 0 "$P" --split-variations "$T/in.pgn"
+[ "$(grep -c '^\[Event ' "$T/out")" -eq 5 ] || fail "--split-variations: games"
+grep -v '^\[[SDRWB]' "$T/out" >"$T/split"
+check split <<'OUT'
+[Event "Rewrites"]
+[Annotator "X"]
+
+{ Before. } 1. e4 $1 { Best by test. } 1... e5 2. Nf3 Nc6 { Knight. } 3. Bb5 a6
+4. Ba4 1-0
+
+[Event "Rewrites"]
+[Annotator "X"]
+[FEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"]
+
+1... c5 $2 { Sicilian } 2. Nf3 *
+
+[Event "Rewrites"]
+[Annotator "X"]
+[FEN "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"]
+
+3... Nf6 4. O-O *
+
+[Event "Rewrites"]
+[Annotator "X"]
+[FEN "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"]
+
+4. d3 *
+
+[Event "Empty"]
+
+*
+
+OUT
+expect 0 "$P" --split-variations=start "$T/in.pgn"
+grep -q '^{ Before\. } 1\. e4 \$1 { Best by test\. } 1\.\.\. e5 2\. Nf3 Nc6 { Knight\. } 3\. Bb5$' \
+    "$T/out" && grep -q '^Nf6 4\. d3 \*$' "$T/out" ||
+    fail "--split-variations=start: $(cat "$T/out")"
+expect 2 "$P" --split-variations=middle "$T/in.pgn"
+
 exit $status

@@ -389,3 +389,89 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 			cli_fatal("out of memory");
 	}
 }
+
+void
+cli_game_line(cd_game *dst, const cd_game *src, uint32_t v,
+    bool from_position, unsigned what)
+{
+	uint32_t *path = NULL, p, n;
+	size_t np = 0, cap = 0, i;
+	cd_board b = src->start;
+	cd_status st = CD_OK;
+	int k;
+
+	cd_game_clear(dst);
+	for (i = 0; i < src->ntags && st == CD_OK; i++) {
+		const cd_game_tag *t = &src->tags[i];
+
+		st = cd_game_add_tag(dst, cd_game_str(src, t->name),
+		    t->name_len, cd_game_str(src, t->value), t->value_len);
+	}
+	/* the moves that lead to v, last first */
+	for (p = src->nodes[v].parent; p != 0; p = src->nodes[p].parent) {
+		cli_grow(&path, &cap, np, sizeof(*path), 64);
+		path[np++] = p;
+	}
+	if (from_position && np > 0) {
+		for (i = np; i-- > 0;)
+			cd_board_make(&b, src->nodes[path[i]].move);
+		if (st == CD_OK)
+			st = cd_game_set_start(dst, &b);
+		np = 0;
+	} else if (st == CD_OK) {
+		st = cd_game_setup(dst, NULL);
+		for (k = cd_game_nag_next(src, 0, -1); k >= 0 && st == CD_OK;
+		    k = cd_game_nag_next(src, 0, k))
+			st = cd_game_add_nag(dst, k);
+		if (st == CD_OK)
+			st = copy_notes(dst, src, src->nodes[0].after, what);
+	}
+	for (i = np; i-- > 0 && st == CD_OK;)
+		st = copy_move(dst, src, path[i], what);
+	for (n = v; n != 0 && st == CD_OK; n = src->nodes[n].next)
+		st = copy_move(dst, src, n, what);
+	free(path);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	cd_game_set_result(dst, src->nodes[v].parent == 0 &&
+	    v == src->nodes[0].next ? src->result : CD_PGN_RESULT_UNKNOWN);
+}
+
+size_t
+cli_game_lines(const cd_game *g, uint32_t **out, size_t *cap)
+{
+	struct frame { uint32_t n, v; } *stack = NULL;
+	size_t depth = 0, scap = 0, nout = 0;
+
+	cli_grow(out, cap, nout, sizeof(**out), 16);
+	(*out)[nout++] = g->nodes[0].next;
+	if (g->nodes[0].next != 0) {
+		cli_grow(&stack, &scap, depth, sizeof(*stack), 16);
+		stack[depth].n = g->nodes[0].next;
+		stack[depth++].v = 0;
+	}
+	while (depth > 0) {
+		size_t top = depth - 1;
+		uint32_t n = stack[top].n, v;
+
+		if (n == 0) {
+			depth--;
+			continue;
+		}
+		v = stack[top].v == 0 ? g->nodes[n].var :
+		    g->nodes[stack[top].v].var_next;
+		if (v != 0) {
+			stack[top].v = v;
+			cli_grow(out, cap, nout, sizeof(**out), 16);
+			(*out)[nout++] = v;
+			cli_grow(&stack, &scap, depth, sizeof(*stack), 16);
+			stack[depth].n = v;
+			stack[depth++].v = 0;
+			continue;
+		}
+		stack[top].n = g->nodes[n].next;
+		stack[top].v = 0;
+	}
+	free(stack);
+	return nout;
+}

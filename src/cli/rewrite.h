@@ -72,4 +72,19 @@ enum {
  * game's own. */
 void cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
     unsigned long max, unsigned what);
+/* The first moves of g's lines, into (*out)[0..) (room grown as
+ * cli_grow does, *cap its size): the main line's first (0 when it has
+ * none), then each variation's, in the order they are written (a
+ * variation's own ones after it); their count. */
+size_t cli_game_lines(const cd_game *g, uint32_t **out, size_t *cap);
+
+/* Make dst the line of src whose first move is v, as a game of its own
+ * without variations: its tags, and from the start position the moves
+ * that lead to v (what stood before the first move too), or, with
+ * from_position, the position they reach (SetUp and FEN tags); then
+ * the line.  The result that of src for the main line, `*` for a
+ * variation.  what: CLI_CUT_NO_COMMENTS or 0. */
+void cli_game_line(cd_game *dst, const cd_game *src, uint32_t v,
+    bool from_position, unsigned what);
+
 #endif
