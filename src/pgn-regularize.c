@@ -66,6 +66,8 @@ usage(void)
 	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "                        and write them as ECO and Opening tags\n"
+	    "      --notation=NAME   write the moves in san (the default), lan\n"
+	    "                        (e2e4), hlan (e2-e4), elan (Ng1f3) or uci\n"
 	    "      --no-comments     leave out comments\n"
 	    "      --no-move-numbers leave out move numbers\n"
 	    "      --no-nags         leave out NAGs\n"
@@ -360,6 +362,23 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return st == CD_OK ? NULL : cd_strerror(st);
 }
 
+/* The writer's flag of a --notation value. */
+static unsigned
+notation_arg(const char *arg)
+{
+	static const struct { const char *name; unsigned flag; } n[] = {
+		{ "san", 0 }, { "lan", CD_PGN_LAN }, { "hlan", CD_PGN_HLAN },
+		{ "elan", CD_PGN_ELAN }, { "uci", CD_PGN_UCI }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		if (strcmp(arg, n[i].name) == 0)
+			return n[i].flag;
+	cli_usage_error("--notation: '%s' is none of san, lan, hlan, elan, "
+	    "uci", arg);
+}
+
 /* The value of a ply count option, at least min. */
 static unsigned long
 plies_arg(const char *option, const char *arg, unsigned long min)
@@ -384,7 +403,8 @@ main(int argc, char **argv)
 		OPT_NO_MOVE_NUMBERS, OPT_SEVEN, OPT_KEEP_TAGS, OPT_DROP_TAGS,
 		OPT_TAG_ORDER, OPT_NO_TAGS, OPT_PLYCOUNT, OPT_TOTAL_PLYCOUNT,
 		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES, OPT_FEN_COMMENTS,
-		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS, OPT_SPLIT };
+		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS, OPT_SPLIT,
+		OPT_NOTATION };
 	static const struct option longopts[] = {
 		{ "drop-plies", required_argument, NULL, OPT_DROP_PLIES },
 		{ "drop-tags", required_argument, NULL, OPT_DROP_TAGS },
@@ -406,6 +426,7 @@ main(int argc, char **argv)
 		{ "no-nags", no_argument, NULL, OPT_NO_NAGS },
 		{ "no-results", no_argument, NULL, OPT_NO_RESULTS },
 		{ "no-variations", no_argument, NULL, OPT_NO_VARIATIONS },
+		{ "notation", required_argument, NULL, OPT_NOTATION },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "reduced", no_argument, NULL, 'r' },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
@@ -448,6 +469,10 @@ main(int argc, char **argv)
 			break;
 		case OPT_FINAL_FEN: opt_comments |= CLI_CUT_FINAL_FEN; break;
 		case OPT_HASH_TAG: opt_hash_tag = 1; break;
+		case OPT_NOTATION:
+			write_flags &= ~(unsigned)CD_PGN_NOTATION_MASK;
+			write_flags |= notation_arg(optarg);
+			break;
 		case OPT_SPLIT:
 			opt_split = true;
 			if (optarg == NULL || strcmp(optarg, "position") == 0)

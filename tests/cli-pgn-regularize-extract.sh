@@ -85,6 +85,8 @@ compare() {
 		x = a[FNR]; y = $0
 		sub(/\[Result "[^"]*"\]\001/, "", x)
 		sub(/\[Result "[^"]*"\]\001/, "", y)
+		sub(/\[PlyCount "[^"]*"\]\001/, "", x)
+		sub(/\[PlyCount "[^"]*"\]\001/, "", y)
 		if (index(allow, "result") && x == y) { result++; next }
 		# the same tokens, lines filled otherwise (a comment
 		# added after every move: all games have one)
@@ -122,7 +124,8 @@ row() {
 		# shellcheck disable=SC2086
 		"$P" -q $o "$T/$f.pgn" >"$T/ours" 2>"$T/err"
 		[ $? -le 1 ] || fail "$o: $f: exit status"
-		"$X" -s -w79 "$@" "$T/$f.pgn" >"$T/theirs" 2>/dev/null
+		"$X" -s -w79 "$@" "$T/$f.pgn" 2>/dev/null |
+		    sed "${FIX:-}" >"$T/theirs"
 		compare "${o# } ($f)" "$T/ours" "$T/theirs"
 	done
 }
@@ -144,7 +147,8 @@ ALLOW=setup row --keep-tags=TimeControl,ECO -- -R"$T/roster" --xroster
 row --plycount --total-plycount -- --plycount --totalplycount
 row --fix-result -- --fixresulttags
 # the first plies: pgn-extract ends the game with `*` but keeps its
-# Result tag, pgn-regularize makes it `*` too; pgn-extract counts the
+# Result and PlyCount tags, pgn-regularize makes them `*` and the
+# plies left; pgn-extract counts the
 # plies of a game from a FEN from move 1, pgn-regularize from the FEN
 ALLOW="result setup" row --max-plies=20 -- --plylimit 20
 # the first plies dropped: pgn-extract leaves out a game shorter than
@@ -167,6 +171,13 @@ ALLOW=fill row --no-comments --no-nags --no-variations --final-fen -- \
 # each line a game of its own (pgn-extract leaves an empty line after
 # a comment before the first move)
 ALLOW=fill row --split-variations=start -- --splitvariants
+# notations (pgn-extract -Wuci writes no move numbers and no line ends)
+row --notation=lan -- -Wlalg
+# (pgn-extract -Whalg leaves the hyphen out of a promotion: put in,
+# its line filled otherwise)
+FIX='s/\([a-h][27]\)\([a-h][18][QRBN]\)/\1-\2/g' ALLOW=fill \
+    row --notation=hlan -- -Whalg
+row --notation=elan -- -Welalg
 # no tags: the whole outputs, annotations left out
 for f in $FILES; do
 	"$P" -q --no-tags --no-comments --no-nags --no-variations \

@@ -324,4 +324,26 @@ grep -q '^{ Before\. } 1\. e4 \$1 { Best by test\. } 1\.\.\. e5 2\. Nf3 Nc6 { Kn
     fail "--split-variations=start: $(cat "$T/out")"
 expect 2 "$P" --split-variations=middle "$T/in.pgn"
 
+# Notations: long algebraic, hyphenated, with the piece (en passant
+# "ep", as pgn-extract -Welalg), UCI (no check marks, promotion in lower
+# case); castling the king's move
+printf '[Event "n"]\n[SetUp "1"]\n[FEN "r3k3/6P1/8/8/8/8/8/4K2R w Kq - 0 1"]\n\n1. O-O O-O-O 2. g8=Q Rxg8+ 3. Kh2 *\n' \
+    >"$T/not.pgn"
+for n in san:'O-O O-O-O 2. g8=Q Rxg8+ 3. Kh2' \
+    lan:'e1g1 e8c8 2. g7g8Q d8g8+ 3. g1h2' \
+    hlan:'e1-g1 e8-c8 2. g7-g8Q d8-g8+ 3. g1-h2' \
+    elan:'e1g1 e8c8 2. g7g8Q Rd8g8+ 3. Kg1h2' \
+    uci:'e1g1 e8c8 2. g7g8q d8g8 3. g1h2'; do
+	expect 0 "$P" --notation="${n%%:*}" "$T/not.pgn"
+	grep -q "^1\. ${n#*:} \*\$" "$T/out" ||
+	    fail "--notation=${n%%:*}: $(tail -2 "$T/out")"
+done
+printf '[Event "ep"]\n\n1. e4 a6 2. e5 f5 3. exf6 *\n' >"$T/ep.pgn"
+expect 0 "$P" --notation=elan "$T/ep.pgn"
+grep -q '^1\. e2e4 a7a6 2\. e4e5 f7f5 3\. e5f6ep \*$' "$T/out" ||
+    fail "--notation=elan: en passant: $(tail -2 "$T/out")"
+expect 2 "$P" --notation=klingon "$T/not.pgn"
+grep -q "^pgn-regularize: --notation: 'klingon' is none of san, lan, hlan, elan, uci" \
+    "$T/err" || fail "--notation=klingon: $(cat "$T/err")"
+
 exit $status

@@ -27,6 +27,8 @@ struct out {
 	uint32_t var_mask, note_mask;
 	uint8_t nag_mask;
 	bool nums;
+	unsigned notation;	/* flags & CD_PGN_NOTATION_MASK */
+	bool chess960;
 };
 
 /* Make room for n more bytes (the slow part of reserve). */
@@ -327,6 +329,47 @@ nags(struct out *o, const cd_game_nagset *set)
 	o->need_num = true;
 }
 
+/*
+ * The move of nd in the notation of o (CD_PGN_LAN ...) into node *t, a
+ * copy of nd whose san it replaces (at most 7 bytes: "Ng1f3+",
+ * "e7e8Q#", "e5f6ep+" with CD_PGN_ELAN); t.  Castling is the king's move ("e1g1"; in Chess960 its
+ * move onto the rook, as UCI writes it there); a null move stays "--".
+ */
+static const cd_game_node *
+notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
+{
+	cd_move m = nd->move;
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+	char *d = t->san;
+
+	*t = *nd;
+	if (m == CD_MOVE_NULL)
+		return t;
+	if (CD_MOVE_KIND(m) == CD_MK_CASTLE && !o->chess960)
+		to = cd_castle_king_to(m);
+	if (o->notation == CD_PGN_ELAN && strchr("NBRQK", nd->san[0]) != NULL)
+		*d++ = nd->san[0];
+	*d++ = (char)('a' + (from & 7));
+	*d++ = (char)('1' + (from >> 3));
+	if (o->notation == CD_PGN_HLAN)
+		*d++ = '-';
+	*d++ = (char)('a' + (to & 7));
+	*d++ = (char)('1' + (to >> 3));
+	if (CD_MOVE_KIND(m) == CD_MK_EP && o->notation == CD_PGN_ELAN) {
+		*d++ = 'e';	/* (as pgn-extract -Welalg) */
+		*d++ = 'p';
+	}
+	if (CD_MOVE_IS_PROMO(m))
+		*d++ = "nbrq"[CD_MOVE_PROMO_TYPE(m) - CD_KNIGHT] -
+		    (o->notation == CD_PGN_UCI ? 0 : 'a' - 'A');
+	if (o->notation != CD_PGN_UCI && (nd->flags & (CD_NODE_CHECK |
+	    CD_NODE_MATE)))
+		*d++ = nd->flags & CD_NODE_MATE ? '#' : '+';
+	t->san_len = (uint8_t)(d - t->san);
+	memset(d, 0, sizeof(t->san) - t->san_len);
+	return t;
+}
+
 /* A move's number when it is due (num_due, or White's move) and its
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
  * bytes); the end of what it wrote. */
@@ -351,6 +394,7 @@ static void
 write_move(struct out *o, const cd_game *g, uint32_t i)
 {
 	const cd_game_node *nd = &g->nodes[i];
+	cd_game_node tn;
 	int mover = cd__game_mover(g, nd->ply);
 	unsigned long num;
 
@@ -363,6 +407,8 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 	/* the number when due and the SAN as plain_moves() writes them;
 	 * numbers of four digits and more token by token */
 	num = cd__game_move_number(g, nd->ply);
+	if (o->notation != 0)
+		nd = notation_node(o, nd, &tn);
 	if (num < 1000) {
 		char *d;
 
@@ -405,6 +451,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		const cd_game_node *nd = &g->nodes[n];
 		unsigned long num = cd__game_move_number(g, nd->ply);
 		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
+		cd_game_node tn;
 
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
@@ -417,6 +464,8 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			d = data + b->len;
 			end = data + b->cap;
 		}
+		if (o->notation != 0)
+			nd = notation_node(o, nd, &tn);
 		d = put_move(d, &col, nd, num, white, need_num, nums);
 		need_num = false;
 		continue;
@@ -429,6 +478,8 @@ more:
 		b->len = (size_t)(d - data);
 		if (reserve(o, 32) != 0)
 			return 0;
+		if (o->notation != 0)
+			nd = notation_node(o, nd, &tn);
 		d = put_move(b->data + b->len, &col, nd, num, white, need_num,
 		    nums);
 		b->len = (size_t)(d - b->data);
@@ -678,6 +729,8 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	o.nag_mask = reduced || (flags & CD_PGN_NO_NAGS) ? 0 :
 	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
 	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
+	o.notation = flags & CD_PGN_NOTATION_MASK;
+	o.chess960 = g->chess960;
 	if (!tag_section_direct(&o, g, reduced)) {
 		cd__xtags_init(&xt);
 		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
