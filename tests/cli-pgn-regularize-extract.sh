@@ -75,9 +75,7 @@ compare() {
 	{
 		nb = FNR
 		if (a[FNR] == $0) { same++; next }
-		m = a[FNR] $0
-		sub(/^[^\002]*\002/, "", m)
-		if (m ~ /[{($]/) { ann++; next }
+
 		if (index(a[FNR], "[Variant \"Chess960\"]")) { c960++; next }
 		if (index(allow, "setup") && index(a[FNR], "[SetUp \"1\"]")) {
 			setup++; next
@@ -95,6 +93,9 @@ compare() {
 		gsub(/\( /, "(", x); gsub(/ \)/, ")", x)
 		gsub(/  +/, " ", x); gsub(/  +/, " ", y)
 		if (index(allow, "fill") && x == y) { fill++; next }
+		m = a[FNR] $0
+		sub(/^[^\002]*\002/, "", m)
+		if (m ~ /[{($]/) { ann++; next }
 		other++
 		if (other == 1) {
 			x = a[FNR]; y = $0
