@@ -288,7 +288,25 @@ enum {
 	/* cd_game_export_tags for data: the SetUp tag a game has, with
 	 * its value, even where the export form leaves it out or makes it
 	 * "1" (a SetUp without a FEN tag) */
-	CD_PGN_TAGS_SETUP_AS_READ = 1 << 1
+	CD_PGN_TAGS_SETUP_AS_READ = 1 << 1,
+	/* the writer's rewrites of the movetext (what pgn-extract -C, -N,
+	 * -V, --noresults and --nomovenumbers leave out) */
+	CD_PGN_NO_COMMENTS = 1 << 2,	/* no comments */
+	CD_PGN_NO_NAGS = 1 << 3,	/* no NAGs */
+	CD_PGN_NO_VARIATIONS = 1 << 4,	/* the main line only */
+	CD_PGN_NO_RESULT = 1 << 5,	/* no termination marker (the
+					 * Result tag stays) */
+	CD_PGN_NO_MOVE_NUMBERS = 1 << 6,	/* moves without numbers */
+	/* the moves in another notation than SAN (pgn-extract -W):
+	 * "e2e4" (-Wlalg), "e2-e4" (-Whalg), "Ng1f3" (-Welalg), UCI
+	 * ("e7e8q", no check marks: -Wuci); promotions "e7e8Q", castling
+	 * the king's move (onto the rook in Chess960), en passant "e5f6ep"
+	 * in CD_PGN_ELAN */
+	CD_PGN_LAN = 1 << 7,
+	CD_PGN_HLAN = 2 << 7,
+	CD_PGN_ELAN = 3 << 7,
+	CD_PGN_UCI = 4 << 7,
+	CD_PGN_NOTATION_MASK = 7 << 7
 };
 
 /*
@@ -573,7 +591,12 @@ typedef cd_buf cd_pgn_buf;
 /*
  * Append the game in export format (pgn(5)), byte for
  * byte: tags, an empty line, the movetext filled to 79 columns, an
- * empty line.  flags: CD_PGN_REDUCED.  CD_OK; CD_ERR_UNSUPPORTED when
+ * empty line.  flags: CD_PGN_REDUCED (which implies the next three),
+ * CD_PGN_NO_COMMENTS, CD_PGN_NO_NAGS, CD_PGN_NO_VARIATIONS,
+ * CD_PGN_NO_RESULT (the movetext ends at its last token; an empty one
+ * keeps its marker),
+ * CD_PGN_NO_MOVE_NUMBERS, and one of CD_PGN_LAN, CD_PGN_HLAN,
+ * CD_PGN_ELAN, CD_PGN_UCI.  CD_OK; CD_ERR_UNSUPPORTED when
  * the reduced form is asked for and the main line holds a null move
  * (nothing is appended); CD_ERR_NOMEM.
  */

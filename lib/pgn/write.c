@@ -24,6 +24,13 @@ struct out {
 	size_t col;		/* length of the current line, 0 if empty */
 	bool need_num;		/* a Black move needs "N..." */
 	bool fail;
+	/* what is written: ~0 or 0 to and with a node's var, before and
+	 * after, and its NAG flags kept; move numbers */
+	uint32_t var_mask, note_mask;
+	uint8_t nag_mask;
+	bool nums;
+	unsigned notation;	/* flags & CD_PGN_NOTATION_MASK */
+	bool chess960;
 };
 
 /* Make room for n more bytes (the slow part of reserve). */
@@ -324,14 +331,55 @@ nags(struct out *o, const cd_game_nagset *set)
 	o->need_num = true;
 }
 
+/*
+ * The move of nd in the notation of o (CD_PGN_LAN ...) into node *t, a
+ * copy of nd whose san it replaces (at most 7 bytes: "Ng1f3+",
+ * "e7e8Q#", "e5f6ep+" with CD_PGN_ELAN); t.  Castling is the king's move ("e1g1"; in Chess960 its
+ * move onto the rook, as UCI writes it there); a null move stays "--".
+ */
+static const cd_game_node *
+notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
+{
+	cd_move m = nd->move;
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+	char *d = t->san;
+
+	*t = *nd;
+	if (m == CD_MOVE_NULL)
+		return t;
+	if (CD_MOVE_KIND(m) == CD_MK_CASTLE && !o->chess960)
+		to = cd_castle_king_to(m);
+	if (o->notation == CD_PGN_ELAN && strchr("NBRQK", nd->san[0]) != NULL)
+		*d++ = nd->san[0];
+	*d++ = (char)('a' + (from & 7));
+	*d++ = (char)('1' + (from >> 3));
+	if (o->notation == CD_PGN_HLAN)
+		*d++ = '-';
+	*d++ = (char)('a' + (to & 7));
+	*d++ = (char)('1' + (to >> 3));
+	if (CD_MOVE_KIND(m) == CD_MK_EP && o->notation == CD_PGN_ELAN) {
+		*d++ = 'e';	/* (as pgn-extract -Welalg) */
+		*d++ = 'p';
+	}
+	if (CD_MOVE_IS_PROMO(m))
+		*d++ = "nbrq"[CD_MOVE_PROMO_TYPE(m) - CD_KNIGHT] -
+		    (o->notation == CD_PGN_UCI ? 0 : 'a' - 'A');
+	if (o->notation != CD_PGN_UCI && (nd->flags & (CD_NODE_CHECK |
+	    CD_NODE_MATE)))
+		*d++ = nd->flags & CD_NODE_MATE ? '#' : '+';
+	t->san_len = (uint8_t)(d - t->san);
+	memset(d, 0, sizeof(t->san) - t->san_len);
+	return t;
+}
+
 /* A move's number when it is due (num_due, or White's move) and its
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
  * bytes); the end of what it wrote. */
 static inline char *
 put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
-    bool white, bool num_due)
+    bool white, bool num_due, bool nums)
 {
-	if (white || num_due) {
+	if (nums && (white || num_due)) {
 		uint64_t v;
 		size_t k = number8(num, !white, &v);
 
@@ -345,40 +393,41 @@ put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
 }
 
 static void
-write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
+write_move(struct out *o, const cd_game *g, uint32_t i)
 {
 	const cd_game_node *nd = &g->nodes[i];
+	cd_game_node tn;
 	int mover = cd__game_mover(g, nd->ply);
 	unsigned long num;
 
 	/* before the first move of a variation: NAGs, then comments
 	 * (export-format.md rule 10) */
-	if (!reduced && (nd->flags & CD_NODE_NAGS_BEFORE))
+	if (nd->flags & o->nag_mask & CD_NODE_NAGS_BEFORE)
 		nags(o, &g->nagsets[nd->nags + 1]);
-	if (!reduced && nd->before)
+	if (nd->before & o->note_mask)
 		notes(o, g, nd->before);
 	/* the number when due and the SAN as plain_moves() writes them;
 	 * numbers of four digits and more token by token */
 	num = cd__game_move_number(g, nd->ply);
+	if (o->notation != 0)
+		nd = notation_node(o, nd, &tn);
 	if (num < 1000) {
 		char *d;
 
 		if (reserve(o, 32) != 0)
 			return;
 		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
-		    mover == CD_WHITE, o->need_num);
+		    mover == CD_WHITE, o->need_num, o->nums);
 		o->b->len = (size_t)(d - o->b->data);
 	} else {
-		if (mover == CD_WHITE || o->need_num)
+		if (o->nums && (mover == CD_WHITE || o->need_num))
 			move_number(o, num, mover != CD_WHITE);
 		token8(o, nd->san, nd->san_len);
 	}
 	o->need_num = false;
-	if (reduced)
-		return;
-	if (nd->flags & CD_NODE_NAGS)
+	if (nd->flags & o->nag_mask & CD_NODE_NAGS)
 		nags(o, &g->nagsets[nd->nags]);
-	if (nd->after)
+	if (nd->after & o->note_mask)
 		notes(o, g, nd->after);
 }
 
@@ -391,21 +440,23 @@ write_move(struct out *o, const cd_game *g, uint32_t i, bool reduced)
  * notes through o: engine games comment on every move.
  */
 static uint32_t
-plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
+plain_moves(struct out *o, const cd_game *g, uint32_t n)
 {
 	cd_buf *b = o->b;
 	char *data = b->data, *d = data + b->len, *end = data + b->cap;
 	size_t col = o->col;
-	bool need_num = o->need_num;
+	bool need_num = o->need_num, nums = o->nums;
+	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
+	const uint8_t nag_mask = o->nag_mask;
 
 	for (; n != 0; n = g->nodes[n].next) {
 		const cd_game_node *nd = &g->nodes[n];
 		unsigned long num = cd__game_move_number(g, nd->ply);
 		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
+		cd_game_node tn;
 
-		if ((!reduced && (nd->var | nd->before | nd->after |
-		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE)))) ||
-		    num >= 1000)
+		if (((nd->var & var_mask) | ((nd->before | nd->after) &
+		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
 		if (end - d < 32) {
 			b->len = (size_t)(d - data);
@@ -415,19 +466,24 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n, bool reduced)
 			d = data + b->len;
 			end = data + b->cap;
 		}
-		d = put_move(d, &col, nd, num, white, need_num);
+		if (o->notation != 0)
+			nd = notation_node(o, nd, &tn);
+		d = put_move(d, &col, nd, num, white, need_num, nums);
 		need_num = false;
 		continue;
 more:
-		/* (reduced: num >= 1000 here) */
-		if (num >= 1000 || (nd->var | nd->before |
-		    (nd->flags & (CD_NODE_NAGS | CD_NODE_NAGS_BEFORE))))
+		/* (all else left out: num >= 1000 here) */
+		if (num >= 1000 || (nd->var & var_mask) | (nd->before &
+		    note_mask) | (nd->flags & nag_mask))
 			break;
 		/* only notes after it: the same, then them */
 		b->len = (size_t)(d - data);
 		if (reserve(o, 32) != 0)
 			return 0;
-		d = put_move(b->data + b->len, &col, nd, num, white, need_num);
+		if (o->notation != 0)
+			nd = notation_node(o, nd, &tn);
+		d = put_move(b->data + b->len, &col, nd, num, white, need_num,
+		    nums);
 		b->len = (size_t)(d - b->data);
 		o->col = col;
 		o->need_num = false;
@@ -670,6 +726,13 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 				return CD_ERR_UNSUPPORTED;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
+	o.var_mask = reduced || (flags & CD_PGN_NO_VARIATIONS) ? 0 : ~0u;
+	o.note_mask = reduced || (flags & CD_PGN_NO_COMMENTS) ? 0 : ~0u;
+	o.nag_mask = reduced || (flags & CD_PGN_NO_NAGS) ? 0 :
+	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
+	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
+	o.notation = flags & CD_PGN_NOTATION_MASK;
+	o.chess960 = g->chess960;
 	if (!tag_section_direct(&o, g, reduced)) {
 		cd__xtags_init(&xt);
 		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
@@ -681,16 +744,16 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	}
 
 	o.need_num = true;
-	if (!reduced && (g->nodes[0].flags & CD_NODE_NAGS))
+	if (g->nodes[0].flags & o.nag_mask & CD_NODE_NAGS)
 		nags(&o, &g->nagsets[g->nodes[0].nags]);	/* before the game */
-	if (!reduced)
+	if (g->nodes[0].after & o.note_mask)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
 	while (n) {
 		/* the plain moves at once; then a move with more */
-		if ((n = plain_moves(&o, g, n, reduced)) != 0)
-			write_move(&o, g, n, reduced);
-		if (n != 0 && !reduced && g->nodes[n].var) {
+		if ((n = plain_moves(&o, g, n)) != 0)
+			write_move(&o, g, n);
+		if (n != 0 && (g->nodes[n].var & o.var_mask)) {
 			if (depth + 1 > stack_cap) {
 				size_t cap = stack_cap * 2;
 				struct cd__wframe *s = malloc(cap * sizeof(*s));
@@ -738,7 +801,14 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	/* the marker (its text in eight bytes) and the empty line */
 	r = result_of(g);
 	rlen = cd__pgn_result_len[r];
-	if (reserve(&o, 8 + 1 + 2) == 0) {
+	if ((flags & CD_PGN_NO_RESULT) && o.col > 0) {
+		/* (a game with an empty movetext keeps its marker, so that
+		 * it still reads as a game) */
+		if (reserve(&o, 2) == 0) {
+			memcpy(o.b->data + o.b->len, "\n\n", 2);
+			o.b->len += 2;
+		}
+	} else if (reserve(&o, 8 + 1 + 2) == 0) {
 		char *d = token_start(&o, rlen);
 
 		memcpy(d, result8[r], 8);
