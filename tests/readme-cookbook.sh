@@ -6,9 +6,8 @@
 # games, one a copy of another under other names, one with a variation
 # and a comment, one with an illegal move) and eco.tsv
 # (files/openings-small.tsv); each output checked against what awk and
-# the tools' other modes say.  A line marked "# (new)" whose long
-# options the tool does not list yet is skipped with a note; a line
-# that needs sqlite3 or duckdb when it is missing too.  A recipe this
+# the tools' other modes say.  A line that needs sqlite3 or duckdb is
+# skipped with a note when it is missing.  A recipe this
 # test has no check for, or a check no recipe reached, fails.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
@@ -126,20 +125,6 @@ while IFS= read -r line; do
 	*'--polyglot'*) c=book ;;
 	*'pgn-tree'*) c=explorer ;;
 	*) fail "recipe $num has no check: $line"; continue ;;
-	esac
-	# a new option the tool does not have yet
-	case $line in
-	*'# (new)')
-		tool=${line%% *}
-		missing=""
-		for o in $(printf '%s\n' "$line" | grep -o -- '--[a-z][a-z-]*'); do
-			"$tool" --help | grep -q -- "$o" || missing="$missing $o"
-		done
-		if [ -n "$missing" ]; then
-			echo "recipe $num skipped: $tool has no$missing yet"
-			ran="$ran $c"
-			continue
-		fi ;;
 	esac
 	for p in sqlite3 duckdb; do
 		case $line in *"| $p"* | *"&& $p"*)
