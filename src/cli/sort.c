@@ -49,6 +49,79 @@
 #define INPUT_COST	((size_t)320 << 10)
 
 
+/* ---- a game's key ---- */
+
+static uint64_t
+sort_key_prefix(cli_sort *so, const unsigned char *k, size_t klen)
+{
+	uint64_t v = 0;
+	size_t i, n = sort_key_collate_len(so, k, klen);
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? k[i] : 0);
+	return v;
+}
+
+/* Note which -k tags the raw game g has, or has in another case. */
+static void
+keys_note(cli_sort *so, const cd_pgn_raw_game *g)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < so->o.nkeys; i++) {
+		if (so->key_seen[i])
+			continue;
+		if (cd_pgn_raw_tag(g, so->o.keys[i]) != NULL) {
+			so->key_seen[i] = true;
+			continue;
+		}
+		n = strlen(so->o.keys[i]);
+		for (k = 0; so->key_case[i] == NULL && k < g->ntags; k++)
+			if (g->tags[k].name_len == n &&
+			    strncasecmp(g->tags[k].name, so->o.keys[i], n) == 0 &&
+			    (so->key_case[i] = strndup(g->tags[k].name, n)) ==
+			    NULL)
+				cli_fatal("out of memory");
+	}
+}
+
+/* Fill the key fields of it from a raw game; the key goes to kbuf
+ * (kcap bytes).  Returns the key length (more than kcap: nothing
+ * written, give more room). */
+static size_t
+sort_item_key(cli_sort *so, const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
+{
+	cd_collate_game cg;
+
+	size_t n, x, i;
+	uint32_t len;
+
+	cd_collate_from_raw(g, &cg);
+	if (so->o.nkeys > 0)
+		keys_note(so, g);
+	/* the -k tags, then keys 1 to 7 */
+	n = so->o.nkeys == 0 ? 0 : cd_collate_key_tags(g,
+	    (const char *const *)so->o.keys, so->o.nkeys, kbuf, kcap);
+	n += cd_collate_key(&cg, kbuf != NULL && n <= kcap ? kbuf + n : NULL,
+	    n <= kcap ? kcap - n : 0);
+	if (!so->o.unique)
+		return n;
+	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
+		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
+	if (n + x > kcap)
+		return n + x;
+	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
+		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
+		memcpy(kbuf + n, &len, 4);
+		if (len > 0)
+			memcpy(kbuf + n + 4, cg.tag[i], len);
+		n += 4 + len;
+	}
+	len = (uint32_t)(x - 4);
+	memcpy(kbuf + n, &len, 4);
+	return n + 4;
+}
+
 /* ---- the in-memory buffer ---- */
 
 

@@ -134,18 +134,55 @@ struct src {
 	int primed, have;	/* cur is read (have: there was one) */
 };
 
+/* What goes after a game's bytes: nothing, or a line end or two. */
+enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
+
+/*
+ * What to write after a game's bytes so that games stay apart whatever
+ * order they come in: an empty line when they do not end with one (the
+ * last game of a file often does not).
+ */
+static inline int
+sort_text_tail(const char *text, size_t len)
+{
+	size_t p;
+
+	if (len == 0)
+		return TAIL_NONE;
+	if (text[len - 1] != '\n')
+		return TAIL_BLANK;
+	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
+	    text[p - 1] == '\r'); p--)
+		;
+	if (p > 0 && text[p - 1] != '\n')
+		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
+	return TAIL_NONE;
+}
+
+/*
+ * With -u a key holds, after the collating key (keys 1 to 7), the seven
+ * tag values as they are written: each as a 4-byte length and its
+ * bytes, then the 4-byte length of that part.  Games equal in sort
+ * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
+ * same game only when these bytes and the movetext are equal.
+ */
+static inline size_t
+sort_key_collate_len(cli_sort *so, const unsigned char *k, size_t klen)
+{
+	uint32_t x;
+
+	if (!so->o.unique || klen < 4)
+		return klen;
+	memcpy(&x, k + klen - 4, 4);
+	return klen - 4 - x;
+}
+
 /* sort_keys.c: the order */
 /* Read len bytes at off of input file into buf, fully. */
 void sort_infile_read(cli_sort *so, uint32_t file, uint64_t off, char *buf,
     size_t len);
-/* The key of a raw game into it and kbuf (kcap bytes): its length (more
- * than kcap: nothing written, give more room). */
-size_t sort_item_key(cli_sort *so, const cd_pgn_raw_game *g,
-    unsigned char *kbuf, size_t kcap);
 /* The keys compared (-k tags, then the standard's), then the tag values
  * as bytes (-u). */
-/* The first 8 bytes of a key's collated part, big-endian. */
-uint64_t sort_key_prefix(cli_sort *so, const unsigned char *k, size_t klen);
 int sort_keys_cmp(cli_sort *so, const struct item *a, const struct item *b);
 int sort_exact_cmp(cli_sort *so, const struct item *a, const struct item *b);
 /* Sort n items stably, with room for n more at tmp. */
@@ -157,8 +194,6 @@ void sort_heap_down(cli_sort *so, struct src **h, size_t n, size_t i);
 void sort_keys_warn(cli_sort *so);
 
 /* sort_out.c */
-/* The tail a game's text ends with (a TAIL_* index of its end). */
-int sort_text_tail(const char *text, size_t len);
 /* Queue a game for the output (its bytes read back from its file when
  * it was left there); write what is queued; flush the queue and the
  * run being written before a buffer they point into changes. */

@@ -77,57 +77,28 @@ movetext_cmp(cli_sort *so, const struct item *a, const struct item *b)
 	return cd_collate_movetext_cmp(ma, a->mt_len, mb, b->mt_len);
 }
 
-/*
- * With -u a key holds, after the collating key (keys 1 to 7), the seven
- * tag values as they are written: each as a 4-byte length and its
- * bytes, then the 4-byte length of that part.  Games equal in sort
- * order ("1993.?1.01" and "1993.01.01", Round "1" and "01") are the
- * same game only when these bytes and the movetext are equal.
- */
-static size_t
-key_collate_len(cli_sort *so, const unsigned char *k, size_t klen)
-{
-	uint32_t x;
-
-	if (!so->o.unique || klen < 4)
-		return klen;
-	memcpy(&x, k + klen - 4, 4);
-	return klen - 4 - x;
-}
-
 /* The tag values of -u, compared as bytes. */
-int
-sort_exact_cmp(cli_sort *so, const struct item *a, const struct item *b)
+static int
+exact_cmp(cli_sort *so, const struct item *a, const struct item *b)
 {
-	size_t ac = key_collate_len(so, a->key, a->klen);
-	size_t bc = key_collate_len(so, b->key, b->klen);
+	size_t ac = sort_key_collate_len(so, a->key, a->klen);
+	size_t bc = sort_key_collate_len(so, b->key, b->klen);
 	size_t an = a->klen - ac, bn = b->klen - bc;
 	int c = memcmp(a->key + ac, b->key + bc, an < bn ? an : bn);
 
 	return c != 0 ? c : (an > bn) - (an < bn);
 }
 
-uint64_t
-sort_key_prefix(cli_sort *so, const unsigned char *k, size_t klen)
-{
-	uint64_t v = 0;
-	size_t i, n = key_collate_len(so, k, klen);
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | (i < n ? k[i] : 0);
-	return v;
-}
-
 /* The eight keys: <0, 0, >0. */
-int
-sort_keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
+static int
+keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
 {
 	int c;
 
 	if (a->prefix != b->prefix)
 		return a->prefix < b->prefix ? -1 : 1;
-	c = cd_collate_key_cmp(a->key, key_collate_len(so, a->key, a->klen),
-	    b->key, key_collate_len(so, b->key, b->klen));
+	c = cd_collate_key_cmp(a->key, sort_key_collate_len(so, a->key, a->klen),
+	    b->key, sort_key_collate_len(so, b->key, b->klen));
 	if (c == 0)
 		c = movetext_cmp(so, a, b);
 	return c;
@@ -138,13 +109,27 @@ sort_keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
 static int
 item_cmp(cli_sort *so, const struct item *a, const struct item *b)
 {
-	int c = sort_keys_cmp(so, a, b);
+	int c = keys_cmp(so, a, b);
 
 	if (c != 0)
 		return so->o.reverse ? -c : c;
-	if (so->o.unique && (c = sort_exact_cmp(so, a, b)) != 0)
+	if (so->o.unique && (c = exact_cmp(so, a, b)) != 0)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* keys_cmp and exact_cmp for the other files (-c, -u: a call a game);
+ * here they stay static, inlined where games are compared. */
+int
+sort_keys_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	return keys_cmp(so, a, b);
+}
+
+int
+sort_exact_cmp(cli_sort *so, const struct item *a, const struct item *b)
+{
+	return exact_cmp(so, a, b);
 }
 
 /*
@@ -194,29 +179,6 @@ sort_items_sort(cli_sort *so, struct item *a, struct item *tmp, size_t n)
 		memcpy(a, src, n * sizeof(*a));
 }
 
-/* Note which -k tags the raw game g has, or has in another case. */
-static void
-keys_note(cli_sort *so, const cd_pgn_raw_game *g)
-{
-	size_t i, k, n;
-
-	for (i = 0; i < so->o.nkeys; i++) {
-		if (so->key_seen[i])
-			continue;
-		if (cd_pgn_raw_tag(g, so->o.keys[i]) != NULL) {
-			so->key_seen[i] = true;
-			continue;
-		}
-		n = strlen(so->o.keys[i]);
-		for (k = 0; so->key_case[i] == NULL && k < g->ntags; k++)
-			if (g->tags[k].name_len == n &&
-			    strncasecmp(g->tags[k].name, so->o.keys[i], n) == 0 &&
-			    (so->key_case[i] = strndup(g->tags[k].name, n)) ==
-			    NULL)
-				cli_fatal("out of memory");
-	}
-}
-
 /* A warning for each -k tag that no game read has (tag names are
  * case-sensitive: `-k whiteelo` sorts by nothing). */
 void
@@ -236,43 +198,6 @@ sort_keys_warn(cli_sort *so)
 	}
 	free(so->key_case);
 	free(so->key_seen);
-}
-
-/* Fill the key fields of it from a raw game; the key goes to kbuf
- * (kcap bytes).  Returns the key length (more than kcap: nothing
- * written, give more room). */
-size_t
-sort_item_key(cli_sort *so, const cd_pgn_raw_game *g, unsigned char *kbuf, size_t kcap)
-{
-	cd_collate_game cg;
-
-	size_t n, x, i;
-	uint32_t len;
-
-	cd_collate_from_raw(g, &cg);
-	if (so->o.nkeys > 0)
-		keys_note(so, g);
-	/* the -k tags, then keys 1 to 7 */
-	n = so->o.nkeys == 0 ? 0 : cd_collate_key_tags(g,
-	    (const char *const *)so->o.keys, so->o.nkeys, kbuf, kcap);
-	n += cd_collate_key(&cg, kbuf != NULL && n <= kcap ? kbuf + n : NULL,
-	    n <= kcap ? kcap - n : 0);
-	if (!so->o.unique)
-		return n;
-	for (x = 4, i = 0; i < CD_COLLATE_NTAGS; i++)
-		x += 4 + (cg.tag[i] != NULL ? cg.tag_len[i] : 0);
-	if (n + x > kcap)
-		return n + x;
-	for (i = 0; i < CD_COLLATE_NTAGS; i++) {
-		len = cg.tag[i] != NULL ? (uint32_t)cg.tag_len[i] : 0;
-		memcpy(kbuf + n, &len, 4);
-		if (len > 0)
-			memcpy(kbuf + n + 4, cg.tag[i], len);
-		n += 4 + len;
-	}
-	len = (uint32_t)(x - 4);
-	memcpy(kbuf + n, &len, 4);
-	return n + 4;
 }
 
 /* Heap of sources by their current record. */

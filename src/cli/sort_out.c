@@ -40,31 +40,7 @@ oq_add(cli_sort *so, const void *p, size_t n)
 	so->noq++;
 }
 
-/* What goes after a game's bytes: nothing, or a line end or two. */
-enum { TAIL_NONE, TAIL_BLANK, TAIL_LF, TAIL_CRLF };
 static const char *const tails[] = { "", "\n\n", "\n", "\r\n" };
-
-/*
- * What to write after a game's bytes so that games stay apart whatever
- * order they come in: an empty line when they do not end with one (the
- * last game of a file often does not).
- */
-int
-sort_text_tail(const char *text, size_t len)
-{
-	size_t p;
-
-	if (len == 0)
-		return TAIL_NONE;
-	if (text[len - 1] != '\n')
-		return TAIL_BLANK;
-	for (p = len - 1; p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' ||
-	    text[p - 1] == '\r'); p--)
-		;
-	if (p > 0 && text[p - 1] != '\n')
-		return len >= 2 && text[len - 2] == '\r' ? TAIL_CRLF : TAIL_LF;
-	return TAIL_NONE;
-}
 
 static void
 emit_tail(cli_sort *so, int tail)
