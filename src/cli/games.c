@@ -287,6 +287,7 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	const char *why;
 	cd_error err;
 	cd_status st;
+	bool salvaged = false;
 
 	j->number = raw->number;
 	j->index = index;
@@ -302,27 +303,27 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	if (st != CD_OK) {
 		if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
 			cli_pgn_refused();	/* (binary data: exit 1) */
-		else if (j->parsed && cli_games.salvage != NULL &&
-		    cli_games.salvage(j, raw, &err)) {
-			/* kept in part: its bytes still go to the rejects */
-			w->o->salvaged++;
-			cli_buf_reserve(&w->o->rej, raw->len);
-			memcpy(w->o->rej.data + w->o->rej.len, raw->text,
-			    raw->len);
-			w->o->rej.len += raw->len;
-			goto parsed;
+		else if (j->parsed && cli_games.salvage != NULL)
+			salvaged = cli_games.salvage(j, raw, &err);
+		if (!salvaged) {
+			reject(w, file, raw, err.line, err.col,
+			    err.msg[0] ? err.msg : cd_strerror(st));
+			return;
 		}
-		reject(w, file, raw, err.line, err.col,
-		    err.msg[0] ? err.msg : cd_strerror(st));
-		return;
 	}
-parsed:
 	j->line = j->col = 0;
-	if ((why = cli_games.each(j, raw)) != NULL)
+	if ((why = cli_games.each(j, raw)) != NULL) {
 		reject(w, file, raw, j->line ? j->line : raw->line,
 		    j->line ? j->col : raw->col, why);
-	else
-		w->o->written++;
+		return;
+	}
+	w->o->written++;
+	if (salvaged) {	/* kept in part: its bytes go to the rejects */
+		w->o->salvaged++;
+		cli_buf_reserve(&w->o->rej, raw->len);
+		memcpy(w->o->rej.data + w->o->rej.len, raw->text, raw->len);
+		w->o->rej.len += raw->len;
+	}
 }
 
 /* Parse w's batch into its output, and empty the batch. */

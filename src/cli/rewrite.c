@@ -583,6 +583,8 @@ cli_salvage(struct cli_job *j, const cd_pgn_raw_game *raw,
 	cd_status st = CD_ERR_SYNTAX;
 
 	/* the text where it stood, so that lines and columns stay */
+	if (raw->line == 0 || raw->col == 0)
+		return false;
 	base = (raw->line - 1) + (raw->col - 1);
 	cli_buf_reserve(&b, base + raw->len + 1);
 	memset(b.data, '\n', raw->line - 1);
