@@ -106,4 +106,37 @@ grep -q '9 games read, 7 written, 2 rejected' \
 expect 1 "$P" --salvage -j2 "$T/all.pgn"
 cmp -s "$T/out" "$T/out1" || fail "-j2: another output"
 
+# the corpus's odd files ($CORPUS/quirks, when there): with --salvage
+# the rejects file holds the same bytes as without (nothing lost), more
+# games are written, and what is written reads again, every game
+counts() {
+	sed -n 's/^pgn-regularize: \([0-9]*\) games read, \([0-9]*\) written, \([0-9]*\) rejected in .*/\1 \2 \3/p' "$1"
+}
+C="${CORPUS:-}"
+if [ -n "$C" ] && [ -d "$C/quirks" ]; then
+	find "$C/quirks" -type f -name '*.pgn' | LC_ALL=C sort >"$T/quirks"
+	# (a file at a time: a file of binary data stops none of the rest)
+	while read -r f; do
+		"$P" -j1 --stats --rejects="$T/q0.pgn" "$f" >"$T/o0" \
+		    2>"$T/e0"
+		"$P" -j1 --stats --salvage --rejects="$T/q1.pgn" "$f" \
+		    >"$T/o1" 2>"$T/e1"
+		set -- $(counts "$T/e0") $(counts "$T/e1")
+		[ $# -eq 6 ] || { fail "$f: --stats: $(cat "$T/e1")"; continue; }
+		[ "$1" -eq "$4" ] && [ "$5" -ge "$2" ] &&
+		    [ "$5" -eq $(($2 + $3 - $6)) ] ||
+		    fail "$f: counts $1 $2 $3, with --salvage $4 $5 $6"
+		[ -e "$T/q0.pgn" ] && ! cmp -s "$T/q0.pgn" "$T/q1.pgn" &&
+		    fail "$f: the rejects differ with --salvage"
+		if [ "$5" -gt "$2" ]; then
+			echo "$f" >>"$T/salvaged"
+			"$P" -j1 "$T/o1" >"$T/o2" 2>"$T/e2" ||
+			    fail "$f: salvaged output does not read: $(cat "$T/e2")"
+		fi
+		rm -f "$T/q0.pgn" "$T/q1.pgn"
+	done <"$T/quirks"
+	[ -s "$T/salvaged" ] || fail "quirks: no game salvaged"
+	echo "quirks: games salvaged in $(wc -l <"$T/salvaged") files"
+fi
+
 finish
