@@ -5,6 +5,8 @@
 # variation up to its own), with a comment and a warning at each cut,
 # its bytes in the rejects file, exit status 1; what --salvage cannot
 # keep is rejected as without it, and a game that reads is the same.
+# On the corpus's odd files ($CORPUS/quirks, when there): the same
+# rejects file, more games written, and they read again.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/pgn-regularize"
