@@ -651,16 +651,19 @@ cli_salvage(struct cli_job *j, const cd_pgn_raw_game *raw,
 		goto out;
 	if (main)	/* (the Result tag too) */
 		j->game->result = CD_PGN_RESULT_UNKNOWN;
-	for (k = 0; k < ncut; k++)
+	for (k = 0; k < ncut; k++) {
+		const struct cut *c = &cut[k];
+
 		if (main && k == ncut - 1)
-			cli_warn_at(j->file, cut[k].line, cut[k].col, "warning: "
-			    "game %llu: %s: game kept up to ply %lu",
-			    (unsigned long long)j->number, cut[k].msg,
+			cli_warn_at(j->file, c->line, c->col, "warning: game "
+			    "%llu: %s: game kept up to ply %lu",
+			    (unsigned long long)j->number, c->msg,
 			    cli_game_plies(j->game, false));
 		else
-			cli_warn_at(j->file, cut[k].line, cut[k].col, "warning: "
-			    "game %llu: %s: variation cut",
-			    (unsigned long long)j->number, cut[k].msg);
+			cli_warn_at(j->file, c->line, c->col, "warning: game "
+			    "%llu: %s: variation cut",
+			    (unsigned long long)j->number, c->msg);
+	}
 	ok = true;
 out:
 	cd_buf_free(&b);
