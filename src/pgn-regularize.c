@@ -18,7 +18,7 @@
 #include "cli/games.h"
 #include "cli/rewrite.h"
 
-static int opt_reduced, opt_verbose;
+static int opt_reduced, opt_verbose, opt_salvage;
 static unsigned write_flags;	/* CD_PGN_NO_COMMENTS ... */
 static int opt_seven, opt_no_tags, opt_plycount, opt_total_plycount,
     opt_fix_result;
@@ -75,6 +75,9 @@ usage(void)
 	    "                        Result tag stays)\n"
 	    "      --no-variations   leave out variations\n"
 	    "  -r, --reduced         write the reduced export format\n"
+	    "      --salvage         write a game with a move that does not\n"
+	    "                        read up to its last legal move (its\n"
+	    "                        bytes still go to the rejects file)\n"
 	    "Moves:\n"
 	    "      --drop-plies=N    start the game after its first N plies\n"
 	    "                        (from a FEN)\n"
@@ -106,7 +109,7 @@ usage(void)
 	fputs(
 	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
-	    "Exit status: 0 success, 1 some game was rejected,\n"
+	    "Exit status: 0 success, 1 some game was rejected or salvaged,\n"
 	    "2 usage or system error.\n", stdout);
 }
 
@@ -404,7 +407,7 @@ main(int argc, char **argv)
 		OPT_TAG_ORDER, OPT_NO_TAGS, OPT_PLYCOUNT, OPT_TOTAL_PLYCOUNT,
 		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES, OPT_FEN_COMMENTS,
 		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS, OPT_SPLIT,
-		OPT_NOTATION };
+		OPT_NOTATION, OPT_SALVAGE };
 	static const struct option longopts[] = {
 		{ "drop-plies", required_argument, NULL, OPT_DROP_PLIES },
 		{ "drop-tags", required_argument, NULL, OPT_DROP_TAGS },
@@ -429,6 +432,7 @@ main(int argc, char **argv)
 		{ "notation", required_argument, NULL, OPT_NOTATION },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
 		{ "reduced", no_argument, NULL, 'r' },
+		{ "salvage", no_argument, NULL, OPT_SALVAGE },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
@@ -488,6 +492,7 @@ main(int argc, char **argv)
 			opt_drop_plies = plies_arg("--drop-plies", optarg, 0);
 			break;
 		case 'r': opt_reduced = 1; break;
+		case OPT_SALVAGE: opt_salvage = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
 		}
@@ -510,11 +515,15 @@ main(int argc, char **argv)
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
 	cli_games.each = regularize;
+	if (opt_salvage)
+		cli_games.salvage = cli_salvage;
 	cli_games.priv_free = thread_free;
 	cli_files_open(argc, argv, optind);
 	if (cli_each_input(argc, argv, optind, cli_games_file) != 0)
 		status = 2;
 	cli_games_end();
+	if (status == 0 && cli_games.salvaged > 0)
+		status = 1;	/* (as for a game rejected) */
 	cli_finish(status, cli_games.read, cli_games.written,
 	    cli_games.rejected);
 }

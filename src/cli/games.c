@@ -66,7 +66,7 @@ struct batch {
 /* What the games of a batch gave, written in the batch's turn. */
 struct output {
 	cd_buf out, msg, rej;	/* output, messages, rejected games */
-	uint64_t written, rejected;
+	uint64_t written, rejected, salvaged;
 	uint64_t last;		/* the number of the last game read */
 	uint64_t bytes;		/* input bytes read (the progress line) */
 	bool ready;		/* all there, to write in its turn */
@@ -287,6 +287,7 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	const char *why;
 	cd_error err;
 	cd_status st;
+	bool salvaged = false;
 
 	j->number = raw->number;
 	j->index = index;
@@ -302,16 +303,27 @@ game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 	if (st != CD_OK) {
 		if (raw->flags & (CD_PGN_RAW_NUL | CD_PGN_RAW_TOO_LARGE))
 			cli_pgn_refused();	/* (binary data: exit 1) */
-		reject(w, file, raw, err.line, err.col,
-		    err.msg[0] ? err.msg : cd_strerror(st));
-		return;
+		else if (j->parsed && cli_games.salvage != NULL)
+			salvaged = cli_games.salvage(j, raw, &err);
+		if (!salvaged) {
+			reject(w, file, raw, err.line, err.col,
+			    err.msg[0] ? err.msg : cd_strerror(st));
+			return;
+		}
 	}
 	j->line = j->col = 0;
-	if ((why = cli_games.each(j, raw)) != NULL)
+	if ((why = cli_games.each(j, raw)) != NULL) {
 		reject(w, file, raw, j->line ? j->line : raw->line,
 		    j->line ? j->col : raw->col, why);
-	else
-		w->o->written++;
+		return;
+	}
+	w->o->written++;
+	if (salvaged) {	/* kept in part: its bytes go to the rejects */
+		w->o->salvaged++;
+		cli_buf_reserve(&w->o->rej, raw->len);
+		memcpy(w->o->rej.data + w->o->rej.len, raw->text, raw->len);
+		w->o->rej.len += raw->len;
+	}
 }
 
 /* Parse w's batch into its output, and empty the batch. */
@@ -356,6 +368,8 @@ emit(struct output *o)
 		cli_output_write(o->out.data, o->out.len);
 	cli_games.written += o->written;
 	cli_games.rejected += o->rejected;
+	cli_games.salvaged += o->salvaged;
+	o->salvaged = 0;
 	o->out.len = o->msg.len = o->rej.len = 0;
 	o->written = o->rejected = 0;
 	cli_progress(o->last, o->bytes);

@@ -67,7 +67,14 @@ struct cli_games {
 	 * order (one thread at a time), instead of the output file (a
 	 * tool that decides in input order: pgn-dedup). */
 	void (*emit)(const char *data, size_t len);
+	/* When set, asked about a game that does not parse (not about
+	 * one the tool rejects): true when it has put in job->game what
+	 * can be kept of it (pgn-regularize --salvage); the game goes on
+	 * to each, and its bytes to the rejects file too. */
+	bool (*salvage)(struct cli_job *j, const cd_pgn_raw_game *raw,
+	    const cd_error *err);
 	uint64_t read, written, rejected;
+	uint64_t salvaged;	/* games salvage kept */
 	uint64_t bytes;		/* input bytes read, all inputs */
 };
 extern struct cli_games cli_games;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "games.h"
 #include "rewrite.h"
 
 static const char *const roster[7] = { "Event", "Site", "Date", "Round",
@@ -474,4 +475,198 @@ cli_game_lines(const cd_game *g, uint32_t **out, size_t *cap)
 	}
 	free(stack);
 	return nout;
+}
+
+/* ---- --salvage ---- */
+
+#define SALVAGE_CUTS 32	/* errors salvaged in one game, at most */
+#define SALVAGE_DEPTH 64	/* variations open at a cut, at most */
+
+struct cut {
+	size_t at;		/* where the comment goes */
+	unsigned long line, col;
+	char msg[CD_ERROR_MSG_MAX];
+};
+
+/* The byte of text (whose first byte is at line 1, col 1) at line,
+ * col; len when it is past the end. */
+static size_t
+text_at(const char *text, size_t len, unsigned long line, unsigned long col)
+{
+	size_t i = 0;
+	const char *q;
+
+	for (; line > 1; line--) {
+		if ((q = memchr(text + i, '\n', len - i)) == NULL)
+			return len;
+		i = (size_t)(q - text) + 1;
+	}
+	return col > 0 && col - 1 < len - i ? i + col - 1 : len;
+}
+
+/* Cut the text at an error at byte at (movetext from byte mt): blank
+ * the rest of the variation the error is in, or of the whole
+ * variation when it keeps no move; the rest of the text when the error
+ * is in the main line (*main set).  The place of the cut's comment
+ * into *cut_at; false when the text is beyond what salvage does. */
+static bool
+cut_text(char *text, size_t *len, size_t mt, size_t at, size_t *cut_at,
+    bool *main)
+{
+	size_t open[SALVAGE_DEPTH];
+	bool moved[SALVAGE_DEPTH];
+	unsigned depth = 0, d;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+	size_t i, end;
+
+	cd_pgn_lex_init(&lx, text + mt, at - mt, 1, 1);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END) {
+		if (t.type == CD_PGN_TOK_RAV_OPEN) {
+			if (depth == SALVAGE_DEPTH)
+				return false;
+			open[depth] = (size_t)(t.raw - text);
+			moved[depth++] = false;
+		} else if (t.type == CD_PGN_TOK_RAV_CLOSE && depth > 0) {
+			depth--;
+		} else if (t.type == CD_PGN_TOK_MOVE && depth > 0) {
+			moved[depth - 1] = true;
+		}
+	}
+	*cut_at = at;
+	if (depth == 0) {
+		*len = at;
+		*main = true;
+		return true;
+	}
+	/* the `)` that closes the variation */
+	cd_pgn_lex_init(&lx, text + at, *len - at, 1, 1);
+	end = *len;
+	for (d = 0; cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END;) {
+		if (t.type == CD_PGN_TOK_RAV_OPEN) {
+			d++;
+		} else if (t.type == CD_PGN_TOK_RAV_CLOSE) {
+			if (d == 0) {
+				end = (size_t)(t.raw - text);
+				break;
+			}
+			d--;
+		}
+	}
+	if (end == *len) {	/* never closed: the main line ends */
+		*cut_at = *len = open[0];
+		*main = true;
+		return true;
+	}
+	if (!moved[depth - 1]) {	/* nothing left: drop it */
+		at = open[depth - 1];
+		end++;
+		*cut_at = at;
+	}
+	for (i = at; i < end; i++)
+		if (text[i] != '\n')
+			text[i] = ' ';
+	return true;
+}
+
+bool
+cli_salvage(struct cli_job *j, const cd_pgn_raw_game *raw,
+    const cd_error *err)
+{
+	static struct cut none;
+	cd_pgn_parse_opts o = j->opts;
+	struct cut cut[SALVAGE_CUTS];
+	size_t ncut = 0, base, len, k, i;
+	bool main = false, ok = false;
+	cd_buf b = { 0 }, f = { 0 };
+	cd_error e = *err;
+	cd_status st = CD_ERR_SYNTAX;
+
+	/* the text where it stood, so that lines and columns stay */
+	if (raw->line == 0 || raw->col == 0)
+		return false;
+	base = (raw->line - 1) + (raw->col - 1);
+	cli_buf_reserve(&b, base + raw->len + 1);
+	memset(b.data, '\n', raw->line - 1);
+	memset(b.data + raw->line - 1, ' ', raw->col - 1);
+	memcpy(b.data + base, raw->text, raw->len);
+	len = base + raw->len;
+	o.warn = NULL;	/* (told at the first parse) */
+	o.notice = NULL;
+	while (ncut < SALVAGE_CUTS && !main) {
+		size_t at = text_at(b.data, len, e.line, e.col);
+
+		if (at < base + raw->movetext || at > len)
+			goto out;	/* the tag section's */
+		cut[ncut] = none;
+		cut[ncut].line = e.line;
+		cut[ncut].col = e.col;
+		snprintf(cut[ncut].msg, sizeof(cut[ncut].msg), "%s",
+		    e.msg[0] ? e.msg : cd_strerror(e.status));
+		for (i = 0; cut[ncut].msg[i] != '\0'; i++)
+			if (cut[ncut].msg[i] == '{' || cut[ncut].msg[i] == '}')
+				cut[ncut].msg[i] = '?';
+		if (!cut_text(b.data, &len, base + raw->movetext, at,
+		    &cut[ncut].at, &main))
+			goto out;
+		ncut++;
+		if (main)
+			break;
+		st = cd_pgn_parse_text(j->game, b.data, len, &o, &e);
+		if (st == CD_ERR_NOMEM)
+			cli_fatal("out of memory");
+		if (st == CD_OK)
+			break;
+	}
+	if (!main && st != CD_OK)
+		goto out;
+	/* the text with the comments, then the marker of a main line
+	 * cut */
+	for (k = i = 0; k < ncut; k++) {
+		char c[CD_ERROR_MSG_MAX + 64];
+		int n = snprintf(c, sizeof(c), " {salvaged: %s, at line %lu "
+		    "col %lu} ", cut[k].msg, cut[k].line, cut[k].col);
+
+		if (cut[k].at < i)	/* (a variation dropped around
+					 * an earlier cut) */
+			cut[k].at = i;
+		cli_buf_reserve(&f, cut[k].at - i + (size_t)n);
+		memcpy(f.data + f.len, b.data + i, cut[k].at - i);
+		f.len += cut[k].at - i;
+		memcpy(f.data + f.len, c, (size_t)n);
+		f.len += (size_t)n;
+		i = cut[k].at;
+	}
+	cli_buf_reserve(&f, len - i + 4);
+	memcpy(f.data + f.len, b.data + i, len - i);
+	f.len += len - i;
+	if (main) {
+		memcpy(f.data + f.len, " *\n", 3);
+		f.len += 3;
+	}
+	st = cd_pgn_parse_text(j->game, f.data, f.len, &o, &e);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st != CD_OK || (main && cli_game_plies(j->game, false) == 0))
+		goto out;
+	if (main)	/* (the Result tag too) */
+		j->game->result = CD_PGN_RESULT_UNKNOWN;
+	for (k = 0; k < ncut; k++) {
+		const struct cut *c = &cut[k];
+
+		if (main && k == ncut - 1)
+			cli_warn_at(j->file, c->line, c->col, "warning: game "
+			    "%llu: %s: game kept up to ply %lu",
+			    (unsigned long long)j->number, c->msg,
+			    cli_game_plies(j->game, false));
+		else
+			cli_warn_at(j->file, c->line, c->col, "warning: game "
+			    "%llu: %s: variation cut",
+			    (unsigned long long)j->number, c->msg);
+	}
+	ok = true;
+out:
+	cd_buf_free(&b);
+	cd_buf_free(&f);
+	return ok;
 }

@@ -87,4 +87,16 @@ size_t cli_game_lines(const cd_game *g, uint32_t **out, size_t *cap);
 void cli_game_line(cd_game *dst, const cd_game *src, uint32_t v,
     bool from_position, unsigned what);
 
+/* pgn-regularize --salvage (cli_games.salvage): what reads of a game
+ * that does not parse, into j->game.  A move that breaks the main line
+ * ends it there (the termination marker becomes *); one that breaks a
+ * variation ends the variation there (dropped when no move of it is
+ * left), and the main line goes on.  A comment "{salvaged: MESSAGE, at
+ * line L col C}" stands where each cut is, and a warning tells each
+ * on stderr.  False (the game rejected as it was) for a tag section
+ * error, and for a game left with no move of its main line. */
+struct cli_job;
+bool cli_salvage(struct cli_job *j, const cd_pgn_raw_game *raw,
+    const cd_error *err);
+
 #endif
