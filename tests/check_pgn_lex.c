@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "chessdata.h"
+#include "core-util.h"
 #include "check-main.h"
 
 /* ---- helpers ---- */
@@ -1667,26 +1668,6 @@ END_TEST
 
 /* ---- the real quirk files ---- */
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 /* Games of a corpus file, or -1 when the corpus is absent. */
 static long
 corpus_games(const char *rel, uint64_t *skipped, cd_pgn_raw_game *first,
@@ -1705,7 +1686,7 @@ corpus_games(const char *rel, uint64_t *skipped, cd_pgn_raw_game *first,
 	if (corpus == NULL)
 		return -1;
 	snprintf(path, sizeof(path), "%s/quirks/%s", corpus, rel);
-	buf = slurp(path, &len);
+	buf = tu_slurp(path, &len);
 	if (buf == NULL)
 		return -1;
 	r = cd_pgn_reader_new_mem(buf, len);
@@ -1868,7 +1849,7 @@ START_TEST(test_corpus_all)
 			if (strstr(fe->d_name, ".pgn") == NULL)
 				continue;
 			snprintf(file, sizeof(file), "%s/%s", path, fe->d_name);
-			buf = slurp(file, &len);
+			buf = tu_slurp(file, &len);
 			ck_assert_ptr_nonnull(buf);
 			r = cd_pgn_reader_new_mem(buf, len);
 			while (cd_pgn_reader_next(r, &g) == CD_OK) {

@@ -17,6 +17,7 @@
 #include "chessdata.h"
 #include "cli/cli.h"
 #include "cli/split.h"
+#include "core-util.h"
 #include "check-main.h"
 
 static char dir[256];
@@ -57,27 +58,6 @@ write_file(const char *path, const char *text)
 	ck_assert_ptr_nonnull(f);
 	fputs(text, f);
 	ck_assert_int_eq(fclose(f), 0);
-}
-
-/* The bytes of path (NUL-terminated), or NULL when it is missing. */
-static char *
-read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *b;
-	long n;
-
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	b = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(b);
-	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-	b[n] = '\0';
-	fclose(f);
-	return b;
 }
 
 static unsigned
@@ -143,7 +123,7 @@ check_parts(const char *input, unsigned nparts, unsigned max)
 
 		snprintf(rel, sizeof(rel), "out/%s", name);
 		free(name);
-		p = read_file(path_in(rel));
+		p = tu_slurp(path_in(rel), NULL);
 		if (i == nparts + 1) {
 			ck_assert_ptr_null(p);
 			break;
@@ -237,7 +217,7 @@ START_TEST(parts_by_bytes)
 		char rel[32];
 
 		snprintf(rel, sizeof(rel), "out/part%03u.pgn", i);
-		if ((p = read_file(path_in(rel))) == NULL)
+		if ((p = tu_slurp(path_in(rel), NULL)) == NULL)
 			break;
 		ck_assert_uint_le(strlen(p), 150);
 		free(p);
@@ -275,7 +255,7 @@ START_TEST(by_player)
 		char rel[512];
 
 		snprintf(rel, sizeof(rel), "out/%s.pgn", root[i]);
-		p = read_file(path_in(rel));
+		p = tu_slurp(path_in(rel), NULL);
 		ck_assert_msg(p != NULL, "no %s", rel);
 		ck_assert_uint_eq(count(p, "[Event "), want[i]);
 		/* a game that did not end a line is ended here */
@@ -300,12 +280,12 @@ START_TEST(by_month)
 	ck_assert(strchr(path[0], '/') != NULL);
 	ck_assert_int_eq(split(&o), 0);
 	snprintf(rel, sizeof(rel), "out/%s.pgn", path[0]);
-	p = read_file(path_in(rel));
+	p = tu_slurp(path_in(rel), NULL);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(count(p, "[Date "), 2);
 	free(p);
 	snprintf(rel, sizeof(rel), "out/%s.pgn", path[1]);
-	p = read_file(path_in(rel));
+	p = tu_slurp(path_in(rel), NULL);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(count(p, "[Date "), 1);
 	free(p);

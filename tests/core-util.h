@@ -20,6 +20,30 @@
 #include <chessdata/fen.h>
 #include <chessdata/san.h>
 
+/* The bytes of the file at path, NUL-terminated, their count in *len
+ * (len may be NULL); NULL when the file cannot be opened. */
+static inline char *
+tu_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	if (len != NULL)
+		*len = (size_t)n;
+	return buf;
+}
+
 /* Parse fen with flags, failing the test (with the reason) if it does
  * not parse. */
 static inline void

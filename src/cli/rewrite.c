@@ -297,6 +297,22 @@ position_comments(cd_game *dst, unsigned what)
 	return st;
 }
 
+/* dst's tags: src's, in their order. */
+static cd_status
+copy_tags(cd_game *dst, const cd_game *src)
+{
+	cd_status st = CD_OK;
+	size_t i;
+
+	for (i = 0; i < src->ntags && st == CD_OK; i++) {
+		const cd_game_tag *t = &src->tags[i];
+
+		st = cd_game_add_tag(dst, cd_game_str(src, t->name),
+		    t->name_len, cd_game_str(src, t->value), t->value_len);
+	}
+	return st;
+}
+
 void
 cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
     unsigned long max, unsigned what)
@@ -304,7 +320,7 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 	/* the variations open: the move they are alternatives to, and
 	 * the first move of the one being copied */
 	struct frame { uint32_t node, var; } *stack = NULL;
-	size_t depth = 0, cap = 0, i;
+	size_t depth = 0, cap = 0;
 	unsigned long left = max;
 	cd_board b = src->start;
 	cd_status st = CD_OK;
@@ -313,12 +329,7 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 	int k;
 
 	cd_game_clear(dst);
-	for (i = 0; i < src->ntags && st == CD_OK; i++) {
-		const cd_game_tag *t = &src->tags[i];
-
-		st = cd_game_add_tag(dst, cd_game_str(src, t->name),
-		    t->name_len, cd_game_str(src, t->value), t->value_len);
-	}
+	st = copy_tags(dst, src);
 	for (; from > 0 && n != 0; from--, n = src->nodes[n].next)
 		cd_board_make(&b, src->nodes[n].move);
 	if (st == CD_OK)
@@ -402,12 +413,7 @@ cli_game_line(cd_game *dst, const cd_game *src, uint32_t v,
 	int k;
 
 	cd_game_clear(dst);
-	for (i = 0; i < src->ntags && st == CD_OK; i++) {
-		const cd_game_tag *t = &src->tags[i];
-
-		st = cd_game_add_tag(dst, cd_game_str(src, t->name),
-		    t->name_len, cd_game_str(src, t->value), t->value_len);
-	}
+	st = copy_tags(dst, src);
 	/* the moves that lead to v, last first */
 	for (p = src->nodes[v].parent; p != 0; p = src->nodes[p].parent) {
 		cli_grow(&path, &cap, np, sizeof(*path), 64);
