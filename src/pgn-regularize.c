@@ -66,6 +66,8 @@ usage(void)
 	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "                        and write them as ECO and Opening tags\n"
+	    "  -w, --width=N         fill movetext lines to N columns (default\n"
+	    "                        79, the export format's)\n"
 	    "      --notation=NAME   write the moves in san (the default), lan\n"
 	    "                        (e2e4), hlan (e2-e4), elan (Ng1f3) or uci\n"
 	    "      --no-comments     leave out comments\n"
@@ -395,6 +397,22 @@ plies_arg(const char *option, const char *arg, unsigned long min)
 	return n;
 }
 
+/* The value of --width: a line length of 1 .. CD_PGN_WIDTH_MAX. */
+static unsigned long
+width_arg(const char *arg)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (end == arg || *end != '\0' || *arg == '-' || errno != 0 ||
+	    n < 1 || n > CD_PGN_WIDTH_MAX)
+		cli_usage_error("--width: '%s' is not a line length of 1 to "
+		    "%u", arg, CD_PGN_WIDTH_MAX);
+	return n;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -431,12 +449,13 @@ main(int argc, char **argv)
 		{ "reduced", no_argument, NULL, 'r' },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "width", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	while ((c = cli_getopt(argc, argv, "rv", longopts, CLI_TAKE_GAMES,
+	while ((c = cli_getopt(argc, argv, "rvw:", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
@@ -490,6 +509,10 @@ main(int argc, char **argv)
 		case 'r': opt_reduced = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
+		case 'w':
+			write_flags &= ~(unsigned)CD_PGN_WIDTH_MASK;
+			write_flags |= CD_PGN_WIDTH(width_arg(optarg));
+			break;
 		}
 	}
 	if (opt_reduced)

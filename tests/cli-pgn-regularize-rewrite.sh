@@ -346,4 +346,52 @@ expect 2 "$P" --notation=klingon "$T/not.pgn"
 grep -q "^pgn-regularize: --notation: 'klingon' is none of san, lan, hlan, elan, uci" \
     "$T/err" || fail "--notation=klingon: $(cat "$T/err")"
 
+# --width / -w: lines of at most N columns, filled greedily (each line
+# full: its next token would not have fitted), words and moves the same
+# as at 79; comments cut between words; a word wider than the line alone
+printf '[Event "w"]\n\n1. e4 {a bb ccc dddd eeeee ffffff} e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 {abcdefghijklmnopqrstuvwxyz} 6. Re1 b5 *\n' >"$T/w.pgn"
+expect 0 "$P" "$T/w.pgn"
+sed '1,/^$/d' "$T/out" | tr -s ' \n' '  ' >"$T/w79"
+for w in 8 12 16 17 20 33 60; do
+	expect 0 "$P" -w "$w" "$T/w.pgn"
+	sed '1,/^$/d' "$T/out" | sed '$d' >"$T/wm"
+	awk -v w="$w" '
+	    # the first token of a line (a comment`s braces joined to it)
+	    function first(  t, i) {
+		t = $1; i = 1
+		if ($1 == "{") { t = t " " $2; i = 2 }
+		if ($(i + 1) == "}") t = t " }"
+		return t
+	    }
+	    {
+		one = NF == 1 || (NF == 2 && ($1 == "{" || $2 == "}")) ||
+		    (NF == 3 && $1 == "{" && $3 == "}")
+		if (length($0) > w && !one) { print "line " NR " too long: " $0; bad = 1 }
+		if (NR > 1 && length(prev) + 1 + length(first()) <= w) {
+			print "line " NR - 1 " not full: " prev; bad = 1
+		}
+		prev = $0
+	    }
+	    END { exit bad }' "$T/wm" >"$T/wbad" ||
+	    fail "-w $w: $(cat "$T/wbad")"
+	tr -s ' \n' '  ' <"$T/wm" | cmp -s - "$T/w79" ||
+	    fail "-w $w: other tokens than at 79"
+	expect 0 "$P" --width="$w" "$T/w.pgn"
+	sed '1,/^$/d' "$T/out" | sed '$d' | cmp -s - "$T/wm" ||
+	    fail "--width=$w differs from -w $w"
+done
+expect 0 "$P" -w 20 "$T/w.pgn"
+grep -qx '{ abcdefghijklmnopqrstuvwxyz }' "$T/out" ||
+    fail "-w 20: a long comment word: $(cat "$T/out")"
+# the default is 79 exactly: -w 79 is the same output
+expect 0 "$P" "$T/in.pgn"
+cp "$T/out" "$T/in79"
+expect 0 "$P" -w 79 "$T/in.pgn"
+cmp -s "$T/out" "$T/in79" || fail "-w 79 is not the default"
+for bad in 0 -3 x 65536; do
+	expect 2 "$P" --width="$bad" "$T/w.pgn"
+	grep -q "^pgn-regularize: --width: '$bad' is not a line length of 1 to 65535" \
+	    "$T/err" || fail "--width=$bad: $(cat "$T/err")"
+done
+
 exit $status

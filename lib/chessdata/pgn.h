@@ -308,6 +308,14 @@ enum {
 	CD_PGN_UCI = 4 << 7,
 	CD_PGN_NOTATION_MASK = 7 << 7
 };
+/* The movetext's longest line in the high sixteen bits of the flags,
+ * CD_PGN_WIDTH(n) for n in 1 .. CD_PGN_WIDTH_MAX (pgn-extract -w); none
+ * (0): the export format's 79. */
+#define CD_PGN_WIDTH_SHIFT	16
+#define CD_PGN_WIDTH_MAX	0xffffu
+#define CD_PGN_WIDTH_MASK	(CD_PGN_WIDTH_MAX << CD_PGN_WIDTH_SHIFT)
+#define CD_PGN_WIDTH(n)	\
+	(((unsigned)(n) & CD_PGN_WIDTH_MAX) << CD_PGN_WIDTH_SHIFT)
 
 /*
  * The tags as the export format writes them, in its order
@@ -590,7 +598,8 @@ typedef cd_buf cd_pgn_buf;
 
 /*
  * Append the game in export format (pgn(5)), byte for
- * byte: tags, an empty line, the movetext filled to 79 columns, an
+ * byte: tags, an empty line, the movetext filled to 79 columns (or
+ * the width of CD_PGN_WIDTH(n): not the export format then), an
  * empty line.  flags: CD_PGN_REDUCED (which implies the next three),
  * CD_PGN_NO_COMMENTS, CD_PGN_NO_NAGS, CD_PGN_NO_VARIATIONS,
  * CD_PGN_NO_RESULT (the movetext ends at its last token; an empty one

@@ -5,7 +5,8 @@
  *
  * The move tree already holds each move's canonical SAN, so writing
  * needs no board: it walks the tree with an explicit stack (no
- * recursion) and fills lines of at most 79 characters greedily.
+ * recursion) and fills lines of at most 79 characters (or the width
+ * CD_PGN_WIDTH asks for) greedily.
  */
 #include "config.h"
 
@@ -16,7 +17,7 @@
 #include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
 
-#define LINE_MAX_LEN 79
+#define LINE_MAX_LEN 79	/* the export format's line length */
 
 /* The output: a buffer and the length of the current movetext line. */
 struct out {
@@ -30,6 +31,7 @@ struct out {
 	uint8_t nag_mask;
 	bool nums;
 	unsigned notation;	/* flags & CD_PGN_NOTATION_MASK */
+	size_t width;		/* the longest movetext line */
 	bool chess960;
 };
 
@@ -56,11 +58,11 @@ reserve(struct out *o, size_t n)
  * bytes (room reserved): after a space, at the start of a new line,
  * or first on an empty one; *col counts it. */
 static inline char *
-place(size_t *col, char *d, size_t len)
+place(size_t *col, char *d, size_t len, size_t width)
 {
 	if (*col == 0) {
 		*col = len;
-	} else if (*col + 1 + len <= LINE_MAX_LEN) {
+	} else if (*col + 1 + len <= width) {
 		*d++ = ' ';
 		*col += 1 + len;
 	} else {
@@ -73,7 +75,7 @@ place(size_t *col, char *d, size_t len)
 static inline char *
 token_start(struct out *o, size_t len)
 {
-	return place(&o->col, o->b->data + o->b->len, len);
+	return place(&o->col, o->b->data + o->b->len, len, o->width);
 }
 
 /* Put one movetext token made of up to three pieces (a comment's
@@ -159,7 +161,7 @@ struct cd__wframe {
 static void
 comment(struct out *o, const char *s, size_t len)
 {
-	size_t n = len + 4, col = o->col, p, q;
+	size_t n = len + 4, col = o->col, p, q, width = o->width;
 	char *c, *pre = NULL;
 
 	if (reserve(o, n + 1) != 0)
@@ -185,24 +187,25 @@ comment(struct out *o, const char *s, size_t len)
 #ifdef __SSE2__
 		/* the usual line: a whole one after a line end (so the `{ `
 		 * is behind), cut at the last space of its last sixteen
-		 * bytes, c[p + 64 .. p + 79], unless that is the one before
-		 * the `}`; anything else as below */
-		while (col == 0 && p > 0 && n - p > LINE_MAX_LEN) {
+		 * bytes, c[p + 64 .. p + 79] at the width 79, unless that is
+		 * the one before the `}`; anything else (and every line
+		 * narrower than sixteen bytes) as below */
+		while (col == 0 && p > 0 && n - p > width && width >= 16) {
 			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
 			    _mm_loadu_si128((const void *)(c + p +
-			    LINE_MAX_LEN - 15)), ' '));
+			    width - 15)), ' '));
 
-			if (p + LINE_MAX_LEN + 2 >= n)
-				m &= ~(1u << (n - 2 - (p + LINE_MAX_LEN - 15)));
+			if (p + width + 2 >= n)
+				m &= ~(1u << (n - 2 - (p + width - 15)));
 			if (m == 0)
 				break;
-			q = p + LINE_MAX_LEN - 15 + 31 - (size_t)__builtin_clz(m);
+			q = p + width - 15 + 31 - (size_t)__builtin_clz(m);
 			c[q] = '\n';
 			p = q + 1;
 		}
 #endif
 		sep = col ? 1 : 0;
-		avail = col + sep < LINE_MAX_LEN ? LINE_MAX_LEN - col - sep : 0;
+		avail = col + sep < width ? width - col - sep : 0;
 		if (n - p <= avail) {
 			col += sep + (n - p);
 			break;
@@ -377,17 +380,17 @@ notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
  * bytes); the end of what it wrote. */
 static inline char *
 put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
-    bool white, bool num_due, bool nums)
+    bool white, bool num_due, bool nums, size_t width)
 {
 	if (nums && (white || num_due)) {
 		uint64_t v;
 		size_t k = number8(num, !white, &v);
 
-		d = place(col, d, k);
+		d = place(col, d, k, width);
 		memcpy(d, &v, 8);
 		d += k;
 	}
-	d = place(col, d, nd->san_len);
+	d = place(col, d, nd->san_len, width);
 	memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
 	return d + nd->san_len;
 }
@@ -417,7 +420,7 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 		if (reserve(o, 32) != 0)
 			return;
 		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
-		    mover == CD_WHITE, o->need_num, o->nums);
+		    mover == CD_WHITE, o->need_num, o->nums, o->width);
 		o->b->len = (size_t)(d - o->b->data);
 	} else {
 		if (o->nums && (mover == CD_WHITE || o->need_num))
@@ -444,7 +447,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 {
 	cd_buf *b = o->b;
 	char *data = b->data, *d = data + b->len, *end = data + b->cap;
-	size_t col = o->col;
+	size_t col = o->col, width = o->width;
 	bool need_num = o->need_num, nums = o->nums;
 	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
 	const uint8_t nag_mask = o->nag_mask;
@@ -468,7 +471,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		}
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
-		d = put_move(d, &col, nd, num, white, need_num, nums);
+		d = put_move(d, &col, nd, num, white, need_num, nums, width);
 		need_num = false;
 		continue;
 more:
@@ -483,7 +486,7 @@ more:
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
 		d = put_move(b->data + b->len, &col, nd, num, white, need_num,
-		    nums);
+		    nums, width);
 		b->len = (size_t)(d - b->data);
 		o->col = col;
 		o->need_num = false;
@@ -732,6 +735,9 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
 	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
 	o.notation = flags & CD_PGN_NOTATION_MASK;
+	o.width = (flags & CD_PGN_WIDTH_MASK) >> CD_PGN_WIDTH_SHIFT;
+	if (o.width == 0)
+		o.width = LINE_MAX_LEN;
 	o.chess960 = g->chess960;
 	if (!tag_section_direct(&o, g, reduced)) {
 		cd__xtags_init(&xt);
