@@ -32,6 +32,12 @@ struct out {
 	bool nums;
 	unsigned notation;	/* flags & CD_PGN_NOTATION_MASK */
 	size_t width;		/* the longest movetext line */
+	/* the piece names of N B R Q K in the SAN written (another
+	 * language's letters or figurines; NULL: the letters as they are),
+	 * pieces[i] of piece_len[i] bytes, one column each */
+	const char (*pieces)[4];
+	uint8_t piece_len[6];
+	char letters[6][4];
 	bool chess960;
 };
 
@@ -379,8 +385,8 @@ notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
  * bytes); the end of what it wrote. */
 static inline char *
-put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
-    bool white, bool num_due, bool nums, size_t width)
+put_move(char *d, size_t *col, const char *san, size_t san_len, size_t cols,
+    unsigned long num, bool white, bool num_due, bool nums, size_t width)
 {
 	if (nums && (white || num_due)) {
 		uint64_t v;
@@ -390,9 +396,49 @@ put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
 		memcpy(d, &v, 8);
 		d += k;
 	}
-	d = place(col, d, nd->san_len, width);
-	memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
-	return d + nd->san_len;
+	d = place(col, d, cols, width);
+	memcpy(d, san, 8);	/* san: 8 readable bytes, more when longer */
+	if (san_len > 8)
+		memcpy(d + 8, san + 8, san_len - 8);
+	return d + san_len;
+}
+
+/* The piece index (1 N .. 5 K) of a SAN byte, 0 for the others. */
+static inline int
+piece_index(char c)
+{
+	switch (c) {
+	case 'N': return 1;
+	case 'B': return 2;
+	case 'R': return 3;
+	case 'Q': return 4;
+	case 'K': return 5;
+	default: return 0;
+	}
+}
+
+/* The SAN of nd with the piece names of o (o->pieces set) into tb (of
+ * 24 bytes: at most 7 bytes, each of up to 3); its length in bytes,
+ * *cols in columns. */
+static size_t
+translate(const struct out *o, const cd_game_node *nd, char *tb,
+    size_t *cols)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nd->san_len; i++) {
+		int k = piece_index(nd->san[i]);
+
+		if (k == 0) {
+			tb[n++] = nd->san[i];
+		} else {
+			memcpy(tb + n, o->pieces[k], 4);
+			n += o->piece_len[k];
+		}
+	}
+	*cols = nd->san_len;
+	memset(tb + n, 0, 24 - n);
+	return n;
 }
 
 static void
@@ -402,6 +448,9 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 	cd_game_node tn;
 	int mover = cd__game_mover(g, nd->ply);
 	unsigned long num;
+	const char *san;
+	size_t san_len, cols;
+	char tb[24];
 
 	/* before the first move of a variation: NAGs, then comments
 	 * (export-format.md rule 10) */
@@ -414,18 +463,31 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 	num = cd__game_move_number(g, nd->ply);
 	if (o->notation != 0)
 		nd = notation_node(o, nd, &tn);
+	san = nd->san;
+	san_len = cols = nd->san_len;
+	if (o->pieces != NULL) {
+		san_len = translate(o, nd, tb, &cols);
+		san = tb;
+	}
 	if (num < 1000) {
 		char *d;
 
-		if (reserve(o, 32) != 0)
+		if (reserve(o, 48) != 0)
 			return;
-		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
-		    mover == CD_WHITE, o->need_num, o->nums, o->width);
+		d = put_move(o->b->data + o->b->len, &o->col, san, san_len,
+		    cols, num, mover == CD_WHITE, o->need_num, o->nums,
+		    o->width);
 		o->b->len = (size_t)(d - o->b->data);
 	} else {
+		char *d;
+
 		if (o->nums && (mover == CD_WHITE || o->need_num))
 			move_number(o, num, mover != CD_WHITE);
-		token8(o, nd->san, nd->san_len);
+		if (reserve(o, san_len + 1) != 0)
+			return;
+		d = place(&o->col, o->b->data + o->b->len, cols, o->width);
+		memcpy(d, san, san_len);
+		o->b->len = (size_t)(d - o->b->data) + san_len;
 	}
 	o->need_num = false;
 	if (nd->flags & o->nag_mask & CD_NODE_NAGS)
@@ -457,13 +519,14 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		unsigned long num = cd__game_move_number(g, nd->ply);
 		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
 		cd_game_node tn;
+		char tb[24];
 
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
-		if (end - d < 32) {
+		if (end - d < 48) {
 			b->len = (size_t)(d - data);
-			if (reserve(o, 32) != 0)
+			if (reserve(o, 48) != 0)
 				return 0;
 			data = b->data;
 			d = data + b->len;
@@ -471,7 +534,15 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		}
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
-		d = put_move(d, &col, nd, num, white, need_num, nums, width);
+		if (o->pieces != NULL) {
+			size_t cols, len = translate(o, nd, tb, &cols);
+
+			d = put_move(d, &col, tb, len, cols, num, white,
+			    need_num, nums, width);
+		} else {
+			d = put_move(d, &col, nd->san, nd->san_len,
+			    nd->san_len, num, white, need_num, nums, width);
+		}
 		need_num = false;
 		continue;
 more:
@@ -481,12 +552,20 @@ more:
 			break;
 		/* only notes after it: the same, then them */
 		b->len = (size_t)(d - data);
-		if (reserve(o, 32) != 0)
+		if (reserve(o, 48) != 0)
 			return 0;
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
-		d = put_move(b->data + b->len, &col, nd, num, white, need_num,
-		    nums, width);
+		if (o->pieces != NULL) {
+			size_t cols, len = translate(o, nd, tb, &cols);
+
+			d = put_move(b->data + b->len, &col, tb, len, cols,
+			    num, white, need_num, nums, width);
+		} else {
+			d = put_move(b->data + b->len, &col, nd->san,
+			    nd->san_len, nd->san_len, num, white, need_num,
+			    nums, width);
+		}
 		b->len = (size_t)(d - b->data);
 		o->col = col;
 		o->need_num = false;
@@ -709,8 +788,48 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 	return true;
 }
 
+/* The figurines of N B R Q K, U+2658 .. U+2654 in UTF-8. */
+static const char figurines[6][4] = { "", "\xe2\x99\x98", "\xe2\x99\x97",
+    "\xe2\x99\x96", "\xe2\x99\x95", "\xe2\x99\x94" };
+
+/* The piece names of o for the flags' notation and lang. */
+static void
+set_pieces(struct out *o, unsigned notation, const cd_san_lang *lang)
+{
+	int k;
+
+	if (notation == CD_PGN_FIGURINE) {
+		o->pieces = figurines;
+		for (k = 1; k < 6; k++)
+			o->piece_len[k] = 3;
+	} else if (notation == 0 && lang != NULL) {
+		for (k = 1; k < 6; k++) {
+			o->letters[k][0] = lang->letters[k];
+			o->piece_len[k] = 1;
+		}
+		o->pieces = (const char (*)[4])o->letters;
+	}
+}
+
+static cd_status write_buf(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *outb);
+
 cd_status
 cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
+{
+	return write_buf(g, flags, NULL, outb);
+}
+
+cd_status
+cd_pgn_write_buf_lang(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *outb)
+{
+	return write_buf(g, flags, lang, outb);
+}
+
+static cd_status
+write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
+    cd_buf *outb)
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
 	cd_game_xtags xt;
@@ -735,6 +854,9 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
 	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
 	o.notation = flags & CD_PGN_NOTATION_MASK;
+	set_pieces(&o, o.notation, lang);
+	if (o.notation == CD_PGN_FIGURINE)
+		o.notation = 0;	/* (SAN, its pieces as figurines) */
 	o.width = (flags & CD_PGN_WIDTH_MASK) >> CD_PGN_WIDTH_SHIFT;
 	if (o.width == 0)
 		o.width = LINE_MAX_LEN;
