@@ -20,6 +20,9 @@
 
 static int opt_reduced, opt_verbose, opt_salvage;
 static unsigned write_flags;	/* CD_PGN_NO_COMMENTS ... */
+/* --notation=san:LANG: the piece letters written (NULL: English) */
+static const cd_san_lang *write_lang;
+static cd_san_lang write_letters;
 static int opt_seven, opt_no_tags, opt_plycount, opt_total_plycount,
     opt_fix_result;
 static struct cli_names keep_tags, drop_tags, tag_order;
@@ -66,8 +69,13 @@ usage(void)
 	    "                        PGN; repeatable; default: the files\n"
 	    "                        $CHESSDATA_OPENINGS names, colon-separated)\n"
 	    "                        and write them as ECO and Opening tags\n"
+	    "  -w, --width=N         fill movetext lines to N columns (default\n"
+	    "                        79, the export format's)\n"
 	    "      --notation=NAME   write the moves in san (the default), lan\n"
-	    "                        (e2e4), hlan (e2-e4), elan (Ng1f3) or uci\n"
+	    "                        (e2e4), hlan (e2-e4), elan (Ng1f3), uci,\n"
+	    "                        san:LANG (SAN with the piece letters of a\n"
+	    "                        language, as --lang, or six letters for\n"
+	    "                        PNBRQK) or figurine (SAN with figurines)\n"
 	    "      --no-comments     leave out comments\n"
 	    "      --no-move-numbers leave out move numbers\n"
 	    "      --no-nags         leave out NAGs\n"
@@ -303,7 +311,7 @@ write_game(struct cli_job *j, const cd_pgn_raw_game *raw)
 
 	if (rewrite_tags_on)
 		rewrite_tags(j, raw);
-	st = cd_pgn_write_buf(j->game, write_flags, j->out);
+	st = cd_pgn_write_buf_lang(j->game, write_flags, write_lang, j->out);
 	if (st == CD_OK && tag_order.n > 0)
 		cli_tags_order(j->out, from, &tag_order);
 	if (st == CD_OK && opt_no_tags)
@@ -365,21 +373,39 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return st == CD_OK ? NULL : cd_strerror(st);
 }
 
-/* The writer's flag of a --notation value. */
+/* The writer's flag of a --notation value; write_lang for
+ * san:LANG, a language of the standard's section 17 (--lang) or six
+ * upper-case letters for P N B R Q K. */
 static unsigned
 notation_arg(const char *arg)
 {
 	static const struct { const char *name; unsigned flag; } n[] = {
 		{ "san", 0 }, { "lan", CD_PGN_LAN }, { "hlan", CD_PGN_HLAN },
-		{ "elan", CD_PGN_ELAN }, { "uci", CD_PGN_UCI }
+		{ "elan", CD_PGN_ELAN }, { "uci", CD_PGN_UCI },
+		{ "figurine", CD_PGN_FIGURINE }
 	};
 	size_t i;
 
+	write_lang = NULL;
+	if (strncmp(arg, "san:", 4) == 0) {
+		const char *l = arg + 4;
+
+		if ((write_lang = cd_san_lang_find(l)) != NULL)
+			return 0;
+		for (i = 0; i < 6 && l[i] >= 'A' && l[i] <= 'Z'; i++)
+			write_letters.letters[i] = l[i];
+		if (i == 6 && l[6] == '\0') {
+			write_lang = &write_letters;
+			return 0;
+		}
+		cli_usage_error("--notation: '%s' is neither a language nor "
+		    "six upper-case letters for P N B R Q K", l);
+	}
 	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++)
 		if (strcmp(arg, n[i].name) == 0)
 			return n[i].flag;
-	cli_usage_error("--notation: '%s' is none of san, lan, hlan, elan, "
-	    "uci", arg);
+	cli_usage_error("--notation: '%s' is none of san, san:LANG, lan, "
+	    "hlan, elan, uci, figurine", arg);
 }
 
 /* The value of a ply count option, at least min. */
@@ -395,6 +421,22 @@ plies_arg(const char *option, const char *arg, unsigned long min)
 	    n < min || n > 0xffffffffUL)
 		cli_usage_error("%s: '%s' is not a number of plies%s", option,
 		    arg, min > 0 ? " above 0" : "");
+	return n;
+}
+
+/* The value of --width: a line length of 1 .. CD_PGN_WIDTH_MAX. */
+static unsigned long
+width_arg(const char *arg)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (end == arg || *end != '\0' || *arg == '-' || errno != 0 ||
+	    n < 1 || n > CD_PGN_WIDTH_MAX)
+		cli_usage_error("--width: '%s' is not a line length of 1 to "
+		    "%u", arg, CD_PGN_WIDTH_MAX);
 	return n;
 }
 
@@ -435,12 +477,13 @@ main(int argc, char **argv)
 		{ "salvage", no_argument, NULL, OPT_SALVAGE },
 		{ "strip-commands", optional_argument, NULL, OPT_STRIP },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "width", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, status = 0;
 
 	cli_init(argv[0]);
-	while ((c = cli_getopt(argc, argv, "rv", longopts, CLI_TAKE_GAMES,
+	while ((c = cli_getopt(argc, argv, "rvw:", longopts, CLI_TAKE_GAMES,
 	    usage)) != -1) {
 		switch (c) {
 		case OPT_OPENINGS: cli_openings_add(optarg); break;
@@ -495,6 +538,10 @@ main(int argc, char **argv)
 		case OPT_SALVAGE: opt_salvage = 1; break;
 		case OPT_STRIP: opt_strip = optarg ? optarg : ""; break;
 		case 'v': opt_verbose = 1; break;
+		case 'w':
+			write_flags &= ~(unsigned)CD_PGN_WIDTH_MASK;
+			write_flags |= CD_PGN_WIDTH(width_arg(optarg));
+			break;
 		}
 	}
 	if (opt_reduced)

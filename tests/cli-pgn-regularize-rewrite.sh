@@ -343,7 +343,96 @@ expect 0 "$P" --notation=elan "$T/ep.pgn"
 grep -q '^1\. e2e4 a7a6 2\. e4e5 f7f5 3\. e5f6ep \*$' "$T/out" ||
     fail "--notation=elan: en passant: $(tail -2 "$T/out")"
 expect 2 "$P" --notation=klingon "$T/not.pgn"
-grep -q "^pgn-regularize: --notation: 'klingon' is none of san, lan, hlan, elan, uci" \
+grep -q "^pgn-regularize: --notation: 'klingon' is none of san, san:LANG, lan, hlan, elan, uci, figurine" \
     "$T/err" || fail "--notation=klingon: $(cat "$T/err")"
+
+# --width / -w: lines of at most N columns, filled greedily (each line
+# full: its next token would not have fitted), words and moves the same
+# as at 79; comments cut between words; a word wider than the line alone
+printf '[Event "w"]\n\n1. e4 {a bb ccc dddd eeeee ffffff} e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 {abcdefghijklmnopqrstuvwxyz} 6. Re1 b5 *\n' >"$T/w.pgn"
+expect 0 "$P" "$T/w.pgn"
+sed '1,/^$/d' "$T/out" | tr -s ' \n' '  ' >"$T/w79"
+for w in 8 12 16 17 20 33 60; do
+	expect 0 "$P" -w "$w" "$T/w.pgn"
+	sed '1,/^$/d' "$T/out" | sed '$d' >"$T/wm"
+	awk -v w="$w" '
+	    # the first token of a line (a comment`s braces joined to it)
+	    function first(  t, i) {
+		t = $1; i = 1
+		if ($1 == "{") { t = t " " $2; i = 2 }
+		if ($(i + 1) == "}") t = t " }"
+		return t
+	    }
+	    {
+		one = NF == 1 || (NF == 2 && ($1 == "{" || $2 == "}")) ||
+		    (NF == 3 && $1 == "{" && $3 == "}")
+		if (length($0) > w && !one) { print "line " NR " too long: " $0; bad = 1 }
+		if (NR > 1 && length(prev) + 1 + length(first()) <= w) {
+			print "line " NR - 1 " not full: " prev; bad = 1
+		}
+		prev = $0
+	    }
+	    END { exit bad }' "$T/wm" >"$T/wbad" ||
+	    fail "-w $w: $(cat "$T/wbad")"
+	tr -s ' \n' '  ' <"$T/wm" | cmp -s - "$T/w79" ||
+	    fail "-w $w: other tokens than at 79"
+	expect 0 "$P" --width="$w" "$T/w.pgn"
+	sed '1,/^$/d' "$T/out" | sed '$d' | cmp -s - "$T/wm" ||
+	    fail "--width=$w differs from -w $w"
+done
+expect 0 "$P" -w 20 "$T/w.pgn"
+grep -qx '{ abcdefghijklmnopqrstuvwxyz }' "$T/out" ||
+    fail "-w 20: a long comment word: $(cat "$T/out")"
+# the default is 79 exactly: -w 79 is the same output
+expect 0 "$P" "$T/in.pgn"
+cp "$T/out" "$T/in79"
+expect 0 "$P" -w 79 "$T/in.pgn"
+cmp -s "$T/out" "$T/in79" || fail "-w 79 is not the default"
+for bad in 0 -3 x 65536; do
+	expect 2 "$P" --width="$bad" "$T/w.pgn"
+	grep -q "^pgn-regularize: --width: '$bad' is not a line length of 1 to 65535" \
+	    "$T/err" || fail "--width=$bad: $(cat "$T/err")"
+done
+
+# --notation=san:LANG and figurine: SAN with other piece names, the
+# lines cut where the English ones are (a figurine is one column); read
+# back (--lang, figurines) they are the game again
+printf '[Event "p"]\n[SetUp "1"]\n[FEN "8/4P3/8/8/8/8/k7/2K1R3 w - - 0 1"]\n\n1. e8=Q Kb3 2. Qb5+ Kc3 3. Re3+ Kd4 *\n' >"$T/p.pgn"
+for n in 'san:de:1. e8=D Kb3 2. Db5+ Kc3 3. Te3+ Kd4 \*' \
+    'san:German:1. e8=D Kb3 2. Db5+ Kc3 3. Te3+ Kd4 \*' \
+    'san:BSLTDK:1. e8=D Kb3 2. Db5+ Kc3 3. Te3+ Kd4 \*' \
+    'san:fr:1. e8=D Rb3 2. Db5+ Rc3 3. Te3+ Rd4 \*' \
+    'figurine:1. e8=♕ ♔b3 2. ♕b5+ ♔c3 3. ♖e3+ ♔d4 \*'; do
+	a=${n%%:[1-9]*}
+	expect 0 "$P" --notation="$a" "$T/p.pgn"
+	grep -qx "${n#"$a":}" "$T/out" ||
+	    fail "--notation=$a: $(tail -2 "$T/out")"
+done
+cat "$T/in.pgn" "$T/w.pgn" >"$T/l.pgn"
+printf '[Event "long"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nc3 Nc6 6. Nb1 Nb8 7. Nc3 Nc6 8. Nb1 Nb8 9. Nf3 Nf6 10. Ng1 Ng8 11. Nc3 Nc6 12. Nb1 Nb8 13. Nf3 Nf6 14. Ng1 Ng8 15. Nc3 Nc6 16. Nb1 Nb8 17. Nf3 Nf6 18. Ng1 Ng8 19. Nc3 Nc6 20. Nb1 Nb8 *\n' >>"$T/l.pgn"
+expect 0 "$P" "$T/l.pgn"
+cp "$T/out" "$T/l.en"
+expect 0 "$P" --notation=figurine "$T/l.pgn"
+cp "$T/out" "$T/l.fig"
+sed 's/♘/N/g; s/♗/B/g; s/♖/R/g; s/♕/Q/g; s/♔/K/g' "$T/l.fig" |
+    cmp -s - "$T/l.en" || fail "--notation=figurine: other lines than SAN"
+grep -q '♘' "$T/l.fig" || fail "--notation=figurine: no figurine"
+expect 0 "$P" "$T/l.fig"
+cmp -s "$T/out" "$T/l.en" || fail "--notation=figurine: not read back"
+expect 0 "$P" --notation=san:de "$T/l.pgn"
+cp "$T/out" "$T/l.de"
+grep -q ' Sf3 ' "$T/l.de" || fail "--notation=san:de: no German letters"
+expect 0 "$P" --lang=de "$T/l.de"
+cmp -s "$T/out" "$T/l.en" || fail "--notation=san:de: not read back"
+expect 0 "$P" --notation=san:de --notation=san "$T/l.pgn"
+cmp -s "$T/out" "$T/l.en" || fail "--notation=san after san:de"
+expect 0 "$P" --notation=san:de --notation=lan "$T/p.pgn"
+grep -qx '1\. e7e8Q a2b3 2\. e8b5+ b3c3 3\. e1e3+ c3d4 \*' "$T/out" ||
+    fail "--notation=lan after san:de: $(tail -2 "$T/out")"
+for bad in san:xx san:BSLTD san:BSLTDKK san:bsltdk; do
+	expect 2 "$P" --notation="$bad" "$T/p.pgn"
+	grep -q "^pgn-regularize: --notation: '${bad#san:}' is neither a language nor six upper-case letters for P N B R Q K" \
+	    "$T/err" || fail "--notation=$bad: $(cat "$T/err")"
+done
 
 exit $status

@@ -269,4 +269,60 @@ grep -q 'illegal move' "$T/err" && fail "-s: $(cat "$T/err")"
 grep -q '17 games read, 16 written, 1 rejected' "$T/err" ||
     fail "-s: $(cat "$T/err")"
 [ -s "$T/rej" ] || fail "-s: no rejects file"
+# --material relations (,R>r: a count of White's against Black's, L
+# the minor pieces) and @N (held for N plies: reached and unchanged N
+# half-moves on)
+cat >"$T/mat.pgn" <<'PGN'
+[Event "krkr4"]
+[SetUp "1"]
+[FEN "r3k3/8/8/8/8/8/8/R3K3 w - - 0 1"]
+
+1. Kd2 Kd7 2. Kd3 Kd6 *
+
+[Event "later"]
+[SetUp "1"]
+[FEN "r3k3/7p/8/8/8/8/8/4K2R w - - 0 1"]
+
+1. Rxh7 Kd8 2. Kd2 Kc8 *
+
+[Event "minor"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/8/1N2KB2 w - - 0 1"]
+
+1. Nc3 Kd7 *
+
+[Event "exchange"]
+[SetUp "1"]
+[FEN "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1"]
+
+1. Rxd5 Ke7 2. Kd2 Ke6 *
+PGN
+M="$T/mat.pgn"
+on "$M" 'krkr4|later' --material=KRkr
+on "$M" 'krkr4|later' --material=KRkr@3
+on "$M" 'krkr4' --material=KRkr@4
+on "$M" '' --material=KRkr@5
+on "$M" 'exchange' --material=KRk@3
+on "$M" '' --material=KRk@4
+on "$M" 'minor' --material=,L\>l
+on "$M" 'minor' --material=,l\<L
+on "$M" 'minor' --material=,N\>n,B\>b
+on "$M" '' --material=,L\<l,L\>l
+on "$M" 'krkr4|later|exchange' --material=,L=l
+on "$M" 'exchange' --material=,L\<l
+on "$M" '' --material=,L\<l@1
+on "$M" 'krkr4|later|minor|exchange' --material=,P=p
+on "$M" 'later' --material=,P\<p
+on "$M" 'exchange' --material=,R\>r@4
+on "$M" '' --material=,R\>r@5
+on "$M" 'exchange' --material='KR*kr*,R>r'
+on "$M" 'krkr4|later' --material='KR*kr*,R=r'
+on "$M" 'krkr4|later|exchange' --material=',R=r@4' --material=',R>r@4'
+for bad in ',X>x' ',R>R' ',r<r' ',R>b' ',R!r' 'KR,' 'KR@' 'KR@0' \
+    'KR@2x' 'KR@-1' ',R>r,R>r,R>r,R>r,R>r,R>r,R>r,R>r,R>r'; do
+	"$P" --material="$bad" "$M" >"$T/out" 2>"$T/err"
+	[ $? -eq 2 ] || fail "--material='$bad': not an error"
+	grep -q "^pgn-select: --material '$bad': invalid material" "$T/err" ||
+	    fail "--material='$bad': $(cat "$T/err")"
+done
 exit $status

@@ -11,7 +11,8 @@
 # first 4 MB of each):
 # awk for --winner, --loser, --where and --games, chessops for a
 # repeated --material, --moves, --placement, every --occurs kind and
-# --wrong-result, each with its -v complement.
+# --wrong-result, each with its -v complement.  --material's relations
+# and @N against awk over pgn-regularize's FEN comments.
 #
 # chessops is taken from CHESSOPS_DIR (a directory with
 # node_modules/chessops), else from $top_builddir/tests/chessops, where
@@ -176,4 +177,47 @@ for f in "$C"/online/*.pgn.xz; do
 	echo
 done | "$P" -q -s --plies=0.. >"$T/online.pgn"
 newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"
+# --material relations and @N against awk over the placements that
+# pgn-regularize --fen-comments writes after each move (the start from
+# the FEN tag or the standard one) of the OTB archive: the longest run
+# of positions where White's count of a type is <, > or = Black's
+G="$T/otb.pgn"
+"$tooldir/pgn-regularize" -q --fen-comments --no-comments "$G" \
+    >"$T/fens.pgn" 2>/dev/null
+# runs W B OP HOLD: the games with HOLD + 1 positions in a row where
+# the count of the letters W (White's) against B (Black's) is OP
+runs() {
+	awk -v w="$1" -v b="$2" -v op="$3" -v hold="$4" '
+	function cnt(pl, set,  i, n) {
+		n = 0
+		for (i = 1; i <= length(pl); i++)
+			if (index(set, substr(pl, i, 1))) n++
+		return n
+	}
+	function holds(pl,  x, y) {
+		x = cnt(pl, w); y = cnt(pl, b)
+		return op == "<" ? x < y : op == ">" ? x > y : x == y
+	}
+	function game(  pl, run, ok, t) {
+		if (text == "") return
+		pl = start; run = 0; ok = 0; t = text
+		for (;;) {
+			run = holds(pl) ? run + 1 : 0
+			if (run >= hold + 1) { ok = 1; break }
+			if (!match(t, /\{ [^ ]+ [wb] /)) break
+			pl = substr(t, RSTART + 2, RLENGTH - 5)
+			t = substr(t, RSTART + RLENGTH)
+		}
+		n += ok
+	}
+	/^\[Event / { game(); text = " "; start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" }
+	/^\[FEN "/ { start = substr($2, 2) }
+	!/^\[/ { text = text " " $0 }
+	END { game(); print n + 0 }' "$T/fens.pgn"
+}
+count "$(runs P p '>' 30)" '--material=,P>p@30' --material=,P\>p@30
+count "$(runs NB nb '>' 20)" '--material=,L>l@20' --material=,L\>l@20
+count "$(runs NB nb '>' 0)" '--material=,L>l' --material=,L\>l
+count "$(runs Q q '<' 5)" '--material=,Q<q@5' --material=,q\>Q@5
+count "$(runs NB nb '=' 100)" '--material=,L=l@100' --material=,L=l@100
 finish

@@ -306,8 +306,20 @@ enum {
 	CD_PGN_HLAN = 2 << 7,
 	CD_PGN_ELAN = 3 << 7,
 	CD_PGN_UCI = 4 << 7,
+	/* SAN with figurines, U+2654 .. U+2658 (the white ones) for K Q
+	 * R B N, for people to read: not the export format (a figurine
+	 * takes one column of the line) */
+	CD_PGN_FIGURINE = 5 << 7,
 	CD_PGN_NOTATION_MASK = 7 << 7
 };
+/* The movetext's longest line in the high sixteen bits of the flags,
+ * CD_PGN_WIDTH(n) for n in 1 .. CD_PGN_WIDTH_MAX (pgn-extract -w); none
+ * (0): the export format's 79. */
+#define CD_PGN_WIDTH_SHIFT	16
+#define CD_PGN_WIDTH_MAX	0xffffu
+#define CD_PGN_WIDTH_MASK	(CD_PGN_WIDTH_MAX << CD_PGN_WIDTH_SHIFT)
+#define CD_PGN_WIDTH(n)	\
+	(((unsigned)(n) & CD_PGN_WIDTH_MAX) << CD_PGN_WIDTH_SHIFT)
 
 /*
  * The tags as the export format writes them, in its order
@@ -590,18 +602,27 @@ typedef cd_buf cd_pgn_buf;
 
 /*
  * Append the game in export format (pgn(5)), byte for
- * byte: tags, an empty line, the movetext filled to 79 columns, an
+ * byte: tags, an empty line, the movetext filled to 79 columns (or
+ * the width of CD_PGN_WIDTH(n): not the export format then), an
  * empty line.  flags: CD_PGN_REDUCED (which implies the next three),
  * CD_PGN_NO_COMMENTS, CD_PGN_NO_NAGS, CD_PGN_NO_VARIATIONS,
  * CD_PGN_NO_RESULT (the movetext ends at its last token; an empty one
  * keeps its marker),
  * CD_PGN_NO_MOVE_NUMBERS, and one of CD_PGN_LAN, CD_PGN_HLAN,
- * CD_PGN_ELAN, CD_PGN_UCI.  CD_OK; CD_ERR_UNSUPPORTED when
+ * CD_PGN_ELAN, CD_PGN_UCI, CD_PGN_FIGURINE.  CD_OK; CD_ERR_UNSUPPORTED when
  * the reduced form is asked for and the main line holds a null move
  * (nothing is appended); CD_ERR_NOMEM.
  */
 CD_API cd_status cd_pgn_write_buf(const cd_game *g, unsigned flags,
     cd_buf *out);
+
+/* The same with the piece letters of lang (cd_san_lang_find, or six
+ * letters of the caller's: its P is never written) in the SAN, for
+ * people to read (pgn-extract -Wsan with letters): not the export
+ * format; lang NULL, or a notation other than SAN in the flags: as
+ * cd_pgn_write_buf. */
+CD_API cd_status cd_pgn_write_buf_lang(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *out);
 
 /* The same to a stdio stream (one fwrite).  CD_ERR_IO on a write
  * error. */

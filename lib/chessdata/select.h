@@ -57,8 +57,14 @@
  *		(piece letters, White upper case, in any order; the kings
  *		may be left out, or given once each).  A `*` after a
  *		letter stands for any number of that piece, none too:
- *		"KRP*kr" is a rook and any pawns against a rook.  Join
- *		into one: any of them.
+ *		"KRP*kr" is a rook and any pawns against a rook.  Then
+ *		relations, ",R>r,L<l": White's count of a piece type
+ *		(P N B R Q, L the knights and bishops) against Black's
+ *		by <, > or = (the sides' letters in either order; with
+ *		no letter before them, any pieces: ",L>l").  Last "@N"
+ *		(N > 0): the material holds for N plies, from a position
+ *		that has it through N half-moves more (pgn-extract's
+ *		stability count).  Join into one: any of them.
  * CD_SEL_ENDS	"checkmate,threefold": the final position of the main
  *		line has one of these endings (the names of
  *		cd_ending_name; chessdata/rules.h says what each means).

@@ -54,11 +54,21 @@ struct where {
 	uint32_t root;
 };
 
+#define MAT_RELS	8	/* the most relations of a material */
+#define MAT_MINOR	7	/* a relation's type: knights and bishops */
+
 /* Material: the count of each piece (color << 3 | type), at least or
  * exactly. */
 struct material {
 	uint8_t count[16];
 	uint16_t more;		/* bit p: any number more of piece p */
+	/* relations between the sides: White's count of rel_type[i]
+	 * (CD_PAWN .. CD_QUEEN, or MAT_MINOR: knights and bishops) is
+	 * rel_op[i] ('<', '>', '=') Black's */
+	uint8_t nrel;
+	uint8_t rel_type[MAT_RELS];
+	char rel_op[MAT_RELS];
+	uint32_t hold;		/* plies it holds for at least (@N) */
 };
 
 /* A piece placement with squares of any content: where care has a

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,8 +86,50 @@ cd__sel_read_position(cd_select *s, const char *text, cd_error *err)
 	return CD_OK;
 }
 
+/* The relations of a material after its pieces, ",R>r,L<l" (a
+ * letter of each side, either first, of one type, L for the minor
+ * pieces), into m; the end of what it read, NULL (*why set) when one
+ * does not read. */
+static const char *
+read_relations(struct material *m, const char *p, const char **why)
+{
+	static const char types[] = "PNBRQL";
+
+	while (*p == ',') {
+		const char *a, *b;
+		char op;
+
+		p++;
+		a = p[0] ? strchr(types, p[0] >= 'a' ? p[0] - 32 : p[0]) :
+		    NULL;
+		op = a ? p[1] : 0;
+		b = op && p[2] ? strchr(types, p[2] >= 'a' ? p[2] - 32 :
+		    p[2]) : NULL;
+		if (a == NULL || b == NULL || a != b || (op != '<' &&
+		    op != '>' && op != '=') || (p[0] >= 'a') == (p[2] >= 'a')) {
+			*why = "invalid material relation (want a piece "
+			    "letter of each side, L for the minor pieces, "
+			    "with <, > or = between: R>r, L<l)";
+			return NULL;
+		}
+		if (m->nrel == MAT_RELS) {
+			*why = "invalid material: more than 8 relations";
+			return NULL;
+		}
+		/* as White's against Black's */
+		if (p[0] >= 'a')
+			op = op == '<' ? '>' : op == '>' ? '<' : '=';
+		m->rel_type[m->nrel] = (uint8_t)(*a == 'L' ? MAT_MINOR :
+		    (int)(a - types) + 1);
+		m->rel_op[m->nrel++] = op;
+		p += 3;
+	}
+	return p;
+}
+
 /* "KRP*kr": a letter followed by `*`: any number of that piece, none
- * too; each king at most once. */
+ * too; each king at most once.  Then relations (",R>r", any pieces
+ * when no letter comes before them) and "@N", held for N plies. */
 cd_status
 cd__sel_read_material(cd_select *s, const char *text, const char **why)
 {
@@ -96,7 +139,7 @@ cd__sel_read_material(cd_select *s, const char *text, const char **why)
 	int last = -1, k;
 
 	memset(&m, 0, sizeof(m));
-	for (p = text; *p; p++) {
+	for (p = text; *p && *p != ',' && *p != '@'; p++) {
 		const char *l = *p != '*' ? strchr(letters,
 		    *p >= 'a' ? *p - 32 : *p) : NULL;
 		int piece;
@@ -128,8 +171,37 @@ cd__sel_read_material(cd_select *s, const char *text, const char **why)
 		m.count[piece]++;
 		last = piece;
 	}
-	if (p == text) {
+	if (p == text && *p == ',') {
+		/* relations alone: any pieces */
+		for (k = 0; k < 2; k++) {
+			int t;
+
+			for (t = CD_PAWN; t < CD_KING; t++)
+				m.more |= (uint16_t)(1u << CD_PIECE(k, t));
+		}
+	} else if (p == text) {
 		*why = "empty material";
+		return CD_ERR_SYNTAX;
+	}
+	if ((p = read_relations(&m, p, why)) == NULL)
+		return CD_ERR_SYNTAX;
+	if (*p == '@') {
+		char *end;
+		unsigned long h;
+
+		errno = 0;
+		h = p[1] >= '0' && p[1] <= '9' ? strtoul(p + 1, &end, 10) : 0;
+		if (h == 0 || *end != '\0' || errno != 0 || h > 0xffffffffUL) {
+			*why = "invalid material: want a number of plies "
+			    "above 0 after @";
+			return CD_ERR_SYNTAX;
+		}
+		m.hold = (uint32_t)h;
+		p = end;
+	}
+	if (*p != '\0') {
+		*why = "invalid material (want piece letters like KRPkr, "
+		    "then relations like ,R>r, then @N)";
 		return CD_ERR_SYNTAX;
 	}
 	/* the kings may be left out */
@@ -538,6 +610,17 @@ material_is(const cd_board *b, const struct material *m)
 			    (n > m->count[p] && !((m->more >> p) & 1)))
 				return false;
 		}
+	for (c = 0; c < m->nrel; c++) {
+		cd_bitboard of = m->rel_type[c] == MAT_MINOR ?
+		    b->by_type[CD_KNIGHT] | b->by_type[CD_BISHOP] :
+		    b->by_type[m->rel_type[c]];
+		int w = cd__popcount(of & b->by_color[CD_WHITE]);
+		int k = cd__popcount(of & b->by_color[CD_BLACK]);
+
+		if (m->rel_op[c] == '<' ? w >= k : m->rel_op[c] == '>' ?
+		    w <= k : w != k)
+			return false;
+	}
 	return true;
 }
 
@@ -726,6 +809,9 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 	uint32_t i, last = 0, plies = 0;
 	unsigned endings = 0;
 	size_t k;
+	/* run[k]: 1 + the ply from which material k has held, 0 when it
+	 * does not; ply: the plies walked */
+	uint32_t run_small[16], *run = run_small, ply = 0;
 
 	/* the main line's length, and its final position from the
 	 * parser when it left its cursor there */
@@ -758,6 +844,10 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 
 		mat_need = n < mat_need ? n : mat_need;
 	}
+	if (s->nmat > 16 && (run = malloc(s->nmat * sizeof(*run))) == NULL)
+		return false;	/* (out of memory) */
+	if (s->nmat > 0)
+		memset(run, 0, s->nmat * sizeof(*run));
 	/* the positions since the last pawn move or capture (the walk
 	 * keeps no others) */
 	track = want_rep || (occ_want & (OCC_THREEFOLD | OCC_FIVEFOLD));
@@ -790,25 +880,34 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 			if (placement_is(b, &s->place[k]))
 				pl_left = false;
 		/* material changes only with a capture or promotion,
-		 * which reset the clock */
+		 * which reset the clock; one held for N plies (@N) is
+		 * found N plies after it was reached */
 		if (mat_left && (w.node == 0 || b->halfmove == 0)) {
 			if (cd__popcount(b->by_type[0]) < mat_need)
 				break;	/* never reached */
-			for (k = 0; mat_left && k < s->nmat; k++)
-				if (material_is(b, &s->mat[k]))
-					mat_left = false;
+			for (k = 0; k < s->nmat; k++)
+				if (!material_is(b, &s->mat[k]))
+					run[k] = 0;
+				else if (run[k] == 0)
+					run[k] = ply + 1;
 		}
+		for (k = 0; mat_left && k < s->nmat; k++)
+			if (run[k] != 0 && ply - (run[k] - 1) >= s->mat[k].hold)
+				mat_left = false;
 		if (!pos_left && !mat_left && !pl_left && !occ_left &&
 		    !want_rep)
 			break;
 		if (!cd_game_walk_next(&w))
 			break;
+		ply++;
 		if (occ_left) {
 			occ_found |= occurs_at(b, g->nodes[w.node].move,
 			    w.track ? &w.rules.history : NULL, occ_want);
 			occ_left = !occurs_met(s, occ_found);
 		}
 	}
+	if (run != run_small)
+		free(run);
 	if (pos_left || mat_left || pl_left || occ_left) {
 		cd_game_walk_free(&w);
 		return false;

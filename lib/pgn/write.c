@@ -5,7 +5,8 @@
  *
  * The move tree already holds each move's canonical SAN, so writing
  * needs no board: it walks the tree with an explicit stack (no
- * recursion) and fills lines of at most 79 characters greedily.
+ * recursion) and fills lines of at most 79 characters (or the width
+ * CD_PGN_WIDTH asks for) greedily.
  */
 #include "config.h"
 
@@ -16,7 +17,7 @@
 #include "pgn/lex.h"
 #include "pgn/pgn_internal.h"
 
-#define LINE_MAX_LEN 79
+#define LINE_MAX_LEN 79	/* the export format's line length */
 
 /* The output: a buffer and the length of the current movetext line. */
 struct out {
@@ -30,6 +31,13 @@ struct out {
 	uint8_t nag_mask;
 	bool nums;
 	unsigned notation;	/* flags & CD_PGN_NOTATION_MASK */
+	size_t width;		/* the longest movetext line */
+	/* the piece names of N B R Q K in the SAN written (another
+	 * language's letters or figurines; NULL: the letters as they are),
+	 * pieces[i] of piece_len[i] bytes, one column each */
+	const char (*pieces)[4];
+	uint8_t piece_len[6];
+	char letters[6][4];
 	bool chess960;
 };
 
@@ -56,11 +64,11 @@ reserve(struct out *o, size_t n)
  * bytes (room reserved): after a space, at the start of a new line,
  * or first on an empty one; *col counts it. */
 static inline char *
-place(size_t *col, char *d, size_t len)
+place(size_t *col, char *d, size_t len, size_t width)
 {
 	if (*col == 0) {
 		*col = len;
-	} else if (*col + 1 + len <= LINE_MAX_LEN) {
+	} else if (*col + 1 + len <= width) {
 		*d++ = ' ';
 		*col += 1 + len;
 	} else {
@@ -73,7 +81,7 @@ place(size_t *col, char *d, size_t len)
 static inline char *
 token_start(struct out *o, size_t len)
 {
-	return place(&o->col, o->b->data + o->b->len, len);
+	return place(&o->col, o->b->data + o->b->len, len, o->width);
 }
 
 /* Put one movetext token made of up to three pieces (a comment's
@@ -159,7 +167,7 @@ struct cd__wframe {
 static void
 comment(struct out *o, const char *s, size_t len)
 {
-	size_t n = len + 4, col = o->col, p, q;
+	size_t n = len + 4, col = o->col, p, q, width = o->width;
 	char *c, *pre = NULL;
 
 	if (reserve(o, n + 1) != 0)
@@ -185,24 +193,25 @@ comment(struct out *o, const char *s, size_t len)
 #ifdef __SSE2__
 		/* the usual line: a whole one after a line end (so the `{ `
 		 * is behind), cut at the last space of its last sixteen
-		 * bytes, c[p + 64 .. p + 79], unless that is the one before
-		 * the `}`; anything else as below */
-		while (col == 0 && p > 0 && n - p > LINE_MAX_LEN) {
+		 * bytes, c[p + 64 .. p + 79] at the width 79, unless that is
+		 * the one before the `}`; anything else (and every line
+		 * narrower than sixteen bytes) as below */
+		while (col == 0 && p > 0 && n - p > width && width >= 16) {
 			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
 			    _mm_loadu_si128((const void *)(c + p +
-			    LINE_MAX_LEN - 15)), ' '));
+			    width - 15)), ' '));
 
-			if (p + LINE_MAX_LEN + 2 >= n)
-				m &= ~(1u << (n - 2 - (p + LINE_MAX_LEN - 15)));
+			if (p + width + 2 >= n)
+				m &= ~(1u << (n - 2 - (p + width - 15)));
 			if (m == 0)
 				break;
-			q = p + LINE_MAX_LEN - 15 + 31 - (size_t)__builtin_clz(m);
+			q = p + width - 15 + 31 - (size_t)__builtin_clz(m);
 			c[q] = '\n';
 			p = q + 1;
 		}
 #endif
 		sep = col ? 1 : 0;
-		avail = col + sep < LINE_MAX_LEN ? LINE_MAX_LEN - col - sep : 0;
+		avail = col + sep < width ? width - col - sep : 0;
 		if (n - p <= avail) {
 			col += sep + (n - p);
 			break;
@@ -376,20 +385,60 @@ notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
  * bytes); the end of what it wrote. */
 static inline char *
-put_move(char *d, size_t *col, const cd_game_node *nd, unsigned long num,
-    bool white, bool num_due, bool nums)
+put_move(char *d, size_t *col, const char *san, size_t san_len, size_t cols,
+    unsigned long num, bool white, bool num_due, bool nums, size_t width)
 {
 	if (nums && (white || num_due)) {
 		uint64_t v;
 		size_t k = number8(num, !white, &v);
 
-		d = place(col, d, k);
+		d = place(col, d, k, width);
 		memcpy(d, &v, 8);
 		d += k;
 	}
-	d = place(col, d, nd->san_len);
-	memcpy(d, nd->san, 8);	/* san: 8 bytes, <= 7 used */
-	return d + nd->san_len;
+	d = place(col, d, cols, width);
+	memcpy(d, san, 8);	/* san: 8 readable bytes, more when longer */
+	if (san_len > 8)
+		memcpy(d + 8, san + 8, san_len - 8);
+	return d + san_len;
+}
+
+/* The piece index (1 N .. 5 K) of a SAN byte, 0 for the others. */
+static inline int
+piece_index(char c)
+{
+	switch (c) {
+	case 'N': return 1;
+	case 'B': return 2;
+	case 'R': return 3;
+	case 'Q': return 4;
+	case 'K': return 5;
+	default: return 0;
+	}
+}
+
+/* The SAN of nd with the piece names of o (o->pieces set) into tb (of
+ * 24 bytes: at most 7 bytes, each of up to 3); its length in bytes,
+ * *cols in columns. */
+static size_t
+translate(const struct out *o, const cd_game_node *nd, char *tb,
+    size_t *cols)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nd->san_len; i++) {
+		int k = piece_index(nd->san[i]);
+
+		if (k == 0) {
+			tb[n++] = nd->san[i];
+		} else {
+			memcpy(tb + n, o->pieces[k], 4);
+			n += o->piece_len[k];
+		}
+	}
+	*cols = nd->san_len;
+	memset(tb + n, 0, 24 - n);
+	return n;
 }
 
 static void
@@ -399,6 +448,9 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 	cd_game_node tn;
 	int mover = cd__game_mover(g, nd->ply);
 	unsigned long num;
+	const char *san;
+	size_t san_len, cols;
+	char tb[24];
 
 	/* before the first move of a variation: NAGs, then comments
 	 * (export-format.md rule 10) */
@@ -411,18 +463,31 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 	num = cd__game_move_number(g, nd->ply);
 	if (o->notation != 0)
 		nd = notation_node(o, nd, &tn);
+	san = nd->san;
+	san_len = cols = nd->san_len;
+	if (o->pieces != NULL) {
+		san_len = translate(o, nd, tb, &cols);
+		san = tb;
+	}
 	if (num < 1000) {
 		char *d;
 
-		if (reserve(o, 32) != 0)
+		if (reserve(o, 48) != 0)
 			return;
-		d = put_move(o->b->data + o->b->len, &o->col, nd, num,
-		    mover == CD_WHITE, o->need_num, o->nums);
+		d = put_move(o->b->data + o->b->len, &o->col, san, san_len,
+		    cols, num, mover == CD_WHITE, o->need_num, o->nums,
+		    o->width);
 		o->b->len = (size_t)(d - o->b->data);
 	} else {
+		char *d;
+
 		if (o->nums && (mover == CD_WHITE || o->need_num))
 			move_number(o, num, mover != CD_WHITE);
-		token8(o, nd->san, nd->san_len);
+		if (reserve(o, san_len + 1) != 0)
+			return;
+		d = place(&o->col, o->b->data + o->b->len, cols, o->width);
+		memcpy(d, san, san_len);
+		o->b->len = (size_t)(d - o->b->data) + san_len;
 	}
 	o->need_num = false;
 	if (nd->flags & o->nag_mask & CD_NODE_NAGS)
@@ -444,7 +509,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 {
 	cd_buf *b = o->b;
 	char *data = b->data, *d = data + b->len, *end = data + b->cap;
-	size_t col = o->col;
+	size_t col = o->col, width = o->width;
 	bool need_num = o->need_num, nums = o->nums;
 	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
 	const uint8_t nag_mask = o->nag_mask;
@@ -454,13 +519,14 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		unsigned long num = cd__game_move_number(g, nd->ply);
 		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
 		cd_game_node tn;
+		char tb[24];
 
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
-		if (end - d < 32) {
+		if (end - d < 48) {
 			b->len = (size_t)(d - data);
-			if (reserve(o, 32) != 0)
+			if (reserve(o, 48) != 0)
 				return 0;
 			data = b->data;
 			d = data + b->len;
@@ -468,7 +534,15 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		}
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
-		d = put_move(d, &col, nd, num, white, need_num, nums);
+		if (o->pieces != NULL) {
+			size_t cols, len = translate(o, nd, tb, &cols);
+
+			d = put_move(d, &col, tb, len, cols, num, white,
+			    need_num, nums, width);
+		} else {
+			d = put_move(d, &col, nd->san, nd->san_len,
+			    nd->san_len, num, white, need_num, nums, width);
+		}
 		need_num = false;
 		continue;
 more:
@@ -478,12 +552,20 @@ more:
 			break;
 		/* only notes after it: the same, then them */
 		b->len = (size_t)(d - data);
-		if (reserve(o, 32) != 0)
+		if (reserve(o, 48) != 0)
 			return 0;
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
-		d = put_move(b->data + b->len, &col, nd, num, white, need_num,
-		    nums);
+		if (o->pieces != NULL) {
+			size_t cols, len = translate(o, nd, tb, &cols);
+
+			d = put_move(b->data + b->len, &col, tb, len, cols,
+			    num, white, need_num, nums, width);
+		} else {
+			d = put_move(b->data + b->len, &col, nd->san,
+			    nd->san_len, nd->san_len, num, white, need_num,
+			    nums, width);
+		}
 		b->len = (size_t)(d - b->data);
 		o->col = col;
 		o->need_num = false;
@@ -706,8 +788,48 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 	return true;
 }
 
+/* The figurines of N B R Q K, U+2658 .. U+2654 in UTF-8. */
+static const char figurines[6][4] = { "", "\xe2\x99\x98", "\xe2\x99\x97",
+    "\xe2\x99\x96", "\xe2\x99\x95", "\xe2\x99\x94" };
+
+/* The piece names of o for the flags' notation and lang. */
+static void
+set_pieces(struct out *o, unsigned notation, const cd_san_lang *lang)
+{
+	int k;
+
+	if (notation == CD_PGN_FIGURINE) {
+		o->pieces = figurines;
+		for (k = 1; k < 6; k++)
+			o->piece_len[k] = 3;
+	} else if (notation == 0 && lang != NULL) {
+		for (k = 1; k < 6; k++) {
+			o->letters[k][0] = lang->letters[k];
+			o->piece_len[k] = 1;
+		}
+		o->pieces = (const char (*)[4])o->letters;
+	}
+}
+
+static cd_status write_buf(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *outb);
+
 cd_status
 cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
+{
+	return write_buf(g, flags, NULL, outb);
+}
+
+cd_status
+cd_pgn_write_buf_lang(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *outb)
+{
+	return write_buf(g, flags, lang, outb);
+}
+
+static cd_status
+write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
+    cd_buf *outb)
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
 	cd_game_xtags xt;
@@ -732,6 +854,12 @@ cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
 	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
 	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
 	o.notation = flags & CD_PGN_NOTATION_MASK;
+	set_pieces(&o, o.notation, lang);
+	if (o.notation == CD_PGN_FIGURINE)
+		o.notation = 0;	/* (SAN, its pieces as figurines) */
+	o.width = (flags & CD_PGN_WIDTH_MASK) >> CD_PGN_WIDTH_SHIFT;
+	if (o.width == 0)
+		o.width = LINE_MAX_LEN;
 	o.chess960 = g->chess960;
 	if (!tag_section_direct(&o, g, reduced)) {
 		cd__xtags_init(&xt);
