@@ -179,6 +179,10 @@ row --notation=lan -- -Wlalg
 FIX='s/\([a-h][27]\)\([a-h][18][QRBN]\)/\1-\2/g' ALLOW=fill \
     row --notation=hlan -- -Whalg
 row --notation=elan -- -Welalg
+# another line length (pgn-extract's later -w wins), and another
+# language's piece letters (pgn-extract takes them in PNBRQK order)
+row --width=60 -- -w60
+row --notation=san:de -- -WsanBSLTDK
 # no tags: the whole outputs, annotations left out
 for f in $FILES; do
 	"$P" -q --no-tags --no-comments --no-nags --no-variations \
