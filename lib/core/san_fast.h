@@ -49,47 +49,6 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	return 1;
 }
 
-/* The squares a slider on sq reaches in direction d on occupancy occ,
- * the first piece in the way included, with no branch. */
-static inline cd_bitboard
-ray_reach(int d, int sq, cd_bitboard occ)
-{
-	cd_bitboard ray = cd__ray[d][sq];
-
-	return ray & ~cd__ray[d][cd__ray_first_any(d, ray & occ)];
-}
-
-/* The squares a bishop (diag_reach) and a rook (orth_reach) on sq
- * reach on occupancy occ. */
-static inline cd_bitboard
-diag_reach(int sq, cd_bitboard occ)
-{
-	return ray_reach(1, sq, occ) | ray_reach(3, sq, occ) |
-	    ray_reach(5, sq, occ) | ray_reach(7, sq, occ);
-}
-
-static inline cd_bitboard
-orth_reach(int sq, cd_bitboard occ)
-{
-	return ray_reach(0, sq, occ) | ray_reach(2, sq, occ) |
-	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
-}
-
-/* Whether a piece of color by on occupancy occ attacks sq: cd__attacked
- * with no branch, for the king's moves. */
-static inline bool
-attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
-{
-	cd_bitboard q = b->by_type[CD_QUEEN];
-
-	return ((cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
-	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
-	    (cd__king_att[sq] & b->by_type[CD_KING]) |
-	    (diag_reach(sq, occ) & (b->by_type[CD_BISHOP] | q)) |
-	    (orth_reach(sq, occ) & (b->by_type[CD_ROOK] | q))) &
-	    b->by_color[by] & occ;
-}
-
 /* Piece letters of SAN: the piece type, 0 for other bytes. */
 static const uint8_t letter_type[128] = {
 	['N'] = CD_KNIGHT, ['B'] = CD_BISHOP, ['R'] = CD_ROOK,
@@ -252,12 +211,15 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	 * reads it back as a word, which a store of single bytes cannot
 	 * hand on (the load would wait for them to reach the cache) */
 	if (type == CD_PAWN) {
-		if (n == 4) {
-			w = (uint64_t)(uint8_t)t[0] | (uint64_t)'x' << 8;
-			sh = 16;
-		}
+		/* "exd5" or "e4", with no branch: which is as good as
+		 * random */
+		uint64_t x = -(uint64_t)(n == 4);
+
+		w = ((uint64_t)(uint8_t)t[0] | (uint64_t)'x' << 8) & x;
+		sh = 16 & (int)x;
 	} else {
 		cd_bitboard others = legal & ~CD_BB(from);
+		uint64_t x = -(uint64_t)((occ & tobb) != 0);
 
 		w = (uint8_t)cd__piece_letters[type];
 		sh = 8;
@@ -279,10 +241,9 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 				sh += 8;
 			}
 		}
-		if (occ & tobb) {
-			w |= (uint64_t)'x' << sh;
-			sh += 8;
-		}
+		/* the capture's 'x', with no branch */
+		w |= ((uint64_t)'x' << sh) & x;
+		sh += 8 & (int)x;
 	}
 	w |= (uint64_t)('a' + CD_FILE(to)) << sh;
 	sh += 8;
