@@ -13,9 +13,14 @@
 static inline cd_bitboard
 ray_reach(int d, int sq, cd_bitboard occ)
 {
-	cd_bitboard ray = cd__ray[d][sq];
+	cd_bitboard ray = cd__ray[d][sq], x = ray & occ;
 
-	return ray & ~cd__ray[d][cd__ray_first_any(d, ray & occ)];
+	/* a ray toward higher squares ends at the lowest bit of x: the
+	 * bits up to it are x ^ (x - 1), all of them when x is empty (d
+	 * is a constant here: one of the two forms is compiled) */
+	if (CD_DIR_UP(d))
+		return ray & (x ^ (x - 1));
+	return ray & ~cd__ray[d][cd__ray_first_any(d, x)];
 }
 
 /* The squares a bishop (diag_reach) and a rook (orth_reach) on sq
