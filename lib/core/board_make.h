@@ -125,7 +125,6 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	cd_bitboard cbb = tbb & took, occ = b->by_type[0];
 	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
 	    cd__z_piece[piece][to] ^ (cd__z_piece[captured][to] & took);
-	int ep, dp;
 
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
@@ -157,16 +156,15 @@ cd__board_make_normal(cd_board *b, int from, int to)
 		    b->castle_rook[us][1] == from))
 			key ^= cd__drop_rights(b, from);
 	}
-	/* a double push sets the en passant square: no branch but one,
-	 * rarely taken, for a pawn that may take there */
-	dp = (type == CD_PAWN) & ((to - from == 16) | (from - to == 16));
-	ep = (from + to) / 2;
-	b->ep = (uint8_t)(CD_SQ_NONE ^ ((ep ^ CD_SQ_NONE) & -dp));
-	/* in the key only when a capture onto it is legal */
-	if ((cd__pawn_att[us][ep] & b->by_type[CD_PAWN] & b->by_color[them] &
-	    -(cd_bitboard)dp) && cd__ep_capture_legal(b)) {
-		b->ep_hashed = 1;
-		key ^= cd__z_ep[CD_FILE(ep)];
+	b->ep = CD_SQ_NONE;
+	if ((type == CD_PAWN) & ((to - from == 16) | (from - to == 16))) {
+		b->ep = (uint8_t)((from + to) / 2);
+		/* in the key only when a capture onto it is legal */
+		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
+		    b->by_color[them]) && cd__ep_capture_legal(b)) {
+			b->ep_hashed = 1;
+			key ^= cd__z_ep[CD_FILE(b->ep)];
+		}
 	}
 	b->key = key;
 }
