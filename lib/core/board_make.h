@@ -119,13 +119,15 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	int piece = b->squares[from], captured = b->squares[to];
 	int type = CD_PIECE_TYPE(piece), us = b->side, them = us ^ 1;
 	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to), ft = fbb | tbb;
-	cd_bitboard cbb = captured ? tbb : 0, occ = b->by_type[0];
+	/* all ones when the move takes: masks, not branches, since
+	 * whether it does is as good as random */
+	uint64_t took = -(uint64_t)(captured != 0);
+	cd_bitboard cbb = tbb & took, occ = b->by_type[0];
 	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
-	    cd__z_piece[piece][to] ^ (captured ? cd__z_piece[captured][to] : 0);
+	    cd__z_piece[piece][to] ^ (cd__z_piece[captured][to] & took);
 
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
-	b->ep = CD_SQ_NONE;
 	b->ep_hashed = 0;
 	/* with nothing taken, captured is 0 and cbb is 0: no change.  No
 	 * load waits for a store just made to its word: by_type[0] is
@@ -144,8 +146,8 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	b->side = (uint8_t)them;
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken */
-	if (cd__any_rights(b) &&
-	    (type == CD_KING || cd__rights_on(b, from, to))) {
+	if (cd__any_rights(b) &
+	    ((type == CD_KING) | cd__rights_on(b, from, to))) {
 		if (CD_PIECE_TYPE(captured) == CD_ROOK)
 			key ^= cd__drop_rights(b, to);
 		if (type == CD_KING)
@@ -154,6 +156,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 		    b->castle_rook[us][1] == from))
 			key ^= cd__drop_rights(b, from);
 	}
+	b->ep = CD_SQ_NONE;
 	if ((type == CD_PAWN) & ((to - from == 16) | (from - to == 16))) {
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */

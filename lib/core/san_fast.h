@@ -43,51 +43,10 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
 			return 0;
 	*m = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
-	memcpy(san, t, n);
-	san[n] = '\0';
+	/* a word stored at once, as cd__san_fast's */
+	memcpy(san, s == CD_KINGSIDE ? "O-O\0\0\0\0" : "O-O-O\0\0", 8);
 	*san_len = n;
 	return 1;
-}
-
-/* The squares a slider on sq reaches in direction d on occupancy occ,
- * the first piece in the way included, with no branch. */
-static inline cd_bitboard
-ray_reach(int d, int sq, cd_bitboard occ)
-{
-	cd_bitboard ray = cd__ray[d][sq];
-
-	return ray & ~cd__ray[d][cd__ray_first_any(d, ray & occ)];
-}
-
-/* The squares a bishop (diag_reach) and a rook (orth_reach) on sq
- * reach on occupancy occ. */
-static inline cd_bitboard
-diag_reach(int sq, cd_bitboard occ)
-{
-	return ray_reach(1, sq, occ) | ray_reach(3, sq, occ) |
-	    ray_reach(5, sq, occ) | ray_reach(7, sq, occ);
-}
-
-static inline cd_bitboard
-orth_reach(int sq, cd_bitboard occ)
-{
-	return ray_reach(0, sq, occ) | ray_reach(2, sq, occ) |
-	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
-}
-
-/* Whether a piece of color by on occupancy occ attacks sq: cd__attacked
- * with no branch, for the king's moves. */
-static inline bool
-attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
-{
-	cd_bitboard q = b->by_type[CD_QUEEN];
-
-	return ((cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
-	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
-	    (cd__king_att[sq] & b->by_type[CD_KING]) |
-	    (diag_reach(sq, occ) & (b->by_type[CD_BISHOP] | q)) |
-	    (orth_reach(sq, occ) & (b->by_type[CD_ROOK] | q))) &
-	    b->by_color[by] & occ;
 }
 
 /* Piece letters of SAN: the piece type, 0 for other bytes. */
@@ -131,7 +90,8 @@ exposes(const cd_board *b, int k, int from, int to, int them)
  * check.  Candidates come from the attack tables, legality from the
  * pin line through the king and, in check, from the squares that
  * answer it; the canonical SAN (without its mark) falls out of the same
- * candidate set.  1 with *m and san filled in when the token names
+ * candidate set; san has 8 bytes or more (one word is stored).  1 with
+ * *m and san filled in when the token names
  * exactly one legal move; 0 when anything is unusual (promotion, en
  * passant, castling not so written, no or several moves, ...): the
  * caller then asks cd_san_parse, which also gives the error message.
@@ -143,9 +103,9 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
-	int ksq, d;
+	int ksq, d, sh = 0;
 	size_t n = len, i;
-	char *p = san;
+	uint64_t w = 0;
 
 	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
 		n--;
@@ -247,15 +207,22 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		return 0;
 	from = cd__lsb(cand);
 	*m = CD_MOVE(from, to, CD_MK_NORMAL);
+	/* the SAN put together in a word and stored at once: the caller
+	 * reads it back as a word, which a store of single bytes cannot
+	 * hand on (the load would wait for them to reach the cache) */
 	if (type == CD_PAWN) {
-		if (n == 4) {
-			*p++ = t[0];
-			*p++ = 'x';
-		}
+		/* "exd5" or "e4", with no branch: which is as good as
+		 * random */
+		uint64_t x = -(uint64_t)(n == 4);
+
+		w = ((uint64_t)(uint8_t)t[0] | (uint64_t)'x' << 8) & x;
+		sh = 16 & (int)x;
 	} else {
 		cd_bitboard others = legal & ~CD_BB(from);
+		uint64_t x = -(uint64_t)((occ & tobb) != 0);
 
-		*p++ = cd__piece_letters[type];
+		w = (uint8_t)cd__piece_letters[type];
+		sh = 8;
 		if (others) {
 			bool same_file = false, same_rank = false;
 
@@ -265,22 +232,28 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 				same_file |= CD_FILE(o) == CD_FILE(from);
 				same_rank |= CD_RANK(o) == CD_RANK(from);
 			}
-			if (!same_file) {
-				*p++ = (char)('a' + CD_FILE(from));
-			} else if (!same_rank) {
-				*p++ = (char)('1' + CD_RANK(from));
-			} else {
-				*p++ = (char)('a' + CD_FILE(from));
-				*p++ = (char)('1' + CD_RANK(from));
+			if (!same_file || same_rank) {
+				w |= (uint64_t)('a' + CD_FILE(from)) << sh;
+				sh += 8;
+			}
+			if (same_file) {
+				w |= (uint64_t)('1' + CD_RANK(from)) << sh;
+				sh += 8;
 			}
 		}
-		*p = 'x';
-		p += (occ & tobb) != 0;
+		/* the capture's 'x', with no branch */
+		w |= ((uint64_t)'x' << sh) & x;
+		sh += 8 & (int)x;
 	}
-	*p++ = (char)('a' + CD_FILE(to));
-	*p++ = (char)('1' + CD_RANK(to));
-	*p = '\0';
-	*san_len = (size_t)(p - san);
+	w |= (uint64_t)('a' + CD_FILE(to)) << sh;
+	sh += 8;
+	w |= (uint64_t)('1' + CD_RANK(to)) << sh;
+	sh += 8;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	memcpy(san, &w, sizeof(w));
+	*san_len = (size_t)sh / 8;
 	return 1;
 }
 
