@@ -9,13 +9,41 @@
 # comparisons agree with awk and jq, and a Parquet file written with
 # COPY reads back the same.  DuckDB is npm's
 # @duckdb/node-api, installed once into $top_builddir/tests/duckdb
-# (DUCKDB_DIR); skipped without node, npm, network or the corpus.
-# Then the rows of both SQL dialects against the TSV's, and the types
+# (DUCKDB_DIR); skipped without node, npm, network or the corpus
+# (after the text and the usage errors of --sql-dialect=duckdb, which
+# need none of them).  Then the rows of both SQL dialects against the TSV's, and the types
 # read_csv gives the ratings of all the online exports.
 set -u
 NAME=duckdb
 . "$top_srcdir/tests/testlib.sh"
+
+# First, without DuckDB: the text of --sql-dialect=duckdb (a quote
+# doubled, '?' empty: NULL) and its usage errors.
+printf '[White "O'"'"'Hara"]\n[WhiteElo "2100"]\n\n1. e4 *\n\n' >"$T/s.pgn"
+printf '[White "?"]\n[WhiteElo "?"]\n\n1. d4 *\n' >>"$T/s.pgn"
+{
+	printf '%s\n' 'CREATE TABLE "games" ("_game" INTEGER, "White" TEXT, "WhiteElo" INTEGER);' \
+	    'BEGIN;' 'INSERT INTO "games" SELECT'
+	for i in 1 2 3; do
+		printf "NULLIF(unnest(string_split(c%d, chr(31))), '')%s\n" $i \
+		    "$([ $i = 3 ] || echo ,)"
+	done
+	printf "FROM (SELECT\n'1\037%s' AS c1,\n'O''Hara\037' AS c2,\n" 2
+	printf "'2100\037' AS c3) AS v;\nCOMMIT;\n"
+} >"$T/s.want"
+"$tooldir/pgn2tsv" --sql --sql-dialect=duckdb -f @game,White,WhiteElo \
+    "$T/s.pgn" >"$T/s.sql" || fail "--sql-dialect=duckdb: exit status $?"
+cmp -s "$T/s.want" "$T/s.sql" ||
+    { fail "--sql-dialect=duckdb: not the statement"; diff "$T/s.want" "$T/s.sql" >&2; }
+"$tooldir/pgn2tsv" --sql-dialect=duckdb "$T/s.pgn" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && grep -q 'needs --sql' "$T/err" ||
+    fail "--sql-dialect without --sql: $(cat "$T/err")"
+"$tooldir/pgn2tsv" --sql --sql-dialect=mysql "$T/s.pgn" >"$T/out" 2>"$T/err"
+[ $? = 2 ] && grep -q "'mysql' is neither" "$T/err" ||
+    fail "--sql-dialect=mysql: $(cat "$T/err")"
+
 C="${CORPUS:-/nonexistent}/online/pnmadelaine-chess--lichess.pgn.xz"
+[ "$status" = 0 ] || exit 1
 [ -f "$C" ] || { echo "SKIP: no corpus at $C"; exit 77; }
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq is not installed"; exit 77; }
 . "$top_srcdir/tests/npm-lib.sh"
