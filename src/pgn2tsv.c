@@ -130,6 +130,9 @@ usage(void)
 	    "                        with typed columns, then INSERTs of 1000\n"
 	    "                        rows (sqlite3, DuckDB, psql; not with\n"
 	    "                        --csv)\n"
+	    "      --sql-dialect=D   standard (the default) or duckdb: the rows\n"
+	    "                        as one string a column, which DuckDB loads\n"
+	    "                        many times faster (DuckDB only)\n"
 	    "  -f, --fields=LIST     the columns, comma-separated: tag names and\n"
 	    "                        @game, @file, @start, @moves, @uci, @plies\n"
 	    "                        (half-moves), @fullmoves, @result, @final,\n"
@@ -174,8 +177,11 @@ missing_tag(const char *name)
 
 /* ---- --sql ---- */
 
-/* The most rows an INSERT holds (sql_emit). */
-#define SQL_ROWS	1000
+/* The most games whose rows an INSERT holds (sql_emit): 1000 in
+ * standard SQL, 10000 in DuckDB's form (--sql-dialect=duckdb). */
+static uint64_t sql_rows = 1000;
+#define SQL_ROWS_DUCKDB	10000
+static bool opt_duckdb;	/* --sql-dialect=duckdb */
 
 /* Whether tag or field name is an integer: the ratings (Elo, USCF,
  * FIDE ids, lichess's rating changes), PlyCount, Board and the
@@ -325,7 +331,7 @@ sql_create(cd_buf *b)
 }
 
 /*
- * The rows go in multi-row INSERTs, one a group of SQL_ROWS games by
+ * The rows go in multi-row INSERTs, one a group of sql_rows games by
  * game number (games 1 to 1000, 1001 to 2000, ...; a rejected game
  * leaves its group a row shorter), so that the statements are the same
  * however the games fall into output batches (-j).  A batch's output
@@ -364,12 +370,138 @@ sql_emit(const char *data, size_t len)
 	sql_group = m.last;
 }
 
+/*
+ * --sql-dialect=duckdb: DuckDB binds and optimizes each value of a
+ * VALUES list as an expression of its own (some microseconds a value),
+ * so a statement there takes a string literal a column instead, the
+ * values joined by the unit separator (0x1f), split again by
+ * string_split and zipped into rows by unnest; '' is NULL (--sql makes
+ * every empty value NULL), and the INSERT casts the text to the
+ * column's type.  duck_emit reads the rows back from the standard form
+ * that row() writes (a row "(v,...)": NULL, a number, or a string in
+ * single quotes, each doubled), the quotes kept doubled.  A statement
+ * whose value holds a 0x1f (a file name can) is written in the
+ * standard form, which duck_rows keeps too.
+ */
+static cd_buf *duck_cols;	/* a column's values, joined by 0x1f */
+static cd_buf duck_rows;	/* the rows in the standard form */
+static size_t duck_nrows;
+static bool duck_unit;		/* a value holds 0x1f */
+
+/* Write the open statement, if it holds rows. */
+static void
+duck_flush(void)
+{
+	char num[80];
+	size_t i;
+
+	if (duck_nrows == 0)
+		return;
+	if (duck_unit) {
+		cli_output_write(sql_head.data, sql_head.len);
+		cli_output_write(duck_rows.data, duck_rows.len);
+		cli_output_write(";\n", 2);
+	} else {
+		cli_output_write(sql_head.data, sql_head.len - 8);
+		cli_output_write(" SELECT\n", 8);
+		for (i = 0; i < nfields; i++)
+			cli_output_write(num, (size_t)snprintf(num, sizeof(num),
+			    "NULLIF(unnest(string_split(c%zu, chr(31))), '')%s\n",
+			    i + 1, i + 1 < nfields ? "," : ""));
+		cli_output_write("FROM (SELECT\n", 13);
+		for (i = 0; i < nfields; i++) {
+			cli_output_write("'", 1);
+			cli_output_write(duck_cols[i].data, duck_cols[i].len);
+			cli_output_write(num, (size_t)snprintf(num, sizeof(num),
+			    "' AS c%zu%s\n", i + 1, i + 1 < nfields ? "," :
+			    ") AS v;"));
+			duck_cols[i].len = 0;
+		}
+	}
+	duck_rows.len = 0;
+	duck_nrows = 0;
+	duck_unit = false;
+}
+
+/* Add the row at p (standard form) to the open statement; return the
+ * end of it. */
+static const char *
+duck_row(const char *p)
+{
+	const char *start = p, *q;
+	size_t i, n;
+
+	p++;	/* ( */
+	for (i = 0; i < nfields; i++) {
+		cd_buf *b = &duck_cols[i];
+
+		if (*p == '\'') {
+			for (q = p + 1; *q != '\'' || q[1] == '\''; q++)
+				if (*q == '\'')
+					q++;
+			p++;
+			n = (size_t)(q - p);
+			if (memchr(p, 0x1f, n) != NULL)
+				duck_unit = true;
+		} else {
+			for (q = p; *q != ',' && *q != ')'; q++)
+				;
+			n = *p == 'N' ? 0 : (size_t)(q - p);	/* NULL */
+			q--;
+		}
+		cli_buf_reserve(b, n + 1);
+		if (duck_nrows > 0)
+			b->data[b->len++] = 0x1f;
+		memcpy(b->data + b->len, p, n);
+		b->len += n;
+		p = q + 2;	/* past the value and its , or ) */
+	}
+	n = (size_t)(p - start);
+	cli_buf_reserve(&duck_rows, n + 2);
+	if (duck_nrows > 0) {
+		memcpy(duck_rows.data + duck_rows.len, ",\n", 2);
+		duck_rows.len += 2;
+	}
+	memcpy(duck_rows.data + duck_rows.len, start, n);
+	duck_rows.len += n;
+	duck_nrows++;
+	return p;
+}
+
+/* sql_emit for --sql-dialect=duckdb: the rows of a batch into the open
+ * statement, or into the next. */
+static void
+duck_emit(const char *data, size_t len)
+{
+	const char *p = data + sizeof(struct sql_mark), *end = data + len;
+	struct sql_mark m;
+
+	if (len == 0)
+		return;
+	memcpy(&m, data, sizeof(m));
+	if (sql_open && m.first != sql_group)
+		duck_flush();
+	for (;;) {
+		p = duck_row(p);
+		if (p >= end)
+			break;
+		if (*p == ',')
+			p += 2;		/* ",\n": the same group */
+		else {
+			p += 2 + sql_head.len;	/* ";\n" and a new INSERT */
+			duck_flush();
+		}
+	}
+	sql_open = true;
+	sql_group = m.last;
+}
+
 /* The start of a row of game number index in out (sql_emit). */
 static void
 sql_row_start(cd_buf *out, uint64_t index)
 {
 	struct sql_mark m;
-	uint64_t group = (index - 1) / SQL_ROWS;
+	uint64_t group = (index - 1) / sql_rows;
 
 	cli_buf_reserve(out, sizeof(m) + sql_head.len + 4);
 	if (out->len == 0) {
@@ -794,10 +926,12 @@ out_along(void)
 int
 main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_OPENINGS, OPT_SQL, OPT_POSITIONS };
+	enum { OPT_CSV = 256, OPT_OPENINGS, OPT_SQL, OPT_SQL_DIALECT,
+	    OPT_POSITIONS };
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "sql", optional_argument, NULL, OPT_SQL },
+		{ "sql-dialect", required_argument, NULL, OPT_SQL_DIALECT },
 		{ "fields", required_argument, NULL, 'f' },
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "openings", required_argument, NULL, OPT_OPENINGS },
@@ -805,6 +939,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *list = NULL;
+	bool dialect = false;	/* --sql-dialect given */
 	cd_buf head = { 0 };
 	int c, status = 0;
 	size_t i;
@@ -826,6 +961,16 @@ main(int argc, char **argv)
 			opt_style = CD_FIELD_SQL;
 			opt_sql = optarg != NULL ? optarg : sql_default;
 			break;
+		case OPT_SQL_DIALECT:
+			if (strcmp(optarg, "duckdb") == 0)
+				opt_duckdb = true;
+			else if (strcmp(optarg, "standard") == 0)
+				opt_duckdb = false;
+			else
+				cli_usage_error("--sql-dialect: '%s' is neither "
+				    "standard nor duckdb", optarg);
+			dialect = true;
+			break;
 		case 'f': list = optarg; break;
 		case OPT_POSITIONS: opt_positions = true; break;
 		case 'H': opt_no_header = 1; break;
@@ -838,6 +983,8 @@ main(int argc, char **argv)
 	parse_fields(list != NULL ? list : opt_positions ? POSITION_FIELDS :
 	    DEFAULT_FIELDS);
 	index_fields();
+	if (dialect && opt_sql == NULL)
+		cli_usage_error("--sql-dialect needs --sql");
 	if (opt_sql == sql_default)
 		opt_sql = opt_positions ? "positions" : "games";
 	if (opt_sql != NULL) {
@@ -864,6 +1011,14 @@ main(int argc, char **argv)
 		memcpy(sql_head.data + sql_head.len, " VALUES\n", 8);
 		sql_head.len += 8;
 		cli_games.emit = sql_emit;
+		if (opt_duckdb) {
+			if (!opt_positions)
+				sql_rows = SQL_ROWS_DUCKDB;
+			cli_games.emit = duck_emit;
+			if ((duck_cols = calloc(nfields,
+			    sizeof(*duck_cols))) == NULL)
+				cli_fatal("out of memory");
+		}
 	}
 	/* tags alone: the movetext is not parsed */
 	cli_games.noparse = true;
@@ -913,9 +1068,15 @@ main(int argc, char **argv)
 		    !fields[i].seen && cli_games.read > 0 && !opt_positions)
 			cli_warn("warning: no game has a tag '%s': an empty "
 			    "column", fields[i].name);
+	if (opt_duckdb) {
+		duck_flush();
+		for (i = 0; i < nfields; i++)
+			free(duck_cols[i].data);
+		free(duck_cols);
+		free(duck_rows.data);
+	} else if (opt_sql != NULL && sql_open)
+		cli_output_write(";\n", 2);
 	if (opt_sql != NULL) {
-		if (sql_open)
-			cli_output_write(";\n", 2);
 		cli_output_write("COMMIT;\n", 8);
 		free(sql_head.data);
 	}

@@ -9,17 +9,59 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 
+// duckdb-check.mjs DIR --rows SQL: run the script SQL (pgn2tsv --sql,
+// either dialect) and print the table games ordered by its first
+// column, a row a line, the values separated by tabs, NULL as @NULL@.
+// duckdb-check.mjs DIR --types TSV: load TSV with read_csv as
+// pgn2tsv(1) says and print each column's name and type, one a line.
+// duckdb-check.mjs DIR --cli [DATABASE] -c SQL: what the duckdb CLI's
+// `duckdb [DATABASE] -c SQL` does, for a machine without it
+// (tests/readme-cookbook.sh): run SQL, print the last statement's
+// result as CSV with a header row (duckdb -csv), NULL as NULL.
+
 const [dir, tsv, ndjson, parquet, sql] = process.argv.slice(2);
 const require = createRequire(path.join(dir, 'package.json'));
 const { DuckDBInstance } = require('@duckdb/node-api');
+if (tsv === '--cli') {
+  const args = process.argv.slice(4);
+  const c = args.indexOf('-c');
+  if (c < 0 || c > 1 || c + 2 !== args.length)
+    throw new Error('usage: --cli [DATABASE] -c SQL');
+  const cdb = await DuckDBInstance.create(c === 1 ? args[0] : ':memory:');
+  const r = await (await cdb.connect()).runAndReadAll(args[c + 1]);
+  const csv = (v) => v === null ? 'NULL' : /[",\n]/.test(String(v)) ?
+    `"${String(v).replaceAll('"', '""')}"` : String(v);
+  const lines = [r.columnNames().map(csv).join(',')].concat(r.getRows().map(
+    (row) => row.map(csv).join(',')));
+  await new Promise((done) =>
+    process.stdout.write(lines.map((l) => l + '\n').join(''), done));
+  process.exit(0);
+}
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 const one = async (sql) => (await con.runAndReadAll(sql)).getRows()[0][0];
 const q = (s) => `'${s.replaceAll("'", "''")}'`;
+const readCsv = (file) => `read_csv(${q(file)}, delim = '\\t',
+    header = true, quote = '"', escape = '"', nullstr = ['?', '????.??.??'])`;
+
+if (tsv === '--rows') {
+  await con.run(readFileSync(ndjson, 'utf8'));
+  const r = await con.runAndReadAll('SELECT * FROM games ORDER BY 1');
+  const lines = r.getRows().map((row) => row.map((v) => v === null ?
+    '@NULL@' : String(v)).join('\t'));
+  await new Promise((done) =>
+    process.stdout.write(lines.map((l) => l + '\n').join(''), done));
+  process.exit(0);
+}
+if (tsv === '--types') {
+  const r = await con.runAndReadAll(`DESCRIBE SELECT * FROM ${readCsv(ndjson)}`);
+  await new Promise((done) => process.stdout.write(r.getRows().map((row) =>
+    `${row[0]} ${row[1]}\n`).join(''), done));
+  process.exit(0);
+}
 
 // the examples of pgn2tsv(1) and pgn2json(1)
-await con.run(`CREATE TABLE t AS SELECT * FROM read_csv(${q(tsv)}, delim = '\\t',
-    header = true, quote = '"', escape = '"', nullstr = ['?', '????.??.??'])`);
+await con.run(`CREATE TABLE t AS SELECT * FROM ${readCsv(tsv)}`);
 await con.run(`CREATE TABLE j AS SELECT * FROM read_json(${q(ndjson)},
     format = 'newline_delimited')`);
 await con.run(`COPY (SELECT game, tags.White AS white, plies, clocks FROM j)
