@@ -80,9 +80,23 @@ write_chunked(cli_sort *so, int fd, const struct iovec *iov, int n)
 
 /* ---- output ---- */
 
+/* Read the games of the span (queued, pointing into the stage) into
+ * the stage. */
+static void
+span_read(cli_sort *so)
+{
+	if (so->span_len == 0)
+		return;
+	sort_infile_read(so, so->span_file, so->span_off,
+	    so->stage + so->stage_used, so->span_len);
+	so->stage_used += so->span_len;
+	so->span_len = 0;
+}
+
 void
 sort_oq_flush(cli_sort *so)
 {
+	span_read(so);
 	write_chunked(so, -1, so->oq, so->noq);
 	so->noq = 0;
 	so->stage_used = 0;
@@ -124,6 +138,28 @@ sort_emit(cli_sort *so, const struct item *it)
 	}
 	if (so->stage == NULL && (so->stage = malloc(STAGE_BYTES)) == NULL)
 		cli_fatal("out of memory");
+	/* Games that follow each other in their file are read back with
+	 * one read (a span): the output order is often much the input
+	 * order (archives kept by date), and a read a game costs more
+	 * than the copy of a small game. */
+	if (so->span_len > 0 && (it->file != so->span_file ||
+	    off != so->span_off + so->span_len ||
+	    so->stage_used + so->span_len + len > STAGE_BYTES))
+		span_read(so);
+	if (len <= STAGE_BYTES / 2) {
+		if (so->stage_used + so->span_len + len > STAGE_BYTES ||
+		    so->noq + 2 > IOV_BATCH)
+			sort_oq_flush(so);
+		if (so->span_len == 0) {
+			so->span_file = it->file;
+			so->span_off = off;
+		}
+		oq_add(so, so->stage + so->stage_used + so->span_len, len);
+		so->span_len += len;
+		emit_tail(so, it->tail);
+		return;
+	}
+	span_read(so);
 	while (len > 0) {
 		size_t n = len < STAGE_BYTES ? len : STAGE_BYTES;
 
