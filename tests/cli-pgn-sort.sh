@@ -151,6 +151,36 @@ cat "$T/prefix.pgn" | "$P" >"$T/prefix.pipe" || fail "prefix: pipe"
 "$P" -S 64K -T "$T/tmp" "$T/prefix.pgn" | cmp -s - "$T/prefix.pipe" ||
     fail "prefix: file, external"
 "$P" -c "$T/prefix.pipe" || fail "prefix: -c on the output"
+# Games of more than 2 KiB stay in their file; smaller ones are copied
+# while the copies take at most half the budget.  The games above with
+# a long tag (no key) each: in memory, through runs, and mixed with the
+# small ones where the copies run out (-S 64K: 32 KiB of them).  Games
+# that follow each other in their file are read back with one read:
+# sorting the sorted output again reads it in long runs of games, -r
+# in reverse order.
+pad=$(awk 'BEGIN { for (i = 0; i < 2100; i++) printf "p" }')
+awk -v pad="$pad" '{ print }
+    /^\[Event / { print "[Annotator \"" pad "\"]" }' "$T/prefix.pgn" \
+    >"$T/large.pgn"
+[ "$(wc -c <"$T/large.pgn")" -gt $((240 * 2200)) ] || fail "large: too small"
+cat "$T/large.pgn" | "$P" >"$T/large.pipe" || fail "large: pipe"
+"$P" "$T/large.pgn" | cmp -s - "$T/large.pipe" ||
+    fail "large: file and pipe differ"
+"$P" -S 64K -T "$T/tmp" "$T/large.pgn" | cmp -s - "$T/large.pipe" ||
+    fail "large: file, external"
+"$P" "$T/large.pipe" | cmp -s - "$T/large.pipe" || fail "large: sorted again"
+"$P" -r "$T/large.pipe" >"$T/large.r" || fail "large: -r"
+cat "$T/large.pipe" | "$P" -r | cmp -s - "$T/large.r" ||
+    fail "large: -r, file and pipe differ"
+"$P" -r "$T/large.r" | cmp -s - "$T/large.r" || fail "large: -r again"
+cat "$T/prefix.pgn" "$T/large.pgn" "$T/prefix.pgn" >"$T/mixed.pgn"
+cat "$T/mixed.pgn" | "$P" >"$T/mixed.pipe" || fail "mixed: pipe"
+for budget in 64K 64M; do
+	"$P" -S $budget -T "$T/tmp" "$T/mixed.pgn" |
+	    cmp -s - "$T/mixed.pipe" ||
+	    fail "mixed: file and pipe differ (-S $budget)"
+done
+[ -z "$(ls "$T/tmp")" ] || fail "temporary files left (large)"
 # A file that changes before its games are read back is an error: the
 # second input, a FIFO, is opened only when the first is read.
 cp "$T/prefix.pgn" "$T/change.pgn"

@@ -44,6 +44,8 @@
 #define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
 /* Descriptors a merge leaves to others than its sources. */
 #define FDS_KEPT	12
+/* The largest game of a file that is copied into the buffer (mem_add). */
+#define SMALL_GAME	((size_t)2 << 10)
 /* What an input of -m holds besides its decompression: the reader's
  * buffer (more for a bigger game) and stdio's. */
 #define INPUT_COST	((size_t)320 << 10)
@@ -236,10 +238,20 @@ big_game(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64
 static void
 mem_add(cli_sort *so, const cd_pgn_raw_game *g, uint64_t seq, long file, uint64_t base)
 {
-	size_t room, klen, text = file >= 0 ? 0 : g->len, extra;
+	size_t room, klen, text, extra;
 	struct item *it;
 	int tries;
 
+	/* A small game of a file is copied all the same, while the copies
+	 * take at most half the budget in all: written from memory, it
+	 * costs less than a read of its own (an opening book's games,
+	 * 230 bytes, are written in another order than they lie). */
+	if (file >= 0 && g->len <= SMALL_GAME &&
+	    so->small_copied + g->len <= so->o.budget / 2) {
+		so->small_copied += g->len;
+		file = -1;
+	}
+	text = file >= 0 ? 0 : g->len;
 	/* (the prefix is known before the key: it goes after it) */
 	extra = file >= 0 ? cd_collate_movetext_prefix(g->text + g->movetext,
 	    g->movetext_end - g->movetext, MT_PREFIX) : 0;

@@ -82,6 +82,7 @@ struct cli_sort {
 	struct infile *infiles;
 	size_t ninfiles, infiles_cap;
 	uint64_t infiles_bytes;
+	uint64_t small_copied;	/* bytes of small games of those copied */
 	char *mt_buf[2];	/* movetext_fetch */
 	size_t mt_cap[2];
 	/* the output queue */
@@ -89,6 +90,12 @@ struct cli_sort {
 	int noq;
 	char *stage;
 	size_t stage_used;
+	/* games queued that follow each other in a file, to be read into
+	 * the stage after stage_used with one read before the queue is
+	 * written */
+	uint64_t span_off;
+	size_t span_len;
+	uint32_t span_file;
 	/* With -u: the last game written, to drop the games equal to
 	 * it. */
 	struct item last;
