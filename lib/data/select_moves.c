@@ -796,8 +796,12 @@ occurs_met(const cd_select *s, unsigned found)
 	return true;
 }
 
-bool
-cd_select_match_moves(const cd_select *s, const cd_game *g)
+/* cd_select_match_moves; with at, the ply of the main line (0: its
+ * start) at which the conditions on positions (CD_SEL_POSITION,
+ * CD_SEL_MATERIAL, CD_SEL_PLACEMENT, CD_SEL_OCCURS) had all held into
+ * *at. */
+static bool
+match_moves(const cd_select *s, const cd_game *g, uint32_t *at)
 {
 	bool want_rep = false, pos_left = s->npos > 0, track;
 	bool mat_left = s->nmat > 0, pl_left = s->nplace > 0, occ_left;
@@ -894,6 +898,11 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 		for (k = 0; mat_left && k < s->nmat; k++)
 			if (run[k] != 0 && ply - (run[k] - 1) >= s->mat[k].hold)
 				mat_left = false;
+		if (at != NULL && !pos_left && !mat_left && !pl_left &&
+		    !occ_left) {
+			*at = ply;
+			at = NULL;
+		}
 		if (!pos_left && !mat_left && !pl_left && !occ_left &&
 		    !want_rep)
 			break;
@@ -927,4 +936,20 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 	    cd_game_result(g)) == NULL)
 		return false;
 	return true;
+}
+
+bool
+cd_select_match_moves(const cd_select *s, const cd_game *g)
+{
+	return match_moves(s, g, NULL);
+}
+
+bool
+cd_select_match_ply(const cd_select *s, const cd_game *g, uint32_t *ply)
+{
+	uint32_t at = 0;
+	bool r = match_moves(s, g, &at);
+
+	*ply = r ? at : 0;
+	return r;
 }
