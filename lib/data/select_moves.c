@@ -739,6 +739,12 @@ cd_select_prefix_fails(const cd_select *s, const cd_pgn_raw_game *raw)
 		case CD_PGN_TOK_END: case CD_PGN_TOK_RESULT:
 		case CD_PGN_TOK_ERROR: case CD_PGN_TOK_TAG:
 			return false;	/* in doubt: parsed */
+		case CD_PGN_TOK_COMMENT:
+			/* (one with a `{` may hold others, read with
+			 * CD_PGN_PARSE_NESTED_COMMENTS: in doubt) */
+			if (memchr(t.text, '{', t.len) != NULL)
+				return false;
+			continue;
 		default:
 			continue;
 		}
@@ -898,14 +904,14 @@ match_moves(const cd_select *s, const cd_game *g, uint32_t *at)
 		for (k = 0; mat_left && k < s->nmat; k++)
 			if (run[k] != 0 && ply - (run[k] - 1) >= s->mat[k].hold)
 				mat_left = false;
-		if (at != NULL && !pos_left && !mat_left && !pl_left &&
-		    !occ_left) {
-			*at = ply;
-			at = NULL;
+		if (!pos_left && !mat_left && !pl_left && !occ_left) {
+			if (at != NULL) {
+				*at = ply;
+				at = NULL;
+			}
+			if (!want_rep)
+				break;
 		}
-		if (!pos_left && !mat_left && !pl_left && !occ_left &&
-		    !want_rep)
-			break;
 		if (!cd_game_walk_next(&w))
 			break;
 		ply++;

@@ -312,6 +312,7 @@ uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
  *   -z, --compress=FMT and --level=N   cli_output_compress
  *   --memlimit=SIZE     cli_input_memlimit (cli_parse_size, 1 MiB at
  *                       least)
+ *   --nested-comments   cli_opts.nested_comments
  *   -h, --help          usage(), exit 0
  *   -V, --version       cli_print_version, exit 0
  * An unknown option or a missing value is a usage error (exit 2).
@@ -324,13 +325,18 @@ uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
 #define CLI_TAKE_STATS		0x020
 #define CLI_TAKE_COMPRESS	0x040	/* -z, --level */
 #define CLI_TAKE_MEMLIMIT	0x080
+#define CLI_TAKE_NESTED		0x100	/* --nested-comments */
 /* What a tool that reads games and writes a result takes: all of them. */
-#define CLI_TAKE_GAMES		0x0ff
+#define CLI_TAKE_GAMES		0x1ff
 struct cli_opts {
 	const char *output;	/* -o; NULL: standard output */
 	const char *rejects;	/* --rejects; NULL: none */
 	const cd_san_lang *lang;	/* --lang; NULL: English */
 	int stats;		/* --stats */
+	/* --nested-comments: CD_PGN_READ_NESTED_COMMENTS for the PGN
+	 * readers (cli_pgn_reader_new), CD_PGN_PARSE_NESTED_COMMENTS for
+	 * the parser (cli_games) */
+	int nested_comments;
 };
 extern struct cli_opts cli_opts;
 struct option;

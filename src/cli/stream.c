@@ -86,8 +86,12 @@ reader_made(void *r)
 cd_pgn_reader *
 cli_pgn_reader_new(FILE *f)
 {
-	return reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
+	cd_pgn_reader *r = reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
 	    cd_pgn_reader_open_stream(cli_input_stream(f)));
+
+	if (cli_opts.nested_comments)
+		cd_pgn_reader_set_flags(r, CD_PGN_READ_NESTED_COMMENTS);
+	return r;
 }
 
 cd_epd_reader *
