@@ -709,7 +709,8 @@ read_movetext(struct parse *ps)
 					break;
 				continue;
 			}
-			if (*q == '{' && !nested) {
+			if (*q == '{' && (!nested ||
+			    !cd__lex_maybe_nested(q, cd__lex_end(&lx)))) {
 				k = plain_comment(ps, &lx, q);
 				if (k < 0)
 					return (cd_status)k;

@@ -302,7 +302,7 @@ common_option(int c, const char *arg, unsigned take, void (*usage)(void))
 	case 'z': cli_output_compress(arg, NULL); break;
 	case OPT_LEVEL: cli_output_compress(NULL, arg); break;
 	case OPT_MEMLIMIT: cli_input_memlimit(parse_memlimit(arg)); break;
-	case OPT_NESTED: cli_opts.nested_comments = 1; break;
+	case OPT_NESTED: cli_pgn_flags |= CD_PGN_READ_NESTED_COMMENTS; break;
 	case 'h': usage(); cli_exit(0);
 	case 'V': cli_print_version(); cli_exit(0);
 	default: return 0;

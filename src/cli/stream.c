@@ -19,6 +19,7 @@
 #include "cli.h"
 
 static uint64_t opt_memlimit;	/* --memlimit; 0: the library's default */
+unsigned cli_pgn_flags;
 static unsigned in_flags = CD_STREAM_THREAD;
 
 void
@@ -89,8 +90,8 @@ cli_pgn_reader_new(FILE *f)
 	cd_pgn_reader *r = reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
 	    cd_pgn_reader_open_stream(cli_input_stream(f)));
 
-	if (cli_opts.nested_comments)
-		cd_pgn_reader_set_flags(r, CD_PGN_READ_NESTED_COMMENTS);
+	if (cli_pgn_flags != 0)
+		cd_pgn_reader_set_flags(r, cli_pgn_flags);
 	return r;
 }
 
