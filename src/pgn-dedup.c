@@ -544,7 +544,9 @@ static cd_game *walk_game;
 static void
 walk(const cd_pgn_raw_game *raw, uint32_t index, const char *name)
 {
-	cd_pgn_parse_opts opts = { .lang = cli_opts.lang };
+	cd_pgn_parse_opts opts = { .lang = cli_opts.lang,
+	    .flags = (cli_pgn_flags & CD_PGN_READ_NESTED_COMMENTS) ?
+	    CD_PGN_PARSE_NESTED_COMMENTS : 0 };
 	cd_status st = cd_pgn_parse(walk_game, raw, &opts, NULL);
 
 	if (st == CD_ERR_NOMEM)

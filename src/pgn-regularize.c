@@ -31,6 +31,8 @@ static unsigned long opt_max_plies, opt_drop_plies;
 static unsigned opt_comments;	/* CLI_CUT_FEN_COMMENTS ... */
 static int opt_hash_tag;
 static bool opt_split, opt_split_position;	/* --split-variations */
+/* --stop-at-*: where the game is cut (NULL: nowhere) */
+static cd_select *stop_at;
 
 /* A thread's state, kept between games (job->priv). */
 struct thread {
@@ -90,6 +92,15 @@ usage(void)
 	    "      --drop-plies=N    start the game after its first N plies\n"
 	    "                        (from a FEN)\n"
 	    "      --max-plies=N     keep the first N plies of the main line\n"
+	    "      --stop-at-material=SPEC  end the game at the first position\n"
+	    "                        with this material (as pgn-select\n"
+	    "                        --material: KRPkr, relations, @N)\n"
+	    "      --stop-at-occurs=LIST  end it after the first check,\n"
+	    "                        underpromotion, ... (as pgn-select --occurs)\n"
+	    "      --stop-at-placement=PAT  end it at the first position with\n"
+	    "                        this piece placement (as pgn-select\n"
+	    "                        --placement)\n"
+	    "      --stop-at-position=FEN  end it at this position\n"
 	    "      --split-variations[=position|start]  write each line as a\n"
 	    "                        game: a variation from its position (a\n"
 	    "                        FEN), or from the start\n"
@@ -352,17 +363,25 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
 	cd_status st;
 	cd_game *parsed = j->game;
+	unsigned long max = opt_max_plies > 0 ? opt_max_plies : CLI_CUT_ALL;
+	uint32_t at;
 
 	if (openings != NULL)
 		classify(j, raw);
 	if (opt_strip != NULL)
 		cd_game_strip_commands(j->game, *opt_strip ? opt_strip : NULL);
-	if (opt_max_plies > 0 || opt_drop_plies > 0 || opt_comments != 0) {
+	if (stop_at != NULL && cd_select_match_ply(stop_at, j->game, &at)) {
+		/* (the plies kept after --drop-plies, at most --max-plies) */
+		at = at > opt_drop_plies ? at - (uint32_t)opt_drop_plies : 0;
+		if (max == CLI_CUT_ALL || at < max)
+			max = at;
+	}
+	if (max != CLI_CUT_ALL || opt_drop_plies > 0 || opt_comments != 0) {
 		struct thread *t = thread_of(j);
 
 		if (t->cut == NULL && (t->cut = cd_game_new()) == NULL)
 			cli_fatal("out of memory");
-		cli_game_cut(t->cut, j->game, opt_drop_plies, opt_max_plies,
+		cli_game_cut(t->cut, j->game, opt_drop_plies, max,
 		    opt_comments);
 		j->game = t->cut;	/* (until the end of this call) */
 	}
@@ -408,6 +427,22 @@ notation_arg(const char *arg)
 	    "hlan, elan, uci, figurine", arg);
 }
 
+/* Add a --stop-at-* condition of kind k. */
+static void
+stop_at_add(const char *option, cd_select_kind k, const char *arg)
+{
+	cd_error err;
+	cd_status st;
+
+	if (stop_at == NULL && (stop_at = cd_select_new(0)) == NULL)
+		cli_fatal("out of memory");
+	st = cd_select_add(stop_at, k, arg, &err);
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	if (st != CD_OK)
+		cli_usage_error("%s '%s': %s", option, arg, err.msg);
+}
+
 /* The value of a ply count option, at least min. */
 static unsigned long
 plies_arg(const char *option, const char *arg, unsigned long min)
@@ -449,7 +484,8 @@ main(int argc, char **argv)
 		OPT_TAG_ORDER, OPT_NO_TAGS, OPT_PLYCOUNT, OPT_TOTAL_PLYCOUNT,
 		OPT_FIX_RESULT, OPT_MAX_PLIES, OPT_DROP_PLIES, OPT_FEN_COMMENTS,
 		OPT_FINAL_FEN, OPT_HASH_TAG, OPT_HASH_COMMENTS, OPT_SPLIT,
-		OPT_NOTATION, OPT_SALVAGE };
+		OPT_NOTATION, OPT_SALVAGE, OPT_STOP_MATERIAL, OPT_STOP_OCCURS,
+		OPT_STOP_PLACEMENT, OPT_STOP_POSITION };
 	static const struct option longopts[] = {
 		{ "drop-plies", required_argument, NULL, OPT_DROP_PLIES },
 		{ "drop-tags", required_argument, NULL, OPT_DROP_TAGS },
@@ -465,6 +501,13 @@ main(int argc, char **argv)
 		{ "plycount", no_argument, NULL, OPT_PLYCOUNT },
 		{ "seven-tags", no_argument, NULL, OPT_SEVEN },
 		{ "split-variations", optional_argument, NULL, OPT_SPLIT },
+		{ "stop-at-material", required_argument, NULL,
+		    OPT_STOP_MATERIAL },
+		{ "stop-at-occurs", required_argument, NULL, OPT_STOP_OCCURS },
+		{ "stop-at-placement", required_argument, NULL,
+		    OPT_STOP_PLACEMENT },
+		{ "stop-at-position", required_argument, NULL,
+		    OPT_STOP_POSITION },
 		{ "tag-order", required_argument, NULL, OPT_TAG_ORDER },
 		{ "total-plycount", no_argument, NULL, OPT_TOTAL_PLYCOUNT },
 		{ "no-move-numbers", no_argument, NULL, OPT_NO_MOVE_NUMBERS },
@@ -533,6 +576,21 @@ main(int argc, char **argv)
 			break;
 		case OPT_DROP_PLIES:
 			opt_drop_plies = plies_arg("--drop-plies", optarg, 0);
+			break;
+		case OPT_STOP_MATERIAL:
+			stop_at_add("--stop-at-material", CD_SEL_MATERIAL,
+			    optarg);
+			break;
+		case OPT_STOP_OCCURS:
+			stop_at_add("--stop-at-occurs", CD_SEL_OCCURS, optarg);
+			break;
+		case OPT_STOP_PLACEMENT:
+			stop_at_add("--stop-at-placement", CD_SEL_PLACEMENT,
+			    optarg);
+			break;
+		case OPT_STOP_POSITION:
+			stop_at_add("--stop-at-position", CD_SEL_POSITION,
+			    optarg);
 			break;
 		case 'r': opt_reduced = 1; break;
 		case OPT_SALVAGE: opt_salvage = 1; break;

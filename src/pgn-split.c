@@ -41,7 +41,8 @@ usage(void)
 	    "      --list            print each part's name once it is written\n"
 	    "  -n, --number=N        N parts of about equal size\n"
 	    "      --prefix=PREFIX   parts are PREFIXNNN.pgn (default: part)\n", stdout);
-	cli_usage_options(CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT);
+	cli_usage_options(CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT |
+	    CLI_TAKE_NESTED);
 	fputs(
 	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
@@ -99,8 +100,8 @@ main(int argc, char **argv)
 
 	cli_init(argv[0]);
 	while ((c = cli_getopt(argc, argv, "b:d:l:n:", longopts,
-	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT, usage)) !=
-	    -1) {
+	    CLI_TAKE_QUIET | CLI_TAKE_STATS | CLI_TAKE_MEMLIMIT |
+	    CLI_TAKE_NESTED, usage)) != -1) {
 		switch (c) {
 		case 'b':
 			set_mode(CLI_SPLIT_BYTES);

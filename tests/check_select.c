@@ -573,6 +573,50 @@ START_TEST(test_moves_combined)
 }
 END_TEST
 
+/* cd_select_match_ply: the first ply by which the conditions on
+ * positions have all held (the queens off after 4... Nxd7, ply 8; the
+ * first check, ply 5; @2 from ply 8, ply 10; the start, 0). */
+START_TEST(test_match_ply)
+{
+	static const char text[] = "1. d4 d5 2. c4 dxc4 3. Qa4+ Qd7 "
+	    "4. Qxd7+ Nxd7 5. e3 Ngf6 *";
+	static const struct { int kind; const char *cond; bool ok;
+	    uint32_t ply; } c[] = {
+		{ CD_SEL_MATERIAL, "R*B*N*P*r*b*n*p*", true, 8 },
+		{ CD_SEL_MATERIAL, "R*B*N*P*r*b*n*p*@2", true, 10 },
+		{ CD_SEL_MATERIAL, "R*B*N*P*r*b*n*p*@3", false, 0 },
+		{ CD_SEL_OCCURS, "check", true, 5 },
+		{ CD_SEL_PLACEMENT,
+		    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", true, 0 },
+		{ CD_SEL_PLIES, "10", true, 0 },
+		{ CD_SEL_PLIES, "11", false, 0 },
+	};
+	cd_game *g = cd_game_new();
+	size_t i;
+
+	ck_assert_int_eq(cd_pgn_parse_text(g, text, strlen(text), NULL,
+	    NULL), CD_OK);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		cd_select *s = cd_select_new(0);
+		uint32_t ply = 99;
+
+		ck_assert_int_eq(cd_select_add(s, (cd_select_kind)c[i].kind,
+		    c[i].cond, NULL), CD_OK);
+		ck_assert_msg(cd_select_match_ply(s, g, &ply) == c[i].ok &&
+		    ply == c[i].ply, "%s: %u", c[i].cond, (unsigned)ply);
+		ck_assert(cd_select_match_moves(s, g) == c[i].ok);
+		/* with the check too: the later of the two */
+		ck_assert_int_eq(cd_select_add(s, CD_SEL_OCCURS, "check",
+		    NULL), CD_OK);
+		if (c[i].ok && c[i].kind != CD_SEL_PLIES)
+			ck_assert_uint_eq(cd_select_match_ply(s, g, &ply) ?
+			    ply : 99, c[i].ply > 5 ? c[i].ply : 5);
+		cd_select_free(s);
+	}
+	cd_game_free(g);
+}
+END_TEST
+
 /* Many game ranges, overlapping, touching and unsorted, given in
  * pieces: each number matches as a plain scan of the ranges says, and
  * the last number is the highest end; an item that does not read is
@@ -650,6 +694,7 @@ select_suite(void)
 	tcase_add_loop_test(tc, test_moves, 0,
 	    (int)(sizeof(move_cases) / sizeof(move_cases[0])));
 	tcase_add_test(tc, test_moves_combined);
+	tcase_add_test(tc, test_match_ply);
 	tcase_add_test(tc, test_games_many);
 	suite_add_tcase(s, tc);
 	return s;

@@ -195,4 +195,34 @@ done
 row --no-comments --no-nags --no-variations --no-results \
     --no-move-numbers -- -C -N -V --noresults --nomovenumbers
 
+# --nested-comments against pgn-extract --nestedcomments on hand-made
+# games: the same text once pgn-extract's inner braces are made
+# parentheses (pgn-regularize writes them so, the export format having
+# no `}` inside a comment) and white space is left out (pgn-extract
+# lays out variations otherwise)
+printf '%s\n' '[Event "a"]' '[Site "?"]' '[Date "?"]' '[Round "?"]' \
+    '[White "a"]' '[Black "b"]' '[Result "1-0"]' '' \
+    '1. e4 { a { b } c } e5 { x {y {z}} w } 2. Nf3 (2. Nc3 {v { w } } Nc6)' \
+    'Nc6 {p} {q {r} s {t}} 3. Bb5 { a {' 'b } c' '} a6 {  sp  { in } } 1-0' \
+    '' '[Event "b"]' '[Site "?"]' '[Date "?"]' '[Round "?"]' '[White "a"]' \
+    '[Black "b"]' '[Result "*"]' '' \
+    '1. d4 { {x} } d5 { a {b} {c} d } 2. c4 { 1-0 { 0-1 } } *' >"$T/nest.pgn"
+"$P" -q --nested-comments "$T/nest.pgn" >"$T/ours" 2>"$T/err" ||
+    fail "--nested-comments: $(cat "$T/err")"
+"$X" -s -w79 --nestedcomments "$T/nest.pgn" 2>/dev/null | awk '{
+	o = ""
+	for (i = 1; i <= length($0); i++) {
+		c = substr($0, i, 1)
+		if (c == "{") { if (d++ > 0) c = "(" }
+		else if (c == "}") { if (--d > 0) c = ")" }
+		o = o c
+	}
+	print o
+}' | tr -d ' \n' >"$T/theirs"
+[ -s "$T/theirs" ] || fail "--nested-comments: no output from pgn-extract"
+tr -d ' \n' <"$T/ours" | cmp -s - "$T/theirs" ||
+    fail "--nested-comments: pgn-regularize and pgn-extract differ"
+grep -q '{ a ( b ) c }' "$T/ours" || fail "--nested-comments: $(cat "$T/ours")"
+echo "--nested-comments: $(grep -c '^\[Event ' "$T/ours") games the same"
+
 exit $status

@@ -517,7 +517,13 @@ enum {
 	 * move, inside the game, for cd_openings_classify (which then
 	 * makes the moves again only up to the position it finds): one
 	 * 64-bit store a move */
-	CD_PGN_PARSE_MAIN_KEYS = 1 << 4
+	CD_PGN_PARSE_MAIN_KEYS = 1 << 4,
+	/* a brace comment may hold others, `{ a { b } c }`, as
+	 * CD_PGN_READ_NESTED_COMMENTS frames them: one comment, whose
+	 * inner braces are kept as parentheses ("a ( b ) c"), since the
+	 * export format cannot hold a `}` in a comment; a comment whose
+	 * braces do not balance is read as usual */
+	CD_PGN_PARSE_NESTED_COMMENTS = 1 << 5
 };
 
 typedef void cd_pgn_warn_fn(void *ctx, unsigned long line,

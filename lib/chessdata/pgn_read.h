@@ -257,6 +257,20 @@ CD_API void cd_pgn_reader_on_gap(cd_pgn_reader *r,
  */
 CD_API void cd_pgn_reader_set_limit(cd_pgn_reader *r, size_t max_game);
 
+/* Reader flags. */
+enum {
+	/* A brace comment in movetext may hold others, `{ a { b } c }`:
+	 * it ends at the `}` that closes its `{` (pgn-extract
+	 * --nestedcomments), when there is one before the input ends and
+	 * no game starts inside it; otherwise at its first `}` as usual.
+	 * Parse such games with CD_PGN_PARSE_NESTED_COMMENTS. */
+	CD_PGN_READ_NESTED_COMMENTS = 1 << 0
+};
+
+/* Set the reader flags (CD_PGN_READ_*; none unless set), before the
+ * first cd_pgn_reader_next(). */
+CD_API void cd_pgn_reader_set_flags(cd_pgn_reader *r, unsigned flags);
+
 /*
  * Whether a raw game may be taken as a game: CD_OK; CD_ERR_CORRUPT for
  * a game with a NUL byte (CD_PGN_RAW_NUL: "binary data (NUL byte)", at

@@ -180,6 +180,14 @@ CD_API bool cd_select_match_tags(const cd_select *s,
 /* Whether every condition on moves holds for g (a parsed game; its
  * tags are not read).  CD_ERR_NOMEM is counted as not holding. */
 CD_API bool cd_select_match_moves(const cd_select *s, const cd_game *g);
+/* The same, and where it was decided: *ply the first ply of the main
+ * line (0: its start, n: the position after its n-th half-move) by
+ * which the conditions on positions (CD_SEL_POSITION, CD_SEL_MATERIAL,
+ * CD_SEL_PLACEMENT, CD_SEL_OCCURS) have all held, each at some
+ * position up to it (0 when there is none of them, and when the game
+ * fails). */
+CD_API bool cd_select_match_ply(const cd_select *s, const cd_game *g,
+    uint32_t *ply);
 
 #ifdef __cplusplus
 }

@@ -739,6 +739,12 @@ cd_select_prefix_fails(const cd_select *s, const cd_pgn_raw_game *raw)
 		case CD_PGN_TOK_END: case CD_PGN_TOK_RESULT:
 		case CD_PGN_TOK_ERROR: case CD_PGN_TOK_TAG:
 			return false;	/* in doubt: parsed */
+		case CD_PGN_TOK_COMMENT:
+			/* (one with a `{` may hold others, read with
+			 * CD_PGN_PARSE_NESTED_COMMENTS: in doubt) */
+			if (memchr(t.text, '{', t.len) != NULL)
+				return false;
+			continue;
 		default:
 			continue;
 		}
@@ -796,8 +802,12 @@ occurs_met(const cd_select *s, unsigned found)
 	return true;
 }
 
-bool
-cd_select_match_moves(const cd_select *s, const cd_game *g)
+/* cd_select_match_moves; with at, the ply of the main line (0: its
+ * start) at which the conditions on positions (CD_SEL_POSITION,
+ * CD_SEL_MATERIAL, CD_SEL_PLACEMENT, CD_SEL_OCCURS) had all held into
+ * *at. */
+static bool
+match_moves(const cd_select *s, const cd_game *g, uint32_t *at)
 {
 	bool want_rep = false, pos_left = s->npos > 0, track;
 	bool mat_left = s->nmat > 0, pl_left = s->nplace > 0, occ_left;
@@ -894,9 +904,14 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 		for (k = 0; mat_left && k < s->nmat; k++)
 			if (run[k] != 0 && ply - (run[k] - 1) >= s->mat[k].hold)
 				mat_left = false;
-		if (!pos_left && !mat_left && !pl_left && !occ_left &&
-		    !want_rep)
-			break;
+		if (!pos_left && !mat_left && !pl_left && !occ_left) {
+			if (at != NULL) {
+				*at = ply;
+				at = NULL;
+			}
+			if (!want_rep)
+				break;
+		}
 		if (!cd_game_walk_next(&w))
 			break;
 		ply++;
@@ -927,4 +942,20 @@ cd_select_match_moves(const cd_select *s, const cd_game *g)
 	    cd_game_result(g)) == NULL)
 		return false;
 	return true;
+}
+
+bool
+cd_select_match_moves(const cd_select *s, const cd_game *g)
+{
+	return match_moves(s, g, NULL);
+}
+
+bool
+cd_select_match_ply(const cd_select *s, const cd_game *g, uint32_t *ply)
+{
+	uint32_t at = 0;
+	bool r = match_moves(s, g, &at);
+
+	*ply = r ? at : 0;
+	return r;
 }

@@ -249,6 +249,38 @@ cd__frame_comment_end(const char *p, const char *e, int eof, const char **out)
 	return 0;
 }
 
+/*
+ * With CD_PGN_READ_NESTED_COMMENTS: the end of a brace comment opened
+ * at p that may hold others (`{ a { b } c }`): the `}` that closes its
+ * `{` (1, *out after it), when there is one and no game starts inside
+ * the comment before it (game_in_comment); otherwise the comment ends
+ * as cd__frame_comment_end reads it.  -1 when more input is needed.
+ */
+static int
+nested_comment_end(const char *p, const char *e, int eof, const char **out)
+{
+	const char *q;
+	size_t depth = 0;
+	int t;
+
+	for (q = p + 1; q < e; q++)
+		if (*q == '{')
+			depth++;
+		else if (*q == '}' && depth-- == 0)
+			break;
+	if (q == e && !eof)
+		return -1;
+	if (q < e) {
+		if ((t = game_in_comment(p + 1, q, e, eof)) < 0)
+			return -1;
+		if (t == 0) {
+			*out = q + 1;
+			return 1;
+		}
+	}
+	return cd__frame_comment_end(p, e, eof, out);
+}
+
 /* The end of the line at p (the `\n` or e); NULL if more input is
  * needed. */
 const char *
@@ -367,7 +399,7 @@ frame_done(cd_pgn_reader *r, const char *s, const char *m,
  */
 static int
 comment_lines(const char *q, const char *e, int eof, struct lines *ln,
-    const char **end)
+    const char **end, unsigned nested)
 {
 	const char *ls = q, *c, *lastnl_mark = ln->lastnl;
 	unsigned long nl_mark = ln->nl;
@@ -400,7 +432,8 @@ comment_lines(const char *q, const char *e, int eof, struct lines *ln,
 		}
 		if (*q == '{') {
 			ln->counted = 0;
-			t = cd__frame_comment_end(q, e, eof, &c);
+			t = nested ? nested_comment_end(q, e, eof, &c) :
+			    cd__frame_comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0)
@@ -440,10 +473,10 @@ comment_lines(const char *q, const char *e, int eof, struct lines *ln,
 }
 
 /* The end of a game after its termination marker (p right after it)
- * into *end: S_GAME, or S_MORE. */
+ * into *end: S_GAME, or S_MORE.  nested: CD_PGN_READ_NESTED_COMMENTS. */
 static int
 marker_end(const char *p, const char *e, int eof, struct lines *ln,
-    const char **end)
+    const char **end, unsigned nested)
 {
 	const char *q, *w, *c;
 	int t;
@@ -471,7 +504,8 @@ marker_end(const char *p, const char *e, int eof, struct lines *ln,
 				return S_MORE;
 		} else if (q < e && *q == '{') {
 			ln->counted = 0;
-			t = cd__frame_comment_end(q, e, eof, &c);
+			t = nested ? nested_comment_end(q, e, eof, &c) :
+			    cd__frame_comment_end(q, e, eof, &c);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0)
@@ -494,7 +528,7 @@ marker_end(const char *p, const char *e, int eof, struct lines *ln,
 	ln->nl++;
 	ln->lastnl = q;
 	*end = ++q;
-	return comment_lines(q, e, eof, ln, end);
+	return comment_lines(q, e, eof, ln, end, nested);
 }
 
 /* The game framed after its marker (p right after it: the end of its
@@ -505,7 +539,8 @@ frame_marker(cd_pgn_reader *r, const char *s, const char *m,
 {
 	const char *end;
 
-	if (marker_end(p, r->data + r->end, r->eof, ln, &end) == S_MORE)
+	if (marker_end(p, r->data + r->end, r->eof, ln, &end,
+	    r->read_flags & CD_PGN_READ_NESTED_COMMENTS) == S_MORE)
 		return S_MORE;
 	return frame_done(r, s, m, p, end, ln);
 }
@@ -568,7 +603,9 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			continue;
 		case '{':
 			counted = 0;
-			t = cd__frame_comment_end(p, e, eof, &q);
+			t = (r->read_flags & CD_PGN_READ_NESTED_COMMENTS) ?
+			    nested_comment_end(p, e, eof, &q) :
+			    cd__frame_comment_end(p, e, eof, &q);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0) {

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pgn/lex.h"
@@ -809,5 +810,37 @@ cd_pgn_lex_next(cd_pgn_lexer *lx, cd_pgn_token *t)
 		t->len = t->raw_len;
 	}
 	lx->p = q;
+	return t->type;
+}
+
+cd_pgn_tok_type
+cd__lex_next_nested(cd_pgn_lexer *lx, cd_pgn_token *t, char **copy)
+{
+	const char *p, *e = lx->end;
+	size_t depth = 0, i;
+	char *d;
+
+	*copy = NULL;
+	if (cd_pgn_lex_next(lx, t) != CD_PGN_TOK_COMMENT ||
+	    *t->raw != '{' || (t->flags & CD_PGN_TOKF_UNCLOSED) ||
+	    memchr(t->text, '{', t->len) == NULL)
+		return t->type;
+	for (p = t->text; p < e; p++)
+		if (*p == '{')
+			depth++;
+		else if (*p == '}' && depth-- == 0)
+			break;
+	if (p == e)
+		return t->type;	/* (they do not balance: as usual) */
+	t->len = (size_t)(p - t->text);
+	t->raw_len = (size_t)(p + 1 - t->raw);
+	lex_skip_to(lx, p + 1);
+	if ((d = malloc(t->len + 1)) == NULL)
+		return t->type;
+	for (i = 0; i < t->len; i++)
+		d[i] = t->text[i] == '{' ? '(' : t->text[i] == '}' ? ')' :
+		    t->text[i];
+	t->text = d;
+	*copy = d;
 	return t->type;
 }

@@ -263,6 +263,25 @@ cd__tag_value_stop(const char *p, const char *e, int no_backslash)
 	return p;
 }
 
+/* cd_pgn_lex_next for CD_PGN_PARSE_NESTED_COMMENTS: a brace comment
+ * that holds others ({ a { b } c }) is one token, to the `}` that
+ * closes its `{` (as usual when there is none), its text a copy with
+ * the inner braces made parentheses ("a ( b ) c") in *copy, which the
+ * caller frees (NULL when the text is the input's; out of memory, the
+ * comment's text as it is). */
+cd_pgn_tok_type cd__lex_next_nested(cd_pgn_lexer *lx, cd_pgn_token *t,
+    char **copy);
+/* Whether the brace comment at q (a `{`, before e) may hold others: a
+ * `{` before its first `}`, or no `}`. */
+static inline bool
+cd__lex_maybe_nested(const char *q, const char *e)
+{
+	const char *rb = memchr(q + 1, '}', (size_t)(e - (q + 1)));
+
+	return rb == NULL || memchr(q + 1, '{', (size_t)(rb - (q + 1))) !=
+	    NULL;
+}
+
 /* Undo \" and \\ in a value into out; returns the length. */
 size_t cd__unescape(const char *v, size_t len, int escapes, char *out);
 

@@ -669,10 +669,12 @@ read_movetext(struct parse *ps)
 	struct cd__game_priv *p = g->priv;
 	/* the fast path: English, and no warnings to look for */
 	bool fast = ps->o->lang == NULL && ps->o->warn == NULL;
+	bool nested = (ps->o->flags & CD_PGN_PARSE_NESTED_COMMENTS) != 0;
 	struct movetext mt = { .keep = p->keep != 0 };
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
 	cd_status st;
+	char *copy = NULL;	/* a nested comment's text */
 
 	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
 	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
@@ -707,7 +709,8 @@ read_movetext(struct parse *ps)
 					break;
 				continue;
 			}
-			if (*q == '{') {
+			if (*q == '{' && (!nested ||
+			    !cd__lex_maybe_nested(q, cd__lex_end(&lx)))) {
 				k = plain_comment(ps, &lx, q);
 				if (k < 0)
 					return (cd_status)k;
@@ -715,9 +718,15 @@ read_movetext(struct parse *ps)
 					continue;
 			}
 		}
-		if (cd_pgn_lex_next(&lx, &t) == CD_PGN_TOK_END)
+		if ((nested ? cd__lex_next_nested(&lx, &t, &copy) :
+		    cd_pgn_lex_next(&lx, &t)) == CD_PGN_TOK_END)
 			break;
-		if ((st = lexed(ps, &mt, &t)) != CD_OK)
+		st = lexed(ps, &mt, &t);
+		if (copy != NULL) {
+			free(copy);
+			copy = NULL;
+		}
+		if (st != CD_OK)
 			return st;
 	}
 	if (p->depth > 0)

@@ -112,6 +112,12 @@ cd_pgn_reader_set_limit(cd_pgn_reader *r, size_t max_game)
 	r->max_game = max_game < 256 ? 256 : max_game;
 }
 
+void
+cd_pgn_reader_set_flags(cd_pgn_reader *r, unsigned flags)
+{
+	r->read_flags = flags;
+}
+
 uint64_t
 cd_pgn_reader_tell(const cd_pgn_reader *r)
 {

@@ -31,6 +31,7 @@ struct cd_pgn_reader {
 				 * skipped before the next game */
 	size_t max_game;	/* a game is framed within its first
 				 * max_game bytes (cd_pgn_reader_set_limit) */
+	unsigned read_flags;	/* CD_PGN_READ_* (cd_pgn_reader_set_flags) */
 	unsigned long line, col;	/* of data[pos] */
 	uint64_t number;
 

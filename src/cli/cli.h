@@ -234,6 +234,10 @@ void cli_msg_members_forget(const char *file);
  * stream of f's descriptor with the options' flags and memory limit (a
  * FILE without a descriptor as it is).  Out of memory is fatal. */
 cd_pgn_reader *cli_pgn_reader_new(FILE *f);
+/* The flags of the PGN readers cli_pgn_reader_new makes
+ * (CD_PGN_READ_*: --nested-comments); with CD_PGN_READ_NESTED_COMMENTS
+ * the games are parsed with CD_PGN_PARSE_NESTED_COMMENTS (cli_games). */
+extern unsigned cli_pgn_flags;
 cd_epd_reader *cli_epd_reader_new(FILE *f);
 cd_pgc_reader *cli_pgc_reader_new(FILE *f);
 /* The same as a stream of decompressed bytes, for a tool that reads
@@ -312,6 +316,7 @@ uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
  *   -z, --compress=FMT and --level=N   cli_output_compress
  *   --memlimit=SIZE     cli_input_memlimit (cli_parse_size, 1 MiB at
  *                       least)
+ *   --nested-comments   CD_PGN_READ_NESTED_COMMENTS in cli_pgn_flags
  *   -h, --help          usage(), exit 0
  *   -V, --version       cli_print_version, exit 0
  * An unknown option or a missing value is a usage error (exit 2).
@@ -324,8 +329,9 @@ uint64_t cli_parse_size(const char *opt, const char *arg, uint64_t unit,
 #define CLI_TAKE_STATS		0x020
 #define CLI_TAKE_COMPRESS	0x040	/* -z, --level */
 #define CLI_TAKE_MEMLIMIT	0x080
+#define CLI_TAKE_NESTED		0x100	/* --nested-comments */
 /* What a tool that reads games and writes a result takes: all of them. */
-#define CLI_TAKE_GAMES		0x0ff
+#define CLI_TAKE_GAMES		0x1ff
 struct cli_opts {
 	const char *output;	/* -o; NULL: standard output */
 	const char *rejects;	/* --rejects; NULL: none */

@@ -635,6 +635,8 @@ pool_start(void)
 		if (!cli_games.noparse && (j->game = cd_game_new()) == NULL)
 			cli_fatal("out of memory");
 		j->opts = cli_games.opts;
+		if (cli_pgn_flags & CD_PGN_READ_NESTED_COMMENTS)
+			j->opts.flags |= CD_PGN_PARSE_NESTED_COMMENTS;
 		j->opts.warn_ctx = j;
 		if (j->opts.notice == NULL)
 			j->opts.notice = notice;

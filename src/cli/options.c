@@ -194,6 +194,7 @@ struct cli_opts cli_opts;
 #define OPT_MEMLIMIT	0x4d4c
 #define OPT_REJECTS	0x5245
 #define OPT_STATS	0x5354
+#define OPT_NESTED	0x4e43
 
 /* Each shared option: the CLI_TAKE_ flag that asks for it (0: every
  * tool), its short letter (with ':' when it has a value) and long form. */
@@ -231,6 +232,10 @@ static const struct common {
 	{ CLI_TAKE_MEMLIMIT, "",
 	    { "memlimit", required_argument, NULL, OPT_MEMLIMIT },
 	    "      --memlimit=SIZE   decompress in at most SIZE (default 2G)\n" },
+	{ CLI_TAKE_NESTED, "",
+	    { "nested-comments", no_argument, NULL, OPT_NESTED },
+	    "      --nested-comments read braces nested in a comment as part\n"
+	    "                        of it: { a { b } c } is one comment\n" },
 	{ 0, "h", { "help", no_argument, NULL, 'h' },
 	    "  -h, --help            show this help and exit\n" },
 	{ 0, "V", { "version", no_argument, NULL, 'V' },
@@ -297,6 +302,7 @@ common_option(int c, const char *arg, unsigned take, void (*usage)(void))
 	case 'z': cli_output_compress(arg, NULL); break;
 	case OPT_LEVEL: cli_output_compress(NULL, arg); break;
 	case OPT_MEMLIMIT: cli_input_memlimit(parse_memlimit(arg)); break;
+	case OPT_NESTED: cli_pgn_flags |= CD_PGN_READ_NESTED_COMMENTS; break;
 	case 'h': usage(); cli_exit(0);
 	case 'V': cli_print_version(); cli_exit(0);
 	default: return 0;

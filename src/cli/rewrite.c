@@ -344,7 +344,7 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 			st = copy_notes(dst, src, src->nodes[0].after, what);
 	}
 	while (st == CD_OK) {
-		if (n == 0 || (depth == 0 && max > 0 && left == 0)) {
+		if (n == 0 || (depth == 0 && left == 0)) {
 			uint32_t v;
 
 			if (depth == 0) {
@@ -368,7 +368,7 @@ cli_game_cut(cd_game *dst, const cd_game *src, unsigned long from,
 		    CLI_CUT_KEY_COMMENTS)))
 			st = position_comments(dst, what &
 			    (CLI_CUT_FEN_COMMENTS | CLI_CUT_KEY_COMMENTS));
-		if (depth == 0)
+		if (depth == 0 && left != CLI_CUT_ALL)
 			left--;
 		if (src->nodes[n].var != 0 && st == CD_OK) {
 			cli_grow(&stack, &cap, depth, sizeof(*stack), 16);

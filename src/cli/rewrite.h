@@ -63,10 +63,14 @@ enum {
 					 * out */
 };
 
+/* No limit for cli_game_cut's max. */
+#define CLI_CUT_ALL ((unsigned long)-1)
+
 /* Make dst a copy of src (tags, comments, NAGs, variations) that
  * starts at ply `from` of its main line (the position there given by
  * SetUp and FEN tags; what stood before it left out) and keeps at most
- * max plies of it (0: all) and the variations of those; the result
+ * max plies of it (CLI_CUT_ALL: all; 0: none) and the variations of
+ * those; the result
  * `*` when moves were cut at the end; a PlyCount tag made the count of
  * what is left; the comments of what (CLI_CUT_*) added after the
  * game's own. */

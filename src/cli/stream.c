@@ -19,6 +19,7 @@
 #include "cli.h"
 
 static uint64_t opt_memlimit;	/* --memlimit; 0: the library's default */
+unsigned cli_pgn_flags;
 static unsigned in_flags = CD_STREAM_THREAD;
 
 void
@@ -86,8 +87,12 @@ reader_made(void *r)
 cd_pgn_reader *
 cli_pgn_reader_new(FILE *f)
 {
-	return reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
+	cd_pgn_reader *r = reader_made(fileno(f) < 0 ? cd_pgn_reader_new(f) :
 	    cd_pgn_reader_open_stream(cli_input_stream(f)));
+
+	if (cli_pgn_flags != 0)
+		cd_pgn_reader_set_flags(r, cli_pgn_flags);
+	return r;
 }
 
 cd_epd_reader *

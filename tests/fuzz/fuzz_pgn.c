@@ -240,9 +240,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if ((r = cd_pgn_reader_new_mem(data, size)) == NULL)
 		abort();
+	/* (an input of odd length: nested comments read) */
+	if (size % 2)
+		cd_pgn_reader_set_flags(r, CD_PGN_READ_NESTED_COMMENTS);
 	while (n++ < MAX_GAMES && cd_pgn_reader_next(r, &raw) == CD_OK) {
 		memset(&err, 0, sizeof(err));
-		opts.flags = n % 2 ? CD_PGN_PARSE_POSITIONS : 0;
+		opts.flags = (n % 2 ? CD_PGN_PARSE_POSITIONS : 0) |
+		    (size % 2 ? CD_PGN_PARSE_NESTED_COMMENTS : 0);
 		st = cd_pgn_parse(g, &raw, &opts, &err);
 		if (st != CD_OK) {
 			const char *p;
