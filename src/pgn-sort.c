@@ -124,7 +124,7 @@ usage(void)
 	    "  -u, --unique          keep only the first of games equal in all\n"
 	    "                        eight keys as text\n", stdout);
 	cli_usage_options(CLI_TAKE_OUTPUT | CLI_TAKE_STATS | CLI_TAKE_COMPRESS |
-	    CLI_TAKE_MEMLIMIT);
+	    CLI_TAKE_MEMLIMIT | CLI_TAKE_NESTED);
 	fputs(
 	    "\n"
 	    "With no FILE, or when FILE is -, read standard input.\n"
@@ -153,7 +153,8 @@ main(int argc, char **argv)
 	cli_init(argv[0]);
 	while ((c = cli_getopt(argc, argv, "ck:mrS:T:u", longopts,
 	    CLI_TAKE_OUTPUT | CLI_TAKE_QUIET | CLI_TAKE_STATS |
-	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT, usage)) != -1) {
+	    CLI_TAKE_COMPRESS | CLI_TAKE_MEMLIMIT | CLI_TAKE_NESTED, usage)) !=
+	    -1) {
 		switch (c) {
 		case 'c': check = 1; break;
 		case 'k': add_keys(optarg); break;

@@ -8,7 +8,7 @@
 # braces written as parentheses; without the option the same input
 # read as before (the standard's first `}` ends a comment); the other
 # tools that read PGN take the option too (pgn-select, pgn2json,
-# pgn-split, pgn-dedup).
+# pgn-split, pgn-dedup, pgn-sort).
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
 P="$tooldir/pgn-regularize"
@@ -77,5 +77,11 @@ expect 0 "$tooldir/pgn-split" --nested-comments -n 2 -d "$T/split" "$T/c.pgn"
 cat "$T/split/"part* | cmp -s - "$T/c.pgn" || fail "pgn-split: parts differ"
 grep -q 'Event "d"' "$T/split/part002.pgn" 2>/dev/null ||
     fail "pgn-split: $(ls "$T/split")"
+# pgn-sort keeps a game whole, its inner braces as read
+expect 0 "$tooldir/pgn-sort" --nested-comments -r "$T/c.pgn"
+[ "$(grep -c '^\[Event ' "$T/out")" = 2 ] || fail "pgn-sort: $(cat "$T/out")"
+grep -q '^1\. e4 { a { b } 1-0 } e5 1-0 { x { y } z }$' "$T/out" ||
+    fail "pgn-sort: $(cat "$T/out")"
+[ "$(head -n 1 "$T/out")" = '[Event "d"]' ] || fail "pgn-sort -r: $(cat "$T/out")"
 
 exit $status
