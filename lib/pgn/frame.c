@@ -84,14 +84,37 @@ tag_line(const char *p, const char *e, int eof)
 /* ---- movetext ---- */
 
 #ifdef __SSE2__
-/* The `}` and line ends of the sixteen bytes at p, as a bit mask. */
+/* The `}` and line ends of the sixteen bytes v, as a bit mask. */
+static inline unsigned
+close16(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
+	    cd__eq8(v, '\n')));
+}
+
+/* close16() of the sixteen bytes at p. */
 static inline uint64_t
 brace_or_line_end16(const char *p)
 {
-	__m128i v = _mm_loadu_si128((const void *)p);
+	return close16(_mm_loadu_si128((const void *)p));
+}
 
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
-	    cd__eq8(v, '\n')));
+/* The bytes of the sixteen v that are in K_STOP (CD__STOP_BYTES), as a
+ * bit mask.  The test pairs the stop bytes that differ in one bit: `[`
+ * and `{` (0x20), 0xc2 and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/`
+ * (0x02); no other byte matches a pair. */
+static inline unsigned
+stop16(__m128i v)
+{
+	__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
+	    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
+	    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
+	    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
 }
 #endif
 
@@ -290,12 +313,10 @@ stop4(const char *p, const char **q)
 
 /* The first byte at or after p that can change the scan (K_STOP), or
  * e.  Eight bytes through the table first (short runs between comments
- * are common), then sixteen bytes a step where SSE2 is: the vector test
- * pairs the stop bytes that differ in one bit: `[` and `{` (0x20), 0xc2
- * and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/` (0x02); no other
- * byte matches a pair. */
+ * are common), then sixteen bytes a step where SSE2 is (stop16) and vec
+ * is true, then four bytes a step through the table. */
 static const char *
-skip_plain(const char *p, const char *e)
+skip_plain(const char *p, const char *e, bool vec)
 {
 	const char *q;
 	int round;
@@ -304,22 +325,14 @@ skip_plain(const char *p, const char *e)
 		if (stop4(p, &q))
 			return q;
 #ifdef __SSE2__
-	while (e - p >= 16) {
-		__m128i v = _mm_loadu_si128((const void *)p);
-		__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
-		unsigned m;
+	for (; vec && e - p >= 16; p += 16) {
+		unsigned m = stop16(_mm_loadu_si128((const void *)p));
 
-		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
-		    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
-		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
-		    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
-		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
-		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
 		if (m != 0)
 			return p + __builtin_ctz(m);
-		p += 16;
 	}
+#else
+	(void)vec;
 #endif
 	for (; e - p >= 4; p += 4)
 		if (stop4(p, &q))
@@ -328,6 +341,133 @@ skip_plain(const char *p, const char *e)
 		p++;
 	return p;
 }
+
+/*
+ * The wide scan of movetext, as simdjson finds JSON's structure: the
+ * bytes of sixty-four at once that are in K_STOP, and those that end a
+ * comment on its line (`}` and the line end), as two bit masks, so that
+ * the scan goes from one stop byte to the next, and over a comment that
+ * ends on its line, with a shift and a count of trailing zeros, no load
+ * and no call.  A block is loaded where the scan reaches the end of the
+ * one before (or jumps past it); fewer than 64 bytes before the end of
+ * the buffer are scanned as skip_plain does.  Two calls only (wide_next,
+ * wide_close): a scan of other rules (cd_pgn_reader's narrow, below)
+ * does without them.
+ */
+struct wide {
+	uintptr_t b;		/* the block's first byte (0: none yet) */
+	uint64_t stop;		/* its bytes in K_STOP */
+	uint64_t close;		/* its `}` and line ends */
+};
+
+#ifdef __SSE2__
+/* The masks of the 64 bytes at b (SSE2: sixteen at a time). */
+static inline void
+wide_load_sse2(struct wide *w, const char *b)
+{
+	__m128i v0 = _mm_loadu_si128((const void *)b);
+	__m128i v1 = _mm_loadu_si128((const void *)(b + 16));
+	__m128i v2 = _mm_loadu_si128((const void *)(b + 32));
+	__m128i v3 = _mm_loadu_si128((const void *)(b + 48));
+
+	w->stop = (uint64_t)stop16(v0) | (uint64_t)stop16(v1) << 16 |
+	    (uint64_t)stop16(v2) << 32 | (uint64_t)stop16(v3) << 48;
+	w->close = (uint64_t)close16(v0) | (uint64_t)close16(v1) << 16 |
+	    (uint64_t)close16(v2) << 32 | (uint64_t)close16(v3) << 48;
+}
+#endif
+
+#ifdef CD_AVX2
+/* stop16() of thirty-two bytes. */
+__attribute__((target("avx2"))) static inline uint32_t
+stop32(__m256i v)
+{
+	__m256i v20 = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+	__m256i a = _mm256_or_si256(
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8(';')));
+	__m256i b = _mm256_or_si256(
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')),
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+	__m256i c = _mm256_or_si256(
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('*')),
+	    _mm256_cmpeq_epi8(v20, _mm256_set1_epi8('{')));
+	__m256i d = _mm256_or_si256(
+	    _mm256_cmpeq_epi8(v20, _mm256_set1_epi8((char)0xe2)),
+	    _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(v,
+	    _mm256_set1_epi8(0x01)), _mm256_set1_epi8(')')),
+	    _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x02)),
+	    _mm256_set1_epi8('/'))));
+
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+	    _mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+}
+
+/* close16() of thirty-two bytes. */
+__attribute__((target("avx2"))) static inline uint32_t
+close32(__m256i v)
+{
+	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')),
+	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))));
+}
+
+/* The masks of the 64 bytes at b (AVX2). */
+__attribute__((target("avx2"))) static void
+wide_load_avx2(struct wide *w, const char *b)
+{
+	__m256i v0 = _mm256_loadu_si256((const void *)b);
+	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
+
+	w->stop = (uint64_t)stop32(v0) | (uint64_t)stop32(v1) << 32;
+	w->close = (uint64_t)close32(v0) | (uint64_t)close32(v1) << 32;
+}
+#endif
+
+#ifdef __SSE2__
+/* The first byte at or after p (at or after the block's first byte)
+ * that is in K_STOP, or e; the block moves on as needed. */
+static inline const char *
+wide_next(struct wide *w, const char *p, const char *e)
+{
+	uintptr_t off;
+	uint64_t m;
+
+	for (;;) {
+		off = (uintptr_t)p - w->b;
+		if (w->b != 0 && off < 64) {
+			if ((m = w->stop & (~0ULL << off)) != 0)
+				return (const char *)(w->b +
+				    (uintptr_t)__builtin_ctzll(m));
+			p = (const char *)(w->b + 64);
+		}
+		if (e - p < 64)
+			return skip_plain(p, e, true);
+		w->b = (uintptr_t)p;
+#ifdef CD_AVX2
+		if (cd__have_avx2)
+			wide_load_avx2(w, p);
+		else
+#endif
+			wide_load_sse2(w, p);
+	}
+}
+
+/* The `}` or line end after p (a `{` that wide_next found) in its
+ * block, or NULL: none there. */
+static inline const char *
+wide_close(const struct wide *w, const char *p)
+{
+	uintptr_t off = (uintptr_t)p - w->b;
+	uint64_t m;
+
+	if (w->b == 0 || off >= 64)
+		return NULL;
+	m = w->close & (~0ULL << off << 1);
+	return m != 0 ? (const char *)(w->b + (uintptr_t)__builtin_ctzll(m)) :
+	    NULL;
+}
+#endif
 
 /* The line ends of a game's movetext that the framer counts: nl of
  * them before the place it reached, the last at lastnl (NULL: none);
@@ -551,9 +691,18 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	int counted = 1;
 	struct lines ln;
 
+#ifdef __SSE2__
+	struct wide wd = { 0, 0, 0 };
+	const bool wide = !r->narrow;
+#endif
+
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
-		p = skip_plain(p, e);
+#ifdef __SSE2__
+		p = wide ? wide_next(&wd, p, e) : skip_plain(p, e, false);
+#else
+		p = skip_plain(p, e, false);
+#endif
 		if (p == e) {
 			if (!eof)
 				return S_MORE;
@@ -568,6 +717,15 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			continue;
 		case '{':
 			counted = 0;
+#ifdef __SSE2__
+			/* (the usual: a comment that ends on its line, its
+			 * `}` in the block) */
+			if (wide && (q = wide_close(&wd, p)) != NULL &&
+			    *q == '}') {
+				p = q + 1;
+				continue;
+			}
+#endif
 			t = cd__frame_comment_end(p, e, eof, &q);
 			if (t < 0)
 				return S_MORE;
