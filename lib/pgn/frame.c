@@ -350,9 +350,10 @@ skip_plain(const char *p, const char *e, bool vec)
  * ends on its line, with a shift and a count of trailing zeros, no load
  * and no call.  A block is loaded where the scan reaches the end of the
  * one before (or jumps past it); fewer than 64 bytes before the end of
- * the buffer are scanned as skip_plain does.  Two calls only (wide_next,
- * wide_close): a scan of other rules (cd_pgn_reader's narrow, below)
- * does without them.
+ * the buffer are scanned as skip_plain does.  One call (wide_next) in
+ * cd__frame_movetext: a scan of other rules (cd_pgn_reader's narrow,
+ * or a mode of its own) does without it and frames the same games, the
+ * comments by cd__frame_comment_end.
  */
 struct wide {
 	uintptr_t b;		/* the block's first byte (0: none yet) */
@@ -378,94 +379,103 @@ wide_load_sse2(struct wide *w, const char *b)
 #endif
 
 #ifdef CD_AVX2
-/* stop16() of thirty-two bytes. */
-__attribute__((target("avx2"))) static inline uint32_t
-stop32(__m256i v)
-{
-	__m256i v20 = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-	__m256i a = _mm256_or_si256(
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n')),
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8(';')));
-	__m256i b = _mm256_or_si256(
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')),
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
-	__m256i c = _mm256_or_si256(
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('*')),
-	    _mm256_cmpeq_epi8(v20, _mm256_set1_epi8('{')));
-	__m256i d = _mm256_or_si256(
-	    _mm256_cmpeq_epi8(v20, _mm256_set1_epi8((char)0xe2)),
-	    _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(v,
-	    _mm256_set1_epi8(0x01)), _mm256_set1_epi8(')')),
-	    _mm256_cmpeq_epi8(_mm256_or_si256(v, _mm256_set1_epi8(0x02)),
-	    _mm256_set1_epi8('/'))));
-
-	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-	    _mm256_or_si256(a, b), _mm256_or_si256(c, d)));
-}
-
-/* close16() of thirty-two bytes. */
-__attribute__((target("avx2"))) static inline uint32_t
-close32(__m256i v)
-{
-	return (uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('}')),
-	    _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))));
-}
-
-/* The masks of the 64 bytes at b (AVX2). */
+/*
+ * The masks of the 64 bytes at b (AVX2), from two tables of four-bit
+ * nibbles (vpshufb): each class is a rectangle of high by low nibble,
+ * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
+ * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
+ * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `}` (0x7 by 0xd).  A
+ * byte's bits are the high table's for its high nibble and the low
+ * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
+ * the comment ends 1 or 16 (close16).
+ */
 __attribute__((target("avx2"))) static void
 wide_load_avx2(struct wide *w, const char *b)
 {
+	const __m256i lo = _mm256_setr_epi8(0, 0, 10, 0, 0, 2, 0, 0, 2, 2,
+	    3, 4, 0, 18, 0, 2, 0, 0, 10, 0, 0, 2, 0, 0, 2, 2, 3, 4, 0, 18, 0,
+	    2);
+	const __m256i hi = _mm256_setr_epi8(1, 0, 2, 4, 0, 4, 0, 20, 0, 0,
+	    0, 0, 8, 0, 8, 0, 1, 0, 2, 4, 0, 4, 0, 20, 0, 0, 0, 0, 8, 0, 8,
+	    0);
+	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i stop = _mm256_set1_epi8(0x0f), close = _mm256_set1_epi8(0x11);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
+#define CLASSES(v) _mm256_and_si256( \
+	    _mm256_shuffle_epi8(lo, _mm256_and_si256((v), nib)), \
+	    _mm256_shuffle_epi8(hi, _mm256_and_si256( \
+	    _mm256_srli_epi16((v), 4), nib)))
+#define NONE(c, k) ((uint64_t)(uint32_t)_mm256_movemask_epi8( \
+	    _mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero)))
+	__m256i c0 = CLASSES(v0), c1 = CLASSES(v1);
 
-	w->stop = (uint64_t)stop32(v0) | (uint64_t)stop32(v1) << 32;
-	w->close = (uint64_t)close32(v0) | (uint64_t)close32(v1) << 32;
+	w->stop = ~(NONE(c0, stop) | NONE(c1, stop) << 32);
+	w->close = ~(NONE(c0, close) | NONE(c1, close) << 32);
+#undef CLASSES
+#undef NONE
 }
 #endif
 
 #ifdef __SSE2__
-/* The first byte at or after p (at or after the block's first byte)
- * that is in K_STOP, or e; the block moves on as needed. */
-static inline const char *
-wide_next(struct wide *w, const char *p, const char *e)
+/* The block at b (64 bytes, readable) and its masks. */
+static inline void
+wide_load(struct wide *w, const char *b)
 {
-	uintptr_t off;
-	uint64_t m;
-
-	for (;;) {
-		off = (uintptr_t)p - w->b;
-		if (w->b != 0 && off < 64) {
-			if ((m = w->stop & (~0ULL << off)) != 0)
-				return (const char *)(w->b +
-				    (uintptr_t)__builtin_ctzll(m));
-			p = (const char *)(w->b + 64);
-		}
-		if (e - p < 64)
-			return skip_plain(p, e, true);
-		w->b = (uintptr_t)p;
+	w->b = (uintptr_t)b;
 #ifdef CD_AVX2
-		if (cd__have_avx2)
-			wide_load_avx2(w, p);
-		else
+	if (cd__have_avx2)
+		wide_load_avx2(w, b);
+	else
 #endif
-			wide_load_sse2(w, p);
-	}
+		wide_load_sse2(w, b);
 }
 
-/* The `}` or line end after p (a `{` that wide_next found) in its
- * block, or NULL: none there. */
+/*
+ * The first byte at or after p that is in K_STOP, or e, but for the
+ * comments that end on their line (a `{`, then a `}` before any line
+ * end), which are skipped (*comments set), as cd__frame_comment_end
+ * skips them; the block moves on as needed.
+ */
 static inline const char *
-wide_close(const struct wide *w, const char *p)
+wide_next(struct wide *w, const char *p, const char *e, bool *comments)
 {
-	uintptr_t off = (uintptr_t)p - w->b;
-	uint64_t m;
+	const char *b, *open;
+	uint64_t m, c;
+	unsigned i;
 
-	if (w->b == 0 || off >= 64)
-		return NULL;
-	m = w->close & (~0ULL << off << 1);
-	return m != 0 ? (const char *)(w->b + (uintptr_t)__builtin_ctzll(m)) :
-	    NULL;
+	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
+		if (e - p < 64)
+			return skip_plain(p, e, true);
+		wide_load(w, p);
+	}
+	b = (const char *)w->b;
+	m = w->stop & (~0ULL << (p - b));
+	for (;;) {
+		while (m == 0) {
+			if (e - (b + 64) < 64)
+				return skip_plain(b + 64, e, true);
+			wide_load(w, b += 64);
+			m = w->stop;
+		}
+		i = (unsigned)__builtin_ctzll(m);
+		if (b[i] != '{')
+			return b + i;
+		open = b + i;
+		c = w->close & (~0ULL << i << 1);
+		while (c == 0) {
+			/* (a comment longer than the rest of the block) */
+			if (e - (b + 64) < 64)
+				return open;
+			wide_load(w, b += 64);
+			c = w->close;
+		}
+		i = (unsigned)__builtin_ctzll(c);
+		if (b[i] != '}')
+			return open;	/* (on more than one line) */
+		*comments = true;
+		m = w->stop & (~0ULL << i << 1);
+	}
 }
 #endif
 
@@ -694,12 +704,19 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 #ifdef __SSE2__
 	struct wide wd = { 0, 0, 0 };
 	const bool wide = !r->narrow;
+	bool skipped = false;	/* comments skipped by wide_next */
 #endif
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
 #ifdef __SSE2__
-		p = wide ? wide_next(&wd, p, e) : skip_plain(p, e, false);
+		if (wide) {
+			p = wide_next(&wd, p, e, &skipped);
+			if (skipped)
+				counted = 0;
+		} else {
+			p = skip_plain(p, e, false);
+		}
 #else
 		p = skip_plain(p, e, false);
 #endif
@@ -717,15 +734,6 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			continue;
 		case '{':
 			counted = 0;
-#ifdef __SSE2__
-			/* (the usual: a comment that ends on its line, its
-			 * `}` in the block) */
-			if (wide && (q = wide_close(&wd, p)) != NULL &&
-			    *q == '}') {
-				p = q + 1;
-				continue;
-			}
-#endif
 			t = cd__frame_comment_end(p, e, eof, &q);
 			if (t < 0)
 				return S_MORE;
