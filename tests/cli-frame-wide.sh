@@ -4,9 +4,9 @@
 # bytes at a time, lib/pgn/frame.c: wide_next) frames every input as
 # the narrow one does, byte at a time (CHESSDATA_NARROW_FRAME=1), with
 # AVX2 and without (CHESSDATA_NO_AVX2=1, the SSE2 code), through
-# pgn-split -l 1 (each game's bytes in a part of its own), pgn-select
-# -c and pgn-regularize (games, messages with their line and column,
-# exit status):
+# pgn-split -l 100 (parts of 100 games), pgn-select (each game's bytes
+# as they came) and pgn-select -c, and pgn-regularize (games, messages
+# with their line and column, exit status):
 # - seeded text (python3): games whose movetext holds each of the 256
 #   byte values at each place of a 64-byte block and around it, in
 #   comments and out, comments that end on their line, that span
@@ -37,15 +37,17 @@ run() {
 # $T/WHAT.* (the parts, the outputs, the messages and the exit status)
 frame() {
 	rm -rf "$T/parts"
-	run pgn-split -q -l 1 -d "$T/parts" "$1" 2>"$T/$2.split.err"
+	run pgn-split -q -l 100 -d "$T/parts" "$1" 2>"$T/$2.split.err"
 	echo "split $?" >"$T/$2.rc"
 	find "$T/parts" -type f | sort | xargs cat >"$T/$2.parts"
 	ls "$T/parts" | wc -l >>"$T/$2.rc"
 	run pgn-select -c "$1" >"$T/$2.count" 2>"$T/$2.select.err"
 	echo "select $?" >>"$T/$2.rc"
+	run pgn-select -q -j 1 "$1" >"$T/$2.games" 2>"$T/$2.games.err"
+	echo "select games $?" >>"$T/$2.rc"
 	run pgn-regularize -q -j 1 "$1" >"$T/$2.reg" 2>"$T/$2.reg.err"
 	echo "regularize $?" >>"$T/$2.rc"
-	for f in parts count reg split.err select.err reg.err; do
+	for f in parts count games reg split.err select.err reg.err; do
 		cksum <"$T/$2.$f"
 	done >>"$T/$2.rc"
 }
