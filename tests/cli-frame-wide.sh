@@ -11,7 +11,8 @@
 #   byte values at each place of a 64-byte block and around it, in
 #   comments and out, comments that end on their line, that span
 #   blocks, that hold line ends or tag pairs, and random mixes of the
-#   bytes the framer looks at;
+#   bytes the framer looks at; tag values of each length up to 80
+#   (pgn-regularize writes them as they were);
 # - the archives of the shared corpus (pgn/ but the TCEC archive,
 #   online/, quirks/), when it is there.
 # The fuzz harness tests/fuzz/fuzz_pgn_frame.c compares the two scans
@@ -69,7 +70,7 @@ compare() {
 
 ran=0
 if command -v python3 >/dev/null 2>&1; then
-	python3 - "$T/bytes.pgn" <<'EOF'
+	python3 - "$T/bytes.pgn" "$T/tags.pgn" "$T/tags.want" <<'EOF'
 import random
 import sys
 
@@ -105,8 +106,26 @@ for k in range(1500):
     game(n, b"1. e4 " + mt + b" *", b"\r\n" if k % 7 == 0 else b"\n")
     n += 1
 open(sys.argv[1], "wb").write(b"".join(out))
+# tag values of each length from 0 to 80 (the usual tag lines are read
+# sixteen bytes at a time), LF or CR LF
+chars = b"abcXYZ019 :/.-_%{};"
+tags, want = [], []
+for k in range(243):
+    val = bytes(r.choice(chars) for _ in range(k % 81)).strip()
+    nl = b"\r\n" if k >= 162 else b"\n"
+    tags.append(b'[Event "t%d"]' % k + nl + b'[Site "' + val + b'"]' + nl +
+                b'[Annotator "' + val[::-1] + b'"]' + nl + nl + b"1. e4 *" +
+                nl + nl)
+    want.append(b'[Site "' + val + b'"]\n')
+open(sys.argv[2], "wb").write(b"".join(tags))
+open(sys.argv[3], "wb").write(b"".join(want))
 EOF
 	compare "$T/bytes.pgn"
+	compare "$T/tags.pgn"
+	"$B/pgn-regularize" -q -j 1 "$T/tags.pgn" >"$T/tags.out" 2>"$T/tags.err" ||
+	    fail "tags.pgn: pgn-regularize: $(head -c 300 "$T/tags.err")"
+	grep '^\[Site ' "$T/tags.out" | cmp -s - "$T/tags.want" ||
+	    fail "tags.pgn: the Site values are not as written"
 	ran=1
 else
 	echo "note: no python3: no seeded text"
