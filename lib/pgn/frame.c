@@ -84,14 +84,37 @@ tag_line(const char *p, const char *e, int eof)
 /* ---- movetext ---- */
 
 #ifdef __SSE2__
-/* The `}` and line ends of the sixteen bytes at p, as a bit mask. */
+/* The `}` and line ends of the sixteen bytes v, as a bit mask. */
+static inline unsigned
+close16(__m128i v)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
+	    cd__eq8(v, '\n')));
+}
+
+/* close16() of the sixteen bytes at p. */
 static inline uint64_t
 brace_or_line_end16(const char *p)
 {
-	__m128i v = _mm_loadu_si128((const void *)p);
+	return close16(_mm_loadu_si128((const void *)p));
+}
 
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(cd__eq8(v, '}'),
-	    cd__eq8(v, '\n')));
+/* The bytes of the sixteen v that are in K_STOP (CD__STOP_BYTES), as a
+ * bit mask.  The test pairs the stop bytes that differ in one bit: `[`
+ * and `{` (0x20), 0xc2 and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/`
+ * (0x02); no other byte matches a pair. */
+static inline unsigned
+stop16(__m128i v)
+{
+	__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
+
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+	    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
+	    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
+	    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
+	    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
+	    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
 }
 #endif
 
@@ -322,12 +345,10 @@ stop4(const char *p, const char **q)
 
 /* The first byte at or after p that can change the scan (K_STOP), or
  * e.  Eight bytes through the table first (short runs between comments
- * are common), then sixteen bytes a step where SSE2 is: the vector test
- * pairs the stop bytes that differ in one bit: `[` and `{` (0x20), 0xc2
- * and 0xe2 (0x20), `(` and `)` (0x01), `-` and `/` (0x02); no other
- * byte matches a pair. */
+ * are common), then sixteen bytes a step where SSE2 is (stop16) and vec
+ * is true, then four bytes a step through the table. */
 static const char *
-skip_plain(const char *p, const char *e)
+skip_plain(const char *p, const char *e, bool vec)
 {
 	const char *q;
 	int round;
@@ -336,22 +357,14 @@ skip_plain(const char *p, const char *e)
 		if (stop4(p, &q))
 			return q;
 #ifdef __SSE2__
-	while (e - p >= 16) {
-		__m128i v = _mm_loadu_si128((const void *)p);
-		__m128i v20 = _mm_or_si128(v, _mm_set1_epi8(0x20));
-		unsigned m;
+	for (; vec && e - p >= 16; p += 16) {
+		unsigned m = stop16(_mm_loadu_si128((const void *)p));
 
-		m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-		    _mm_or_si128(cd__eq8(v, '\n'), cd__eq8(v, ';')),
-		    _mm_or_si128(cd__eq8(v, '%'), cd__eq8(v, '"'))),
-		    _mm_or_si128(_mm_or_si128(cd__eq8(v, '*'), cd__eq8(v20, '{')),
-		    _mm_or_si128(cd__eq8(v20, 0xe2), _mm_or_si128(
-		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x01)), ')'),
-		    cd__eq8(_mm_or_si128(v, _mm_set1_epi8(0x02)), '/'))))));
 		if (m != 0)
 			return p + __builtin_ctz(m);
-		p += 16;
 	}
+#else
+	(void)vec;
 #endif
 	for (; e - p >= 4; p += 4)
 		if (stop4(p, &q))
@@ -360,6 +373,143 @@ skip_plain(const char *p, const char *e)
 		p++;
 	return p;
 }
+
+/*
+ * The wide scan of movetext, as simdjson finds JSON's structure: the
+ * bytes of sixty-four at once that are in K_STOP, and those that end a
+ * comment on its line (`}` and the line end), as two bit masks, so that
+ * the scan goes from one stop byte to the next, and over a comment that
+ * ends on its line, with a shift and a count of trailing zeros, no load
+ * and no call.  A block is loaded where the scan reaches the end of the
+ * one before (or jumps past it); fewer than 64 bytes before the end of
+ * the buffer are scanned as skip_plain does.  One call (wide_next) in
+ * cd__frame_movetext: a scan of other rules (cd_pgn_reader's narrow,
+ * or a mode of its own) does without it and frames the same games, the
+ * comments by cd__frame_comment_end.
+ */
+struct wide {
+	uintptr_t b;		/* the block's first byte (0: none yet) */
+	uint64_t stop;		/* its bytes in K_STOP */
+	uint64_t close;		/* its `}` and line ends */
+};
+
+#ifdef __SSE2__
+/* The masks of the 64 bytes at b (SSE2: sixteen at a time). */
+static inline void
+wide_load_sse2(struct wide *w, const char *b)
+{
+	__m128i v0 = _mm_loadu_si128((const void *)b);
+	__m128i v1 = _mm_loadu_si128((const void *)(b + 16));
+	__m128i v2 = _mm_loadu_si128((const void *)(b + 32));
+	__m128i v3 = _mm_loadu_si128((const void *)(b + 48));
+
+	w->stop = (uint64_t)stop16(v0) | (uint64_t)stop16(v1) << 16 |
+	    (uint64_t)stop16(v2) << 32 | (uint64_t)stop16(v3) << 48;
+	w->close = (uint64_t)close16(v0) | (uint64_t)close16(v1) << 16 |
+	    (uint64_t)close16(v2) << 32 | (uint64_t)close16(v3) << 48;
+}
+#endif
+
+#ifdef CD_AVX2
+/*
+ * The masks of the 64 bytes at b (AVX2), from two tables of four-bit
+ * nibbles (vpshufb): each class is a rectangle of high by low nibble,
+ * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
+ * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
+ * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `}` (0x7 by 0xd).  A
+ * byte's bits are the high table's for its high nibble and the low
+ * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
+ * the comment ends 1 or 16 (close16).
+ */
+__attribute__((target("avx2"))) static void
+wide_load_avx2(struct wide *w, const char *b)
+{
+	const __m256i lo = _mm256_setr_epi8(0, 0, 10, 0, 0, 2, 0, 0, 2, 2,
+	    3, 4, 0, 18, 0, 2, 0, 0, 10, 0, 0, 2, 0, 0, 2, 2, 3, 4, 0, 18, 0,
+	    2);
+	const __m256i hi = _mm256_setr_epi8(1, 0, 2, 4, 0, 4, 0, 20, 0, 0,
+	    0, 0, 8, 0, 8, 0, 1, 0, 2, 4, 0, 4, 0, 20, 0, 0, 0, 0, 8, 0, 8,
+	    0);
+	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i stop = _mm256_set1_epi8(0x0f), close = _mm256_set1_epi8(0x11);
+	__m256i v0 = _mm256_loadu_si256((const void *)b);
+	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
+#define CLASSES(v) _mm256_and_si256( \
+	    _mm256_shuffle_epi8(lo, _mm256_and_si256((v), nib)), \
+	    _mm256_shuffle_epi8(hi, _mm256_and_si256( \
+	    _mm256_srli_epi16((v), 4), nib)))
+#define NONE(c, k) ((uint64_t)(uint32_t)_mm256_movemask_epi8( \
+	    _mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero)))
+	__m256i c0 = CLASSES(v0), c1 = CLASSES(v1);
+
+	w->stop = ~(NONE(c0, stop) | NONE(c1, stop) << 32);
+	w->close = ~(NONE(c0, close) | NONE(c1, close) << 32);
+#undef CLASSES
+#undef NONE
+}
+#endif
+
+#ifdef __SSE2__
+/* The block at b (64 bytes, readable) and its masks. */
+static inline void
+wide_load(struct wide *w, const char *b)
+{
+	w->b = (uintptr_t)b;
+#ifdef CD_AVX2
+	if (cd__have_avx2)
+		wide_load_avx2(w, b);
+	else
+#endif
+		wide_load_sse2(w, b);
+}
+
+/*
+ * The first byte at or after p that is in K_STOP, or e, but for the
+ * comments that end on their line (a `{`, then a `}` before any line
+ * end), which are skipped (*comments set), as cd__frame_comment_end
+ * skips them; the block moves on as needed.
+ */
+static inline const char *
+wide_next(struct wide *w, const char *p, const char *e, bool *comments)
+{
+	const char *b, *open;
+	uint64_t m, c;
+	unsigned i;
+
+	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
+		if (e - p < 64)
+			return skip_plain(p, e, true);
+		wide_load(w, p);
+	}
+	b = (const char *)w->b;
+	m = w->stop & (~0ULL << (p - b));
+	for (;;) {
+		while (m == 0) {
+			if (e - (b + 64) < 64)
+				return skip_plain(b + 64, e, true);
+			wide_load(w, b += 64);
+			m = w->stop;
+		}
+		i = (unsigned)__builtin_ctzll(m);
+		if (b[i] != '{')
+			return b + i;
+		open = b + i;
+		c = w->close & (~0ULL << i << 1);
+		while (c == 0) {
+			/* (a comment longer than the rest of the block) */
+			if (e - (b + 64) < 64)
+				return open;
+			wide_load(w, b += 64);
+			c = w->close;
+		}
+		i = (unsigned)__builtin_ctzll(c);
+		if (b[i] != '}')
+			return open;	/* (on more than one line) */
+		*comments = true;
+		m = w->stop & (~0ULL << i << 1);
+	}
+}
+#endif
 
 /* The line ends of a game's movetext that the framer counts: nl of
  * them before the place it reached, the last at lastnl (NULL: none);
@@ -586,9 +736,25 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	int counted = 1;
 	struct lines ln;
 
+#ifdef __SSE2__
+	struct wide wd = { 0, 0, 0 };
+	const bool wide = !r->narrow;
+	bool skipped = false;	/* comments skipped by wide_next */
+#endif
+
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
-		p = skip_plain(p, e);
+#ifdef __SSE2__
+		if (wide) {
+			p = wide_next(&wd, p, e, &skipped);
+			if (skipped)
+				counted = 0;
+		} else {
+			p = skip_plain(p, e, false);
+		}
+#else
+		p = skip_plain(p, e, false);
+#endif
 		if (p == e) {
 			if (!eof)
 				return S_MORE;

@@ -170,9 +170,9 @@ two(const char *p, char a, char b)
 /*
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
- * ends of the game before it), tags `[Name "value"]` (name and value
- * shorter than sixteen bytes, no backslash) each at the start of a
- * line, the line before ending
+ * ends of the game before it), tags `[Name "value"]` (a name shorter
+ * than sixteen bytes, a value than 64, no backslash) each at the start
+ * of a line, the line before ending
  * right after the `]` before it with LF or CR LF.  Each is added to r's
  * tags and arena (column one).  Returns where it stopped, *lines the
  * line ends before it: *after 0, at the start of a line whose `[` it
@@ -193,11 +193,12 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	size_t acap = r->acap;
 	unsigned long ln = r->line + *lines, end_ln = 0;
 	const char *n, *v, *at = NULL, *end = NULL;
-	size_t nl, vl;
+	size_t nl, vl, k;
 
 	*after = 0;
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
-	 * and what follows them up to the next line's name) */
+	 * and what follows them up to the next line's name; 112 with a
+	 * value of up to 63) */
 	while (e - p >= 48 && nrt < tagcap) {
 		n = p + 1;
 		if (!(CD__CLS(*n) & K_TAGNAME))
@@ -207,8 +208,19 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 			break;
 		v = n + nl + 2;
 		vl = value_stop16(v);
-		if (vl == 16 || !two(v + vl, '"', ']') ||
-		    acap - alen < nl + vl + 2 + 16)
+		if (vl == 16) {
+			/* a longer value (a URL, a FEN): up to 63 bytes,
+			 * sixteen at a time */
+			if (e - p < 112)
+				break;
+			while (vl < 64 && (k = value_stop16(v + vl)) == 16)
+				vl += 16;
+			if (vl == 64)
+				break;
+			vl += k;
+		}
+		if (!two(v + vl, '"', ']') ||
+		    acap - alen < nl + (vl < 16 ? vl : 64) + 2 + 16)
 			break;
 		tg = &tags[nrt++];
 		tg->name = APTR(alen);
@@ -217,7 +229,17 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		tg->value_len = vl;
 		tg->line = ln;
 		tg->col = 1;
-		arena_put16(arena + alen, n, nl, v, vl);
+		if (vl < 16) {
+			arena_put16(arena + alen, n, nl, v, vl);
+		} else {
+			char *d = arena + alen;
+
+			memcpy(d, n, 16);
+			d[nl] = '\0';
+			for (k = 0; k <= vl; k += 16)
+				memcpy(d + nl + 1 + k, v + k, 16);
+			d[nl + 1 + vl] = '\0';
+		}
 		alen += nl + vl + 2;
 		at = p;
 		end = p = v + vl + 2;

@@ -27,11 +27,14 @@ static cd_pgn_reader *
 reader_alloc(void)
 {
 	cd_pgn_reader *r = calloc(1, sizeof(*r));
+	const char *narrow;
 
 	if (r == NULL)
 		return NULL;
 	cd__input_none(&r->in);
 	r->nul_at = SIZE_MAX;
+	narrow = getenv("CHESSDATA_NARROW_FRAME");
+	r->narrow = narrow != NULL && *narrow != '\0';
 	r->max_game = CD_PGN_GAME_MAX;
 	r->bol = 1;
 	r->line = 1;

@@ -29,6 +29,11 @@ struct cd_pgn_reader {
 	int junk;		/* skipping text that is not PGN: JUNK_* */
 	int skipped_nul;	/* a binary byte (has_nul) in the text
 				 * skipped before the next game */
+	bool narrow;		/* movetext is scanned a byte at a time,
+				 * without the wide scan (pgn/frame.c):
+				 * CHESSDATA_NARROW_FRAME set and not empty
+				 * when the reader was made (for the tests,
+				 * which compare the two) */
 	size_t max_game;	/* a game is framed within its first
 				 * max_game bytes (cd_pgn_reader_set_limit) */
 	unsigned read_flags;	/* CD_PGN_READ_* (cd_pgn_reader_set_flags) */

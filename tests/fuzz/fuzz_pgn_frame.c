@@ -730,6 +730,79 @@ compare(const struct ref *ref, cd_pgn_reader *r, const char *how)
 	    (unsigned long long)ref->end_skipped);
 }
 
+/* ---- the wide scan against the narrow one ---- */
+
+/* The games of a reader of the n bytes at b as text: every field of
+ * each (tags too) and cd_pgn_raw_check's message; with the narrow scan
+ * (CHESSDATA_NARROW_FRAME, read when the reader is made) or not. */
+static char *
+framing(const char *b, size_t n, bool narrow, size_t *len)
+{
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	cd_error err;
+	cd_status st;
+	char *out = NULL;
+	size_t i;
+	FILE *f = open_memstream(&out, len);
+
+	if (f == NULL)
+		abort();
+	if (narrow)
+		setenv("CHESSDATA_NARROW_FRAME", "1", 1);
+	r = cd_pgn_reader_new_mem(b, n);
+	unsetenv("CHESSDATA_NARROW_FRAME");
+	if (r == NULL)
+		abort();
+	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
+		fprintf(f, "game %llu at %llu len %zu line %lu col %lu mt %zu "
+		    "%zu at %lu:%lu result %d flags %#x skipped %llu from "
+		    "%lu\n", (unsigned long long)g.number,
+		    (unsigned long long)g.offset, g.len, g.line, g.col,
+		    g.movetext, g.movetext_end, g.movetext_line,
+		    g.movetext_col, (int)g.result, g.flags,
+		    (unsigned long long)g.skipped_bytes, g.skipped_line);
+		for (i = 0; i < g.ntags; i++) {
+			fprintf(f, " tag %lu:%lu ", g.tags[i].line,
+			    g.tags[i].col);
+			fwrite(g.tags[i].name, 1, g.tags[i].name_len, f);
+			fputc('=', f);
+			fwrite(g.tags[i].value, 1, g.tags[i].value_len, f);
+			fputc('\n', f);
+		}
+		if (cd_pgn_raw_check(&g, &err) != CD_OK)
+			fprintf(f, " check %d %llu %lu:%lu %s\n", err.status,
+			    (unsigned long long)err.offset, err.line, err.col,
+			    err.msg);
+	}
+	fprintf(f, "end %d skipped %llu from %lu flags %#x\n", st,
+	    (unsigned long long)g.skipped_bytes, g.skipped_line, g.flags);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	return out;
+}
+
+/* The wide and the narrow scan frame the n bytes at b alike. */
+static void
+wide_narrow(const char *b, size_t n, const char *how)
+{
+	size_t wl, nl;
+	char *w = framing(b, n, false, &wl), *na = framing(b, n, true, &nl);
+
+	if (wl != nl || memcmp(w, na, wl) != 0) {
+		size_t i = 0;
+
+		while (i < wl && i < nl && w[i] == na[i])
+			i++;
+		while (i > 0 && w[i - 1] != '\n')
+			i--;
+		FUZZ_CHECK(false, "%s: the wide scan frames\n%.300s\nthe "
+		    "narrow one\n%.300s", how, w + i, na + i);
+	}
+	free(w);
+	free(na);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -747,6 +820,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ref.b = g.out;
 	ref.n = g.len;
 	reference(&ref);
+	wide_narrow(g.out, g.len, "generated");
+	wide_narrow((const char *)data, size, "input");
 
 	if ((r = cd_pgn_reader_new_mem(g.out, g.len)) == NULL)
 		abort();
