@@ -738,7 +738,10 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 
 #ifdef __SSE2__
 	struct wide wd = { 0, 0, 0 };
-	const bool wide = !r->narrow;
+	/* wide_next skips a comment to its first `}`: not where comments
+	 * nest */
+	const bool wide = !r->narrow &&
+	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
 	bool skipped = false;	/* comments skipped by wide_next */
 #endif
 
