@@ -273,19 +273,23 @@ cd__frame_comment_end(const char *p, const char *e, int eof, const char **out)
 }
 
 /*
- * With CD_PGN_READ_NESTED_COMMENTS: the end of a brace comment opened
- * at p that may hold others (`{ a { b } c }`): the `}` that closes its
- * `{` (1, *out after it), when there is one and no game starts inside
- * the comment before it (game_in_comment); otherwise the comment ends
- * as cd__frame_comment_end reads it.  -1 when more input is needed.
+ * The end of the brace comment opened at p, as cd__frame_comment_end
+ * reads it; with nested (CD_PGN_READ_NESTED_COMMENTS) one that may
+ * hold others (`{ a { b } c }`): the `}` that closes its `{` (1, *out
+ * after it), when there is one and no game starts inside the comment
+ * before it (game_in_comment), else as without.  -1 when more input is
+ * needed.
  */
 static int
-nested_comment_end(const char *p, const char *e, int eof, const char **out)
+comment_end(const char *p, const char *e, int eof, const char **out,
+    unsigned nested)
 {
 	const char *q;
 	size_t depth = 0;
 	int t;
 
+	if (!nested)
+		return cd__frame_comment_end(p, e, eof, out);
 	for (q = p + 1; q < e; q++)
 		if (*q == '{')
 			depth++;
@@ -582,8 +586,7 @@ comment_lines(const char *q, const char *e, int eof, struct lines *ln,
 		}
 		if (*q == '{') {
 			ln->counted = 0;
-			t = nested ? nested_comment_end(q, e, eof, &c) :
-			    cd__frame_comment_end(q, e, eof, &c);
+			t = comment_end(q, e, eof, &c, nested);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0)
@@ -654,8 +657,7 @@ marker_end(const char *p, const char *e, int eof, struct lines *ln,
 				return S_MORE;
 		} else if (q < e && *q == '{') {
 			ln->counted = 0;
-			t = nested ? nested_comment_end(q, e, eof, &c) :
-			    cd__frame_comment_end(q, e, eof, &c);
+			t = comment_end(q, e, eof, &c, nested);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0)
@@ -772,9 +774,8 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 			continue;
 		case '{':
 			counted = 0;
-			t = (r->read_flags & CD_PGN_READ_NESTED_COMMENTS) ?
-			    nested_comment_end(p, e, eof, &q) :
-			    cd__frame_comment_end(p, e, eof, &q);
+			t = comment_end(p, e, eof, &q,
+			    r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
 			if (t < 0)
 				return S_MORE;
 			if (t == 0) {
