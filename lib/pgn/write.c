@@ -543,6 +543,53 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 }
 
 /*
+ * plain_moves in the usual export (SAN as the game holds it, with move
+ * numbers): the moves from node n on that have nothing around them, in
+ * a loop of its own with few values live (the number and the mover
+ * from one sum: ply + 2 fullmove + side - 1 is twice the number, plus
+ * one for Black); the first node it leaves (0 at the line's end, or
+ * when out of memory: o->fail).
+ */
+static __attribute__((noinline)) uint32_t
+san_moves(struct out *o, const cd_game *g, uint32_t n)
+{
+	cd_buf *b = o->b;
+	char *data = b->data, *d = data + b->len, *end = data + b->cap;
+	size_t col = o->col;
+	const size_t width = o->width;
+	bool need_num = o->need_num;
+	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
+	const uint8_t nag_mask = o->nag_mask;
+	const cd_game_node *const nodes = g->nodes;
+	const unsigned long a = 2 * (unsigned long)g->start.fullmove +
+	    g->start.side - 1;
+
+	for (; n != 0; n = nodes[n].next) {
+		const cd_game_node *nd = &nodes[n];
+		unsigned long t = nd->ply + a, num = t >> 1;
+
+		if (((nd->var & var_mask) | ((nd->before | nd->after) &
+		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
+			break;
+		if (end - d < 48) {
+			b->len = (size_t)(d - data);
+			if (reserve(o, 48) != 0)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+		}
+		d = put_move(d, &col, nd->san, nd->san_len, nd->san_len, num,
+		    (t & 1) == 0, need_num, true, width);
+		need_num = false;
+	}
+	b->len = (size_t)(d - data);
+	o->col = col;
+	o->need_num = need_num;
+	return n;
+}
+
+/*
  * The moves from node n on that have nothing around them (no NAGs,
  * notes or variations; in reduced form every move), as write_move()
  * writes them, with the line's state in locals; the first node left
@@ -564,15 +611,33 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 	const unsigned long fullmove = g->start.fullmove;
 	const uint32_t side = (uint32_t)g->start.side;
 	const bool plain = o->notation == 0 && o->pieces == NULL;
+	const bool fast = plain && nums;
 
 	for (; n != 0; n = nodes[n].next) {
-		const cd_game_node *nd = &nodes[n];
-		unsigned long num = fullmove + ((unsigned long)nd->ply - 1 +
-		    side) / 2;
-		bool white = ((side + nd->ply - 1) & 1) == CD_WHITE;
+		const cd_game_node *nd;
+		unsigned long num;
+		bool white;
 		cd_game_node tn;
 		char tb[24];
 
+		if (fast) {
+			b->len = (size_t)(d - data);
+			o->col = col;
+			o->need_num = need_num;
+			n = san_moves(o, g, n);
+			if (o->fail)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+			col = o->col;
+			need_num = o->need_num;
+			if (n == 0)
+				break;
+		}
+		nd = &nodes[n];
+		num = fullmove + ((unsigned long)nd->ply - 1 + side) / 2;
+		white = ((side + nd->ply - 1) & 1) == CD_WHITE;
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
@@ -917,6 +982,7 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	uint32_t n;
 	cd_pgn_result r;
 	size_t rlen;
+	bool fast;
 
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
@@ -954,9 +1020,12 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	if (g->nodes[0].after & o.note_mask)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
+	fast = o.notation == 0 && o.pieces == NULL && o.nums;
 	while (n) {
 		/* the plain moves at once; then a move with more */
-		if ((n = plain_moves(&o, g, n)) != 0)
+		if (fast)
+			n = san_moves(&o, g, n);
+		if (n != 0 && (n = plain_moves(&o, g, n)) != 0)
 			write_move(&o, g, n);
 		if (n != 0 && (g->nodes[n].var & o.var_mask)) {
 			if (depth + 1 > stack_cap) {
