@@ -548,10 +548,12 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
  * a loop of its own with few values live (the number and the mover
  * from one sum: ply + 2 fullmove + side - 1 is twice the number, plus
  * one for Black); the first node it leaves (0 at the line's end, or
- * when out of memory: o->fail).
+ * when out of memory: o->fail).  With notes false the game has no
+ * notes and no NAGs (their indexes in nodes are then all 0), and only
+ * variations are looked for.
  */
-static __attribute__((noinline)) uint32_t
-san_moves(struct out *o, const cd_game *g, uint32_t n)
+static inline __attribute__((always_inline)) uint32_t
+san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 {
 	cd_buf *b = o->b;
 	char *data = b->data, *d = data + b->len, *end = data + b->cap;
@@ -568,8 +570,9 @@ san_moves(struct out *o, const cd_game *g, uint32_t n)
 		const cd_game_node *nd = &nodes[n];
 		unsigned long t = nd->ply + a, num = t >> 1;
 
-		if (((nd->var & var_mask) | ((nd->before | nd->after) &
-		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
+		if ((nd->var & var_mask) || num >= 1000 || (notes &&
+		    (((nd->before | nd->after) & note_mask) |
+		    (nd->flags & nag_mask))))
 			break;
 		if (end - d < 48) {
 			b->len = (size_t)(d - data);
@@ -587,6 +590,14 @@ san_moves(struct out *o, const cd_game *g, uint32_t n)
 	o->col = col;
 	o->need_num = need_num;
 	return n;
+}
+
+static __attribute__((noinline)) uint32_t
+san_moves(struct out *o, const cd_game *g, uint32_t n)
+{
+	if (g->nnotes <= 1 && g->nnagsets <= 1)
+		return san_loop(o, g, n, false);
+	return san_loop(o, g, n, true);
 }
 
 /*
