@@ -114,6 +114,12 @@ struct mcase {
 static const struct mcase mcases[] = {
 	/* canonical input comes out as it went in */
 	{ "1. e4 e5 2. Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *", 0, NULL },
+	/* move numbers of any length (read eight digits at a time), with
+	 * periods, without, or with the move right after them */
+	{ "123456789. e4 1234567890123.... e5 2.Nf3 99999999 *",
+	    "1. e4 e5 2. Nf3 *", 0, NULL },
+	{ "1. e4 e5 12345678 Nf3 1234567.Nc6 12345678.Bb5 a6 1*",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *", 0, NULL },
 	/* import: castling with zeros, lower case, dashes, marks */
 	{ F_CASTLE "1. 0-0 0-0-0 *", "1. O-O O-O-O *", 0, NULL },
 	{ F_CASTLE "1. o-o o-o-o *", "1. O-O O-O-O *", 0, NULL },
@@ -724,6 +730,62 @@ START_TEST(test_fill)
 	    "Kxc3 34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 "
 	    "bxc4 39. Qxh8\n"
 	    "Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 44. Qa7 1-0");
+	free(out);
+}
+END_TEST
+
+/* Filling at every width from 1 to 100 (move numbers and moves put
+ * on a line together, or apart when only the number fits), against
+ * the greedy filling of the tokens of the default width's output:
+ * numbers of one to three digits, "N..." after a variation and a NAG,
+ * and lines that begin with a number or a move. */
+START_TEST(test_fill_widths)
+{
+	static const char *in =
+	    "1. e4 d6 2. d4 Nf6 3. Nc3 g6 4. Be3 Bg7 5. Qd2 c6 6. f3 b5 "
+	    "7. Nge2 Nbd7 8. Bh6 Bxh6 9. Qxh6 Bb7 10. a3 e5 11. O-O-O Qe7 "
+	    "12. Kb1 a6 13. Nc1 O-O-O 14. Nb3 exd4 15. Rxd4 c5 16. Rd1 Nb6 "
+	    "17. g3 Kb8 18. Na5 Ba8 19. Bh3 d5 20. Qf4+ Ka7 21. Rhe1 d4 "
+	    "22. Nd5 Nbxd5 23. exd5 Qd6 24. Rxd4 $1 cxd4 25. Re7+ Kb6 "
+	    "26. Qxd4+ Kxa5 27. b4+ Ka4 28. Qc3 Qxd5 29. Ra7 Bb7 30. Rxb7 "
+	    "Qc4 31. Qxf6 Kxa3 32. Qxa6+ (32. Qxf7 Qd5) Kxb4 33. c3+ Kxc3 "
+	    "34. Qa1+ Kd2 35. Qb2+ Kd1 36. Bf1 Rd2 37. Rd7 Rxd7 38. Bxc4 "
+	    "bxc4 39. Qxh8 Rd3 40. Qa8 c3 41. Qa4+ Ke1 42. f4 f5 43. Kc1 Rd2 "
+	    "44. Qa7 1-0";
+	char *out = regularize_checked(in, 0, NULL), *toks, *tok[300];
+	size_t ntok = 0, w, i;
+
+	toks = strdup(movetext(out));
+	ck_assert_ptr_nonnull(toks);
+	for (tok[0] = strtok(toks, " \n"); tok[ntok] != NULL && ntok < 299;
+	    tok[ntok] = strtok(NULL, " \n"))
+		ntok++;
+	ck_assert_uint_gt(ntok, 120);
+	for (w = 1; w <= 100; w++) {
+		char want[2048], *got;
+		size_t n = 0, col = 0;
+
+		for (i = 0; i < ntok; i++) {
+			size_t len = strlen(tok[i]);
+
+			if (col > 0 && col + 1 + len <= w) {
+				want[n++] = ' ';
+				col += 1 + len;
+			} else {
+				if (col > 0)
+					want[n++] = '\n';
+				col = len;
+			}
+			memcpy(want + n, tok[i], len);
+			n += len;
+		}
+		want[n] = '\0';
+		got = regularize_checked(in, CD_PGN_WIDTH(w), NULL);
+		ck_assert_msg(strcmp(movetext(got), want) == 0,
+		    "width %zu:\n%s\nexpected\n%s", w, got, want);
+		free(got);
+	}
+	free(toks);
 	free(out);
 }
 END_TEST
@@ -2257,6 +2319,7 @@ pgn_suite(void)
 	    (int)(sizeof(wcases) / sizeof(wcases[0])));
 	tcase_add_test(tc, test_fill);
 	tcase_add_test(tc, test_fill_number);
+	tcase_add_test(tc, test_fill_widths);
 	tcase_add_test(tc, test_big_numbers);
 	tcase_add_test(tc, test_long_word);
 	tcase_add_test(tc, test_big);

@@ -102,6 +102,40 @@ cd__lex_blanks(cd_pgn_lexer *lx)
 
 /* ---- the lexer's fast path, for the parser ---- */
 
+/* The bytes 0x40 + i that start a move word for cd__lex_fast, as bits
+ * i: the ASCII letters but `Z`, `e` (which may start "e.p.") and `o`
+ * (cd__plain_move_start's), and `O` (castling). */
+#define CD__FAST_START \
+	(((((uint64_t)1 << 26) - 1) << 1 & ~((uint64_t)1 << ('Z' - 0x40))) | \
+	((((uint64_t)1 << 26) - 1) << 33 & ~((uint64_t)1 << ('e' - 0x40)) & \
+	~((uint64_t)1 << ('o' - 0x40))))
+
+/* The end of the digits that start at p (p < e, *p a digit): eight
+ * bytes at a time (a byte is a digit when it is at most 9 above '0'). */
+static inline const char *
+cd__digits_end(const char *p, const char *e)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+
+	while (e - p >= 8) {
+		uint64_t x, t, nd;
+
+		memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		x = __builtin_bswap64(x);
+#endif
+		t = x ^ 0x30 * ones;
+		/* the high bit of each byte that is not a digit */
+		nd = (((t & 0x7f * ones) + 0x76 * ones) | t) & 0x80 * ones;
+		if (nd != 0)
+			return p + (__builtin_ctzll(nd) >> 3);
+		p += 8;
+	}
+	while (p < e && *p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
 /* What cd__lex_fast finds next. */
 enum {
 	CD__LEX_END,		/* the end of the text */
@@ -121,6 +155,7 @@ static inline int
 cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 {
 	const char *q, *e = lx->end, *w;
+	unsigned c;
 
 	for (;;) {
 		q = lx->p;
@@ -134,9 +169,15 @@ cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 				return CD__LEX_END;
 		}
 		*at = q;
-		if (*q >= '1' && *q <= '9') {
-			for (w = q + 1; w < e && *w >= '0' && *w <= '9'; w++)
-				;
+		c = (unsigned char)*q;
+		/* a letter of cd__plain_move_start, or the `O` of
+		 * castling: a bit of CD__FAST_START */
+		if (c - 0x40 < 64 && ((CD__FAST_START >> (c - 0x40)) & 1)) {
+			*wend = cd__word_end(q, e);
+			return CD__LEX_WORD;
+		}
+		if (c - '1' < 9) {
+			w = cd__digits_end(q, e);
 			if (w < e && *w == '.') {
 				while (w < e && *w == '.')
 					w++;
@@ -145,7 +186,7 @@ cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 			}
 			return CD__LEX_OTHER;
 		}
-		if (cd__plain_move_start(q, e) || *q == 'O') {
+		if (c == 'e' && cd__plain_move_start(q, e)) {
 			*wend = cd__word_end(q, e);
 			return CD__LEX_WORD;
 		}

@@ -272,25 +272,54 @@ notes(struct out *o, const cd_game *g, uint32_t i)
 	}
 }
 
-/* "12." or "12..." for n < 1000 in the bytes of *v, in memory order
- * (built in a register: bytes stored one by one and read back as eight
- * would stall); its length. */
-static inline size_t
-number8(unsigned long n, bool black, uint64_t *v)
-{
-	int k = 0;
+/* The decimal digits of 0 .. 99, two by two. */
+static const char digit_pairs[200] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
 
-	*v = 0;
-	if (n >= 100)
-		*v |= (uint64_t)('0' + n / 100) << (8 * k++);
-	if (n >= 10)
-		*v |= (uint64_t)('0' + n / 10 % 10) << (8 * k++);
-	*v |= (uint64_t)('0' + n % 10) << (8 * k++);
-	*v |= (uint64_t)0x2e2e2e << (8 * k);	/* "..." */
+/* The two digits of n < 100 as a little-endian word. */
+static inline uint64_t
+pair_le(unsigned long n)
+{
+	return (uint64_t)(unsigned char)digit_pairs[2 * n] |
+	    (uint64_t)(unsigned char)digit_pairs[2 * n + 1] << 8;
+}
+
+/* "12." or "12..." for n < 1000 as a little-endian word (the text in
+ * its low bytes, zeros above: built in a register, as bytes stored one
+ * by one and read back as eight would stall); its length in *len. */
+static inline uint64_t
+number_le(unsigned long n, bool black, size_t *len)
+{
+	uint64_t v;
+	size_t k;
+
+	if (n < 10) {
+		v = '0' + n;
+		k = 1;
+	} else if (n < 100) {
+		v = pair_le(n);
+		k = 2;
+	} else {
+		v = ('0' + n / 100) | pair_le(n % 100) << 8;
+		k = 3;
+	}
+	v |= (uint64_t)(black ? 0x2e2e2e : 0x2e) << (8 * k);	/* "..." */
+	*len = k + (black ? 3 : 1);
+	return v;
+}
+
+/* Store the little-endian word v at d, its eight bytes in memory
+ * order. */
+static inline void
+store_le64(char *d, uint64_t v)
+{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	*v = __builtin_bswap64(*v);
+	v = __builtin_bswap64(v);
 #endif
-	return (size_t)k + (black ? 3 : 1);
+	memcpy(d, &v, 8);
 }
 
 /* "1000." or "1000..." (shorter numbers: put_move) */
@@ -383,20 +412,37 @@ notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
 
 /* A move's number when it is due (num_due, or White's move) and its
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
- * bytes); the end of what it wrote. */
-static inline char *
+ * bytes); the end of what it wrote.  When the number and the move both
+ * go on the line (the usual case), " 12. " is one word stored at once
+ * and the line's end decided once for the two. */
+static inline __attribute__((always_inline)) char *
 put_move(char *d, size_t *col, const char *san, size_t san_len, size_t cols,
     unsigned long num, bool white, bool num_due, bool nums, size_t width)
 {
 	if (nums && (white || num_due)) {
-		uint64_t v;
-		size_t k = number8(num, !white, &v);
+		size_t k, c = *col;
+		uint64_t v = number_le(num, !white, &k);
 
+		if (c != 0 && c + 2 + k + cols <= width) {
+			/* " 12. " (at most seven bytes), then the SAN */
+			store_le64(d, ' ' | v << 8 |
+			    (uint64_t)' ' << (8 * (k + 1)));
+			d += k + 2;
+			*col = c + 2 + k + cols;
+			goto san;
+		}
+		if (c == 0 && k + 1 + cols <= width) {
+			store_le64(d, v | (uint64_t)' ' << (8 * k));
+			d += k + 1;
+			*col = k + 1 + cols;
+			goto san;
+		}
 		d = place(col, d, k, width);
-		memcpy(d, &v, 8);
+		store_le64(d, v);
 		d += k;
 	}
 	d = place(col, d, cols, width);
+san:
 	memcpy(d, san, 8);	/* san: 8 readable bytes, more when longer */
 	if (san_len > 8)
 		memcpy(d + 8, san + 8, san_len - 8);
@@ -497,6 +543,64 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 }
 
 /*
+ * plain_moves in the usual export (SAN as the game holds it, with move
+ * numbers): the moves from node n on that have nothing around them, in
+ * a loop of its own with few values live (the number and the mover
+ * from one sum: ply + 2 fullmove + side - 1 is twice the number, plus
+ * one for Black); the first node it leaves (0 at the line's end, or
+ * when out of memory: o->fail).  With notes false the game has no
+ * notes and no NAGs (their indexes in nodes are then all 0), and only
+ * variations are looked for.
+ */
+static inline __attribute__((always_inline)) uint32_t
+san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
+{
+	cd_buf *b = o->b;
+	char *data = b->data, *d = data + b->len, *end = data + b->cap;
+	size_t col = o->col;
+	const size_t width = o->width;
+	bool need_num = o->need_num;
+	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
+	const uint8_t nag_mask = o->nag_mask;
+	const cd_game_node *const nodes = g->nodes;
+	const unsigned long a = 2 * (unsigned long)g->start.fullmove +
+	    g->start.side - 1;
+
+	for (; n != 0; n = nodes[n].next) {
+		const cd_game_node *nd = &nodes[n];
+		unsigned long t = nd->ply + a, num = t >> 1;
+
+		if ((nd->var & var_mask) || num >= 1000 || (notes &&
+		    (((nd->before | nd->after) & note_mask) |
+		    (nd->flags & nag_mask))))
+			break;
+		if (end - d < 48) {
+			b->len = (size_t)(d - data);
+			if (reserve(o, 48) != 0)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+		}
+		d = put_move(d, &col, nd->san, nd->san_len, nd->san_len, num,
+		    (t & 1) == 0, need_num, true, width);
+		need_num = false;
+	}
+	b->len = (size_t)(d - data);
+	o->col = col;
+	o->need_num = need_num;
+	return n;
+}
+
+static __attribute__((noinline)) uint32_t
+san_moves(struct out *o, const cd_game *g, uint32_t n)
+{
+	if (g->nnotes <= 1 && g->nnagsets <= 1)
+		return san_loop(o, g, n, false);
+	return san_loop(o, g, n, true);
+}
+
+/*
  * The moves from node n on that have nothing around them (no NAGs,
  * notes or variations; in reduced form every move), as write_move()
  * writes them, with the line's state in locals; the first node left
@@ -513,14 +617,38 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 	bool need_num = o->need_num, nums = o->nums;
 	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
 	const uint8_t nag_mask = o->nag_mask;
+	/* (in locals: the stores through d could alias them) */
+	const cd_game_node *const nodes = g->nodes;
+	const unsigned long fullmove = g->start.fullmove;
+	const uint32_t side = (uint32_t)g->start.side;
+	const bool plain = o->notation == 0 && o->pieces == NULL;
+	const bool fast = plain && nums;
 
-	for (; n != 0; n = g->nodes[n].next) {
-		const cd_game_node *nd = &g->nodes[n];
-		unsigned long num = cd__game_move_number(g, nd->ply);
-		bool white = cd__game_mover(g, nd->ply) == CD_WHITE;
+	for (; n != 0; n = nodes[n].next) {
+		const cd_game_node *nd;
+		unsigned long num;
+		bool white;
 		cd_game_node tn;
 		char tb[24];
 
+		if (fast) {
+			b->len = (size_t)(d - data);
+			o->col = col;
+			o->need_num = need_num;
+			n = san_moves(o, g, n);
+			if (o->fail)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+			col = o->col;
+			need_num = o->need_num;
+			if (n == 0)
+				break;
+		}
+		nd = &nodes[n];
+		num = fullmove + ((unsigned long)nd->ply - 1 + side) / 2;
+		white = ((side + nd->ply - 1) & 1) == CD_WHITE;
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
@@ -531,6 +659,12 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			data = b->data;
 			d = data + b->len;
 			end = data + b->cap;
+		}
+		if (plain) {
+			d = put_move(d, &col, nd->san, nd->san_len,
+			    nd->san_len, num, white, need_num, nums, width);
+			need_num = false;
+			continue;
 		}
 		if (o->notation != 0)
 			nd = notation_node(o, nd, &tn);
@@ -678,15 +812,38 @@ static const unsigned char roster_open_len[7] = { 8, 7, 7, 8, 8, 8, 9 };
 
 /* The value of n bytes at g->str + off at d (room reserved, and
  * sixteen bytes beyond), as tag_value writes it: a short one that the
- * string store holds sixteen bytes of in one move. */
+ * string store holds sixteen bytes of in one move.  lim: the string
+ * store's capacity, 0 when quotes (some value to escape). */
 static inline char *
-game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes)
+game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes,
+    size_t lim)
 {
-	if (!quotes && n <= 16 && off + 16 <= g->priv->str_cap) {
+	if (n <= 16 && off + 16 <= lim) {
 		memcpy(d, g->str + off, 16);
 		return d + n;
 	}
 	return tag_value(d, g->str + off, n, quotes);
+}
+
+/* The line of roster tag i (KT_EVENT .. KT_BLACK) at d, as
+ * tag_section_direct writes it; the end of what it wrote.  Inlined
+ * with i a constant: its opening and default are fixed words. */
+static inline __attribute__((always_inline)) char *
+roster_line(char *d, int i, const cd_game *g, const uint32_t *known,
+    bool quotes, size_t lim)
+{
+	memcpy(d, roster_open[i], 16);
+	d += roster_open_len[i];
+	if (known[i] != 0) {
+		const cd_game_tag *t = &g->tags[known[i] - 1];
+
+		d = game_value(d, g, t->value, t->value_len, quotes, lim);
+	} else {
+		memcpy(d, roster_default[i], 16);
+		d += i == KT_DATE ? 10 : 1;
+	}
+	memcpy(d, "\"]\n", 4);	/* (its NUL written over next) */
+	return d + 3;
 }
 
 /* Whether tag a's name sorts before tag b's (byte order, as
@@ -714,11 +871,13 @@ name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
  * in reduced form) are sorted by name, as indexes.
  */
 static bool
-tag_section_direct(struct out *o, const cd_game *g, bool reduced)
+tag_section_direct(struct out *o, const cd_game *g, bool reduced,
+    cd_pgn_result r)
 {
 	const struct cd__game_priv *p = g->priv;
 	const uint32_t *known = p->known;
 	bool quotes = p->tag_quotes;
+	size_t lim = quotes ? 0 : p->str_cap;
 	uint64_t rest = 0;
 	unsigned char order[64];
 	/* room: the roster's lines (their first sixteen bytes written at
@@ -752,25 +911,18 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 	if (reserve(o, need) != 0)
 		return true;	/* (o->fail) */
 	d = o->b->data + o->b->len;
-	for (i = 0; i < 7; i++) {
-		memcpy(d, roster_open[i], 16);
-		d += roster_open_len[i];
-		if (i == KT_RESULT) {
-			cd_pgn_result r = result_of(g);
-
-			memcpy(d, result8[r], 8);
-			d += cd__pgn_result_len[r];
-		} else if (known[i] != 0) {
-			const cd_game_tag *t = &g->tags[known[i] - 1];
-
-			d = game_value(d, g, t->value, t->value_len, quotes);
-		} else {
-			memcpy(d, roster_default[i], 16);
-			d += i == KT_DATE ? 10 : 1;
-		}
-		memcpy(d, "\"]\n", 3);
-		d += 3;
-	}
+	d = roster_line(d, KT_EVENT, g, known, quotes, lim);
+	d = roster_line(d, KT_SITE, g, known, quotes, lim);
+	d = roster_line(d, KT_DATE, g, known, quotes, lim);
+	d = roster_line(d, KT_ROUND, g, known, quotes, lim);
+	d = roster_line(d, KT_WHITE, g, known, quotes, lim);
+	d = roster_line(d, KT_BLACK, g, known, quotes, lim);
+	memcpy(d, roster_open[KT_RESULT], 16);
+	d += roster_open_len[KT_RESULT];
+	memcpy(d, result8[r], 8);
+	d += cd__pgn_result_len[r];
+	memcpy(d, "\"]\n", 4);
+	d += 3;
 	for (j = 0; j < n; j++) {
 		const cd_game_tag *t = &g->tags[order[j]];
 
@@ -779,8 +931,8 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced)
 		d += t->name_len;
 		*d++ = ' ';
 		*d++ = '"';
-		d = game_value(d, g, t->value, t->value_len, quotes);
-		memcpy(d, "\"]\n", 3);
+		d = game_value(d, g, t->value, t->value_len, quotes, lim);
+		memcpy(d, "\"]\n", 4);
 		d += 3;
 	}
 	*d++ = '\n';
@@ -841,6 +993,7 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	uint32_t n;
 	cd_pgn_result r;
 	size_t rlen;
+	bool fast;
 
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
@@ -861,7 +1014,8 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	if (o.width == 0)
 		o.width = LINE_MAX_LEN;
 	o.chess960 = g->chess960;
-	if (!tag_section_direct(&o, g, reduced)) {
+	r = result_of(g);
+	if (!tag_section_direct(&o, g, reduced, r)) {
 		cd__xtags_init(&xt);
 		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
 			return CD_ERR_NOMEM;
@@ -877,9 +1031,12 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	if (g->nodes[0].after & o.note_mask)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
+	fast = o.notation == 0 && o.pieces == NULL && o.nums;
 	while (n) {
 		/* the plain moves at once; then a move with more */
-		if ((n = plain_moves(&o, g, n)) != 0)
+		if (fast)
+			n = san_moves(&o, g, n);
+		if (n != 0 && (n = plain_moves(&o, g, n)) != 0)
 			write_move(&o, g, n);
 		if (n != 0 && (g->nodes[n].var & o.var_mask)) {
 			if (depth + 1 > stack_cap) {
@@ -927,7 +1084,6 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	if (stack != small)
 		free(stack);
 	/* the marker (its text in eight bytes) and the empty line */
-	r = result_of(g);
 	rlen = cd__pgn_result_len[r];
 	if ((flags & CD_PGN_NO_RESULT) && o.col > 0) {
 		/* (a game with an empty movetext keeps its marker, so that
