@@ -56,8 +56,17 @@ attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 	    b->by_color[by] & occ;
 }
 
+/* movegen.c: whether the side to move, in check in b and with no king
+ * step that answers it, has a legal move: one that takes the checker
+ * or steps between, of a piece that is not pinned (only the answers
+ * to a check are looked at, with the attack tables of the rays, not
+ * every move generated: mates are marked for every check of every
+ * game read). */
+bool cd__answer_check_by_piece(const cd_board *b);
+
 /* Whether the side to move, in check in b, has a legal move: a king
- * step is tried first (the usual answer), then the full generator. */
+ * step is tried first (the usual answer), then the other pieces'
+ * answers. */
 static inline bool
 cd__can_answer_check(const cd_board *b)
 {
@@ -75,7 +84,7 @@ cd__can_answer_check(const cd_board *b)
 		if (!attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
 			return true;
 	}
-	return cd_board_has_legal_move(b);
+	return cd__answer_check_by_piece(b);
 }
 
 #endif
