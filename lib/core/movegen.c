@@ -342,7 +342,7 @@ cd__answer_check_by_piece(const cd_board *b)
 	if (!kbb)
 		return cd_board_has_legal_move(b);
 	ksq = cd__lsb(kbb);
-	checkers = cd__attackers(b, ksq, them, occ);
+	checkers = attackers_of(b, ksq, them, occ);
 	/* a double check only the king answers; an en passant square
 	 * (a pawn that may give check and be taken so) and no check at
 	 * all are the generator's */

@@ -39,12 +39,13 @@ orth_reach(int sq, cd_bitboard occ)
 	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
 }
 
-/* Whether a piece of color by on occupancy occ attacks sq: cd__attacked
- * with no branch, for the king's moves (whether a slider sees a square
- * is as good as random: cd__attacked's loop over the sliders
+/* The pieces of color by on occupancy occ that attack sq: cd__attackers
+ * by the rays' tables (the magic ones are cache misses for code that
+ * touches each position once), with no branch: whether a slider sees a
+ * square is as good as random (cd__attacked's loop over the sliders
  * mispredicts). */
-static inline bool
-attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+static inline cd_bitboard
+attackers_of(const cd_board *b, int sq, int by, cd_bitboard occ)
 {
 	cd_bitboard q = b->by_type[CD_QUEEN];
 
@@ -54,6 +55,14 @@ attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 	    (diag_reach(sq, occ) & (b->by_type[CD_BISHOP] | q)) |
 	    (orth_reach(sq, occ) & (b->by_type[CD_ROOK] | q))) &
 	    b->by_color[by] & occ;
+}
+
+/* Whether a piece of color by on occupancy occ attacks sq, for the
+ * king's moves. */
+static inline bool
+attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	return attackers_of(b, sq, by, occ) != 0;
 }
 
 /* movegen.c: whether the side to move, in check in b and with no king
