@@ -16,6 +16,7 @@
 
 #include "core-util.h"
 
+#include <chessdata/pgn.h>
 #include <chessdata/rules.h>
 #include "check-main.h"
 
@@ -811,6 +812,105 @@ START_TEST(test_random_games)
 }
 END_TEST
 
+/* Random games played into a game (cd_game_add_move): every move's
+ * check or mate mark agrees with the legal moves of the position after
+ * it, the positions in check that no king step answers (a piece must
+ * take the checker or step between, or it is mate) included, of which
+ * the games hold enough to tell. */
+START_TEST(test_random_game_marks)
+{
+	int game, ply, no_step = 0, mates = 0;
+	cd_game *g = cd_game_new();
+
+	ck_assert_ptr_nonnull(g);
+	for (game = 0; game < 2000; game++) {
+		cd_board b;
+
+		tu_fen(&b, mixed[game % 14].fen, mixed[game % 14].flags);
+		cd_game_clear(g);
+		ck_assert_int_eq(cd_game_set_start(g, &b), CD_OK);
+		for (ply = 0; ply < 160; ply++) {
+			cd_move list[CD_MAX_MOVES];
+			const cd_board *a;
+			const cd_game_node *nd;
+			uint32_t node;
+			int n = cd_board_legal_moves(cd_game_board(g), list), i;
+			int ksq;
+			bool step = false;
+
+			if (n == 0)
+				break;
+			ck_assert_int_eq(cd_game_add_move(g,
+			    list[tu_rand() % (unsigned)n], &node), CD_OK);
+			a = cd_game_board(g);
+			nd = &g->nodes[node];
+			n = cd_board_legal_moves(a, list);
+			ck_assert_msg(!!(nd->flags & CD_NODE_MATE) ==
+			    (cd_board_in_check(a) && n == 0) &&
+			    !!(nd->flags & CD_NODE_CHECK) ==
+			    (cd_board_in_check(a) && n > 0),
+			    "%s: mark %s", tu_fen_of(a), nd->san);
+			if (!cd_board_in_check(a))
+				continue;
+			ksq = cd_board_king(a, a->side);
+			for (i = 0; i < n; i++)
+				step |= CD_MOVE_FROM(list[i]) == ksq;
+			no_step += !step;
+			mates += n == 0;
+		}
+	}
+	cd_game_free(g);
+	ck_assert_int_gt(no_step - mates, 200);
+	ck_assert_int_gt(mates, 10);
+}
+END_TEST
+
+/* Moves whose check only one answer meets (a double step between, a
+ * pawn that takes the checker), and a mate, marked as such. */
+START_TEST(test_check_answers)
+{
+	static const struct {
+		const char *fen;
+		int from, to;
+		const char *san;
+	} cases[] = {
+		/* Ka4 in check on the fourth rank: only d2-d4 */
+		{ "1r5k/8/2n5/7r/K7/8/3P4/1n6 b - - 0 1", CD_SQ(7, 4),
+		    CD_SQ(7, 3), "Rh4+" },
+		/* the same with the d-pawn blocked: mate */
+		{ "1r5k/8/2n5/7r/K7/3p4/3P4/1n6 b - - 0 1", CD_SQ(7, 4),
+		    CD_SQ(7, 3), "Rh4#" },
+		/* Kh1 checked by a knight that only the h-pawn takes */
+		{ "6k1/8/8/2b5/4n3/8/6PP/7K b - - 0 1", CD_SQ(4, 3),
+		    CD_SQ(6, 2), "Ng3+" },
+		/* the back rank: mate, the knight that takes the rook,
+		 * the bishop that steps between */
+		{ "4r1k1/8/8/8/8/8/5PPP/6K1 b - - 0 1", CD_SQ(4, 7),
+		    CD_SQ(4, 0), "Re1#" },
+		{ "4r1k1/8/8/8/8/8/2N2PPP/6K1 b - - 0 1", CD_SQ(4, 7),
+		    CD_SQ(4, 0), "Re1+" },
+		{ "4r1k1/8/8/8/8/3B4/5PPP/6K1 b - - 0 1", CD_SQ(4, 7),
+		    CD_SQ(4, 0), "Re1+" },
+	};
+	cd_game *g = cd_game_new();
+	size_t i;
+
+	ck_assert_ptr_nonnull(g);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cd_board b;
+		uint32_t node;
+
+		tu_fen(&b, cases[i].fen, 0);
+		cd_game_clear(g);
+		ck_assert_int_eq(cd_game_set_start(g, &b), CD_OK);
+		ck_assert_int_eq(cd_game_add_move(g, CD_MOVE(cases[i].from,
+		    cases[i].to, CD_MK_NORMAL), &node), CD_OK);
+		ck_assert_str_eq(g->nodes[node].san, cases[i].san);
+	}
+	cd_game_free(g);
+}
+END_TEST
+
 /* ---- the state of a game ---- */
 
 static const struct {
@@ -1020,6 +1120,8 @@ board_suite(void)
 	tcase_add_test(tc, test_zobrist_transpositions);
 	tcase_add_test(tc, test_zobrist_ep);
 	tcase_add_test(tc, test_random_games);
+	tcase_add_test(tc, test_random_game_marks);
+	tcase_add_test(tc, test_check_answers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("state");

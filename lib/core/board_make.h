@@ -146,8 +146,8 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	b->side = (uint8_t)them;
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken */
-	if (cd__any_rights(b) &
-	    ((type == CD_KING) | cd__rights_on(b, from, to))) {
+	if ((int)cd__any_rights(b) &
+	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to))) {
 		if (CD_PIECE_TYPE(captured) == CD_ROOK)
 			key ^= cd__drop_rights(b, to);
 		if (type == CD_KING)

@@ -331,6 +331,59 @@ cd_board_count_moves(const cd_board *b)
 }
 
 bool
+cd__answer_check_by_piece(const cd_board *b)
+{
+	int us = b->side, them = us ^ 1, dir = us == CD_WHITE ? 8 : -8;
+	int ksq, s, from;
+	cd_bitboard own = b->by_color[us], occ = b->by_type[0];
+	cd_bitboard kbb = b->by_type[CD_KING] & own, checkers, targets;
+	cd_bitboard pawns = b->by_type[CD_PAWN] & own, q, froms;
+
+	if (!kbb)
+		return cd_board_has_legal_move(b);
+	ksq = cd__lsb(kbb);
+	checkers = attackers_of(b, ksq, them, occ);
+	/* a double check only the king answers; an en passant square
+	 * (a pawn that may give check and be taken so) and no check at
+	 * all are the generator's */
+	if (checkers & (checkers - 1))
+		return false;
+	if (checkers == 0 || b->ep != CD_SQ_NONE)
+		return cd_board_has_legal_move(b);
+	q = b->by_type[CD_QUEEN];
+	targets = cd__between[ksq][cd__lsb(checkers)] | checkers;
+	while (targets) {
+		s = cd__pop_lsb(&targets);
+		/* the pieces but the king (and pawns) that reach s */
+		froms = ((cd__knight_att[s] & b->by_type[CD_KNIGHT]) |
+		    (diag_reach(s, occ) & (b->by_type[CD_BISHOP] | q)) |
+		    (orth_reach(s, occ) & (b->by_type[CD_ROOK] | q))) & own;
+		if (CD_BB(s) & checkers) {
+			/* pawns that take the checker */
+			froms |= cd__pawn_att[them][s] & pawns;
+		} else if (s - dir >= 0 && s - dir < 64) {
+			/* pawns that step onto s (it is empty), one or two
+			 * squares */
+			if (pawns & CD_BB(s - dir))
+				froms |= CD_BB(s - dir);
+			else if (!(occ & CD_BB(s - dir)) &&
+			    CD_RANK(s) == (us == CD_WHITE ? 3 : 4) &&
+			    (pawns & CD_BB(s - 2 * dir)))
+				froms |= CD_BB(s - 2 * dir);
+		}
+		/* legal unless the piece was pinned (the piece taken on s
+		 * no longer attacks) */
+		while (froms) {
+			from = cd__pop_lsb(&froms);
+			if (!cd__ray_hits(b, ksq, cd__dir[ksq][from],
+			    (occ ^ CD_BB(from)) | CD_BB(s), them, CD_BB(s)))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool
 cd_board_has_legal_move(const cd_board *b)
 {
 	cd_move list[CD_MAX_MOVES];

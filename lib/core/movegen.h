@@ -39,12 +39,13 @@ orth_reach(int sq, cd_bitboard occ)
 	    ray_reach(4, sq, occ) | ray_reach(6, sq, occ);
 }
 
-/* Whether a piece of color by on occupancy occ attacks sq: cd__attacked
- * with no branch, for the king's moves (whether a slider sees a square
- * is as good as random: cd__attacked's loop over the sliders
+/* The pieces of color by on occupancy occ that attack sq: cd__attackers
+ * by the rays' tables (the magic ones are cache misses for code that
+ * touches each position once), with no branch: whether a slider sees a
+ * square is as good as random (cd__attacked's loop over the sliders
  * mispredicts). */
-static inline bool
-attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+static inline cd_bitboard
+attackers_of(const cd_board *b, int sq, int by, cd_bitboard occ)
 {
 	cd_bitboard q = b->by_type[CD_QUEEN];
 
@@ -56,8 +57,25 @@ attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 	    b->by_color[by] & occ;
 }
 
+/* Whether a piece of color by on occupancy occ attacks sq, for the
+ * king's moves. */
+static inline bool
+attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
+{
+	return attackers_of(b, sq, by, occ) != 0;
+}
+
+/* movegen.c: whether the side to move, in check in b and with no king
+ * step that answers it, has a legal move: one that takes the checker
+ * or steps between, of a piece that is not pinned (only the answers
+ * to a check are looked at, with the attack tables of the rays, not
+ * every move generated: mates are marked for every check of every
+ * game read). */
+bool cd__answer_check_by_piece(const cd_board *b);
+
 /* Whether the side to move, in check in b, has a legal move: a king
- * step is tried first (the usual answer), then the full generator. */
+ * step is tried first (the usual answer), then the other pieces'
+ * answers. */
 static inline bool
 cd__can_answer_check(const cd_board *b)
 {
@@ -75,7 +93,7 @@ cd__can_answer_check(const cd_board *b)
 		if (!attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
 			return true;
 	}
-	return cd_board_has_legal_move(b);
+	return cd__answer_check_by_piece(b);
 }
 
 #endif

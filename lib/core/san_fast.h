@@ -167,12 +167,12 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	}
 	if (check && type != CD_KING) {
 		/* in check: capture the checker or block it */
-		cd_bitboard th = b->by_color[them], checkers;
+		cd_bitboard checkers;
 
-		checkers = (cd__knight_att[ksq] & b->by_type[CD_KNIGHT] & th) |
-		    (cd__pawn_att[us][ksq] & b->by_type[CD_PAWN] & th) |
-		    cd__slider_hits(b, th & (b->by_type[CD_BISHOP] |
-		    b->by_type[CD_ROOK] | b->by_type[CD_QUEEN]), ksq, occ);
+		/* (with no loop over their sliders: a king gives no
+		 * check) */
+		checkers = attackers_of(b, ksq, them, occ) &
+		    ~b->by_type[CD_KING];
 		if (checkers == 0 || (checkers & (checkers - 1)))
 			return 0;
 		d = cd__dir[ksq][cd__lsb(checkers)];
