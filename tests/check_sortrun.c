@@ -7,13 +7,17 @@
  * copied); the order against cd_collate_key, stability, -r, -u, -k,
  * the merge of sorted inputs and the check.
  */
+#define _GNU_SOURCE 1	/* fallocate */
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "chessdata.h"
 #include "cli/cli.h"
@@ -62,12 +66,38 @@ games_text(unsigned n, uint64_t seed, size_t *len)
 static char *out;
 static size_t out_len, out_cap;
 
+/* While watch_from is set: the temporary files from that id on (the
+ * runs) seen at each output block, the least of their allocated bytes
+ * and the most of their sizes (summed). */
+static size_t watch_from;
+static long long watch_alloc, watch_size;
+
+static void
+watch_runs(void)
+{
+	long long alloc = 0, size = 0;
+	struct stat st;
+	size_t id;
+
+	for (id = watch_from; strcmp(cli_tmp_name(id), "?") != 0; id++)
+		if (stat(cli_tmp_name(id), &st) == 0) {
+			alloc += (long long)st.st_blocks * 512;
+			size += (long long)st.st_size;
+		}
+	if (watch_alloc < 0 || alloc < watch_alloc)
+		watch_alloc = alloc;
+	if (size > watch_size)
+		watch_size = size;
+}
+
 static void
 out_writev(void *ctx, struct iovec *iov, int n)
 {
 	int i;
 
 	(void)ctx;
+	if (watch_from > 0)
+		watch_runs();
 	for (i = 0; i < n; i++) {
 		if (out_len + iov[i].iov_len > out_cap) {
 			out_cap = (out_len + iov[i].iov_len) * 2;
@@ -383,6 +413,100 @@ START_TEST(merge_and_check)
 }
 END_TEST
 
+
+/*
+ * A sort that writes runs keeps the games still in its buffer at the
+ * end there, sorted, and merges them with the runs (read into the room
+ * the buffer has left): three buffers' worth of games copied are two
+ * runs, the third is not written (two of games left in their file, one
+ * run).  The order, stability, -r and -u hold, and
+ * the output is that of a sort in memory.
+ */
+START_TEST(last_buffer_in_memory)
+{
+	/* (games left in their file: only their keys in the buffer) */
+	static const struct { int reverse, unique, in_file; size_t runs; }
+	    v[] = {
+		{ 0, 0, 0, 2 }, { 0, 0, 1, 1 }, { 1, 0, 0, 2 }, { 0, 1, 0, 2 },
+	};
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len, mem_len;
+	char *text = games_text(6000, 23, &len), *mem;
+
+	o.reverse = v[_i].reverse;
+	o.unique = v[_i].unique;
+	o.budget = (size_t)64 << 20;
+	sort_text(&o, text, len, v[_i].in_file, &c);
+	ck_assert_uint_eq(c.runs, 0);
+	mem = malloc(out_len);
+	ck_assert_ptr_nonnull(mem);
+	memcpy(mem, out, out_len);
+	mem_len = out_len;
+
+	o.budget = (size_t)1 << 20;
+	sort_text(&o, text, len, v[_i].in_file, &c);
+	ck_assert_uint_eq(c.read, 6000);
+	ck_assert_uint_eq(c.runs, v[_i].runs);
+	check_order(6000, o.reverse, o.unique, 0);
+	ck_assert_uint_eq(out_len, mem_len);
+	ck_assert(memcmp(out, mem, out_len) == 0);
+	free(mem);
+	free(text);
+}
+END_TEST
+
+/* Whether holes can be punched in a file of the temporary directory. */
+static int
+can_punch(void)
+{
+	size_t id;
+	int fd = cli_tmp_create(NULL, "check-sortrun", &id), ok;
+	static char block[256 << 10];
+	struct stat st;
+
+	ok = write(fd, block, sizeof(block)) == (ssize_t)sizeof(block) &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+	    sizeof(block) / 2) == 0 && fstat(fd, &st) == 0 &&
+	    (long long)st.st_blocks * 512 < (long long)sizeof(block);
+	close(fd);
+	cli_tmp_remove(id);
+	return ok;
+}
+
+/*
+ * The merge gives back each run's bytes once read (holes punched), so
+ * the output's pages are the ones the runs had: while the output is
+ * written, the runs hold fewer bytes than they are long.
+ */
+START_TEST(runs_given_back)
+{
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len, id;
+	char *text = games_text(20000, 29, &len);
+
+	if (!can_punch()) {
+		free(text);
+		return;		/* (a file system without holes) */
+	}
+	/* the ids of the runs come after this one's */
+	close(cli_tmp_create(NULL, "check-sortrun", &id));
+	cli_tmp_remove(id);
+	watch_from = id + 1;
+	watch_alloc = -1;
+	watch_size = 0;
+	o.budget = (size_t)1 << 20;
+	sort_text(&o, text, len, 0, &c);
+	watch_from = 0;
+	ck_assert_uint_gt(c.runs, 3);
+	check_order(20000, 0, 0, 0);
+	ck_assert_int_gt(watch_size, (long long)len / 2);
+	ck_assert_int_lt(watch_alloc, watch_size / 2);
+	free(text);
+}
+END_TEST
+
 static Suite *
 sortrun_suite(void)
 {
@@ -398,6 +522,8 @@ sortrun_suite(void)
 	tcase_add_loop_test(tc, unique, 0, 2);
 	tcase_add_loop_test(tc, key_tag, 0, 2);
 	tcase_add_test(tc, merge_and_check);
+	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 4);
+	tcase_add_test(tc, runs_given_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

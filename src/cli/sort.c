@@ -20,6 +20,7 @@
  * bytes once, from the input to the output, and writes runs only when
  * the keys fill the budget.
  */
+#define _GNU_SOURCE 1	/* fallocate */
 #include "config.h"
 
 #include <errno.h>
@@ -42,6 +43,9 @@
 #include "sort_int.h"
 
 #define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
+/* The least a run's buffer may be when the buffer's last games stay in
+ * it (mem_merge). */
+#define MERGE_MIN	((size_t)64 << 10)
 /* Descriptors a merge leaves to others than its sources. */
 #define FDS_KEPT	12
 /* The largest game of a file that is copied into the buffer (mem_add). */
@@ -49,6 +53,8 @@
 /* What an input of -m holds besides its decompression: the reader's
  * buffer (more for a bigger game) and stdio's. */
 #define INPUT_COST	((size_t)320 << 10)
+/* The least a run is given back by (run_release): a power of two. */
+#define RUN_RELEASE_MIN	((uint64_t)64 << 10)
 
 
 /* ---- a game's key ---- */
@@ -292,6 +298,41 @@ fits:
 /* ---- merging ---- */
 
 
+/*
+ * Give back the part of a run that is read (it is in the source's
+ * buffer or its decompressor now): its pages in the page cache are
+ * freed at once instead of when the run is removed after the merge.
+ * The output (or the run the merge writes) takes new pages as fast as
+ * the runs are read; freed by the merge, the runs' pages are the ones
+ * it gets, and none are written to the disk.  (On a virtual machine
+ * that hands free memory back to its host, pages that have not been in
+ * use for a while cost a fault in the host when first written: sort(1)
+ * frees its runs only at the end.)  Where holes cannot be punched, the
+ * run stays whole until it is removed.
+ */
+static void
+run_release(struct src *s)
+{
+#if defined(FALLOC_FL_PUNCH_HOLE) && defined(FALLOC_FL_KEEP_SIZE)
+	off_t at;
+	uint64_t upto;
+
+	if (s->punched == UINT64_MAX ||
+	    (at = lseek(s->fd, 0, SEEK_CUR)) < 0)
+		return;
+	upto = (uint64_t)at & ~(uint64_t)(RUN_RELEASE_MIN - 1);
+	if (upto < s->punched + RUN_RELEASE_MIN)
+		return;
+	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	    (off_t)s->punched, (off_t)(upto - s->punched)) != 0)
+		s->punched = UINT64_MAX;	/* not here: never again */
+	else
+		s->punched = upto;
+#else
+	(void)s;
+#endif
+}
+
 /* Read more of a run so that want bytes from pos are in the buffer. */
 static int
 src_ensure(cli_sort *so, struct src *s, size_t want)
@@ -339,6 +380,7 @@ src_ensure(cli_sort *so, struct src *s, size_t want)
 		if (k == 0)
 			s->eof = 1;
 		s->end += (size_t)k;
+		run_release(s);
 	}
 	return 1;
 }
@@ -347,6 +389,12 @@ src_ensure(cli_sort *so, struct src *s, size_t want)
 static int
 src_next(cli_sort *so, struct src *s)
 {
+	if (s->items != NULL) {
+		if (s->next == s->nitems)
+			return 0;
+		s->cur = s->items[s->next++];
+		return 1;
+	}
 	if (s->r != NULL) {
 		cd_pgn_raw_game g;
 		cd_status st;
@@ -490,19 +538,23 @@ fan_in(cli_sort *so)
 	return k < 2 ? 2 : k;
 }
 
-/* Merge runs[first..first+n) into the output or a new run. */
+/* Merge runs[first..first+n) into the output or a new run, their
+ * buffers shared out of the size bytes at buf; with mem (not NULL) as
+ * one more source. */
 static void
-merge_runs(cli_sort *so, size_t first, size_t n, int to_run)
+merge_runs(cli_sort *so, size_t first, size_t n, int to_run, char *buf,
+    size_t size, struct src *mem)
 {
-	struct src *s = calloc(n, sizeof(*s));
-	size_t i, share = so->o.budget / n;
+	struct src *s = calloc(n + 1, sizeof(*s));
+	size_t i, share = size / n;
 
 	if (s == NULL)
 		cli_fatal("out of memory");
 	share -= share % 64;
 	for (i = 0; i < n; i++) {
 		s[i].id = so->runs[first + i];
-		s[i].fd = open(cli_tmp_name(s[i].id), O_RDONLY);
+		/* (read and write: run_release punches holes) */
+		s[i].fd = open(cli_tmp_name(s[i].id), O_RDWR);
 		if (s[i].fd < 0)
 			cli_fatal("%s: %s", cli_tmp_name(s[i].id),
 			    strerror(errno));
@@ -514,9 +566,11 @@ merge_runs(cli_sort *so, size_t first, size_t n, int to_run)
 			cli_fatal("out of memory");
 		/* The buffer of the sort phase, shared out. */
 		s[i].cap = share;
-		s[i].buf = so->mem + i * share;
+		s[i].buf = buf + i * share;
 	}
-	merge(so, s, n, to_run);
+	if (mem != NULL)
+		s[n] = *mem;
+	merge(so, s, n + (mem != NULL), to_run);
 	for (i = 0; i < n; i++) {
 		cd_stream_free(s[i].zs);
 		close(s[i].fd);
@@ -535,10 +589,11 @@ merge_all_runs(cli_sort *so)
 	size_t k = fan_in(so), first = 0;
 
 	while (so->nruns - first > k) {
-		merge_runs(so, first, k, 1);
+		merge_runs(so, first, k, 1, so->mem, so->o.budget, NULL);
 		first += k;
 	}
-	merge_runs(so, first, so->nruns - first, 0);
+	merge_runs(so, first, so->nruns - first, 0, so->mem, so->o.budget,
+	    NULL);
 }
 
 /* ---- reading ---- */
@@ -694,6 +749,37 @@ merge_inputs(cli_sort *so, char **files, int nfiles)
 	}
 }
 
+/*
+ * The end of a sort that wrote runs: the games still in the buffer are
+ * not written as one more run but sorted there and merged with the runs
+ * as they are, the runs' buffers shared out of the room the buffer has
+ * left (the items' sorting room, and what the last games did not
+ * fill), when that gives each run MERGE_MIN bytes and the runs are
+ * merged at once.  So the last buffer (up to -S bytes of games) is
+ * neither written nor read back.  0: not so (nothing done).
+ */
+static int
+mem_merge(cli_sort *so)
+{
+	size_t n = mem_nitems(so), lo, room;
+	struct item *it = mem_items(so);
+	struct src m;
+
+	lo = (so->mem_lo + 63) & ~(size_t)63;
+	room = so->mem_hi > lo ? so->mem_hi - lo : 0;
+	if (n == 0 || so->nruns + 1 > fan_in(so) ||
+	    room / so->nruns < MERGE_MIN)
+		return 0;
+	/* The room below the items was kept free for this. */
+	sort_items_sort(so, it, it - n, n);
+	infiles_check(so);
+	memset(&m, 0, sizeof(m));
+	m.items = it;
+	m.nitems = n;
+	merge_runs(so, 0, so->nruns, 0, so->mem + lo, room, &m);
+	return 1;
+}
+
 /* ---- the interface ---- */
 
 cli_sort *
@@ -756,7 +842,7 @@ cli_sort_write(cli_sort *so)
 		infiles_check(so);
 		if (so->mem != NULL)
 			mem_flush(so, 1);
-	} else {
+	} else if (!mem_merge(so)) {
 		mem_flush(so, 0);
 		infiles_check(so);
 		merge_all_runs(so);

@@ -128,6 +128,10 @@ struct src {
 	size_t cap, pos, end;
 	int eof;
 	int owned;		/* buf is malloc'ed (else a part of mem) */
+	uint64_t punched;	/* bytes of the run given back (run_release) */
+	/* ...or the buffer's last games, sorted (mem_merge)... */
+	const struct item *items;
+	size_t nitems, next;
 	/* ...or a sorted PGN input (-m). */
 	cd_pgn_reader *r;
 	const char *name;
