@@ -507,6 +507,44 @@ START_TEST(runs_given_back)
 }
 END_TEST
 
+/* A pipe read from is made to hold 1 MiB (where the system lets it:
+ * /proc/sys/fs/pipe-max-size), so that reads get more than 64 KiB. */
+START_TEST(pipe_widened)
+{
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len;
+	char *text = games_text(50, 31, &len);
+	cli_sort *so = cli_sort_new(&o);
+	FILE *f, *mx;
+	int p[2];
+	long most = 0;
+
+	ck_assert_int_eq(pipe(p), 0);
+	if ((mx = fopen("/proc/sys/fs/pipe-max-size", "r")) != NULL) {
+		if (fscanf(mx, "%ld", &most) != 1)
+			most = 0;
+		fclose(mx);
+	}
+	ck_assert_int_lt(fcntl(p[0], F_GETPIPE_SZ), 1 << 20);
+	ck_assert_uint_lt(len, 64 << 10);
+	ck_assert_int_eq(write(p[1], text, len), (ssize_t)len);
+	close(p[1]);
+	f = fdopen(p[0], "rb");
+	ck_assert_ptr_nonnull(f);
+	out_len = 0;
+	ck_assert_int_eq(cli_sort_read(so, f, "pipe"), 0);
+	if (most >= 1 << 20)
+		ck_assert_int_ge(fcntl(p[0], F_GETPIPE_SZ), 1 << 20);
+	ck_assert_int_eq(cli_sort_write(so), 0);
+	fclose(f);
+	cli_sort_free(so, &c);
+	ck_assert_uint_eq(c.written, 50);
+	check_order(50, 0, 0, 0);
+	free(text);
+}
+END_TEST
+
 static Suite *
 sortrun_suite(void)
 {
@@ -524,6 +562,7 @@ sortrun_suite(void)
 	tcase_add_test(tc, merge_and_check);
 	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 4);
 	tcase_add_test(tc, runs_given_back);
+	tcase_add_test(tc, pipe_widened);
 	suite_add_tcase(s, tc);
 	return s;
 }

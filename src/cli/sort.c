@@ -53,6 +53,8 @@
 /* What an input of -m holds besides its decompression: the reader's
  * buffer (more for a bigger game) and stdio's. */
 #define INPUT_COST	((size_t)320 << 10)
+/* What a pipe read from is made to hold (pipe_widen). */
+#define PIPE_BYTES	((size_t)1 << 20)
 /* The least a run is given back by (run_release): a power of two. */
 #define RUN_RELEASE_MIN	((uint64_t)64 << 10)
 
@@ -798,6 +800,28 @@ cli_sort_new(const struct cli_sort_opts *o)
 	return so;
 }
 
+/*
+ * A pipe read from is made to hold PIPE_BYTES (Linux: 64 KiB by
+ * default), so that the reader's reads of 256 KiB get as much and the
+ * writer (cat, a decompressor) and pgn-sort take turns a quarter as
+ * often.  Where it cannot be (an unprivileged process above
+ * /proc/sys/fs/pipe-max-size), it stays as it is.
+ */
+static void
+pipe_widen(FILE *f)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+	int fd = fileno(f);
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    fcntl(fd, F_GETPIPE_SZ) < (int)PIPE_BYTES)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)PIPE_BYTES);
+#else
+	(void)f;
+#endif
+}
+
 int
 cli_sort_read(cli_sort *so, FILE *f, const char *name)
 {
@@ -814,6 +838,8 @@ cli_sort_read(cli_sort *so, FILE *f, const char *name)
 		so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
 	}
 	file = infile_add(so, f, name, &base);
+	if (file < 0)
+		pipe_widen(f);
 	r = cli_pgn_reader_new(f);
 	cli_pgn_watch(r);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
