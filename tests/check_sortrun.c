@@ -545,6 +545,77 @@ START_TEST(pipe_widened)
 }
 END_TEST
 
+/*
+ * Games alike in all their tags go by their movetexts: movetexts that
+ * share long starts and differ anywhere, with CR LF, LF and lone CR
+ * (a CR LF is one line end, so "x\r\ny" and "x\ny" are equal), in the
+ * order cd_collate_movetext_cmp gives, equal ones in input order; the
+ * same from memory and left in the file (the first 128 bytes kept).
+ */
+START_TEST(movetext_order)
+{
+	static const char *const bits[] = { "1. e4 e5 ", "2. Nf3 ", "\r\n",
+	    "\n", "\r", "Nc6 ", "{x} " };
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t cap = 3000 * 400, len = 0, k = 0, i;
+	char *text = malloc(cap);
+	FILE *f;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	char *prev = NULL;
+	size_t prev_len = 0;
+	unsigned prev_id = 0;
+
+	ck_assert_ptr_nonnull(text);
+	rng_state = 37;
+	for (i = 0; i < 3000; i++) {
+		unsigned n = 10 + rnd(30), j;
+
+		len += (size_t)snprintf(text + len, cap - len,
+		    "[Event \"E\"]\n[Id \"%zu\"]\n\n", i);
+		/* a long start alike, then pieces at random */
+		for (j = 0; j < n; j++)
+			len += (size_t)snprintf(text + len, cap - len, "%s",
+			    j < 4 + rnd(12) ? bits[j % 2] : bits[rnd(7)]);
+		len += (size_t)snprintf(text + len, cap - len, "*\n\n");
+	}
+	o.budget = (size_t)_i << 20 | CLI_SORT_MIN_BUDGET;
+	sort_text(&o, text, len, _i, &c);
+	ck_assert_uint_eq(c.written, 3000);
+	f = fmemopen(out, out_len, "rb");
+	r = cd_pgn_reader_new(f);
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(&g, "Id");
+		unsigned id;
+		size_t ml = g.movetext_end - g.movetext;
+
+		ck_assert_ptr_nonnull(t);
+		id = (unsigned)strtoul(t->value, NULL, 10);
+		if (prev != NULL) {
+			int cmp = cd_collate_movetext_cmp(prev, prev_len,
+			    g.text + g.movetext, ml);
+
+			ck_assert_int_le(cmp, 0);
+			if (cmp == 0)
+				ck_assert_uint_lt(prev_id, id);
+		}
+		free(prev);
+		prev = malloc(ml + 1);
+		ck_assert_ptr_nonnull(prev);
+		memcpy(prev, g.text + g.movetext, ml);
+		prev_len = ml;
+		prev_id = id;
+		k++;
+	}
+	ck_assert_uint_eq(k, 3000);
+	free(prev);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	free(text);
+}
+END_TEST
+
 static Suite *
 sortrun_suite(void)
 {
@@ -563,6 +634,7 @@ sortrun_suite(void)
 	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 4);
 	tcase_add_test(tc, runs_given_back);
 	tcase_add_test(tc, pipe_widened);
+	tcase_add_loop_test(tc, movetext_order, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

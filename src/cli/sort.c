@@ -187,6 +187,7 @@ mem_flush(cli_sort *so, int final)
 	else
 		sort_run_close(so);
 	so->have_last = 0;		/* runs are merged with -u again */
+	so->mem_key = NULL;
 	so->mem_lo = 0;
 	so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
 }
@@ -288,11 +289,23 @@ fits:
 	so->mem_hi -= sizeof(struct item);
 	it = mem_items(so);
 	item_fill(it, g, seq, file, base);
-	if (file < 0)
-		it->text = so->mem + so->mem_lo;
 	it->key = (unsigned char *)so->mem + so->mem_lo + text;
 	it->klen = klen;
-	it->prefix = sort_key_prefix(so, it->key, klen);
+	if (file < 0) {
+		it->text = so->mem + so->mem_lo;
+		/* A key equal to the last game's (an opening book's games,
+		 * whose tags are all alike) is kept once: the games point
+		 * to the same bytes, and comparing them stops there. */
+		if (so->mem_key != NULL && so->mem_klen == klen &&
+		    memcmp(so->mem_key, it->key, klen) == 0) {
+			it->key = so->mem_key;
+			klen = 0;
+		} else {
+			so->mem_key = it->key;
+			so->mem_klen = klen;
+		}
+	}
+	it->prefix = sort_key_prefix(so, it->key, it->klen);
 	/* Round the data up to 8 bytes. */
 	so->mem_lo += (text + klen + extra + 7) & ~(size_t)7;
 }

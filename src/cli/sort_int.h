@@ -110,6 +110,11 @@ struct cli_sort {
 	 * items from mem_hi to the end */
 	char *mem;
 	size_t mem_lo, mem_hi;
+	/* the key of the game copied into the buffer last (NULL: none
+	 * since the buffer was emptied): the next game's, when equal,
+	 * points to it (mem_add) */
+	const unsigned char *mem_key;
+	size_t mem_klen;
 	uint64_t seq, bytes;	/* games sorted, bytes read */
 };
 
