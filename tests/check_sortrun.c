@@ -420,22 +420,28 @@ END_TEST
  * the buffer has left): three buffers' worth of games copied are two
  * runs, the third is not written (two of games left in their file, one
  * run).  The order, stability, -r and -u hold, and
- * the output is that of a sort in memory.
+ * the output is that of a sort in memory; the same with the runs
+ * compressed (--compress-temp: each run given back as its decompressor
+ * reads it).
  */
 START_TEST(last_buffer_in_memory)
 {
 	/* (games left in their file: only their keys in the buffer) */
-	static const struct { int reverse, unique, in_file; size_t runs; }
+	static const struct { int reverse, unique, in_file, zst; size_t runs; }
 	    v[] = {
-		{ 0, 0, 0, 2 }, { 0, 0, 1, 1 }, { 1, 0, 0, 2 }, { 0, 1, 0, 2 },
+		{ 0, 0, 0, 0, 2 }, { 0, 0, 1, 0, 1 }, { 1, 0, 0, 0, 2 },
+		{ 0, 1, 0, 0, 2 }, { 0, 0, 0, 1, 2 },
 	};
 	struct cli_sort_opts o = opts_small();
 	struct cli_sort_counts c;
 	size_t len, mem_len;
 	char *text = games_text(6000, 23, &len), *mem;
 
+	if (v[_i].zst && !cd_stream_format_supported(CD_STREAM_ZSTD))
+		return;		/* (a build without zstd) */
 	o.reverse = v[_i].reverse;
 	o.unique = v[_i].unique;
+	o.compress_temp = v[_i].zst;
 	o.budget = (size_t)64 << 20;
 	sort_text(&o, text, len, v[_i].in_file, &c);
 	ck_assert_uint_eq(c.runs, 0);
@@ -631,7 +637,7 @@ sortrun_suite(void)
 	tcase_add_loop_test(tc, unique, 0, 2);
 	tcase_add_loop_test(tc, key_tag, 0, 2);
 	tcase_add_test(tc, merge_and_check);
-	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 4);
+	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 5);
 	tcase_add_test(tc, runs_given_back);
 	tcase_add_test(tc, pipe_widened);
 	tcase_add_loop_test(tc, movetext_order, 0, 2);
