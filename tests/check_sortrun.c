@@ -7,13 +7,17 @@
  * copied); the order against cd_collate_key, stability, -r, -u, -k,
  * the merge of sorted inputs and the check.
  */
+#define _GNU_SOURCE 1	/* fallocate */
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "chessdata.h"
 #include "cli/cli.h"
@@ -62,12 +66,38 @@ games_text(unsigned n, uint64_t seed, size_t *len)
 static char *out;
 static size_t out_len, out_cap;
 
+/* While watch_from is set: the temporary files from that id on (the
+ * runs) seen at each output block, the least of their allocated bytes
+ * and the most of their sizes (summed). */
+static size_t watch_from;
+static long long watch_alloc, watch_size;
+
+static void
+watch_runs(void)
+{
+	long long alloc = 0, size = 0;
+	struct stat st;
+	size_t id;
+
+	for (id = watch_from; strcmp(cli_tmp_name(id), "?") != 0; id++)
+		if (stat(cli_tmp_name(id), &st) == 0) {
+			alloc += (long long)st.st_blocks * 512;
+			size += (long long)st.st_size;
+		}
+	if (watch_alloc < 0 || alloc < watch_alloc)
+		watch_alloc = alloc;
+	if (size > watch_size)
+		watch_size = size;
+}
+
 static void
 out_writev(void *ctx, struct iovec *iov, int n)
 {
 	int i;
 
 	(void)ctx;
+	if (watch_from > 0)
+		watch_runs();
 	for (i = 0; i < n; i++) {
 		if (out_len + iov[i].iov_len > out_cap) {
 			out_cap = (out_len + iov[i].iov_len) * 2;
@@ -383,6 +413,215 @@ START_TEST(merge_and_check)
 }
 END_TEST
 
+
+/*
+ * A sort that writes runs keeps the games still in its buffer at the
+ * end there, sorted, and merges them with the runs (read into the room
+ * the buffer has left): three buffers' worth of games copied are two
+ * runs, the third is not written (two of games left in their file, one
+ * run).  The order, stability, -r and -u hold, and
+ * the output is that of a sort in memory; the same with the runs
+ * compressed (--compress-temp: each run given back as its decompressor
+ * reads it).
+ */
+START_TEST(last_buffer_in_memory)
+{
+	/* (games left in their file: only their keys in the buffer) */
+	static const struct { int reverse, unique, in_file, zst; size_t runs; }
+	    v[] = {
+		{ 0, 0, 0, 0, 2 }, { 0, 0, 1, 0, 1 }, { 1, 0, 0, 0, 2 },
+		{ 0, 1, 0, 0, 2 }, { 0, 0, 0, 1, 2 },
+	};
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len, mem_len;
+	char *text = games_text(6000, 23, &len), *mem;
+
+	if (v[_i].zst && !cd_stream_format_supported(CD_STREAM_ZSTD))
+		return;		/* (a build without zstd) */
+	o.reverse = v[_i].reverse;
+	o.unique = v[_i].unique;
+	o.compress_temp = v[_i].zst;
+	o.budget = (size_t)64 << 20;
+	sort_text(&o, text, len, v[_i].in_file, &c);
+	ck_assert_uint_eq(c.runs, 0);
+	mem = malloc(out_len);
+	ck_assert_ptr_nonnull(mem);
+	memcpy(mem, out, out_len);
+	mem_len = out_len;
+
+	o.budget = (size_t)1 << 20;
+	sort_text(&o, text, len, v[_i].in_file, &c);
+	ck_assert_uint_eq(c.read, 6000);
+	ck_assert_uint_eq(c.runs, v[_i].runs);
+	check_order(6000, o.reverse, o.unique, 0);
+	ck_assert_uint_eq(out_len, mem_len);
+	ck_assert(memcmp(out, mem, out_len) == 0);
+	free(mem);
+	free(text);
+}
+END_TEST
+
+/* Whether holes can be punched in a file of the temporary directory. */
+static int
+can_punch(void)
+{
+	size_t id;
+	int fd = cli_tmp_create(NULL, "check-sortrun", &id), ok;
+	static char block[256 << 10];
+	struct stat st;
+
+	ok = write(fd, block, sizeof(block)) == (ssize_t)sizeof(block) &&
+	    fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0,
+	    sizeof(block) / 2) == 0 && fstat(fd, &st) == 0 &&
+	    (long long)st.st_blocks * 512 < (long long)sizeof(block);
+	close(fd);
+	cli_tmp_remove(id);
+	return ok;
+}
+
+/*
+ * The merge gives back each run's bytes once read (holes punched), so
+ * the output's pages are the ones the runs had: while the output is
+ * written, the runs hold fewer bytes than they are long.
+ */
+START_TEST(runs_given_back)
+{
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len, id;
+	char *text = games_text(20000, 29, &len);
+
+	if (!can_punch()) {
+		free(text);
+		return;		/* (a file system without holes) */
+	}
+	/* the ids of the runs come after this one's */
+	close(cli_tmp_create(NULL, "check-sortrun", &id));
+	cli_tmp_remove(id);
+	watch_from = id + 1;
+	watch_alloc = -1;
+	watch_size = 0;
+	o.budget = (size_t)1 << 20;
+	sort_text(&o, text, len, 0, &c);
+	watch_from = 0;
+	ck_assert_uint_gt(c.runs, 3);
+	check_order(20000, 0, 0, 0);
+	ck_assert_int_gt(watch_size, (long long)len / 2);
+	ck_assert_int_lt(watch_alloc, watch_size / 2);
+	free(text);
+}
+END_TEST
+
+/* A pipe read from is made to hold 1 MiB (where the system lets it:
+ * /proc/sys/fs/pipe-max-size), so that reads get more than 64 KiB. */
+START_TEST(pipe_widened)
+{
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t len;
+	char *text = games_text(50, 31, &len);
+	cli_sort *so = cli_sort_new(&o);
+	FILE *f, *mx;
+	int p[2];
+	long most = 0;
+
+	ck_assert_int_eq(pipe(p), 0);
+	if ((mx = fopen("/proc/sys/fs/pipe-max-size", "r")) != NULL) {
+		if (fscanf(mx, "%ld", &most) != 1)
+			most = 0;
+		fclose(mx);
+	}
+	ck_assert_int_lt(fcntl(p[0], F_GETPIPE_SZ), 1 << 20);
+	ck_assert_uint_lt(len, 64 << 10);
+	ck_assert_int_eq(write(p[1], text, len), (ssize_t)len);
+	close(p[1]);
+	f = fdopen(p[0], "rb");
+	ck_assert_ptr_nonnull(f);
+	out_len = 0;
+	ck_assert_int_eq(cli_sort_read(so, f, "pipe"), 0);
+	if (most >= 1 << 20)
+		ck_assert_int_ge(fcntl(p[0], F_GETPIPE_SZ), 1 << 20);
+	ck_assert_int_eq(cli_sort_write(so), 0);
+	fclose(f);
+	cli_sort_free(so, &c);
+	ck_assert_uint_eq(c.written, 50);
+	check_order(50, 0, 0, 0);
+	free(text);
+}
+END_TEST
+
+/*
+ * Games alike in all their tags go by their movetexts: movetexts that
+ * share long starts and differ anywhere, with CR LF, LF and lone CR
+ * (a CR LF is one line end, so "x\r\ny" and "x\ny" are equal), in the
+ * order cd_collate_movetext_cmp gives, equal ones in input order; the
+ * same from memory and left in the file (the first 128 bytes kept).
+ */
+START_TEST(movetext_order)
+{
+	static const char *const bits[] = { "1. e4 e5 ", "2. Nf3 ", "\r\n",
+	    "\n", "\r", "Nc6 ", "{x} " };
+	struct cli_sort_opts o = opts_small();
+	struct cli_sort_counts c;
+	size_t cap = 3000 * 400, len = 0, k = 0, i;
+	char *text = malloc(cap);
+	FILE *f;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	char *prev = NULL;
+	size_t prev_len = 0;
+	unsigned prev_id = 0;
+
+	ck_assert_ptr_nonnull(text);
+	rng_state = 37;
+	for (i = 0; i < 3000; i++) {
+		unsigned n = 10 + rnd(30), j;
+
+		len += (size_t)snprintf(text + len, cap - len,
+		    "[Event \"E\"]\n[Id \"%zu\"]\n\n", i);
+		/* a long start alike, then pieces at random */
+		for (j = 0; j < n; j++)
+			len += (size_t)snprintf(text + len, cap - len, "%s",
+			    j < 4 + rnd(12) ? bits[j % 2] : bits[rnd(7)]);
+		len += (size_t)snprintf(text + len, cap - len, "*\n\n");
+	}
+	o.budget = (size_t)_i << 20 | CLI_SORT_MIN_BUDGET;
+	sort_text(&o, text, len, _i, &c);
+	ck_assert_uint_eq(c.written, 3000);
+	f = fmemopen(out, out_len, "rb");
+	r = cd_pgn_reader_new(f);
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		const cd_pgn_tag *t = cd_pgn_raw_tag(&g, "Id");
+		unsigned id;
+		size_t ml = g.movetext_end - g.movetext;
+
+		ck_assert_ptr_nonnull(t);
+		id = (unsigned)strtoul(t->value, NULL, 10);
+		if (prev != NULL) {
+			int cmp = cd_collate_movetext_cmp(prev, prev_len,
+			    g.text + g.movetext, ml);
+
+			ck_assert_int_le(cmp, 0);
+			if (cmp == 0)
+				ck_assert_uint_lt(prev_id, id);
+		}
+		free(prev);
+		prev = malloc(ml + 1);
+		ck_assert_ptr_nonnull(prev);
+		memcpy(prev, g.text + g.movetext, ml);
+		prev_len = ml;
+		prev_id = id;
+		k++;
+	}
+	ck_assert_uint_eq(k, 3000);
+	free(prev);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	free(text);
+}
+END_TEST
+
 static Suite *
 sortrun_suite(void)
 {
@@ -398,6 +637,10 @@ sortrun_suite(void)
 	tcase_add_loop_test(tc, unique, 0, 2);
 	tcase_add_loop_test(tc, key_tag, 0, 2);
 	tcase_add_test(tc, merge_and_check);
+	tcase_add_loop_test(tc, last_buffer_in_memory, 0, 5);
+	tcase_add_test(tc, runs_given_back);
+	tcase_add_test(tc, pipe_widened);
+	tcase_add_loop_test(tc, movetext_order, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -20,6 +20,7 @@
  * bytes once, from the input to the output, and writes runs only when
  * the keys fill the budget.
  */
+#define _GNU_SOURCE 1	/* fallocate */
 #include "config.h"
 
 #include <errno.h>
@@ -42,6 +43,9 @@
 #include "sort_int.h"
 
 #define MERGE_BUF	((size_t)128 << 10)	/* per run while merging */
+/* The least a run's buffer may be when the buffer's last games stay in
+ * it (mem_merge). */
+#define MERGE_MIN	((size_t)64 << 10)
 /* Descriptors a merge leaves to others than its sources. */
 #define FDS_KEPT	12
 /* The largest game of a file that is copied into the buffer (mem_add). */
@@ -49,6 +53,10 @@
 /* What an input of -m holds besides its decompression: the reader's
  * buffer (more for a bigger game) and stdio's. */
 #define INPUT_COST	((size_t)320 << 10)
+/* What a pipe read from is made to hold (pipe_widen). */
+#define PIPE_BYTES	((size_t)1 << 20)
+/* The least a run is given back by (run_release): a power of two. */
+#define RUN_RELEASE_MIN	((uint64_t)64 << 10)
 
 
 /* ---- a game's key ---- */
@@ -179,6 +187,7 @@ mem_flush(cli_sort *so, int final)
 	else
 		sort_run_close(so);
 	so->have_last = 0;		/* runs are merged with -u again */
+	so->mem_key = NULL;
 	so->mem_lo = 0;
 	so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
 }
@@ -280,17 +289,64 @@ fits:
 	so->mem_hi -= sizeof(struct item);
 	it = mem_items(so);
 	item_fill(it, g, seq, file, base);
-	if (file < 0)
-		it->text = so->mem + so->mem_lo;
 	it->key = (unsigned char *)so->mem + so->mem_lo + text;
 	it->klen = klen;
-	it->prefix = sort_key_prefix(so, it->key, klen);
+	if (file < 0) {
+		it->text = so->mem + so->mem_lo;
+		/* A key equal to the last game's (an opening book's games,
+		 * whose tags are all alike) is kept once: the games point
+		 * to the same bytes, and comparing them stops there. */
+		if (so->mem_key != NULL && so->mem_klen == klen &&
+		    memcmp(so->mem_key, it->key, klen) == 0) {
+			it->key = so->mem_key;
+			klen = 0;
+		} else {
+			so->mem_key = it->key;
+			so->mem_klen = klen;
+		}
+	}
+	it->prefix = sort_key_prefix(so, it->key, it->klen);
 	/* Round the data up to 8 bytes. */
 	so->mem_lo += (text + klen + extra + 7) & ~(size_t)7;
 }
 
 /* ---- merging ---- */
 
+
+/*
+ * Give back the part of a run that is read (it is in the source's
+ * buffer or its decompressor now): its pages in the page cache are
+ * freed at once instead of when the run is removed after the merge.
+ * The output (or the run the merge writes) takes new pages as fast as
+ * the runs are read; freed by the merge, the runs' pages are the ones
+ * it gets, and none are written to the disk.  (On a virtual machine
+ * that hands free memory back to its host, pages that have not been in
+ * use for a while cost a fault in the host when first written: sort(1)
+ * frees its runs only at the end.)  Where holes cannot be punched, the
+ * run stays whole until it is removed.
+ */
+static void
+run_release(struct src *s)
+{
+#if defined(FALLOC_FL_PUNCH_HOLE) && defined(FALLOC_FL_KEEP_SIZE)
+	off_t at;
+	uint64_t upto;
+
+	if (s->punched == UINT64_MAX ||
+	    (at = lseek(s->fd, 0, SEEK_CUR)) < 0)
+		return;
+	upto = (uint64_t)at & ~(uint64_t)(RUN_RELEASE_MIN - 1);
+	if (upto < s->punched + RUN_RELEASE_MIN)
+		return;
+	if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+	    (off_t)s->punched, (off_t)(upto - s->punched)) != 0)
+		s->punched = UINT64_MAX;	/* not here: never again */
+	else
+		s->punched = upto;
+#else
+	(void)s;
+#endif
+}
 
 /* Read more of a run so that want bytes from pos are in the buffer. */
 static int
@@ -339,6 +395,7 @@ src_ensure(cli_sort *so, struct src *s, size_t want)
 		if (k == 0)
 			s->eof = 1;
 		s->end += (size_t)k;
+		run_release(s);
 	}
 	return 1;
 }
@@ -347,6 +404,12 @@ src_ensure(cli_sort *so, struct src *s, size_t want)
 static int
 src_next(cli_sort *so, struct src *s)
 {
+	if (s->items != NULL) {
+		if (s->next == s->nitems)
+			return 0;
+		s->cur = s->items[s->next++];
+		return 1;
+	}
 	if (s->r != NULL) {
 		cd_pgn_raw_game g;
 		cd_status st;
@@ -490,19 +553,23 @@ fan_in(cli_sort *so)
 	return k < 2 ? 2 : k;
 }
 
-/* Merge runs[first..first+n) into the output or a new run. */
+/* Merge runs[first..first+n) into the output or a new run, their
+ * buffers shared out of the size bytes at buf; with mem (not NULL) as
+ * one more source. */
 static void
-merge_runs(cli_sort *so, size_t first, size_t n, int to_run)
+merge_runs(cli_sort *so, size_t first, size_t n, int to_run, char *buf,
+    size_t size, struct src *mem)
 {
-	struct src *s = calloc(n, sizeof(*s));
-	size_t i, share = so->o.budget / n;
+	struct src *s = calloc(n + 1, sizeof(*s));
+	size_t i, share = size / n;
 
 	if (s == NULL)
 		cli_fatal("out of memory");
 	share -= share % 64;
 	for (i = 0; i < n; i++) {
 		s[i].id = so->runs[first + i];
-		s[i].fd = open(cli_tmp_name(s[i].id), O_RDONLY);
+		/* (read and write: run_release punches holes) */
+		s[i].fd = open(cli_tmp_name(s[i].id), O_RDWR);
 		if (s[i].fd < 0)
 			cli_fatal("%s: %s", cli_tmp_name(s[i].id),
 			    strerror(errno));
@@ -514,9 +581,11 @@ merge_runs(cli_sort *so, size_t first, size_t n, int to_run)
 			cli_fatal("out of memory");
 		/* The buffer of the sort phase, shared out. */
 		s[i].cap = share;
-		s[i].buf = so->mem + i * share;
+		s[i].buf = buf + i * share;
 	}
-	merge(so, s, n, to_run);
+	if (mem != NULL)
+		s[n] = *mem;
+	merge(so, s, n + (mem != NULL), to_run);
 	for (i = 0; i < n; i++) {
 		cd_stream_free(s[i].zs);
 		close(s[i].fd);
@@ -535,10 +604,11 @@ merge_all_runs(cli_sort *so)
 	size_t k = fan_in(so), first = 0;
 
 	while (so->nruns - first > k) {
-		merge_runs(so, first, k, 1);
+		merge_runs(so, first, k, 1, so->mem, so->o.budget, NULL);
 		first += k;
 	}
-	merge_runs(so, first, so->nruns - first, 0);
+	merge_runs(so, first, so->nruns - first, 0, so->mem, so->o.budget,
+	    NULL);
 }
 
 /* ---- reading ---- */
@@ -694,6 +764,37 @@ merge_inputs(cli_sort *so, char **files, int nfiles)
 	}
 }
 
+/*
+ * The end of a sort that wrote runs: the games still in the buffer are
+ * not written as one more run but sorted there and merged with the runs
+ * as they are, the runs' buffers shared out of the room the buffer has
+ * left (the items' sorting room, and what the last games did not
+ * fill), when that gives each run MERGE_MIN bytes and the runs are
+ * merged at once.  So the last buffer (up to -S bytes of games) is
+ * neither written nor read back.  0: not so (nothing done).
+ */
+static int
+mem_merge(cli_sort *so)
+{
+	size_t n = mem_nitems(so), lo, room;
+	struct item *it = mem_items(so);
+	struct src m;
+
+	lo = (so->mem_lo + 63) & ~(size_t)63;
+	room = so->mem_hi > lo ? so->mem_hi - lo : 0;
+	if (n == 0 || so->nruns + 1 > fan_in(so) ||
+	    room / so->nruns < MERGE_MIN)
+		return 0;
+	/* The room below the items was kept free for this. */
+	sort_items_sort(so, it, it - n, n);
+	infiles_check(so);
+	memset(&m, 0, sizeof(m));
+	m.items = it;
+	m.nitems = n;
+	merge_runs(so, 0, so->nruns, 0, so->mem + lo, room, &m);
+	return 1;
+}
+
 /* ---- the interface ---- */
 
 cli_sort *
@@ -712,6 +813,28 @@ cli_sort_new(const struct cli_sort_opts *o)
 	return so;
 }
 
+/*
+ * A pipe read from is made to hold PIPE_BYTES (Linux: 64 KiB by
+ * default), so that the reader's reads of 256 KiB get as much and the
+ * writer (cat, a decompressor) and pgn-sort take turns a quarter as
+ * often.  Where it cannot be (an unprivileged process above
+ * /proc/sys/fs/pipe-max-size), it stays as it is.
+ */
+static void
+pipe_widen(FILE *f)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+	int fd = fileno(f);
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+	    fcntl(fd, F_GETPIPE_SZ) < (int)PIPE_BYTES)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)PIPE_BYTES);
+#else
+	(void)f;
+#endif
+}
+
 int
 cli_sort_read(cli_sort *so, FILE *f, const char *name)
 {
@@ -728,6 +851,8 @@ cli_sort_read(cli_sort *so, FILE *f, const char *name)
 		so->mem_hi = so->o.budget - so->o.budget % sizeof(struct item);
 	}
 	file = infile_add(so, f, name, &base);
+	if (file < 0)
+		pipe_widen(f);
 	r = cli_pgn_reader_new(f);
 	cli_pgn_watch(r);
 	while ((st = cd_pgn_reader_next(r, &g)) == CD_OK) {
@@ -756,7 +881,7 @@ cli_sort_write(cli_sort *so)
 		infiles_check(so);
 		if (so->mem != NULL)
 			mem_flush(so, 1);
-	} else {
+	} else if (!mem_merge(so)) {
 		mem_flush(so, 0);
 		infiles_check(so);
 		merge_all_runs(so);

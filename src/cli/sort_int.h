@@ -110,6 +110,11 @@ struct cli_sort {
 	 * items from mem_hi to the end */
 	char *mem;
 	size_t mem_lo, mem_hi;
+	/* the key of the game copied into the buffer last (NULL: none
+	 * since the buffer was emptied): the next game's, when equal,
+	 * points to it (mem_add) */
+	const unsigned char *mem_key;
+	size_t mem_klen;
 	uint64_t seq, bytes;	/* games sorted, bytes read */
 };
 
@@ -128,6 +133,10 @@ struct src {
 	size_t cap, pos, end;
 	int eof;
 	int owned;		/* buf is malloc'ed (else a part of mem) */
+	uint64_t punched;	/* bytes of the run given back (run_release) */
+	/* ...or the buffer's last games, sorted (mem_merge)... */
+	const struct item *items;
+	size_t nitems, next;
 	/* ...or a sorted PGN input (-m). */
 	cd_pgn_reader *r;
 	const char *name;
