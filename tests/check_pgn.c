@@ -1100,6 +1100,80 @@ START_TEST(test_stream)
 }
 END_TEST
 
+/*
+ * A tag section larger than the reader's first arena, its lines read
+ * now by the usual tag loop and now by the general scan (two tags on a
+ * line, an escaped quote), so that the arena grows while the game's
+ * first tags are in it: every tag read back with its value, in games
+ * before and after it.
+ */
+static void
+text_add(cd_buf *b, const char *s, size_t n)
+{
+	ck_assert_int_eq(cd_buf_reserve(b, n), CD_OK);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+START_TEST(test_stream_many_tags)
+{
+	cd_buf text = { 0 };
+	cd_pgn_reader *r;
+	cd_pgn_raw_game raw;
+	char line[160], want[64];
+	int game_no, i, ntags[3] = { 3, 400, 5 };
+
+	for (game_no = 0; game_no < 3; game_no++) {
+		for (i = 0; i < ntags[game_no]; i++) {
+			int n;
+
+			if (i % 7 == 3)	/* the general scan's form */
+				n = snprintf(line, sizeof(line),
+				    "[T%d \"v%d-%d \\\" %032d\"] [U%d \"u\"]\n",
+				    i, game_no, i, i, i);
+			else
+				n = snprintf(line, sizeof(line),
+				    "[T%d \"v%d-%d %032d\"]\n", i, game_no, i, i);
+			text_add(&text, line, (size_t)n);
+		}
+		text_add(&text, "\n1. e4 *\n\n", 10);
+	}
+	r = cd_pgn_reader_new_mem(text.data, text.len);
+	ck_assert_ptr_nonnull(r);
+	for (game_no = 0; game_no < 3; game_no++) {
+		size_t k = 0;
+
+		ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+		for (i = 0; i < ntags[game_no]; i++) {
+			const cd_pgn_tag *t = &raw.tags[k++];
+
+			snprintf(line, sizeof(line), "T%d", i);
+			ck_assert_str_eq(t->name, line);
+			if (i % 7 == 3)
+				snprintf(want, sizeof(want), "v%d-%d \" %032d",
+				    game_no, i, i);
+			else
+				snprintf(want, sizeof(want), "v%d-%d %032d",
+				    game_no, i, i);
+			ck_assert_uint_eq(t->value_len, strlen(want));
+			ck_assert_str_eq(t->value, want);
+			if (i % 7 == 3) {
+				t = &raw.tags[k++];
+				snprintf(line, sizeof(line), "U%d", i);
+				ck_assert_str_eq(t->name, line);
+				ck_assert_str_eq(t->value, "u");
+			}
+		}
+		ck_assert_uint_eq(raw.ntags, k);
+		ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+		ck_assert_uint_eq(game->ntags, k);
+	}
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_EOF);
+	cd_pgn_reader_free(r);
+	cd_buf_free(&text);
+}
+END_TEST
+
 /* ---- random games: every move read back exactly ---- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -2285,6 +2359,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_many_notes);
 	tcase_add_test(tc, test_stream);
+	tcase_add_test(tc, test_stream_many_tags);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);

@@ -65,7 +65,8 @@ static int
 arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
     size_t need)
 {
-	size_t ncap = *acap ? *acap : 4096;
+	size_t ncap = *acap ? *acap : 4096, i;
+	uintptr_t old = (uintptr_t)*arena;
 	char *na;
 
 	while (ncap - alen < need)
@@ -73,6 +74,11 @@ arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
 	na = realloc(*arena, ncap);
 	if (na == NULL)
 		return -1;
+	/* the tags so far point into the arena, which may have moved */
+	for (i = 0; i < r->nrt; i++) {
+		r->tags[i].name = na + ((uintptr_t)r->tags[i].name - old);
+		r->tags[i].value = na + ((uintptr_t)r->tags[i].value - old);
+	}
 	r->arena = *arena = na;
 	r->acap = *acap = ncap;
 	return 0;
@@ -121,7 +127,7 @@ has_tag(const cd_pgn_reader *r, const char *name, size_t len)
 
 	for (i = 0; i < r->nrt; i++)
 		if (r->tags[i].name_len == len &&
-		    memcmp(r->arena + AOFF(r->tags[i].name), name, len) == 0)
+		    memcmp(r->tags[i].name, name, len) == 0)
 			return 1;
 	return 0;
 }
@@ -160,11 +166,18 @@ value_stop16(const char *p)
 #endif
 }
 
-/* Whether the two bytes at p are a and b. */
+/* Whether the two bytes at p are a and b (one load, one compare). */
 static inline bool
 two(const char *p, char a, char b)
 {
-	return p[0] == a && p[1] == b;
+	uint16_t x;
+
+	memcpy(&x, p, 2);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return x == (uint16_t)((unsigned char)a << 8 | (unsigned char)b);
+#else
+	return x == (uint16_t)((unsigned char)b << 8 | (unsigned char)a);
+#endif
 }
 
 /*
@@ -190,7 +203,10 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	cd_pgn_tag *tags = r->tags, *tg;
 	char *arena = r->arena;
 	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
-	size_t acap = r->acap;
+	/* the arena has room for the longest tag read here (a name and a
+	 * value of 15 and 63 bytes, their NULs, sixteen bytes of slack)
+	 * while alen < alim */
+	size_t alim = r->acap > 98 ? r->acap - 98 : 0;
 	unsigned long ln = r->line + *lines, end_ln = 0;
 	const char *n, *v, *at = NULL, *end = NULL;
 	size_t nl, vl, k;
@@ -219,13 +235,12 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 				break;
 			vl += k;
 		}
-		if (!two(v + vl, '"', ']') ||
-		    acap - alen < nl + (vl < 16 ? vl : 64) + 2 + 16)
+		if (!two(v + vl, '"', ']') || alen >= alim)
 			break;
 		tg = &tags[nrt++];
-		tg->name = APTR(alen);
+		tg->name = arena + alen;
 		tg->name_len = nl;
-		tg->value = APTR(alen + nl + 1);
+		tg->value = arena + alen + nl + 1;
 		tg->value_len = vl;
 		tg->line = ln;
 		tg->col = 1;
@@ -312,9 +327,9 @@ store_tag(cd_pgn_reader *r, const char *s, const char *p,
 	    r->alen, need) != 0)
 		return S_NOMEM;
 	tg = &r->tags[r->nrt++];
-	tg->name = APTR(r->alen);
+	tg->name = r->arena + r->alen;
 	tg->name_len = tq->name_len;
-	tg->value = APTR(r->alen + tq->name_len + 1);
+	tg->value = r->arena + r->alen + tq->name_len + 1;
 	tg->value_len = arena_put(r->arena + r->alen, tq, r->data + r->end);
 	r->alen += tq->name_len + tg->value_len + 2;
 	cd__frame_place(r, s, p, sc->lines, sc->line, &tg->line, &tg->col);

@@ -360,7 +360,6 @@ static void
 make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
 	const char *s = r->data + r->pos;
-	size_t i;
 
 	g->text = s;
 	g->len = r->g_len;
@@ -368,11 +367,6 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->number = ++r->number;
 	g->line = r->line;
 	g->col = r->col;
-	/* the tags' arena offsets made pointers */
-	for (i = 0; i < r->nrt; i++) {
-		r->tags[i].name = r->arena + AOFF(r->tags[i].name);
-		r->tags[i].value = r->arena + AOFF(r->tags[i].value);
-	}
 	g->tags = r->tags;
 	g->ntags = r->nrt;
 	g->movetext = r->g_mt;
