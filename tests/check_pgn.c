@@ -1174,6 +1174,48 @@ START_TEST(test_stream_many_tags)
 }
 END_TEST
 
+/*
+ * A raw game the reader gave, copied with its tags pointed at the
+ * caller's own (a value with a tab, which the game keeps as a space):
+ * the copy is not taken for the reader's plain tags, and the tab is
+ * made a space; the reader's own game is read as ever.
+ */
+START_TEST(test_raw_copy_tags)
+{
+	/* (bytes enough after the tags for the reader's usual tag loop) */
+	static const char text[] = "[A \"x\"]\n[B \"y\"]\n\n1. e4 "
+	    "{ a comment of more than sixty-four bytes, so the tag loop "
+	    "reads the tags } *\n";
+	static const char block[] = "A\0a\tb\0B\0y";
+	const cd_pgn_tag mine[2] = {
+		{ block, 1, block + 2, 3, 1, 1 },
+		{ block + 6, 1, block + 8, 1, 2, 1 }
+	};
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
+	cd_pgn_raw_game raw, copy;
+	size_t len;
+
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_uint_eq(raw.ntags, 2);
+	copy = raw;
+	copy.tags = mine;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "y");
+	/* the first of the reader's tags only */
+	copy = raw;
+	copy.ntags = 1;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 1);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	ck_assert_ptr_null(cd_game_tag_value(game, "B", &len));
+	ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "y");
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
 /* ---- random games: every move read back exactly ---- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -2360,6 +2402,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_many_notes);
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_stream_many_tags);
+	tcase_add_test(tc, test_raw_copy_tags);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);

@@ -84,6 +84,21 @@ arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
 	return 0;
 }
 
+/* Room in r's tags for at least one more: 0, or -1 when out of
+ * memory. */
+static int
+tags_grow(cd_pgn_reader *r)
+{
+	size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
+	cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
+
+	if (nt == NULL)
+		return -1;
+	r->tags = nt;
+	r->tagcap = ncap;
+	return 0;
+}
+
 /* A name of nl and a value of vl bytes, both shorter than sixteen and
  * with sixteen bytes readable at each, to d in the arena, each with a
  * NUL (sixteen bytes of each copied at once). */
@@ -134,7 +149,8 @@ has_tag(const cd_pgn_reader *r, const char *name, size_t len)
 
 /* The first byte of the sixteen at p that ends a tag name (as
  * cd__tag_name_end) and of the sixteen at v that stops a value (as
- * cd__tag_value_stop, backslash too); 16 for none. */
+ * cd__tag_value_stop, backslash too, and every control byte and DEL:
+ * the values read here are plain, cd__raw_tags_note); 16 for none. */
 static inline unsigned
 name_end16(const char *p)
 {
@@ -157,12 +173,18 @@ value_stop16(const char *p)
 #ifdef __SSE2__
 	__m128i v = _mm_loadu_si128((const void *)p);
 	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
-	    cd__eq8(v, '\\')));
+	    _mm_or_si128(cd__eq8(v, '"'), cd__le8(v, 0x1f)),
+	    _mm_or_si128(cd__eq8(v, '\\'), cd__eq8(v, 0x7f))));
 
 	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
 #else
-	return (unsigned)(cd__tag_value_stop(p, p + 16, 0) - p);
+	unsigned k;
+
+	for (k = 0; k < 16; k++)
+		if (p[k] == '"' || p[k] == '\\' ||
+		    (unsigned char)p[k] < 0x20 || p[k] == 0x7f)
+			break;
+	return k;
 #endif
 }
 
@@ -184,8 +206,8 @@ two(const char *p, char a, char b)
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
  * ends of the game before it), tags `[Name "value"]` (a name shorter
- * than sixteen bytes, a value than 64, no backslash) each at the start
- * of a line, the line before ending
+ * than sixteen bytes, a value than 64, no backslash, control byte or
+ * DEL) each at the start of a line, the line before ending
  * right after the `]` before it with LF or CR LF.  Each is added to r's
  * tags and arena (column one).  Returns where it stopped, *lines the
  * line ends before it: *after 0, at the start of a line whose `[` it
@@ -200,17 +222,27 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
     unsigned long *end_lines, const char **end_line)
 {
-	cd_pgn_tag *tags = r->tags, *tg;
-	char *arena = r->arena;
-	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
-	/* the arena has room for the longest tag read here (a name and a
-	 * value of 15 and 63 bytes, their NULs, sixteen bytes of slack)
-	 * while alen < alim */
-	size_t alim = r->acap > 98 ? r->acap - 98 : 0;
+	cd_pgn_tag *tags, *tg;
+	char *arena;
+	size_t nrt = r->nrt, nrt0 = nrt, tagcap, alen = r->alen, alim;
 	unsigned long ln = r->line + *lines, end_ln = 0;
 	const char *n, *v, *at = NULL, *end = NULL;
 	size_t nl, vl, k;
 
+	/* room for the usual section at once, the first time too (out of
+	 * memory, the loop reads what there is room for, and the general
+	 * scan fails) */
+	if (nrt + 16 > r->tagcap)
+		(void)tags_grow(r);
+	if (r->acap - alen < 2048)
+		(void)arena_grow(r, &r->arena, &r->acap, alen, 2048);
+	tags = r->tags;
+	tagcap = r->tagcap;
+	arena = r->arena;
+	/* the arena has room for the longest tag read here (a name and a
+	 * value of 15 and 63 bytes, their NULs, sixteen bytes of slack)
+	 * while alen < alim */
+	alim = r->acap > 98 ? r->acap - 98 : 0;
 	*after = 0;
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
 	 * and what follows them up to the next line's name; 112 with a
@@ -314,18 +346,12 @@ store_tag(cd_pgn_reader *r, const char *s, const char *p,
 	size_t need = tq->name_len + tq->value_len + 2 + 16;
 	cd_pgn_tag *tg;
 
-	if (r->nrt == r->tagcap) {
-		size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
-		cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
-
-		if (nt == NULL)
-			return S_NOMEM;
-		r->tags = nt;
-		r->tagcap = ncap;
-	}
+	if (r->nrt == r->tagcap && tags_grow(r) != 0)
+		return S_NOMEM;
 	if (r->acap - r->alen < need && arena_grow(r, &r->arena, &r->acap,
 	    r->alen, need) != 0)
 		return S_NOMEM;
+	r->g_plain = false;
 	tg = &r->tags[r->nrt++];
 	tg->name = r->arena + r->alen;
 	tg->name_len = tq->name_len;
@@ -427,6 +453,7 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 
 	r->nrt = 0;
 	r->alen = 0;
+	r->g_plain = true;
 	r->g_flags = 0;
 	r->g_counted = 0;
 	if (p == sc.ls) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pgn/bytes.h"
+#include "pgn/pgn_internal.h"
 #include "pgn/reader.h"
 
 static cd_pgn_reader *
@@ -369,6 +370,7 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->col = r->col;
 	g->tags = r->tags;
 	g->ntags = r->nrt;
+	cd__raw_tags_note(g, r->g_plain);
 	g->movetext = r->g_mt;
 	g->movetext_end = r->g_mt_end;
 	g->movetext_line = r->g_mt_line;

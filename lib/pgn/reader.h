@@ -57,6 +57,9 @@ struct cd_pgn_reader {
 	unsigned long g_mt_line, g_mt_col;	/* where the movetext is */
 	cd_pgn_result g_result;
 	unsigned g_flags;
+	/* every tag read by tag_run (pgn/frame_tags.c), so plain
+	 * (cd__raw_tags_note) */
+	bool g_plain;
 
 	/* Binary bytes (a NUL, or another that text does not hold:
 	 * cd__binary_byte): data[nul_at] is the first from where the last
