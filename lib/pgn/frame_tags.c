@@ -206,7 +206,7 @@ two(const char *p, char a, char b)
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
  * ends of the game before it), tags `[Name "value"]` (a name shorter
- * than sixteen bytes, a value than 64, no backslash, control byte or
+ * than sixteen bytes, a value than 128, no backslash, control byte or
  * DEL) each at the start of a line, the line before ending
  * right after the `]` before it with LF or CR LF.  Each is added to r's
  * tags and arena (column one).  Returns where it stopped, *lines the
@@ -239,14 +239,14 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	tags = r->tags;
 	tagcap = r->tagcap;
 	arena = r->arena;
-	/* the arena has room for the longest tag read here (a name and a
-	 * value of 15 and 63 bytes, their NULs, sixteen bytes of slack)
-	 * while alen < alim */
-	alim = r->acap > 98 ? r->acap - 98 : 0;
+	/* the arena has room for the longest tag read here (a name of 15
+	 * bytes, its NUL, a value of 127 copied as 128, sixteen bytes of
+	 * slack) while alen < alim */
+	alim = r->acap > 162 ? r->acap - 162 : 0;
 	*after = 0;
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
-	 * and what follows them up to the next line's name; 112 with a
-	 * value of up to 63) */
+	 * and what follows them up to the next line's name; 176 with a
+	 * value of up to 127) */
 	while (e - p >= 48 && nrt < tagcap) {
 		n = p + 1;
 		if (!(CD__CLS(*n) & K_TAGNAME))
@@ -257,13 +257,13 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		v = n + nl + 2;
 		vl = value_stop16(v);
 		if (vl == 16) {
-			/* a longer value (a URL, a FEN): up to 63 bytes,
-			 * sixteen at a time */
-			if (e - p < 112)
+			/* a longer value (a URL, a FEN): up to 127
+			 * bytes, sixteen at a time */
+			if (e - p < 176)
 				break;
-			while (vl < 64 && (k = value_stop16(v + vl)) == 16)
+			while (vl < 128 && (k = value_stop16(v + vl)) == 16)
 				vl += 16;
-			if (vl == 64)
+			if (vl == 128)
 				break;
 			vl += k;
 		}
