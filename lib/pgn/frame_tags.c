@@ -188,18 +188,11 @@ value_stop16(const char *p)
 #endif
 }
 
-/* Whether the two bytes at p are a and b (one load, one compare). */
+/* Whether the two bytes at p are a and b. */
 static inline bool
 two(const char *p, char a, char b)
 {
-	uint16_t x;
-
-	memcpy(&x, p, 2);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return x == (uint16_t)((unsigned char)a << 8 | (unsigned char)b);
-#else
-	return x == (uint16_t)((unsigned char)b << 8 | (unsigned char)a);
-#endif
+	return p[0] == a && p[1] == b;
 }
 
 /*
