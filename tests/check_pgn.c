@@ -1162,6 +1162,122 @@ START_TEST(test_stream)
 }
 END_TEST
 
+/*
+ * A tag section larger than the reader's first arena, its lines read
+ * now by the usual tag loop and now by the general scan (two tags on a
+ * line, an escaped quote), so that the arena grows while the game's
+ * first tags are in it: every tag read back with its value, in games
+ * before and after it.
+ */
+static void
+text_add(cd_buf *b, const char *s, size_t n)
+{
+	ck_assert_int_eq(cd_buf_reserve(b, n), CD_OK);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+START_TEST(test_stream_many_tags)
+{
+	cd_buf text = { 0 };
+	cd_pgn_reader *r;
+	cd_pgn_raw_game raw;
+	char line[160], want[64];
+	int game_no, i, ntags[3] = { 3, 400, 5 };
+
+	for (game_no = 0; game_no < 3; game_no++) {
+		for (i = 0; i < ntags[game_no]; i++) {
+			int n;
+
+			if (i % 7 == 3)	/* the general scan's form */
+				n = snprintf(line, sizeof(line),
+				    "[T%d \"v%d-%d \\\" %032d\"] [U%d \"u\"]\n",
+				    i, game_no, i, i, i);
+			else
+				n = snprintf(line, sizeof(line),
+				    "[T%d \"v%d-%d %032d\"]\n", i, game_no, i, i);
+			text_add(&text, line, (size_t)n);
+		}
+		text_add(&text, "\n1. e4 *\n\n", 10);
+	}
+	r = cd_pgn_reader_new_mem(text.data, text.len);
+	ck_assert_ptr_nonnull(r);
+	for (game_no = 0; game_no < 3; game_no++) {
+		size_t k = 0;
+
+		ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+		for (i = 0; i < ntags[game_no]; i++) {
+			const cd_pgn_tag *t = &raw.tags[k++];
+
+			snprintf(line, sizeof(line), "T%d", i);
+			ck_assert_str_eq(t->name, line);
+			if (i % 7 == 3)
+				snprintf(want, sizeof(want), "v%d-%d \" %032d",
+				    game_no, i, i);
+			else
+				snprintf(want, sizeof(want), "v%d-%d %032d",
+				    game_no, i, i);
+			ck_assert_uint_eq(t->value_len, strlen(want));
+			ck_assert_str_eq(t->value, want);
+			if (i % 7 == 3) {
+				t = &raw.tags[k++];
+				snprintf(line, sizeof(line), "U%d", i);
+				ck_assert_str_eq(t->name, line);
+				ck_assert_str_eq(t->value, "u");
+			}
+		}
+		ck_assert_uint_eq(raw.ntags, k);
+		ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+		ck_assert_uint_eq(game->ntags, k);
+	}
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_EOF);
+	cd_pgn_reader_free(r);
+	cd_buf_free(&text);
+}
+END_TEST
+
+/*
+ * A raw game the reader gave, copied with its tags pointed at the
+ * caller's own (a value with a tab, which the game keeps as a space):
+ * the copy is not taken for the reader's plain tags, and the tab is
+ * made a space; the reader's own game is read as ever.
+ */
+START_TEST(test_raw_copy_tags)
+{
+	/* (bytes enough after the tags for the reader's usual tag loop) */
+	static const char text[] = "[A \"x\"]\n[B \"y\"]\n\n1. e4 "
+	    "{ a comment of more than sixty-four bytes, so the tag loop "
+	    "reads the tags } *\n";
+	static const char block[] = "A\0a\tb\0B\0y";
+	const cd_pgn_tag mine[2] = {
+		{ block, 1, block + 2, 3, 1, 1 },
+		{ block + 6, 1, block + 8, 1, 2, 1 }
+	};
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
+	cd_pgn_raw_game raw, copy;
+	size_t len;
+
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_uint_eq(raw.ntags, 2);
+	copy = raw;
+	copy.tags = mine;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "y");
+	/* the first of the reader's tags only */
+	copy = raw;
+	copy.ntags = 1;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 1);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	ck_assert_ptr_null(cd_game_tag_value(game, "B", &len));
+	ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "y");
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
 /* ---- random games: every move read back exactly ---- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -2348,6 +2464,8 @@ pgn_suite(void)
 	tcase_add_test(tc, test_deep);
 	tcase_add_test(tc, test_many_notes);
 	tcase_add_test(tc, test_stream);
+	tcase_add_test(tc, test_stream_many_tags);
+	tcase_add_test(tc, test_raw_copy_tags);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);

@@ -11,7 +11,7 @@
 #   byte values at each place of a 64-byte block and around it, in
 #   comments and out, comments that end on their line, that span
 #   blocks, that hold line ends or tag pairs, and random mixes of the
-#   bytes the framer looks at; tag values of each length up to 80
+#   bytes the framer looks at; tag values of each length up to 150
 #   (pgn-regularize writes them as they were);
 # - the archives of the shared corpus (pgn/ but the TCEC archive,
 #   online/, quirks/), when it is there.
@@ -106,13 +106,13 @@ for k in range(1500):
     game(n, b"1. e4 " + mt + b" *", b"\r\n" if k % 7 == 0 else b"\n")
     n += 1
 open(sys.argv[1], "wb").write(b"".join(out))
-# tag values of each length from 0 to 80 (the usual tag lines are read
-# sixteen bytes at a time), LF or CR LF
+# tag values of each length from 0 to 150 (the usual tag lines are read
+# sixteen bytes at a time, values up to 127 bytes), LF or CR LF
 chars = b"abcXYZ019 :/.-_%{};"
 tags, want = [], []
-for k in range(243):
-    val = bytes(r.choice(chars) for _ in range(k % 81)).strip()
-    nl = b"\r\n" if k >= 162 else b"\n"
+for k in range(453):
+    val = bytes(r.choice(chars) for _ in range(k % 151)).strip()
+    nl = b"\r\n" if k >= 302 else b"\n"
     tags.append(b'[Event "t%d"]' % k + nl + b'[Site "' + val + b'"]' + nl +
                 b'[Annotator "' + val[::-1] + b'"]' + nl + nl + b"1. e4 *" +
                 nl + nl)

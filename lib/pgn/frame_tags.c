@@ -65,7 +65,8 @@ static int
 arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
     size_t need)
 {
-	size_t ncap = *acap ? *acap : 4096;
+	size_t ncap = *acap ? *acap : 4096, i;
+	uintptr_t old = (uintptr_t)*arena;
 	char *na;
 
 	while (ncap - alen < need)
@@ -73,8 +74,28 @@ arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
 	na = realloc(*arena, ncap);
 	if (na == NULL)
 		return -1;
+	/* the tags so far point into the arena, which may have moved */
+	for (i = 0; i < r->nrt; i++) {
+		r->tags[i].name = na + ((uintptr_t)r->tags[i].name - old);
+		r->tags[i].value = na + ((uintptr_t)r->tags[i].value - old);
+	}
 	r->arena = *arena = na;
 	r->acap = *acap = ncap;
+	return 0;
+}
+
+/* Room in r's tags for at least one more: 0, or -1 when out of
+ * memory. */
+static int
+tags_grow(cd_pgn_reader *r)
+{
+	size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
+	cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
+
+	if (nt == NULL)
+		return -1;
+	r->tags = nt;
+	r->tagcap = ncap;
 	return 0;
 }
 
@@ -121,14 +142,15 @@ has_tag(const cd_pgn_reader *r, const char *name, size_t len)
 
 	for (i = 0; i < r->nrt; i++)
 		if (r->tags[i].name_len == len &&
-		    memcmp(r->arena + AOFF(r->tags[i].name), name, len) == 0)
+		    memcmp(r->tags[i].name, name, len) == 0)
 			return 1;
 	return 0;
 }
 
 /* The first byte of the sixteen at p that ends a tag name (as
  * cd__tag_name_end) and of the sixteen at v that stops a value (as
- * cd__tag_value_stop, backslash too); 16 for none. */
+ * cd__tag_value_stop, backslash too, and every control byte and DEL:
+ * the values read here are plain, cd__raw_tags_note); 16 for none. */
 static inline unsigned
 name_end16(const char *p)
 {
@@ -151,12 +173,18 @@ value_stop16(const char *p)
 #ifdef __SSE2__
 	__m128i v = _mm_loadu_si128((const void *)p);
 	unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_or_si128(cd__eq8(v, '"'), cd__eq8(v, '\n')),
-	    cd__eq8(v, '\\')));
+	    _mm_or_si128(cd__eq8(v, '"'), cd__le8(v, 0x1f)),
+	    _mm_or_si128(cd__eq8(v, '\\'), cd__eq8(v, 0x7f))));
 
 	return m != 0 ? (unsigned)__builtin_ctz(m) : 16;
 #else
-	return (unsigned)(cd__tag_value_stop(p, p + 16, 0) - p);
+	unsigned k;
+
+	for (k = 0; k < 16; k++)
+		if (p[k] == '"' || p[k] == '\\' ||
+		    (unsigned char)p[k] < 0x20 || p[k] == 0x7f)
+			break;
+	return k;
 #endif
 }
 
@@ -171,8 +199,8 @@ two(const char *p, char a, char b)
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
  * ends of the game before it), tags `[Name "value"]` (a name shorter
- * than sixteen bytes, a value than 64, no backslash) each at the start
- * of a line, the line before ending
+ * than sixteen bytes, a value than 128, no backslash, control byte or
+ * DEL) each at the start of a line, the line before ending
  * right after the `]` before it with LF or CR LF.  Each is added to r's
  * tags and arena (column one).  Returns where it stopped, *lines the
  * line ends before it: *after 0, at the start of a line whose `[` it
@@ -187,18 +215,31 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
     unsigned long *end_lines, const char **end_line)
 {
-	cd_pgn_tag *tags = r->tags, *tg;
-	char *arena = r->arena;
-	size_t nrt = r->nrt, nrt0 = nrt, tagcap = r->tagcap, alen = r->alen;
-	size_t acap = r->acap;
+	cd_pgn_tag *tags, *tg;
+	char *arena;
+	size_t nrt = r->nrt, nrt0 = nrt, tagcap, alen = r->alen, alim;
 	unsigned long ln = r->line + *lines, end_ln = 0;
 	const char *n, *v, *at = NULL, *end = NULL;
 	size_t nl, vl, k;
 
+	/* room for the usual section at once, the first time too (out of
+	 * memory, the loop reads what there is room for, and the general
+	 * scan fails) */
+	if (nrt + 16 > r->tagcap)
+		(void)tags_grow(r);
+	if (r->acap - alen < 2048)
+		(void)arena_grow(r, &r->arena, &r->acap, alen, 2048);
+	tags = r->tags;
+	tagcap = r->tagcap;
+	arena = r->arena;
+	/* the arena has room for the longest tag read here (a name of 15
+	 * bytes, its NUL, a value of 127 copied as 128, sixteen bytes of
+	 * slack) while alen < alim */
+	alim = r->acap > 162 ? r->acap - 162 : 0;
 	*after = 0;
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
-	 * and what follows them up to the next line's name; 112 with a
-	 * value of up to 63) */
+	 * and what follows them up to the next line's name; 176 with a
+	 * value of up to 127) */
 	while (e - p >= 48 && nrt < tagcap) {
 		n = p + 1;
 		if (!(CD__CLS(*n) & K_TAGNAME))
@@ -209,23 +250,22 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 		v = n + nl + 2;
 		vl = value_stop16(v);
 		if (vl == 16) {
-			/* a longer value (a URL, a FEN): up to 63 bytes,
-			 * sixteen at a time */
-			if (e - p < 112)
+			/* a longer value (a URL, a FEN): up to 127
+			 * bytes, sixteen at a time */
+			if (e - p < 176)
 				break;
-			while (vl < 64 && (k = value_stop16(v + vl)) == 16)
+			while (vl < 128 && (k = value_stop16(v + vl)) == 16)
 				vl += 16;
-			if (vl == 64)
+			if (vl == 128)
 				break;
 			vl += k;
 		}
-		if (!two(v + vl, '"', ']') ||
-		    acap - alen < nl + (vl < 16 ? vl : 64) + 2 + 16)
+		if (!two(v + vl, '"', ']') || alen >= alim)
 			break;
 		tg = &tags[nrt++];
-		tg->name = APTR(alen);
+		tg->name = arena + alen;
 		tg->name_len = nl;
-		tg->value = APTR(alen + nl + 1);
+		tg->value = arena + alen + nl + 1;
 		tg->value_len = vl;
 		tg->line = ln;
 		tg->col = 1;
@@ -299,22 +339,16 @@ store_tag(cd_pgn_reader *r, const char *s, const char *p,
 	size_t need = tq->name_len + tq->value_len + 2 + 16;
 	cd_pgn_tag *tg;
 
-	if (r->nrt == r->tagcap) {
-		size_t ncap = r->tagcap ? 2 * r->tagcap : 32;
-		cd_pgn_tag *nt = realloc(r->tags, ncap * sizeof(*nt));
-
-		if (nt == NULL)
-			return S_NOMEM;
-		r->tags = nt;
-		r->tagcap = ncap;
-	}
+	if (r->nrt == r->tagcap && tags_grow(r) != 0)
+		return S_NOMEM;
 	if (r->acap - r->alen < need && arena_grow(r, &r->arena, &r->acap,
 	    r->alen, need) != 0)
 		return S_NOMEM;
+	r->g_plain = false;
 	tg = &r->tags[r->nrt++];
-	tg->name = APTR(r->alen);
+	tg->name = r->arena + r->alen;
 	tg->name_len = tq->name_len;
-	tg->value = APTR(r->alen + tq->name_len + 1);
+	tg->value = r->arena + r->alen + tq->name_len + 1;
 	tg->value_len = arena_put(r->arena + r->alen, tq, r->data + r->end);
 	r->alen += tq->name_len + tg->value_len + 2;
 	cd__frame_place(r, s, p, sc->lines, sc->line, &tg->line, &tg->col);
@@ -412,6 +446,7 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 
 	r->nrt = 0;
 	r->alen = 0;
+	r->g_plain = true;
 	r->g_flags = 0;
 	r->g_counted = 0;
 	if (p == sc.ls) {

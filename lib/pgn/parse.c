@@ -193,7 +193,7 @@ read_tags(struct parse *ps)
 			}
 		}
 		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
-		    &done);
+		    i == 0 && !ps->o->warn && cd__raw_tags_plain(raw), &done);
 		if (st != CD_OK) {
 			cd__game_clear_end(g);	/* (no cd_game_setup) */
 			return fail(ps, st, t[done].line, t[done].col,

@@ -139,10 +139,39 @@ void cd__game_tag_index_drop(cd_game *g);
 void cd__game_clear_start(cd_game *g);
 void cd__game_clear_end(cd_game *g);
 
+/*
+ * The reader's note on a raw game it gives (pgn/read.c), in the raw
+ * game's reserved slots: its tags are plain, that is, their strings
+ * are one block as the reader keeps them (name, NUL, value, NUL, ...)
+ * and no value holds a control byte, DEL, `\` or `"`.  The note names
+ * the tags array, the block and the number of tags it was written for,
+ * so that a copy of the raw game whose tags are elsewhere (or fewer)
+ * is not taken for plain.
+ */
+static inline void
+cd__raw_tags_note(cd_pgn_raw_game *g, bool plain)
+{
+	bool on = plain && g->ntags > 0;
+
+	g->cd_reserved_[0] = on ? (uint64_t)(uintptr_t)g->tags : 0;
+	g->cd_reserved_[1] = on ? (uint64_t)(uintptr_t)g->tags[0].name : 0;
+	g->cd_reserved_[2] = on ? (uint64_t)g->ntags : 0;
+}
+
+static inline bool
+cd__raw_tags_plain(const cd_pgn_raw_game *g)
+{
+	return g->ntags > 0 &&
+	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags &&
+	    g->cd_reserved_[1] == (uint64_t)(uintptr_t)g->tags[0].name &&
+	    g->cd_reserved_[2] == (uint64_t)g->ntags;
+}
+
 /* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
- * many were added (all but on an error). */
+ * many were added (all but on an error).  plain: the n tags are a raw
+ * game's, and cd__raw_tags_plain is true of it. */
 cd_status cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n,
-    size_t *done);
+    bool plain, size_t *done);
 
 /* Add a move known to be legal (the parser's moves come from
  * cd_san_parse). */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pgn/bytes.h"
+#include "pgn/pgn_internal.h"
 #include "pgn/reader.h"
 
 static cd_pgn_reader *
@@ -360,7 +361,6 @@ static void
 make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 {
 	const char *s = r->data + r->pos;
-	size_t i;
 
 	g->text = s;
 	g->len = r->g_len;
@@ -368,13 +368,9 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->number = ++r->number;
 	g->line = r->line;
 	g->col = r->col;
-	/* the tags' arena offsets made pointers */
-	for (i = 0; i < r->nrt; i++) {
-		r->tags[i].name = r->arena + AOFF(r->tags[i].name);
-		r->tags[i].value = r->arena + AOFF(r->tags[i].value);
-	}
 	g->tags = r->tags;
 	g->ntags = r->nrt;
+	cd__raw_tags_note(g, r->g_plain);
 	g->movetext = r->g_mt;
 	g->movetext_end = r->g_mt_end;
 	g->movetext_line = r->g_mt_line;

@@ -40,9 +40,9 @@ struct cd_pgn_reader {
 	unsigned long line, col;	/* of data[pos] */
 	uint64_t number;
 
-	/* The game being scanned.  Its tags as they are given out, but
-	 * with arena offsets for name and value (the arena may move)
-	 * until make_game. */
+	/* The game being scanned.  Its tags as they are given out, their
+	 * names and values pointing into the arena (made to point into
+	 * the new one when it grows). */
 	cd_pgn_tag *tags;
 	size_t nrt, tagcap;
 	char *arena;
@@ -57,6 +57,9 @@ struct cd_pgn_reader {
 	unsigned long g_mt_line, g_mt_col;	/* where the movetext is */
 	cd_pgn_result g_result;
 	unsigned g_flags;
+	/* every tag read by tag_run (pgn/frame_tags.c), so plain
+	 * (cd__raw_tags_note) */
+	bool g_plain;
 
 	/* Binary bytes (a NUL, or another that text does not hold:
 	 * cd__binary_byte): data[nul_at] is the first from where the last
@@ -87,11 +90,6 @@ enum { JUNK_NO, JUNK_TEXT, JUNK_TO_TAGS };
 /* A line of text that is not PGN is skipped in pieces of at most this
  * many bytes (never kept whole). */
 #define JUNK_PIECE	(READER_BLOCK / 2)
-
-/* The arena offset held in a tag's name or value while the game is
- * scanned. */
-#define AOFF(ptr)	((size_t)(uintptr_t)(ptr))
-#define APTR(off)	((const char *)(uintptr_t)(off))
 
 /* The game cd_pgn_reader_read parses into (NULL until then; freed with
  * the reader) and the reader's error, for pgn/parse.c (pgn/read.c). */

@@ -375,9 +375,11 @@ block_odd_bytes(const char *s, size_t n, size_t *ctl)
  * no control byte or DEL in a value.  The block is copied whole, its
  * strings indexed where they are.  False, with nothing added, for
  * any other set of tags (cd__game_add_tags adds them one by one).
+ * plain: the reader's note says the block is one and its values plain
+ * (cd__raw_tags_plain), so neither is checked again.
  */
 static bool
-tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
+tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 {
 	struct cd__game_priv *p = g->priv;
 	uintptr_t s = (uintptr_t)t[0].name, q = s;
@@ -390,21 +392,21 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 	if (n > TAG_INDEX_MIN || (n > p->tags_cap && cd__grow((void **)&g->tags,
 	    &p->tags_cap, n, sizeof(*g->tags), 16) != 0))
 		return false;
-	/* the block: each name and value where the one before ends */
-	gt = g->tags;
-	for (i = 0; i < n; i++, gt++) {
-		size_t nl = t[i].name_len, vl = t[i].value_len;
+	if (plain) {
+		q = (uintptr_t)t[n - 1].value + t[n - 1].value_len + 1;
+	} else {
+		/* the block: each name and value where the one before
+		 * ends */
+		for (i = 0; i < n; i++) {
+			size_t nl = t[i].name_len, vl = t[i].value_len;
 
-		if ((uintptr_t)t[i].name != q || nl > 255 ||
-		    vl > ((size_t)1 << 24) ||
-		    (uintptr_t)t[i].value != q + nl + 1 ||
-		    t[i].name[nl] != '\0' || t[i].value[vl] != '\0')
-			return false;
-		gt->name = off + (size_t)(q - s);
-		gt->name_len = nl;
-		gt->value = gt->name + nl + 1;
-		gt->value_len = vl;
-		q += nl + vl + 2;
+			if ((uintptr_t)t[i].name != q || nl > 255 ||
+			    vl > ((size_t)1 << 24) ||
+			    (uintptr_t)t[i].value != q + nl + 1 ||
+			    t[i].name[nl] != '\0' || t[i].value[vl] != '\0')
+				return false;
+			q += nl + vl + 2;
+		}
 	}
 	len = (size_t)(q - s);
 	/* the block, and sixteen bytes of slack (block_odd_bytes,
@@ -414,18 +416,25 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 		return false;
 	d = g->str + off;
 	memcpy(d, t[0].name, len);
-	if (block_odd_bytes(d, len, &ctl))
-		p->tag_quotes = true;
-	if (ctl != 2 * n)	/* not only the NULs */
-		return false;
-	/* the known tags, and no name twice (the other names compared only
-	 * when one before has the same length, first and last byte, as far
-	 * as a 64-bit filter of them tells) */
-	for (i = 0, gt = g->tags; i < n; i++, gt++) {
-		const char *name = g->str + gt->name;
-		size_t nl = gt->name_len;
+	if (!plain) {
+		if (block_odd_bytes(d, len, &ctl))
+			p->tag_quotes = true;
+		if (ctl != 2 * n)	/* not only the NULs */
+			return false;
+	}
+	/* the tags, the known ones, and no name twice (the other names
+	 * compared only when one before has the same length, first and
+	 * last byte, as far as a 64-bit filter of them tells) */
+	for (i = 0, gt = g->tags, q = off; i < n; i++, gt++) {
+		const char *name = g->str + q;
+		size_t nl = t[i].name_len;
 		int kt = known_index8(name, nl);
 
+		gt->name = q;
+		gt->name_len = nl;
+		gt->value = q + nl + 1;
+		gt->value_len = t[i].value_len;
+		q += nl + t[i].value_len + 2;
 		if (kt >= 0) {
 			if (known[kt] != 0)
 				return false;
@@ -456,12 +465,13 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n)
 }
 
 cd_status
-cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, size_t *done)
+cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain,
+    size_t *done)
 {
 	cd_status st = CD_OK;
 	size_t i;
 
-	if (g->ntags == 0 && n > 0 && tags_block(g, t, n)) {
+	if (g->ntags == 0 && n > 0 && tags_block(g, t, n, plain)) {
 		*done = n;
 		return CD_OK;
 	}
