@@ -13,12 +13,12 @@
  * to write writes it, then every output after it that is ready, and
  * lets the turn go; a thread whose output must wait for an earlier one
  * leaves it ready and goes on with the next batch.  Each thread has
- * OUTPUTS_PER_JOB outputs of its own, the last written taken first: it
- * waits only when every one is taken (begun and not yet written), or
- * when the outputs waiting hold more than HELD_BYTES and one of its own
- * is among them, so memory is a batch and a game for each thread and a
- * bounded number of outputs, whatever the input.  So the output, the messages and the
- * rejects file are what one thread doing it all would write, and a
+ * outputs of its own (OUTPUTS / threads, 2 to OUTPUTS_PER_JOB), the
+ * last written taken first: it waits only when every one is taken
+ * (begun and not yet written), or when the outputs waiting hold more
+ * than HELD_BYTES and one of its own is among them, so memory is a
+ * batch and a game for each thread and a bounded number of outputs,
+ * whatever the input.  So the output, the messages and the rejects file are what one thread doing it all would write, and a
  * game's bytes stay in the cache of the core that read them.  When one
  * thread works (one job), it takes the games straight from the reader,
  * with no batch.  The other threads start when an input holds a second
@@ -55,8 +55,13 @@
  * with two threads on a busy machine, and still now and then with
  * eight (the system sets a thread aside for some milliseconds, ten
  * batches or more).  Only the outputs in use take memory (the last
- * written is the next taken), and HELD_BYTES bounds them. */
+ * written is the next taken), and HELD_BYTES bounds them at any one
+ * time; but the memory of a thread's outputs stays in its malloc arena,
+ * and the threads' peaks add up: OUTPUTS in all bounds them (with 32 a
+ * thread, pgn-regularize -j 8 on TCEC on a busy machine took 39 MB at
+ * its peak, 10 MB with two a thread; with 64 in all, 17 MB). */
 #define OUTPUTS_PER_JOB	32
+#define OUTPUTS	64
 
 /* Bytes of outputs ready and not yet written beyond which a thread
  * takes a third output only once its own are written: memory stays
@@ -99,7 +104,7 @@ struct worker {
 	int64_t seq;		/* the batch's number; -1: direct_games */
 	pthread_t thread;
 	struct output *free[OUTPUTS_PER_JOB];	/* its outputs not taken */
-	unsigned nfree;
+	unsigned nfree, nown;	/* of the nown it has */
 	bool waiting;		/* for one of them (room) */
 	pthread_cond_t room;	/* one of them was written */
 } __attribute__((aligned(LINE)));
@@ -115,7 +120,7 @@ static struct {
 	unsigned busy;		/* other threads at work on the input */
 	unsigned active;	/* threads that work on it (workers[0] to
 				 * workers[active - 1]) */
-	struct output *outputs;	/* nout, OUTPUTS_PER_JOB a thread */
+	struct output *outputs;	/* nout, nown a thread */
 	unsigned nout;
 	struct output **slot;	/* nout: batch s's output once ready at
 				 * slot[s % nout] (at most nout batches are
@@ -568,7 +573,7 @@ static void
 output_take(struct worker *w)
 {
 	pthread_mutex_lock(&pool.lock);
-	while (w->nfree == 0 || (w->nfree < OUTPUTS_PER_JOB - 1 &&
+	while (w->nfree == 0 || (w->nfree + 1 < w->nown &&
 	    pool.held > HELD_BYTES)) {
 		w->waiting = true;
 		pthread_cond_wait(&w->room, &pool.lock);
@@ -690,7 +695,7 @@ notice(void *ctx, unsigned long line, unsigned long col, const char *msg)
 static void
 pool_start(void)
 {
-	unsigned i, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
+	unsigned i, k, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
 
 	if (cli_games.noparse)
 		n = 1;	/* direct_games: no game, no other thread */
@@ -698,7 +703,9 @@ pool_start(void)
 	if (n > 256)
 		n = 256;
 	pool.njobs = n;
-	pool.nout = n * OUTPUTS_PER_JOB;
+	k = OUTPUTS / n;
+	k = k < 2 ? 2 : k > OUTPUTS_PER_JOB ? OUTPUTS_PER_JOB : k;
+	pool.nout = n * k;
 	pool.workers = aligned_alloc(LINE, n * sizeof(*pool.workers));
 	pool.outputs = aligned_alloc(LINE, pool.nout * sizeof(*pool.outputs));
 	pool.slot = calloc(pool.nout, sizeof(*pool.slot));
@@ -709,15 +716,14 @@ pool_start(void)
 	for (i = 0; i < n; i++) {
 		struct worker *w = &pool.workers[i];
 		struct cli_job *j = &w->job;
-		unsigned k;
+		struct output *o;
 
 		if (pthread_cond_init(&w->room, NULL) != 0)
 			cli_fatal("out of memory");
-		/* (taken last first: outputs[i * OUTPUTS_PER_JOB] first) */
-		for (k = OUTPUTS_PER_JOB; k-- > 0;) {
-			struct output *o = &pool.outputs[i * OUTPUTS_PER_JOB +
-			    k];
-
+		/* (taken last first: outputs[i * nown] first) */
+		w->nown = k;
+		for (o = &pool.outputs[(i + 1) * w->nown];
+		    o-- > &pool.outputs[i * w->nown];) {
 			o->owner = w;
 			w->free[w->nfree++] = o;
 		}
