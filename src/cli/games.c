@@ -12,12 +12,13 @@
  * order their batches were read: the thread whose output is the next
  * to write writes it, then every output after it that is ready, and
  * lets the turn go; a thread whose output must wait for an earlier one
- * leaves it ready and goes on with the next batch.  There are
- * OUTPUTS_PER_JOB outputs for each thread, reused in turn: a thread
- * waits only when every one is taken (begun and not yet written), so
- * memory is a batch and a game for each thread and a fixed number of
- * outputs, whatever the input.  So the output, the messages and the
- * rejects file are what one thread doing it all would write, and a
+ * leaves it ready and goes on with the next batch.  Each thread has
+ * outputs of its own (OUTPUTS / threads, 2 to OUTPUTS_PER_JOB), the
+ * last written taken first: it waits only when every one is taken
+ * (begun and not yet written), or when the outputs waiting hold more
+ * than HELD_BYTES and one of its own is among them, so memory is a
+ * batch and a game for each thread and a bounded number of outputs,
+ * whatever the input.  So the output, the messages and the rejects file are what one thread doing it all would write, and a
  * game's bytes stay in the cache of the core that read them.  When one
  * thread works (one job), it takes the games straight from the reader,
  * with no batch.  The other threads start when an input holds a second
@@ -46,9 +47,31 @@
  * nothing next to the games. */
 #define BATCH_BYTES	((size_t)64 << 10)
 
-/* Outputs for each thread: one being filled, one or more waiting for
- * their turn (a thread goes on while an earlier batch is converted). */
-#define OUTPUTS_PER_JOB	2
+/* Outputs of each thread: one being filled, the others waiting for
+ * their turn (a thread goes on while an earlier batch is converted).
+ * With two, a thread whose batch took as long as two of another's, or
+ * that the system set aside for a moment, stopped the other for want
+ * of an output, and the other slept: for three batches of ten on OTB
+ * with two threads on a busy machine, and still now and then with
+ * eight (the system sets a thread aside for some milliseconds, ten
+ * batches or more).  Only the outputs in use take memory (the last
+ * written is the next taken), and HELD_BYTES bounds them at any one
+ * time; but the memory of a thread's outputs stays in its malloc arena,
+ * and the threads' peaks add up: OUTPUTS in all bounds them (with 32 a
+ * thread, pgn-regularize -j 8 on TCEC on a busy machine took 39 MB at
+ * its peak, 10 MB with two a thread; with 64 in all, 17 MB). */
+#define OUTPUTS_PER_JOB	32
+#define OUTPUTS	64
+
+/* Bytes of outputs ready and not yet written beyond which a thread
+ * takes a third output only once its own are written: memory stays
+ * bounded where the output is many times the input (pgn2epd). */
+#define HELD_BYTES	((size_t)4 << 20)
+
+/* The size of a cache line, and the one next to it that processors
+ * fetch with it: what one thread writes as it parses (its output's
+ * length, its job) is not on the line of another's. */
+#define LINE	128
 
 struct cli_games cli_games;
 
@@ -69,8 +92,9 @@ struct output {
 	uint64_t written, rejected, salvaged;
 	uint64_t last;		/* the number of the last game read */
 	uint64_t bytes;		/* input bytes read (the progress line) */
-	bool ready;		/* all there, to write in its turn */
-};
+	size_t held;		/* its bytes, counted in pool.held */
+	struct worker *owner;	/* the thread that fills it */
+} __attribute__((aligned(LINE)));
 
 /* A thread: its batch, and the output its games go to. */
 struct worker {
@@ -79,23 +103,29 @@ struct worker {
 	struct output *o;
 	int64_t seq;		/* the batch's number; -1: direct_games */
 	pthread_t thread;
-};
+	struct output *free[OUTPUTS_PER_JOB];	/* its outputs not taken */
+	unsigned nfree, nown;	/* of the nown it has */
+	bool waiting;		/* for one of them (room) */
+	pthread_cond_t room;	/* one of them was written */
+} __attribute__((aligned(LINE)));
 
 static struct {
 	struct worker *workers;	/* njobs; workers[0]: the tool's thread */
 	unsigned njobs, nthreads;	/* nthreads: the others started */
 	pthread_mutex_t lock;	/* for what follows, to read_lock */
 	pthread_cond_t cv;	/* input or busy changed */
-	pthread_cond_t room;	/* an output was written (taken fell) */
 	pthread_cond_t turn;	/* an output was written (emitted rose) */
 	uint64_t input;		/* inputs begun (the others wait for a
 				 * new one) */
 	unsigned busy;		/* other threads at work on the input */
 	unsigned active;	/* threads that work on it (workers[0] to
 				 * workers[active - 1]) */
-	struct output *outputs;	/* nout: batch s's is outputs[s % nout] */
+	struct output *outputs;	/* nout, nown a thread */
 	unsigned nout;
-	unsigned taken;		/* outputs of batches begun, not written */
+	struct output **slot;	/* nout: batch s's output once ready at
+				 * slot[s % nout] (at most nout batches are
+				 * begun and not written), else NULL */
+	size_t held;		/* bytes of the outputs ready, not written */
 	uint64_t emitted;	/* batches written */
 	bool writing;		/* a thread writes outputs (has the turn) */
 	int quit;
@@ -110,7 +140,6 @@ static struct {
 } pool = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER,
-	.room = PTHREAD_COND_INITIALIZER,
 	.turn = PTHREAD_COND_INITIALIZER,
 	.read_lock = PTHREAD_MUTEX_INITIALIZER
 };
@@ -412,6 +441,32 @@ cli_games_flush(struct cli_job *j)
 }
 
 /*
+ * Take read_lock.  Another thread holds it only while it reads a batch,
+ * a fraction of the time a batch takes to parse (a tenth on OTB, a
+ * quarter on TCEC): rather than sleep and be woken (a system call each,
+ * and the time the system takes to run the thread again), wait for it
+ * a moment, READ_SPIN tries apart by a pause, about 50 us (TCEC, two
+ * threads: a thread slept on it once every twenty batches, 327 times).
+ * Only then sleep: the holder may have been set aside by the system.
+ */
+#define READ_SPIN	1000
+
+static void
+read_lock(void)
+{
+	unsigned i;
+
+	for (i = 0; i < READ_SPIN; i++) {
+		if (pthread_mutex_trylock(&pool.read_lock) == 0)
+			return;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+	pthread_mutex_lock(&pool.read_lock);
+}
+
+/*
  * Read the next batch of the input into w's batch (under read_lock);
  * its sequence number, or -1 when the input is at its end.  A batch
  * may hold no game (the input ended): it still takes its turn.
@@ -423,18 +478,21 @@ batch_read(struct worker *w)
 	cd_pgn_raw_game raw;
 	cd_status st;
 	int64_t seq;
+	/* the games read: counted here and stored once a batch, as the
+	 * last game is noted, not on the line the other threads read
+	 * cli_games from at every game */
+	uint64_t read, limit = cli_games.limit;
 
-	pthread_mutex_lock(&pool.read_lock);
+	read_lock();
 	if (pool.done) {
 		pthread_mutex_unlock(&pool.read_lock);
 		return -1;
 	}
 	seq = (int64_t)pool.seq++;
 	b->file = pool.file;
-	b->first = cli_games.read + 1;
+	b->first = (read = cli_games.read) + 1;
 	while (b->text.len < BATCH_BYTES) {
-		if (cli_games.stop || (cli_games.limit != 0 &&
-		    cli_games.read >= cli_games.limit)) {
+		if (cli_games.stop || (limit != 0 && read >= limit)) {
 			pool.done = 1;
 			pool.st = CD_OK;
 			memset(&pool.end, 0, sizeof(pool.end));
@@ -447,10 +505,14 @@ batch_read(struct worker *w)
 			pool.end = raw;
 			break;
 		}
-		cli_pgn_end_note(pool.file, &raw, st);
-		cli_games.read++;
+		read++;
 		batch_add(b, &raw);
 	}
+	/* the note of the last game read (what is noted of it are its
+	 * number, place and flags, copied as they are) */
+	if (b->ngames > 0)
+		cli_pgn_end_note(pool.file, &b->games[b->ngames - 1], CD_OK);
+	cli_games.read = read;
 	b->bytes = pool.base + cd_pgn_reader_tell(pool.reader);
 	pthread_mutex_unlock(&pool.read_lock);
 	batch_seal(b);
@@ -499,28 +561,38 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 }
 
 /*
- * Take an output for the next batch, waiting while every one is taken.
+ * Take one of w's outputs for its next batch, waiting while every one
+ * waits for its turn (or, past HELD_BYTES, while more than one does).
  * A batch holds its output from before it is read until it is written,
- * so at most nout batches are read and not written: when batch s is
- * read, batch s - nout is written and s's output, outputs[s % nout],
- * is free.
+ * so at most nout batches are read and not written, and slot[s % nout]
+ * is batch s's alone.  A thread keeps its outputs: their memory stays
+ * in its core's cache and its arena, and the last one written is the
+ * next one taken.
  */
 static void
-output_take(void)
+output_take(struct worker *w)
 {
 	pthread_mutex_lock(&pool.lock);
-	while (pool.taken == pool.nout)
-		pthread_cond_wait(&pool.room, &pool.lock);
-	pool.taken++;
+	while (w->nfree == 0 || (w->nfree + 1 < w->nown &&
+	    pool.held > HELD_BYTES)) {
+		w->waiting = true;
+		pthread_cond_wait(&w->room, &pool.lock);
+	}
+	w->waiting = false;
+	w->o = w->free[--w->nfree];
 	pthread_mutex_unlock(&pool.lock);
 }
 
-/* An output written, or not used (no batch to read). */
+/* An output written, or not used (no batch to read): its thread's
+ * again (under pool.lock), which is woken only if it waits. */
 static void
-output_free(void)
+output_free(struct output *o)
 {
-	pool.taken--;
-	pthread_cond_signal(&pool.room);
+	struct worker *w = o->owner;
+
+	w->free[w->nfree++] = o;
+	if (w->waiting)
+		pthread_cond_signal(&w->room);
 }
 
 /*
@@ -533,22 +605,26 @@ output_free(void)
 static void
 batch_turn(struct worker *w, int64_t seq)
 {
-	struct output *o;
+	struct output *o = w->o;
+	struct output **slot;
 
-	w->o = &pool.outputs[(uint64_t)seq % pool.nout];
 	w->seq = seq;
 	batch_run(w);
+	o->held = o->out.len + o->msg.len + o->rej.len;
 	pthread_mutex_lock(&pool.lock);
-	w->o->ready = true;
+	pool.slot[(uint64_t)seq % pool.nout] = o;
+	pool.held += o->held;
 	if (!pool.writing) {
 		pool.writing = true;
-		while ((o = &pool.outputs[pool.emitted % pool.nout])->ready) {
+		while ((o = *(slot = &pool.slot[pool.emitted %
+		    pool.nout])) != NULL) {
 			pthread_mutex_unlock(&pool.lock);
 			emit(o);
 			pthread_mutex_lock(&pool.lock);
-			o->ready = false;
+			*slot = NULL;
+			pool.held -= o->held;
 			pool.emitted++;
-			output_free();
+			output_free(o);
 		}
 		pool.writing = false;
 		pthread_cond_broadcast(&pool.turn);
@@ -566,13 +642,13 @@ work(struct worker *w)
 	int64_t seq;
 
 	for (;;) {
-		output_take();
+		output_take(w);
 		if ((seq = batch_read(w)) < 0)
 			break;
 		batch_turn(w, seq);
 	}
 	pthread_mutex_lock(&pool.lock);
-	output_free();
+	output_free(w->o);
 	pthread_mutex_unlock(&pool.lock);
 }
 
@@ -584,6 +660,8 @@ worker(void *arg)
 	uint64_t seen = 0;
 	bool mine;
 
+	if ((w->job.game = cd_game_new()) == NULL)
+		cli_fatal("out of memory");
 	pthread_mutex_lock(&pool.lock);
 	for (;;) {
 		while (pool.input == seen && !pool.quit)
@@ -617,7 +695,7 @@ notice(void *ctx, unsigned long line, unsigned long col, const char *msg)
 static void
 pool_start(void)
 {
-	unsigned i, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
+	unsigned i, k, n = cli_games.jobs ? cli_games.jobs : cli_cpus();
 
 	if (cli_games.noparse)
 		n = 1;	/* direct_games: no game, no other thread */
@@ -625,14 +703,35 @@ pool_start(void)
 	if (n > 256)
 		n = 256;
 	pool.njobs = n;
-	pool.nout = n * OUTPUTS_PER_JOB;
-	if ((pool.workers = calloc(n, sizeof(*pool.workers))) == NULL ||
-	    (pool.outputs = calloc(pool.nout, sizeof(*pool.outputs))) == NULL)
+	k = OUTPUTS / n;
+	k = k < 2 ? 2 : k > OUTPUTS_PER_JOB ? OUTPUTS_PER_JOB : k;
+	pool.nout = n * k;
+	pool.workers = aligned_alloc(LINE, n * sizeof(*pool.workers));
+	pool.outputs = aligned_alloc(LINE, pool.nout * sizeof(*pool.outputs));
+	pool.slot = calloc(pool.nout, sizeof(*pool.slot));
+	if (pool.workers == NULL || pool.outputs == NULL || pool.slot == NULL)
 		cli_fatal("out of memory");
+	memset(pool.workers, 0, n * sizeof(*pool.workers));
+	memset(pool.outputs, 0, pool.nout * sizeof(*pool.outputs));
 	for (i = 0; i < n; i++) {
-		struct cli_job *j = &pool.workers[i].job;
+		struct worker *w = &pool.workers[i];
+		struct cli_job *j = &w->job;
+		struct output *o;
 
-		if (!cli_games.noparse && (j->game = cd_game_new()) == NULL)
+		if (pthread_cond_init(&w->room, NULL) != 0)
+			cli_fatal("out of memory");
+		/* (taken last first: outputs[i * nown] first) */
+		w->nown = k;
+		for (o = &pool.outputs[(i + 1) * w->nown];
+		    o-- > &pool.outputs[i * w->nown];) {
+			o->owner = w;
+			w->free[w->nfree++] = o;
+		}
+
+		/* (the other threads make their own: in their arenas, not
+		 * next to this one's) */
+		if (i == 0 && !cli_games.noparse &&
+		    (j->game = cd_game_new()) == NULL)
 			cli_fatal("out of memory");
 		j->opts = cli_games.opts;
 		if (cli_pgn_flags & CD_PGN_READ_NESTED_COMMENTS)
@@ -684,7 +783,7 @@ pool_games(cd_pgn_reader *r, const char *name)
 		/* the first batch before any other thread: an input of one
 		 * batch (an empty one, a small file) starts none, and a
 		 * process that meets only such inputs starts fast */
-		output_take();
+		output_take(w);
 		seq = batch_read(w);
 		if (pool.done)
 			batch_turn(w, seq);
@@ -760,6 +859,9 @@ cli_games_end(void)
 		free(pool.outputs[i].msg.data);
 		free(pool.outputs[i].rej.data);
 	}
+	for (i = 0; i < pool.njobs; i++)
+		pthread_cond_destroy(&pool.workers[i].room);
 	free(pool.workers);
 	free(pool.outputs);
+	free(pool.slot);
 }
