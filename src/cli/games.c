@@ -18,8 +18,9 @@
  * (begun and not yet written), or when the outputs waiting hold more
  * than HELD_BYTES and one of its own is among them, so memory is a
  * batch and a game for each thread and a bounded number of outputs,
- * whatever the input.  So the output, the messages and the rejects file are what one thread doing it all would write, and a
- * game's bytes stay in the cache of the core that read them.  When one
+ * whatever the input.  So the output, the messages and the rejects
+ * file are what one thread doing it all would write, and a game's
+ * bytes stay in the cache of the core that read them.  When one
  * thread works (one job), it takes the games straight from the reader,
  * with no batch.  The other threads start when an input holds a second
  * batch: a process that reads only small inputs starts none.  At the
@@ -125,7 +126,7 @@ static struct {
 	struct output **slot;	/* nout: batch s's output once ready at
 				 * slot[s % nout] (at most nout batches are
 				 * begun and not written), else NULL */
-	size_t held;		/* bytes of the outputs ready, not written */
+	size_t held;		/* bytes of the outputs ready, unwritten */
 	uint64_t emitted;	/* batches written */
 	bool writing;		/* a thread writes outputs (has the turn) */
 	int quit;
