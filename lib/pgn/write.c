@@ -60,6 +60,23 @@ reserve(struct out *o, size_t n)
 	return grow_out(o, n);
 }
 
+/* Room for n bytes at *d, for the loops that keep the buffer's start,
+ * end of text and end in locals (inline: they stay in registers); the
+ * three are set again.  0, or -1 when out of memory. */
+static inline int
+room(struct out *o, char **data, char **d, char **end, size_t n)
+{
+	cd_buf *b = o->b;
+
+	b->len = (size_t)(*d - *data);
+	if (reserve(o, n) != 0)
+		return -1;
+	*data = b->data;
+	*d = *data + b->len;
+	*end = *data + b->cap;
+	return 0;
+}
+
 /* Where a token of len bytes goes at d, the end of a line of *col
  * bytes (room reserved): after a space, at the start of a new line,
  * or first on an empty one; *col counts it. */
@@ -574,14 +591,8 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 		    (((nd->before | nd->after) & note_mask) |
 		    (nd->flags & nag_mask))))
 			break;
-		if (end - d < 48) {
-			b->len = (size_t)(d - data);
-			if (reserve(o, 48) != 0)
-				return 0;
-			data = b->data;
-			d = data + b->len;
-			end = data + b->cap;
-		}
+		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
+			return 0;
 		d = put_move(d, &col, nd->san, nd->san_len, nd->san_len, num,
 		    (t & 1) == 0, need_num, true, width);
 		need_num = false;
@@ -652,14 +663,8 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
 			goto more;
-		if (end - d < 48) {
-			b->len = (size_t)(d - data);
-			if (reserve(o, 48) != 0)
-				return 0;
-			data = b->data;
-			d = data + b->len;
-			end = data + b->cap;
-		}
+		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
+			return 0;
 		if (plain) {
 			d = put_move(d, &col, nd->san, nd->san_len,
 			    nd->san_len, num, white, need_num, nums, width);
