@@ -541,14 +541,10 @@ compress_end(FILE *f)
 	return zout_under;
 }
 
-/* The files' stdio buffers, given to setvbuf(3): given none, glibc
- * makes one of the file's block size (4 KB) whatever size is asked, and
- * a block of output a few KB larger goes out in two writes. */
-static char outbuf[1 << 17], rejbuf[1 << 16], namedbuf[NAMED_MAX][1 << 16];
-
 FILE *
 cli_output_open(const char *path)
 {
+	static char outbuf[1 << 17];
 	struct stat st;
 	FILE *f;
 
@@ -566,8 +562,7 @@ cli_output_open(const char *path)
 	} else {
 		out.name = path;
 		f = out.f = outfile_open(&out, &out_id, &open_now[0]);
-		setvbuf(f, outbuf, out.along ? _IOLBF : _IOFBF,
-		    sizeof(outbuf));
+		setvbuf(f, NULL, out.along ? _IOLBF : _IOFBF, 1 << 17);
 	}
 	out_file = compress_open(f, path);
 	return out_file;
@@ -739,7 +734,7 @@ cli_rejects_open(const char *path)
 	rej.name = path;
 	rej.f = outfile_open(&rej, &rej_id, &open_now[1]);
 	/* (with the messages: whole lines between them) */
-	setvbuf(rej.f, rejbuf, rej.along ? _IOLBF : _IOFBF, sizeof(rejbuf));
+	setvbuf(rej.f, NULL, rej.along ? _IOLBF : _IOFBF, 1 << 16);
 }
 
 void
@@ -774,9 +769,8 @@ cli_output_named(const char *what, const char *path)
 	o->name = path;
 	o->what = what;
 	f = o->f = outfile_open(o, &ids[2 + nnamed], &open_now[2 + nnamed]);
-	setvbuf(f, namedbuf[nnamed], o->along ? _IOLBF : _IOFBF,
-	    sizeof(namedbuf[nnamed]));
 	nnamed++;
+	setvbuf(f, NULL, o->along ? _IOLBF : _IOFBF, 1 << 16);
 	return f;
 }
 
