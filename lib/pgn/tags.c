@@ -393,7 +393,8 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 	struct cd__game_priv *p = g->priv;
 	uintptr_t s = (uintptr_t)t[0].name, q = s;
 	size_t off = g->str_len, len, ctl, i, nknown;
-	uint32_t known[KT_N] = { 0 };
+	/* (all 0: the game has no tag) */
+	uint32_t *known = p->known;
 	uint64_t seen = 0;
 	cd_game_tag *gt;
 	char *d;
@@ -466,7 +467,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 		q += nl + t[i].value_len + 2;
 		if (kt >= 0) {
 			if (known[kt] != 0)
-				return false;
+				goto twice;
 			known[kt] = (uint32_t)i + 1;
 			nknown++;
 		} else {
@@ -482,15 +483,17 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 					    (g->str[o->name] == name[0] &&
 					    memcmp(g->str + o->name, name,
 					    nl) == 0)))
-						return false;
+						goto twice;
 			seen |= bit;
 		}
 	}
-	memcpy(p->known, known, sizeof(known));
 	p->nknown = nknown;
 	g->ntags = n;
 	g->str_len = off + len;
 	return true;
+twice:
+	memset(known, 0, sizeof(p->known));
+	return false;
 }
 
 cd_status
