@@ -392,6 +392,20 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return st == CD_OK ? NULL : cd_strerror(st);
 }
 
+/* regularize with none of the options that change or check a game
+ * (most runs): the game written as it parsed. */
+static const char *
+regularize_plain(struct cli_job *j, const cd_pgn_raw_game *raw)
+{
+	cd_status st = cd_pgn_write_buf_lang(j->game, write_flags,
+	    write_lang, j->out);
+
+	(void)raw;
+	if (st == CD_ERR_NOMEM)
+		cli_fatal("out of memory");
+	return st == CD_OK ? NULL : cd_strerror(st);
+}
+
 /* The writer's flag of a --notation value; write_lang for
  * san:LANG, a language of the standard's section 17 (--lang) or six
  * upper-case letters for P N B R Q K. */
@@ -619,7 +633,11 @@ main(int argc, char **argv)
 		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
-	cli_games.each = regularize;
+	cli_games.each = openings == NULL && opt_strip == NULL &&
+	    stop_at == NULL && opt_max_plies == 0 && opt_drop_plies == 0 &&
+	    opt_comments == 0 && !opt_split && !rewrite_tags_on &&
+	    tag_order.n == 0 && !opt_no_tags && !opt_verbose ?
+	    regularize_plain : regularize;
 	if (opt_salvage)
 		cli_games.salvage = cli_salvage;
 	cli_games.priv_free = thread_free;

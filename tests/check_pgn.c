@@ -1995,6 +1995,88 @@ START_TEST(test_tag_block_random)
 }
 END_TEST
 
+/* Tag sections that begin with the roster in its order, as far as a
+ * name that is not the next one (of its length or not, a roster name
+ * out of its place or given again), then other tags: the same tags,
+ * found by name, and the same export as a game given them one by
+ * one. */
+START_TEST(test_tag_block_roster)
+{
+	static const char *const roster[] = { "Event", "Site", "Date",
+	    "Round", "White", "Black", "Result" };
+	static const char *const breaks[] = { "Evenu", "Sitf", "Dase",
+	    "Rounc", "Whitf", "Blacj", "Resulu", "Even", "Sites", "Dat",
+	    "Roun", "Whites", "Blac", "Results", "event", "ECO",
+	    "Event", "Site", "Date", "Round", "White", "Black", "Result",
+	    "SetUp", "A" };
+	static const char *const more[] = { "WhiteElo", "Result", "Event",
+	    "Annotator", "Black" };
+	enum { NBREAKS = sizeof(breaks) / sizeof(breaks[0]) };
+	cd_game *ref = cd_game_new();
+	char text[2048], v[16];
+	cd_buf a = { 0 }, b = { 0 };
+	cd_error err;
+	size_t c, k, i;
+	long fi;
+
+	ck_assert_ptr_nonnull(ref);
+	for (c = 0; c < 8 * (NBREAKS + 1) * 2; c++) {
+		size_t pre = c % 8, bi = c / 8 % (NBREAKS + 1);
+		size_t nmore = c < 8 * (NBREAKS + 1) ? 0 : 5;
+		const char *names[16];
+		size_t n = 0;
+		cd_move m;
+
+		for (i = 0; i < pre; i++)
+			names[n++] = roster[i];
+		if (bi < NBREAKS)
+			names[n++] = breaks[bi];
+		for (i = 0; i < nmore; i++)
+			names[n++] = more[i];
+		cd_game_clear(ref);
+		for (i = k = 0; i < n; i++) {
+			int vl = snprintf(v, sizeof(v), "v%zu", i);
+
+			k += (size_t)sprintf(text + k, "[%s \"%s\"]\n", names[i],
+			    v);
+			ck_assert_int_eq(cd_game_add_tag(ref, names[i],
+			    strlen(names[i]), v, (size_t)vl), CD_OK);
+		}
+		k += (size_t)sprintf(text + k, "\n1. e4 *\n");
+		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
+		    CD_OK, "%s\n%s", err.msg, text);
+		ck_assert_uint_eq(game->ntags, ref->ntags);
+		for (i = 0; i < ref->ntags; i++) {
+			const cd_game_tag *t = &game->tags[i];
+			const cd_game_tag *u = &ref->tags[i];
+
+			ck_assert_str_eq(cd_game_str(game, t->name),
+			    cd_game_str(ref, u->name));
+			ck_assert_str_eq(cd_game_str(game, t->value),
+			    cd_game_str(ref, u->value));
+			fi = cd_game_tag_find(game, cd_game_str(ref, u->name));
+			ck_assert_int_eq(fi, cd_game_tag_find(ref,
+			    cd_game_str(ref, u->name)));
+		}
+		for (i = 0; i < 7; i++)
+			ck_assert_int_eq(cd_game_tag_find(game, roster[i]),
+			    cd_game_tag_find(ref, roster[i]));
+		ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2,
+		    NULL, 0, &m, NULL), CD_OK);
+		ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
+		cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
+		a.len = b.len = 0;
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
+		ck_assert_int_eq(cd_pgn_write_buf(ref, 0, &b), CD_OK);
+		ck_assert_uint_eq(a.len, b.len);
+		ck_assert_mem_eq(a.data, b.data, a.len);
+	}
+	free(a.data);
+	free(b.data);
+	cd_game_free(ref);
+}
+END_TEST
+
 START_TEST(test_tags_random)
 {
 	static const char *const names[] = { "Event", "Site", "Date", "Round",
@@ -2471,6 +2553,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_tags_random);
 	tcase_add_test(tc, test_tag_block_random);
+	tcase_add_test(tc, test_tag_block_roster);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);
 	tcase_add_test(tc, test_export_many_tags);

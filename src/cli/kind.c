@@ -150,6 +150,12 @@ cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
 void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
+	/* (most games: nothing skipped before them, and not a first game
+	 * without tags) */
+	if (raw->skipped_bytes == 0 &&
+	    !(raw->flags & CD_PGN_RAW_SKIPPED_BINARY) &&
+	    (raw->number != 1 || raw->ntags != 0))
+		return;
 	if (binary_skipped(file, raw, (unsigned long long)raw->number))
 		return;
 	cli_pgn_wrong_kind(file, raw);
@@ -182,13 +188,16 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 	static int last_open;
 
 	if (st == CD_OK) {
-		last_file = file;
-		last_number = (unsigned long long)raw->number;
-		last_line = (unsigned long)raw->line;
-		last_col = (unsigned long)raw->col;
-		/* (an unclosed comment is rejected with its own message) */
+		/* (an unclosed comment is rejected with its own message;
+		 * the rest is read only of an open game) */
 		last_open = (raw->flags & (CD_PGN_RAW_NO_RESULT |
 		    CD_PGN_RAW_UNCLOSED_COMMENT)) == CD_PGN_RAW_NO_RESULT;
+		if (last_open) {
+			last_file = file;
+			last_number = (unsigned long long)raw->number;
+			last_line = (unsigned long)raw->line;
+			last_col = (unsigned long)raw->col;
+		}
 	} else {
 		if (st == CD_EOF && last_open && last_file == file)
 			cli_warn_at(file, last_line, last_col, "warning: game "
