@@ -143,25 +143,35 @@ token8(struct out *o, const char *s8, size_t n)
 	o->b->len = (size_t)(d - o->b->data) + n;
 }
 
-/* The index of the last space in s[0..n), or -1. */
+/* The index of the last space in s[lo..hi) (lo <= hi <= len), or -1;
+ * any of the len bytes at s may be read.  (31 ^ clz, the highest bit's
+ * index, is one bsr; 31 - clz is two steps more on the way to the next
+ * line.) */
 static inline long
-last_space(const char *s, size_t n)
+last_space(const char *s, size_t lo, size_t hi, size_t len)
 {
 #ifdef __SSE2__
 	const __m128i sp = _mm_set1_epi8(' ');
+	unsigned m;
 
-	while (n >= 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const void *)(s + n - 16)), sp));
-
+	for (; hi - lo >= 16; hi -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + hi - 16)), sp));
 		if (m)
-			return (long)(n - 16) + 31 - __builtin_clz(m);
-		n -= 16;
+			return (long)(hi - 16) + (31 ^ __builtin_clz(m));
+	}
+	/* fewer than sixteen left: the sixteen from lo, when s has them,
+	 * with the bits beyond hi cleared */
+	if (hi > lo && len - lo >= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + lo)), sp)) &
+		    ((1u << (hi - lo)) - 1);
+		return m ? (long)lo + (31 ^ __builtin_clz(m)) : -1;
 	}
 #endif
-	while (n > 0)
-		if (s[--n] == ' ')
-			return (long)n;
+	while (hi > lo)
+		if (s[--hi] == ' ')
+			return (long)hi;
 	return -1;
 }
 
@@ -221,9 +231,9 @@ comment(struct out *o, const char *s, size_t len)
 		lo = p > 0 ? p - 1 : 0;
 		hi = p + avail - 1 < len ? p + avail - 1 : len;
 		if (avail > 0 && hi > lo)
-			at = last_space(s + lo, hi - lo);
+			at = last_space(s, lo, hi, len);
 		if (at >= 0) {
-			p = lo + (size_t)at + 2;
+			p = (size_t)at + 2;
 		} else if (col > 0) {
 			/* not even the next word fits: a new line (col > 0
 			 * only before the first cut: p is 0) */
