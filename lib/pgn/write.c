@@ -222,6 +222,22 @@ comment(struct out *o, const char *s, size_t len)
 		long at = -1;
 		const char *sp;
 
+#ifdef __SSE2__
+		/* the usual line: a whole one after a line end (the `{ ` is
+		 * behind) with the rest longer than it, cut at the last space
+		 * of the last sixteen bytes of s[p - 1 .. p + width - 1) */
+		while (col == 0 && p > 0 && width >= 16 &&
+		    p + width <= len + 1) {
+			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
+			    _mm_loadu_si128((const void *)(s + p + width -
+			    17)), ' '));
+
+			if (m == 0)
+				break;
+			p += width - 15 + (unsigned)(31 ^ __builtin_clz(m));
+			c[p++] = '\n';
+		}
+#endif
 		if (n - p <= avail) {
 			col += sep + (n - p);
 			break;
