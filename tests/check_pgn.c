@@ -2251,9 +2251,10 @@ END_TEST
 
 /* The plain greedy filler of the tests: the ntok tokens (strings of
  * stride bytes each at tok) joined by a space, or by a line end where
- * the next one would pass column 79, into want. */
+ * the next one would pass column width, into want. */
 static void
-fill_tokens(char *want, const char *tok, size_t stride, int ntok)
+fill_tokens_width(char *want, const char *tok, size_t stride, int ntok,
+    size_t width)
 {
 	size_t col = 0, k = 0, len;
 	int i;
@@ -2264,7 +2265,7 @@ fill_tokens(char *want, const char *tok, size_t stride, int ntok)
 		len = strlen(t);
 		if (col == 0) {
 			col = len;
-		} else if (col + 1 + len <= 79) {
+		} else if (col + 1 + len <= width) {
 			want[k++] = ' ';
 			col += 1 + len;
 		} else {
@@ -2275,6 +2276,13 @@ fill_tokens(char *want, const char *tok, size_t stride, int ntok)
 		k += len;
 	}
 	want[k] = '\0';
+}
+
+/* fill_tokens_width() at the export format's width, 79. */
+static void
+fill_tokens(char *want, const char *tok, size_t stride, int ntok)
+{
+	fill_tokens_width(want, tok, stride, ntok, 79);
 }
 
 /* Filling with comments of random words (up to 100 words, up to 100
@@ -2328,6 +2336,101 @@ START_TEST(test_fill_random)
 		ck_assert_msg(strcmp(movetext(out), want) == 0,
 		    "input\n%s\nexpected\n%s", in, want);
 		free(out);
+	}
+}
+END_TEST
+
+/*
+ * A comment of every length from 0 to 200 bytes at every width from 1
+ * to 100 and a few wider, after zero to six tokens (its first column),
+ * against the plain greedy filler over the token list: words of 1 to 20
+ * bytes and of exactly 15 and 16 (spaces at the edges of the writer's
+ * blocks of sixteen bytes), some of them of two-, three- and four-byte
+ * UTF-8 characters (a column a byte), with the words apart by one space
+ * (the reader's plain comments) or by white space to fold.
+ */
+START_TEST(test_fill_comment_widths)
+{
+	static const char *moves[] = { "1.", "e4", "e5", "2.", "Nf3",
+	    "Nc6" };
+	static const size_t prefix[] = { 0, 2, 3, 5, 6 };
+	static const char *chars[] = { "\xc3\xa9", "\xe2\x82\xac",
+	    "\xf0\x9d\x84\x9e" };
+	static const size_t wide[] = { 120, 150, 199, 200, 201, 202, 203,
+	    204, 205, 255 };
+	static char in[1024], want[2048], tok[120][256];
+	size_t len, w;
+
+	for (len = 0; len <= 200; len++) {
+		for (w = 1; w <= 100 + sizeof(wide) / sizeof(wide[0]); w++) {
+			size_t width = w <= 100 ? w : wide[w - 101];
+			size_t k, n = 0, nmoves = prefix[rnd(5)];
+			int ntok = 0;
+			const char *mt;
+			char *out, text[256];
+
+			/* the comment's text: len bytes, words apart by
+			 * one space */
+			while (n < len) {
+				size_t wl = rnd(4) == 0 ? 15 + rnd(2) :
+				    1 + rnd(20);
+
+				if (n > 0)
+					text[n++] = ' ';
+				if (wl > len - n)
+					wl = len - n;
+				for (k = 0; k < wl; k++) {
+					const char *ch = chars[rnd(3)];
+
+					if (rnd(6) == 0 && k + strlen(ch) <=
+					    wl) {
+						memcpy(text + n + k, ch,
+						    strlen(ch));
+						k += strlen(ch) - 1;
+					} else {
+						text[n + k] = (char)('a' +
+						    rnd(26));
+					}
+				}
+				n += wl;
+				if (n == len - 1)	/* no space last */
+					text[n++] = 'z';
+			}
+			text[n] = '\0';
+			ck_assert_uint_eq(n, len);
+			in[0] = '\0';
+			for (k = 0; k < nmoves; k++) {
+				strcat(in, moves[k]);
+				strcat(in, " ");
+				strcpy(tok[ntok++], moves[k]);
+			}
+			strcat(in, "{");
+			strcat(in, rnd(2) ? " " : "\n\t ");
+			k = strlen(in);
+			for (n = 0; n < len; n++) {
+				if (text[n] == ' ' && rnd(8) == 0)
+					in[k++] = rnd(2) ? '\n' : '\t';
+				in[k++] = text[n];
+			}
+			strcpy(in + k, rnd(2) ? "} *" : " \n} *");
+			/* the tokens: "{ " first word ... last word " }" */
+			for (n = 0; n < len; n += k + 1) {
+				k = strcspn(text + n, " ");
+				snprintf(tok[ntok++], sizeof(tok[0]),
+				    "%s%.*s%s", n == 0 ? "{ " : "", (int)k,
+				    text + n, n + k == len ? " }" : "");
+			}
+			strcpy(tok[ntok++], "*");
+			fill_tokens_width(want, tok[0], sizeof(tok[0]), ntok,
+			    width);
+			out = regularize_checked(in, CD_PGN_WIDTH(width),
+			    NULL);
+			mt = movetext(out);
+			ck_assert_msg(strcmp(mt, want) == 0,
+			    "width %zu, input\n%s\nexpected\n%s\nwritten\n%s",
+			    width, in, want, mt);
+			free(out);
+		}
 	}
 }
 END_TEST
@@ -2522,6 +2625,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_long_word);
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_fill_random);
+	tcase_add_test(tc, test_fill_comment_widths);
 	tcase_add_test(tc, test_fill_moves_random);
 	suite_add_tcase(s, tc);
 

@@ -143,25 +143,35 @@ token8(struct out *o, const char *s8, size_t n)
 	o->b->len = (size_t)(d - o->b->data) + n;
 }
 
-/* The index of the last space in s[0..n), or -1. */
+/* The index of the last space in s[lo..hi) (lo <= hi <= len), or -1;
+ * any of the len bytes at s may be read.  (31 ^ clz, the highest bit's
+ * index, is one bsr; 31 - clz is two steps more on the way to the next
+ * line.) */
 static inline long
-last_space(const char *s, size_t n)
+last_space(const char *s, size_t lo, size_t hi, size_t len)
 {
 #ifdef __SSE2__
 	const __m128i sp = _mm_set1_epi8(' ');
+	unsigned m;
 
-	while (n >= 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const void *)(s + n - 16)), sp));
-
+	for (; hi - lo >= 16; hi -= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + hi - 16)), sp));
 		if (m)
-			return (long)(n - 16) + 31 - __builtin_clz(m);
-		n -= 16;
+			return (long)(hi - 16) + (31 ^ __builtin_clz(m));
+	}
+	/* fewer than sixteen left: the sixteen from lo, when s has them,
+	 * with the bits beyond hi cleared */
+	if (hi > lo && len - lo >= 16) {
+		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(s + lo)), sp)) &
+		    ((1u << (hi - lo)) - 1);
+		return m ? (long)lo + (31 ^ __builtin_clz(m)) : -1;
 	}
 #endif
-	while (n > 0)
-		if (s[--n] == ' ')
-			return (long)n;
+	while (hi > lo)
+		if (s[--hi] == ' ')
+			return (long)hi;
 	return -1;
 }
 
@@ -179,12 +189,15 @@ struct cd__wframe {
  * a word longer than a line stands alone on its line.  The comment is
  * copied whole as "{ " text " }" (after a separator when the line is
  * not empty); filling then only turns some of its spaces (never the two
- * that join the braces) into line ends, a line at a time.
+ * that join the braces) into line ends, a line at a time.  The spaces
+ * are looked for in s, not in the copy (c[i] is s[i - 2] for the
+ * text's bytes): a load of bytes just stored, across the stores'
+ * edges, waits for them to be written.
  */
 static void
 comment(struct out *o, const char *s, size_t len)
 {
-	size_t n = len + 4, col = o->col, p, q, width = o->width;
+	size_t n = len + 4, col = o->col, p, width = o->width;
 	char *c, *pre = NULL;
 
 	if (reserve(o, n + 1) != 0)
@@ -200,78 +213,60 @@ comment(struct out *o, const char *s, size_t len)
 	c[n - 2] = ' ';
 	c[n - 1] = '}';
 	o->b->len += n;
-	/* p: where the rest starts (after a separator); col: the length of
-	 * the line before that separator (0: the line is empty) */
+	/* p: where the rest starts in c (after a separator); col: the
+	 * length of the line before that separator (0: the line is empty) */
 	p = 0;
 	for (;;) {
-		size_t sep, avail, k;
-		bool found = false;
+		size_t sep = col ? 1 : 0, lo, hi;
+		size_t avail = col + sep < width ? width - col - sep : 0;
+		long at = -1;
+		const char *sp;
 
 #ifdef __SSE2__
-		/* the usual line: a whole one after a line end (so the `{ `
-		 * is behind), cut at the last space of its last sixteen
-		 * bytes, c[p + 64 .. p + 79] at the width 79, unless that is
-		 * the one before the `}`; anything else (and every line
-		 * narrower than sixteen bytes) as below */
-		while (col == 0 && p > 0 && n - p > width && width >= 16) {
+		/* the usual line: a whole one after a line end (the `{ ` is
+		 * behind) with the rest longer than it, cut at the last space
+		 * of the last sixteen bytes of s[p - 1 .. p + width - 1) */
+		while (col == 0 && p > 0 && width >= 16 &&
+		    p + width <= len + 1) {
 			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
-			    _mm_loadu_si128((const void *)(c + p +
-			    width - 15)), ' '));
+			    _mm_loadu_si128((const void *)(s + p + width -
+			    17)), ' '));
 
-			if (p + width + 2 >= n)
-				m &= ~(1u << (n - 2 - (p + width - 15)));
 			if (m == 0)
 				break;
-			q = p + width - 15 + 31 - (size_t)__builtin_clz(m);
-			c[q] = '\n';
-			p = q + 1;
+			p += width - 15 + (unsigned)(31 ^ __builtin_clz(m));
+			c[p++] = '\n';
 		}
 #endif
-		sep = col ? 1 : 0;
-		avail = col + sep < width ? width - col - sep : 0;
 		if (n - p <= avail) {
 			col += sep + (n - p);
 			break;
 		}
-		/* the last cut q with c[p..q) fitting: q - p <= avail */
-		k = avail + 1;
-		while (k > 1) {
-			long at = last_space(c + p + 1, k - 1);
-
-			if (at < 0)
-				break;
-			q = p + 1 + (size_t)at;
-			if (q != 1 && q != n - 2) {
-				found = true;
+		/* the last cut c[q] with c[p..q) fitting (p < q <= p +
+		 * avail): the last space of s[lo..hi) */
+		lo = p > 0 ? p - 1 : 0;
+		hi = p + avail - 1 < len ? p + avail - 1 : len;
+		if (avail > 0 && hi > lo)
+			at = last_space(s, lo, hi, len);
+		if (at >= 0) {
+			p = (size_t)at + 2;
+		} else if (col > 0) {
+			/* not even the next word fits: a new line (col > 0
+			 * only before the first cut: p is 0) */
+			*pre = '\n';
+			col = 0;
+			continue;
+		} else {
+			/* a word longer than a line: whole, then a new line */
+			sp = lo < len ? memchr(s + lo, ' ', len - lo) : NULL;
+			if (sp == NULL) {
+				col = n - p;
 				break;
 			}
-			k = (size_t)at + 1;
+			p = (size_t)(sp - s) + 2;
 		}
-		if (found) {
-			c[q] = '\n';
-			p = q + 1;
-			col = 0;
-			continue;
-		}
-		if (col > 0) {
-			/* not even the next word fits: a new line */
-			if (p == 0)
-				*pre = '\n';
-			else
-				c[p - 1] = '\n';
-			col = 0;
-			continue;
-		}
-		/* a word longer than a line: whole, then a new line */
-		for (q = p + 1; q < n; q++)
-			if (c[q] == ' ' && q != 1 && q != n - 2)
-				break;
-		if (q == n) {
-			col = n - p;
-			break;
-		}
-		c[q] = '\n';
-		p = q + 1;
+		c[p++] = '\n';
+		col = 0;
 	}
 	o->col = col;
 }
