@@ -93,9 +93,8 @@ cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
 	cd_bitboard bl = cd__ray[dd][k] & occ & -(cd_bitboard)(d >= 0);
 
 	first = cd__ray_first_any(dd, bl);
-	return (CD_BB(first) & bl & ~skip & b->by_color[c] &
-	    (b->by_type[CD_QUEEN] | b->by_type[dd & 1 ? CD_BISHOP :
-	    CD_ROOK])) != 0;
+	return (bl & ~skip & b->by_color[c] & (b->by_type[CD_QUEEN] |
+	    b->by_type[dd & 1 ? CD_BISHOP : CD_ROOK])) >> first & 1;
 }
 
 /* Whether square sq is attacked by color by on occupancy occ. */

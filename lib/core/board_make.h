@@ -157,7 +157,9 @@ cd__board_make_normal(cd_board *b, int from, int to)
 			key ^= cd__drop_rights(b, from);
 	}
 	b->ep = CD_SQ_NONE;
-	if ((type == CD_PAWN) & ((to - from == 16) | (from - to == 16))) {
+	/* (a pawn's step changes bit 4 of the square alone only when it
+	 * is a double step) */
+	if ((type == CD_PAWN) & ((from ^ to) == 16)) {
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */
 		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &

@@ -57,17 +57,16 @@ static const uint8_t letter_type[128] = {
 
 /*
  * The squares from which a piece of type (knight to king) reaches sq on
- * occupancy occ: all four kinds of move worked out and the type's kept,
- * with no branch, since which piece moves is as good as random from
- * move to move.
+ * occupancy occ: its steps (none for a slider) and both kinds of slide
+ * worked out and the type's kept, with no branch, since which piece
+ * moves is as good as random from move to move.
  */
 static inline cd_bitboard
 reach(int type, int sq, cd_bitboard occ)
 {
 	cd_bitboard diag = diag_reach(sq, occ), orth = orth_reach(sq, occ);
 
-	return (cd__knight_att[sq] & -(cd_bitboard)(type == CD_KNIGHT)) |
-	    (cd__king_att[sq] & -(cd_bitboard)(type == CD_KING)) |
+	return cd__steps[CD_WHITE][type][sq] |
 	    (diag & -(cd_bitboard)(type == CD_BISHOP || type == CD_QUEEN)) |
 	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
 }
