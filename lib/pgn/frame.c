@@ -488,17 +488,25 @@ wide_load_avx2(struct wide *w, const char *b)
 }
 #endif
 
+/* How movetext is scanned: a byte at a time (skip_plain), or wide, the
+ * blocks' masks by SSE2 or by AVX2 (in a copy of the scan made for
+ * AVX2, movetext_avx2). */
+enum { SCAN_NARROW, SCAN_SSE2, SCAN_AVX2 };
+
 #ifdef __SSE2__
-/* The block at b (64 bytes, readable) and its masks. */
+/* The block at b (64 bytes, readable) and its masks, by the scan's
+ * instructions. */
 static inline void
-wide_load(struct wide *w, const char *b)
+wide_load(struct wide *w, const char *b, int scan)
 {
 	w->b = (uintptr_t)b;
 #ifdef CD_AVX2
-	if (cd__have_avx2) {
+	if (scan == SCAN_AVX2) {
 		wide_load_avx2(w, b);
 		return;
 	}
+#else
+	(void)scan;
 #endif
 	wide_load_sse2(w, b);
 	if (!w->seen_stop)
@@ -512,7 +520,7 @@ wide_load(struct wide *w, const char *b)
  * block moves on as needed.
  */
 static inline const char *
-wide_next(struct wide *w, const char *p, const char *e)
+wide_next(struct wide *w, const char *p, const char *e, int scan)
 {
 	const char *b, *open;
 	uint64_t m, c;
@@ -524,7 +532,7 @@ wide_next(struct wide *w, const char *p, const char *e)
 		/* (from the bytes seen on, when they are near: the gap
 		 * is seen in the block) */
 		wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ?
-		    w->seen : p);
+		    w->seen : p, scan);
 	}
 	b = (const char *)w->b;
 	m = w->stop & (~0ULL << (p - b));
@@ -532,7 +540,7 @@ wide_next(struct wide *w, const char *p, const char *e)
 		while (m == 0) {
 			if (e - (b + 64) < 64)
 				return skip_plain(b + 64, e, true);
-			wide_load(w, b += 64);
+			wide_load(w, b += 64, scan);
 			m = w->stop;
 		}
 		i = (unsigned)__builtin_ctzll(m);
@@ -544,7 +552,7 @@ wide_next(struct wide *w, const char *p, const char *e)
 			/* (a comment longer than the rest of the block) */
 			if (e - (b + 64) < 64)
 				return open;
-			wide_load(w, b += 64);
+			wide_load(w, b += 64, scan);
 			c = w->close;
 		}
 		i = (unsigned)__builtin_ctzll(c);
@@ -760,9 +768,9 @@ frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
 }
 
 /*
- * Scan movetext from m to the end of the game that starts at s.  ls is
- * the start of m's line (NULL when unknown), blank whether only blanks
- * precede m on it.
+ * Scan movetext from m to the end of the game that starts at s, as
+ * scan says (SCAN_*).  ls is the start of m's line (NULL when unknown),
+ * blank whether only blanks precede m on it.
  *
  * Only the bytes in K_STOP can end a game or open something that hides
  * a marker, so the scan jumps from one to the next: a line end, a
@@ -771,9 +779,9 @@ frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
  * (`-`, `/`, and the first bytes of `½` and of the dashes).  At one of
  * those the word around it is looked at whole.
  */
-int
-cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
-    const char *ls, int blank)
+static inline __attribute__((always_inline)) int
+movetext(cd_pgn_reader *r, const char *s, const char *m, const char *ls,
+    int blank, int scan)
 {
 	const char *e = r->data + r->end, *p = m, *q, *w, *end;
 	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
@@ -788,20 +796,14 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	struct lines ln;
 
 	struct wide wd = { 0, 0, 0, s + r->g_clean, false };
-#ifdef __SSE2__
-	/* wide_next skips a comment to its first `}`: not where comments
-	 * nest */
-	const bool wide = !r->narrow &&
-	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
-#endif
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
 #ifdef __SSE2__
-		if (wide) {
+		if (scan != SCAN_NARROW) {
 			/* (the comments it skips hold no line end: the
 			 * count goes on) */
-			p = wide_next(&wd, p, e);
+			p = wide_next(&wd, p, e, scan);
 		} else {
 			p = skip_plain(p, e, false);
 		}
@@ -909,4 +911,34 @@ marker:
 	ln = (struct lines){ nl, lastnl, counted };
 	wide_done(r, s, &wd);
 	return frame_marker(r, s, m, p, &ln);
+}
+
+#ifdef CD_AVX2
+/* movetext() with the masks by AVX2, its constants kept in registers
+ * over the blocks. */
+__attribute__((target("avx2"), flatten)) static int
+movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	return movetext(r, s, m, ls, blank, SCAN_AVX2);
+}
+#endif
+
+int
+cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	/* wide_next skips a comment to its first `}`: not where comments
+	 * nest */
+	if (r->narrow || (r->read_flags & CD_PGN_READ_NESTED_COMMENTS))
+		return movetext(r, s, m, ls, blank, SCAN_NARROW);
+#ifdef CD_AVX2
+	if (cd__have_avx2)
+		return movetext_avx2(r, s, m, ls, blank);
+#endif
+#ifdef __SSE2__
+	return movetext(r, s, m, ls, blank, SCAN_SSE2);
+#else
+	return movetext(r, s, m, ls, blank, SCAN_NARROW);
+#endif
 }
