@@ -69,7 +69,8 @@ struct cd_pgn_reader {
 	 * cd__binary_byte): data[nul_at] is the first from where the last
 	 * search began (no earlier than the game being made), SIZE_MAX when
 	 * there is none before data[nul_to].  So the input is searched once
-	 * (the game's own bytes only after such a byte). */
+	 * (the game's own bytes only after such a byte), but for the bytes
+	 * the framer saw (g_clean), which are not searched. */
 	size_t nul_at, nul_to;
 
 	uint64_t skipped;
