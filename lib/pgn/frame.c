@@ -930,15 +930,16 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 {
 	/* wide_next skips a comment to its first `}`: not where comments
 	 * nest */
-	if (r->narrow || (r->read_flags & CD_PGN_READ_NESTED_COMMENTS))
-		return movetext(r, s, m, ls, blank, SCAN_NARROW);
+	bool wide = !r->narrow &&
+	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
+
 #ifdef CD_AVX2
-	if (cd__have_avx2)
+	if (wide && cd__have_avx2)
 		return movetext_avx2(r, s, m, ls, blank);
 #endif
-#ifdef __SSE2__
-	return movetext(r, s, m, ls, blank, SCAN_SSE2);
-#else
-	return movetext(r, s, m, ls, blank, SCAN_NARROW);
+#ifndef __SSE2__
+	wide = false;
 #endif
+	/* (one copy for both, as scan is not known here) */
+	return movetext(r, s, m, ls, blank, wide ? SCAN_SSE2 : SCAN_NARROW);
 }
