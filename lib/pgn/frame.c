@@ -395,9 +395,34 @@ struct wide {
 	uintptr_t b;		/* the block's first byte (0: none yet) */
 	uint64_t stop;		/* its bytes in K_STOP */
 	uint64_t close;		/* its `}` and line ends */
+	/* The bytes from the game's start up to seen hold no binary byte
+	 * (cd__binary_byte): the blocks with AVX2 say so as they are
+	 * loaded, and what the scan jumped over is searched then; seen
+	 * stops at the first block that holds one, or that SSE2 loaded. */
+	const char *seen;
+	bool seen_stop;
 };
 
 #ifdef __SSE2__
+/* The bytes from w->seen up to b, which the scan jumped over, and the
+ * 64 at b (text: none binary) seen. */
+static __attribute__((noinline)) void
+wide_seen(struct wide *w, const char *b, bool text)
+{
+	if (w->seen_stop)
+		return;
+	if (b > w->seen && cd__binary_byte(w->seen, (size_t)(b - w->seen)) !=
+	    NULL) {
+		w->seen_stop = true;
+		return;
+	}
+	w->seen = b;
+	if (text)
+		w->seen = b + 64;
+	else
+		w->seen_stop = true;
+}
+
 /* The masks of the 64 bytes at b (SSE2: sixteen at a time). */
 static inline void
 wide_load_sse2(struct wide *w, const char *b)
@@ -420,22 +445,26 @@ wide_load_sse2(struct wide *w, const char *b)
  * nibbles (vpshufb): each class is a rectangle of high by low nibble,
  * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
  * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
- * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `}` (0x7 by 0xd).  A
- * byte's bits are the high table's for its high nibble and the low
- * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
- * the comment ends 1 or 16 (close16).
+ * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `}` (0x7 by 0xd);
+ * and the binary bytes of cd__binary_byte, 32 (0x0 by 0x0-0x8,
+ * 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf), 128 (0x7 by 0xf).  A byte's
+ * bits are the high table's for its high nibble and the low table's
+ * for its low one: the stop bytes have one of 1 to 8 (stop16), the
+ * comment ends 1 or 16 (close16).  The 64 seen (struct wide) as they
+ * are.
  */
 __attribute__((target("avx2"))) static void
 wide_load_avx2(struct wide *w, const char *b)
 {
-	const __m256i lo = _mm256_setr_epi8(0, 0, 10, 0, 0, 2, 0, 0, 2, 2,
-	    3, 4, 0, 18, 0, 2, 0, 0, 10, 0, 0, 2, 0, 0, 2, 2, 3, 4, 0, 18, 0,
-	    2);
-	const __m256i hi = _mm256_setr_epi8(1, 0, 2, 4, 0, 4, 0, 20, 0, 0,
-	    0, 0, 8, 0, 8, 0, 1, 0, 2, 4, 0, 4, 0, 20, 0, 0, 0, 0, 8, 0, 8,
-	    0);
+	const __m256i lo = _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96,
+	    98, 66, 3, 4, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96,
+	    96, 98, 66, 3, 4, 64, 82, 96, (char)226);
+	const __m256i hi = _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0,
+	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0,
+	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0);
 	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
 	const __m256i stop = _mm256_set1_epi8(0x0f), close = _mm256_set1_epi8(0x11);
+	const __m256i binary = _mm256_set1_epi8((char)0xe0);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
 #define CLASSES(v) _mm256_and_si256( \
@@ -450,31 +479,48 @@ wide_load_avx2(struct wide *w, const char *b)
 	w->close = ~(NONE(c0, close) | NONE(c1, close) << 32);
 #undef CLASSES
 #undef NONE
+	if (_mm256_testz_si256(_mm256_or_si256(c0, c1), binary) &&
+	    b == w->seen && !w->seen_stop)
+		w->seen += 64;
+	else
+		wide_seen(w, b, _mm256_testz_si256(_mm256_or_si256(c0, c1),
+		    binary));
 }
 #endif
 
+/* How movetext is scanned: a byte at a time (skip_plain), or wide, the
+ * blocks' masks by SSE2 or by AVX2 (in a copy of the scan made for
+ * AVX2, movetext_avx2). */
+enum { SCAN_NARROW, SCAN_SSE2, SCAN_AVX2 };
+
 #ifdef __SSE2__
-/* The block at b (64 bytes, readable) and its masks. */
+/* The block at b (64 bytes, readable) and its masks, by the scan's
+ * instructions. */
 static inline void
-wide_load(struct wide *w, const char *b)
+wide_load(struct wide *w, const char *b, int scan)
 {
 	w->b = (uintptr_t)b;
 #ifdef CD_AVX2
-	if (cd__have_avx2)
+	if (scan == SCAN_AVX2) {
 		wide_load_avx2(w, b);
-	else
+		return;
+	}
+#else
+	(void)scan;
 #endif
-		wide_load_sse2(w, b);
+	wide_load_sse2(w, b);
+	if (!w->seen_stop)
+		wide_seen(w, b, false);
 }
 
 /*
  * The first byte at or after p that is in K_STOP, or e, but for the
  * comments that end on their line (a `{`, then a `}` before any line
- * end), which are skipped (*comments set), as cd__frame_comment_end
- * skips them; the block moves on as needed.
+ * end), which are skipped as cd__frame_comment_end skips them; the
+ * block moves on as needed.
  */
 static inline const char *
-wide_next(struct wide *w, const char *p, const char *e, bool *comments)
+wide_next(struct wide *w, const char *p, const char *e, int scan)
 {
 	const char *b, *open;
 	uint64_t m, c;
@@ -483,7 +529,10 @@ wide_next(struct wide *w, const char *p, const char *e, bool *comments)
 	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
 		if (e - p < 64)
 			return skip_plain(p, e, true);
-		wide_load(w, p);
+		/* (from the bytes seen on, when they are near: the gap
+		 * is seen in the block) */
+		wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ?
+		    w->seen : p, scan);
 	}
 	b = (const char *)w->b;
 	m = w->stop & (~0ULL << (p - b));
@@ -491,7 +540,7 @@ wide_next(struct wide *w, const char *p, const char *e, bool *comments)
 		while (m == 0) {
 			if (e - (b + 64) < 64)
 				return skip_plain(b + 64, e, true);
-			wide_load(w, b += 64);
+			wide_load(w, b += 64, scan);
 			m = w->stop;
 		}
 		i = (unsigned)__builtin_ctzll(m);
@@ -503,22 +552,30 @@ wide_next(struct wide *w, const char *p, const char *e, bool *comments)
 			/* (a comment longer than the rest of the block) */
 			if (e - (b + 64) < 64)
 				return open;
-			wide_load(w, b += 64);
+			wide_load(w, b += 64, scan);
 			c = w->close;
 		}
 		i = (unsigned)__builtin_ctzll(c);
 		if (b[i] != '}')
 			return open;	/* (on more than one line) */
-		*comments = true;
 		m = w->stop & (~0ULL << i << 1);
 	}
 }
 #endif
 
+/* What the wide scan saw of the game at s free of binary bytes, into
+ * r->g_clean (as it was when no block was loaded). */
+static inline void
+wide_done(cd_pgn_reader *r, const char *s, const struct wide *w)
+{
+	if (w->b != 0)
+		r->g_clean = (size_t)(w->seen - s);
+}
+
 /* The line ends of a game's movetext that the framer counts: nl of
  * them before the place it reached, the last at lastnl (NULL: none);
- * counted while no brace comment (which may hold some) was skipped,
- * advance_game counts them otherwise. */
+ * counted while no brace comment that may hold some was passed (those
+ * wide_next skips hold none), advance_game counts them otherwise. */
 struct lines {
 	unsigned long nl;
 	const char *lastnl;
@@ -711,9 +768,9 @@ frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
 }
 
 /*
- * Scan movetext from m to the end of the game that starts at s.  ls is
- * the start of m's line (NULL when unknown), blank whether only blanks
- * precede m on it.
+ * Scan movetext from m to the end of the game that starts at s, as
+ * scan says (SCAN_*).  ls is the start of m's line (NULL when unknown),
+ * blank whether only blanks precede m on it.
  *
  * Only the bytes in K_STOP can end a game or open something that hides
  * a marker, so the scan jumps from one to the next: a line end, a
@@ -722,9 +779,9 @@ frame_trimmed(cd_pgn_reader *r, const char *s, const char *m,
  * (`-`, `/`, and the first bytes of `½` and of the dashes).  At one of
  * those the word around it is looked at whole.
  */
-int
-cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
-    const char *ls, int blank)
+static inline __attribute__((always_inline)) int
+movetext(cd_pgn_reader *r, const char *s, const char *m, const char *ls,
+    int blank, int scan)
 {
 	const char *e = r->data + r->end, *p = m, *q, *w, *end;
 	const char *tls = blank ? ls : NULL;	/* a `[` here after blanks
@@ -738,22 +795,15 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	int counted = 1;
 	struct lines ln;
 
-#ifdef __SSE2__
-	struct wide wd = { 0, 0, 0 };
-	/* wide_next skips a comment to its first `}`: not where comments
-	 * nest */
-	const bool wide = !r->narrow &&
-	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
-	bool skipped = false;	/* comments skipped by wide_next */
-#endif
+	struct wide wd = { 0, 0, 0, s + r->g_clean, false };
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
 #ifdef __SSE2__
-		if (wide) {
-			p = wide_next(&wd, p, e, &skipped);
-			if (skipped)
-				counted = 0;
+		if (scan != SCAN_NARROW) {
+			/* (the comments it skips hold no line end: the
+			 * count goes on) */
+			p = wide_next(&wd, p, e, scan);
 		} else {
 			p = skip_plain(p, e, false);
 		}
@@ -785,6 +835,7 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 				while (w > p && CD__IS_WS(w[-1]))
 					w--;
 				ln = (struct lines){ nl, lastnl, counted };
+				wide_done(r, s, &wd);
 				return frame_done(r, s, m, w, q, &ln);
 			}
 			p = q;
@@ -854,8 +905,41 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	}
 trimmed:
 	ln = (struct lines){ nl, lastnl, counted };
+	wide_done(r, s, &wd);
 	return frame_trimmed(r, s, m, end, &ln);
 marker:
 	ln = (struct lines){ nl, lastnl, counted };
+	wide_done(r, s, &wd);
 	return frame_marker(r, s, m, p, &ln);
+}
+
+#ifdef CD_AVX2
+/* movetext() with the masks by AVX2, its constants kept in registers
+ * over the blocks. */
+__attribute__((target("avx2"), flatten)) static int
+movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	return movetext(r, s, m, ls, blank, SCAN_AVX2);
+}
+#endif
+
+int
+cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	/* wide_next skips a comment to its first `}`: not where comments
+	 * nest */
+	bool wide = !r->narrow &&
+	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
+
+#ifdef CD_AVX2
+	if (wide && cd__have_avx2)
+		return movetext_avx2(r, s, m, ls, blank);
+#endif
+#ifndef __SSE2__
+	wide = false;
+#endif
+	/* (one copy for both, as scan is not known here) */
+	return movetext(r, s, m, ls, blank, wide ? SCAN_SSE2 : SCAN_NARROW);
 }

@@ -106,6 +106,7 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 	r->alen = 0;
 	r->g_flags = 0;
 	r->g_counted = 0;
+	r->g_clean = 0;
 	for (;;) {
 		if (p == e) {
 			if (!eof)

@@ -449,10 +449,13 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->g_plain = true;
 	r->g_flags = 0;
 	r->g_counted = 0;
+	r->g_clean = 0;
 	if (p == sc.ls) {
-		/* the usual section from its first line on */
+		/* the usual section from its first line on (its bytes hold
+		 * no binary byte: tag_run reads each) */
 		p = tag_run(r, p, e, &sc.lines, &after, &sc.last_tag_end,
 		    &sc.end_lines, &sc.end_line);
+		r->g_clean = (size_t)(p - s);
 		if (after) {
 			sc.ls = sc.line = sc.end_line;
 			goto tags_end;	/* (after a tag, as below) */

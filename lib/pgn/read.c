@@ -336,22 +336,27 @@ advance(cd_pgn_reader *r, size_t n)
 }
 
 /* Whether the n bytes at data[pos] hold a NUL byte or another byte
- * that text does not hold (cd__binary_byte): the first one in the input
- * from data[pos] on is searched once and kept. */
+ * that text does not hold (cd__binary_byte), the first clean of them
+ * known to hold none (the framer's g_clean): the first one in the input
+ * from data[pos] on is searched once and kept, up to the end of the
+ * buffer, or of the n bytes when the framer saw some of them. */
 static int
-has_nul(cd_pgn_reader *r, size_t n)
+has_nul(cd_pgn_reader *r, size_t n, size_t clean)
 {
+	size_t to = clean > 0 ? r->pos + n : r->end;
+
 	if (r->nul_at != SIZE_MAX && r->nul_at < r->pos) {
 		r->nul_at = SIZE_MAX;
 		r->nul_to = r->pos;
 	}
+	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + clean)
+		r->nul_to = r->pos + (clean < n ? clean : n);
 	if (r->nul_at == SIZE_MAX && r->nul_to < r->pos + n) {
 		size_t from = r->nul_to > r->pos ? r->nul_to : r->pos;
-		const char *z = cd__binary_byte(r->data + from,
-		    r->end - from);
+		const char *z = cd__binary_byte(r->data + from, to - from);
 
 		r->nul_at = z != NULL ? (size_t)(z - r->data) : SIZE_MAX;
-		r->nul_to = r->end;
+		r->nul_to = to;
 	}
 	return r->nul_at < r->pos + n;
 }
@@ -485,7 +490,7 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			if (r->skipped == 0)
 				r->skipped_line = r->line;
 			r->skipped += n;
-			if (has_nul(r, n)) {
+			if (has_nul(r, n, 0)) {
 				/* binary data: skipped up to a tag section */
 				r->skipped_nul = 1;
 				r->junk = JUNK_TO_TAGS;
@@ -507,7 +512,7 @@ next_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 			    (r->g_flags & CD_PGN_RAW_NO_RESULT) &&
 			    r->pos + r->g_len == r->end)
 				break;
-			if (has_nul(r, r->g_len)) {
+			if (has_nul(r, r->g_len, r->g_clean)) {
 				if (cd__frame_binary(r)) {
 					n = r->g_len;
 					goto junk;

@@ -60,12 +60,17 @@ struct cd_pgn_reader {
 	/* every tag read by tag_run (pgn/frame_tags.c), so plain
 	 * (cd__raw_tags_note) */
 	bool g_plain;
+	/* the game's first g_clean bytes (or all if fewer) hold no binary
+	 * byte (cd__binary_byte): the framer saw each (the usual tag lines
+	 * from the first, the wide scan's blocks) */
+	size_t g_clean;
 
 	/* Binary bytes (a NUL, or another that text does not hold:
 	 * cd__binary_byte): data[nul_at] is the first from where the last
 	 * search began (no earlier than the game being made), SIZE_MAX when
 	 * there is none before data[nul_to].  So the input is searched once
-	 * (the game's own bytes only after such a byte). */
+	 * (the game's own bytes only after such a byte), but for the bytes
+	 * the framer saw (g_clean), which are not searched. */
 	size_t nul_at, nul_to;
 
 	uint64_t skipped;
