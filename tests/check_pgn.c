@@ -1907,14 +1907,52 @@ rtag_cmp(const void *a, const void *b)
 }
 
 /*
- * Tags against a plain model (a list searched name by name): random
- * adds (names the game looks up itself, names that differ from them in
- * one byte or in length, other names, enough of them to pass the
- * index of many tags), removals and clears; after each step every
- * name is looked up, and now and then the export tags and the written
- * tag section are compared with ones built from the model (values with
- * control bytes, DEL, `\` and `"` at every length).
+ * TEXT (tags and 1. e4 *) read into the game: the reference's tags, in
+ * its order, with its values, found where the reference finds them.
  */
+static void
+read_as(const char *text, size_t len, const cd_game *ref)
+{
+	cd_error err;
+	size_t i;
+
+	ck_assert_msg(cd_pgn_parse_text(game, text, len, NULL, &err) ==
+	    CD_OK, "%s\n%s", err.msg, text);
+	ck_assert_uint_eq(game->ntags, ref->ntags);
+	for (i = 0; i < ref->ntags; i++) {
+		const cd_game_tag *t = &game->tags[i];
+		const cd_game_tag *u = &ref->tags[i];
+		const char *name = cd_game_str(ref, u->name);
+
+		ck_assert_str_eq(cd_game_str(game, t->name), name);
+		ck_assert_uint_eq(t->value_len, u->value_len);
+		ck_assert_mem_eq(cd_game_str(game, t->value),
+		    cd_game_str(ref, u->value), u->value_len + 1);
+		ck_assert_int_eq(cd_game_tag_find(game, name),
+		    cd_game_tag_find(ref, name));
+	}
+}
+
+/*
+ * The reference given the game's move (1. e4) and its result, and the
+ * two written: the same bytes.
+ */
+static void
+same_export(cd_game *ref, cd_buf *a, cd_buf *b)
+{
+	cd_move m;
+
+	ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2, NULL, 0,
+	    &m, NULL), CD_OK);
+	ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
+	cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
+	a->len = b->len = 0;
+	ck_assert_int_eq(cd_pgn_write_buf(game, 0, a), CD_OK);
+	ck_assert_int_eq(cd_pgn_write_buf(ref, 0, b), CD_OK);
+	ck_assert_uint_eq(a->len, b->len);
+	ck_assert_mem_eq(a->data, b->data, a->len);
+}
+
 /*
  * Random tag sections read from text (the game reader's tag loop and
  * the game's tags added as one block, with their own test for a
@@ -1933,8 +1971,6 @@ START_TEST(test_tag_block_random)
 	cd_game *ref = cd_game_new();
 	char text[8192], v[64];
 	cd_buf a = { 0 }, b = { 0 };
-	cd_error err;
-	cd_move m;
 	int round;
 
 	ck_assert_ptr_nonnull(ref);
@@ -1965,29 +2001,8 @@ START_TEST(test_tag_block_random)
 			    strlen(name), v, n), CD_OK);
 		}
 		k += (size_t)sprintf(text + k, "%s1. e4 *%s", eol, eol);
-		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
-		    CD_OK, "%s\n%s", err.msg, text);
-		ck_assert_uint_eq(game->ntags, ref->ntags);
-		for (i = 0; i < ref->ntags; i++) {
-			const cd_game_tag *t = &game->tags[i];
-			const cd_game_tag *u = &ref->tags[i];
-
-			ck_assert_str_eq(cd_game_str(game, t->name),
-			    cd_game_str(ref, u->name));
-			ck_assert_uint_eq(t->value_len, u->value_len);
-			ck_assert_mem_eq(cd_game_str(game, t->value),
-			    cd_game_str(ref, u->value), u->value_len + 1);
-		}
-		/* (the reference's game: the same move) */
-		ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2, NULL,
-		    0, &m, NULL), CD_OK);
-		ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
-		cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
-		a.len = b.len = 0;
-		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
-		ck_assert_int_eq(cd_pgn_write_buf(ref, 0, &b), CD_OK);
-		ck_assert_uint_eq(a.len, b.len);
-		ck_assert_mem_eq(a.data, b.data, a.len);
+		read_as(text, k, ref);
+		same_export(ref, &a, &b);
 	}
 	free(a.data);
 	free(b.data);
@@ -2015,9 +2030,7 @@ START_TEST(test_tag_block_roster)
 	cd_game *ref = cd_game_new();
 	char text[2048], v[16];
 	cd_buf a = { 0 }, b = { 0 };
-	cd_error err;
 	size_t c, k, i;
-	long fi;
 
 	ck_assert_ptr_nonnull(ref);
 	for (c = 0; c < 8 * (NBREAKS + 1) * 2; c++) {
@@ -2025,7 +2038,6 @@ START_TEST(test_tag_block_roster)
 		size_t nmore = c < 8 * (NBREAKS + 1) ? 0 : 5;
 		const char *names[16];
 		size_t n = 0;
-		cd_move m;
 
 		for (i = 0; i < pre; i++)
 			names[n++] = roster[i];
@@ -2043,33 +2055,11 @@ START_TEST(test_tag_block_roster)
 			    strlen(names[i]), v, (size_t)vl), CD_OK);
 		}
 		k += (size_t)sprintf(text + k, "\n1. e4 *\n");
-		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
-		    CD_OK, "%s\n%s", err.msg, text);
-		ck_assert_uint_eq(game->ntags, ref->ntags);
-		for (i = 0; i < ref->ntags; i++) {
-			const cd_game_tag *t = &game->tags[i];
-			const cd_game_tag *u = &ref->tags[i];
-
-			ck_assert_str_eq(cd_game_str(game, t->name),
-			    cd_game_str(ref, u->name));
-			ck_assert_str_eq(cd_game_str(game, t->value),
-			    cd_game_str(ref, u->value));
-			fi = cd_game_tag_find(game, cd_game_str(ref, u->name));
-			ck_assert_int_eq(fi, cd_game_tag_find(ref,
-			    cd_game_str(ref, u->name)));
-		}
+		read_as(text, k, ref);
 		for (i = 0; i < 7; i++)
 			ck_assert_int_eq(cd_game_tag_find(game, roster[i]),
 			    cd_game_tag_find(ref, roster[i]));
-		ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2,
-		    NULL, 0, &m, NULL), CD_OK);
-		ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
-		cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
-		a.len = b.len = 0;
-		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
-		ck_assert_int_eq(cd_pgn_write_buf(ref, 0, &b), CD_OK);
-		ck_assert_uint_eq(a.len, b.len);
-		ck_assert_mem_eq(a.data, b.data, a.len);
+		same_export(ref, &a, &b);
 	}
 	free(a.data);
 	free(b.data);
@@ -2077,6 +2067,15 @@ START_TEST(test_tag_block_roster)
 }
 END_TEST
 
+/*
+ * Tags against a plain model (a list searched name by name): random
+ * adds (names the game looks up itself, names that differ from them in
+ * one byte or in length, other names, enough of them to pass the
+ * index of many tags), removals and clears; after each step every
+ * name is looked up, and now and then the export tags and the written
+ * tag section are compared with ones built from the model (values with
+ * control bytes, DEL, `\` and `"` at every length).
+ */
 START_TEST(test_tags_random)
 {
 	static const char *const names[] = { "Event", "Site", "Date", "Round",
