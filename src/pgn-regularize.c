@@ -392,8 +392,19 @@ regularize(struct cli_job *j, const cd_pgn_raw_game *raw)
 	return st == CD_OK ? NULL : cd_strerror(st);
 }
 
-/* regularize with none of the options that change or check a game
- * (most runs): the game written as it parsed. */
+/* Whether an option that regularize or write_game looks at is given:
+ * each must be named here. */
+static bool
+changes_games(void)
+{
+	return openings != NULL || opt_strip != NULL || stop_at != NULL ||
+	    opt_max_plies != 0 || opt_drop_plies != 0 || opt_comments != 0 ||
+	    opt_split || rewrite_tags_on || tag_order.n != 0 || opt_no_tags ||
+	    opt_verbose;
+}
+
+/* regularize when !changes_games() (most runs): the game written as it
+ * parsed. */
 static const char *
 regularize_plain(struct cli_job *j, const cd_pgn_raw_game *raw)
 {
@@ -633,11 +644,7 @@ main(int argc, char **argv)
 		cli_games.opts.flags |= CD_PGN_PARSE_MAIN_KEYS;
 	if (opt_verbose)
 		cli_games.opts.warn = warn_cb;
-	cli_games.each = openings == NULL && opt_strip == NULL &&
-	    stop_at == NULL && opt_max_plies == 0 && opt_drop_plies == 0 &&
-	    opt_comments == 0 && !opt_split && !rewrite_tags_on &&
-	    tag_order.n == 0 && !opt_no_tags && !opt_verbose ?
-	    regularize_plain : regularize;
+	cli_games.each = changes_games() ? regularize : regularize_plain;
 	if (opt_salvage)
 		cli_games.salvage = cli_salvage;
 	cli_games.priv_free = thread_free;
