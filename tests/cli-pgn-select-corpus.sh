@@ -184,40 +184,47 @@ newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"
 G="$T/otb.pgn"
 "$tooldir/pgn-regularize" -q --fen-comments --no-comments "$G" \
     >"$T/fens.pgn" 2>/dev/null
-# runs W B OP HOLD: the games with HOLD + 1 positions in a row where
-# the count of the letters W (White's) against B (Black's) is OP
+# runs SPEC...: for each SPEC "W B OP HOLD", the games with HOLD + 1
+# positions in a row where the count of the letters W (White's) against
+# B (Black's) is OP; one line each, in order (one pass over the file)
 runs() {
-	awk -v w="$1" -v b="$2" -v op="$3" -v hold="$4" '
-	function cnt(pl, set,  i, n) {
-		n = 0
-		for (i = 1; i <= length(pl); i++)
-			if (index(set, substr(pl, i, 1))) n++
-		return n
+	awk -v specs="$*" '
+	BEGIN {
+		ns = split(specs, f, " ") / 4
+		for (s = 1; s <= ns; s++) {
+			w[s] = "[" f[4 * s - 3] "]"; b[s] = "[" f[4 * s - 2] "]"
+			op[s] = f[4 * s - 1]; hold[s] = f[4 * s] + 0
+		}
 	}
-	function holds(pl,  x, y) {
-		x = cnt(pl, w); y = cnt(pl, b)
-		return op == "<" ? x < y : op == ">" ? x > y : x == y
+	function holds(s, pl,  x, y, t) {
+		t = pl; x = gsub(w[s], "", t)
+		t = pl; y = gsub(b[s], "", t)
+		return op[s] == "<" ? x < y : op[s] == ">" ? x > y : x == y
 	}
-	function game(  pl, run, ok, t) {
+	function game(  pl, s, left, t) {
 		if (text == "") return
-		pl = start; run = 0; ok = 0; t = text
+		pl = start; t = text; left = ns
+		for (s = 1; s <= ns; s++) { run[s] = 0; ok[s] = 0 }
 		for (;;) {
-			run = holds(pl) ? run + 1 : 0
-			if (run >= hold + 1) { ok = 1; break }
-			if (!match(t, /\{ [^ ]+ [wb] /)) break
+			for (s = 1; s <= ns; s++) {
+				if (ok[s]) continue
+				run[s] = holds(s, pl) ? run[s] + 1 : 0
+				if (run[s] >= hold[s] + 1) { ok[s] = 1; n[s]++; left-- }
+			}
+			if (left == 0 || !match(t, /\{ [^ ]+ [wb] /)) break
 			pl = substr(t, RSTART + 2, RLENGTH - 5)
 			t = substr(t, RSTART + RLENGTH)
 		}
-		n += ok
 	}
 	/^\[Event / { game(); text = " "; start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" }
 	/^\[FEN "/ { start = substr($2, 2) }
 	!/^\[/ { text = text " " $0 }
-	END { game(); print n + 0 }' "$T/fens.pgn"
+	END { game(); for (s = 1; s <= ns; s++) print n[s] + 0 }' "$T/fens.pgn"
 }
-count "$(runs P p '>' 30)" '--material=,P>p@30' --material=,P\>p@30
-count "$(runs NB nb '>' 20)" '--material=,L>l@20' --material=,L\>l@20
-count "$(runs NB nb '>' 0)" '--material=,L>l' --material=,L\>l
-count "$(runs Q q '<' 5)" '--material=,Q<q@5' --material=,q\>Q@5
-count "$(runs NB nb '=' 100)" '--material=,L=l@100' --material=,L=l@100
+set -- $(runs P p '>' 30 NB nb '>' 20 NB nb '>' 0 Q q '<' 5 NB nb '=' 100)
+count "$1" '--material=,P>p@30' --material=,P\>p@30
+count "$2" '--material=,L>l@20' --material=,L\>l@20
+count "$3" '--material=,L>l' --material=,L\>l
+count "$4" '--material=,Q<q@5' --material=,q\>Q@5
+count "$5" '--material=,L=l@100' --material=,L=l@100
 finish
