@@ -82,19 +82,24 @@ cd__ray_first_any(int d, cd_bitboard set)
  * Whether the first piece from k in direction d (-1: none) on occupancy
  * occ is a slider of color c that moves that way, and not on skip: what
  * a king on k sees along one line.  No branch, since whether a move
- * stands on a king's line is as good as random from move to move (with
- * no piece on the line the corner square stands in, and is not on it).
+ * stands on a king's line is as good as random from move to move, and
+ * no scan for the nearest piece: toward higher squares it is the
+ * lowest bit of the pieces on the ray, the one bit of them that -bl
+ * keeps (above it, -bl is ~bl); toward lower ones the highest, which is
+ * one of the hits exactly when the hits, as a number, are more than the
+ * ray's other pieces (the two sets share no bit).
  */
 static inline bool
 cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
     cd_bitboard skip)
 {
-	int dd = d & 7, first;
+	int dd = d & 7, up = CD_DIR_UP(dd);
 	cd_bitboard bl = cd__ray[dd][k] & occ & -(cd_bitboard)(d >= 0);
+	cd_bitboard hits = bl & ~skip & b->by_color[c] &
+	    (b->by_type[CD_QUEEN] | b->by_type[dd & 1 ? CD_BISHOP : CD_ROOK]);
 
-	first = cd__ray_first_any(dd, bl);
-	return (bl & ~skip & b->by_color[c] & (b->by_type[CD_QUEEN] |
-	    b->by_type[dd & 1 ? CD_BISHOP : CD_ROOK])) >> first & 1;
+	return ((int)((hits & -bl) != 0) & up) |
+	    ((int)(hits > (bl ^ hits)) & (up ^ 1));
 }
 
 /* Whether square sq is attacked by color by on occupancy occ. */

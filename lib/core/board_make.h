@@ -104,6 +104,38 @@ cd__rights_on(const cd_board *b, int from, int to)
 	    0x80808080U) != 0;
 }
 
+/* The rights that end as the piece of type moves from -> to, taking
+ * captured (cd_piece, 0 none): the king's move ends both of its side,
+ * a rook's the one of its square, a rook taken the one of its square.
+ * The key's change.  Out of cd__board_make_normal's line: most moves
+ * touch no right, and its values need no registers then. */
+static __attribute__((noinline, cold)) uint64_t
+cd__rights_end(cd_board *b, int from, int to, int type, int captured)
+{
+	int us = b->side ^ 1;	/* (the side has changed) */
+	uint64_t key = 0;
+
+	if (CD_PIECE_TYPE(captured) == CD_ROOK)
+		key ^= cd__drop_rights(b, to);
+	if (type == CD_KING)
+		key ^= cd__drop_color_rights(b, us);
+	else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
+	    b->castle_rook[us][1] == from))
+		key ^= cd__drop_rights(b, from);
+	return key;
+}
+
+/* After a double step to b->ep with an enemy pawn beside it: the key's
+ * change (b->ep_hashed set) when the capture is legal, else 0. */
+static __attribute__((noinline, cold)) uint64_t
+cd__ep_hash(cd_board *b)
+{
+	if (!cd__ep_capture_legal(b))
+		return 0;
+	b->ep_hashed = 1;
+	return cd__z_ep[CD_FILE(b->ep)];
+}
+
 /*
  * cd_board_make for a normal move from -> to (no castling, en passant,
  * promotion or null move): the bulk of every game, so written out on
@@ -145,28 +177,21 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	b->fullmove += (uint32_t)us;
 	b->side = (uint8_t)them;
 	/* castling rights end when the king moves, or a rook that has
-	 * one moves or is taken */
-	if ((int)cd__any_rights(b) &
-	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to))) {
-		if (CD_PIECE_TYPE(captured) == CD_ROOK)
-			key ^= cd__drop_rights(b, to);
-		if (type == CD_KING)
-			key ^= cd__drop_color_rights(b, us);
-		else if (type == CD_ROOK && (b->castle_rook[us][0] == from ||
-		    b->castle_rook[us][1] == from))
-			key ^= cd__drop_rights(b, from);
-	}
+	 * one moves or is taken; whether any is left is a branch (it
+	 * changes once or twice a game, and most moves are played with
+	 * none: the test of the squares is then not made) */
+	if (cd__any_rights(b) &&
+	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to)))
+		key ^= cd__rights_end(b, from, to, type, captured);
 	b->ep = CD_SQ_NONE;
 	/* (a pawn's step changes bit 4 of the square alone only when it
 	 * is a double step) */
 	if ((type == CD_PAWN) & ((from ^ to) == 16)) {
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */
-		if ((cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
-		    b->by_color[them]) && cd__ep_capture_legal(b)) {
-			b->ep_hashed = 1;
-			key ^= cd__z_ep[CD_FILE(b->ep)];
-		}
+		if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
+		    b->by_color[them])
+			key ^= cd__ep_hash(b);
 	}
 	b->key = key;
 }

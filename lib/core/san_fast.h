@@ -19,10 +19,12 @@
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,
  * squares between empty, no square of the king's path attacked with
- * king and rook lifted), Chess960 included. */
-static int
+ * king and rook lifted), Chess960 included.  The move, its SAN in san
+ * (a word), or CD_MOVE_NONE.  Out of line and returning the move, so
+ * that the reader's own move and length need not live in memory. */
+static __attribute__((noinline, cold)) cd_move
 cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
-    cd_move *m, char *san, size_t *san_len)
+    char *san)
 {
 	int us = b->side, them = us ^ 1, s, ksq, rsq;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
@@ -32,21 +34,19 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	else if (n == 5 && memcmp(t, "O-O-O", 5) == 0)
 		s = CD_QUEENSIDE;
 	else
-		return 0;
+		return CD_MOVE_NONE;
 	if (check || !kbb)
-		return 0;
+		return CD_MOVE_NONE;
 	ksq = cd__lsb(kbb);
 	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0)
-		return 0;
+		return CD_MOVE_NONE;
 	occ2 = b->by_type[0] ^ kbb ^ CD_BB(rsq);
 	while (path)
 		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
-			return 0;
-	*m = CD_MOVE(ksq, rsq, CD_MK_CASTLE);
+			return CD_MOVE_NONE;
 	/* a word stored at once, as cd__san_fast's */
 	memcpy(san, s == CD_KINGSIDE ? "O-O\0\0\0\0" : "O-O-O\0\0", 8);
-	*san_len = n;
-	return 1;
+	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
 }
 
 /* Piece letters of SAN: the piece type, 0 for other bytes. */
@@ -81,6 +81,67 @@ exposes(const cd_board *b, int k, int from, int to, int them)
 	    (b->by_type[0] ^ CD_BB(from)) | CD_BB(to), them, CD_BB(to));
 }
 
+/* In check (not the king moving): whether a move to the square tobb
+ * answers it, taking the lone checker or stepping between it and the
+ * king on ksq (a double check only the king answers).  Out of the
+ * reader's path, which is rarely in check: its values then need no
+ * registers there. */
+static __attribute__((noinline, cold)) bool
+answers_check(const cd_board *b, int ksq, int them, cd_bitboard tobb)
+{
+	cd_bitboard checkers;
+	int d;
+
+	/* (with no loop over their sliders: a king gives no check) */
+	checkers = attackers_of(b, ksq, them, b->by_type[0]) &
+	    ~b->by_type[CD_KING];
+	if (checkers == 0 || (checkers & (checkers - 1)))
+		return false;
+	d = cd__dir[ksq][cd__lsb(checkers)];
+	return (tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
+	    d) : 0) | checkers)) != 0;
+}
+
+/* The pieces of cand (two or more, not the king) that may move to to
+ * without opening the king's line (exposes); out of line, as above. */
+static __attribute__((noinline, cold)) cd_bitboard
+unpinned(const cd_board *b, int ksq, cd_bitboard cand, int to, int them)
+{
+	cd_bitboard legal = 0;
+
+	while (cand) {
+		int from = cd__pop_lsb(&cand);
+
+		if (!exposes(b, ksq, from, to, them))
+			legal |= CD_BB(from);
+	}
+	return legal;
+}
+
+/* The SAN word w (the piece letter, *sh bits) with the file, rank or
+ * both of from that tell it from the other legal movers others. */
+static __attribute__((noinline, cold)) uint64_t
+disambiguate(uint64_t w, int *sh, int from, cd_bitboard others)
+{
+	bool same_file = false, same_rank = false;
+
+	while (others) {
+		int o = cd__pop_lsb(&others);
+
+		same_file |= CD_FILE(o) == CD_FILE(from);
+		same_rank |= CD_RANK(o) == CD_RANK(from);
+	}
+	if (!same_file || same_rank) {
+		w |= (uint64_t)('a' + CD_FILE(from)) << *sh;
+		*sh += 8;
+	}
+	if (same_file) {
+		w |= (uint64_t)('1' + CD_RANK(from)) << *sh;
+		*sh += 8;
+	}
+	return w;
+}
+
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
@@ -102,7 +163,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
-	int ksq, d, sh = 0;
+	int ksq, sh = 0;
 	size_t n = len, i;
 	uint64_t w = 0;
 
@@ -110,8 +171,11 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		n--;
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
-	if (t[0] == 'O')
-		return cd__castle_fast(b, check, t, n, m, san, san_len);
+	if (t[0] == 'O') {
+		*m = cd__castle_fast(b, check, t, n, san);
+		*san_len = n;
+		return *m != CD_MOVE_NONE;
+	}
 	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
 	    t[n - 1] > '8')
 		return 0;
@@ -164,21 +228,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 			return 0;
 		cand = reach(type, to, occ) & b->by_type[type] & own;
 	}
-	if (check && type != CD_KING) {
-		/* in check: capture the checker or block it */
-		cd_bitboard checkers;
-
-		/* (with no loop over their sliders: a king gives no
-		 * check) */
-		checkers = attackers_of(b, ksq, them, occ) &
-		    ~b->by_type[CD_KING];
-		if (checkers == 0 || (checkers & (checkers - 1)))
-			return 0;
-		d = cd__dir[ksq][cd__lsb(checkers)];
-		if (!(tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
-		    d) : 0) | checkers)))
-			return 0;
-	}
+	if (check && type != CD_KING && !answers_check(b, ksq, them, tobb))
+		return 0;
 	/* legal ones: a piece off the king's lines is free; one on them
 	 * is pinned when an enemy slider sees the king once it has moved
 	 * (a move along the line keeps it covered, and in check no such
@@ -187,12 +238,7 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 		legal = cand && !attacked(b, to, them, (occ ^ cand) &
 		    ~tobb) ? cand : 0;
 	} else if (cand & (cand - 1)) {
-		legal = 0;
-		while (cand) {
-			from = cd__pop_lsb(&cand);
-			if (!exposes(b, ksq, from, to, them))
-				legal |= CD_BB(from);
-		}
+		legal = unpinned(b, ksq, cand, to, them);
 	} else {
 		legal = cand && !exposes(b, ksq, cd__lsb(cand), to,
 		    them) ? cand : 0;
@@ -222,24 +268,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 
 		w = (uint8_t)cd__piece_letters[type];
 		sh = 8;
-		if (others) {
-			bool same_file = false, same_rank = false;
-
-			while (others) {
-				int o = cd__pop_lsb(&others);
-
-				same_file |= CD_FILE(o) == CD_FILE(from);
-				same_rank |= CD_RANK(o) == CD_RANK(from);
-			}
-			if (!same_file || same_rank) {
-				w |= (uint64_t)('a' + CD_FILE(from)) << sh;
-				sh += 8;
-			}
-			if (same_file) {
-				w |= (uint64_t)('1' + CD_RANK(from)) << sh;
-				sh += 8;
-			}
-		}
+		if (others)
+			w = disambiguate(w, &sh, from, others);
 		/* the capture's 'x', with no branch */
 		w |= ((uint64_t)'x' << sh) & x;
 		sh += 8 & (int)x;

@@ -317,6 +317,54 @@ san_bare(const cd_board *b, cd_move m, char *buf)
 	return (size_t)(p - buf);
 }
 
+/* A variation's first move, node idx (just added): the next variation
+ * of var_of, after the last one its owner line has seen, with the notes
+ * and NAGs that came before it; CD_ERR_ARG (the node taken back) in a
+ * line that can hold no move.  Out of add_move's line, which seldom
+ * comes here. */
+static __attribute__((noinline, cold)) cd_status
+variation_first(cd_game *g, uint32_t idx)
+{
+	struct cd__game_priv *p = g->priv;
+	struct cd__line *l = &p->line;
+	cd_game_node *nd = &g->nodes[idx];
+	uint32_t *tail = &p->stack[l->owner].vtail;
+
+	if (l->anchorless) {
+		g->nnodes--;
+		return CD_ERR_ARG;
+	}
+	if (*tail == 0)
+		g->nodes[l->var_of].var = idx;
+	else
+		g->nodes[*tail].var_next = idx;
+	*tail = idx;
+	nd->before = l->pending;
+	l->pending = 0;
+	if (l->pending_nags != 0) {
+		nd->nags = l->pending_nags;
+		nd->flags = CD_NODE_NAGS_BEFORE;
+		l->pending_nags = 0;
+	}
+	return CD_OK;
+}
+
+/* The check or mate mark of node nd, whose move gives check (b the
+ * position after it), put after its n bytes of SAN; the new length. */
+static __attribute__((noinline)) size_t
+check_mark(const cd_board *b, cd_game_node *nd, size_t n)
+{
+	if (cd__can_answer_check(b)) {
+		nd->flags |= CD_NODE_CHECK;
+		nd->san[n++] = '+';
+	} else {
+		nd->flags |= CD_NODE_MATE;
+		nd->san[n++] = '#';
+	}
+	nd->san[n] = '\0';
+	return n;
+}
+
 /* cd__game_add_move_san, inline in it and in cd__game_add_san_fast (the
  * parser's path for nearly every move). */
 static inline __attribute__((always_inline)) cd_status
@@ -344,27 +392,8 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 		g->nodes[l->cur].next = idx;
 	} else if (p->depth == 0) {
 		g->nodes[0].next = idx;
-	} else {
-		/* a variation's first move: the next variation of var_of,
-		 * after the last one its owner line has seen */
-		uint32_t *tail = &p->stack[l->owner].vtail;
-
-		if (l->anchorless) {
-			g->nnodes--;
-			return CD_ERR_ARG;
-		}
-		if (*tail == 0)
-			g->nodes[l->var_of].var = idx;
-		else
-			g->nodes[*tail].var_next = idx;
-		*tail = idx;
-		nd->before = l->pending;
-		l->pending = 0;
-		if (l->pending_nags != 0) {
-			nd->nags = l->pending_nags;
-			nd->flags = CD_NODE_NAGS_BEFORE;
-			l->pending_nags = 0;
-		}
+	} else if (variation_first(g, idx) != CD_OK) {
+		return CD_ERR_ARG;
 	}
 	if (san != NULL) {
 		/* san has CD_SAN_MAX bytes (the parser's buffer), of which
@@ -388,16 +417,8 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 		cd_board_make(&l->board, m);
 		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
 	}
-	if (l->check) {
-		if (cd__can_answer_check(&l->board)) {
-			nd->flags |= CD_NODE_CHECK;
-			nd->san[n++] = '+';
-		} else {
-			nd->flags |= CD_NODE_MATE;
-			nd->san[n++] = '#';
-		}
-		nd->san[n] = '\0';
-	}
+	if (l->check)
+		n = check_mark(&l->board, nd, n);
 	nd->san_len = (uint8_t)n;
 	l->cur = idx;
 	l->vtail = 0;
