@@ -1110,6 +1110,119 @@ START_TEST(test_tags_quick)
 }
 END_TEST
 
+/*
+ * The usual tag lines' loop (frame_tags.c, tag_run), which finds a
+ * name's end and a value's in sixteen or thirty-two bytes at once: a
+ * tag line [N... "v..."] of each name length (1 to 15) and value length
+ * (0 to 34), with one byte of a set put at each place of its name, its
+ * separator, its value and its close, and enough movetext after it for
+ * the loop: the reader's tag must be the lexer's, or none where the
+ * lexer reads none; and the game parsed from it must be the one parsed
+ * from a copy whose tag is the caller's (which the parser checks: a tag
+ * the loop read is copied into the game unchecked, tags.c tags_block,
+ * and a byte it should not have taken, a tab, stays in the game).
+ */
+START_TEST(test_tag_line_bytes)
+{
+	static const unsigned char bytes[] = { 'a', '_', ' ', '"', '[', ']',
+	    '\\', '\t', '\r', 0x01, 0x1f, 0x7f, 0x80, 0xc3, '{', '%' };
+	static const char after[] = "\n\n1. e4 { a comment long enough "
+	    "that the reader's tag loop reads the line before } *\n";
+	size_t nl = (size_t)_i + 1, vl, j, b, read_n = 0;
+	cd_game *ga = cd_game_new(), *gb = cd_game_new();
+	cd_pgn_raw_game copy;
+	cd_pgn_tag mine;
+	cd_status st;
+
+	ck_assert_ptr_nonnull(ga);
+	ck_assert_ptr_nonnull(gb);
+
+	for (vl = 0; vl < 35; vl++)
+		for (j = 0; j < nl + vl + 4; j++)
+			for (b = 0; b < sizeof(bytes); b++) {
+				char in[256], val[128];
+				size_t n = 0;
+				cd_pgn_reader *r;
+				cd_pgn_raw_game g;
+				cd_pgn_lexer lx;
+				cd_pgn_token t;
+				bool read;
+
+				in[n++] = '[';
+				memset(in + n, 'N', nl);
+				n += nl;
+				in[n++] = ' ';
+				in[n++] = '"';
+				memset(in + n, 'v', vl);
+				n += vl;
+				in[n++] = '"';
+				in[n++] = ']';
+				in[1 + j] = (char)bytes[b];
+				memcpy(in + n, after, sizeof(after) - 1);
+				n += sizeof(after) - 1;
+
+				cd_pgn_lex_init(&lx, in, n, 1, 1);
+				read = cd_pgn_lex_next(&lx, &t) ==
+				    CD_PGN_TOK_TAG;
+				r = cd_pgn_reader_new_mem(in, n);
+				ck_assert_ptr_nonnull(r);
+				/* (a binary byte where a name starts: no
+				 * game, the input is not text) */
+				if (cd_pgn_reader_next(r, &g) != CD_OK) {
+					ck_assert_msg(!read, "%.*s", (int)n,
+					    in);
+					cd_pgn_reader_free(r);
+					continue;
+				}
+				if (!read) {
+					ck_assert_msg(g.ntags == 0, "%.*s",
+					    (int)n, in);
+					cd_pgn_reader_free(r);
+					continue;
+				}
+				read_n++;
+				ck_assert_msg(g.ntags == 1 && g.text == in,
+				    "%.*s", (int)n, in);
+				ck_assert_uint_eq(g.tags[0].name_len, t.len);
+				ck_assert_mem_eq(g.tags[0].name, t.text,
+				    t.len);
+				ck_assert_msg(g.tags[0].value_len ==
+				    cd_pgn_tag_value(&t, val) &&
+				    memcmp(g.tags[0].value, val,
+				    g.tags[0].value_len) == 0, "%.*s", (int)n,
+				    in);
+				ck_assert_uint_eq(g.tags[0].line, t.line);
+				ck_assert_uint_eq(g.tags[0].col, t.col);
+				ck_assert_int_ne(cd_pgn_lex_next(&lx, &t),
+				    CD_PGN_TOK_END);
+				ck_assert_uint_eq(g.movetext,
+				    (size_t)(t.raw - in));
+				copy = g;
+				mine = g.tags[0];
+				copy.tags = &mine;
+				st = cd_pgn_parse(ga, &g, NULL, NULL);
+				ck_assert_int_eq(cd_pgn_parse(gb, &copy, NULL,
+				    NULL), st);
+				if (st == CD_OK) {
+					const char *va, *vb;
+					size_t la, lb;
+
+					va = cd_game_tag_value(ga, mine.name,
+					    &la);
+					vb = cd_game_tag_value(gb, mine.name,
+					    &lb);
+					ck_assert_msg(va != NULL && vb != NULL &&
+					    la == lb && memcmp(va, vb, la) == 0,
+					    "%.*s", (int)n, in);
+				}
+				cd_pgn_reader_free(r);
+			}
+	ck_assert_uint_gt(read_n, 0);
+	cd_game_free(ga);
+	cd_game_free(gb);
+}
+END_TEST
+
 /* The line and column of byte at of in (from 1). */
 static void
 place_at(const char *in, size_t at, unsigned long *line, unsigned long *col)
@@ -1940,6 +2053,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tag_positions_lines);
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tags_quick);
+	tcase_add_loop_test(tc, test_tag_line_bytes, 0, 15);
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_control_bytes);

@@ -142,12 +142,16 @@ cmp -s "$T/out" "$E/export-decisions.pgn" ||
     { fail "export decisions: output differs"; diff "$E/export-decisions.pgn" "$T/out" >&2; }
 cmp -s "$T/err" "$E/export-decisions.err" ||
     { fail "export decisions: warnings differ"; diff "$E/export-decisions.err" "$T/err" >&2; }
-# the castling and end-of-input warnings are told without -v too
-(cd "$F" && "$P" export-decisions.pgn) >/dev/null 2>"$T/err" ||
-    fail "export decisions without -v: exit status"
-[ "$(grep -c ': warning: game [67]: ' "$T/err")" -eq 3 ] &&
-    [ "$(wc -l <"$T/err")" -eq 3 ] ||
-    { fail "export decisions without -v: warnings"; cat "$T/err" >&2; }
+# the castling and end-of-input warnings are told without -v too, and
+# by one thread (its reader's notes on each game, cli_pgn_notes)
+for j in "" "-j 1"; do
+	# shellcheck disable=SC2086
+	(cd "$F" && "$P" $j export-decisions.pgn) >/dev/null 2>"$T/err" ||
+	    fail "export decisions without -v $j: exit status"
+	[ "$(grep -c ': warning: game [67]: ' "$T/err")" -eq 3 ] &&
+	    [ "$(wc -l <"$T/err")" -eq 3 ] ||
+	    { fail "export decisions without -v $j: warnings"; cat "$T/err" >&2; }
+done
 # a fixed point, and the same tree grouped three ways gives one text
 "$P" "$E/export-decisions.pgn" >"$T/out2" 2>/dev/null
 cmp -s "$T/out2" "$E/export-decisions.pgn" || fail "export decisions: not a fixed point"

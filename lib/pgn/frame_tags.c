@@ -188,6 +188,55 @@ value_stop16(const char *p)
 #endif
 }
 
+#ifdef CD_AVX2
+/* The bytes name_value32 looks for, each in every byte of a vector. */
+struct tagbytes32 {
+	__m256i quote, del, space, open, close, backslash;
+};
+
+/* Fill *k, for a loop that keeps it in registers (the compiler would
+ * make each vector again at each use, in the loop). */
+__attribute__((target("avx2"))) static inline void
+tagbytes32_init(struct tagbytes32 *k)
+{
+	__m256i quote = _mm256_set1_epi8('"'), del = _mm256_set1_epi8(0x7f);
+	__m256i space = _mm256_set1_epi8(' '), open = _mm256_set1_epi8('[');
+	__m256i close = _mm256_set1_epi8(']');
+	__m256i backslash = _mm256_set1_epi8('\\');
+
+	__asm__("" : "+x"(quote), "+x"(del), "+x"(space), "+x"(open),
+	    "+x"(close), "+x"(backslash));
+	*k = (struct tagbytes32){ quote, del, space, open, close, backslash };
+}
+
+/*
+ * name_end16 and value_stop16 from one load of the thirty-two bytes at
+ * n (a tag's name): the name's length (16 for no end in its first
+ * sixteen bytes); in *vm a bit for each of the 32 bytes that stops a
+ * value (`"`, a control byte, DEL, `\`), from which the value's
+ * length follows where the value stops in them.
+ */
+__attribute__((target("avx2"))) static inline unsigned
+name_value32(const char *n, const struct tagbytes32 *k, uint32_t *vm)
+{
+	__m256i v = _mm256_loadu_si256((const void *)n);
+	__m256i both = _mm256_or_si256(_mm256_cmpeq_epi8(v, k->quote),
+	    _mm256_cmpeq_epi8(v, k->del));
+	/* 0x20 and below; below is the space left out */
+	__m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k->space), v);
+	__m256i name = _mm256_or_si256(_mm256_or_si256(both, low),
+	    _mm256_or_si256(_mm256_cmpeq_epi8(v, k->open),
+	    _mm256_cmpeq_epi8(v, k->close)));
+	__m256i value = _mm256_or_si256(_mm256_or_si256(both,
+	    _mm256_andnot_si256(_mm256_cmpeq_epi8(v, k->space), low)),
+	    _mm256_cmpeq_epi8(v, k->backslash));
+
+	*vm = (uint32_t)_mm256_movemask_epi8(value);
+	return (unsigned)__builtin_ctz(
+	    (unsigned)_mm256_movemask_epi8(name) | 0x10000U);
+}
+#endif
+
 /* Whether the two bytes at p are a and b. */
 static inline bool
 two(const char *p, char a, char b)
@@ -210,10 +259,10 @@ two(const char *p, char a, char b)
  * *last_end, and in *end_lines and *end_line the line ends before it
  * and the start of its line.
  */
-static __attribute__((noinline)) const char *
-tag_run(cd_pgn_reader *r, const char *p, const char *e,
+static inline __attribute__((always_inline)) const char *
+tag_lines(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
-    unsigned long *end_lines, const char **end_line)
+    unsigned long *end_lines, const char **end_line, bool avx2)
 {
 	cd_pgn_tag *tags, *tg;
 	char *arena;
@@ -221,6 +270,12 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	unsigned long ln = r->line + *lines, end_ln = 0;
 	const char *n, *v, *at = NULL, *end = NULL;
 	size_t nl, vl, k;
+#ifdef CD_AVX2
+	struct tagbytes32 k32;
+
+	if (avx2)
+		tagbytes32_init(&k32);
+#endif
 
 	/* room for the usual section at once, the first time too (out of
 	 * memory, the loop reads what there is room for, and the general
@@ -241,14 +296,33 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	 * and what follows them up to the next line's name; 176 with a
 	 * value of up to 127) */
 	while (e - p >= 48 && nrt < tagcap) {
+		/* (a byte that may be in a name is one that does not end
+		 * it, K_TAGNAME: a length of 0 is no name) */
 		n = p + 1;
-		if (!(CD__CLS(*n) & K_TAGNAME))
-			break;
-		nl = name_end16(n);
-		if (nl == 16 || !two(n + nl, ' ', '"'))
-			break;
-		v = n + nl + 2;
-		vl = value_stop16(v);
+#ifdef CD_AVX2
+		if (avx2) {
+			/* (the mask shifted to the value holds its first
+			 * 30 - nl bytes: a stop in its first sixteen is
+			 * the one value_stop16 finds; with none there,
+			 * value_stop16 reads them) */
+			uint32_t vm;
+
+			nl = name_value32(n, &k32, &vm);
+			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
+				break;
+			v = n + nl + 2;
+			vm = (vm >> (nl + 2)) & 0xffff;
+			vl = vm != 0 ? (size_t)__builtin_ctz(vm) :
+			    value_stop16(v);
+		} else
+#endif
+		{
+			nl = name_end16(n);
+			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
+				break;
+			v = n + nl + 2;
+			vl = value_stop16(v);
+		}
 		if (vl == 16) {
 			/* a longer value (a URL, a FEN): up to 127
 			 * bytes, sixteen at a time */
@@ -302,6 +376,44 @@ tag_run(cd_pgn_reader *r, const char *p, const char *e,
 	}
 	*lines = ln - r->line;
 	return p;
+}
+
+static __attribute__((noinline)) const char *
+tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+	return tag_lines(r, p, e, lines, after, last_end, end_lines,
+	    end_line, false);
+}
+
+#ifdef CD_AVX2
+/* tag_lines() with a tag's name and value found by one load of AVX2
+ * (name_value32). */
+__attribute__((target("avx2"), flatten, noinline)) static const char *
+tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+	return tag_lines(r, p, e, lines, after, last_end, end_lines,
+	    end_line, true);
+}
+#endif
+
+/* The usual tag lines from p (tag_lines), by AVX2 where the processor
+ * has it. */
+static inline const char *
+tag_run(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+#ifdef CD_AVX2
+	if (cd__have_avx2)
+		return tag_run_avx2(r, p, e, lines, after, last_end,
+		    end_lines, end_line);
+#endif
+	return tag_run_sse2(r, p, e, lines, after, last_end, end_lines,
+	    end_line);
 }
 
 /* Where the framer stands in a tag section. */

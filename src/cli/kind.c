@@ -179,14 +179,16 @@ cli_pgn_skipped_end(const char *file, const cd_pgn_raw_game *raw)
 		    (unsigned long long)raw->skipped_bytes);
 }
 
+/* The last game read, for cli_pgn_end_note: open (no termination
+ * marker, no unclosed comment), and its file, number and place. */
+static const char *last_file;
+static unsigned long long last_number;
+static unsigned long last_line, last_col;
+static int last_open;
+
 void
 cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 {
-	static const char *last_file;
-	static unsigned long long last_number;
-	static unsigned long last_line, last_col;
-	static int last_open;
-
 	if (st == CD_OK) {
 		/* (an unclosed comment is rejected with its own message;
 		 * the rest is read only of an open game) */
@@ -210,6 +212,15 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 void
 cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 {
+	/* most games: nothing skipped before them, not a first game
+	 * without tags (cli_pgn_skipped), a termination marker
+	 * (cli_pgn_end_note) */
+	if (st == CD_OK && raw->skipped_bytes == 0 &&
+	    !(raw->flags & (CD_PGN_RAW_SKIPPED_BINARY |
+	    CD_PGN_RAW_NO_RESULT)) && (raw->number != 1 || raw->ntags != 0)) {
+		last_open = 0;
+		return;
+	}
 	if (st == CD_OK)
 		cli_pgn_skipped(file, raw);
 	else
