@@ -7,7 +7,9 @@
 # test_plain_comment_random, test_comment_scan), not only the AVX2
 # code; and check_fen with CHESSDATA_NO_AVX2=1 and with
 # CHESSDATA_NO_SSSE3=1, for the FEN writer's SSSE3 and plain code
-# (test_placement_random).  Skipped without Check.
+# (test_placement_random); and check_frame's comments with
+# CHESSDATA_NO_AVX2=1 (the wide scan's SSE2 code, one comment at a
+# time: test_comment_masks).  Skipped without Check.
 set -u
 NAME=check-sse2
 . "${top_srcdir:?}/tests/testlib.sh"
@@ -23,4 +25,6 @@ CHESSDATA_NO_AVX2=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
     fail "check_fen (write) with CHESSDATA_NO_AVX2=1"
 CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
     fail "check_fen (write) with CHESSDATA_NO_SSSE3=1"
+CHESSDATA_NO_AVX2=1 CK_RUN_CASE=masks "$top_builddir/tests/check_frame" ||
+    fail "check_frame (masks) with CHESSDATA_NO_AVX2=1"
 finish

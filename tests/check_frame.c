@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check_frame.c: the framer's note of binary bytes.  The reader marks
+ * check_frame.c: the framer's note of binary bytes, and its comments
+ * found in the masks.
+ *
+ * Binary bytes.  The reader marks
  * a game CD_PGN_RAW_NUL exactly when its bytes hold a NUL or another
  * byte that text does not hold (cd_pgn_raw_check's rule), and the
  * framer saw most of a game's bytes on its way (the usual tag lines,
@@ -16,6 +19,7 @@
 
 #include <check.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "chessdata.h"
@@ -101,15 +105,124 @@ START_TEST(test_binary_bytes)
 }
 END_TEST
 
+/*
+ * The comments in the masks (frame.c: wide_next): the wide scan frames
+ * as the narrow one (CHESSDATA_NARROW_FRAME), each game at the same
+ * place with the same flags, marker and lines, where the movetext is
+ * made of pieces that stop the masks' reading: a `{` inside a comment,
+ * a `}` outside one, comments over lines and over blocks, braces in
+ * strings and `;` comments (read by the scan, not by the masks), and
+ * markers inside and after them; the games moved over 64 places, the
+ * pieces drawn in several orders.
+ */
+static const char *const pieces[] = {
+	"1. e4 ", "e5 ", "O-O ", "{[%clk 0:02:59]} ", "{c}", "{} ", "{{}} ",
+	"{ a 1-0 b } ", "{ x { y 0-1 } ", "} ", "}} 2. ", "{a}{b}{c}{d}{e} ",
+	"{ over\ntwo 1-0 lines } ", "\"a { 1-0\" ", "\"b } c\" ",
+	"; d { 1-0\n", "(2. d4 {v} 1-0) ", "\n", "{ e\n} ",
+	"{ a comment that runs over more than one block of sixty-four "
+	"bytes 1-0 } ", "{1-0}{0-1}{*} ", "{ f } } 1/2-1/2 ", "{ g 1-0\n\n"
+	"[Event \"inside\"]\n} ", "% h { 1-0\n", "{ i ; 1-0 } ",
+};
+
+/* The games of draw d, their first tag values of pad bytes, into in
+ * (of cap bytes): their length. */
+static size_t
+brace_games(char *in, size_t cap, size_t pad, unsigned d)
+{
+	unsigned long x = 12345 + 7919UL * d;
+	size_t n = 0, k, len;
+	unsigned g, i, np;
+
+	for (g = 0; g < 6; g++) {
+		k = (size_t)snprintf(in + n, cap - n, "[Event \"%*s\"]\n"
+		    "[Result \"*\"]\n\n", (int)pad, "");
+		n += k;
+		x = x * 1103515245 + 12345;
+		np = 1 + (unsigned)(x >> 16) % 24;
+		for (i = 0; i < np; i++) {
+			const char *pc;
+
+			x = x * 1103515245 + 12345;
+			pc = pieces[(x >> 16) % (sizeof(pieces) /
+			    sizeof(pieces[0]))];
+			len = strlen(pc);
+			ck_assert_uint_lt(n + len, cap);
+			memcpy(in + n, pc, len);
+			n += len;
+		}
+		len = g % 2 == 0 ? 6 : 5;
+		memcpy(in + n, g % 2 == 0 ? " 1-0\n\n" : " *\n\n", len);
+		n += len;
+	}
+	return n;
+}
+
+/* The games of in read, with the narrow scan or not, into g (at most
+ * max): how many. */
+static size_t
+read_all(const char *in, size_t n, bool narrow, cd_pgn_raw_game *g,
+    size_t max)
+{
+	cd_pgn_reader *r;
+	size_t k = 0;
+
+	if (narrow)
+		setenv("CHESSDATA_NARROW_FRAME", "1", 1);
+	else
+		unsetenv("CHESSDATA_NARROW_FRAME");
+	r = cd_pgn_reader_new_mem(in, n);
+	unsetenv("CHESSDATA_NARROW_FRAME");
+	ck_assert_ptr_nonnull(r);
+	while (k < max && cd_pgn_reader_next(r, &g[k]) == CD_OK)
+		k++;
+	cd_pgn_reader_free(r);
+	return k;
+}
+
+START_TEST(test_comment_masks)
+{
+	static char in[8192];
+	cd_pgn_raw_game a[64], b[64];
+	size_t pad = (size_t)_i, n, na, nb, k;
+	unsigned d;
+
+	for (d = 0; d < 40; d++) {
+		n = brace_games(in, sizeof(in), pad, d);
+		na = read_all(in, n, false, a, 64);
+		nb = read_all(in, n, true, b, 64);
+		ck_assert_msg(na == nb, "pad %zu, draw %u: %zu games, narrow "
+		    "%zu", pad, d, na, nb);
+		for (k = 0; k < na; k++)
+			ck_assert_msg(a[k].text == b[k].text &&
+			    a[k].len == b[k].len &&
+			    a[k].movetext == b[k].movetext &&
+			    a[k].movetext_end == b[k].movetext_end &&
+			    a[k].result == b[k].result &&
+			    a[k].flags == b[k].flags &&
+			    a[k].line == b[k].line &&
+			    a[k].movetext_line == b[k].movetext_line &&
+			    a[k].skipped_bytes == b[k].skipped_bytes,
+			    "pad %zu, draw %u, game %zu (at %zu): not as "
+			    "narrow (at %zu, %zu bytes against %zu)", pad, d,
+			    k, (size_t)(a[k].text - in),
+			    (size_t)(b[k].text - in), a[k].len, b[k].len);
+	}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
 	Suite *s = suite_create("frame");
-	TCase *tc = tcase_create("core");
+	TCase *tc = tcase_create("core"), *tm = tcase_create("masks");
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_binary_bytes, 0, 64);
 	suite_add_tcase(s, tc);
+	tcase_set_timeout(tm, 60);
+	tcase_add_loop_test(tm, test_comment_masks, 0, 64);
+	suite_add_tcase(s, tm);
 	return s;
 }
 

@@ -12,7 +12,7 @@
 #include "common/cpu.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-int cd__have_ssse3, cd__have_avx2;
+int cd__have_ssse3, cd__have_avx2, cd__have_clmul_bmi;
 
 static void cpu_init(void) __attribute__((constructor));
 
@@ -32,5 +32,7 @@ cpu_init(void)
 	    allowed("CHESSDATA_NO_SSSE3");
 	cd__have_avx2 = __builtin_cpu_supports("avx2") &&
 	    allowed("CHESSDATA_NO_AVX2");
+	cd__have_clmul_bmi = __builtin_cpu_supports("pclmul") &&
+	    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
 }
 #endif

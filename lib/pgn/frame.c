@@ -380,21 +380,29 @@ skip_plain(const char *p, const char *e, bool vec)
 
 /*
  * The wide scan of movetext, as simdjson finds JSON's structure: the
- * bytes of sixty-four at once that are in K_STOP, and those that end a
- * comment on its line (`}` and the line end), as two bit masks, so that
- * the scan goes from one stop byte to the next, and over a comment that
- * ends on its line, with a shift and a count of trailing zeros, no load
- * and no call.  A block is loaded where the scan reaches the end of the
- * one before (or jumps past it); fewer than 64 bytes before the end of
- * the buffer are scanned as skip_plain does.  One call (wide_next) in
+ * bytes of sixty-four at once that are in K_STOP, the braces and the
+ * line ends (with SSE2: the `}` and line ends), as bit masks, so that
+ * the scan goes from one stop byte to the next outside the comments
+ * that end on their line (found by a prefix XOR of the braces with
+ * AVX2, wide_next_masks; one at a time with SSE2) with a few bit
+ * operations and a count of trailing zeros, no load and no call.  A
+ * block is loaded where the scan reaches the end of the one before (or
+ * jumps past it); fewer than 64 bytes before the end of the buffer are
+ * scanned as skip_plain does.  One call (wide_next) in
  * cd__frame_movetext: a scan of other rules (cd_pgn_reader's narrow,
  * or a mode of its own) does without it and frames the same games, the
  * comments by cd__frame_comment_end.
  */
 struct wide {
 	uintptr_t b;		/* the block's first byte (0: none yet) */
-	uint64_t stop;		/* its bytes in K_STOP */
-	uint64_t close;		/* its `}` and line ends */
+	uint64_t stop;		/* its bytes in K_STOP (`{` too, not `}`) */
+	uint64_t close;		/* its `}` and line ends (SSE2) */
+	uint64_t brace;		/* its `{` and `}` (AVX2) */
+	uint64_t nl;		/* its line ends (AVX2) */
+	/* The last pass of wide_next_masks over the block: the bytes
+	 * inside comments, and the bytes before the first that it could
+	 * not read (bad; lim 0: none read). */
+	uint64_t in, lim;
 	/* The bytes from the game's start up to seen hold no binary byte
 	 * (cd__binary_byte): the blocks with AVX2 say so as they are
 	 * loaded, and what the scan jumped over is searched then; seen
@@ -445,25 +453,25 @@ wide_load_sse2(struct wide *w, const char *b)
  * nibbles (vpshufb): each class is a rectangle of high by low nibble,
  * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
  * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
- * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `}` (0x7 by 0xd);
- * and the binary bytes of cd__binary_byte, 32 (0x0 by 0x0-0x8,
- * 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf), 128 (0x7 by 0xf).  A byte's
- * bits are the high table's for its high nibble and the low table's
- * for its low one: the stop bytes have one of 1 to 8 (stop16), the
- * comment ends 1 or 16 (close16).  The 64 seen (struct wide) as they
- * are.
+ * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `{` and `}` (0x7 by
+ * 0xb, 0xd); and the binary bytes of cd__binary_byte, 32 (0x0 by
+ * 0x0-0x8, 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf), 128 (0x7 by 0xf).
+ * A byte's bits are the high table's for its high nibble and the low
+ * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
+ * the braces 16.  The 64 seen (struct wide) as they are.
  */
-__attribute__((target("avx2"))) static void
+__attribute__((target("avx2"))) static inline void
 wide_load_avx2(struct wide *w, const char *b)
 {
 	const __m256i lo = _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96,
-	    98, 66, 3, 4, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96,
-	    96, 98, 66, 3, 4, 64, 82, 96, (char)226);
+	    98, 66, 3, 20, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96,
+	    96, 98, 66, 3, 20, 64, 82, 96, (char)226);
 	const __m256i hi = _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0,
 	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0,
 	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0);
 	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
-	const __m256i stop = _mm256_set1_epi8(0x0f), close = _mm256_set1_epi8(0x11);
+	const __m256i stop = _mm256_set1_epi8(0x0f), brace = _mm256_set1_epi8(0x10);
+	const __m256i nl = _mm256_set1_epi8('\n');
 	const __m256i binary = _mm256_set1_epi8((char)0xe0);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
@@ -471,14 +479,19 @@ wide_load_avx2(struct wide *w, const char *b)
 	    _mm256_shuffle_epi8(lo, _mm256_and_si256((v), nib)), \
 	    _mm256_shuffle_epi8(hi, _mm256_and_si256( \
 	    _mm256_srli_epi16((v), 4), nib)))
-#define NONE(c, k) ((uint64_t)(uint32_t)_mm256_movemask_epi8( \
-	    _mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero)))
+#define MASK(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
+#define NONE(c, k) MASK(_mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero))
+#define ALL(c, k) MASK(_mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), (k)))
 	__m256i c0 = CLASSES(v0), c1 = CLASSES(v1);
 
 	w->stop = ~(NONE(c0, stop) | NONE(c1, stop) << 32);
-	w->close = ~(NONE(c0, close) | NONE(c1, close) << 32);
+	w->brace = ALL(c0, brace) | ALL(c1, brace) << 32;
+	w->nl = MASK(_mm256_cmpeq_epi8(v0, nl)) |
+	    MASK(_mm256_cmpeq_epi8(v1, nl)) << 32;
 #undef CLASSES
+#undef MASK
 #undef NONE
+#undef ALL
 	if (_mm256_testz_si256(_mm256_or_si256(c0, c1), binary) &&
 	    b == w->seen && !w->seen_stop)
 		w->seen += 64;
@@ -500,6 +513,7 @@ static inline void
 wide_load(struct wide *w, const char *b, int scan)
 {
 	w->b = (uintptr_t)b;
+	w->lim = 0;
 #ifdef CD_AVX2
 	if (scan == SCAN_AVX2) {
 		wide_load_avx2(w, b);
@@ -517,10 +531,10 @@ wide_load(struct wide *w, const char *b, int scan)
  * The first byte at or after p that is in K_STOP, or e, but for the
  * comments that end on their line (a `{`, then a `}` before any line
  * end), which are skipped as cd__frame_comment_end skips them; the
- * block moves on as needed.
+ * block moves on as needed.  One comment at a time: the SSE2 scan.
  */
 static inline const char *
-wide_next(struct wide *w, const char *p, const char *e, int scan)
+wide_next_each(struct wide *w, const char *p, const char *e, int scan)
 {
 	const char *b, *open;
 	uint64_t m, c;
@@ -560,6 +574,134 @@ wide_next(struct wide *w, const char *p, const char *e, int scan)
 			return open;	/* (on more than one line) */
 		m = w->stop & (~0ULL << i << 1);
 	}
+}
+
+#ifdef CD_AVX2
+/* Each bit of x xor the bits below it (a carry-less multiply by all
+ * ones): the bytes from an odd `{` or `}` of a block up to the next. */
+__attribute__((target("pclmul"))) static inline uint64_t
+prefix_xor(uint64_t x)
+{
+	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+	    _mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xff), 0));
+}
+
+/*
+ * The first byte at or after p that is in K_STOP, or e, but for the
+ * comments that end on their line (a `{`, then a `}` before any line
+ * end), which are skipped as cd__frame_comment_end skips them; the
+ * block moves on as needed.
+ *
+ * The comments are found in the masks, as simdjson finds its strings:
+ * from p on, where the `{` and `}` alternate, a `{` first, and no line
+ * end stands between a `{` and its `}`, the prefix XOR of the braces
+ * (in) marks the bytes inside comments (from a `{` up to its `}`),
+ * which the stops then leave out.  That holds up to the first byte
+ * where it fails (bad): a `}` outside comments (read on past it), a
+ * `{` inside one (the comment goes on: carry), a line end inside one
+ * (it spans lines: the scan stops at its `{`, open).  A comment open
+ * at the end of a block goes on in the next (carry), over the blocks
+ * that hold no brace and no line end at once.  The next call in the
+ * block reads on in the same pass, when p is outside its comments
+ * and before its first bad byte (the bytes from there on read as
+ * they would from p).
+ */
+static inline const char *
+wide_next_masks(struct wide *w, const char *p, const char *e)
+{
+	const char *b, *ob = NULL;
+	uint64_t ge, x, in, bad, m, ox = 0, carry = 0;
+	unsigned k;
+
+	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
+		if (e - p < 64)
+			return skip_plain(p, e, true);
+		/* (from the bytes seen on, when they are near: the gap
+		 * is seen in the block) */
+		wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ?
+		    w->seen : p, SCAN_AVX2);
+		b = (const char *)w->b;
+		ge = ~0ULL << (p - b);
+	} else {
+		b = (const char *)w->b;
+		k = (unsigned)(p - b);
+		ge = ~0ULL << k;
+		if (k != 0 && ((w->lim & ~w->in) >> (k - 1) & 1) != 0) {
+			/* (the last pass holds) */
+			m = w->stop & ~w->in & w->lim & ge;
+			if (m != 0)
+				return b + __builtin_ctzll(m);
+			if ((int64_t)w->lim < 0) {
+				carry = (uint64_t)((int64_t)w->in >> 63);
+				ob = b;		/* (a `{` last) */
+				ox = w->brace;
+				goto next;
+			}
+		}
+	}
+	for (;;) {
+		/* (carry: all ones inside a comment at ge's first byte;
+		 * the last brace before here in the block at ob, ox) */
+		x = w->brace & ge;
+		if ((x | carry) == 0) {
+			/* (no comment from ge on) */
+			w->in = 0;
+			w->lim = ~0ULL;
+			m = w->stop & ge;
+			if (m != 0)
+				return b + __builtin_ctzll(m);
+			goto next;
+		}
+		in = prefix_xor(x) ^ carry;
+		bad = ((x & (w->stop ^ in)) | (w->nl & in)) & ge;
+		w->in = in;
+		w->lim = ~bad & (bad - 1);
+		m = w->stop & ~in & ge & w->lim;
+		if ((m | bad) != 0) {
+			if (m != 0)
+				return b + __builtin_ctzll(m);
+			k = (unsigned)__builtin_ctzll(bad);
+			if ((x &= (1ULL << k) - 1) != 0) {
+				ob = b;
+				ox = x;
+			}
+			if (((in << 1 | (carry & 1)) >> k & 1) == 0)
+				carry = 0;	/* (a `}` outside) */
+			else if (b[k] == '\n')
+				return ob + 63 - __builtin_clzll(ox);
+			else
+				carry = ~0ULL;	/* (a `{` inside) */
+			ge = ~0ULL << k << 1;
+			continue;
+		}
+		if (x != 0) {
+			ob = b;
+			ox = x;
+		}
+		carry = (uint64_t)((int64_t)in >> 63);
+next:
+		do {
+			if (e - (b + 64) < 64)
+				return carry != 0 ?
+				    ob + 63 - __builtin_clzll(ox) :
+				    skip_plain(b + 64, e, true);
+			wide_load(w, b += 64, SCAN_AVX2);
+		} while (carry != 0 && (w->brace | w->nl) == 0);
+		ge = ~0ULL;
+	}
+}
+#endif
+
+/* The next stop of the wide scan (wide_next_masks with AVX2,
+ * wide_next_each with SSE2). */
+static inline const char *
+wide_next(struct wide *w, const char *p, const char *e, int scan)
+{
+#ifdef CD_AVX2
+	if (scan == SCAN_AVX2)
+		return wide_next_masks(w, p, e);
+#endif
+	return wide_next_each(w, p, e, scan);
 }
 #endif
 
@@ -795,7 +937,7 @@ movetext(cd_pgn_reader *r, const char *s, const char *m, const char *ls,
 	int counted = 1;
 	struct lines ln;
 
-	struct wide wd = { 0, 0, 0, s + r->g_clean, false };
+	struct wide wd = { 0, 0, 0, 0, 0, 0, 0, s + r->g_clean, false };
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
@@ -915,8 +1057,9 @@ marker:
 
 #ifdef CD_AVX2
 /* movetext() with the masks by AVX2, its constants kept in registers
- * over the blocks. */
-__attribute__((target("avx2"), flatten)) static int
+ * over the blocks, the prefix XOR by PCLMULQDQ and the bit operations
+ * by BMI (cd__have_clmul_bmi). */
+__attribute__((target("avx2,pclmul,bmi,bmi2"), flatten)) static int
 movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
 {
@@ -934,7 +1077,7 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
 
 #ifdef CD_AVX2
-	if (wide && cd__have_avx2)
+	if (wide && cd__have_avx2 && cd__have_clmul_bmi)
 		return movetext_avx2(r, s, m, ls, blank);
 #endif
 #ifndef __SSE2__
