@@ -1237,6 +1237,80 @@ START_TEST(test_stream_many_tags)
 END_TEST
 
 /*
+ * cd_pgn_raw_copied: a raw game copied elsewhere, its tags' block whole
+ * (as games.c copies a batch's games), is read as the reader's own; a
+ * copy whose tags are laid out otherwise (a value with a tab, of
+ * another length; a block with a gap; fewer tags) is read as any game
+ * is, not taken for the reader's plain tags: the tab made a space, the
+ * values where their tags point.
+ */
+START_TEST(test_raw_copied)
+{
+	static const char text[] = "[A \"x\"]\n[B \"yy\"]\n\n1. e4 "
+	    "{ a comment of more than sixty-four bytes, so the tag loop "
+	    "reads the tags } *\n";
+	static const char tab[] = "A\0a\tb\0B\0yy";
+	static const char gap[] = "A\0x\0\0B\0yy";
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
+	cd_pgn_raw_game raw, copy;
+	cd_pgn_tag tags[2];
+	char block[16];
+	size_t len, i, n;
+
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_uint_eq(raw.ntags, 2);
+	/* laid out alike */
+	n = (size_t)(raw.tags[1].value + raw.tags[1].value_len + 1 -
+	    raw.tags[0].name);
+	ck_assert_uint_eq(n, sizeof(gap) - 1);
+	memcpy(block, raw.tags[0].name, n);
+	for (i = 0; i < 2; i++) {
+		tags[i] = raw.tags[i];
+		tags[i].name = block + (raw.tags[i].name - raw.tags[0].name);
+		tags[i].value = block + (raw.tags[i].value - raw.tags[0].name);
+	}
+	copy = raw;
+	copy.tags = tags;
+	cd_pgn_raw_copied(&copy, &raw);
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	/* a value of three bytes with a tab, the block as long */
+	tags[0].value = tab + 2;
+	tags[0].value_len = 3;
+	tags[0].name = tab;
+	tags[1].name = tab + 6;
+	tags[1].value = tab + 8;
+	cd_pgn_raw_copied(&copy, &raw);
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	/* the lengths of the reader's, a gap after the first value */
+	tags[0].name = gap;
+	tags[0].value = gap + 2;
+	tags[0].value_len = 1;
+	tags[1].name = gap + 5;
+	tags[1].value = gap + 7;
+	cd_pgn_raw_copied(&copy, &raw);
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	/* fewer tags than the reader's */
+	copy.ntags = 1;
+	tags[0].name = tab;
+	tags[0].value = tab + 2;
+	tags[0].value_len = 3;
+	cd_pgn_raw_copied(&copy, &raw);
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 1);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
+/*
  * A raw game the reader gave, copied with its tags pointed at the
  * caller's own (a value with a tab, which the game keeps as a space):
  * the copy is not taken for the reader's plain tags, and the tab is
@@ -2651,6 +2725,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_stream);
 	tcase_add_test(tc, test_stream_many_tags);
 	tcase_add_test(tc, test_raw_copy_tags);
+	tcase_add_test(tc, test_raw_copied);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);

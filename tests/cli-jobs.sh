@@ -11,7 +11,7 @@
 # frames of 100 KB (also the plain input's games and messages), and,
 # when the corpus is there, on its OTB archive and every quirks file;
 # on an input whose batches give outputs of very different sizes (-j 2,
-# 4 and 8).  A pipe closed early at -j 4 ends the
+# 4 and 8), and on one whose games do not fit in a batch (-j 2, 3, 8).  A pipe closed early at -j 4 ends the
 # tool quietly by SIGPIPE.  Also: -j takes 1 to 256 and nothing else.
 set -u
 : "${top_srcdir:?}" "${top_builddir:?}" "${tooldir:?}"
@@ -145,6 +145,35 @@ same "pgn-regularize mixed" "$B/pgn-regularize" -v "$T/mixed.pgn"
 [ "$(grep -c . "$T/one.rej")" -gt 1000 ] &&
     [ "$(grep -c '^\[Event "long"' "$T/one.out")" -eq 168 ] ||
     fail "mixed: not all long games written, or too few rejected"
+JOBS=3
+
+# Games larger than the room a batch keeps for its games' bytes (128
+# KB: a comment of 150 KB) or for their tags (8,192: 9,000 tags), each
+# after games that half fill a batch: such a game waits for the next
+# batch, which takes it first.  Every game written, in order, at -j 2
+# to 8 as at -j 1.
+awk 'BEGIN {
+	c = "x"
+	while (length(c) < 150000)
+		c = c " " c
+	for (i = 0; i < 6; i++) {
+		for (k = 0; k < 150; k++)
+			printf "[Event \"small %d\"]\n\n1. e4 e5 *\n\n", k
+		printf "[Event \"comment %d\"]\n\n1. d4 {%s} *\n\n", i, c
+		for (k = 0; k < 150; k++)
+			printf "[Event \"small %d\"]\n\n1. c4 *\n\n", k
+		printf "[Event \"tags %d\"]\n", i
+		for (k = 0; k < 9000; k++)
+			printf "[T%d \"%d\"]\n", k, k
+		printf "\n1. Nf3 *\n\n"
+	}
+}' >"$T/large.pgn"
+JOBS="2 3 8"
+same "pgn-regularize large" "$B/pgn-regularize" "$T/large.pgn"
+[ "$(grep -c '^\[Event ' "$T/one.out")" -eq 1812 ] &&
+    [ "$(grep -c '^\[T8999 ' "$T/one.out")" -eq 6 ] &&
+    [ "$(grep -c '^1. d4 { x x' "$T/one.out")" -eq 6 ] ||
+    fail "large: not every game written"
 JOBS=3
 
 # a pipe closed early at -j 4: killed by SIGPIPE, no message; the

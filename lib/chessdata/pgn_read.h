@@ -281,6 +281,16 @@ CD_API void cd_pgn_reader_set_flags(cd_pgn_reader *r, unsigned flags);
  */
 CD_API cd_status cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err);
 
+/*
+ * After a raw game g was copied to c (its text and tags elsewhere, the
+ * tags' names and values copied whole as the one block the reader
+ * keeps them in): c is parsed as fast as g would be (the reader's note
+ * that g's tags are plain goes with it).  c's tags must be g's, each
+ * name and value as far from the first name as in g; else c is parsed
+ * as any game is.  For a tool that keeps games past the next read.
+ */
+CD_API void cd_pgn_raw_copied(cd_pgn_raw_game *c, const cd_pgn_raw_game *g);
+
 /* Bytes consumed so far (for progress lines). */
 CD_API uint64_t cd_pgn_reader_tell(const cd_pgn_reader *r);
 

@@ -551,6 +551,25 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	return st;
 }
 
+/*
+ * The reader's note (its tags plain, cd__raw_tags_note) carried to c,
+ * a copy of g, when c's tags are as many as g's and their block as
+ * long, from the first name to the end of the last value (the parser
+ * reads a plain block by the tags' lengths from its start; the bytes
+ * and the lengths are the caller's copy of g's).  Else the note is
+ * dropped, and c is parsed as any game is.
+ */
+void
+cd_pgn_raw_copied(cd_pgn_raw_game *c, const cd_pgn_raw_game *g)
+{
+	size_t n = g->ntags;
+
+	cd__raw_tags_note(c, cd__raw_tags_plain(g) && c->ntags == n &&
+	    c->tags[n - 1].value_len == g->tags[n - 1].value_len &&
+	    c->tags[n - 1].value - c->tags[0].name ==
+	    g->tags[n - 1].value - g->tags[0].name);
+}
+
 cd_status
 cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err)
 {

@@ -48,6 +48,11 @@
  * nothing next to the games. */
 #define BATCH_BYTES	((size_t)64 << 10)
 
+/* The room a batch takes for its games' bytes (and for BATCH_ROOM / 16
+ * tags): a batch is filled to BATCH_BYTES, and its last game runs over
+ * unless it would not fit in the room (it waits for the next batch). */
+#define BATCH_ROOM	(2 * BATCH_BYTES)
+
 /* Outputs of each thread: one being filled, the others waiting for
  * their turn (a thread goes on while an earlier batch is converted).
  * With two, a thread whose batch took as long as two of another's, or
@@ -78,7 +83,7 @@ struct cli_games cli_games;
 
 struct batch {
 	cd_buf text;	/* the games' bytes and tag strings */
-	cd_pgn_raw_game *games;	/* pointers as offsets until sealed */
+	cd_pgn_raw_game *games;	/* their text and tags in text, tags */
 	size_t ngames, games_cap;
 	cd_pgn_tag *tags;
 	size_t ntags, tags_cap;
@@ -138,6 +143,9 @@ static struct {
 	int done;		/* the input is read to its end */
 	cd_status st;		/* how: CD_EOF, or the error */
 	cd_pgn_raw_game end;	/* what the last call of the reader gave */
+	cd_pgn_raw_game next;	/* a game read that did not fit in its
+				 * batch: the next batch's first */
+	bool have_next;
 } pool = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.cv = PTHREAD_COND_INITIALIZER,
@@ -209,84 +217,80 @@ grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-/* Append n bytes and a NUL (the room is reserved); the offset of the
- * copy. */
-static inline size_t
-text_add(cd_buf *t, const char *s, size_t n)
+/* The tags' strings of a raw game: where they begin and their bytes
+ * (the reader keeps them one after the other in one block,
+ * chessdata/pgn_read.h). */
+static size_t
+tag_block(const cd_pgn_raw_game *raw, const char **s)
 {
-	size_t off = t->len;
+	const cd_pgn_tag *l;
 
-	memcpy(t->data + off, s, n);
-	t->data[off + n] = '\0';
-	t->len += n + 1;
-	return off;
+	*s = NULL;
+	if (raw->ntags == 0)
+		return 0;
+	l = &raw->tags[raw->ntags - 1];
+	*s = raw->tags[0].name;
+	return (size_t)(l->value + l->value_len + 1 - *s);
 }
 
 /*
- * Copy a game into the batch: its bytes, then its tags' names and
- * values, which the reader keeps one after the other in one block
- * (chessdata/pgn_read.h), in one copy.
+ * Whether a game fits in the batch's room without moving its bytes or
+ * tags (the games in it point to them); an empty batch makes room for
+ * any game (BATCH_ROOM bytes and tags at least, so that most batches
+ * never need more).
+ */
+static bool
+batch_fits(struct batch *b, const cd_pgn_raw_game *raw)
+{
+	const char *s;
+	size_t n = raw->len + 1 + tag_block(raw, &s);
+
+	if (b->ngames == 0) {
+		cli_buf_reserve(&b->text, n > BATCH_ROOM ? n : BATCH_ROOM);
+		b->tags = grow(b->tags, &b->tags_cap, raw->ntags >
+		    BATCH_ROOM / 16 ? raw->ntags : BATCH_ROOM / 16,
+		    sizeof(*b->tags));
+		return true;
+	}
+	return b->text.cap - b->text.len >= n &&
+	    b->tags_cap - b->ntags >= raw->ntags;
+}
+
+/*
+ * Copy a game into the batch, where batch_fits found room: its bytes,
+ * then its tags' names and values in one copy, laid out as the reader
+ * keeps them, so that the copy is parsed as fast as the reader's game
+ * (cd_pgn_raw_copied).
  */
 static void
 batch_add(struct batch *b, const cd_pgn_raw_game *raw)
 {
 	cd_pgn_raw_game *g;
-	const char *s = NULL;	/* the tags' strings */
-	size_t i, n = 0, off;
+	const char *s;
+	char *d = b->text.data + b->text.len;
+	size_t i, n = tag_block(raw, &s);
 
 	if (b->ngames == b->games_cap)
 		b->games = grow(b->games, &b->games_cap, b->ngames + 1,
 		    sizeof(*b->games));
-	if (b->ntags + raw->ntags > b->tags_cap)
-		b->tags = grow(b->tags, &b->tags_cap, b->ntags + raw->ntags,
-		    sizeof(*b->tags));
-	if (raw->ntags > 0) {
-		const cd_pgn_tag *l = &raw->tags[raw->ntags - 1];
-
-		s = raw->tags[0].name;
-		n = (size_t)(l->value + l->value_len + 1 - s);
-	}
-	cli_buf_reserve(&b->text, raw->len + 1 + n);
 	g = &b->games[b->ngames++];
 	*g = *raw;
-	g->text = (const char *)(uintptr_t)text_add(&b->text, raw->text,
-	    raw->len);
-	g->tags = (const cd_pgn_tag *)(uintptr_t)b->ntags;
-	if (n == 0)
-		return;
-	off = b->text.len;
-	memcpy(b->text.data + off, s, n);
-	b->text.len += n;
+	memcpy(d, raw->text, raw->len);
+	d[raw->len] = '\0';
+	g->text = d;
+	g->tags = b->tags + b->ntags;
+	d += raw->len + 1;
+	b->text.len += raw->len + 1 + n;
+	if (n > 0)
+		memcpy(d, s, n);
 	for (i = 0; i < raw->ntags; i++) {
 		cd_pgn_tag *t = &b->tags[b->ntags++];
 
 		*t = raw->tags[i];
-		t->name = (const char *)(uintptr_t)(off +
-		    (size_t)(t->name - s));
-		t->value = (const char *)(uintptr_t)(off +
-		    (size_t)(t->value - s));
+		t->name = d + (t->name - s);
+		t->value = d + (t->value - s);
 	}
-}
-
-/* Offsets to pointers, now that the arrays no longer move. */
-static void
-batch_seal(struct batch *b)
-{
-	const char *base = b->text.data;
-	size_t i;
-
-	/* (no text or no tag at all: nothing to offset from) */
-	for (i = 0; i < b->ngames; i++) {
-		if (base != NULL)
-			b->games[i].text = base + (uintptr_t)b->games[i].text;
-		if (b->tags != NULL)
-			b->games[i].tags = b->tags +
-			    (uintptr_t)b->games[i].tags;
-	}
-	for (i = 0; i < b->ntags; i++) {
-		b->tags[i].name = base + (uintptr_t)b->tags[i].name;
-		b->tags[i].value = base + (uintptr_t)b->tags[i].value;
-	}
+	cd_pgn_raw_copied(g, raw);
 }
 
 /* ---- parsing a batch and writing what it gave ---- */
@@ -492,6 +496,12 @@ batch_read(struct worker *w)
 	seq = (int64_t)pool.seq++;
 	b->file = pool.file;
 	b->first = (read = cli_games.read) + 1;
+	if (pool.have_next) {
+		pool.have_next = false;
+		read++;
+		(void)batch_fits(b, &pool.next);	/* (empty: it fits) */
+		batch_add(b, &pool.next);
+	}
 	while (b->text.len < BATCH_BYTES) {
 		if (cli_games.stop || (limit != 0 && read >= limit)) {
 			pool.done = 1;
@@ -506,6 +516,12 @@ batch_read(struct worker *w)
 			pool.end = raw;
 			break;
 		}
+		if (!batch_fits(b, &raw)) {
+			pool.next = raw;	/* (valid until the reader's
+						 * next call, by the next batch) */
+			pool.have_next = true;
+			break;
+		}
 		read++;
 		batch_add(b, &raw);
 	}
@@ -516,7 +532,6 @@ batch_read(struct worker *w)
 	cli_games.read = read;
 	b->bytes = pool.base + cd_pgn_reader_tell(pool.reader);
 	pthread_mutex_unlock(&pool.read_lock);
-	batch_seal(b);
 	return seq;
 }
 
@@ -780,6 +795,7 @@ pool_games(cd_pgn_reader *r, const char *name)
 	pool.reader = r;
 	pool.file = name;
 	pool.done = 0;
+	pool.have_next = false;
 	if (pool.nthreads == 0 && pool.njobs > 1) {
 		/* the first batch before any other thread: an input of one
 		 * batch (an empty one, a small file) starts none, and a
