@@ -1240,7 +1240,8 @@ END_TEST
  * cd_pgn_raw_copied: a raw game copied elsewhere, its tags' block whole
  * (as games.c copies a batch's games), is read as the reader's own; a
  * copy whose tags are laid out otherwise (a value with a tab, of
- * another length; a block with a gap; fewer tags) is read as any game
+ * another length; a block with a gap; a gap in a block as long as the
+ * reader's; fewer tags) is read as any game
  * is, not taken for the reader's plain tags: the tab made a space, the
  * values where their tags point.
  */
@@ -1251,6 +1252,7 @@ START_TEST(test_raw_copied)
 	    "reads the tags } *\n";
 	static const char tab[] = "A\0a\tb\0B\0yy";
 	static const char gap[] = "A\0x\0\0B\0yy";
+	static const char empty[] = "A\0\0\0B\0yy";
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
 	cd_pgn_raw_game raw, copy;
 	cd_pgn_tag tags[2];
@@ -1296,6 +1298,18 @@ START_TEST(test_raw_copied)
 	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
 	ck_assert_uint_eq(game->ntags, 2);
 	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	/* an empty first value, a gap after it: the block and the last
+	 * value as long as the reader's, the second name elsewhere */
+	tags[0].name = empty;
+	tags[0].value = empty + 2;
+	tags[0].value_len = 0;
+	tags[1].name = empty + 4;
+	tags[1].value = empty + 6;
+	cd_pgn_raw_copied(&copy, &raw);
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "");
 	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
 	/* fewer tags than the reader's */
 	copy.ntags = 1;

@@ -553,21 +553,27 @@ cd_pgn_reader_next(cd_pgn_reader *r, cd_pgn_raw_game *g)
 
 /*
  * The reader's note (its tags plain, cd__raw_tags_note) carried to c,
- * a copy of g, when c's tags are as many as g's and their block as
- * long, from the first name to the end of the last value (the parser
- * reads a plain block by the tags' lengths from its start; the bytes
- * and the lengths are the caller's copy of g's).  Else the note is
- * dropped, and c is parsed as any game is.
+ * a copy of g, when c's tags are as many as g's, each name and value
+ * as long and as far from the first name as in g (the parser reads a
+ * plain block by the tags' lengths from its start; the bytes are the
+ * caller's copy of g's).  Else the note is dropped, and c is parsed as
+ * any game is.
  */
 void
 cd_pgn_raw_copied(cd_pgn_raw_game *c, const cd_pgn_raw_game *g)
 {
-	size_t n = g->ntags;
+	const cd_pgn_tag *ct = c->tags, *gt = g->tags;
+	bool same = cd__raw_tags_plain(g) && c->ntags == g->ntags;
+	size_t i;
 
-	cd__raw_tags_note(c, cd__raw_tags_plain(g) && c->ntags == n &&
-	    c->tags[n - 1].value_len == g->tags[n - 1].value_len &&
-	    c->tags[n - 1].value - c->tags[0].name ==
-	    g->tags[n - 1].value - g->tags[0].name);
+	for (i = 0; same && i < g->ntags; i++)
+		same = ct[i].name_len == gt[i].name_len &&
+		    ct[i].value_len == gt[i].value_len &&
+		    (uintptr_t)ct[i].name - (uintptr_t)ct[0].name ==
+		    (uintptr_t)gt[i].name - (uintptr_t)gt[0].name &&
+		    (uintptr_t)ct[i].value - (uintptr_t)ct[0].name ==
+		    (uintptr_t)gt[i].value - (uintptr_t)gt[0].name;
+	cd__raw_tags_note(c, same);
 }
 
 cd_status
