@@ -527,6 +527,22 @@ wide_load(struct wide *w, const char *b, int scan)
 		wide_seen(w, b, false);
 }
 
+/* Whether p is in the block loaded, loading the block at p (or from
+ * the bytes seen on, when they are near: the gap is seen in the block)
+ * when it is past it; false when fewer than 64 bytes are left there
+ * (then skip_plain scans them). */
+static inline bool
+wide_reach(struct wide *w, const char *p, const char *e, int scan)
+{
+	if ((uintptr_t)p - w->b < 64 && w->b != 0)
+		return true;
+	if (e - p < 64)
+		return false;
+	wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ? w->seen : p,
+	    scan);
+	return true;
+}
+
 /*
  * The first byte at or after p that is in K_STOP, or e, but for the
  * comments that end on their line (a `{`, then a `}` before any line
@@ -540,14 +556,8 @@ wide_next_each(struct wide *w, const char *p, const char *e, int scan)
 	uint64_t m, c;
 	unsigned i;
 
-	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
-		if (e - p < 64)
-			return skip_plain(p, e, true);
-		/* (from the bytes seen on, when they are near: the gap
-		 * is seen in the block) */
-		wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ?
-		    w->seen : p, scan);
-	}
+	if (!wide_reach(w, p, e, scan))
+		return skip_plain(p, e, true);
 	b = (const char *)w->b;
 	m = w->stop & (~0ULL << (p - b));
 	for (;;) {
@@ -613,30 +623,22 @@ wide_next_masks(struct wide *w, const char *p, const char *e)
 	uint64_t ge, x, in, bad, m, ox = 0, carry = 0;
 	unsigned k;
 
-	if ((uintptr_t)p - w->b >= 64 || w->b == 0) {
-		if (e - p < 64)
-			return skip_plain(p, e, true);
-		/* (from the bytes seen on, when they are near: the gap
-		 * is seen in the block) */
-		wide_load(w, (uintptr_t)p - (uintptr_t)w->seen < 64 ?
-		    w->seen : p, SCAN_AVX2);
-		b = (const char *)w->b;
-		ge = ~0ULL << (p - b);
-	} else {
-		b = (const char *)w->b;
-		k = (unsigned)(p - b);
-		ge = ~0ULL << k;
-		if (k != 0 && ((w->lim & ~w->in) >> (k - 1) & 1) != 0) {
-			/* (the last pass holds) */
-			m = w->stop & ~w->in & w->lim & ge;
-			if (m != 0)
-				return b + __builtin_ctzll(m);
-			if ((int64_t)w->lim < 0) {
-				carry = (uint64_t)((int64_t)w->in >> 63);
-				ob = b;		/* (a `{` last) */
-				ox = w->brace;
-				goto next;
-			}
+	if (!wide_reach(w, p, e, SCAN_AVX2))
+		return skip_plain(p, e, true);
+	b = (const char *)w->b;
+	k = (unsigned)(p - b);
+	ge = ~0ULL << k;
+	/* (a block just loaded has no pass: lim 0) */
+	if (k != 0 && ((w->lim & ~w->in) >> (k - 1) & 1) != 0) {
+		/* (the last pass holds) */
+		m = w->stop & ~w->in & w->lim & ge;
+		if (m != 0)
+			return b + __builtin_ctzll(m);
+		if ((int64_t)w->lim < 0) {
+			carry = (uint64_t)((int64_t)w->in >> 63);
+			ob = b;		/* (a `{` last) */
+			ox = w->brace;
+			goto next;
 		}
 	}
 	for (;;) {
