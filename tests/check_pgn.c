@@ -1236,6 +1236,30 @@ START_TEST(test_stream_many_tags)
 }
 END_TEST
 
+/* copy (of raw, its two tags at tags) with them laid on block:
+ * the first name at 0, its value at 2 (vlen bytes), the second name at
+ * bname and its value two on; read after cd_pgn_raw_copied, the values
+ * of A and B (NULL: no B) are a and b. */
+static void
+copied_reads(cd_pgn_raw_game *copy, const cd_pgn_raw_game *raw,
+    cd_pgn_tag *tags, const char *block, size_t vlen, size_t bname,
+    const char *a, const char *b)
+{
+	size_t len;
+
+	tags[0].name = block;
+	tags[0].value = block + 2;
+	tags[0].value_len = vlen;
+	tags[1].name = block + bname;
+	tags[1].value = block + bname + 2;
+	cd_pgn_raw_copied(copy, raw);
+	ck_assert_int_eq(cd_pgn_parse(game, copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, copy->ntags);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), a);
+	if (b != NULL)
+		ck_assert_str_eq(cd_game_tag_value(game, "B", &len), b);
+}
+
 /*
  * cd_pgn_raw_copied: a raw game copied elsewhere, its tags' block whole
  * (as games.c copies a batch's games), is read as the reader's own; a
@@ -1279,47 +1303,15 @@ START_TEST(test_raw_copied)
 	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
 	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
 	/* a value of three bytes with a tab, the block as long */
-	tags[0].value = tab + 2;
-	tags[0].value_len = 3;
-	tags[0].name = tab;
-	tags[1].name = tab + 6;
-	tags[1].value = tab + 8;
-	cd_pgn_raw_copied(&copy, &raw);
-	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
-	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
-	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	copied_reads(&copy, &raw, tags, tab, 3, 6, "a b", "yy");
 	/* the lengths of the reader's, a gap after the first value */
-	tags[0].name = gap;
-	tags[0].value = gap + 2;
-	tags[0].value_len = 1;
-	tags[1].name = gap + 5;
-	tags[1].value = gap + 7;
-	cd_pgn_raw_copied(&copy, &raw);
-	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
-	ck_assert_uint_eq(game->ntags, 2);
-	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
-	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	copied_reads(&copy, &raw, tags, gap, 1, 5, "x", "yy");
 	/* an empty first value, a gap after it: the block and the last
 	 * value as long as the reader's, the second name elsewhere */
-	tags[0].name = empty;
-	tags[0].value = empty + 2;
-	tags[0].value_len = 0;
-	tags[1].name = empty + 4;
-	tags[1].value = empty + 6;
-	cd_pgn_raw_copied(&copy, &raw);
-	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
-	ck_assert_uint_eq(game->ntags, 2);
-	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "");
-	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "yy");
+	copied_reads(&copy, &raw, tags, empty, 0, 4, "", "yy");
 	/* fewer tags than the reader's */
 	copy.ntags = 1;
-	tags[0].name = tab;
-	tags[0].value = tab + 2;
-	tags[0].value_len = 3;
-	cd_pgn_raw_copied(&copy, &raw);
-	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
-	ck_assert_uint_eq(game->ntags, 1);
-	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "a b");
+	copied_reads(&copy, &raw, tags, tab, 3, 6, "a b", NULL);
 	cd_pgn_reader_free(r);
 }
 END_TEST
