@@ -286,8 +286,9 @@ CD_API cd_status cd_pgn_raw_check(const cd_pgn_raw_game *g, cd_error *err);
  * tags' names and values copied whole as the one block the reader
  * keeps them in): c is parsed as fast as g would be (the reader's note
  * that g's tags are plain goes with it).  c's tags must be g's, each
- * name and value as far from the first name as in g; else c is parsed
- * as any game is.  For a tool that keeps games past the next read.
+ * name and value as long and as far from the first name as in g; when
+ * one is not (each is compared), c is parsed as any game is.  For a
+ * tool that keeps games past the next read.
  */
 CD_API void cd_pgn_raw_copied(cd_pgn_raw_game *c, const cd_pgn_raw_game *g);
 
