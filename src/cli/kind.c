@@ -147,14 +147,20 @@ cli_pgn_check(const char *file, const cd_pgn_raw_game *raw)
 	return 1;
 }
 
+/* Whether cli_pgn_skipped has nothing to say of raw: nothing skipped
+ * before it, and not a first game without tags (most games). */
+static inline bool
+starts_plain(const cd_pgn_raw_game *raw)
+{
+	return raw->skipped_bytes == 0 &&
+	    !(raw->flags & CD_PGN_RAW_SKIPPED_BINARY) &&
+	    (raw->number != 1 || raw->ntags != 0);
+}
+
 void
 cli_pgn_skipped(const char *file, const cd_pgn_raw_game *raw)
 {
-	/* (most games: nothing skipped before them, and not a first game
-	 * without tags) */
-	if (raw->skipped_bytes == 0 &&
-	    !(raw->flags & CD_PGN_RAW_SKIPPED_BINARY) &&
-	    (raw->number != 1 || raw->ntags != 0))
+	if (starts_plain(raw))
 		return;
 	if (binary_skipped(file, raw, (unsigned long long)raw->number))
 		return;
@@ -212,12 +218,10 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 void
 cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 {
-	/* most games: nothing skipped before them, not a first game
-	 * without tags (cli_pgn_skipped), a termination marker
-	 * (cli_pgn_end_note) */
-	if (st == CD_OK && raw->skipped_bytes == 0 &&
-	    !(raw->flags & (CD_PGN_RAW_SKIPPED_BINARY |
-	    CD_PGN_RAW_NO_RESULT)) && (raw->number != 1 || raw->ntags != 0)) {
+	/* most games: nothing for cli_pgn_skipped, and a termination
+	 * marker (cli_pgn_end_note: not open) */
+	if (st == CD_OK && starts_plain(raw) &&
+	    !(raw->flags & CD_PGN_RAW_NO_RESULT)) {
 		last_open = 0;
 		return;
 	}
