@@ -480,6 +480,16 @@ static const struct rcase rcases[] = {
 	    "4. O-O-O: castling is not legal here", 0 },
 	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 Bxc6 *", CD_ERR_ILLEGAL, 1,
 	    39, "4... Bxc6: illegal move", 0 },
+	/* a piece pinned to its king (Nc6 by Bb5) after castling, on a
+	 * variation's start and after its end: positions not reached by
+	 * a normal move, whose pins the fast reader must not take from
+	 * the move before */
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 d6 4. O-O Nd4 *", CD_ERR_ILLEGAL, 1,
+	    38, "4... Nd4: illegal move", 0 },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 d6 4. O-O a6 ( 4... Nd4 ) *",
+	    CD_ERR_ILLEGAL, 1, 48, "4... Nd4: illegal move", 0 },
+	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 d6 4. O-O ( 4. a3 a6 ) 4... Nd4 *",
+	    CD_ERR_ILLEGAL, 1, 56, "4... Nd4: illegal move", 0 },
 	{ "1. e4 e5 ( 2. Nf3 ) *", CD_ERR_ILLEGAL, 1, 15, "1... Nf3: "
 	    "illegal move", 0 },
 	{ "1. e4 e5 ( 1... d5 2. Nf6 ) *", CD_ERR_ILLEGAL, 1, 23,

@@ -81,6 +81,28 @@ cd_board_in_check(const cd_board *b)
 	return cd_board_checkers(b) != 0;
 }
 
+cd_bitboard
+cd__pins(const cd_board *b)
+{
+	int us = b->side, k;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], snipers;
+	cd_bitboard pins = 0;
+
+	if (!kbb)
+		return 0;
+	k = cd__lsb(kbb);
+	snipers = cd__snipers(b, k, us ^ 1);
+	while (snipers) {
+		int s = cd__pop_lsb(&snipers);
+		cd_bitboard bt = cd__between_dir(k, s, cd__dir[k][s]) &
+		    b->by_type[0];
+
+		if (bt && !(bt & (bt - 1)))
+			pins |= bt;
+	}
+	return pins & b->by_color[us];
+}
+
 bool
 cd__ep_capture_legal(const cd_board *b)
 {

@@ -148,6 +148,67 @@ cd__gives_check(const cd_board *b, int from, int to)
 	    cd__ray_hits(b, ek, cd__dir[ek][from], occ, us, 0);
 }
 
+/* The sliders of color by that would reach sq on an empty board along
+ * a line they move on: the pieces that check a king on sq, or pin
+ * one piece to it, as the squares between are empty or hold one. */
+static inline cd_bitboard
+cd__snipers(const cd_board *b, int sq, int by)
+{
+	cd_bitboard q = b->by_type[CD_QUEEN];
+	cd_bitboard orth = ((0x0101010101010101ULL << (sq & 7)) |
+	    (0xffULL << (sq & 56))) ^ CD_BB(sq);
+	cd_bitboard diag = cd__ray[1][sq] | cd__ray[3][sq] | cd__ray[5][sq] |
+	    cd__ray[7][sq];
+
+	return ((orth & (b->by_type[CD_ROOK] | q)) |
+	    (diag & (b->by_type[CD_BISHOP] | q))) & b->by_color[by];
+}
+
+/*
+ * After a normal move to the square to just made in b: whether it
+ * gives check, and in *pins the pieces of the side now to move that are
+ * pinned to its king (alone between it and a slider of the mover).
+ * Both come from the mover's snipers on the king's lines: one with no
+ * piece between checks (the piece moved, or one its move uncovered),
+ * one with a single piece between pins it when that piece is the
+ * king's side's; the piece on to may check by a step too.  The next
+ * move's legality is then a test of its piece against the pins
+ * (cd__san_fast_pins), not a look along the king's line.  Other moves
+ * (castling, en passant, promotions, null) use cd__in_check() and
+ * cd__pins().  Always inline, as cd__gives_check.
+ */
+static inline __attribute__((always_inline)) bool
+cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
+{
+	int them = b->side, us = them ^ 1, ek, t;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
+	cd_bitboard occ = b->by_type[0], snipers, p = 0;
+	bool check;
+
+	*pins = 0;
+	if (!kbb)
+		return false;
+	ek = cd__lsb(kbb);
+	t = CD_PIECE_TYPE(b->squares[to]);
+	/* (a king is never next to ek) */
+	check = (cd__steps[us][t][to] & kbb) != 0;
+	snipers = cd__snipers(b, ek, us);
+	while (snipers) {
+		int s = cd__pop_lsb(&snipers);
+		cd_bitboard bt = cd__between_dir(ek, s, cd__dir[ek][s]) & occ;
+
+		check |= bt == 0;
+		p |= bt & -(cd_bitboard)((bt & (bt - 1)) == 0);
+	}
+	*pins = p & b->by_color[them];
+	return check;
+}
+
+/* attacks.c: the pieces of the side to move in b pinned to its king,
+ * as cd__check_pins finds them, for a position not reached by a
+ * normal move. */
+cd_bitboard cd__pins(const cd_board *b);
+
 /* Whether the side to move in b is in check. */
 static inline bool
 cd__in_check(const cd_board *b)

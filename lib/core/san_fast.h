@@ -2,7 +2,7 @@
 /*
  * san_fast.h: the fast SAN reader.  The common move tokens of a game
  * ("e4", "exd5", "Nf3", "Nbd7", "O-O") are resolved from the attack
- * tables, with legality from the pin line through the king, without
+ * tables, with legality from the pieces pinned to the king, without
  * generating the legal moves; anything unusual is left to cd_san_parse
  * (san.c).  The PGN parser asks it first for every move, through the
  * game builder (pgn/game.c: cd__game_add_san_fast), which has it inline:
@@ -71,16 +71,6 @@ reach(int type, int sq, cd_bitboard occ)
 	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
 }
 
-/* Whether the piece of side us on from (not the king), moved to to,
- * leaves the king on k open to a slider of them (the piece taken on to
- * is no longer there to attack). */
-static inline bool
-exposes(const cd_board *b, int k, int from, int to, int them)
-{
-	return cd__ray_hits(b, k, cd__dir[k][from],
-	    (b->by_type[0] ^ CD_BB(from)) | CD_BB(to), them, CD_BB(to));
-}
-
 /* In check (not the king moving): whether a move to the square tobb
  * answers it, taking the lone checker or stepping between it and the
  * king on ksq (a double check only the king answers).  Out of the
@@ -102,20 +92,21 @@ answers_check(const cd_board *b, int ksq, int them, cd_bitboard tobb)
 	    d) : 0) | checkers)) != 0;
 }
 
-/* The pieces of cand (two or more, not the king) that may move to to
- * without opening the king's line (exposes); out of line, as above. */
+/* The pieces of cand (not the king) that may move to to, of which
+ * those in pins (pinned to the king on ksq) only along their line
+ * through the king; out of line, as above: pins are rare. */
 static __attribute__((noinline, cold)) cd_bitboard
-unpinned(const cd_board *b, int ksq, cd_bitboard cand, int to, int them)
+unpinned(int ksq, cd_bitboard cand, cd_bitboard pins, int to)
 {
-	cd_bitboard legal = 0;
+	cd_bitboard p = cand & pins;
 
-	while (cand) {
-		int from = cd__pop_lsb(&cand);
+	while (p) {
+		int from = cd__pop_lsb(&p);
 
-		if (!exposes(b, ksq, from, to, them))
-			legal |= CD_BB(from);
+		if (cd__dir[ksq][from] != cd__dir[ksq][to])
+			cand &= ~CD_BB(from);
 	}
-	return legal;
+	return cand;
 }
 
 /* The SAN word w (the piece letter, *sh bits) with the file, rank or
@@ -147,18 +138,19 @@ disambiguate(uint64_t w, int *sh, int from, cd_bitboard others)
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
  * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
  * mark), English letters; check says whether the side to move is in
- * check.  Candidates come from the attack tables, legality from the
- * pin line through the king and, in check, from the squares that
- * answer it; the canonical SAN (without its mark) falls out of the same
- * candidate set; san has 8 bytes or more (one word is stored).  1 with
- * *m and san filled in when the token names
- * exactly one legal move; 0 when anything is unusual (promotion, en
- * passant, castling not so written, no or several moves, ...): the
- * caller then asks cd_san_parse, which also gives the error message.
+ * check, pins which of its pieces are pinned to its king (cd__pins,
+ * cd__check_pins).  Candidates come from the attack tables, legality
+ * from the pins and, in check, from the squares that answer it; the
+ * canonical SAN (without its mark) falls out of the same candidate
+ * set; san has 8 bytes or more (one word is stored).  1 with *m and
+ * san filled in when the token names exactly one legal move; 0 when
+ * anything is unusual (promotion, en passant, castling not so written,
+ * no or several moves, ...): the caller then asks cd_san_parse, which
+ * also gives the error message.
  */
 static inline int
-cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
-    cd_move *m, char *san, size_t *san_len)
+cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
+    const char *t, size_t len, cd_move *m, char *san, size_t *san_len)
 {
 	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
@@ -230,19 +222,17 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	}
 	if (check && type != CD_KING && !answers_check(b, ksq, them, tobb))
 		return 0;
-	/* legal ones: a piece off the king's lines is free; one on them
-	 * is pinned when an enemy slider sees the king once it has moved
-	 * (a move along the line keeps it covered, and in check no such
-	 * move answers the check); the king must not step into an attack */
-	if (type == CD_KING) {
+	/* legal ones: a piece not pinned is free, a pinned one moves
+	 * along its line through the king (in check no such move answers
+	 * it: the lines meet at the king); the king must not step into an
+	 * attack */
+	if (type == CD_KING)
 		legal = cand && !attacked(b, to, them, (occ ^ cand) &
 		    ~tobb) ? cand : 0;
-	} else if (cand & (cand - 1)) {
-		legal = unpinned(b, ksq, cand, to, them);
-	} else {
-		legal = cand && !exposes(b, ksq, cd__lsb(cand), to,
-		    them) ? cand : 0;
-	}
+	else if (cand & pins)
+		legal = unpinned(ksq, cand, pins, to);
+	else
+		legal = cand;
 	cand = legal;
 	if (ff >= 0)
 		cand &= 0x0101010101010101ULL << ff;
@@ -284,6 +274,16 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	memcpy(san, &w, sizeof(w));
 	*san_len = (size_t)sh / 8;
 	return 1;
+}
+
+/* cd__san_fast_pins with the pins worked out here, for a caller that
+ * does not keep them from move to move. */
+static inline int
+cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
+    cd_move *m, char *san, size_t *san_len)
+{
+	return cd__san_fast_pins(b, check, cd__pins(b), t, len, m, san,
+	    san_len);
 }
 
 #endif

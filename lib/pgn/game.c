@@ -411,11 +411,12 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
 		cd__board_make_normal(&l->board, CD_MOVE_FROM(m),
 		    CD_MOVE_TO(m));
-		l->check = cd__gives_check(&l->board, CD_MOVE_FROM(m),
-		    CD_MOVE_TO(m));
+		l->check = cd__check_pins(&l->board, CD_MOVE_TO(m), &l->pins);
+		l->pins_ok = true;
 	} else {
 		cd_board_make(&l->board, m);
 		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+		l->pins_ok = false;
 	}
 	if (l->check)
 		n = check_mark(&l->board, nd, n);
@@ -445,7 +446,8 @@ cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
 	cd_move m;
 	cd_status st;
 
-	if (!cd__san_fast(&l->board, l->check, t, len, &m, san, &slen))
+	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
+	    cd__pins(&l->board), t, len, &m, san, &slen))
 		return 0;
 	st = add_move(g, m, san, slen, node);
 	return st == CD_OK ? 1 : (int)st;

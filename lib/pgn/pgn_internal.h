@@ -31,11 +31,16 @@ struct cd__line {
 				 * (export-format.md rule 11) */
 	bool anchorless;	/* opened in a variation with no move yet:
 				 * can hold only comments and NAGs */
+	bool pins_ok;		/* pins holds board's pinned pieces: set
+				 * by a normal move, cleared by any other
+				 * change of board */
 	bool prev_stale;	/* prev is not kept: set by the parser
 				 * when the movetext begins (most games
 				 * have no variation); the first variation
 				 * begun makes it again from the main line */
 	unsigned long line, col;	/* where its `(` stood (parser) */
+	cd_bitboard pins;	/* the pieces of board's side to move
+				 * pinned to its king (with pins_ok) */
 	cd_board board;		/* position after cur (or at base) */
 	cd_board prev;		/* position before cur */
 };

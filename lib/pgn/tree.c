@@ -283,6 +283,7 @@ cd_game_begin_variation(cd_game *g)
 		l->anchorless = true;
 	}
 	l->flat = flat;
+	l->pins_ok = false;
 	l->has_move = false;
 	l->pending = 0;
 	l->pending_nags = 0;
@@ -322,6 +323,7 @@ resume(cd_game *g)
 		p->npboards--;
 	}
 	l->board = l->prev;
+	l->pins_ok = false;
 	if (l->has_move) {
 		const cd_game_node *nd = &g->nodes[l->cur];
 
