@@ -1920,6 +1920,62 @@ START_TEST(test_tag_section_escape)
 }
 END_TEST
 
+/* The bytes that make the parser read a tag section token by token
+ * (`{`, `;`, `%`: a comment, a line comment, an escape line) at every
+ * place of the blocks of sixteen and thirty-two bytes in which the
+ * section is looked at, in sections of many lengths: each kept as its
+ * note.  The framer ends a tag section before a comment, so the
+ * comments are put in a copy of a game read with an escape line, in
+ * the escape line's place (the raw game's offsets stay right). */
+START_TEST(test_tag_section_notes)
+{
+	static const char dots[] =
+	    "................................................"
+	    "................................................";
+	static const char *const put[] = { "%ee", "{e}", ";ee" };
+	static const char *const form[] = {
+	    "[Event \"%.*s\"]\n%%ee\n[Site \"%.*s\"]\n1. e4 *\n",
+	    "[Event \"%.*s\"]\n[Site \"%.*s\"]\n%%ee\n1. e4 *\n",
+	    "[Event \"%.*s\"]\n[Site \"%.*s\"]\n\n%%ee\n\n1. e4 *\n"
+	};
+	static const int after[] = { 0, 2, 5, 17, 33 };
+	char in[512], copy[512];
+	cd_pgn_raw_game raw;
+	cd_pgn_reader *r;
+	cd_error err;
+	size_t c, n, f, pad, k, b;
+	uint32_t i, notes;
+	char *at;
+
+	for (c = 0; c < 3 * 90 * 5 * 3; c++) {
+		f = c / (90 * 5 * 3);
+		pad = c / (5 * 3) % 90;
+		k = c / 3 % 5;
+		b = c % 3;
+		n = (size_t)snprintf(in, sizeof(in), form[f], (int)pad, dots,
+		    after[k], dots);
+		r = cd_pgn_reader_new_mem(in, n);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+		ck_assert_uint_lt(raw.len, sizeof(copy));
+		memcpy(copy, raw.text, raw.len);
+		copy[raw.len] = '\0';
+		at = strstr(copy, "%ee");
+		ck_assert_ptr_nonnull(at);
+		ck_assert_uint_lt((size_t)(at - copy), raw.movetext);
+		memcpy(at, put[b], 3);
+		raw.text = copy;
+		ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, &err), CD_OK);
+		notes = 0;
+		for (i = 1; i < game->nnotes; i++)
+			notes += game->notes[i].kind == (b == 0 ?
+			    CD_NOTE_ESCAPE : CD_NOTE_COMMENT);
+		ck_assert_msg(notes == 1, "%s", copy);
+		cd_pgn_reader_free(r);
+	}
+}
+END_TEST
+
 /* The start position after games that moved it (from a FEN, a Chess960
  * game without one, a bad FEN or variant, a position set directly), in
  * the same game: the next game from the initial position reads and
@@ -1947,10 +2003,12 @@ START_TEST(test_start_reset)
 	ck_assert_int_eq(cd_pgn_parse_text(fresh, plain, strlen(plain), NULL,
 	    &err), CD_OK);
 	ck_assert_int_eq(cd_pgn_write_buf(fresh, 0, &b), CD_OK);
-	for (i = 0; i < sizeof(before) / sizeof(before[0]); i++) {
-		if (before[i] != NULL) {
-			(void)cd_pgn_parse_text(game, before[i],
-			    strlen(before[i]), NULL, &err);
+	for (i = 0; i < 2 * (sizeof(before) / sizeof(before[0])); i++) {
+		const char *bf = before[i / 2];
+
+		if (bf != NULL) {
+			(void)cd_pgn_parse_text(game, bf, strlen(bf), NULL,
+			    &err);
 		} else {
 			cd_board pos;
 
@@ -1959,6 +2017,19 @@ START_TEST(test_start_reset)
 			    CD_OK);
 			cd_game_clear(game);
 			ck_assert_int_eq(cd_game_set_start(game, &pos), CD_OK);
+		}
+		if (i % 2 == 0) {
+			/* the next game parsed at once (the parser's own
+			 * clear and set-up) */
+			ck_assert_int_eq(cd_pgn_parse_text(game, plain,
+			    strlen(plain), NULL, &err), CD_OK);
+			ck_assert(!game->has_fen && !game->chess960);
+			ck_assert_int_eq(game->start.chess960, 0);
+			a.len = 0;
+			ck_assert_int_eq(cd_pgn_write_buf(game, 0, &a), CD_OK);
+			ck_assert_uint_eq(a.len, b.len);
+			ck_assert_mem_eq(a.data, b.data, a.len);
+			continue;
 		}
 		/* cleared: the initial position, as a new game has it */
 		cd_game_clear(game);
@@ -2754,10 +2825,12 @@ pgn_suite(void)
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
-	/* the comment folder's SIMD code against the reference (check-sse2.sh
-	 * runs this case once more without AVX2) */
+	/* the comment folder's SIMD code against the reference, and the
+	 * parser's look for notes in a tag section (check-sse2.sh runs this
+	 * case once more without AVX2) */
 	tc = tcase_create("simd");
 	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_tag_section_notes);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);

@@ -141,7 +141,8 @@ cd__game_clear_start(cd_game *g)
 	memset(g->priv->known, 0, sizeof(g->priv->known));
 	g->priv->nknown = 0;
 	g->priv->tag_quotes = false;
-	cd__game_tag_index_drop(g);
+	if (g->priv->tag_hashed > 0)	/* (a game of many tags before) */
+		cd__game_tag_index_drop(g);
 	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
 	g->nnodes = 1;
 	g->positions = NULL;
@@ -250,6 +251,23 @@ cd_game_setup(cd_game *g, cd_error *err)
 		g->has_fen = true;
 	}
 	g->start.chess960 = g->chess960;
+	line_reset(g);
+	return CD_OK;
+}
+
+/* cd_game_setup for the parser, err filled only on a failure: a game
+ * without a FEN or Variant tag after one without a FEN (the start is
+ * the initial position already, not chess960) has only its line made
+ * again. */
+cd_status
+cd__game_setup(cd_game *g, cd_error *err)
+{
+	const uint32_t *known = g->priv->known;
+
+	if (known[KT_FEN] != 0 || known[KT_VARIANT] != 0 || g->has_fen)
+		return cd_game_setup(g, err);
+	g->chess960 = false;
+	g->start.chess960 = false;
 	line_reset(g);
 	return CD_OK;
 }

@@ -143,6 +143,9 @@ cd__game_known_value(const cd_game *g, int k, size_t *len)
 void cd__game_tag_index_drop(cd_game *g);
 void cd__game_clear_start(cd_game *g);
 void cd__game_clear_end(cd_game *g);
+/* cd_game_setup as the parser asks it after cd__game_clear_start and
+ * the tags (pgn/game.c): err is filled only on a failure. */
+cd_status cd__game_setup(cd_game *g, cd_error *err);
 
 /*
  * The reader's note on a raw game it gives (pgn/read.c), in the raw

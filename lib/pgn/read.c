@@ -340,8 +340,8 @@ advance(cd_pgn_reader *r, size_t n)
  * known to hold none (the framer's g_clean): the first one in the input
  * from data[pos] on is searched once and kept, up to the end of the
  * buffer, or of the n bytes when the framer saw some of them. */
-static int
-has_nul(cd_pgn_reader *r, size_t n, size_t clean)
+static __attribute__((noinline)) int
+has_nul_search(cd_pgn_reader *r, size_t n, size_t clean)
 {
 	size_t to = clean > 0 ? r->pos + n : r->end;
 
@@ -359,6 +359,21 @@ has_nul(cd_pgn_reader *r, size_t n, size_t clean)
 		r->nul_to = to;
 	}
 	return r->nul_at < r->pos + n;
+}
+
+/* has_nul_search() with the usual game taken at once: the framer saw
+ * all its bytes (none binary), and none is known ahead. */
+static inline int
+has_nul(cd_pgn_reader *r, size_t n, size_t clean)
+{
+	size_t e = r->pos + n;
+
+	if (r->nul_at == SIZE_MAX && clean >= n) {
+		if (r->nul_to < e)
+			r->nul_to = e;
+		return 0;
+	}
+	return has_nul_search(r, n, clean);
 }
 
 /* Fill *g from the game just scanned at data[pos]. */

@@ -377,6 +377,30 @@ block_odd_bytes(const char *s, size_t n, size_t *ctl)
 	return quotes;
 }
 
+/* known[] of a game whose first seven tags are the roster in its
+ * order. */
+static const uint32_t roster_known[KT_RESULT + 1] = { 1, 2, 3, 4, 5, 6, 7 };
+
+/* Whether the name at g->str + *q (in a block of tags_block: a NUL
+ * after it, none in it, sixteen readable bytes after the block) is the
+ * roster's name k (its value value_len bytes after the name's NUL): then
+ * the tag into *gt, *q past its value's NUL. */
+static inline __attribute__((always_inline)) bool
+roster_tag(const cd_game *g, cd_game_tag *gt, uintptr_t *q,
+    size_t value_len, size_t k)
+{
+	size_t nl = known_len[k];
+
+	if (!known_is8(g->str + *q, nl, (int)k))
+		return false;
+	gt->name = *q;
+	gt->name_len = nl;
+	gt->value = *q + nl + 1;
+	gt->value_len = value_len;
+	*q += nl + value_len + 2;
+	return true;
+}
+
 /*
  * cd__game_add_tags for a game with no tag yet, when the n tags come
  * as the reader gives them: their strings one block (name, NUL, value,
@@ -433,23 +457,31 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 			return false;
 	}
 	/* the roster's tags in its order, as most games begin: each name
-	 * told by its length and eight bytes (unrolled: the lengths, masks
-	 * and names become constants) */
+	 * told by its eight bytes, the NUL after it with them, so that its
+	 * length is the known name's (no name in the block holds a NUL: the
+	 * reader's never do, and the block above holds no control byte but
+	 * the NULs between its strings); unrolled, the lengths, masks and
+	 * names become constants, and with seven tags or more the count is
+	 * not tested at each */
+	gt = g->tags;
+	q = off;
+	if (n > KT_RESULT) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 7
 #endif
-	for (i = 0, gt = g->tags, q = off; i < n && i <= KT_RESULT;
-	    i++, gt++) {
-		size_t nl = t[i].name_len;
-
-		if (nl != known_len[i] || !known_is8(g->str + q, nl, (int)i))
-			break;
-		gt->name = q;
-		gt->name_len = nl;
-		gt->value = q + nl + 1;
-		gt->value_len = t[i].value_len;
-		q += nl + t[i].value_len + 2;
-		known[i] = (uint32_t)i + 1;
+		for (i = 0; i <= KT_RESULT; i++, gt++)
+			if (!roster_tag(g, gt, &q, t[i].value_len, i))
+				break;
+	} else {
+		for (i = 0; i < n; i++, gt++)
+			if (!roster_tag(g, gt, &q, t[i].value_len, i))
+				break;
+	}
+	if (i == KT_RESULT + 1) {
+		memcpy(known, roster_known, sizeof(roster_known));
+	} else {
+		for (nknown = 0; nknown < i; nknown++)
+			known[nknown] = (uint32_t)nknown + 1;
 	}
 	nknown = i;
 	/* the other tags, the known ones, and no name twice (the other

@@ -313,7 +313,7 @@ reject(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
 /* Parse one game (unless cli_games.noparse) and give it to the tool's
  * each(); a game that does not read, or that each() refuses, is
  * rejected. */
-static void
+static inline __attribute__((always_inline)) void
 game_run(struct worker *w, const char *file, const cd_pgn_raw_game *raw,
     uint64_t index)
 {
