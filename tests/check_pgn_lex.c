@@ -1223,6 +1223,217 @@ START_TEST(test_tag_line_bytes)
 }
 END_TEST
 
+/* Whether the reader noted g's tags plain (as cd__raw_tags_plain reads
+ * the fields private to the library). */
+static bool
+noted_plain(const cd_pgn_raw_game *g)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return g->ntags > 0 &&
+	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags;
+#pragma GCC diagnostic pop
+}
+
+/*
+ * Whether the reader's tag loop (frame_tags.c, tag_lines) takes the line
+ * at l, in input that ends at e, by its rule: 48 bytes or more from l
+ * on, `[`, a name of 1 to 15 bytes none of which ends a name (a control
+ * byte, space, `"`, `[`, `]`, DEL), a space and `"`, a value of fewer
+ * than 128 bytes none of which stops it (a control byte, `"`, `\`,
+ * DEL; 176 bytes from l on when it is 16 or longer), `"]`.  Its end
+ * (after the `]`) in *end.
+ */
+static bool
+loop_takes(const char *l, const char *e, const char **end)
+{
+	size_t nl = 0, vl = 0;
+	const unsigned char *u = (const unsigned char *)l;
+
+	if (e - l < 48 || l[0] != '[')
+		return false;
+	while (nl < 16 && u[1 + nl] > ' ' && u[1 + nl] != '"' &&
+	    u[1 + nl] != '[' && u[1 + nl] != ']' && u[1 + nl] != 0x7f)
+		nl++;
+	if (nl == 0 || nl == 16 || l[1 + nl] != ' ' || l[2 + nl] != '"')
+		return false;
+	u += nl + 3;
+	while (vl < 128 && u[vl] >= ' ' && u[vl] != '"' && u[vl] != '\\' &&
+	    u[vl] != 0x7f)
+		vl++;
+	if (vl == 128 || (vl >= 16 && e - l < 176) || u[vl] != '"' ||
+	    u[vl + 1] != ']')
+		return false;
+	*end = (const char *)u + vl + 2;
+	return true;
+}
+
+/* How many tag lines from in on the loop takes (loop_takes), each after
+ * the one before and its LF or CR LF. */
+static size_t
+loop_lines(const char *in, const char *e)
+{
+	const char *l = in, *end;
+	size_t k = 0;
+
+	while (loop_takes(l, e, &end)) {
+		k++;
+		end += *end == '\r';
+		if (e - end < 2 || end[0] != '\n' || end[1] != '[')
+			break;
+		l = end + 1;
+	}
+	return k;
+}
+
+/* Tag lines [P "..."] of off bytes in all (0, or 7 or more) to in, each
+ * value shorter than sixteen bytes (the tag loop takes them whatever
+ * follows): off. */
+static size_t
+prefix_lines(char *in, size_t off)
+{
+	size_t n = 0, len;
+
+	while (n < off) {
+		len = off - n;
+		if (len > 22)
+			len = len - 7 >= 20 ? 20 : len - 7;
+		memcpy(in + n, "[P \"", 4);
+		memset(in + n + 4, 'p', len - 7);
+		memcpy(in + n + len - 3, "\"]\n", 3);
+		n += len;
+	}
+	return n;
+}
+
+/*
+ * The usual tag lines' loop reads the names and values of several lines
+ * from the masks of one window of 64 bytes (with AVX2): a tag line as in
+ * test_tag_line_bytes, one byte of a set put at one of its places or
+ * none, after lines that put it at each place of the window (0, the
+ * window's first line; 7 to 47, in the window; 48 and 63, a new window
+ * at it) and before one more tag line, every name length, the value
+ * lengths around the window's end and up to past the loop's 127: the
+ * tags of the reader's first game must be the lexer's before its
+ * movetext, each with its name, value, line and column (unless a line
+ * of the section is not a tag, CD_PGN_RAW_BAD_TAG), and the game noted
+ * plain exactly when the loop's rule takes each of its tags
+ * (loop_lines): with enough input after the lines for the longest
+ * value, and with the line the last and fewer than 176 bytes after it.
+ */
+START_TEST(test_tag_line_window)
+{
+	static const unsigned offs[] = { 0, 7, 16, 24, 29, 30, 31, 32, 33,
+	    40, 45, 46, 47, 48, 63 };
+	static const unsigned vls[] = { 0, 1, 2, 5, 13, 14, 15, 16, 17, 18,
+	    20, 25, 28, 29, 30, 31, 32, 33, 34, 40, 45, 46, 47, 48, 60, 63,
+	    64, 65, 80, 100, 110, 111, 112, 126, 127, 128, 129 };
+	static const unsigned char bytes[] = { '"', '\\', 0x01, ' ', ']',
+	    '\r', '\n', 'x' };
+	static const char after_long[] = "[S \"s\"]\n\n1. e4 { a comment "
+	    "long enough that the reader's tag loop reads the lines before "
+	    "it, its value of up to 127 bytes and more: "
+	    "................................................................"
+	    "........................................ } *\n";
+	/* (the line the last: fewer than 176 bytes from it to the end
+	 * when it is shorter than 125) */
+	static const char after_short[] = "\n1. e4 { a comment of fifty "
+	    "bytes or so........ } *\n";
+	unsigned off = offs[_i % 15];
+	const char *after = _i < 15 ? after_long : after_short;
+	size_t after_len = strlen(after);
+	size_t nl, vi, j, b, read_n = 0;
+
+	for (nl = 1; nl <= 15; nl++)
+		for (vi = 0; vi < sizeof(vls) / sizeof(vls[0]); vi++) {
+			size_t vl = vls[vi], len = nl + vl + 5;
+			size_t at[] = { 0, 1, nl / 2 + 1, nl, nl + 1,
+			    nl + 2, nl + 3, nl + 3 + vl / 2, nl + 2 + vl,
+			    nl + 3 + vl, nl + 4 + vl, nl + 5 + vl };
+
+			for (j = 0; j < sizeof(at) / sizeof(at[0]); j++)
+				for (b = 0; b < sizeof(bytes); b++) {
+					char in[640], val[256];
+					size_t n = 0, k = 0;
+					cd_pgn_reader *r;
+					cd_pgn_raw_game g;
+					cd_pgn_lexer lx;
+					cd_pgn_token t;
+
+					n = prefix_lines(in, off);
+					in[n++] = '[';
+					memset(in + n, 'N', nl);
+					n += nl;
+					in[n++] = ' ';
+					in[n++] = '"';
+					memset(in + n, 'v', vl);
+					n += vl;
+					memcpy(in + n, "\"]\n", 3);
+					n += 3;
+					/* (at[j] past the line: its LF, the
+					 * next line's `[`) */
+					if (at[j] <= len)
+						in[off + at[j]] =
+						    (char)bytes[b];
+					memcpy(in + n, after, after_len);
+					n += after_len;
+
+					r = cd_pgn_reader_new_mem(in, n);
+					ck_assert_ptr_nonnull(r);
+					if (cd_pgn_reader_next(r, &g) !=
+					    CD_OK) {
+						cd_pgn_reader_free(r);
+						continue;
+					}
+					/* (a line that is not a tag in the
+					 * section: the lexer may read what
+					 * follows otherwise) */
+					if (g.flags & CD_PGN_RAW_BAD_TAG) {
+						cd_pgn_reader_free(r);
+						continue;
+					}
+					cd_pgn_lex_init(&lx, in, n, 1, 1);
+					while (cd_pgn_lex_next(&lx, &t) !=
+					    CD_PGN_TOK_END && t.raw <
+					    g.text + g.movetext) {
+						if (t.type != CD_PGN_TOK_TAG)
+							continue;
+						ck_assert_msg(k < g.ntags &&
+						    g.tags[k].name_len ==
+						    t.len && memcmp(
+						    g.tags[k].name, t.text,
+						    t.len) == 0 &&
+						    g.tags[k].value_len ==
+						    cd_pgn_tag_value(&t,
+						    val) && memcmp(
+						    g.tags[k].value, val,
+						    g.tags[k].value_len) ==
+						    0 && g.tags[k].line ==
+						    t.line &&
+						    g.tags[k].col == t.col,
+						    "off %u, tag %zu: %.*s",
+						    off, k, (int)n, in);
+						k++;
+					}
+					ck_assert_msg(k == g.ntags,
+					    "off %u: %zu tags, the lexer "
+					    "%zu: %.*s", off, g.ntags, k,
+					    (int)n, in);
+					/* (plain: every tag taken by the
+					 * loop, cd_pgn_raw_copied) */
+					ck_assert_msg(noted_plain(&g) ==
+					    (g.ntags > 0 && loop_lines(g.text,
+					    in + n) == g.ntags),
+					    "off %u: plain %d: %.*s", off,
+					    noted_plain(&g), (int)n, in);
+					read_n += k;
+					cd_pgn_reader_free(r);
+				}
+		}
+	ck_assert_uint_gt(read_n, 0);
+}
+END_TEST
+
 /* The line and column of byte at of in (from 1). */
 static void
 place_at(const char *in, size_t at, unsigned long *line, unsigned long *col)
@@ -2054,6 +2265,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tags_quick);
 	tcase_add_loop_test(tc, test_tag_line_bytes, 0, 15);
+	tcase_add_loop_test(tc, test_tag_line_window, 0, 30);
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_control_bytes);

@@ -189,7 +189,7 @@ value_stop16(const char *p)
 }
 
 #ifdef CD_AVX2
-/* The bytes name_value32 looks for, each in every byte of a vector. */
+/* The bytes tag_masks64 looks for, each in every byte of a vector. */
 struct tagbytes32 {
 	__m256i quote, del, space, open, close, backslash;
 };
@@ -210,38 +210,73 @@ tagbytes32_init(struct tagbytes32 *k)
 }
 
 /*
- * name_end16 and value_stop16 from one load of the thirty-two bytes at
- * n (a tag's name): the name's length (16 for no end in its first
- * sixteen bytes); in *vm a bit for each of the 32 bytes that stops a
- * value (`"`, a control byte, DEL, `\`), from which the value's
- * length follows where the value stops in them.
+ * The masks of the 64 bytes at b: in *nm a bit for each byte that ends
+ * a tag name (as name_end16), in *vm one for each that stops a value
+ * (as value_stop16: `"`, a control byte, DEL, `\`).  Bytes at e and
+ * after (fewer than 64 at b) are read as NULs, which end both.
  */
-__attribute__((target("avx2"))) static inline unsigned
-name_value32(const char *n, const struct tagbytes32 *k, uint32_t *vm)
+__attribute__((target("avx2"))) static inline void
+tag_masks64(const char *b, const char *e, const struct tagbytes32 *k,
+    uint64_t *nm, uint64_t *vm)
 {
-	__m256i v = _mm256_loadu_si256((const void *)n);
-	__m256i both = _mm256_or_si256(_mm256_cmpeq_epi8(v, k->quote),
-	    _mm256_cmpeq_epi8(v, k->del));
-	/* 0x20 and below; below is the space left out */
-	__m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k->space), v);
-	__m256i name = _mm256_or_si256(_mm256_or_si256(both, low),
-	    _mm256_or_si256(_mm256_cmpeq_epi8(v, k->open),
-	    _mm256_cmpeq_epi8(v, k->close)));
-	__m256i value = _mm256_or_si256(_mm256_or_si256(both,
-	    _mm256_andnot_si256(_mm256_cmpeq_epi8(v, k->space), low)),
-	    _mm256_cmpeq_epi8(v, k->backslash));
+	char pad[64];
+	uint64_t name = 0, value = 0;
+	int h;
 
-	*vm = (uint32_t)_mm256_movemask_epi8(value);
-	return (unsigned)__builtin_ctz(
-	    (unsigned)_mm256_movemask_epi8(name) | 0x10000U);
+	if (e - b < 64) {
+		memset(pad, 0, sizeof(pad));
+		memcpy(pad, b, (size_t)(e - b));
+		b = pad;
+	}
+	for (h = 0; h < 2; h++) {
+		__m256i v = _mm256_loadu_si256((const void *)(b + 32 * h));
+		__m256i both = _mm256_or_si256(_mm256_cmpeq_epi8(v, k->quote),
+		    _mm256_cmpeq_epi8(v, k->del));
+		/* 0x20 and below; below is the space left out */
+		__m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k->space),
+		    v);
+		__m256i n = _mm256_or_si256(_mm256_or_si256(both, low),
+		    _mm256_or_si256(_mm256_cmpeq_epi8(v, k->open),
+		    _mm256_cmpeq_epi8(v, k->close)));
+		__m256i s = _mm256_or_si256(_mm256_or_si256(both,
+		    _mm256_andnot_si256(_mm256_cmpeq_epi8(v, k->space), low)),
+		    _mm256_cmpeq_epi8(v, k->backslash));
+
+		name |= (uint64_t)(uint32_t)_mm256_movemask_epi8(n) << 32 * h;
+		value |= (uint64_t)(uint32_t)_mm256_movemask_epi8(s) << 32 * h;
+	}
+	*nm = name;
+	*vm = value;
 }
 #endif
 
-/* Whether the two bytes at p are a and b. */
+/* The first byte that stops the value at v (value_stop16) from its
+ * vl-th on, sixteen at a time: its place in the value, 128 or more for
+ * none before its 128th byte (which reads up to v + 143). */
+static inline size_t
+value_from(const char *v, size_t vl)
+{
+	unsigned k;
+
+	for (; vl < 128; vl += 16)
+		if ((k = value_stop16(v + vl)) < 16)
+			return vl + k;
+	return vl;
+}
+
+/* Whether the two bytes at p are a and b: one load of both and one
+ * compare, where the byte order allows. */
 static inline bool
 two(const char *p, char a, char b)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint16_t x;
+
+	memcpy(&x, p, 2);
+	return x == (uint16_t)((unsigned char)a | (unsigned char)b << 8);
+#else
 	return p[0] == a && p[1] == b;
+#endif
 }
 
 /*
@@ -267,11 +302,15 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	cd_pgn_tag *tags, *tg;
 	char *arena;
 	size_t nrt = r->nrt, nrt0 = nrt, tagcap, alen = r->alen, alim;
-	unsigned long ln = r->line + *lines, end_ln = 0;
-	const char *n, *v, *at = NULL, *end = NULL;
+	unsigned long ln = r->line + *lines;
+	const char *n, *v;
 	size_t nl, vl, k;
 #ifdef CD_AVX2
 	struct tagbytes32 k32;
+	/* the window: the masks of the 64 bytes at wb (tag_masks64; 0:
+	 * none yet) */
+	uint64_t nm = 0, vm = 0;
+	uintptr_t wb = 0;
 
 	if (avx2)
 		tagbytes32_init(&k32);
@@ -301,19 +340,38 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 		n = p + 1;
 #ifdef CD_AVX2
 		if (avx2) {
-			/* (the mask shifted to the value holds its first
-			 * 30 - nl bytes: a stop in its first sixteen is
-			 * the one value_stop16 finds; with none there,
-			 * value_stop16 reads them) */
-			uint32_t vm;
+			/* (the name's first sixteen bytes and the value's
+			 * in the window's masks, else the window moved to
+			 * the line: off at most 47 and vs at most 48) */
+			size_t off = (uintptr_t)p - wb, vs;
+			uint64_t y;
 
-			nl = name_value32(n, &k32, &vm);
+			if (off > 47) {
+				tag_masks64(p, e, &k32, &nm, &vm);
+				wb = (uintptr_t)p;
+				off = 0;
+			}
+			nl = (size_t)__builtin_ctzll((nm >> (off + 1)) |
+			    0x10000);
 			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
 				break;
 			v = n + nl + 2;
-			vm = (vm >> (nl + 2)) & 0xffff;
-			vl = vm != 0 ? (size_t)__builtin_ctz(vm) :
-			    value_stop16(v);
+			vs = off + nl + 3;
+			if (vs > 48) {
+				wb = 0;
+				continue;
+			}
+			y = vm >> vs;
+			if ((y & 0xffff) != 0) {
+				vl = (size_t)__builtin_ctzll(y);
+			} else {
+				if (e - p < 176)
+					break;
+				vl = y != 0 ? (size_t)__builtin_ctzll(y) :
+				    value_from(v, 64 - vs);
+				if (vl >= 128)
+					break;
+			}
 		} else
 #endif
 		{
@@ -322,17 +380,13 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 				break;
 			v = n + nl + 2;
 			vl = value_stop16(v);
-		}
-		if (vl == 16) {
-			/* a longer value (a URL, a FEN): up to 127
-			 * bytes, sixteen at a time */
-			if (e - p < 176)
-				break;
-			while (vl < 128 && (k = value_stop16(v + vl)) == 16)
-				vl += 16;
-			if (vl == 128)
-				break;
-			vl += k;
+			if (vl == 16) {
+				/* a longer value (a URL, a FEN): up to 127
+				 * bytes, sixteen at a time */
+				if (e - p < 176 || (vl = value_from(v, 16)) >=
+				    128)
+					break;
+			}
 		}
 		if (!two(v + vl, '"', ']') || alen >= alim)
 			break;
@@ -355,26 +409,27 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			d[nl + 1 + vl] = '\0';
 		}
 		alen += nl + vl + 2;
-		at = p;
-		end = p = v + vl + 2;
-		end_ln = ln;
-		p += *p == '\r';
-		if (!two(p, '\n', '[')) {
-			p = end;
+		p = v + vl + 2;
+		n = p + (*p == '\r');
+		if (!two(n, '\n', '[')) {
 			*after = 1;
 			break;
 		}
 		ln++;
-		p++;
+		p = n + 1;
 	}
 	r->nrt = nrt;
 	r->alen = alen;
-	if (nrt > nrt0) {
-		*last_end = end;
-		*end_lines = end_ln - r->line;
-		*end_line = at;
-	}
 	*lines = ln - r->line;
+	if (nrt > nrt0) {
+		/* (the last tag's line: the tag ends nl + vl + 5 bytes
+		 * after its start, right before p, or before the LF or
+		 * CR LF before p) */
+		tg = &tags[nrt - 1];
+		*end_lines = tg->line - r->line;
+		*last_end = *after ? p : p - 1 - (p[-2] == '\r');
+		*end_line = *last_end - (tg->name_len + tg->value_len + 5);
+	}
 	return p;
 }
 
@@ -388,8 +443,9 @@ tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
 }
 
 #ifdef CD_AVX2
-/* tag_lines() with a tag's name and value found by one load of AVX2
- * (name_value32). */
+/* tag_lines() with the names and values found in the masks of a window
+ * of 64 bytes (tag_masks64), taken again at a line whose name or the
+ * first sixteen bytes of whose value it does not hold. */
 __attribute__((target("avx2"), flatten, noinline)) static const char *
 tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
