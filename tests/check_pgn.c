@@ -114,12 +114,19 @@ struct mcase {
 static const struct mcase mcases[] = {
 	/* canonical input comes out as it went in */
 	{ "1. e4 e5 2. Nf3 Nc6 *", "1. e4 e5 2. Nf3 Nc6 *", 0, NULL },
-	/* move numbers of any length (read eight digits at a time), with
+	/* move numbers of any length (read sixteen bytes at a time), with
 	 * periods, without, or with the move right after them */
 	{ "123456789. e4 1234567890123.... e5 2.Nf3 99999999 *",
 	    "1. e4 e5 2. Nf3 *", 0, NULL },
 	{ "1. e4 e5 12345678 Nf3 1234567.Nc6 12345678.Bb5 a6 1*",
 	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *", 0, NULL },
+	/* (sixteen bytes at a time: digits and periods up to the window's
+	 * end and past it; a line end, a tab or two spaces after them) */
+	{ "1................e4 2................. e5 123456789012345.Nf3 "
+	    "1234567890123456.\tNc6 12345678901234567.\nBb5 "
+	    "4.a6 5...  Ba4 6..\r\nNf6 7. O-O 8.Be7 { and so on, some more } *",
+	    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 { and so on, "
+	    "some more } *", 0, NULL },
 	/* import: castling with zeros, lower case, dashes, marks */
 	{ F_CASTLE "1. 0-0 0-0-0 *", "1. O-O O-O-O *", 0, NULL },
 	{ F_CASTLE "1. o-o o-o-o *", "1. O-O O-O-O *", 0, NULL },

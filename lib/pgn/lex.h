@@ -110,29 +110,52 @@ cd__lex_blanks(cd_pgn_lexer *lx)
 	((((uint64_t)1 << 26) - 1) << 33 & ~((uint64_t)1 << ('e' - 0x40)) & \
 	~((uint64_t)1 << ('o' - 0x40))))
 
-/* The end of the digits that start at p (p < e, *p a digit): eight
- * bytes at a time (a byte is a digit when it is at most 9 above '0'). */
+/*
+ * The end of the move number at p (p < e, *p a digit) with its
+ * periods ("12." or "12..."): the byte after its last period, or NULL
+ * when no period follows its digits.  One or two digits and a period
+ * by their bytes; else sixteen bytes by one load where SSE2 is (the
+ * digits, a byte at most 9 above '0', and the periods as bit masks:
+ * their constants stay in vector registers, not in the general ones
+ * the parser's loop needs), else a byte at a time.
+ */
 static inline const char *
-cd__digits_end(const char *p, const char *e)
+cd__number_end(const char *p, const char *e)
 {
-	const uint64_t ones = 0x0101010101010101ULL;
+	/* "1." to "99." and one period, most of them, by their bytes */
+	if (e - p >= 4) {
+		const char *w = p + 1 + ((unsigned char)(p[1] - '0') < 10);
 
-	while (e - p >= 8) {
-		uint64_t x, t, nd;
-
-		memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		x = __builtin_bswap64(x);
-#endif
-		t = x ^ 0x30 * ones;
-		/* the high bit of each byte that is not a digit */
-		nd = (((t & 0x7f * ones) + 0x76 * ones) | t) & 0x80 * ones;
-		if (nd != 0)
-			return p + (__builtin_ctzll(nd) >> 3);
-		p += 8;
+		if (*w == '.' && w[1] != '.')
+			return w + 1;
 	}
-	while (p < e && *p >= '0' && *p <= '9')
+#ifdef __SSE2__
+	if (e - p >= 16) {
+		const __m128i v = _mm_loadu_si128((const void *)p);
+		const __m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+		/* bits 16 and up set: beyond the window */
+		unsigned nd = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_min_epu8(t, _mm_set1_epi8(9)), t));
+		unsigned dt = (unsigned)_mm_movemask_epi8(cd__eq8(v, '.'));
+		unsigned j = (unsigned)__builtin_ctz(nd);
+
+		if (j < 16) {
+			if (!((dt >> j) & 1))
+				return NULL;
+			/* (the periods that reach the window's end may go
+			 * on: the bytes' loop below) */
+			j += (unsigned)__builtin_ctz(~(dt >> j));
+			if (j < 16)
+				return p + j;
+		}
+	}
+#endif
+	while (p < e && (unsigned char)(*p - '0') < 10)
 		p++;
+	if (p == e || *p != '.')
+		return NULL;
+	while (++p < e && *p == '.')
+		;
 	return p;
 }
 
@@ -168,24 +191,35 @@ cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 			if (q == e)
 				return CD__LEX_END;
 		}
-		*at = q;
-		c = (unsigned char)*q;
-		/* a letter of cd__plain_move_start, or the `O` of
-		 * castling: a bit of CD__FAST_START */
-		if (c - 0x40 < 64 && ((CD__FAST_START >> (c - 0x40)) & 1)) {
-			*wend = cd__word_end(q, e);
-			return CD__LEX_WORD;
-		}
-		if (c - '1' < 9) {
-			w = cd__digits_end(q, e);
-			if (w < e && *w == '.') {
-				while (w < e && *w == '.')
-					w++;
-				lx->p = w;
-				continue;
+		for (;;) {
+			*at = q;
+			c = (unsigned char)*q;
+			/* a letter of cd__plain_move_start, or the `O` of
+			 * castling: a bit of CD__FAST_START */
+			if (c - 0x40 < 64 &&
+			    ((CD__FAST_START >> (c - 0x40)) & 1)) {
+				*wend = cd__word_end(q, e);
+				return CD__LEX_WORD;
 			}
-			return CD__LEX_OTHER;
+			if (c - '1' >= 9)
+				break;
+			if ((w = cd__number_end(q, e)) == NULL)
+				return CD__LEX_OTHER;
+			lx->p = w;
+			/* the token after the number, mostly right after its
+			 * period ("12.Nf3") or after one space: read on from
+			 * there, as the loop would */
+			if (w < e && CD__U(*w) > 0x20) {
+				q = w;
+			} else if (e - w >= 2 && *w == ' ' &&
+			    CD__U(w[1]) > 0x20) {
+				lx->p = q = w + 1;
+			} else {
+				break;
+			}
 		}
+		if (c - '1' < 9)
+			continue;
 		if (c == 'e' && cd__plain_move_start(q, e)) {
 			*wend = cd__word_end(q, e);
 			return CD__LEX_WORD;

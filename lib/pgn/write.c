@@ -323,6 +323,33 @@ number_le(unsigned long n, bool black, size_t *len)
 	return v;
 }
 
+/* " n. " for White's move n < 1000 as a little-endian word, its
+ * length (4 to 6) in the top byte, which the SAN stored after it
+ * writes over: white_numbers[n], built by the compiler. */
+#define WN_D(n, i)	((uint64_t)('0' + (n)) << (8 * (i)))
+#define WN_TEXT(n) \
+	((n) < 10 ? 0x20 | WN_D(n, 1) | (uint64_t)0x202e << 16 : \
+	(n) < 100 ? 0x20 | WN_D((n) / 10, 1) | WN_D((n) % 10, 2) | \
+	(uint64_t)0x202e << 24 : \
+	0x20 | WN_D((n) / 100, 1) | WN_D((n) / 10 % 10, 2) | \
+	WN_D((n) % 10, 3) | (uint64_t)0x202e << 32)
+#define WN(n) \
+	(WN_TEXT(n) | (uint64_t)((n) < 10 ? 4 : (n) < 100 ? 5 : 6) << 56)
+#define WN10(n)	WN(n), WN(n + 1), WN(n + 2), WN(n + 3), WN(n + 4), \
+	WN(n + 5), WN(n + 6), WN(n + 7), WN(n + 8), WN(n + 9)
+#define WN100(n) WN10(n), WN10(n + 10), WN10(n + 20), WN10(n + 30), \
+	WN10(n + 40), WN10(n + 50), WN10(n + 60), WN10(n + 70), \
+	WN10(n + 80), WN10(n + 90)
+static const uint64_t white_numbers[1000] = {
+	WN100(0), WN100(100), WN100(200), WN100(300), WN100(400),
+	WN100(500), WN100(600), WN100(700), WN100(800), WN100(900)
+};
+#undef WN100
+#undef WN10
+#undef WN
+#undef WN_TEXT
+#undef WN_D
+
 /* Store the little-endian word v at d, its eight bytes in memory
  * order. */
 static inline void
@@ -431,9 +458,30 @@ static inline __attribute__((always_inline)) char *
 put_move(char *d, size_t *col, const char *san, size_t san_len, size_t cols,
     unsigned long num, bool white, bool num_due, bool nums, size_t width)
 {
-	if (nums && (white || num_due)) {
+	if (nums && white) {
+		/* " 12. ", its length in the top byte */
+		uint64_t w = white_numbers[num];
+		size_t k = (size_t)(w >> 56), c = *col;
+
+		if (c != 0 && c + k + cols <= width) {
+			store_le64(d, w);
+			d += k;
+			*col = c + k + cols;
+			goto san;
+		}
+		if (c == 0 && k - 1 + cols <= width) {
+			store_le64(d, w >> 8);
+			d += k - 1;
+			*col = k - 1 + cols;
+			goto san;
+		}
+		/* "12." (the space after it written over next) */
+		d = place(col, d, k - 2, width);
+		store_le64(d, w >> 8);
+		d += k - 2;
+	} else if (nums && num_due) {
 		size_t k, c = *col;
-		uint64_t v = number_le(num, !white, &k);
+		uint64_t v = number_le(num, true, &k);
 
 		if (c != 0 && c + 2 + k + cols <= width) {
 			/* " 12. " (at most seven bytes), then the SAN */
@@ -579,8 +627,9 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 	    g->start.side - 1;
 
 	for (; n != 0; n = nodes[n].next) {
-		const cd_game_node *nd = &nodes[n];
+		const cd_game_node *nd = &nodes[n], *nb;
 		unsigned long t = nd->ply + a, num = t >> 1;
+		uint32_t m;
 
 		if ((nd->var & var_mask) || num >= 1000 || (notes &&
 		    (((nd->before | nd->after) & note_mask) |
@@ -588,6 +637,31 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 			break;
 		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
 			return 0;
+		/* a White move and Black's answer with nothing around them
+		 * (its number is White's) that go on the line together:
+		 * " 12. Nf3 Nc6" stored at once, the line's end decided once
+		 * for the three */
+		if ((t & 1) == 0 && col != 0 && (m = nd->next) != 0 &&
+		    !((nb = &nodes[m])->var & var_mask) && !(notes &&
+		    (((nb->before | nb->after) & note_mask) |
+		    (nb->flags & nag_mask)))) {
+			uint64_t v = white_numbers[num];
+			size_t k = (size_t)(v >> 56);
+			size_t l1 = nd->san_len, l2 = nb->san_len;
+
+			if (col + k + l1 + 1 + l2 <= width && (l1 | l2) < 8) {
+				store_le64(d, v);
+				d += k;
+				memcpy(d, nd->san, 8);
+				d[l1] = ' ';
+				memcpy(d + l1 + 1, nb->san, 8);
+				d += l1 + 1 + l2;
+				col += k + l1 + 1 + l2;
+				need_num = false;
+				n = m;
+				continue;
+			}
+		}
 		d = put_move(d, &col, nd->san, nd->san_len, nd->san_len, num,
 		    (t & 1) == 0, need_num, true, width);
 		need_num = false;
