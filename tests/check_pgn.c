@@ -292,6 +292,11 @@ static const struct mcase mcases[] = {
 	    CD_PGN_REDUCED, NULL },
 	{ F_BLACK "1... e5 {c} 2. Nf3 $2 Nc6 *", "1... e5 2. Nf3 Nc6 *",
 	    CD_PGN_REDUCED, NULL },
+	/* a comment after most moves, plain moves and a NAG between */
+	{ "1. e4 {a} e5 {b} 2. Nf3 Nc6 3. Bb5 {c} a6 $1 {d} 4. Ba4 {e} Nf6 "
+	    "5. O-O Be7 {f} 6. Re1 *",
+	    "1. e4 { a } 1... e5 { b } 2. Nf3 Nc6 3. Bb5 { c } 3... a6 $1 "
+	    "{ d } 4. Ba4 { e }\n4... Nf6 5. O-O Be7 { f } 6. Re1 *", 0, NULL },
 	/* long lines and strings: no fixed buffers */
 	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
 	    "7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 "

@@ -711,7 +711,14 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		cd_game_node tn;
 		char tb[24];
 
-		if (fast) {
+		nd = &nodes[n];
+		num = fullmove + ((unsigned long)nd->ply - 1 + side) / 2;
+		/* (a move with notes, NAGs or variations stops san_moves at
+		 * once: not called for it, as after every move of a game
+		 * commented throughout) */
+		if (fast && !(((nd->var & var_mask) | ((nd->before |
+		    nd->after) & note_mask) | (nd->flags & nag_mask)) ||
+		    num >= 1000)) {
 			b->len = (size_t)(d - data);
 			o->col = col;
 			o->need_num = need_num;
@@ -725,9 +732,10 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			need_num = o->need_num;
 			if (n == 0)
 				break;
+			nd = &nodes[n];
+			num = fullmove + ((unsigned long)nd->ply - 1 + side) /
+			    2;
 		}
-		nd = &nodes[n];
-		num = fullmove + ((unsigned long)nd->ply - 1 + side) / 2;
 		white = ((side + nd->ply - 1) & 1) == CD_WHITE;
 		if (((nd->var & var_mask) | ((nd->before | nd->after) &
 		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
