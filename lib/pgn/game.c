@@ -401,11 +401,10 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 		return CD_ERR_NOMEM;
 	g->nnodes++;
 	nd = &g->nodes[idx];
-	memset(nd, 0, sizeof(*nd));
 	parent = l->has_move ? l->cur : l->base;
-	nd->move = m;
-	nd->parent = parent;
-	nd->ply = g->nodes[parent].ply + 1;
+	/* (each field written once: no clearing first) */
+	*nd = (cd_game_node){ .move = m, .parent = parent,
+	    .ply = g->nodes[parent].ply + 1 };
 	if (l->has_move) {
 		g->nodes[l->cur].next = idx;
 	} else if (p->depth == 0) {

@@ -886,46 +886,51 @@ result_of(const cd_game *g)
 static const char roster_default[7][16] = { "?", "?", "????.??.??", "?",
     "?", "?", "" };
 
-/* The roster's tag lines up to the value's quote, padded to sixteen
- * bytes to be copied whole, with their lengths. */
-static const char roster_open[7][16] = { "[Event \"", "[Site \"",
-    "[Date \"", "[Round \"", "[White \"", "[Black \"", "[Result \"" };
-static const unsigned char roster_open_len[7] = { 8, 7, 7, 8, 8, 8, 9 };
+/* The roster's tag lines up to the value's quote, after the end of
+ * the line before (none before Event's), padded to sixteen bytes to be
+ * copied whole, with their lengths. */
+static const char roster_open[7][16] = { "[Event \"", "\"]\n[Site \"",
+    "\"]\n[Date \"", "\"]\n[Round \"", "\"]\n[White \"", "\"]\n[Black \"",
+    "\"]\n[Result \"" };
+static const unsigned char roster_open_len[7] = { 8, 10, 10, 11, 11, 11,
+    12 };
 
-/* The value of n bytes at g->str + off at d (room reserved, and
- * sixteen bytes beyond), as tag_value writes it: a short one that the
- * string store holds sixteen bytes of in one move.  lim: the string
- * store's capacity, 0 when quotes (some value to escape). */
+/* The value of n bytes at str + off at d (room reserved, and sixteen
+ * bytes beyond), as tag_value writes it: a short one that the string
+ * store holds sixteen bytes of in one move.  lim: the string store's
+ * capacity, 0 when quotes (some value to escape). */
 static inline char *
-game_value(char *d, const cd_game *g, size_t off, size_t n, bool quotes,
+game_value(char *d, const char *str, size_t off, size_t n, bool quotes,
     size_t lim)
 {
 	if (n <= 16 && off + 16 <= lim) {
-		memcpy(d, g->str + off, 16);
+		memcpy(d, str + off, 16);
 		return d + n;
 	}
-	return tag_value(d, g->str + off, n, quotes);
+	return tag_value(d, str + off, n, quotes);
 }
 
 /* The line of roster tag i (KT_EVENT .. KT_BLACK) at d, as
- * tag_section_direct writes it; the end of what it wrote.  Inlined
- * with i a constant: its opening and default are fixed words. */
+ * tag_section_direct writes it, with the end of the line before and
+ * without its own; the end of what it wrote.  Inlined
+ * with i a constant: its opening and default are fixed words.  str
+ * and tags: g's, read once (a byte written could be g's as the
+ * compiler sees it, and have them read again for each line). */
 static inline __attribute__((always_inline)) char *
-roster_line(char *d, int i, const cd_game *g, const uint32_t *known,
-    bool quotes, size_t lim)
+roster_line(char *d, int i, const char *str, const cd_game_tag *tags,
+    const uint32_t *known, bool quotes, size_t lim)
 {
 	memcpy(d, roster_open[i], 16);
 	d += roster_open_len[i];
 	if (known[i] != 0) {
-		const cd_game_tag *t = &g->tags[known[i] - 1];
+		const cd_game_tag *t = &tags[known[i] - 1];
 
-		d = game_value(d, g, t->value, t->value_len, quotes, lim);
+		d = game_value(d, str, t->value, t->value_len, quotes, lim);
 	} else {
 		memcpy(d, roster_default[i], 16);
 		d += i == KT_DATE ? 10 : 1;
 	}
-	memcpy(d, "\"]\n", 4);	/* (its NUL written over next) */
-	return d + 3;
+	return d;
 }
 
 /* Whether tag a's name sorts before tag b's (byte order, as
@@ -960,6 +965,8 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	const uint32_t *known = p->known;
 	bool quotes = p->tag_quotes;
 	size_t lim = quotes ? 0 : p->str_cap;
+	const cd_game_tag *tags = g->tags;
+	const char *str = g->str;
 	uint64_t rest = 0;
 	unsigned char order[64];
 	/* room: the roster's lines (their first sixteen bytes written at
@@ -993,12 +1000,12 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	if (reserve(o, need) != 0)
 		return true;	/* (o->fail) */
 	d = o->b->data + o->b->len;
-	d = roster_line(d, KT_EVENT, g, known, quotes, lim);
-	d = roster_line(d, KT_SITE, g, known, quotes, lim);
-	d = roster_line(d, KT_DATE, g, known, quotes, lim);
-	d = roster_line(d, KT_ROUND, g, known, quotes, lim);
-	d = roster_line(d, KT_WHITE, g, known, quotes, lim);
-	d = roster_line(d, KT_BLACK, g, known, quotes, lim);
+	d = roster_line(d, KT_EVENT, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_SITE, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_DATE, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_ROUND, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_WHITE, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_BLACK, str, tags, known, quotes, lim);
 	memcpy(d, roster_open[KT_RESULT], 16);
 	d += roster_open_len[KT_RESULT];
 	memcpy(d, result8[r], 8);
@@ -1006,14 +1013,14 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	memcpy(d, "\"]\n", 4);
 	d += 3;
 	for (j = 0; j < n; j++) {
-		const cd_game_tag *t = &g->tags[order[j]];
+		const cd_game_tag *t = &tags[order[j]];
 
 		*d++ = '[';
-		cd__copy_small(d, g->str + t->name, t->name_len);
+		cd__copy_small(d, str + t->name, t->name_len);
 		d += t->name_len;
 		*d++ = ' ';
 		*d++ = '"';
-		d = game_value(d, g, t->value, t->value_len, quotes, lim);
+		d = game_value(d, str, t->value, t->value_len, quotes, lim);
 		memcpy(d, "\"]\n", 4);
 		d += 3;
 	}
