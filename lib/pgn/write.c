@@ -602,6 +602,17 @@ write_move(struct out *o, const cd_game *g, uint32_t i)
 		notes(o, g, nd->after);
 }
 
+/* Whether the move of nd has something around it that the plain
+ * writers (san_loop, plain_moves) leave to write_move(): a variation,
+ * notes or NAGs, as the masks (o's) keep them. */
+static inline bool
+around(const cd_game_node *nd, uint32_t var_mask, uint32_t note_mask,
+    uint8_t nag_mask)
+{
+	return ((nd->var & var_mask) | ((nd->before | nd->after) &
+	    note_mask) | (nd->flags & nag_mask)) != 0;
+}
+
 /*
  * plain_moves in the usual export (SAN as the game holds it, with move
  * numbers): the moves from node n on that have nothing around them, in
@@ -620,8 +631,9 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 	size_t col = o->col;
 	const size_t width = o->width;
 	bool need_num = o->need_num;
-	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
-	const uint8_t nag_mask = o->nag_mask;
+	const uint32_t var_mask = o->var_mask;
+	const uint32_t note_mask = notes ? o->note_mask : 0;
+	const uint8_t nag_mask = notes ? o->nag_mask : 0;
 	const cd_game_node *const nodes = g->nodes;
 	const unsigned long a = 2 * (unsigned long)g->start.fullmove +
 	    g->start.side - 1;
@@ -631,9 +643,7 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 		unsigned long t = nd->ply + a, num = t >> 1;
 		uint32_t m;
 
-		if ((nd->var & var_mask) || num >= 1000 || (notes &&
-		    (((nd->before | nd->after) & note_mask) |
-		    (nd->flags & nag_mask))))
+		if (num >= 1000 || around(nd, var_mask, note_mask, nag_mask))
 			break;
 		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
 			return 0;
@@ -642,9 +652,7 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 		 * " 12. Nf3 Nc6" stored at once, the line's end decided once
 		 * for the three */
 		if ((t & 1) == 0 && col != 0 && (m = nd->next) != 0 &&
-		    !((nb = &nodes[m])->var & var_mask) && !(notes &&
-		    (((nb->before | nb->after) & note_mask) |
-		    (nb->flags & nag_mask)))) {
+		    !around(nb = &nodes[m], var_mask, note_mask, nag_mask)) {
 			uint64_t v = white_numbers[num];
 			size_t k = (size_t)(v >> 56);
 			size_t l1 = nd->san_len, l2 = nb->san_len;
@@ -716,9 +724,8 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		/* (a move with notes, NAGs or variations stops san_moves at
 		 * once: not called for it, as after every move of a game
 		 * commented throughout) */
-		if (fast && !(((nd->var & var_mask) | ((nd->before |
-		    nd->after) & note_mask) | (nd->flags & nag_mask)) ||
-		    num >= 1000)) {
+		if (fast && num < 1000 &&
+		    !around(nd, var_mask, note_mask, nag_mask)) {
 			b->len = (size_t)(d - data);
 			o->col = col;
 			o->need_num = need_num;
@@ -737,8 +744,7 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			    2;
 		}
 		white = ((side + nd->ply - 1) & 1) == CD_WHITE;
-		if (((nd->var & var_mask) | ((nd->before | nd->after) &
-		    note_mask) | (nd->flags & nag_mask)) || num >= 1000)
+		if (num >= 1000 || around(nd, var_mask, note_mask, nag_mask))
 			goto more;
 		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
 			return 0;
