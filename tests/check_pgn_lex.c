@@ -1110,6 +1110,23 @@ START_TEST(test_tags_quick)
 }
 END_TEST
 
+/* A tag line [N... "v..."] with a name of nl bytes and a value of vl
+ * (no line end) to in + n: the new n. */
+static size_t
+tag_line_to(char *in, size_t n, size_t nl, size_t vl)
+{
+	in[n++] = '[';
+	memset(in + n, 'N', nl);
+	n += nl;
+	in[n++] = ' ';
+	in[n++] = '"';
+	memset(in + n, 'v', vl);
+	n += vl;
+	in[n++] = '"';
+	in[n++] = ']';
+	return n;
+}
+
 /*
  * The usual tag lines' loop (frame_tags.c, tag_run), which finds a
  * name's end and a value's in sixteen or thirty-two bytes at once: a
@@ -1148,15 +1165,7 @@ START_TEST(test_tag_line_bytes)
 				cd_pgn_token t;
 				bool read;
 
-				in[n++] = '[';
-				memset(in + n, 'N', nl);
-				n += nl;
-				in[n++] = ' ';
-				in[n++] = '"';
-				memset(in + n, 'v', vl);
-				n += vl;
-				in[n++] = '"';
-				in[n++] = ']';
+				n = tag_line_to(in, n, nl, vl);
 				in[1 + j] = (char)bytes[b];
 				memcpy(in + n, after, sizeof(after) - 1);
 				n += sizeof(after) - 1;
@@ -1360,16 +1369,9 @@ START_TEST(test_tag_line_window)
 					cd_pgn_lexer lx;
 					cd_pgn_token t;
 
-					n = prefix_lines(in, off);
-					in[n++] = '[';
-					memset(in + n, 'N', nl);
-					n += nl;
-					in[n++] = ' ';
-					in[n++] = '"';
-					memset(in + n, 'v', vl);
-					n += vl;
-					memcpy(in + n, "\"]\n", 3);
-					n += 3;
+					n = tag_line_to(in, prefix_lines(in, off),
+					    nl, vl);
+					in[n++] = '\n';
 					/* (at[j] past the line: its LF, the
 					 * next line's `[`) */
 					if (at[j] <= len)
