@@ -84,23 +84,14 @@ cd_board_in_check(const cd_board *b)
 cd_bitboard
 cd__pins(const cd_board *b)
 {
-	int us = b->side, k;
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], snipers;
-	cd_bitboard pins = 0;
+	int us = b->side;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us];
+	bool open = false;
 
 	if (!kbb)
 		return 0;
-	k = cd__lsb(kbb);
-	snipers = cd__snipers(b, k, us ^ 1);
-	while (snipers) {
-		int s = cd__pop_lsb(&snipers);
-		cd_bitboard bt = cd__between_dir(k, s, cd__dir[k][s]) &
-		    b->by_type[0];
-
-		if (bt && !(bt & (bt - 1)))
-			pins |= bt;
-	}
-	return pins & b->by_color[us];
+	return cd__king_lines(b, cd__lsb(kbb), us ^ 1, &open) &
+	    b->by_color[us];
 }
 
 bool

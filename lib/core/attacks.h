@@ -164,25 +164,46 @@ cd__snipers(const cd_board *b, int sq, int by)
 	    (diag & (b->by_type[CD_BISHOP] | q))) & b->by_color[by];
 }
 
+/* The pieces alone between the king on k and a slider of by on one of
+ * its lines (cd__snipers), of either color; *open set (else kept) when
+ * such a slider has no piece between (it checks).  Always inline: the
+ * game builder's path after each move. */
+static inline __attribute__((always_inline)) cd_bitboard
+cd__king_lines(const cd_board *b, int k, int by, bool *open)
+{
+	cd_bitboard occ = b->by_type[0], snipers = cd__snipers(b, k, by);
+	cd_bitboard p = 0;
+	bool o = *open;
+
+	while (snipers) {
+		int s = cd__pop_lsb(&snipers);
+		cd_bitboard bt = cd__between_dir(k, s, cd__dir[k][s]) & occ;
+
+		o |= bt == 0;
+		p |= bt & -(cd_bitboard)((bt & (bt - 1)) == 0);
+	}
+	*open = o;
+	return p;
+}
+
 /*
  * After a normal move to the square to just made in b: whether it
  * gives check, and in *pins the pieces of the side now to move that are
  * pinned to its king (alone between it and a slider of the mover).
- * Both come from the mover's snipers on the king's lines: one with no
- * piece between checks (the piece moved, or one its move uncovered),
- * one with a single piece between pins it when that piece is the
- * king's side's; the piece on to may check by a step too.  The next
- * move's legality is then a test of its piece against the pins
- * (cd__san_fast_pins), not a look along the king's line.  Other moves
- * (castling, en passant, promotions, null) use cd__in_check() and
- * cd__pins().  Always inline, as cd__gives_check.
+ * Both come from the mover's snipers on the king's lines
+ * (cd__king_lines): one with no piece between checks (the piece moved,
+ * or one its move uncovered), one with a single piece between pins it
+ * when that piece is the king's side's; the piece on to may check by a
+ * step too.  The next move's legality is then a test of its piece
+ * against the pins (cd__san_fast_pins), not a look along the king's
+ * line.  Other moves (castling, en passant, promotions, null) use
+ * cd__in_check() and cd__pins().  Always inline, as cd__gives_check.
  */
 static inline __attribute__((always_inline)) bool
 cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
 {
 	int them = b->side, us = them ^ 1, ek, t;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
-	cd_bitboard occ = b->by_type[0], snipers, p = 0;
 	bool check;
 
 	*pins = 0;
@@ -192,15 +213,7 @@ cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
 	t = CD_PIECE_TYPE(b->squares[to]);
 	/* (a king is never next to ek) */
 	check = (cd__steps[us][t][to] & kbb) != 0;
-	snipers = cd__snipers(b, ek, us);
-	while (snipers) {
-		int s = cd__pop_lsb(&snipers);
-		cd_bitboard bt = cd__between_dir(ek, s, cd__dir[ek][s]) & occ;
-
-		check |= bt == 0;
-		p |= bt & -(cd_bitboard)((bt & (bt - 1)) == 0);
-	}
-	*pins = p & b->by_color[them];
+	*pins = cd__king_lines(b, ek, us, &check) & b->by_color[them];
 	return check;
 }
 
