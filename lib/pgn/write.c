@@ -451,9 +451,11 @@ notation_node(const struct out *o, const cd_game_node *nd, cd_game_node *t)
 
 /* A move's number when it is due (num_due, or White's move) and its
  * SAN, at d, the end of a line of *col bytes (room reserved: 32
- * bytes); the end of what it wrote.  When the number and the move both
- * go on the line (the usual case), " 12. " is one word stored at once
- * and the line's end decided once for the two. */
+ * bytes); the end of what it wrote.  num is below 1000 (white_numbers,
+ * number_le): each caller writes the longer numbers its own way.  When
+ * the number and the move both go on the line (the usual case), " 12. "
+ * is one word stored at once and the line's end decided once for the
+ * two. */
 static inline __attribute__((always_inline)) char *
 put_move(char *d, size_t *col, const char *san, size_t san_len, size_t cols,
     unsigned long num, bool white, bool num_due, bool nums, size_t width)
