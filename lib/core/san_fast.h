@@ -71,6 +71,15 @@ reach(int type, int sq, cd_bitboard occ)
 	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
 }
 
+/* Which of the pieces cand of type on its lines through sq reach it on
+ * occupancy occ, when there are several (two rooks on a rank, two
+ * knights): out of the reader's line, which mostly has one. */
+static __attribute__((noinline, cold)) cd_bitboard
+several(int type, int sq, cd_bitboard occ, cd_bitboard cand)
+{
+	return reach(type, sq, occ) & cand;
+}
+
 /* In check (not the king moving): whether a move to the square tobb
  * answers it, taking the lone checker or stepping between it and the
  * king on ksq (a double check only the king answers).  Out of the
@@ -218,7 +227,19 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 			fr = t[i++] - '1';
 		if (i != e)
 			return 0;
-		cand = reach(type, to, occ) & b->by_type[type] & own;
+		/* the pieces of the type on its lines through to: most
+		 * often one, which reaches to when nothing stands between
+		 * (a knight's or king's step always) */
+		cand = cd__empty_reach[type][to] & b->by_type[type] & own;
+		if (cand & (cand - 1)) {
+			cand = several(type, to, occ, cand);
+		} else {
+			int d = cd__dir[to][cd__lsb(cand | CD_BB(to))];
+
+			cand &= -(cd_bitboard)((cd__between_dir(to,
+			    cd__lsb(cand | CD_BB(to)), d & 7) & occ &
+			    -(cd_bitboard)(d >= 0)) == 0);
+		}
 	}
 	if (check && type != CD_KING && !answers_check(b, ksq, them, tobb))
 		return 0;
