@@ -165,11 +165,14 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
 	int ksq, sh = 0;
-	size_t n = len, i;
+	size_t n, i;
 	uint64_t w = 0;
 
-	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
-		n--;
+	/* one check or mate mark taken off (a second one leaves a byte
+	 * that is no rank: cd_san_parse then reads the token) */
+	if (len < 2 || len > 7)
+		return 0;
+	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
 	if (t[0] == 'O') {
@@ -285,10 +288,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		w |= ((uint64_t)'x' << sh) & x;
 		sh += 8 & (int)x;
 	}
-	w |= (uint64_t)('a' + CD_FILE(to)) << sh;
-	sh += 8;
-	w |= (uint64_t)('1' + CD_RANK(to)) << sh;
-	sh += 8;
+	/* the target square as the token wrote it */
+	w |= ((uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8) <<
+	    sh;
+	sh += 16;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	w = __builtin_bswap64(w);
 #endif
