@@ -55,29 +55,22 @@ static const uint8_t letter_type[128] = {
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
 
-/*
- * The squares from which a piece of type (knight to king) reaches sq on
- * occupancy occ: its steps (none for a slider) and both kinds of slide
- * worked out and the type's kept, with no branch, since which piece
- * moves is as good as random from move to move.
- */
-static inline cd_bitboard
-reach(int type, int sq, cd_bitboard occ)
-{
-	cd_bitboard diag = diag_reach(sq, occ), orth = orth_reach(sq, occ);
-
-	return cd__steps[CD_WHITE][type][sq] |
-	    (diag & -(cd_bitboard)(type == CD_BISHOP || type == CD_QUEEN)) |
-	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
-}
-
-/* Which of the pieces cand of type on its lines through sq reach it on
- * occupancy occ, when there are several (two rooks on a rank, two
- * knights): out of the reader's line, which mostly has one. */
+/* Which of the pieces cand, on their type's lines through sq (or a
+ * step from it), reach it on occupancy occ: those with nothing between.
+ * For several (two rooks on a rank, two knights), out of the reader's
+ * line, which mostly has one. */
 static __attribute__((noinline, cold)) cd_bitboard
-several(int type, int sq, cd_bitboard occ, cd_bitboard cand)
+several(int sq, cd_bitboard occ, cd_bitboard cand)
 {
-	return reach(type, sq, occ) & cand;
+	cd_bitboard c = cand;
+
+	while (c) {
+		int f = cd__pop_lsb(&c), d = cd__dir[sq][f];
+
+		if (d >= 0 && (cd__between_dir(sq, f, d) & occ))
+			cand &= ~CD_BB(f);
+	}
+	return cand;
 }
 
 /* In check (not the king moving): whether a move to the square tobb
@@ -235,7 +228,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		 * (a knight's or king's step always) */
 		cand = cd__empty_reach[type][to] & b->by_type[type] & own;
 		if (cand & (cand - 1)) {
-			cand = several(type, to, occ, cand);
+			cand = several(to, occ, cand);
 		} else {
 			int d = cd__dir[to][cd__lsb(cand | CD_BB(to))];
 
