@@ -492,6 +492,17 @@ static const struct rcase rcases[] = {
 	    "4. O-O-O: castling is not legal here", 0 },
 	{ "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 Bxc6 *", CD_ERR_ILLEGAL, 1,
 	    39, "4... Bxc6: illegal move", 0 },
+	/* a slider whose line to the square is blocked (the fast reader
+	 * takes the one piece of its type on the square's lines only with
+	 * nothing between), and two rooks on a rank both blocked */
+	{ "1. Rh3 *", CD_ERR_ILLEGAL, 1, 4, "1. Rh3: illegal move", 0 },
+	{ "1. Bc4 *", CD_ERR_ILLEGAL, 1, 4, "1. Bc4: illegal move", 0 },
+	{ "1. e4 e5 2. Qd3+ *", CD_ERR_ILLEGAL, 1, 13,
+	    "2. Qd3+: illegal move", 0 },
+	{ "[FEN \"4k3/8/8/8/8/4K3/8/R1N1N2R w - - 0 1\"]\n1. Rd1 *",
+	    CD_ERR_ILLEGAL, 2, 4, "1. Rd1: illegal move", 0 },
+	{ "[FEN \"4k3/8/8/8/8/4K3/8/R1N1N2R w - - 0 1\"]\n1. Rhf1 Kd8 "
+	    "2. Rd1 *", CD_ERR_ILLEGAL, 2, 16, "2. Rd1: illegal move", 0 },
 	/* a piece pinned to its king (Nc6 by Bb5) after castling, on a
 	 * variation's start and after its end: positions not reached by
 	 * a normal move, whose pins the fast reader must not take from

@@ -155,13 +155,10 @@ static inline cd_bitboard
 cd__snipers(const cd_board *b, int sq, int by)
 {
 	cd_bitboard q = b->by_type[CD_QUEEN];
-	cd_bitboard orth = ((0x0101010101010101ULL << (sq & 7)) |
-	    (0xffULL << (sq & 56))) ^ CD_BB(sq);
-	cd_bitboard diag = cd__ray[1][sq] | cd__ray[3][sq] | cd__ray[5][sq] |
-	    cd__ray[7][sq];
 
-	return ((orth & (b->by_type[CD_ROOK] | q)) |
-	    (diag & (b->by_type[CD_BISHOP] | q))) & b->by_color[by];
+	return ((cd__empty_reach[CD_ROOK][sq] & (b->by_type[CD_ROOK] | q)) |
+	    (cd__empty_reach[CD_BISHOP][sq] & (b->by_type[CD_BISHOP] | q))) &
+	    b->by_color[by];
 }
 
 /* The pieces alone between the king on k and a slider of by on one of

@@ -32,6 +32,7 @@ cd_bitboard cd__between[64][64];
 cd_bitboard cd__line[64][64];
 int8_t cd__dir[64][64];
 cd_bitboard cd__ray[8][64];
+cd_bitboard cd__empty_reach[8][64];
 struct cd__magic cd__rook_magic[64];
 struct cd__magic cd__bishop_magic[64];
 
@@ -220,6 +221,23 @@ init_lines(void)
 		}
 }
 
+/* The squares a piece of each type but the pawn reaches from a square
+ * on an empty board (the pawn's and the empty types' rows empty). */
+static void
+init_empty_reach(void)
+{
+	int sq;
+
+	for (sq = 0; sq < 64; sq++) {
+		cd__empty_reach[CD_KNIGHT][sq] = cd__knight_att[sq];
+		cd__empty_reach[CD_BISHOP][sq] = cd__bishop_att(sq, 0);
+		cd__empty_reach[CD_ROOK][sq] = cd__rook_att(sq, 0);
+		cd__empty_reach[CD_QUEEN][sq] = cd__bishop_att(sq, 0) |
+		    cd__rook_att(sq, 0);
+		cd__empty_reach[CD_KING][sq] = cd__king_att[sq];
+	}
+}
+
 static void
 init_tables(void)
 {
@@ -228,6 +246,7 @@ init_tables(void)
 	init_slider(cd__rook_magic, rook_table, 0, rook_magics);
 	init_slider(cd__bishop_magic, bishop_table, 1, bishop_magics);
 	init_lines();
+	init_empty_reach();
 }
 
 /* The Zobrist keys: splitmix64 from a fixed seed. */
@@ -446,6 +465,8 @@ main(void)
 	    64, 8);
 	put_table("const cd_bitboard cd__ray[8][64]", cd__ray, sizeof(cd__ray),
 	    8, 64);
+	put_table("const cd_bitboard cd__empty_reach[8][64]", cd__empty_reach,
+	    sizeof(cd__empty_reach), 8, 64);
 	put_magics("const struct cd__magic cd__rook_magic[64]",
 	    cd__rook_magic, "rook_table", rook_table);
 	put_magics("const struct cd__magic cd__bishop_magic[64]",

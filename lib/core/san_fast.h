@@ -55,32 +55,34 @@ static const uint8_t letter_type[128] = {
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
 
-/*
- * The squares from which a piece of type (knight to king) reaches sq on
- * occupancy occ: its steps (none for a slider) and both kinds of slide
- * worked out and the type's kept, with no branch, since which piece
- * moves is as good as random from move to move.
- */
-static inline cd_bitboard
-reach(int type, int sq, cd_bitboard occ)
+/* Which of the pieces cand, on their type's lines through sq (or a
+ * step from it), reach it on occupancy occ: those with nothing between.
+ * For several (two rooks on a rank, two knights), out of the reader's
+ * line, which mostly has one. */
+static __attribute__((noinline, cold)) cd_bitboard
+several(int sq, cd_bitboard occ, cd_bitboard cand)
 {
-	cd_bitboard diag = diag_reach(sq, occ), orth = orth_reach(sq, occ);
+	cd_bitboard c = cand;
 
-	return cd__steps[CD_WHITE][type][sq] |
-	    (diag & -(cd_bitboard)(type == CD_BISHOP || type == CD_QUEEN)) |
-	    (orth & -(cd_bitboard)(type == CD_ROOK || type == CD_QUEEN));
+	while (c) {
+		int f = cd__pop_lsb(&c), d = cd__dir[sq][f];
+
+		if (d >= 0 && (cd__between_dir(sq, f, d) & occ))
+			cand &= ~CD_BB(f);
+	}
+	return cand;
 }
 
 /* In check (not the king moving): whether a move to the square tobb
  * answers it, taking the lone checker or stepping between it and the
- * king on ksq (a double check only the king answers).  Out of the
+ * king (a double check only the king answers).  Out of the
  * reader's path, which is rarely in check: its values then need no
  * registers there. */
 static __attribute__((noinline, cold)) bool
-answers_check(const cd_board *b, int ksq, int them, cd_bitboard tobb)
+answers_check(const cd_board *b, cd_bitboard tobb)
 {
+	int them = b->side ^ 1, ksq = cd__board_king(b, b->side), d;
 	cd_bitboard checkers;
-	int d;
 
 	/* (with no loop over their sliders: a king gives no check) */
 	checkers = attackers_of(b, ksq, them, b->by_type[0]) &
@@ -93,11 +95,12 @@ answers_check(const cd_board *b, int ksq, int them, cd_bitboard tobb)
 }
 
 /* The pieces of cand (not the king) that may move to to, of which
- * those in pins (pinned to the king on ksq) only along their line
- * through the king; out of line, as above: pins are rare. */
+ * those in pins (pinned to their king) only along their line through
+ * the king; out of line, as above: pins are rare. */
 static __attribute__((noinline, cold)) cd_bitboard
-unpinned(int ksq, cd_bitboard cand, cd_bitboard pins, int to)
+unpinned(const cd_board *b, cd_bitboard cand, cd_bitboard pins, int to)
 {
+	int ksq = cd__board_king(b, b->side);
 	cd_bitboard p = cand & pins;
 
 	while (p) {
@@ -152,15 +155,20 @@ static inline int
 cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
     const char *t, size_t len, cd_move *m, char *san, size_t *san_len)
 {
-	int us = b->side, them = us ^ 1, to, type, ff = -1, fr = -1, from;
+	int us = b->side, them = us ^ 1, to, type, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
-	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb;
-	int ksq, sh = 0;
-	size_t n = len, i;
+	/* the squares the mover may stand on: all, or the file or rank
+	 * the token names */
+	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb, only = ~0ULL;
+	int sh = 0;
+	size_t n, i;
 	uint64_t w = 0;
 
-	while (n > 0 && (t[n - 1] == '+' || t[n - 1] == '#'))
-		n--;
+	/* one check or mate mark taken off (a second one leaves a byte
+	 * that is no rank: cd_san_parse then reads the token) */
+	if (len < 2 || len > 7)
+		return 0;
+	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
 	if (t[0] == 'O') {
@@ -175,7 +183,6 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	tobb = CD_BB(to);
 	if (own & tobb)
 		return 0;
-	ksq = cd__lsb(kbb);
 	if (t[0] >= 'a' && t[0] <= 'h') {
 		int dir = us == CD_WHITE ? 8 : -8;
 
@@ -213,14 +220,26 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		i = 1;
 		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
 		if (i < e && t[i] >= 'a' && t[i] <= 'h')
-			ff = t[i++] - 'a';
+			only = 0x0101010101010101ULL << (t[i++] - 'a');
 		if (i < e && t[i] >= '1' && t[i] <= '8')
-			fr = t[i++] - '1';
+			only &= 0xffULL << 8 * (t[i++] - '1');
 		if (i != e)
 			return 0;
-		cand = reach(type, to, occ) & b->by_type[type] & own;
+		/* the pieces of the type on its lines through to: most
+		 * often one, which reaches to when nothing stands between
+		 * (a knight's or king's step always) */
+		cand = cd__empty_reach[type][to] & b->by_type[type] & own;
+		if (cand & (cand - 1)) {
+			cand = several(to, occ, cand);
+		} else {
+			int d = cd__dir[to][cd__lsb(cand | CD_BB(to))];
+
+			cand &= -(cd_bitboard)((cd__between_dir(to,
+			    cd__lsb(cand | CD_BB(to)), d & 7) & occ &
+			    -(cd_bitboard)(d >= 0)) == 0);
+		}
 	}
-	if (check && type != CD_KING && !answers_check(b, ksq, them, tobb))
+	if (check && type != CD_KING && !answers_check(b, tobb))
 		return 0;
 	/* legal ones: a piece not pinned is free, a pinned one moves
 	 * along its line through the king (in check no such move answers
@@ -230,14 +249,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		legal = cand && !attacked(b, to, them, (occ ^ cand) &
 		    ~tobb) ? cand : 0;
 	else if (cand & pins)
-		legal = unpinned(ksq, cand, pins, to);
+		legal = unpinned(b, cand, pins, to);
 	else
 		legal = cand;
-	cand = legal;
-	if (ff >= 0)
-		cand &= 0x0101010101010101ULL << ff;
-	if (fr >= 0)
-		cand &= 0xffULL << (8 * fr);
+	cand = legal & only;
 	if (cand == 0 || (cand & (cand - 1)))
 		return 0;
 	from = cd__lsb(cand);
@@ -264,10 +279,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		w |= ((uint64_t)'x' << sh) & x;
 		sh += 8 & (int)x;
 	}
-	w |= (uint64_t)('a' + CD_FILE(to)) << sh;
-	sh += 8;
-	w |= (uint64_t)('1' + CD_RANK(to)) << sh;
-	sh += 8;
+	/* the target square as the token wrote it */
+	w |= ((uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8) <<
+	    sh;
+	sh += 16;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	w = __builtin_bswap64(w);
 #endif

@@ -35,6 +35,11 @@ extern CD__TABLE cd_bitboard cd__line[64][64];	/* the whole line through
 extern CD__TABLE int8_t cd__dir[64][64];
 extern CD__TABLE cd_bitboard cd__ray[8][64];
 
+/* cd__empty_reach[t][sq]: the squares a piece of type t (knight to king;
+ * none for the pawn) reaches from sq on an empty board, one load where
+ * the rays would take four. */
+extern CD__TABLE cd_bitboard cd__empty_reach[8][64];
+
 /* Directions whose ray grows toward higher squares: their nearest
  * square is the lowest bit. */
 #define CD_DIR_UP(d)	((0x87 >> (d)) & 1)	/* N, NE, E, NW */
