@@ -519,6 +519,16 @@ wide_quiet_avx2(const char *b)
 	    classes_avx2(_mm256_loadu_si256((const void *)(b + 32)))),
 	    _mm256_set1_epi8((char)0xf1));
 }
+
+/* Whether the 32 bytes at b hold a `}`. */
+__attribute__((target("avx2"))) static inline bool
+wide_close32_avx2(const char *b)
+{
+	__m256i c = _mm256_cmpeq_epi8(_mm256_loadu_si256((const void *)b),
+	    _mm256_set1_epi8('}'));
+
+	return !_mm256_testz_si256(c, c);
+}
 #endif
 
 /* How movetext is scanned: a byte at a time (skip_plain), or wide, the
@@ -702,16 +712,21 @@ wide_next_masks(struct wide *w, const char *p, const char *e)
 		}
 		carry = (uint64_t)((int64_t)in >> 63);
 next:
-		/* The blocks after b that the comment goes on through (no
-		 * brace, no line end, nothing binary) are passed by their
-		 * classes alone (their bytes seen, when those reach b's
-		 * end), the block after them left for the loop to load. */
-		if (carry != 0)
-			while (e - b >= 192 && b + 64 == w->seen &&
-			    !w->seen_stop && wide_quiet_avx2(b + 64)) {
-				b += 64;
-				w->seen += 64;
-			}
+		/* A comment open at the block's end and longer than the
+		 * next block's first 32 bytes (not a clock's: an engine's,
+		 * long after each move): the blocks after b that it goes on
+		 * through (no brace, no line end, nothing binary) are passed
+		 * by their classes alone, their bytes seen (when those reach
+		 * b's end), the block after them left for the loop to load. */
+		if (carry != 0 && e - b >= 192 && b + 64 == w->seen &&
+		    !w->seen_stop && !wide_close32_avx2(b + 64)) {
+			const char *q = b;
+
+			while (e - q >= 192 && wide_quiet_avx2(q + 64))
+				q += 64;
+			w->seen += q - b;
+			b = q;
+		}
 		do {
 			if (e - (b + 64) < 64)
 				return carry != 0 ?
