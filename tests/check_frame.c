@@ -49,6 +49,10 @@ static const char game[] =
     "that runs over more than one block of sixty-four bytes, to its end "
     "} 2... Nc6 {[%clk 0:02:57]}\n"
     "3. Bb5 { over\ntwo lines } 3... a6 ; to the line end\n"
+    "3... a6 {d=20, sd=49, pd=Bf1, mt=24893, tl=1695399, s=145655, "
+    "pv=d5 e5 c5 Ne2 Ba6 a3 Nc6 c3 Qd7 h4 h5 g3 Rc8 Bg5 Nge7 Bh3 cxd4 "
+    "cxd4 Na5 b4 Bxe2 Qxe2 Nc4 O-O b5 Rfb1 a6 Qd1 Nc6 Qc1 Be7 Qf4 f6, "
+    "tb=0, h=0.0, ph=100.0, wv=0.41, R50=50, Rd=-11, mb=+0+0+0+0+0,}\n"
     "4. Ba4 \"a string\" (4. Bxc6 dxc6) 4... Nf6 {[%clk 0:02:50]} 1-0 "
     "{ after the marker }\n"
     "; and a line of comment\n"
@@ -111,8 +115,9 @@ END_TEST
  * place with the same flags, marker and lines, where the movetext is
  * made of pieces that stop the masks' reading: a `{` inside a comment,
  * a `}` outside one, comments over lines and over blocks, braces in
- * strings and `;` comments (read by the scan, not by the masks), and
- * markers inside and after them; the games moved over 64 places, the
+ * strings and `;` comments (read by the scan, not by the masks),
+ * markers inside and after them, and comments over whole blocks with a
+ * line end or a brace far into them; the games moved over 64 places, the
  * pieces drawn in several orders.
  */
 static const char *const pieces[] = {
@@ -123,6 +128,22 @@ static const char *const pieces[] = {
 	"{ a comment that runs over more than one block of sixty-four "
 	"bytes 1-0 } ", "{1-0}{0-1}{*} ", "{ f } } 1/2-1/2 ", "{ g 1-0\n\n"
 	"[Event \"inside\"]\n} ", "% h { 1-0\n", "{ i ; 1-0 } ",
+	/* comments that fill whole blocks (as an engine's after each
+	 * move), one with a line end, one with a `{`, one with a `}` far
+	 * into it */
+	"{d=20, sd=49, pd=Bf1, mt=24893, tl=1695399, s=145655, n=6498221, "
+	"pv=d5 e5 c5 Ne2 Ba6 a3 Nc6 c3 Qd7 h4 h5 g3 Rc8 Bg5 Nge7 Bh3 cxd4 "
+	"cxd4 Na5 b4 Bxe2 Qxe2 Nc4 O-O b5 Rfb1 a6 Qd1 Nc6 Qc1 Be7 Qf4 f6, "
+	"tb=0, h=0.0, ph=100.0, wv=0.41, R50=50, Rd=-11, mb=+0+0+0+0+0,}\n",
+	"{ j 1-0 ............................................................"
+	"................................................................"
+	"...............\n.............................................. } ",
+	"{ k ................................................................"
+	"................................................................"
+	"....{.......................................................... } ",
+	"{ l ................................................................"
+	"................................................................"
+	"....}.......1-0...................................................} ",
 };
 
 /* The games of draw d, their first tag values of pad bytes, into in
@@ -182,7 +203,7 @@ read_all(const char *in, size_t n, bool narrow, cd_pgn_raw_game *g,
 
 START_TEST(test_comment_masks)
 {
-	static char in[8192];
+	static char in[40000];
 	cd_pgn_raw_game a[64], b[64];
 	size_t pad = (size_t)_i, n, na, nb, k;
 	unsigned d;

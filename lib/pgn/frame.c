@@ -449,7 +449,7 @@ wide_load_sse2(struct wide *w, const char *b)
 
 #ifdef CD_AVX2
 /*
- * The masks of the 64 bytes at b (AVX2), from two tables of four-bit
+ * The classes of the 32 bytes v (AVX2), from two tables of four-bit
  * nibbles (vpshufb): each class is a rectangle of high by low nibble,
  * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
  * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
@@ -458,10 +458,10 @@ wide_load_sse2(struct wide *w, const char *b)
  * 0x0-0x8, 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf), 128 (0x7 by 0xf).
  * A byte's bits are the high table's for its high nibble and the low
  * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
- * the braces 16.  The 64 seen (struct wide) as they are.
+ * the braces 16.
  */
-__attribute__((target("avx2"))) static inline void
-wide_load_avx2(struct wide *w, const char *b)
+__attribute__((target("avx2"))) static inline __m256i
+classes_avx2(__m256i v)
 {
 	const __m256i lo = _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96,
 	    98, 66, 3, 20, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96,
@@ -469,26 +469,33 @@ wide_load_avx2(struct wide *w, const char *b)
 	const __m256i hi = _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0,
 	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0,
 	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0);
-	const __m256i nib = _mm256_set1_epi8(0x0f), zero = _mm256_setzero_si256();
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+
+	return _mm256_and_si256(_mm256_shuffle_epi8(lo,
+	    _mm256_and_si256(v, nib)), _mm256_shuffle_epi8(hi,
+	    _mm256_and_si256(_mm256_srli_epi16(v, 4), nib)));
+}
+
+/* The masks of the 64 bytes at b (AVX2), from their classes; the 64
+ * seen (struct wide) as they are. */
+__attribute__((target("avx2"))) static inline void
+wide_load_avx2(struct wide *w, const char *b)
+{
+	const __m256i zero = _mm256_setzero_si256();
 	const __m256i stop = _mm256_set1_epi8(0x0f), brace = _mm256_set1_epi8(0x10);
 	const __m256i nl = _mm256_set1_epi8('\n');
 	const __m256i binary = _mm256_set1_epi8((char)0xe0);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
-#define CLASSES(v) _mm256_and_si256( \
-	    _mm256_shuffle_epi8(lo, _mm256_and_si256((v), nib)), \
-	    _mm256_shuffle_epi8(hi, _mm256_and_si256( \
-	    _mm256_srli_epi16((v), 4), nib)))
 #define MASK(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
 #define NONE(c, k) MASK(_mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero))
 #define ALL(c, k) MASK(_mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), (k)))
-	__m256i c0 = CLASSES(v0), c1 = CLASSES(v1);
+	__m256i c0 = classes_avx2(v0), c1 = classes_avx2(v1);
 
 	w->stop = ~(NONE(c0, stop) | NONE(c1, stop) << 32);
 	w->brace = ALL(c0, brace) | ALL(c1, brace) << 32;
 	w->nl = MASK(_mm256_cmpeq_epi8(v0, nl)) |
 	    MASK(_mm256_cmpeq_epi8(v1, nl)) << 32;
-#undef CLASSES
 #undef MASK
 #undef NONE
 #undef ALL
@@ -498,6 +505,29 @@ wide_load_avx2(struct wide *w, const char *b)
 	else
 		wide_seen(w, b, _mm256_testz_si256(_mm256_or_si256(c0, c1),
 		    binary));
+}
+
+/* Whether the 64 bytes at b hold no brace, no line end and no binary
+ * byte (the classes 16, 1 and 32 to 128 of wide_load_avx2): a block
+ * that a comment open before it goes on through, which the scan can
+ * pass without its masks. */
+__attribute__((target("avx2"))) static inline bool
+wide_quiet_avx2(const char *b)
+{
+	return _mm256_testz_si256(_mm256_or_si256(
+	    classes_avx2(_mm256_loadu_si256((const void *)b)),
+	    classes_avx2(_mm256_loadu_si256((const void *)(b + 32)))),
+	    _mm256_set1_epi8((char)0xf1));
+}
+
+/* Whether the 32 bytes at b hold a `}`. */
+__attribute__((target("avx2"))) static inline bool
+wide_close32_avx2(const char *b)
+{
+	__m256i c = _mm256_cmpeq_epi8(_mm256_loadu_si256((const void *)b),
+	    _mm256_set1_epi8('}'));
+
+	return !_mm256_testz_si256(c, c);
 }
 #endif
 
@@ -682,6 +712,21 @@ wide_next_masks(struct wide *w, const char *p, const char *e)
 		}
 		carry = (uint64_t)((int64_t)in >> 63);
 next:
+		/* A comment open at the block's end and longer than the
+		 * next block's first 32 bytes (not a clock's: an engine's,
+		 * long after each move): the blocks after b that it goes on
+		 * through (no brace, no line end, nothing binary) are passed
+		 * by their classes alone, their bytes seen (when those reach
+		 * b's end), the block after them left for the loop to load. */
+		if (carry != 0 && e - b >= 192 && b + 64 == w->seen &&
+		    !w->seen_stop && !wide_close32_avx2(b + 64)) {
+			const char *q = b;
+
+			while (e - q >= 192 && wide_quiet_avx2(q + 64))
+				q += 64;
+			w->seen += q - b;
+			b = q;
+		}
 		do {
 			if (e - (b + 64) < 64)
 				return carry != 0 ?
