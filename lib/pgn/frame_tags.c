@@ -476,8 +476,8 @@ tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
 
 #ifdef CD_AVX2
 /* tag_lines() with the names and values found in the masks of a window
- * of 64 bytes (tag_masks64), taken again at a line whose name or the
- * first sixteen bytes of whose value it does not hold. */
+ * of 64 bytes (tag_masks64), taken again at a line whose name's end it
+ * does not hold, and at a value whose stop it does not hold. */
 __attribute__((target("avx2"), flatten, noinline)) static const char *
 tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
