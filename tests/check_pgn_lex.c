@@ -1328,7 +1328,11 @@ prefix_lines(char *in, size_t off)
  * of the section is not a tag, CD_PGN_RAW_BAD_TAG), and the game noted
  * plain exactly when the loop's rule takes each of its tags
  * (loop_lines): with enough input after the lines for the longest
- * value, and with the line the last and fewer than 176 bytes after it.
+ * value, with the line the last and fewer than 176 bytes after it, and
+ * with short tag lines after it up to fewer than 48 bytes from the end;
+ * each with the line ended by LF and by CR LF.  (The loop reads a
+ * value that the window does not hold from a window at the value, and
+ * on from 64 bytes into it, and the lines after it from there.)
  */
 START_TEST(test_tag_line_window)
 {
@@ -1348,8 +1352,15 @@ START_TEST(test_tag_line_window)
 	 * when it is shorter than 125) */
 	static const char after_short[] = "\n1. e4 { a comment of fifty "
 	    "bytes or so........ } *\n";
+	/* (short tag lines after it, the last ones fewer than 48 bytes
+	 * from the end: the loop stops at the first of those) */
+	static const char after_tags[] = "[S \"s\"]\n[T \"t\"]\n[U \"u\"]\n"
+	    "\n*\n";
+	static const char *const afters[] = { after_long, after_short,
+	    after_tags };
 	unsigned off = offs[_i % 15];
-	const char *after = _i < 15 ? after_long : after_short;
+	const char *after = afters[_i / 15 % 3];
+	bool crlf = _i >= 45;
 	size_t after_len = strlen(after);
 	size_t nl, vi, j, b, read_n = 0;
 
@@ -1371,6 +1382,8 @@ START_TEST(test_tag_line_window)
 
 					n = tag_line_to(in, prefix_lines(in, off),
 					    nl, vl);
+					if (crlf)
+						in[n++] = '\r';
 					in[n++] = '\n';
 					/* (at[j] past the line: its LF, the
 					 * next line's `[`) */
@@ -2267,7 +2280,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_bad_tags);
 	tcase_add_test(tc, test_tags_quick);
 	tcase_add_loop_test(tc, test_tag_line_bytes, 0, 15);
-	tcase_add_loop_test(tc, test_tag_line_window, 0, 30);
+	tcase_add_loop_test(tc, test_tag_line_window, 0, 90);
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_control_bytes);

@@ -302,7 +302,9 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	cd_pgn_tag *tags, *tg;
 	char *arena;
 	size_t nrt = r->nrt, nrt0 = nrt, tagcap, alen = r->alen, alim;
-	unsigned long ln = r->line + *lines;
+	size_t room = 0, rt, ra;
+	/* (the line of the tag at index i is lb + i: one a line) */
+	unsigned long lb = r->line + *lines - nrt0;
 	const char *n, *v;
 	size_t nl, vl, k;
 #ifdef CD_AVX2
@@ -334,44 +336,71 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
 	 * and what follows them up to the next line's name; 176 with a
 	 * value of up to 127) */
-	while (e - p >= 48 && nrt < tagcap) {
+	for (;;) {
+		/* the loop's limits (48 bytes of input at the line, room in
+		 * the tags and the arena) tested for the next room lines at
+		 * once: a line takes at most 149 bytes of input and 144 of
+		 * the arena, each bound here by 256 */
+		if (room == 0) {
+			if (e - p < 48 || nrt >= tagcap || alen >= alim)
+				break;
+			room = (size_t)(e - p - 48) / 256 + 1;
+			rt = tagcap - nrt;
+			ra = (alim - alen - 1) / 256 + 1;
+			if (rt < room)
+				room = rt;
+			if (ra < room)
+				room = ra;
+		}
+		room--;
 		/* (a byte that may be in a name is one that does not end
 		 * it, K_TAGNAME: a length of 0 is no name) */
 		n = p + 1;
 #ifdef CD_AVX2
 		if (avx2) {
-			/* (the name's first sixteen bytes and the value's
-			 * in the window's masks, else the window moved to
-			 * the line: off at most 47 and vs at most 48) */
+			/* (the name's first sixteen bytes in the window's
+			 * masks, else the window moved to the line: off at
+			 * most 47; the value's stop in them, else the window
+			 * moved to the value, and on by 64 bytes if it holds
+			 * none: the next lines read from there) */
 			size_t off = (uintptr_t)p - wb, vs;
 			uint64_t y;
 
-			if (off > 47) {
+			y = off < 63 ? nm >> (off + 1) : 0;
+			if (y == 0) {
 				tag_masks64(p, e, &k32, &nm, &vm);
 				wb = (uintptr_t)p;
 				off = 0;
+				y = nm >> 1;
 			}
-			nl = (size_t)__builtin_ctzll((nm >> (off + 1)) |
-			    0x10000);
+			nl = (size_t)__builtin_ctzll(y | 0x10000);
 			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
 				break;
 			v = n + nl + 2;
 			vs = off + nl + 3;
-			if (vs > 48) {
-				wb = 0;
-				continue;
-			}
-			y = vm >> vs;
-			if ((y & 0xffff) != 0) {
+			y = vs < 64 ? vm >> vs : 0;
+			if (y != 0) {
 				vl = (size_t)__builtin_ctzll(y);
 			} else {
-				if (e - p < 176)
-					break;
-				vl = y != 0 ? (size_t)__builtin_ctzll(y) :
-				    value_from(v, 64 - vs);
-				if (vl >= 128)
-					break;
+				tag_masks64(v, e, &k32, &nm, &vm);
+				wb = (uintptr_t)v;
+				vl = 0;
+				if (vm == 0) {
+					/* (64 bytes of value: the input
+					 * holds 64 more, NULs past its end
+					 * stop it) */
+					tag_masks64(v + 64, e, &k32, &nm, &vm);
+					wb = (uintptr_t)v + 64;
+					vl = 64;
+				}
+				vl += vm != 0 ? (size_t)__builtin_ctzll(vm) :
+				    64;
 			}
+			/* (a value of sixteen bytes or more only with 176
+			 * bytes of input at its line, as value_from reads
+			 * it) */
+			if (vl >= 16 && (e - p < 176 || vl >= 128))
+				break;
 		} else
 #endif
 		{
@@ -388,14 +417,14 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 					break;
 			}
 		}
-		if (!two(v + vl, '"', ']') || alen >= alim)
+		if (!two(v + vl, '"', ']'))
 			break;
-		tg = &tags[nrt++];
+		tg = &tags[nrt];
 		tg->name = arena + alen;
 		tg->name_len = nl;
 		tg->value = arena + alen + nl + 1;
 		tg->value_len = vl;
-		tg->line = ln;
+		tg->line = lb + nrt++;
 		tg->col = 1;
 		if (vl < 16) {
 			arena_put16(arena + alen, n, nl, v, vl);
@@ -409,18 +438,21 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			d[nl + 1 + vl] = '\0';
 		}
 		alen += nl + vl + 2;
+		/* (LF `[` tested first: the next line's start then does
+		 * not wait for a load of the byte after the tag) */
 		p = v + vl + 2;
-		n = p + (*p == '\r');
-		if (!two(n, '\n', '[')) {
+		if (two(p, '\n', '[')) {
+			p++;
+		} else if (*p == '\r' && two(p + 1, '\n', '[')) {
+			p += 2;
+		} else {
 			*after = 1;
 			break;
 		}
-		ln++;
-		p = n + 1;
 	}
 	r->nrt = nrt;
 	r->alen = alen;
-	*lines = ln - r->line;
+	*lines = lb + nrt - (unsigned long)*after - r->line;
 	if (nrt > nrt0) {
 		/* (the last tag's line: the tag ends nl + vl + 5 bytes
 		 * after its start, right before p, or before the LF or
@@ -444,8 +476,8 @@ tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
 
 #ifdef CD_AVX2
 /* tag_lines() with the names and values found in the masks of a window
- * of 64 bytes (tag_masks64), taken again at a line whose name or the
- * first sixteen bytes of whose value it does not hold. */
+ * of 64 bytes (tag_masks64), taken again at a line whose name's end it
+ * does not hold, and at a value whose stop it does not hold. */
 __attribute__((target("avx2"), flatten, noinline)) static const char *
 tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
