@@ -2242,6 +2242,124 @@ START_TEST(test_tag_block_roster)
 }
 END_TEST
 
+/* The tag section written (up to its empty line) from the game's
+ * export tags, each value with its `\` and `"` escaped: the writer's
+ * model, made without its own tag lines. */
+static void
+tag_section_model(const cd_game *g, unsigned flags, cd_buf *m)
+{
+	cd_game_xtags xt = { 0 };
+	size_t i, k;
+
+	ck_assert_int_eq(cd_game_export_tags(g, flags, &xt), CD_OK);
+	m->len = 0;
+	for (i = 0; i < xt.n; i++) {
+		const cd_game_xtag *t = &xt.tags[i];
+
+		ck_assert_int_eq(cd_buf_reserve(m, 2 * t->value_len +
+		    t->name_len + 8), CD_OK);
+		m->data[m->len++] = '[';
+		memcpy(m->data + m->len, t->name, t->name_len);
+		m->len += t->name_len;
+		m->data[m->len++] = ' ';
+		m->data[m->len++] = '"';
+		for (k = 0; k < t->value_len; k++) {
+			if (t->value[k] == '\\' || t->value[k] == '"')
+				m->data[m->len++] = '\\';
+			m->data[m->len++] = t->value[k];
+		}
+		memcpy(m->data + m->len, "\"]\n", 3);
+		m->len += 3;
+	}
+	ck_assert_int_eq(cd_buf_reserve(m, 1), CD_OK);
+	m->data[m->len++] = '\n';
+	cd_game_xtags_free(&xt);
+}
+
+/*
+ * Games whose seven first tags are the roster in its order (the
+ * writer's lines without the look-up of each roster tag), and others
+ * for contrast: a value of 0 to 33 bytes at each roster place (around
+ * the sixteen bytes copied at once), with a quote or a backslash or
+ * without, the Result tag against the movetext's marker or without one,
+ * no other tag or other tags (in no order, SetUp, FEN and Variant
+ * among them), in full and reduced export: the section written is the
+ * one made from cd_game_export_tags.
+ */
+START_TEST(test_tag_section_roster_first)
+{
+	static const char *const roster[] = { "Event", "Site", "Date",
+	    "Round", "White", "Black", "Result" };
+	static const char *const results[] = { "1-0", "0-1", "1/2-1/2",
+	    "*", "x" };
+	static const char *const markers[] = { " 1-0", " 0-1", " *", "" };
+	static const char *const extra[][3] = {
+		{ NULL }, { "ECO", NULL }, { "WhiteElo", "Annotator", "ECO" },
+		{ "SetUp", NULL }, { "Variant", "Annotator", NULL },
+		{ "Event", NULL }, { "Zz", "A", "Mode" },
+	};
+	enum { NEXTRA = sizeof(extra) / sizeof(extra[0]) };
+	char text[1024], v[40];
+	cd_buf out = { 0 }, model = { 0 };
+	cd_error err;
+	size_t c;
+
+	for (c = 0; c < 7 * 34 * 3 * 5 * NEXTRA * 2; c++) {
+		size_t at = c % 7, vl = c / 7 % 34, kind = c / (7 * 34) % 3;
+		size_t res = c / (7 * 34 * 3) % 5;
+		size_t ex = c / (7 * 34 * 3 * 5) % NEXTRA;
+		bool swap = c / (7 * 34 * 3 * 5 * NEXTRA) % 2 != 0;
+		unsigned flags;
+		size_t i, k = 0, m;
+
+		/* a quote or backslash in the value, in the input escaped */
+		for (i = 0; i < vl; i++)
+			v[i] = (char)('a' + i % 26);
+		v[vl] = '\0';
+		for (i = 0; i < 7; i++) {
+			/* swap: Site before Event, not the roster's order */
+			size_t j = swap && i < 2 ? 1 - i : i;
+			const char *val = j == 6 ? results[res] : "?";
+
+			if (j == at && j != 6) {
+				k += (size_t)sprintf(text + k, "[%s \"", roster[j]);
+				for (m = 0; m < vl; m++) {
+					if (kind != 0 && m == vl / 2) {
+						text[k++] = '\\';
+						text[k++] = kind == 1 ? '"' : '\\';
+					}
+					text[k++] = v[m];
+				}
+				k += (size_t)sprintf(text + k, "\"]\n");
+			} else {
+				k += (size_t)sprintf(text + k, "[%s \"%s\"]\n",
+				    roster[j], val);
+			}
+		}
+		for (i = 0; i < 3 && extra[ex][i] != NULL; i++)
+			k += (size_t)sprintf(text + k, "[%s \"%s\"]\n",
+			    extra[ex][i], strcmp(extra[ex][i], "Variant") == 0 ?
+			    "Standard" : strcmp(extra[ex][i], "SetUp") == 0 ?
+			    "0" : "v");
+		k += (size_t)sprintf(text + k, "\n1. e4 e5%s\n",
+		    markers[(c / 3) % 4]);
+		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
+		    CD_OK, "%s\n%s", err.msg, text);
+		for (flags = 0; flags <= CD_PGN_REDUCED; flags += CD_PGN_REDUCED) {
+			out.len = 0;
+			ck_assert_int_eq(cd_pgn_write_buf(game, flags, &out),
+			    CD_OK);
+			tag_section_model(game, flags, &model);
+			ck_assert_msg(out.len >= model.len &&
+			    memcmp(out.data, model.data, model.len) == 0,
+			    "%s\nwritten:\n%.*s", text, (int)out.len, out.data);
+		}
+	}
+	free(out.data);
+	free(model.data);
+}
+END_TEST
+
 /*
  * Tags against a plain model (a list searched name by name): random
  * adds (names the game looks up itself, names that differ from them in
@@ -2833,6 +2951,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tags_random);
 	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_block_roster);
+	tcase_add_test(tc, test_tag_section_roster_first);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);
 	tcase_add_test(tc, test_export_many_tags);

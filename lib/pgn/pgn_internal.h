@@ -122,6 +122,21 @@ struct cd__game_priv {
 	size_t tag_hash_cap, tag_hashed;
 };
 
+/* known[] of a game whose first seven tags are the roster in its
+ * order (as most games begin). */
+static const uint32_t cd__roster_known[KT_RESULT + 1] = {
+	1, 2, 3, 4, 5, 6, 7
+};
+
+/* Whether p's game begins with the roster's seven tags in its order:
+ * its tag i (KT_EVENT .. KT_RESULT) is then known[i] - 1 = i. */
+static inline bool
+cd__roster_first(const struct cd__game_priv *p)
+{
+	return memcmp(p->known, cd__roster_known,
+	    sizeof(cd__roster_known)) == 0;
+}
+
 /* cd_game_clear in two parts: the first empties all but the start
  * position and the current line, which cd_game_setup makes after the
  * tags (or the second part, as cd_game_clear does). */

@@ -377,10 +377,6 @@ block_odd_bytes(const char *s, size_t n, size_t *ctl)
 	return quotes;
 }
 
-/* known[] of a game whose first seven tags are the roster in its
- * order. */
-static const uint32_t roster_known[KT_RESULT + 1] = { 1, 2, 3, 4, 5, 6, 7 };
-
 /* Whether the name at g->str + *q (in a block of tags_block: a NUL
  * after it, none in it, sixteen readable bytes after the block) is the
  * roster's name k (its value value_len bytes after the name's NUL): then
@@ -478,7 +474,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 				break;
 	}
 	if (i == KT_RESULT + 1) {
-		memcpy(known, roster_known, sizeof(roster_known));
+		memcpy(known, cd__roster_known, sizeof(cd__roster_known));
 	} else {
 		for (nknown = 0; nknown < i; nknown++)
 			known[nknown] = (uint32_t)nknown + 1;

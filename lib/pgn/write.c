@@ -885,7 +885,9 @@ static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 static inline cd_pgn_result
 result_of(const cd_game *g)
 {
-	cd_pgn_result r = cd_game_result(g);
+	/* (the movetext's marker, when it has one, without the call) */
+	cd_pgn_result r = g->result != CD_PGN_RESULT_NONE ? g->result :
+	    cd_game_result(g);
 
 	return (unsigned)r < 5 ? r : CD_PGN_RESULT_NONE;
 }
@@ -920,7 +922,8 @@ game_value(char *d, const char *str, size_t off, size_t n, bool quotes,
 
 /* The line of roster tag i (KT_EVENT .. KT_BLACK) at d, as
  * tag_section_direct writes it, with the end of the line before and
- * without its own; the end of what it wrote.  Inlined
+ * without its own; the end of what it wrote.  known NULL: the game's
+ * tag i is the roster's tag i (cd__roster_first).  Inlined
  * with i a constant: its opening and default are fixed words.  str
  * and tags: g's, read once (a byte written could be g's as the
  * compiler sees it, and have them read again for each line). */
@@ -930,7 +933,10 @@ roster_line(char *d, int i, const char *str, const cd_game_tag *tags,
 {
 	memcpy(d, roster_open[i], 16);
 	d += roster_open_len[i];
-	if (known[i] != 0) {
+	if (known == NULL) {	/* the roster first, in its order */
+		d = game_value(d, str, tags[i].value, tags[i].value_len,
+		    quotes, lim);
+	} else if (known[i] != 0) {
 		const cd_game_tag *t = &tags[known[i] - 1];
 
 		d = game_value(d, str, t->value, t->value_len, quotes, lim);
@@ -939,6 +945,19 @@ roster_line(char *d, int i, const char *str, const cd_game_tag *tags,
 		d += i == KT_DATE ? 10 : 1;
 	}
 	return d;
+}
+
+/* The roster's lines but Result's (roster_line). */
+static inline __attribute__((always_inline)) char *
+roster_lines(char *d, const char *str, const cd_game_tag *tags,
+    const uint32_t *known, bool quotes, size_t lim)
+{
+	d = roster_line(d, KT_EVENT, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_SITE, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_DATE, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_ROUND, str, tags, known, quotes, lim);
+	d = roster_line(d, KT_WHITE, str, tags, known, quotes, lim);
+	return roster_line(d, KT_BLACK, str, tags, known, quotes, lim);
 }
 
 /* Whether tag a's name sorts before tag b's (byte order, as
@@ -986,8 +1005,17 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 
 	if (g->has_fen || g->chess960 || g->ntags > 64)
 		return false;
-	/* the other tags: all but the known ones that are not Variant */
-	if (!reduced && (p->nknown < g->ntags || known[KT_VARIANT] != 0)) {
+	/* the other tags: all but the known ones that are not Variant;
+	 * when the roster comes first in its order and no other tag is
+	 * known (most games), the tags after the seventh */
+	if (cd__roster_first(p) && p->nknown == KT_RESULT + 1) {
+		if (!reduced && g->ntags > KT_RESULT + 1)
+			rest = (g->ntags == 64 ? ~(uint64_t)0 :
+			    ((uint64_t)1 << g->ntags) - 1) &
+			    ~(((uint64_t)1 << (KT_RESULT + 1)) - 1);
+		known = NULL;
+	} else if (!reduced && (p->nknown < g->ntags ||
+	    known[KT_VARIANT] != 0)) {
 		rest = g->ntags == 64 ? ~(uint64_t)0 :
 		    ((uint64_t)1 << g->ntags) - 1;
 		for (i = 0; i < KT_VARIANT; i++)
@@ -1008,12 +1036,10 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	if (reserve(o, need) != 0)
 		return true;	/* (o->fail) */
 	d = o->b->data + o->b->len;
-	d = roster_line(d, KT_EVENT, str, tags, known, quotes, lim);
-	d = roster_line(d, KT_SITE, str, tags, known, quotes, lim);
-	d = roster_line(d, KT_DATE, str, tags, known, quotes, lim);
-	d = roster_line(d, KT_ROUND, str, tags, known, quotes, lim);
-	d = roster_line(d, KT_WHITE, str, tags, known, quotes, lim);
-	d = roster_line(d, KT_BLACK, str, tags, known, quotes, lim);
+	if (known == NULL)	/* (each line's known[] test left out) */
+		d = roster_lines(d, str, tags, NULL, quotes, lim);
+	else
+		d = roster_lines(d, str, tags, known, quotes, lim);
 	memcpy(d, roster_open[KT_RESULT], 16);
 	d += roster_open_len[KT_RESULT];
 	memcpy(d, result8[r], 8);
