@@ -232,11 +232,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		if (cand & (cand - 1)) {
 			cand = several(to, occ, cand);
 		} else {
-			int d = cd__dir[to][cd__lsb(cand | CD_BB(to))];
+			int f = cd__lsb(cand | CD_BB(to)), d = cd__dir[to][f];
 
-			cand &= -(cd_bitboard)((cd__between_dir(to,
-			    cd__lsb(cand | CD_BB(to)), d & 7) & occ &
-			    -(cd_bitboard)(d >= 0)) == 0);
+			cand &= -(cd_bitboard)((cd__between_dir(to, f, d & 7) &
+			    occ & -(cd_bitboard)(d >= 0)) == 0);
 		}
 	}
 	if (check && type != CD_KING && !answers_check(b, tobb))

@@ -748,6 +748,9 @@ cd_game_result(const cd_game *g)
 	const char *v;
 	size_t len = 0;
 
+	/* (the movetext's marker, when it has one, without the look-up) */
+	if (g->result != CD_PGN_RESULT_NONE)
+		return g->result;
 	v = cd__game_known_value(g, KT_RESULT, &len);
 	return cd__pgn_result_of(g->result, v, len);
 }

@@ -885,9 +885,7 @@ static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 static inline cd_pgn_result
 result_of(const cd_game *g)
 {
-	/* (the movetext's marker, when it has one, without the call) */
-	cd_pgn_result r = g->result != CD_PGN_RESULT_NONE ? g->result :
-	    cd_game_result(g);
+	cd_pgn_result r = cd_game_result(g);
 
 	return (unsigned)r < 5 ? r : CD_PGN_RESULT_NONE;
 }
