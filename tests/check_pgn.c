@@ -1999,6 +1999,176 @@ START_TEST(test_tag_section_notes)
 }
 END_TEST
 
+/* The raw game raw parsed by the fast path (no options) and by the
+ * lexer's tokens (a warning callback): the same status, error and
+ * export. */
+static void
+fast_as_tokens(const cd_pgn_raw_game *raw, const char *what)
+{
+	cd_pgn_parse_opts slow;
+	cd_error e1, e2;
+	cd_buf b1 = { 0 }, b2 = { 0 };
+	cd_status s1, s2;
+
+	memset(&slow, 0, sizeof(slow));
+	slow.warn = no_warn;
+	s1 = cd_pgn_parse(game, raw, NULL, &e1);
+	if (s1 == CD_OK)
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b1), CD_OK);
+	s2 = cd_pgn_parse(game, raw, &slow, &e2);
+	if (s2 == CD_OK)
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b2), CD_OK);
+	ck_assert_msg(s1 == s2, "%s: status %d and %d", what, s1, s2);
+	if (s1 == CD_OK) {
+		ck_assert_msg(b1.len == b2.len && memcmp(b1.data, b2.data,
+		    b1.len) == 0, "%s: %.*s\n---\n%.*s", what, (int)b1.len,
+		    b1.data, (int)b2.len, b2.data);
+	} else {
+		ck_assert_str_eq(e1.msg, e2.msg);
+		ck_assert_uint_eq(e1.line, e2.line);
+		ck_assert_uint_eq(e1.col, e2.col);
+	}
+	free(b1.data);
+	free(b2.data);
+}
+
+/* A raw game of the n bytes at text, all movetext, with the marker r
+ * (none: CD_PGN_RESULT_NONE) ending at mt_end. */
+static cd_pgn_raw_game
+raw_movetext(const char *text, size_t n, size_t mt_end, cd_pgn_result r)
+{
+	cd_pgn_raw_game raw;
+
+	memset(&raw, 0, sizeof(raw));
+	raw.text = text;
+	raw.len = n;
+	raw.number = 1;
+	raw.line = raw.col = 1;
+	raw.movetext_end = mt_end;
+	raw.movetext_line = raw.movetext_col = 1;
+	raw.result = r;
+	raw.flags = r == CD_PGN_RESULT_NONE ? CD_PGN_RAW_NO_RESULT : 0;
+	return raw;
+}
+
+/*
+ * The termination marker the reader found, taken by the parser's fast
+ * path when the movetext ends in its canonical text: each marker, and
+ * the same with one of its bytes changed (the raw game's marker kept,
+ * as a caller may give it), then blanks, a comment or nothing: read as
+ * the lexer's tokens read them.
+ */
+START_TEST(test_fast_marker)
+{
+	static const char *const marks[] = { "", "1-0", "0-1", "1/2-1/2",
+	    "*" };
+	static const char *const tails[] = { "", " ", "\n", "\r\n\r\n",
+	    " {c}", "\t\n \n" };
+	static const char swaps[] = "x1-/02*";
+	char text[64], word[16];
+	cd_pgn_raw_game raw;
+	size_t m, t, k, s, len, n, end;
+
+	for (m = 1; m < 5; m++) {
+		len = strlen(marks[m]);
+		for (k = 0; k <= len; k++) {
+			for (s = 0; s < sizeof(swaps) - 1; s++) {
+				if (k == len && s > 0)
+					break;	/* (k == len: as it is) */
+				memcpy(word, marks[m], len + 1);
+				if (k < len)
+					word[k] = swaps[s];
+				for (t = 0; t < sizeof(tails) /
+				    sizeof(tails[0]); t++) {
+					n = (size_t)snprintf(text,
+					    sizeof(text), "1. e4 e5 %s%s",
+					    word, tails[t]);
+					end = 9 + len;
+					raw = raw_movetext(text, n, end,
+					    (cd_pgn_result)m);
+					fast_as_tokens(&raw, text);
+				}
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * A move word's end found near the movetext's end (fewer than sixteen
+ * bytes after its start, eight at a time): words of one to nine bytes
+ * ended by each byte that ends a word or by none, then up to sixteen
+ * bytes: read as the lexer's tokens read them.
+ */
+START_TEST(test_fast_word_end)
+{
+	static const char *const words[] = { "e", "e4", "Nf3", "Nge2",
+	    "Bxf7+", "exd5e.p.", "Nbd2!?", "e4e5e6e7", "Ng1-f3+!" };
+	static const char stops[] = " \t\n\r\x0b\x0c\x01\x1f\x7f\xc3x";
+	char text[64], fill[24];
+	cd_pgn_raw_game raw;
+	size_t w, s, f, n;
+
+	for (w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+		for (s = 0; s <= sizeof(stops) - 1; s++) {
+			for (f = 0; f <= 16; f++) {
+				/* (s == the count: the word ends the text) */
+				memset(fill, ' ', f);
+				if (f > 0)
+					fill[f - 1] = '*';
+				if (s == sizeof(stops) - 1)
+					n = (size_t)snprintf(text,
+					    sizeof(text), "1. %s", words[w]);
+				else
+					n = (size_t)snprintf(text,
+					    sizeof(text), "1. %s%c%.*s",
+					    words[w], stops[s], (int)f, fill);
+				raw = raw_movetext(text, n, n,
+				    CD_PGN_RESULT_NONE);
+				fast_as_tokens(&raw, text);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * The reader's note that a tag section holds tags and white space only
+ * (the parser then does not look in it for comments and escape lines):
+ * not taken for a copy of the game whose text is elsewhere (an escape
+ * line put in place of a blank line between its tags is read), and the
+ * game itself read as ever.
+ */
+START_TEST(test_tag_section_bare)
+{
+	static const char in[] = "[Event \"a\"]\n   \n[Site \"b\"]\n\n"
+	    "1. e4 *\n";
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(in, sizeof(in) - 1);
+	cd_pgn_raw_game raw, copy;
+	char text[sizeof(in)];
+	uint32_t i, escapes;
+	char *at;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_uint_eq(raw.ntags, 2);
+	ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->nnotes, 1);
+	memcpy(text, raw.text, raw.len);
+	at = strstr(text, "   ");
+	ck_assert_ptr_nonnull(at);
+	memcpy(at, "%ee", 3);
+	copy = raw;
+	copy.text = text;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	escapes = 0;
+	for (i = 1; i < game->nnotes; i++)
+		escapes += game->notes[i].kind == CD_NOTE_ESCAPE;
+	ck_assert_uint_eq(escapes, 1);
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
 /* The start position after games that moved it (from a FEN, a Chess960
  * game without one, a bad FEN or variant, a position set directly), in
  * the same game: the next game from the initial position reads and
@@ -2964,6 +3134,9 @@ pgn_suite(void)
 	tc = tcase_create("simd");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_tag_section_notes);
+	tcase_add_test(tc, test_tag_section_bare);
+	tcase_add_test(tc, test_fast_marker);
+	tcase_add_test(tc, test_fast_word_end);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);

@@ -104,6 +104,7 @@ scan_untagged(cd_pgn_reader *r, const char *s, const char *p, size_t *n)
 
 	r->nrt = 0;
 	r->alen = 0;
+	r->g_bare = false;
 	r->g_flags = 0;
 	r->g_counted = 0;
 	r->g_clean = 0;

@@ -623,6 +623,7 @@ after_tags(cd_pgn_reader *r, const char *s, const char **pp,
 				return S_MORE;
 			p = q;
 			sc->newlines = 0;
+			r->g_bare = false;
 			continue;
 		}
 		break;
@@ -647,6 +648,7 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->nrt = 0;
 	r->alen = 0;
 	r->g_plain = true;
+	r->g_bare = true;
 	r->g_flags = 0;
 	r->g_counted = 0;
 	r->g_clean = 0;
@@ -689,6 +691,7 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 				return S_NOMEM;
 		} else {
 			r->g_flags |= CD_PGN_RAW_BAD_TAG;
+			r->g_bare = false;
 		}
 		p = sc.last_tag_end = tq.next;
 		sc.end_lines = sc.lines;

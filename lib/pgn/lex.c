@@ -279,11 +279,7 @@ void
 cd_pgn_lex_init(cd_pgn_lexer *lx, const char *text, size_t len,
     unsigned long line, unsigned long col)
 {
-	lx->p = text;
-	lx->end = text + len;
-	lx->line_start = text;
-	lx->line = line ? line : 1;
-	lx->col0 = col ? col : 1;
+	cd__lex_init(lx, text, len, line, col);
 }
 
 const char *

@@ -428,26 +428,49 @@ struct movetext {
 	unsigned long res_line, res_col;	/* where the marker stood */
 };
 
+/* Whether the n bytes at a and at b are the same, for n from 1 to 8:
+ * two loads of each that overlap, or one byte. */
+static inline bool
+same_short(const char *a, const char *b, size_t n)
+{
+	uint32_t w[4];
+	uint16_t h[4];
+
+	if (n >= 4) {
+		memcpy(&w[0], a, 4);
+		memcpy(&w[1], a + n - 4, 4);
+		memcpy(&w[2], b, 4);
+		memcpy(&w[3], b + n - 4, 4);
+		return ((w[0] ^ w[2]) | (w[1] ^ w[3])) == 0;
+	}
+	if (n >= 2) {
+		memcpy(&h[0], a, 2);
+		memcpy(&h[1], a + n - 2, 2);
+		memcpy(&h[2], b, 2);
+		memcpy(&h[3], b + n - 2, 2);
+		return ((h[0] ^ h[2]) | (h[1] ^ h[3])) == 0;
+	}
+	return a[0] == b[0];
+}
+
 /* The reader's termination marker at the movetext's end, for the fast
  * path (mt->res_at, NULL when it cannot take it). */
 static void
 marker_at(const cd_pgn_raw_game *raw, struct movetext *mt)
 {
+	size_t end = raw->movetext_end, n;
 	const char *rt, *a;
-	size_t k = 0, n;
 
 	mt->res_at = NULL;
-	if (raw->result == CD_PGN_RESULT_NONE || raw->movetext_end > raw->len)
+	if (raw->result == CD_PGN_RESULT_NONE || end > raw->len)
 		return;
+	/* (the canonical texts are 1 to 7 bytes) */
 	rt = cd__pgn_result_text(raw->result, &n);
-	a = raw->text + raw->movetext_end - n;
+	if (n == 0 || end < raw->movetext || end - raw->movetext < n)
+		return;
+	a = raw->text + end - n;
 	mt->res_len = n;
-	if (raw->movetext_end >= raw->movetext &&
-	    raw->movetext_end - raw->movetext >= n)
-		while (k < n && a[k] == rt[k])
-			k++;
-	if (k == n && n > 0 && (raw->movetext_end == raw->len ||
-	    CD__IS_WS(a[n])))
+	if (same_short(a, rt, n) && (end == raw->len || CD__IS_WS(a[n])))
 		mt->res_at = a;
 }
 
@@ -710,7 +733,7 @@ read_movetext(struct parse *ps)
 	cd_status st;
 	char *copy = NULL;	/* a nested comment's text */
 
-	cd_pgn_lex_init(&lx, raw->text + raw->movetext,
+	cd__lex_init(&lx, raw->text + raw->movetext,
 	    raw->len - raw->movetext, raw->movetext_line, raw->movetext_col);
 	if (fast)
 		marker_at(raw, &mt);
@@ -795,8 +818,11 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	cd__game_clear_start(g);
 	if ((st = read_tags(&ps)) != CD_OK)
 		return st;
+	/* (a section the reader noted as tags and white space only holds
+	 * no note) */
 	if (raw->movetext > 0 && ((raw->flags & CD_PGN_RAW_BAD_TAG) ||
-	    has_note_byte(raw->text, raw->movetext)))
+	    (!cd__raw_section_bare(raw) &&
+	    has_note_byte(raw->text, raw->movetext))))
 		if ((st = read_tag_section(&ps)) != CD_OK)
 			return st;
 	/* the position before each move is not kept until a variation

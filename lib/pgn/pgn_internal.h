@@ -190,6 +190,28 @@ cd__raw_tags_plain(const cd_pgn_raw_game *g)
 	    g->cd_reserved_[2] == (uint64_t)g->ntags;
 }
 
+/*
+ * The reader's note that a raw game's tag section (its bytes before the
+ * movetext) holds tag pairs and white space only: no comment or escape
+ * line for the parser to read there (pgn/read.c, from the framer).  In
+ * the raw game's fourth reserved slot, as the place where its movetext
+ * starts, so that a game whose text or movetext was moved since is not
+ * taken for one.
+ */
+static inline void
+cd__raw_section_note(cd_pgn_raw_game *g, bool bare)
+{
+	g->cd_reserved_[3] = bare ? (uint64_t)(uintptr_t)(g->text +
+	    g->movetext) : 0;
+}
+
+static inline bool
+cd__raw_section_bare(const cd_pgn_raw_game *g)
+{
+	return g->cd_reserved_[3] != 0 &&
+	    g->cd_reserved_[3] == (uint64_t)(uintptr_t)(g->text + g->movetext);
+}
+
 /* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
  * many were added (all but on an error).  plain: the n tags are a raw
  * game's, and cd__raw_tags_plain is true of it. */

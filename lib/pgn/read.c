@@ -395,6 +395,7 @@ make_game(cd_pgn_reader *r, cd_pgn_raw_game *g)
 	g->movetext_end = r->g_mt_end;
 	g->movetext_line = r->g_mt_line;
 	g->movetext_col = r->g_mt_col;
+	cd__raw_section_note(g, r->g_bare);
 	g->result = r->g_result;
 	g->flags = r->g_flags;
 	if (r->skipped_nul)
@@ -589,6 +590,7 @@ cd_pgn_raw_copied(cd_pgn_raw_game *c, const cd_pgn_raw_game *g)
 		    (uintptr_t)ct[i].value - (uintptr_t)ct[0].name ==
 		    (uintptr_t)gt[i].value - (uintptr_t)gt[0].name;
 	cd__raw_tags_note(c, same);
+	cd__raw_section_note(c, false);
 }
 
 cd_status

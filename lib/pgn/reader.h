@@ -60,6 +60,10 @@ struct cd_pgn_reader {
 	/* every tag read by tag_run (pgn/frame_tags.c), so plain
 	 * (cd__raw_tags_note) */
 	bool g_plain;
+	/* its tag section holds tag pairs and white space only: no
+	 * escape line, no tag that does not read, no comment
+	 * (cd__raw_section_note) */
+	bool g_bare;
 	/* the game's first g_clean bytes (or all if fewer) hold no binary
 	 * byte (cd__binary_byte): the framer saw each (the usual tag lines
 	 * from the first, the wide scan's blocks) */
