@@ -201,6 +201,17 @@ read_all(const char *in, size_t n, bool narrow, cd_pgn_raw_game *g,
 	return k;
 }
 
+/* Whether the wide scan's game a is the narrow scan's b. */
+static bool
+same_game(const cd_pgn_raw_game *a, const cd_pgn_raw_game *b)
+{
+	return a->text == b->text && a->len == b->len &&
+	    a->movetext == b->movetext && a->movetext_end == b->movetext_end &&
+	    a->result == b->result && a->flags == b->flags &&
+	    a->line == b->line && a->movetext_line == b->movetext_line &&
+	    a->skipped_bytes == b->skipped_bytes;
+}
+
 START_TEST(test_comment_masks)
 {
 	static char in[40000];
@@ -215,20 +226,62 @@ START_TEST(test_comment_masks)
 		ck_assert_msg(na == nb, "pad %zu, draw %u: %zu games, narrow "
 		    "%zu", pad, d, na, nb);
 		for (k = 0; k < na; k++)
-			ck_assert_msg(a[k].text == b[k].text &&
-			    a[k].len == b[k].len &&
-			    a[k].movetext == b[k].movetext &&
-			    a[k].movetext_end == b[k].movetext_end &&
-			    a[k].result == b[k].result &&
-			    a[k].flags == b[k].flags &&
-			    a[k].line == b[k].line &&
-			    a[k].movetext_line == b[k].movetext_line &&
-			    a[k].skipped_bytes == b[k].skipped_bytes,
-			    "pad %zu, draw %u, game %zu (at %zu): not as "
-			    "narrow (at %zu, %zu bytes against %zu)", pad, d,
+			ck_assert_msg(same_game(&a[k], &b[k]), "pad %zu, "
+			    "draw %u, game %zu (at %zu): not as narrow (at "
+			    "%zu, %zu bytes against %zu)", pad, d,
 			    k, (size_t)(a[k].text - in),
 			    (size_t)(b[k].text - in), a[k].len, b[k].len);
 	}
+}
+END_TEST
+
+/*
+ * The braces and line ends read from the bytes' classes (frame.c:
+ * wide_load_avx2, each class bit shifted to the top of its byte): a
+ * `{`, a `}` and a line end next to each kind of byte (each stop
+ * class, the lead bytes, the other brace, plain text, a CR), on both
+ * sides, at each place of a block (the game moved over 64 places),
+ * frame as with the narrow scan.
+ */
+START_TEST(test_class_neighbours)
+{
+	static const char next[] = "\"%()*-/;[{}\xc2\xe2" "a\r\t.0";
+	static char in[8000];
+	cd_pgn_raw_game a[64], b[64];
+	size_t pad = (size_t)_i, n, na, nb, k, i;
+
+	n = (size_t)snprintf(in, sizeof(in), "[Event \"%*s\"]\n"
+	    "[Result \"*\"]\n\n1. e4 ", (int)pad, "");
+	for (i = 0; i < sizeof(next) - 1; i++) {
+		char y = next[i];
+		const char piece[] = { '{', y, '}', y, ' ', y, '{', 'c', y,
+		    '}', y, '\n', y, '{', y, '\n', '}', '\n', ' ', '{', 'x',
+		    '}', '{', y, y, '}', ' ', y, '\n' };
+
+		ck_assert_uint_lt(n + sizeof(piece) + 32, sizeof(in));
+		memcpy(in + n, piece, sizeof(piece));
+		n += sizeof(piece);
+		/* (a string or a variation closed) */
+		if (y == '"' || y == '(')
+			in[n++] = y == '"' ? '"' : ')';
+		/* (a comment over a blank line and a tag pair: two games,
+		 * unless the line ends inside it are seen; a marker between
+		 * two of y, then a game) */
+		n += (size_t)snprintf(in + n, sizeof(in) - n, "{%c\n\n"
+		    "[Event \"i\"]\n%c} %c 1-0 %c\n\n[Event \"j\"]\n\n",
+		    y, y, y, y);
+	}
+	n += (size_t)snprintf(in + n, sizeof(in) - n, " *\n\n[Event \"b\"]\n"
+	    "\n{ a } 1-0\n\n");
+	na = read_all(in, n, false, a, 64);
+	nb = read_all(in, n, true, b, 64);
+	ck_assert_msg(na == nb, "pad %zu: %zu games, narrow %zu", pad, na,
+	    nb);
+	for (k = 0; k < na; k++)
+		ck_assert_msg(same_game(&a[k], &b[k]), "pad %zu, game %zu (at "
+		    "%zu): not as narrow (at %zu, %zu bytes against %zu)",
+		    pad, k, (size_t)(a[k].text - in),
+		    (size_t)(b[k].text - in), a[k].len, b[k].len);
 }
 END_TEST
 
@@ -243,6 +296,7 @@ frame_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);
+	tcase_add_loop_test(tm, test_class_neighbours, 0, 64);
 	suite_add_tcase(s, tm);
 	return s;
 }
