@@ -1405,6 +1405,66 @@ rnd(unsigned n)
 }
 
 /*
+ * The SAN the fast reader hands to the game's node as one word: with
+ * the file, the rank or both that tell the mover from others (the
+ * length worked out from the word), a capture, a check or mate mark
+ * put after it (the longest, seven bytes: "Qh4xe1+"), castling with its
+ * mark, and a move after a check.  The node's san, san_len and flags.
+ */
+static const struct {
+	const char *fen, *movetext;
+	uint32_t node;
+	const char *san;
+	uint8_t flags;
+} fast_nodes[] = {
+	{ "7K/8/8/8/4Q2Q/8/8/2k1r2Q w - - 0 1", "1. Qh4xe1", 1, "Qh4xe1+",
+	    CD_NODE_CHECK },
+	{ "7K/8/8/8/4Q2Q/8/8/2k1r2Q w - - 0 1", "1. Qexe1+", 1, "Qexe1+",
+	    CD_NODE_CHECK },
+	{ "7K/8/8/8/4Q2Q/8/8/2k1r2Q w - - 0 1", "1. Q1xe1", 1, "Q1xe1+",
+	    CD_NODE_CHECK },
+	{ "Q7/1p5k/Q1Q5/8/8/8/8/K7 w - - 0 1", "1. Qa6xb7", 1, "Qa6xb7#",
+	    CD_NODE_MATE },
+	{ "Q7/1p5k/Q1Q5/8/8/8/8/K7 w - - 0 1", "1. Qcxb7#", 1, "Qcxb7#",
+	    CD_NODE_MATE },
+	{ "4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "1. Rae1+", 1, "Rae1+",
+	    CD_NODE_CHECK },
+	{ "4k3/8/8/8/8/8/8/R4RK1 w - - 0 1", "1. Rfe1+ Kd7 2. Ra7+", 3,
+	    "Ra7+", CD_NODE_CHECK },
+	{ "4k3/8/8/8/R7/8/8/R3K3 w - - 0 1", "1. R1a3", 1, "R1a3", 0 },
+	{ "4k3/8/8/8/R7/8/8/R3K3 w - - 0 1", "1. R4a3 Kd7 2. R1a2", 3, "R1a2",
+	    0 },
+	{ "4k3/8/8/8/8/5N2/3p4/1N2K3 w - - 0 1", "1. Nbxd2", 1, "Nbxd2", 0 },
+	{ "4k3/8/8/8/8/5N2/3p4/1N2K3 w - - 0 1", "1. Nfxd2", 1, "Nfxd2", 0 },
+	{ "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "1. O-O", 1, "O-O+",
+	    CD_NODE_CHECK },
+	{ "r3k3/8/8/8/8/8/8/3K4 b q - 0 1", "1... O-O-O+", 1, "O-O-O+",
+	    CD_NODE_CHECK },
+	{ "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+	    "2... Qh4", 1, "Qh4#", CD_NODE_MATE },
+};
+
+START_TEST(test_fast_san_nodes)
+{
+	char text[256];
+	const cd_game_node *nd;
+	cd_error err;
+	int k;
+
+	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
+	    fast_nodes[_i].fen, fast_nodes[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	ck_assert_int_eq(cd_pgn_parse_text(game, text, (size_t)k, NULL, &err),
+	    CD_OK);
+	ck_assert_uint_eq(game->nnodes, fast_nodes[_i].node + 1);
+	nd = &game->nodes[fast_nodes[_i].node];
+	ck_assert_str_eq(nd->san, fast_nodes[_i].san);
+	ck_assert_uint_eq(nd->san_len, strlen(fast_nodes[_i].san));
+	ck_assert_uint_eq(nd->flags, fast_nodes[_i].flags);
+}
+END_TEST
+
+/*
  * Random legal games from positions rich in pins, en passant,
  * promotions, castling and checks, written in canonical SAN by the core
  * (cd_san_write) and read back: every move and every SAN must come out
@@ -3116,6 +3176,8 @@ pgn_suite(void)
 	tcase_add_test(tc, test_raw_copy_tags);
 	tcase_add_test(tc, test_raw_copied);
 	tcase_add_test(tc, test_random_games);
+	tcase_add_loop_test(tc, test_fast_san_nodes, 0,
+	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_tags_random);

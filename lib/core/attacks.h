@@ -203,9 +203,10 @@ cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
 	bool check;
 
-	*pins = 0;
-	if (!kbb)
+	if (!kbb) {
+		*pins = 0;
 		return false;
+	}
 	ek = cd__lsb(kbb);
 	t = CD_PIECE_TYPE(b->squares[to]);
 	/* (a king is never next to ek) */

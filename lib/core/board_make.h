@@ -149,33 +149,33 @@ static inline __attribute__((always_inline)) void
 cd__board_make_normal(cd_board *b, int from, int to)
 {
 	int piece = b->squares[from], captured = b->squares[to];
-	int type = CD_PIECE_TYPE(piece), us = b->side, them = us ^ 1;
-	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to), ft = fbb | tbb;
+	int type = CD_PIECE_TYPE(piece), us = b->side;
+	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to);
 	/* all ones when the move takes: masks, not branches, since
 	 * whether it does is as good as random */
 	uint64_t took = -(uint64_t)(captured != 0);
-	cd_bitboard cbb = tbb & took, occ = b->by_type[0];
-	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
-	    cd__z_piece[piece][to] ^ (cd__z_piece[captured][to] & took);
+	cd_bitboard cbb = tbb & took;
+	uint64_t key;
 
+	/* with nothing taken, captured is 0 and cbb is 0: no change.  The
+	 * board's words first, then the key: fewer of the values live at
+	 * once */
+	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
+	b->by_color[us ^ 1] &= ~cbb;
+	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_type[type] ^= fbb | tbb;
+	b->by_color[us] ^= fbb | tbb;
+	b->squares[from] = 0;
+	b->squares[to] = (uint8_t)piece;
+	key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
+	    cd__z_piece[piece][to] ^ (cd__z_piece[captured][to] & took);
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
 	b->ep_hashed = 0;
-	/* with nothing taken, captured is 0 and cbb is 0: no change.  No
-	 * load waits for a store just made to its word: by_type[0] is
-	 * written from occ, not read again, and the taken piece leaves
-	 * them's word, the moving piece toggles us's */
-	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
-	b->by_color[them] &= ~cbb;
-	b->by_type[0] = (occ & ~fbb) | tbb;
-	b->by_type[type] ^= ft;
-	b->by_color[us] ^= ft;
-	b->squares[from] = 0;
-	b->squares[to] = (uint8_t)piece;
 	b->halfmove = (b->halfmove + 1) &
 	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
 	b->fullmove += (uint32_t)us;
-	b->side = (uint8_t)them;
+	b->side = (uint8_t)(us ^ 1);
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken; whether any is left is a branch (it
 	 * changes once or twice a game, and most moves are played with
@@ -190,7 +190,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */
 		if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
-		    b->by_color[them])
+		    b->by_color[us ^ 1])
 			key ^= cd__ep_hash(b);
 	}
 	b->key = key;

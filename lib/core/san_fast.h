@@ -19,12 +19,13 @@
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,
  * squares between empty, no square of the king's path attacked with
- * king and rook lifted), Chess960 included.  The move, its SAN in san
- * (a word), or CD_MOVE_NONE.  Out of line and returning the move, so
- * that the reader's own move and length need not live in memory. */
+ * king and rook lifted), Chess960 included.  The move, its SAN in
+ * *san (a word, as cd__san_fast_pins's), or CD_MOVE_NONE.  Out of
+ * line and returning the move, so that the reader's own move and
+ * length need not live in memory. */
 static __attribute__((noinline, cold)) cd_move
 cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
-    char *san)
+    uint64_t *san)
 {
 	int us = b->side, them = us ^ 1, s, ksq, rsq;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
@@ -44,7 +45,7 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	while (path)
 		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
 			return CD_MOVE_NONE;
-	/* a word stored at once, as cd__san_fast's */
+	/* a word, as cd__san_fast_pins's */
 	memcpy(san, s == CD_KINGSIDE ? "O-O\0\0\0\0" : "O-O-O\0\0", 8);
 	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
 }
@@ -112,12 +113,14 @@ unpinned(const cd_board *b, cd_bitboard cand, cd_bitboard pins, int to)
 	return cand;
 }
 
-/* The SAN word w (the piece letter, *sh bits) with the file, rank or
- * both of from that tell it from the other legal movers others. */
+/* The SAN word w (the piece letter in its first byte) with the file,
+ * rank or both of from that tell it from the other legal movers
+ * others, after the letter. */
 static __attribute__((noinline, cold)) uint64_t
-disambiguate(uint64_t w, int *sh, int from, cd_bitboard others)
+disambiguate(uint64_t w, int from, cd_bitboard others)
 {
 	bool same_file = false, same_rank = false;
+	int sh = 8;
 
 	while (others) {
 		int o = cd__pop_lsb(&others);
@@ -126,13 +129,11 @@ disambiguate(uint64_t w, int *sh, int from, cd_bitboard others)
 		same_rank |= CD_RANK(o) == CD_RANK(from);
 	}
 	if (!same_file || same_rank) {
-		w |= (uint64_t)('a' + CD_FILE(from)) << *sh;
-		*sh += 8;
+		w |= (uint64_t)('a' + CD_FILE(from)) << sh;
+		sh += 8;
 	}
-	if (same_file) {
-		w |= (uint64_t)('1' + CD_RANK(from)) << *sh;
-		*sh += 8;
-	}
+	if (same_file)
+		w |= (uint64_t)('1' + CD_RANK(from)) << sh;
 	return w;
 }
 
@@ -145,15 +146,17 @@ disambiguate(uint64_t w, int *sh, int from, cd_bitboard others)
  * cd__check_pins).  Candidates come from the attack tables, legality
  * from the pins and, in check, from the squares that answer it; the
  * canonical SAN (without its mark) falls out of the same candidate
- * set; san has 8 bytes or more (one word is stored).  1 with *m and
- * san filled in when the token names exactly one legal move; 0 when
+ * set; *san gets its bytes as one word (in memory order, the bytes
+ * after the SAN 0: a NUL-terminated string when stored), so that the
+ * caller keeps it in a register.  1 with *m, *san and *san_len filled
+ * in when the token names exactly one legal move; 0 when
  * anything is unusual (promotion, en passant, castling not so written,
  * no or several moves, ...): the caller then asks cd_san_parse, which
  * also gives the error message.
  */
 static inline int
 cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
-    const char *t, size_t len, cd_move *m, char *san, size_t *san_len)
+    const char *t, size_t len, cd_move *m, uint64_t *san, size_t *san_len)
 {
 	int us = b->side, them = us ^ 1, to, type, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
@@ -162,7 +165,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	cd_bitboard kbb = b->by_type[CD_KING] & own, tobb, only = ~0ULL;
 	int sh = 0;
 	size_t n, i;
-	uint64_t w = 0;
+	uint64_t w = 0, sqw;
 
 	/* one check or mate mark taken off (a second one leaves a byte
 	 * that is no rank: cd_san_parse then reads the token) */
@@ -180,6 +183,9 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	    t[n - 1] > '8')
 		return 0;
 	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	/* the target square as the token wrote it, for the SAN word: one
+	 * value kept, not the two bytes */
+	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
 	tobb = CD_BB(to);
 	if (own & tobb)
 		return 0;
@@ -256,9 +262,9 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		return 0;
 	from = cd__lsb(cand);
 	*m = CD_MOVE(from, to, CD_MK_NORMAL);
-	/* the SAN put together in a word and stored at once: the caller
-	 * reads it back as a word, which a store of single bytes cannot
-	 * hand on (the load would wait for them to reach the cache) */
+	/* the SAN put together in a word and handed on as one (in a
+	 * register, inline), not as single bytes that a load of the word
+	 * would wait for */
 	if (type == CD_PAWN) {
 		/* "exd5" or "e4", with no branch: which is as good as
 		 * random */
@@ -272,20 +278,23 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 
 		w = (uint8_t)cd__piece_letters[type];
 		sh = 8;
-		if (others)
-			w = disambiguate(w, &sh, from, others);
+		if (others) {
+			/* (the letters are no 0 bytes: sh from the
+			 * highest bit set) */
+			w = disambiguate(w, from, others);
+			sh = (71 - __builtin_clzll(w)) & ~7;
+		}
 		/* the capture's 'x', with no branch */
 		w |= ((uint64_t)'x' << sh) & x;
 		sh += 8 & (int)x;
 	}
 	/* the target square as the token wrote it */
-	w |= ((uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8) <<
-	    sh;
+	w |= sqw << sh;
 	sh += 16;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	w = __builtin_bswap64(w);
 #endif
-	memcpy(san, &w, sizeof(w));
+	*san = w;
 	*san_len = (size_t)sh / 8;
 	return 1;
 }
@@ -296,8 +305,13 @@ static inline int
 cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
     cd_move *m, char *san, size_t *san_len)
 {
-	return cd__san_fast_pins(b, check, cd__pins(b), t, len, m, san,
-	    san_len);
+	uint64_t w;
+
+	if (!cd__san_fast_pins(b, check, cd__pins(b), t, len, m, &w,
+	    san_len))
+		return 0;
+	memcpy(san, &w, sizeof(w));
+	return 1;
 }
 
 #endif

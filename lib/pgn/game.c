@@ -367,12 +367,19 @@ variation_first(cd_game *g, uint32_t idx)
 	return CD_OK;
 }
 
-/* The check or mate mark of node nd, whose move gives check (b the
- * position after it), put after its n bytes of SAN; the new length. */
-static __attribute__((noinline)) size_t
-check_mark(const cd_board *b, cd_game_node *nd, size_t n)
+/* The check or mate mark of the line's last move, node l->cur of g,
+ * whose move gives check (l->board the position after it), put after
+ * its SAN.  Out of line, and given only g: none of the node's values
+ * need a register through the move's making for the one move in
+ * twenty that checks. */
+static __attribute__((noinline)) void
+check_mark(cd_game *g)
 {
-	if (cd__can_answer_check(b)) {
+	const struct cd__line *l = &g->priv->line;
+	cd_game_node *nd = &g->nodes[l->cur];
+	size_t n = nd->san_len;
+
+	if (cd__can_answer_check(&l->board)) {
 		nd->flags |= CD_NODE_CHECK;
 		nd->san[n++] = '+';
 	} else {
@@ -380,14 +387,16 @@ check_mark(const cd_board *b, cd_game_node *nd, size_t n)
 		nd->san[n++] = '#';
 	}
 	nd->san[n] = '\0';
-	return n;
+	nd->san_len = (uint8_t)n;
 }
 
 /* cd__game_add_move_san, inline in it and in cd__game_add_san_fast (the
- * parser's path for nearly every move). */
+ * parser's path for nearly every move).  The SAN of slen bytes: san's,
+ * or with san NULL the word's (cd__san_fast_pins's), or with slen 0
+ * too worked out here. */
 static inline __attribute__((always_inline)) cd_status
-add_move(cd_game *g, cd_move m, const char *san, size_t slen,
-    uint32_t *node)
+add_move(cd_game *g, cd_move m, const char *san, uint64_t word,
+    size_t slen, uint32_t *node)
 {
 	struct cd__game_priv *p = g->priv;
 	struct cd__line *l = &p->line;
@@ -412,7 +421,11 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 	} else if (variation_first(g, idx) != CD_OK) {
 		return CD_ERR_ARG;
 	}
-	if (san != NULL) {
+	if (slen != 0 && san == NULL) {
+		/* the fast reader's word: the SAN, 0 bytes after it */
+		memcpy(nd->san, &word, sizeof(nd->san));
+		n = slen;
+	} else if (san != NULL) {
 		/* san has CD_SAN_MAX bytes (the parser's buffer), of which
 		 * at most 6 and a NUL are used */
 		memcpy(nd->san, san, sizeof(nd->san));
@@ -421,28 +434,32 @@ add_move(cd_game *g, cd_move m, const char *san, size_t slen,
 	} else {
 		n = san_bare(&l->board, m, nd->san);
 	}
-	if (!l->prev_stale) {
-		l->prev = l->board;
-		l->prev_check = l->check;
-	}
-	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
-		cd__board_make_normal(&l->board, CD_MOVE_FROM(m),
-		    CD_MOVE_TO(m));
-		l->check = cd__check_pins(&l->board, CD_MOVE_TO(m), &l->pins);
-		l->pins_ok = true;
-	} else {
-		cd_board_make(&l->board, m);
-		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
-		l->pins_ok = false;
-	}
-	if (l->check)
-		n = check_mark(&l->board, nd, n);
+	/* the node and the line done with before the move is made: its
+	 * values then need no register (nor a slot on the stack) through
+	 * the making; the mark, if any, is check_mark's */
 	nd->san_len = (uint8_t)n;
 	l->cur = idx;
 	l->vtail = 0;
 	l->has_move = true;
 	if (node)
 		*node = idx;
+	if (!l->prev_stale) {
+		l->prev = l->board;
+		l->prev_check = l->check;
+	}
+	/* (one store, not one in each branch: GCC merged those two into
+	 * a value kept on the stack) */
+	l->pins_ok = CD_MOVE_KIND(m) == CD_MK_NORMAL;
+	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
+		cd__board_make_normal(&l->board, CD_MOVE_FROM(m),
+		    CD_MOVE_TO(m));
+		l->check = cd__check_pins(&l->board, CD_MOVE_TO(m), &l->pins);
+	} else {
+		cd_board_make(&l->board, m);
+		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+	}
+	if (l->check)
+		check_mark(g);
 	return CD_OK;
 }
 
@@ -450,7 +467,7 @@ cd_status
 cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
     uint32_t *node)
 {
-	return add_move(g, m, san, slen, node);
+	return add_move(g, m, san, 0, san != NULL ? slen : 0, node);
 }
 
 int
@@ -458,15 +475,15 @@ cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
     uint32_t *node)
 {
 	const struct cd__line *l = &g->priv->line;
-	char san[CD_SAN_MAX];
+	uint64_t san;
 	size_t slen;
 	cd_move m;
 	cd_status st;
 
 	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
-	    cd__pins(&l->board), t, len, &m, san, &slen))
+	    cd__pins(&l->board), t, len, &m, &san, &slen))
 		return 0;
-	st = add_move(g, m, san, slen, node);
+	st = add_move(g, m, NULL, san, slen, node);
 	return st == CD_OK ? 1 : (int)st;
 }
 
