@@ -2957,6 +2957,90 @@ START_TEST(test_fill_comment_widths)
 }
 END_TEST
 
+/* Whether a column v of 1 to width + 2 is tried at width. */
+static bool
+near_ends(size_t v, size_t width)
+{
+	return width <= 21 || v <= 4 || v + 4 >= width || v % 7 == 0;
+}
+
+/*
+ * A comment after one of every length from 1 to two past the width
+ * (its first column 5 on, beyond the width too), and with a first word
+ * of each such length, at widths 1 to 21 and a few wider (there the
+ * lengths near the ends and every seventh): the first word fits after
+ * the one before, just does not, or is longer than a line; the words
+ * after it of 1 to 20 bytes and of exactly 15, 16 and the width (a cut
+ * at each place of the writer's window of sixteen bytes).  Against the
+ * plain greedy filler over the token list.
+ */
+START_TEST(test_fill_comment_columns)
+{
+	static const size_t widths[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+	    12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 31, 32, 33, 40, 77,
+	    78, 79, 80 };
+	static char in[1024], want[2048], tok[200][256];
+	size_t wi, lead, width, first, n, k, wl;
+
+	for (wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++) {
+		width = widths[wi];
+		for (lead = 1; lead <= width + 2; lead++) {
+			for (first = 1; first <= width + 2; first++) {
+				char *out, text[400];
+				const char *mt;
+				int ntok = 0;
+
+				/* wider than 21: the ends, and every
+				 * seventh between them */
+				if (!near_ends(lead, width) ||
+				    !near_ends(first, width))
+					continue;
+
+				/* the text: a first word of first bytes,
+				 * then words, 300 bytes or more in all */
+				memset(text, 'a', first);
+				n = first;
+				while (n < 300) {
+					wl = rnd(4) == 0 ? 15 + rnd(2) :
+					    rnd(8) == 0 ? width : 1 + rnd(20);
+					text[n++] = ' ';
+					for (k = 0; k < wl; k++)
+						text[n++] = (char)('b' +
+						    rnd(25));
+				}
+				text[n] = '\0';
+				/* before it, a comment of one word of lead
+				 * bytes: "{ x...x }" */
+				memset(in, 'x', lead);
+				snprintf(tok[ntok++], sizeof(tok[0]),
+				    "{ %.*s }", (int)lead, in);
+				snprintf(in, sizeof(in), "%s {%s} *",
+				    tok[0], text);
+				for (n = 0; text[n] != '\0'; n += k + 1) {
+					k = strcspn(text + n, " ");
+					snprintf(tok[ntok++], sizeof(tok[0]),
+					    "%s%.*s%s", n == 0 ? "{ " : "",
+					    (int)k, text + n, text[n + k] ==
+					    '\0' ? " }" : "");
+					if (text[n + k] == '\0')
+						break;
+				}
+				strcpy(tok[ntok++], "*");
+				fill_tokens_width(want, tok[0], sizeof(tok[0]),
+				    ntok, width);
+				out = regularize_checked(in,
+				    CD_PGN_WIDTH(width), NULL);
+				mt = movetext(out);
+				ck_assert_msg(strcmp(mt, want) == 0,
+				    "width %zu, input\n%s\nexpected\n%s\n"
+				    "written\n%s", width, in, want, mt);
+				free(out);
+			}
+		}
+	}
+}
+END_TEST
+
 /*
  * Random games, from either side to move and from move numbers on both
  * sides of 10, 100 and 1000, with NAGs and comments after random moves,
@@ -3148,6 +3232,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_big);
 	tcase_add_test(tc, test_fill_random);
 	tcase_add_test(tc, test_fill_comment_widths);
+	tcase_add_test(tc, test_fill_comment_columns);
 	tcase_add_test(tc, test_fill_moves_random);
 	suite_add_tcase(s, tc);
 

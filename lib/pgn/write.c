@@ -143,35 +143,35 @@ token8(struct out *o, const char *s8, size_t n)
 	o->b->len = (size_t)(d - o->b->data) + n;
 }
 
-/* The index of the last space in s[lo..hi) (lo <= hi <= len), or -1;
- * any of the len bytes at s may be read.  (31 ^ clz, the highest bit's
- * index, is one bsr; 31 - clz is two steps more on the way to the next
- * line.) */
+/* The index of the last space in s[lo..hi] (0 <= lo, hi < len; none
+ * when hi < lo), or -1; any of the len bytes at s may be read.  (31 ^
+ * clz, the highest bit's index, is one bsr; 31 - clz is two steps more
+ * on the way to the next line.) */
 static inline long
-last_space(const char *s, size_t lo, size_t hi, size_t len)
+last_space(const char *s, long lo, long hi, size_t len)
 {
 #ifdef __SSE2__
 	const __m128i sp = _mm_set1_epi8(' ');
 	unsigned m;
 
-	for (; hi - lo >= 16; hi -= 16) {
+	for (; hi - lo >= 15; hi -= 16) {
 		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		    _mm_loadu_si128((const void *)(s + hi - 16)), sp));
+		    _mm_loadu_si128((const void *)(s + hi - 15)), sp));
 		if (m)
-			return (long)(hi - 16) + (31 ^ __builtin_clz(m));
+			return hi - 15 + (31 ^ __builtin_clz(m));
 	}
 	/* fewer than sixteen left: the sixteen from lo, when s has them,
 	 * with the bits beyond hi cleared */
-	if (hi > lo && len - lo >= 16) {
+	if (hi >= lo && len - (size_t)lo >= 16) {
 		m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
 		    _mm_loadu_si128((const void *)(s + lo)), sp)) &
-		    ((1u << (hi - lo)) - 1);
-		return m ? (long)lo + (31 ^ __builtin_clz(m)) : -1;
+		    ((2u << (hi - lo)) - 1);
+		return m ? lo + (31 ^ __builtin_clz(m)) : -1;
 	}
 #endif
-	while (hi > lo)
-		if (s[--hi] == ' ')
-			return (long)hi;
+	for (; hi >= lo; hi--)
+		if (s[hi] == ' ')
+			return hi;
 	return -1;
 }
 
@@ -189,86 +189,76 @@ struct cd__wframe {
  * a word longer than a line stands alone on its line.  The comment is
  * copied whole as "{ " text " }" (after a separator when the line is
  * not empty); filling then only turns some of its spaces (never the two
- * that join the braces) into line ends, a line at a time.  The spaces
- * are looked for in s, not in the copy (c[i] is s[i - 2] for the
- * text's bytes): a load of bytes just stored, across the stores'
- * edges, waits for them to be written.
+ * that join the braces) into line ends, one store a line.  Places are
+ * indices of s (t[i] is the copy of s[i]; the `{ ` at -2 and -1, the
+ * separator at -3): a, where the line's column 0 is; its last column
+ * is a + width.  A cut is the last space of s[lo .. a + width], lo the
+ * line's second byte (0 on the first line), and the usual line (after
+ * a cut, the rest longer than it) finds it in the last sixteen bytes
+ * of that window: one load, compare and bsr a line.  The spaces are
+ * looked for in s, not in the copy: a load of bytes just stored,
+ * across the stores' edges, waits for them to be written.
  */
 static void
 comment(struct out *o, const char *s, size_t len)
 {
-	size_t n = len + 4, col = o->col, p, width = o->width;
-	char *c, *pre = NULL;
+	size_t col = o->col, k = col > 0 ? 3 : 2;
+	long n = (long)len, w = (long)o->width, a = -(long)(col + k), lo = 0;
+	long x, i;
+	bool whole = false;	/* after a cut, w >= 16: the usual line */
+	const char *sp;
+	char *t;
 
-	if (reserve(o, n + 1) != 0)
+	if (reserve(o, len + 5) != 0)
 		return;
-	if (col > 0) {
-		pre = o->b->data + o->b->len;
-		o->b->data[o->b->len++] = ' ';
-	}
-	c = o->b->data + o->b->len;
-	c[0] = '{';
-	c[1] = ' ';
-	memcpy(c + 2, s, len);
-	c[n - 2] = ' ';
-	c[n - 1] = '}';
-	o->b->len += n;
-	/* p: where the rest starts in c (after a separator); col: the
-	 * length of the line before that separator (0: the line is empty) */
-	p = 0;
+	t = o->b->data + o->b->len;
+	t[0] = ' ';
+	t[k - 2] = '{';
+	t[k - 1] = ' ';
+	memcpy(t + k, s, len);
+	t[k + len] = ' ';
+	t[k + len + 1] = '}';
+	o->b->len += k + len + 2;
+	t += k;
 	for (;;) {
-		size_t sep = col ? 1 : 0, lo, hi;
-		size_t avail = col + sep < width ? width - col - sep : 0;
-		long at = -1;
-		const char *sp;
-
+		x = a + w;
+		if (x >= n + 2)
+			break;		/* the rest fits */
 #ifdef __SSE2__
-		/* the usual line: a whole one after a line end (the `{ ` is
-		 * behind) with the rest longer than it, cut at the last space
-		 * of the last sixteen bytes of s[p - 1 .. p + width - 1) */
-		while (col == 0 && p > 0 && width >= 16 &&
-		    p + width <= len + 1) {
+		if (whole && x < n) {
 			unsigned m = (unsigned)_mm_movemask_epi8(cd__eq8(
-			    _mm_loadu_si128((const void *)(s + p + width -
-			    17)), ' '));
+			    _mm_loadu_si128((const void *)(s + x - 15)),
+			    ' '));
 
-			if (m == 0)
-				break;
-			p += width - 15 + (unsigned)(31 ^ __builtin_clz(m));
-			c[p++] = '\n';
+			if (m != 0) {
+				i = x - 15 + (31 ^ __builtin_clz(m));
+				goto cut;
+			}
 		}
 #endif
-		if (n - p <= avail) {
-			col += sep + (n - p);
-			break;
-		}
-		/* the last cut c[q] with c[p..q) fitting (p < q <= p +
-		 * avail): the last space of s[lo..hi) */
-		lo = p > 0 ? p - 1 : 0;
-		hi = p + avail - 1 < len ? p + avail - 1 : len;
-		if (avail > 0 && hi > lo)
-			at = last_space(s, lo, hi, len);
-		if (at >= 0) {
-			p = (size_t)at + 2;
-		} else if (col > 0) {
-			/* not even the next word fits: a new line (col > 0
-			 * only before the first cut: p is 0) */
-			*pre = '\n';
-			col = 0;
-			continue;
-		} else {
-			/* a word longer than a line: whole, then a new line */
-			sp = lo < len ? memchr(s + lo, ' ', len - lo) : NULL;
-			if (sp == NULL) {
-				col = n - p;
-				break;
+		i = last_space(s, lo, x < n ? x : n - 1, len);
+		if (i < 0) {
+			if (a < -2) {
+				/* not even the first word fits after the
+				 * line's text: the separator a line end */
+				t[-3] = '\n';
+				a = -2;
+				continue;
 			}
-			p = (size_t)(sp - s) + 2;
+			/* a word longer than a line: whole, then a new line */
+			sp = lo < n ? memchr(s + lo, ' ', len - (size_t)lo) :
+			    NULL;
+			if (sp == NULL)
+				break;
+			i = sp - s;
 		}
-		c[p++] = '\n';
-		col = 0;
+cut:
+		t[i] = '\n';
+		a = i + 1;
+		lo = a + 1;
+		whole = w >= 16;
 	}
-	o->col = col;
+	o->col = (size_t)(n + 2 - a);
 }
 
 static void
