@@ -146,10 +146,11 @@ static const char *const pieces[] = {
 	"....}.......1-0...................................................} ",
 };
 
-/* The games of draw d, their first tag values of pad bytes, into in
- * (of cap bytes): their length. */
+/* The games of draw d made of the np pieces pcs, their first tag
+ * values of pad bytes, into in (of cap bytes): their length. */
 static size_t
-brace_games(char *in, size_t cap, size_t pad, unsigned d)
+piece_games(char *in, size_t cap, size_t pad, unsigned d,
+    const char *const *pcs, size_t npcs)
 {
 	unsigned long x = 12345 + 7919UL * d;
 	size_t n = 0, k, len;
@@ -165,8 +166,7 @@ brace_games(char *in, size_t cap, size_t pad, unsigned d)
 			const char *pc;
 
 			x = x * 1103515245 + 12345;
-			pc = pieces[(x >> 16) % (sizeof(pieces) /
-			    sizeof(pieces[0]))];
+			pc = pcs[(x >> 16) % npcs];
 			len = strlen(pc);
 			ck_assert_uint_lt(n + len, cap);
 			memcpy(in + n, pc, len);
@@ -209,18 +209,22 @@ same_game(const cd_pgn_raw_game *a, const cd_pgn_raw_game *b)
 	    a->movetext == b->movetext && a->movetext_end == b->movetext_end &&
 	    a->result == b->result && a->flags == b->flags &&
 	    a->line == b->line && a->movetext_line == b->movetext_line &&
+	    a->col == b->col && a->movetext_col == b->movetext_col &&
 	    a->skipped_bytes == b->skipped_bytes;
 }
 
-START_TEST(test_comment_masks)
+/* The games of 40 draws of the npcs pieces pcs, their first tag values
+ * of pad bytes, framed wide as narrow. */
+static void
+drawn_games_as_narrow(size_t pad, const char *const *pcs, size_t npcs)
 {
-	static char in[40000];
+	static char in[60000];
 	cd_pgn_raw_game a[64], b[64];
-	size_t pad = (size_t)_i, n, na, nb, k;
+	size_t n, na, nb, k;
 	unsigned d;
 
 	for (d = 0; d < 40; d++) {
-		n = brace_games(in, sizeof(in), pad, d);
+		n = piece_games(in, sizeof(in), pad, d, pcs, npcs);
 		na = read_all(in, n, false, a, 64);
 		nb = read_all(in, n, true, b, 64);
 		ck_assert_msg(na == nb, "pad %zu, draw %u: %zu games, narrow "
@@ -228,10 +232,114 @@ START_TEST(test_comment_masks)
 		for (k = 0; k < na; k++)
 			ck_assert_msg(same_game(&a[k], &b[k]), "pad %zu, "
 			    "draw %u, game %zu (at %zu): not as narrow (at "
-			    "%zu, %zu bytes against %zu)", pad, d,
-			    k, (size_t)(a[k].text - in),
-			    (size_t)(b[k].text - in), a[k].len, b[k].len);
+			    "%zu, %zu bytes against %zu; line %lu against "
+			    "%lu)", pad, d, k, (size_t)(a[k].text - in),
+			    (size_t)(b[k].text - in), a[k].len, b[k].len,
+			    (unsigned long)a[k].line,
+			    (unsigned long)b[k].line);
 	}
+}
+
+START_TEST(test_comment_masks)
+{
+	drawn_games_as_narrow((size_t)_i, pieces,
+	    sizeof(pieces) / sizeof(pieces[0]));
+}
+END_TEST
+
+/*
+ * The blocks the wide scan passes whole (frame.c: wide_run_avx2): those
+ * with no stop byte outside comments but line ends, `-` and `/` in
+ * words that do not start as a marker does.  Games of pieces that put
+ * every kind of such word (castling, a move with a dash, `0-0`, the
+ * markers, `½-½`, words that run over a block's end) and line ends
+ * (several in a block, a blank line, a line that starts with `%` or
+ * `[` after them, a comment after them) at each place of the blocks,
+ * with clocks' comments and comments longer than a block between
+ * them, frame as with the narrow scan: the same games, lines and
+ * markers.  Some pieces are long, so that the games run over many
+ * blocks; the draws repeat pieces so that runs of plain blocks come.
+ */
+static const char *const plain_pieces[] = {
+	"1. e4 ", "e5 ", "O-O ", "O-O-O ", "Nf3-e5 ", "0-0 ", "0-0-0 ",
+	"{[%clk 0:02:59]} ", "{ [%eval 0.17] [%clk 0:03:00] } ",
+	"12... Qd8-d7+ ", "\n", "\n\n", "\n% escape - 1-0\n",
+	"\n[Event \"x\"] 1-0\n", "\n  [ 1-0 ] ", "\n{ after 1-0 } ",
+	"1-0 ", "0-1 ", "1/2-1/2 ", "\xc2\xbd-\xc2\xbd ", "*", "- ",
+	"/ ", "a/b-c ", "1.e4-e5 ", "x1-0 ", "O-O{c}-O ", "e4\ne5-e6 ",
+	"2-1 ", "10-10 ", "--------------------------------------------"
+	"------------------------------------------ ",
+	"Qa1-a2-a3-a4-a5-a6-a7-a8-b8-b7-b6-b5-b4-b3-b2-b1-c1-c2-c3-c4-c5-"
+	"c6-c7-c8-1-0 ",
+	"1. e4 {[%clk 0:02:59]} 1... e5 {[%clk 0:02:58]} 2. Nf3 "
+	"{[%clk 0:02:57]} 2... Nc6 {[%clk 0:02:56]} 3. O-O "
+	"{[%clk 0:02:55]} 3... Nf6 {[%clk 0:02:54]} ",
+	"{d=20, sd=49, pd=Bf1, mt=24893, tl=1695399, s=145655, n=6498221, "
+	"pv=d5 e5 c5 Ne2 Ba6 a3 Nc6 c3 Qd7 h4 h5 g3 Rc8 Bg5 Nge7 Bh3 cxd4 "
+	"cxd4 Na5 b4 Bxe2 Qxe2 Nc4 O-O b5 Rfb1 a6 Qd1 Nc6 Qc1 Be7 Qf4 f6, "
+	"tb=0, h=0.0, ph=100.0, wv=0.41, R50=50, Rd=-11, mb=+0+0+0+0+0,}\n",
+	"{ a long comment ............................................."
+	"...............................................\n on two lines } ",
+};
+
+START_TEST(test_plain_runs)
+{
+	drawn_games_as_narrow((size_t)_i, plain_pieces,
+	    sizeof(plain_pieces) / sizeof(plain_pieces[0]));
+}
+END_TEST
+
+/*
+ * Line ends in the blocks the wide scan passes whole (frame.c:
+ * wide_run_avx2 counts them, the last one found by its mask): a
+ * movetext of words with no stop byte, then one, two or three line
+ * ends at each place of a block, then a line that starts with `%` (an
+ * escape line holding a marker), with `[` after blanks (the next
+ * game's tags, or not a tag), or with a comment and a marker; frame as
+ * with the narrow scan: the same games, lines and columns.
+ */
+START_TEST(test_plain_line_ends)
+{
+	static const char *const after[] = {
+		"% an escape line 1-0\n2. d4 d5 *\n\n",
+		"\n  [Event \"next\"]\n\n1. d4 *\n\n",
+		"[ 1-0 ] 2. d4 d5 *\n\n",
+		"e4\ne5\n% 1-0\n*\n\n",
+		"{ a comment\n} 1-0\n\n",
+		"\n\n\n\n\n% 0-1\n  [Event \"next\"]\n\n*\n\n",
+	};
+	static char in[4000];
+	cd_pgn_raw_game a[8], b[8];
+	size_t pad = (size_t)_i, n, na, nb, k, f, i, j;
+
+	for (i = 0; i < sizeof(after) / sizeof(after[0]); i++)
+		for (j = 1; j <= 3; j++)
+			for (f = 60; f < 200; f++) {
+				n = (size_t)snprintf(in, sizeof(in),
+				    "[Event \"%*s\"]\n\n", (int)pad, "");
+				for (k = 0; k < f; k++)
+					in[n++] = "1. e4 e5 Nf3 "[k % 13];
+				for (k = 0; k < j; k++)
+					in[n++] = '\n';
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "%s", after[i]);
+				na = read_all(in, n, false, a, 8);
+				nb = read_all(in, n, true, b, 8);
+				ck_assert_msg(na == nb, "pad %zu, %zu, %zu, "
+				    "%zu: %zu games, narrow %zu", pad, i, j,
+				    f, na, nb);
+				for (k = 0; k < na; k++)
+					ck_assert_msg(same_game(&a[k], &b[k]),
+					    "pad %zu, %zu, %zu, %zu, game %zu: "
+					    "not as narrow (%zu bytes against "
+					    "%zu, line %lu:%lu against "
+					    "%lu:%lu)", pad, i, j, f, k,
+					    a[k].len, b[k].len,
+					    a[k].movetext_line,
+					    a[k].movetext_col,
+					    b[k].movetext_line,
+					    b[k].movetext_col);
+			}
 }
 END_TEST
 
@@ -296,6 +404,8 @@ frame_suite(void)
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);
+	tcase_add_loop_test(tm, test_plain_runs, 0, 64);
+	tcase_add_loop_test(tm, test_plain_line_ends, 0, 64);
 	tcase_add_loop_test(tm, test_class_neighbours, 0, 64);
 	suite_add_tcase(s, tm);
 	return s;

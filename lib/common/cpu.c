@@ -33,6 +33,7 @@ cpu_init(void)
 	cd__have_avx2 = __builtin_cpu_supports("avx2") &&
 	    allowed("CHESSDATA_NO_AVX2");
 	cd__have_clmul_bmi = __builtin_cpu_supports("pclmul") &&
-	    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+	    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
+	    __builtin_cpu_supports("popcnt");
 }
 #endif

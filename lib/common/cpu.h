@@ -14,8 +14,8 @@ extern int cd__have_ssse3;
 /* The processor has AVX2 and CHESSDATA_NO_AVX2 is unset or empty
  * (whatever CHESSDATA_NO_SSSE3 says). */
 extern int cd__have_avx2;
-/* The processor has PCLMULQDQ, BMI1 and BMI2 (those with AVX2 do): the
- * framer's AVX2 scan asks it too. */
+/* The processor has PCLMULQDQ, BMI1, BMI2 and POPCNT (those with AVX2
+ * do): the framer's AVX2 scan asks it too. */
 extern int cd__have_clmul_bmi;
 #endif
 

@@ -388,8 +388,11 @@ skip_plain(const char *p, const char *e, bool vec)
  * operations and a count of trailing zeros, no load and no call.  A
  * block is loaded where the scan reaches the end of the one before (or
  * jumps past it); fewer than 64 bytes before the end of the buffer are
- * scanned as skip_plain does.  One call (wide_next) in
- * cd__frame_movetext: a scan of other rules (cd_pgn_reader's narrow,
+ * scanned as skip_plain does.  With AVX2 the blocks after one that the
+ * scan reads to its end are taken in one loop while they need no stop
+ * (wide_run_avx2: their line ends counted, the `-` and `/` of words
+ * that are no marker passed).  One call (wide_next_masks or
+ * wide_next_each) in cd__frame_movetext: a scan of other rules (cd_pgn_reader's narrow,
  * or a mode of its own) does without it and frames the same games, the
  * comments by cd__frame_comment_end.
  */
@@ -409,26 +412,39 @@ struct wide {
 	 * stops at the first block that holds one, or that SSE2 loaded. */
 	const char *seen;
 	bool seen_stop;
+	const char *mt;		/* the movetext's first byte */
 };
 
 #ifdef __SSE2__
-/* The bytes from w->seen up to b, which the scan jumped over, and the
- * 64 at b (text: none binary) seen. */
-static __attribute__((noinline)) void
+/* The bytes seen of a game (struct wide's seen and seen_stop), as
+ * wide_seen_at hands them back. */
+struct seen {
+	const char *seen;
+	bool stop;
+};
+
+/* The bytes from seen up to b, which the scan jumped over, and the 64
+ * at b (text: none binary) seen, seen not stopped.  By value, so that
+ * a caller's state can stay in registers. */
+static __attribute__((noinline)) struct seen
+wide_seen_at(const char *seen, const char *b, bool text)
+{
+	if (b > seen && cd__binary_byte(seen, (size_t)(b - seen)) != NULL)
+		return (struct seen){ seen, true };
+	return (struct seen){ text ? b + 64 : b, !text };
+}
+
+/* wide_seen_at() into w. */
+static inline void
 wide_seen(struct wide *w, const char *b, bool text)
 {
+	struct seen sn;
+
 	if (w->seen_stop)
 		return;
-	if (b > w->seen && cd__binary_byte(w->seen, (size_t)(b - w->seen)) !=
-	    NULL) {
-		w->seen_stop = true;
-		return;
-	}
-	w->seen = b;
-	if (text)
-		w->seen = b + 64;
-	else
-		w->seen_stop = true;
+	sn = wide_seen_at(w->seen, b, text);
+	w->seen = sn.seen;
+	w->seen_stop = sn.stop;
 }
 
 /* The masks of the 64 bytes at b (SSE2: sixteen at a time). */
@@ -460,20 +476,27 @@ wide_load_sse2(struct wide *w, const char *b)
  * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
  * the braces 16.
  */
-__attribute__((target("avx2"))) static inline __m256i
-classes_avx2(__m256i v)
-{
-	const __m256i lo = _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96,
-	    98, 66, 3, 20, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96,
-	    96, 98, 66, 3, 20, 64, 82, 96, (char)226);
-	const __m256i hi = _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0,
-	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0,
-	    (char)148, 0, 0, 0, 0, 8, 0, 8, 0);
-	const __m256i nib = _mm256_set1_epi8(0x0f);
+#define CLASS_LO _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96, 98, \
+	66, 3, 20, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96, 96, \
+	98, 66, 3, 20, 64, 82, 96, (char)226)
+#define CLASS_HI _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0, (char)148, 0, \
+	0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0, (char)148, 0, 0, 0, 0, 8, \
+	0, 8, 0)
 
+/* The classes of v by the tables lo and hi (CLASS_LO, CLASS_HI) and
+ * the nibble mask nib, which a loop keeps in registers. */
+__attribute__((target("avx2"))) static inline __m256i
+classes_by(__m256i v, __m256i lo, __m256i hi, __m256i nib)
+{
 	return _mm256_and_si256(_mm256_shuffle_epi8(lo,
 	    _mm256_and_si256(v, nib)), _mm256_shuffle_epi8(hi,
 	    _mm256_and_si256(_mm256_srli_epi16(v, 4), nib)));
+}
+
+__attribute__((target("avx2"))) static inline __m256i
+classes_avx2(__m256i v)
+{
+	return classes_by(v, CLASS_LO, CLASS_HI, _mm256_set1_epi8(0x0f));
 }
 
 /* The masks of the 64 bytes at b (AVX2), from their classes: the
@@ -508,27 +531,144 @@ wide_load_avx2(struct wide *w, const char *b)
 		    binary));
 }
 
-/* Whether the 64 bytes at b hold no brace, no line end and no binary
- * byte (the classes 16, 1 and 32 to 128 of wide_load_avx2): a block
- * that a comment open before it goes on through, which the scan can
- * pass without its masks. */
-__attribute__((target("avx2"))) static inline bool
-wide_quiet_avx2(const char *b)
+/* Each bit of x xor the bits below it (a carry-less multiply by all
+ * ones): the bytes from an odd `{` or `}` of a block up to the next. */
+__attribute__((target("pclmul"))) static inline uint64_t
+prefix_xor(uint64_t x)
 {
-	return _mm256_testz_si256(_mm256_or_si256(
-	    classes_avx2(_mm256_loadu_si256((const void *)b)),
-	    classes_avx2(_mm256_loadu_si256((const void *)(b + 32)))),
-	    _mm256_set1_epi8((char)0xf1));
+	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
+	    _mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xff), 0));
 }
 
-/* Whether the 32 bytes at b hold a `}`. */
-__attribute__((target("avx2"))) static inline bool
-wide_close32_avx2(const char *b)
-{
-	__m256i c = _mm256_cmpeq_epi8(_mm256_loadu_si256((const void *)b),
-	    _mm256_set1_epi8('}'));
+/* Where the wide scan's run of plain blocks (wide_run_avx2) starts and
+ * ends: the block before it (b), the last brace up to there (at ob, the
+ * highest bit of ox), whether a comment is open at its end (carry: all
+ * ones); the line ends it passed (lines, the last at lastnl). */
+struct run {
+	const char *b, *ob, *lastnl;
+	uint64_t ox, carry;
+	unsigned long lines;
+};
 
-	return !_mm256_testz_si256(c, c);
+/*
+ * The blocks after r->b that the wide scan (wide_next_masks) passes
+ * whole without a stop: plain blocks, whose braces alternate (a `{`
+ * first, or a `}` first when a comment is open at the block's start),
+ * which have no line end inside a comment, and whose bytes outside
+ * comments hold no stop byte but line ends and the `-` and `/` of words
+ * that do not start as a marker does (0, 1, the lead byte of `½`:
+ * movetext() looks at those words whole and passes the others).  Their
+ * line ends are counted (all are outside comments), their bytes seen;
+ * the masks (AVX2) and the state are kept in registers over the
+ * blocks, the constants made once a call.  True with the first block
+ * that is not plain loaded into w (as wide_load loads it) at r->b;
+ * false when fewer than 64 bytes are left after r->b, the last block
+ * passed.
+ */
+__attribute__((target("avx2,pclmul,bmi,bmi2,popcnt"), noinline)) static bool
+wide_run_avx2(struct wide *w, struct run *r, const char *e)
+{
+	const __m256i lo = CLASS_LO, hi = CLASS_HI;
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	const __m256i sb = _mm256_set1_epi8(0x0e);
+	const __m256i binary = _mm256_set1_epi8((char)0xe0);
+	const __m256i zero = _mm256_setzero_si256();
+	const __m256i quiet = _mm256_set1_epi8((char)0xf1);
+	const __m256i one = _mm256_set1_epi8(0x01);
+	const char *b = r->b, *ob = r->ob, *seen = w->seen, *lastnl = NULL;
+	const char *end = e - 128, *mt = w->mt;
+	uint64_t ox = r->ox, carry = r->carry, stop = 0, brace = 0, nl = 0,
+	    in, x;
+	unsigned long lines = 0;
+	bool sstop = w->seen_stop, more = false;
+
+	/* (the bytes up to the next block seen, and from there on while
+	 * not stopped: seen is then b + 64, made so at the end) */
+	if (!sstop && seen != b + 64) {
+		if (seen > b + 64 || cd__binary_byte(seen,
+		    (size_t)(b + 64 - seen)) != NULL)
+			sstop = true;
+	}
+
+	while (b <= end) {
+		__m256i v0 = _mm256_loadu_si256((const void *)(b + 64));
+		__m256i v1 = _mm256_loadu_si256((const void *)(b + 96));
+		__m256i c0 = classes_by(v0, lo, hi, nib);
+		__m256i c1 = classes_by(v1, lo, hi, nib);
+#define MASK(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
+#define BIT(c, n) MASK(_mm256_slli_epi16((c), 7 - (n)))
+
+		b += 64;
+		/* A block that a comment open before it goes on through
+		 * (no brace, no line end, nothing binary: the classes 16, 1
+		 * and 32 to 128; an engine's long comment) passed by its
+		 * classes alone; its bytes seen. */
+		if (carry != 0 && _mm256_testz_si256(_mm256_or_si256(c0, c1),
+		    quiet))
+			continue;
+		/* (the stop bytes but the line ends: the classes 2 to 8 of
+		 * classes_avx2) */
+		stop = ~(MASK(_mm256_cmpeq_epi8(_mm256_and_si256(c0, sb),
+		    zero)) | MASK(_mm256_cmpeq_epi8(_mm256_and_si256(c1, sb),
+		    zero)) << 32);
+		brace = BIT(c0, 4) | BIT(c1, 4) << 32;
+		/* (most blocks of the online exports have no line end) */
+		nl = _mm256_testz_si256(_mm256_or_si256(c0, c1), one) ? 0 :
+		    BIT(c0, 0) | BIT(c1, 0) << 32;
+#undef MASK
+#undef BIT
+		if (__builtin_expect(!_mm256_testz_si256(_mm256_or_si256(c0,
+		    c1), binary), 0) && !sstop) {
+			seen = b;	/* (a binary byte here) */
+			sstop = true;
+		}
+		in = prefix_xor(brace) ^ carry;
+		if ((brace & (stop ^ in)) | (nl & in)) {
+			more = true;
+			break;
+		}
+		/* (a `-` or `/` in a word that does not start as a marker
+		 * does: passed, as movetext() passes it) */
+		for (x = stop & ~in; x != 0; x &= x - 1) {
+			const char *q = b + __builtin_ctzll(x);
+
+			if (*q != '-' && *q != '/')
+				break;
+			while (q > mt && !(CD__CLS(q[-1]) & K_DELIM))
+				q--;
+			if (*q == '0' || *q == '1' || CD__U(*q) == 0xc2)
+				break;
+		}
+		if (x != 0) {
+			more = true;
+			break;
+		}
+		if (nl != 0) {
+			lines += (unsigned long)__builtin_popcountll(nl);
+			lastnl = b + 63 - __builtin_clzll(nl);
+		}
+		if (brace != 0) {
+			ob = b;
+			ox = brace;
+		}
+		carry = (uint64_t)((int64_t)in >> 63);
+	}
+	if (more) {
+		w->b = (uintptr_t)b;
+		w->lim = 0;
+		w->stop = stop | nl;
+		w->brace = brace;
+		w->nl = nl;
+	}
+	w->seen = sstop ? seen : b + 64;
+	w->seen_stop = sstop;
+	r->b = b;
+	r->ob = ob;
+	r->ox = ox;
+	r->carry = carry;
+	r->lines = lines;
+	r->lastnl = lastnl;
+	return more;
 }
 #endif
 
@@ -618,15 +758,6 @@ wide_next_each(struct wide *w, const char *p, const char *e, int scan)
 }
 
 #ifdef CD_AVX2
-/* Each bit of x xor the bits below it (a carry-less multiply by all
- * ones): the bytes from an odd `{` or `}` of a block up to the next. */
-__attribute__((target("pclmul"))) static inline uint64_t
-prefix_xor(uint64_t x)
-{
-	return (uint64_t)_mm_cvtsi128_si64(_mm_clmulepi64_si128(
-	    _mm_cvtsi64_si128((long long)x), _mm_set1_epi8((char)0xff), 0));
-}
-
 /*
  * The first byte at or after p that is in K_STOP, or e, but for the
  * comments that end on their line (a `{`, then a `}` before any line
@@ -646,13 +777,21 @@ prefix_xor(uint64_t x)
  * block reads on in the same pass, when p is outside its comments
  * and before its first bad byte (the bytes from there on read as
  * they would from p).
+ *
+ * The blocks after one read to its end go by wide_run_avx2 while they
+ * are plain (no stop outside comments but line ends, and the `-` and
+ * `/` of words that are no marker): the line ends it passes are counted
+ * into *lines, the last into *lastnl (the scan stops at the others).
  */
 static inline const char *
-wide_next_masks(struct wide *w, const char *p, const char *e)
+wide_next_masks(struct wide *w, const char *p, const char *e,
+    unsigned long *lines, const char **lastnl)
 {
+	struct run rn;
 	const char *b, *ob = NULL;
 	uint64_t ge, x, in, bad, m, ox = 0, carry = 0;
 	unsigned k;
+	bool more;
 
 	if (!wide_reach(w, p, e, SCAN_AVX2))
 		return skip_plain(p, e, true);
@@ -713,46 +852,26 @@ wide_next_masks(struct wide *w, const char *p, const char *e)
 		}
 		carry = (uint64_t)((int64_t)in >> 63);
 next:
-		/* A comment open at the block's end and longer than the
-		 * next block's first 32 bytes (not a clock's: an engine's,
-		 * long after each move): the blocks after b that it goes on
-		 * through (no brace, no line end, nothing binary) are passed
-		 * by their classes alone, their bytes seen (when those reach
-		 * b's end), the block after them left for the loop to load.
-		 * The `}` test first: it fails at most of the online
-		 * exports' clocks that cross a block's end. */
-		if (carry != 0 && e - b >= 192 && !wide_close32_avx2(b + 64) &&
-		    b + 64 == w->seen && !w->seen_stop) {
-			const char *q = b;
-
-			while (e - q >= 192 && wide_quiet_avx2(q + 64))
-				q += 64;
-			w->seen += q - b;
-			b = q;
+		/* The plain blocks after b passed, their line ends
+		 * counted; the next block loaded, or the end near. */
+		rn = (struct run){ b, ob, NULL, ox, carry, 0 };
+		more = e - (b + 64) >= 64 && wide_run_avx2(w, &rn, e);
+		if (rn.lines != 0) {
+			*lines += rn.lines;
+			*lastnl = rn.lastnl;
 		}
-		do {
-			if (e - (b + 64) < 64)
-				return carry != 0 ?
-				    ob + 63 - __builtin_clzll(ox) :
-				    skip_plain(b + 64, e, true);
-			wide_load(w, b += 64, SCAN_AVX2);
-		} while (carry != 0 && (w->brace | w->nl) == 0);
+		b = rn.b;
+		ob = rn.ob;
+		ox = rn.ox;
+		carry = rn.carry;
+		if (!more)
+			return carry != 0 ? ob + 63 - __builtin_clzll(ox) :
+			    skip_plain(b + 64, e, true);
 		ge = ~0ULL;
 	}
 }
 #endif
 
-/* The next stop of the wide scan (wide_next_masks with AVX2,
- * wide_next_each with SSE2). */
-static inline const char *
-wide_next(struct wide *w, const char *p, const char *e, int scan)
-{
-#ifdef CD_AVX2
-	if (scan == SCAN_AVX2)
-		return wide_next_masks(w, p, e);
-#endif
-	return wide_next_each(w, p, e, scan);
-}
 #endif
 
 /* What the wide scan saw of the game at s free of binary bytes, into
@@ -987,15 +1106,27 @@ movetext(cd_pgn_reader *r, const char *s, const char *m, const char *ls,
 	int counted = 1;
 	struct lines ln;
 
-	struct wide wd = { 0, 0, 0, 0, 0, 0, 0, s + r->g_clean, false };
+	struct wide wd = { 0, 0, 0, 0, 0, 0, 0, s + r->g_clean, false, m };
 
 	r->g_result = CD_PGN_RESULT_NONE;
 	for (;;) {
 #ifdef __SSE2__
+#ifdef CD_AVX2
+		if (scan == SCAN_AVX2) {
+			/* (the comments it skips hold no line end: the
+			 * count goes on; the line ends of the blocks it
+			 * passes whole counted) */
+			const char *l0 = lastnl;
+
+			p = wide_next_masks(&wd, p, e, &nl, &lastnl);
+			if (lastnl != l0)
+				ls = tls = lastnl + 1;
+		} else
+#endif
 		if (scan != SCAN_NARROW) {
 			/* (the comments it skips hold no line end: the
 			 * count goes on) */
-			p = wide_next(&wd, p, e, scan);
+			p = wide_next_each(&wd, p, e, scan);
 		} else {
 			p = skip_plain(p, e, false);
 		}
@@ -1108,7 +1239,7 @@ marker:
 #ifdef CD_AVX2
 /* movetext() with the masks by AVX2, its constants kept in registers
  * over the blocks, the prefix XOR by PCLMULQDQ and the bit operations
- * by BMI (cd__have_clmul_bmi). */
+ * by BMI, the line ends counted by POPCNT (cd__have_clmul_bmi). */
 __attribute__((target("avx2,pclmul,bmi,bmi2"), flatten)) static int
 movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
