@@ -1627,6 +1627,146 @@ START_TEST(test_tag_loop_end)
 }
 END_TEST
 
+/* Game g (of a reader over the whole input) against the first game of
+ * a reader started at its offset in the same input (which has read no
+ * section before): the same game, the same tags, their lines counted
+ * from the game's. */
+static void
+same_as_alone(const char *in, size_t n, const cd_pgn_raw_game *g)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(in + g->offset,
+	    n - (size_t)g->offset);
+	cd_pgn_raw_game a;
+	size_t i;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &a), CD_OK);
+	ck_assert_msg(a.len == g->len && a.ntags == g->ntags &&
+	    a.movetext == g->movetext && a.flags ==
+	    (g->flags & ~(unsigned)CD_PGN_RAW_SKIPPED_BINARY) &&
+	    a.result == g->result, "game at %lu: %.*s",
+	    (unsigned long)g->offset, (int)g->len, g->text);
+	for (i = 0; i < a.ntags; i++) {
+		const cd_pgn_tag *x = &a.tags[i], *y = &g->tags[i];
+
+		ck_assert_msg(x->name_len == y->name_len &&
+		    x->value_len == y->value_len &&
+		    memcmp(x->name, y->name, x->name_len + 1) == 0 &&
+		    memcmp(x->value, y->value, x->value_len + 1) == 0 &&
+		    x->line - 1 == y->line - g->line && x->col == y->col,
+		    "game at %lu, tag %zu: %.*s", (unsigned long)g->offset, i,
+		    (int)g->len, g->text);
+	}
+	cd_pgn_reader_free(r);
+}
+
+/*
+ * The tags of a section that begins as the one before it (frame_tags.c,
+ * section_again, which keeps the tags of the section before where its
+ * lines are the same bytes): a section, then the same with one byte
+ * changed, at each place of its lines, of their line ends and of the
+ * bytes after the last (its blank line, the movetext's start), to each
+ * of a set of bytes, then the section again (and the same with the
+ * section cut short after each of its lines, and with its first value
+ * changed and a blank before it); the sections of the 2-move
+ * book (CR LF, seven short values) and of an online export (LF, long
+ * values).  Each game's tags and lines must be what a reader that
+ * starts at that game reads, and a reader of the input through a file
+ * (its buffer refilled and moved) must read the same.
+ */
+START_TEST(test_section_again)
+{
+	static const char *const sections[] = {
+		"[Event \"?\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\r\n"
+		"[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
+		"[Result \"*\"]\r\n\r\n1. f4 e6 *\r\n\r\n",
+		"[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/"
+		"abcdefgh\"]\n[White \"someone\"]\n[Result \"1-0\"]\n"
+		"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+		"- 0 1\"]\n[Opening \"King's Pawn Game: Wayward Queen "
+		"Attack, Kiddie Countergambit, and more words to it\"]\n"
+		"[ECO \"C20\"]\n\n1. e4 1-0\n\n",
+	};
+	static const unsigned char bytes[] = { 'a', ' ', '"', ']', '[',
+	    '\r', '\n', '\\', '\t', 0x7f, 0x01, 'E' };
+	const char *base = sections[_i];
+	size_t bl = strlen(base), sl = strstr(base, "]\r\n\r\n") != NULL ?
+	    (size_t)(strstr(base, "]\r\n\r\n") - base) + 1 :
+	    (size_t)(strstr(base, "]\n\n") - base) + 1;
+	size_t cap = (sl + 6) * sizeof(bytes) * 2 * (bl + 1) + bl * bl * 2;
+	char *in = malloc(cap);
+	size_t n = 0, j, b, games = 0, count = 0;
+	cd_pgn_reader *r, *rf;
+	cd_pgn_raw_game g, h;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(in);
+	memcpy(in, base, bl);
+	n = bl;
+	/* the section without its lines from the j-th on, between two
+	 * whole ones */
+	for (j = 1; j < bl; j++)
+		if (base[j] == '[' && base[j - 1] == '\n') {
+			size_t rest = sl + 1 + (base[sl] == '\r');
+
+			memcpy(in + n, base, j);
+			memcpy(in + n + j, base + rest, bl - rest);
+			n += j + bl - rest;
+			memcpy(in + n, base, bl);
+			n += bl;
+			games += 2;
+		}
+	/* a section whose first value differs, read without the loop at
+	 * its first tag (a blank before it), between two whole ones */
+	in[n] = ' ';
+	memcpy(in + n + 1, base, bl);
+	in[n + 1 + (size_t)(strchr(base, '"') - base) + 1] = 'x';
+	n += 1 + bl;
+	memcpy(in + n, base, bl);
+	n += bl;
+	games += 2;
+	for (j = 0; j < sl + 6; j++)
+		for (b = 0; b < sizeof(bytes); b++) {
+			memcpy(in + n, base, bl);
+			in[n + j] = (char)bytes[b];
+			n += bl;
+			memcpy(in + n, base, bl);
+			n += bl;
+			games += 2;
+		}
+	r = cd_pgn_reader_new_mem(in, n);
+	ck_assert_ptr_nonnull(r);
+	f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(in, 1, n, f), n);
+	rewind(f);
+	rf = cd_pgn_reader_new(f);
+	ck_assert_ptr_nonnull(rf);
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		size_t i;
+
+		if (g.col == 1)
+			same_as_alone(in, n, &g);
+		ck_assert_int_eq(cd_pgn_reader_next(rf, &h), CD_OK);
+		ck_assert_uint_eq(h.offset, g.offset);
+		ck_assert_uint_eq(h.ntags, g.ntags);
+		for (i = 0; i < g.ntags; i++) {
+			ck_assert_uint_eq(h.tags[i].line, g.tags[i].line);
+			ck_assert_uint_eq(h.tags[i].col, g.tags[i].col);
+			ck_assert_str_eq(h.tags[i].value, g.tags[i].value);
+		}
+		count++;
+	}
+	ck_assert_int_eq(cd_pgn_reader_next(rf, &h), CD_EOF);
+	/* (a changed byte may join two games or split one) */
+	ck_assert_uint_ge(count, games / 2);
+	cd_pgn_reader_free(rf);
+	cd_pgn_reader_free(r);
+	fclose(f);
+	free(in);
+}
+END_TEST
+
 START_TEST(test_tag_sections)
 {
 	/* A second Event tag in one tag section: one game, both tags
@@ -2289,6 +2429,11 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_after_marker);
 	tcase_add_test(tc, test_blocks);
 	tcase_add_test(tc, test_pipe_chunks);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("section_again");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_section_again, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tokens");

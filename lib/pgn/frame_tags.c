@@ -81,6 +81,7 @@ arena_grow(cd_pgn_reader *r, char **arena, size_t *acap, size_t alen,
 	}
 	r->arena = *arena = na;
 	r->acap = *acap = ncap;
+	r->memo_n = 0;	/* (the section before: its tags not moved) */
 	return 0;
 }
 
@@ -279,6 +280,115 @@ two(const char *p, char a, char b)
 #endif
 }
 
+#ifdef CD_AVX2
+/* same_prefix() thirty-two bytes at a time. */
+__attribute__((target("avx2"))) static inline size_t
+same_prefix32(const char *a, const char *b, size_t n)
+{
+	size_t i;
+	unsigned m;
+
+	for (i = 0; i < n; i += 32) {
+		m = ~(unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+		    _mm256_loadu_si256((const void *)(a + i)),
+		    _mm256_loadu_si256((const void *)(b + i))));
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m) < n ?
+			    i + (size_t)__builtin_ctz(m) : n;
+	}
+	return n;
+}
+#endif
+
+/* How many bytes a and b begin with alike, up to n (reading up to 31
+ * bytes past n in each). */
+static inline size_t
+same_prefix(const char *a, const char *b, size_t n, bool avx2)
+{
+	size_t i;
+
+#ifdef CD_AVX2
+	if (avx2)
+		return same_prefix32(a, b, n);
+#else
+	(void)avx2;
+#endif
+#ifdef __SSE2__
+	for (i = 0; i < n; i += 16) {
+		unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		    _mm_loadu_si128((const void *)(a + i)),
+		    _mm_loadu_si128((const void *)(b + i)))) & 0xffff;
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz(m) < n ?
+			    i + (size_t)__builtin_ctz(m) : n;
+	}
+	return n;
+#else
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		;
+	return i;
+#endif
+}
+
+/*
+ * The tags of a section at p (its first line's `[`, none of it read)
+ * that begins as the last one tag_run read from its first line
+ * (r->memo_*): those whose lines are the same bytes, each with the `[`
+ * after it, are the same tags, left as they are in tags and arena
+ * (nothing else wrote there since, or memo_n is 0) with their lines
+ * set (the line of the one at index i is lb + i).  The loop would read
+ * them again to the same (what it reads of a line is decided by its
+ * bytes up to the next line's `[`, and by the input's end, which is 256
+ * bytes past the section's, and the room in tags and arena, which the
+ * section had): *nrt of them, *alen their bytes in the arena.  Returns
+ * where the loop goes on (the line after the last, or p), or NULL when
+ * the whole section is the one before and its run stopped after a tag
+ * (then where it stopped is in *stop).
+ */
+static inline const char *
+section_again(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long lb, size_t *nrt, size_t *alen, const char **stop,
+    bool avx2)
+{
+	cd_pgn_tag *tags = r->tags;
+	const char *m, *q = p, *end;
+	size_t ml = r->memo_len, same, k = 0, i;
+
+	if (r->memo_off < r->base)
+		return p;	/* (no longer in the buffer) */
+	m = r->data + (r->memo_off - r->base);
+	if (m > p || (size_t)(e - p) < ml + 256)
+		return p;
+	same = same_prefix(p, m, ml, avx2);
+	if (same == ml) {
+		k = r->memo_n;
+		q = p + r->memo_stop;
+	} else {
+		/* (the tags before the last, whose next lines began with
+		 * `[`: as many as are alike through that `[`) */
+		for (; k + 1 < r->memo_n; k++) {
+			end = q + tags[k].name_len + tags[k].value_len + 5;
+			end += 1 + (*end == '\r');
+			if ((size_t)(end - p) >= same)
+				break;
+			q = end;
+		}
+		if (k == 0)
+			return p;
+	}
+	for (i = 0; i < k; i++)
+		tags[i].line = lb + i;
+	*nrt = k;
+	*alen = (size_t)(tags[k - 1].value + tags[k - 1].value_len + 1 -
+	    r->arena);
+	if (same == ml && r->memo_after) {
+		*stop = q;
+		return NULL;
+	}
+	return q;
+}
+
 /*
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
@@ -305,7 +415,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	size_t room = 0, rt, ra;
 	/* (the line of the tag at index i is lb + i: one a line) */
 	unsigned long lb = r->line + *lines - nrt0;
-	const char *n, *v;
+	const char *n, *v, *s0, *stop = NULL;
 	size_t nl, vl, k;
 #ifdef CD_AVX2
 	struct tagbytes32 k32;
@@ -313,9 +423,6 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	 * none yet) */
 	uint64_t nm = 0, vm = 0;
 	uintptr_t wb = 0;
-
-	if (avx2)
-		tagbytes32_init(&k32);
 #endif
 
 	/* room for the usual section at once, the first time too (out of
@@ -333,6 +440,20 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	 * slack) while alen < alim */
 	alim = r->acap > 162 ? r->acap - 162 : 0;
 	*after = 0;
+	s0 = p;
+	if (nrt0 == 0 && r->memo_n > 0 &&
+	    (p = section_again(r, s0, e, lb, &nrt, &alen, &stop, avx2)) ==
+	    NULL) {
+		p = stop;
+		*after = 1;
+		goto done;
+	}
+#ifdef CD_AVX2
+	/* (the constants only for the loop: not when the section is the
+	 * one before) */
+	if (avx2)
+		tagbytes32_init(&k32);
+#endif
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
 	 * and what follows them up to the next line's name; 176 with a
 	 * value of up to 127) */
@@ -450,6 +571,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			break;
 		}
 	}
+done:
 	r->nrt = nrt;
 	r->alen = alen;
 	*lines = lb + nrt - (unsigned long)*after - r->line;
@@ -461,6 +583,16 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 		*end_lines = tg->line - r->line;
 		*last_end = *after ? p : p - 1 - (p[-2] == '\r');
 		*end_line = *last_end - (tg->name_len + tg->value_len + 5);
+	}
+	if (nrt0 == 0) {
+		/* (the section for the next: its tags' lines read through
+		 * the `[` after the last, or the bytes after it that the
+		 * loop looked at, at most three) */
+		r->memo_off = r->base + (uint64_t)(s0 - r->data);
+		r->memo_n = nrt;
+		r->memo_stop = (size_t)(p - s0);
+		r->memo_after = *after;
+		r->memo_len = r->memo_stop + (*after ? 3 : 1);
 	}
 	return p;
 }
@@ -545,6 +677,7 @@ store_tag(cd_pgn_reader *r, const char *s, const char *p,
 	    r->alen, need) != 0)
 		return S_NOMEM;
 	r->g_plain = false;
+	r->memo_n = 0;	/* (the tags of the section before overwritten) */
 	tg = &r->tags[r->nrt++];
 	tg->name = r->arena + r->alen;
 	tg->name_len = tq->name_len;
@@ -599,6 +732,16 @@ after_tags(cd_pgn_reader *r, const char *s, const char **pp,
 
 	sc->newlines = 0;
 	sc->blank = 0;
+	/* (the usual blank line after the last tag at once, as the loop
+	 * takes it: two line ends) */
+	if (e - p >= 4 && (two(p, '\n', '\n') || (two(p, '\r', '\n') &&
+	    two(p + 2, '\r', '\n')))) {
+		p += *p == '\n' ? 2 : 4;
+		sc->newlines = 2;
+		sc->lines += 2;
+		sc->ls = sc->line = p;
+		sc->blank = 1;
+	}
 	for (;;) {
 		if (p == e) {
 			if (!r->eof)

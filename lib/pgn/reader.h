@@ -69,6 +69,16 @@ struct cd_pgn_reader {
 	 * from the first, the wide scan's blocks) */
 	size_t g_clean;
 
+	/* The tag section tag_run read last from its first line
+	 * (pgn/frame_tags.c, section_again): its first `[` at input offset
+	 * memo_off, its memo_n tags (0: none) still the first of tags and
+	 * arena, their lines read from its first memo_len bytes (through
+	 * the `[` after each, and the bytes looked at after the last); the
+	 * run stopped memo_stop bytes in, after a tag when memo_after. */
+	uint64_t memo_off;
+	size_t memo_n, memo_len, memo_stop;
+	int memo_after;
+
 	/* Binary bytes (a NUL, or another that text does not hold:
 	 * cd__binary_byte): data[nul_at] is the first from where the last
 	 * search began (no earlier than the game being made), SIZE_MAX when

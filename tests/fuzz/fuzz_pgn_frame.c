@@ -15,7 +15,8 @@
  * the marker, LF or CR LF.  The reader (from memory, and from a stream
  * read with fread) must give the reference's games: the same offsets
  * and lengths, the same unclosed-comment and NUL (binary) flags, and the same
- * bytes skipped before each (binary data marked as such).
+ * bytes skipped before each (binary data marked as such); and each game
+ * the same tags as a reader started at that game reads.
  */
 #define _GNU_SOURCE 1	/* fmemopen */
 #include "config.h"
@@ -803,6 +804,50 @@ wide_narrow(const char *b, size_t n, const char *how)
 	free(na);
 }
 
+/* Each game of a reader of the n bytes at b that starts a line (with no
+ * binary byte, no byte order mark) against the first game of a reader
+ * started there, which has read no tag section before it (the framer
+ * keeps the tags of a section that begins as the one before): the
+ * same game, the same tags, their lines counted from the game's. */
+static void
+alone(const char *b, size_t n, const char *how)
+{
+	cd_pgn_reader *r, *a;
+	cd_pgn_raw_game g, h;
+	size_t i;
+
+	if ((r = cd_pgn_reader_new_mem(b, n)) == NULL)
+		abort();
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		if (g.col != 1 || (g.flags & CD_PGN_RAW_NUL) || (g.len >= 3 &&
+		    memcmp(g.text, "\xef\xbb\xbf", 3) == 0))
+			continue;
+		if ((a = cd_pgn_reader_new_mem(b + g.offset,
+		    n - (size_t)g.offset)) == NULL)
+			abort();
+		FUZZ_CHECK(cd_pgn_reader_next(a, &h) == CD_OK &&
+		    h.len == g.len && h.ntags == g.ntags &&
+		    h.movetext == g.movetext && h.result == g.result,
+		    "%s: game %llu at %llu: not the game read from there",
+		    how, (unsigned long long)g.number,
+		    (unsigned long long)g.offset);
+		for (i = 0; i < g.ntags; i++)
+			FUZZ_CHECK(h.tags[i].name_len == g.tags[i].name_len &&
+			    h.tags[i].value_len == g.tags[i].value_len &&
+			    memcmp(h.tags[i].name, g.tags[i].name,
+			    g.tags[i].name_len + 1) == 0 &&
+			    memcmp(h.tags[i].value, g.tags[i].value,
+			    g.tags[i].value_len + 1) == 0 &&
+			    h.tags[i].line - 1 == g.tags[i].line - g.line &&
+			    h.tags[i].col == g.tags[i].col,
+			    "%s: game %llu at %llu: tag %zu not the one read "
+			    "from there", how, (unsigned long long)g.number,
+			    (unsigned long long)g.offset, i);
+		cd_pgn_reader_free(a);
+	}
+	cd_pgn_reader_free(r);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -822,6 +867,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reference(&ref);
 	wide_narrow(g.out, g.len, "generated");
 	wide_narrow((const char *)data, size, "input");
+	alone(g.out, g.len, "generated");
+	alone((const char *)data, size, "input");
 
 	if ((r = cd_pgn_reader_new_mem(g.out, g.len)) == NULL)
 		abort();
