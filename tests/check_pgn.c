@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <check.h>
 #include "rounds.h"
 #include <stdio.h>
@@ -1538,6 +1540,44 @@ START_TEST(test_fast_king_steps)
 	nd = &game->nodes[game->nnodes - 1];
 	ck_assert_str_eq(nd->san, king_steps[_i].san);
 	ck_assert_uint_eq(nd->flags, king_steps[_i].flags);
+}
+END_TEST
+
+/*
+ * A target square's bytes, each replaced by a byte that is no file
+ * (in its first place) or no rank (in its second): letters, digits and
+ * some bytes with the top bit set, in a piece's and a pawn's move from
+ * the start (the fast reader takes the two bytes from tables of 256).
+ * None is read as a move.
+ */
+START_TEST(test_fast_bad_square)
+{
+	static const char *const tokens[] = { "N?3", "Nf?", "?4", "e?",
+	    "Nb?3", "dx?5" };
+	char text[64];
+	cd_error err;
+	int c, j, k;
+
+	for (j = 0; j < (int)(sizeof(tokens) / sizeof(tokens[0])); j++) {
+		for (c = 1; c < 256; c++) {
+			const char *q = strchr(tokens[j], '?');
+			bool file = q[1] != '\0';
+
+			/* (a word of digits alone is a move number; "ep"
+			 * after a word, en passant's note) */
+			if ((!isalnum(c) && c < 0x80) ||
+			    (q == tokens[j] && isdigit(c)) || c == 'p')
+				continue;
+			if (file ? c >= 'a' && c <= 'h' : c >= '1' && c <= '8')
+				continue;
+			k = snprintf(text, sizeof(text), "%s%.*s%c%s *\n",
+			    j == 5 ? "1. e4 d5 2. " : "1. ",
+			    (int)(q - tokens[j]), tokens[j], c, q + 1);
+			ck_assert(k > 0 && (size_t)k < sizeof(text));
+			ck_assert_msg(cd_pgn_parse_text(game, text, (size_t)k,
+			    NULL, &err) != CD_OK, "read: %s", text);
+		}
+	}
 }
 END_TEST
 
@@ -3342,6 +3382,7 @@ pgn_suite(void)
 	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
 	tcase_add_loop_test(tc, test_fast_king_steps, 0,
 	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
+	tcase_add_test(tc, test_fast_bad_square);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_tags_random);

@@ -51,8 +51,9 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
 }
 
-/* Piece letters of SAN: the piece type, 0 for other bytes. */
-static const uint8_t letter_type[128] = {
+/* Piece letters of SAN: the piece type, 0 for other bytes (all 256:
+ * no test of the byte's range first). */
+static const uint8_t letter_type[256] = {
 	['N'] = CD_KNIGHT, ['B'] = CD_BISHOP, ['R'] = CD_ROOK,
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
@@ -149,6 +150,19 @@ disambiguate(uint64_t w, int from, cd_bitboard others)
 	return w;
 }
 
+/* A square's bytes in SAN: of a file letter 'a' to 'h' its file | 0x40,
+ * of a rank digit '1' to '8' the rank's first square | 0x80, 0 for
+ * other bytes: the two or'd are a square | 0xc0 when both are right,
+ * with one test. */
+static const uint8_t file_byte[256] = {
+	['a'] = 0x40, ['b'] = 0x41, ['c'] = 0x42, ['d'] = 0x43,
+	['e'] = 0x44, ['f'] = 0x45, ['g'] = 0x46, ['h'] = 0x47
+};
+static const uint8_t rank_byte[256] = {
+	['1'] = 0x80, ['2'] = 0x88, ['3'] = 0x90, ['4'] = 0x98,
+	['5'] = 0xa0, ['6'] = 0xa8, ['7'] = 0xb0, ['8'] = 0xb8
+};
+
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
@@ -191,10 +205,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		*san_len = n;
 		return *m != CD_MOVE_NONE;
 	}
-	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
-	    t[n - 1] > '8')
+	to = file_byte[(uint8_t)t[n - 2]] | rank_byte[(uint8_t)t[n - 1]];
+	if (to < 0xc0)
 		return 0;
-	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	to &= 63;
 	/* the target square as the token wrote it, for the SAN word: one
 	 * value kept, not the two bytes */
 	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
@@ -232,8 +246,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	} else {
 		size_t e = n - 2;
 
-		if ((unsigned char)t[0] >= 128 ||
-		    (type = letter_type[(unsigned char)t[0]]) == 0)
+		if ((type = letter_type[(unsigned char)t[0]]) == 0)
 			return 0;
 		i = 1;
 		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
