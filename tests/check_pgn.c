@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <check.h>
 #include "rounds.h"
 #include <stdio.h>
@@ -1461,6 +1463,121 @@ START_TEST(test_fast_san_nodes)
 	ck_assert_str_eq(nd->san, fast_nodes[_i].san);
 	ck_assert_uint_eq(nd->san_len, strlen(fast_nodes[_i].san));
 	ck_assert_uint_eq(nd->flags, fast_nodes[_i].flags);
+}
+END_TEST
+
+/*
+ * The king's steps and castling read by the fast reader, whose test of
+ * an attacked square looks only at the sliders on the square's lines
+ * (and the steps by their tables): a step onto a square a slider sees
+ * along the king's own line (the king lifted), a slider blocked, a
+ * knight's, pawn's or king's attack, a taken piece defended or not,
+ * castling through an attacked square; and the mark after a check,
+ * which the same test decides (a mate whose one free-looking square is
+ * on the checker's line behind the king).  ok 0: the move is refused.
+ */
+static const struct {
+	const char *fen, *movetext;
+	bool ok;
+	const char *san;	/* the last node's, with ok */
+	uint8_t flags;
+} king_steps[] = {
+	{ "4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "1. Kd2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "1. Ke2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "1. Kf2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "1. Kf1", true, "Kf1", 0 },
+	{ "4k3/8/8/8/8/8/rP6/4K3 w - - 0 1", "1. Kd2", true, "Kd2", 0 },
+	{ "4k3/8/8/8/8/8/r3K3/8 w - - 0 1", "1. Kf2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/r3K3/8 w - - 0 1", "1. Kd2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/r3K3/8 w - - 0 1", "1. Kf3", true, "Kf3", 0 },
+	{ "4k3/8/8/b7/8/8/3K4/8 w - - 0 1", "1. Ke1", false, NULL, 0 },
+	{ "4k3/8/8/b7/8/8/3K4/8 w - - 0 1", "1. Kc3", false, NULL, 0 },
+	{ "4k3/8/8/b7/8/8/3K4/8 w - - 0 1", "1. Ke2", true, "Ke2", 0 },
+	{ "4k3/8/8/8/8/5n2/8/4K3 w - - 0 1", "1. Kd2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/5n2/8/4K3 w - - 0 1", "1. Kf2", true, "Kf2", 0 },
+	{ "4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "1. Kd2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "1. Kf2", false, NULL, 0 },
+	{ "4k3/8/8/8/8/4p3/8/4K3 w - - 0 1", "1. Ke2", true, "Ke2", 0 },
+	{ "8/8/8/8/8/4k3/8/4K3 w - - 0 1", "1. Kf2", false, NULL, 0 },
+	{ "8/8/8/8/8/4k3/8/4K3 w - - 0 1", "1. Kf1", true, "Kf1", 0 },
+	{ "4r1k1/8/8/8/8/8/4q3/4K3 w - - 0 1", "1. Kxe2", false, NULL, 0 },
+	{ "4r1k1/8/8/4P3/8/8/4q3/4K3 w - - 0 1", "1. Kxe2", true, "Kxe2",
+	    0 },
+	{ "4k3/8/8/8/2b5/8/8/4K2R w K - 0 1", "1. O-O", false, NULL, 0 },
+	{ "4k3/8/8/8/2b5/3P4/8/4K2R w K - 0 1", "1. O-O", true, "O-O", 0 },
+	{ "1r2k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O", true, "O-O-O", 0 },
+	{ "2r1k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O", false, NULL, 0 },
+	{ "3rk3/8/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O", false, NULL, 0 },
+	{ "4k3/8/8/8/8/8/8/R3K2R w K - 0 1", "1. O-O-O", false, NULL, 0 },
+	{ "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "1. Ra8", true, "Ra8#",
+	    CD_NODE_MATE },
+	{ "6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1", "1. Ra8", true, "Ra8+",
+	    CD_NODE_CHECK },
+	{ "6k1/5pp1/7p/8/8/8/8/R5K1 w - - 0 1", "1. Ra8 Kh7", true, "Kh7",
+	    0 },
+	{ "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "1. Ra8 Kh8", false, NULL,
+	    0 },
+};
+
+START_TEST(test_fast_king_steps)
+{
+	char text[256];
+	const cd_game_node *nd;
+	cd_error err;
+	cd_status st;
+	int k;
+
+	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
+	    king_steps[_i].fen, king_steps[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	st = cd_pgn_parse_text(game, text, (size_t)k, NULL, &err);
+	if (!king_steps[_i].ok) {
+		ck_assert_msg(st != CD_OK, "case %d: %s read", _i,
+		    king_steps[_i].movetext);
+		return;
+	}
+	ck_assert_msg(st == CD_OK, "case %d: %s", _i, err.msg);
+	nd = &game->nodes[game->nnodes - 1];
+	ck_assert_str_eq(nd->san, king_steps[_i].san);
+	ck_assert_uint_eq(nd->flags, king_steps[_i].flags);
+}
+END_TEST
+
+/*
+ * A target square's bytes, each replaced by a byte that is no file
+ * (in its first place) or no rank (in its second): letters, digits and
+ * some bytes with the top bit set, in a piece's and a pawn's move from
+ * the start (the fast reader takes the two bytes from tables of 256).
+ * None is read as a move.
+ */
+START_TEST(test_fast_bad_square)
+{
+	static const char *const tokens[] = { "N?3", "Nf?", "?4", "e?",
+	    "Nb?3", "dx?5" };
+	char text[64];
+	cd_error err;
+	int c, j, k;
+
+	for (j = 0; j < (int)(sizeof(tokens) / sizeof(tokens[0])); j++) {
+		for (c = 1; c < 256; c++) {
+			const char *q = strchr(tokens[j], '?');
+			bool file = q[1] != '\0';
+
+			/* (a word of digits alone is a move number; "ep"
+			 * after a word, en passant's note) */
+			if ((!isalnum(c) && c < 0x80) ||
+			    (q == tokens[j] && isdigit(c)) || c == 'p')
+				continue;
+			if (file ? c >= 'a' && c <= 'h' : c >= '1' && c <= '8')
+				continue;
+			k = snprintf(text, sizeof(text), "%s%.*s%c%s *\n",
+			    j == 5 ? "1. e4 d5 2. " : "1. ",
+			    (int)(q - tokens[j]), tokens[j], c, q + 1);
+			ck_assert(k > 0 && (size_t)k < sizeof(text));
+			ck_assert_msg(cd_pgn_parse_text(game, text, (size_t)k,
+			    NULL, &err) != CD_OK, "read: %s", text);
+		}
+	}
 }
 END_TEST
 
@@ -3263,6 +3380,9 @@ pgn_suite(void)
 	tcase_add_test(tc, test_random_games);
 	tcase_add_loop_test(tc, test_fast_san_nodes, 0,
 	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
+	tcase_add_loop_test(tc, test_fast_king_steps, 0,
+	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
+	tcase_add_test(tc, test_fast_bad_square);
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_tags_random);

@@ -31,16 +31,10 @@ cd__board_king(const cd_board *b, int color)
  * they are the parser's hot path.
  */
 
-/* Whether a slider of type t moves in direction d. */
-static inline bool
-cd__slides(int t, int d)
-{
-	return (t == CD_QUEEN) | (t == (d & 1 ? CD_BISHOP : CD_ROOK));
-}
-
 /* board.c: the directions a piece of each type slides in, as bit d + 1
- * for direction d (bit 0, for no direction, is clear): a test of
- * cd__slides with no branch, that also fails for d = -1. */
+ * for direction d (bit 0, for no direction, is clear): whether a
+ * slider of the type moves that way, with no branch, false for d =
+ * -1. */
 extern const uint16_t cd__slide_dirs[8];
 
 /* board.c: the squares a piece of color c and type t attacks from a
@@ -48,24 +42,6 @@ extern const uint16_t cd__slide_dirs[8];
  * from its table, none for the sliders (an empty table), so that the
  * piece needs no branch. */
 extern const cd_bitboard *const cd__steps[2][8];
-
-/* Which of the sliders in set reach sq on occupancy occ: bishops along
- * diagonals, rooks along ranks and files, queens both. */
-static inline cd_bitboard
-cd__slider_hits(const cd_board *b, cd_bitboard set, int sq, cd_bitboard occ)
-{
-	cd_bitboard hits = 0;
-
-	while (set) {
-		int f = cd__pop_lsb(&set), d = cd__dir[f][sq];
-
-		if (d < 0 || (cd__between_dir(f, sq, d) & occ))
-			continue;
-		if (cd__slides(CD_PIECE_TYPE(b->squares[f]), d))
-			hits |= CD_BB(f);
-	}
-	return hits;
-}
 
 /* The square of set (on one ray in direction d) nearest to the ray's
  * origin, or the corner the ray runs to (whose ray that way is empty)
@@ -102,19 +78,33 @@ cd__ray_hits(const cd_board *b, int k, int d, cd_bitboard occ, int c,
 	    ((int)(hits > (bl ^ hits)) & (up ^ 1));
 }
 
-/* Whether square sq is attacked by color by on occupancy occ. */
+/*
+ * Whether square sq is attacked by color by on occupancy occ: the
+ * steps by their tables, then only the sliders on sq's lines on an
+ * empty board (often none, rarely more than two), each seen unless a
+ * piece stands between.  For the king's moves, the answers to a check
+ * and castling's path, where the answer is nearly always no.
+ */
 static inline bool
 cd__attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
 {
-	cd_bitboard th = b->by_color[by] & occ;
+	cd_bitboard th = b->by_color[by] & occ, q = b->by_type[CD_QUEEN];
+	cd_bitboard s = ((cd__empty_reach[CD_ROOK][sq] &
+	    (b->by_type[CD_ROOK] | q)) | (cd__empty_reach[CD_BISHOP][sq] &
+	    (b->by_type[CD_BISHOP] | q))) & th;
 
-	if ((cd__knight_att[sq] & b->by_type[CD_KNIGHT] & th) ||
-	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN] & th) ||
-	    (cd__king_att[sq] & b->by_type[CD_KING] & th))
+	if (((cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
+	    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
+	    (cd__king_att[sq] & b->by_type[CD_KING])) & th)
 		return true;
-	th &= b->by_type[CD_BISHOP] | b->by_type[CD_ROOK] |
-	    b->by_type[CD_QUEEN];
-	return cd__slider_hits(b, th, sq, occ) != 0;
+	while (s) {
+		int f = cd__pop_lsb(&s);
+
+		/* (f is not sq: no square reaches itself) */
+		if ((cd__between_dir(sq, f, cd__dir[sq][f]) & occ) == 0)
+			return true;
+	}
+	return false;
 }
 
 /*

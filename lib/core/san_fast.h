@@ -30,12 +30,13 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	int us = b->side, them = us ^ 1, s, ksq, rsq;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
 
-	if (n == 3 && memcmp(t, "O-O", 3) == 0)
-		s = CD_KINGSIDE;
-	else if (n == 5 && memcmp(t, "O-O-O", 5) == 0)
-		s = CD_QUEENSIDE;
-	else
+	/* (the bytes compared here, not by memcmp: a call each time) */
+	if (n != 3 && n != 5)
 		return CD_MOVE_NONE;
+	if (t[0] != 'O' || t[1] != '-' || t[2] != 'O' ||
+	    (n == 5 && (t[3] != '-' || t[4] != 'O')))
+		return CD_MOVE_NONE;
+	s = n == 3 ? CD_KINGSIDE : CD_QUEENSIDE;
 	if (check || !kbb)
 		return CD_MOVE_NONE;
 	ksq = cd__lsb(kbb);
@@ -50,8 +51,9 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
 }
 
-/* Piece letters of SAN: the piece type, 0 for other bytes. */
-static const uint8_t letter_type[128] = {
+/* Piece letters of SAN: the piece type, 0 for other bytes (all 256:
+ * no test of the byte's range first). */
+static const uint8_t letter_type[256] = {
 	['N'] = CD_KNIGHT, ['B'] = CD_BISHOP, ['R'] = CD_ROOK,
 	['Q'] = CD_QUEEN, ['K'] = CD_KING
 };
@@ -93,6 +95,17 @@ answers_check(const cd_board *b, cd_bitboard tobb)
 	d = cd__dir[ksq][cd__lsb(checkers)];
 	return (tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
 	    d) : 0) | checkers)) != 0;
+}
+
+/* The king kbb (or none) when its step to to is legal: to not
+ * attacked with the king lifted, a piece taken there removed.  Out of
+ * line: the test's loop and values would take the reader's registers
+ * for one move in ten. */
+static __attribute__((noinline)) cd_bitboard
+king_step(const cd_board *b, cd_bitboard kbb, int to)
+{
+	return kbb && !attacked(b, to, b->side ^ 1, (b->by_type[0] ^ kbb) &
+	    ~CD_BB(to)) ? kbb : 0;
 }
 
 /* The pieces of cand (not the king) that may move to to, of which
@@ -137,6 +150,19 @@ disambiguate(uint64_t w, int from, cd_bitboard others)
 	return w;
 }
 
+/* A square's bytes in SAN: of a file letter 'a' to 'h' its file | 0x40,
+ * of a rank digit '1' to '8' the rank's first square | 0x80, 0 for
+ * other bytes: the two or'd are a square | 0xc0 when both are right,
+ * with one test. */
+static const uint8_t file_byte[256] = {
+	['a'] = 0x40, ['b'] = 0x41, ['c'] = 0x42, ['d'] = 0x43,
+	['e'] = 0x44, ['f'] = 0x45, ['g'] = 0x46, ['h'] = 0x47
+};
+static const uint8_t rank_byte[256] = {
+	['1'] = 0x80, ['2'] = 0x88, ['3'] = 0x90, ['4'] = 0x98,
+	['5'] = 0xa0, ['6'] = 0xa8, ['7'] = 0xb0, ['8'] = 0xb8
+};
+
 /*
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
@@ -179,10 +205,10 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		*san_len = n;
 		return *m != CD_MOVE_NONE;
 	}
-	if (t[n - 2] < 'a' || t[n - 2] > 'h' || t[n - 1] < '1' ||
-	    t[n - 1] > '8')
+	to = file_byte[(uint8_t)t[n - 2]] | rank_byte[(uint8_t)t[n - 1]];
+	if (to < 0xc0)
 		return 0;
-	to = CD_SQ(t[n - 2] - 'a', t[n - 1] - '1');
+	to &= 63;
 	/* the target square as the token wrote it, for the SAN word: one
 	 * value kept, not the two bytes */
 	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
@@ -220,8 +246,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	} else {
 		size_t e = n - 2;
 
-		if ((unsigned char)t[0] >= 128 ||
-		    (type = letter_type[(unsigned char)t[0]]) == 0)
+		if ((type = letter_type[(unsigned char)t[0]]) == 0)
 			return 0;
 		i = 1;
 		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
@@ -251,8 +276,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	 * it: the lines meet at the king); the king must not step into an
 	 * attack */
 	if (type == CD_KING)
-		legal = cand && !attacked(b, to, them, (occ ^ cand) &
-		    ~tobb) ? cand : 0;
+		legal = king_step(b, cand, to);
 	else if (cand & pins)
 		legal = unpinned(b, cand, pins, to);
 	else
