@@ -818,9 +818,13 @@ read_movetext(struct parse *ps)
 				return (cd_status)k;
 			if (k > 0)
 				goto token;
+			/* (where a run stops: the marker, a comment, or
+			 * cd__lex_fast's) */
 			q = cd__lex_place(&lx);
 			if (q == mt.res_at && p->depth == 0)
 				goto marker;
+			if (q < cd__lex_end(&lx) && *q == '{')
+				goto brace;
 			k = cd__lex_fast(&lx, &q, &w);
 			if (k == CD__LEX_END)
 				break;
@@ -842,6 +846,7 @@ marker:
 					break;
 				continue;
 			}
+brace:
 			if (*q == '{' && (!nested ||
 			    !cd__lex_maybe_nested(q, cd__lex_end(&lx)))) {
 				k = plain_comment(ps, &lx, q);
