@@ -2309,6 +2309,134 @@ START_TEST(test_fast_word_end)
 }
 END_TEST
 
+/* fast_as_tokens with the positions kept (CD_PGN_PARSE_POSITIONS and
+ * CD_PGN_PARSE_MAIN_KEYS, which the fast path keeps after each move):
+ * the same status, error, export and nodes, a position for each. */
+static void
+fast_as_tokens_kept(const cd_pgn_raw_game *raw, const char *what)
+{
+	cd_pgn_parse_opts fast, slow;
+	cd_error e1, e2;
+	cd_buf b1 = { 0 }, b2 = { 0 };
+	cd_status s1, s2;
+	uint32_t n1 = 0, i;
+	uint64_t *keys = NULL;
+
+	memset(&fast, 0, sizeof(fast));
+	fast.flags = CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS;
+	slow = fast;
+	slow.warn = no_warn;
+	s1 = cd_pgn_parse(game, raw, &fast, &e1);
+	if (s1 == CD_OK) {
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b1), CD_OK);
+		n1 = game->nnodes;
+		ck_assert_ptr_nonnull(game->positions);
+		keys = malloc(n1 * sizeof(*keys));
+		ck_assert_ptr_nonnull(keys);
+		for (i = 0; i < n1; i++)
+			keys[i] = game->positions[i].key;
+	}
+	s2 = cd_pgn_parse(game, raw, &slow, &e2);
+	ck_assert_msg(s1 == s2, "%s: status %d and %d", what, s1, s2);
+	if (s1 == CD_OK) {
+		ck_assert_int_eq(cd_pgn_write_buf(game, 0, &b2), CD_OK);
+		ck_assert_uint_eq(n1, game->nnodes);
+		for (i = 0; i < n1; i++)
+			ck_assert_uint_eq(game->positions[i].key, keys[i]);
+		ck_assert_msg(b1.len == b2.len && memcmp(b1.data, b2.data,
+		    b1.len) == 0, "%s", what);
+	} else {
+		ck_assert_str_eq(e1.msg, e2.msg);
+		ck_assert_uint_eq(e1.line, e2.line);
+		ck_assert_uint_eq(e1.col, e2.col);
+	}
+	free(keys);
+	free(b1.data);
+	free(b2.data);
+}
+
+/*
+ * The parser's run of moves (the place in a register): random games
+ * from the start, their moves apart by one space, a line end (LF or
+ * CR LF), two spaces or a tab, with move numbers of one to three
+ * digits ("9.", "10. ", "101.", "12...") or none, now and then a word
+ * the fast reader leaves ("Nf3!", a pawn's "e8=Q" or a word of twenty
+ * bytes) or a move that does not read; each text cut at every length in
+ * its last thirty bytes, in a buffer of exactly its bytes (what is read
+ * beyond them the address sanitizer finds): read as the lexer's tokens
+ * read them (status, error with its line and column, export), with the
+ * positions kept too.
+ */
+START_TEST(test_move_run)
+{
+	static const char *const seps[] = { " ", " ", " ", "\n", "\r\n",
+	    "  ", "\t", " \n" };
+	static const char start_fen[] =
+	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+	cd_move list[CD_MAX_MOVES];
+	char *text = malloc(1 << 14), *copy;
+	int gi, ply, stop, n;
+	size_t len, cut, runs = 0;
+
+	ck_assert_ptr_nonnull(text);
+	for (gi = 0; gi < TU_ROUNDS(150); gi++) {
+		cd_board b;
+		unsigned long num0 = gi % 3 == 0 ? 1 : gi % 3 == 1 ? 8 : 96;
+
+		ck_assert_int_eq(cd_fen_parse(&b, start_fen, strlen(start_fen),
+		    0, NULL), CD_OK);
+		len = 0;
+		stop = 8 + (int)rnd(60);
+		for (ply = 0; ply < stop; ply++) {
+			char san[CD_SAN_MAX];
+			cd_move m;
+			unsigned r = rnd(100);
+
+			n = cd_board_legal_moves(&b, list);
+			if (n == 0)
+				break;
+			m = list[rnd((unsigned)n)];
+			cd_san_write(&b, m, san);
+			if (ply > 0)
+				len += (size_t)sprintf(text + len, "%s",
+				    seps[rnd(8)]);
+			if (b.side == CD_WHITE && r < 85)
+				len += (size_t)sprintf(text + len, "%lu.%s",
+				    num0 + (unsigned long)ply / 2,
+				    r < 40 ? " " : "");
+			else if (r < 10)
+				len += (size_t)sprintf(text + len, "%lu...",
+				    num0 + (unsigned long)ply / 2);
+			if (r == 97)
+				len += (size_t)sprintf(text + len, "%s!", san);
+			else if (r == 98)
+				len += (size_t)sprintf(text + len,
+				    "%sxxxxxxxxxxxxxxxxxx", san);
+			else if (r == 99 && ply > 4)
+				len += (size_t)sprintf(text + len, "Ke5");
+			else
+				len += (size_t)sprintf(text + len, "%s", san);
+			cd_board_make(&b, m);
+		}
+		for (cut = len > 30 ? len - 30 : 1; cut <= len; cut++) {
+			cd_pgn_raw_game raw;
+
+			copy = malloc(cut);
+			ck_assert_ptr_nonnull(copy);
+			memcpy(copy, text, cut);
+			raw = raw_movetext(copy, cut, cut, CD_PGN_RESULT_NONE);
+			fast_as_tokens(&raw, copy);
+			if (cut % 4 == 0)
+				fast_as_tokens_kept(&raw, copy);
+			free(copy);
+			runs++;
+		}
+	}
+	ck_assert_uint_gt(runs, TU_ROUNDS(4000));
+	free(text);
+}
+END_TEST
+
 /*
  * The reader's note that a tag section holds tags and white space only
  * (the parser then does not look in it for comments and escape lines):
@@ -3404,6 +3532,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tag_section_bare);
 	tcase_add_test(tc, test_fast_marker);
 	tcase_add_test(tc, test_fast_word_end);
+	tcase_add_test(tc, test_move_run);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);

@@ -249,6 +249,70 @@ cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 	}
 }
 
+/* ---- runs of moves, the place in the caller's register ---- */
+
+/* lx's place, for a caller that reads on from there in a register of
+ * its own (cd__lex_run_word, cd__lex_run_number) and sets it again with
+ * cd__lex_skip; the line ends it passes it counts by cd__lex_newline. */
+static inline const char *
+cd__lex_place(const cd_pgn_lexer *lx)
+{
+	return lx->p;
+}
+
+/* The line end at p, passed by such a caller, counted as
+ * cd__lex_blanks counts it. */
+static inline void
+cd__lex_newline(cd_pgn_lexer *lx, const char *p)
+{
+	lx->line++;
+	lx->line_start = p + 1;
+	lx->col0 = 1;
+}
+
+/* Whether the byte c at p (p[1] readable) starts a word that
+ * cd__lex_fast hands over as CD__LEX_WORD: a bit of CD__FAST_START, or
+ * an `e` not followed by `.` or `p` (cd__plain_move_start's). */
+static inline bool
+cd__lex_run_word(const char *p, unsigned c)
+{
+	return c - 0x40 < 64 && (((CD__FAST_START |
+	    (uint64_t)1 << ('e' - 0x40)) >> (c - 0x40)) & 1) &&
+	    (c != 'e' || (p[1] != '.' && p[1] != 'p'));
+}
+
+/* The length of the word at p (sixteen bytes readable there), as
+ * cd__word_end finds its end: 1 to 15, or 0 when it is longer. */
+static inline unsigned
+cd__word_len16(const char *p)
+{
+#ifdef __SSE2__
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(
+	    _mm_loadu_si128((const void *)p), _mm_set1_epi8(0x20)),
+	    _mm_setzero_si128())) & ~1U;
+
+	return m != 0 ? (unsigned)__builtin_ctz(m) : 0;
+#else
+	unsigned i;
+
+	for (i = 1; i < 16; i++)
+		if ((unsigned char)p[i] <= 0x20)
+			return i;
+	return 0;
+#endif
+}
+
+/* After a digit 1 to 9 at p (p + 3 readable): the byte after "N." or
+ * "NN." (one period, as cd__number_end takes it by its bytes), or NULL
+ * for any other number (cd__lex_fast's). */
+static inline const char *
+cd__lex_run_number(const char *p)
+{
+	const char *w = p + 1 + ((unsigned char)(p[1] - '0') < 10);
+
+	return *w == '.' && w[1] != '.' ? w + 1 : NULL;
+}
+
 /* Move lx to w, past bytes that hold no line end (a word the fast path
  * took, a comment stored in one pass). */
 static inline void

@@ -467,19 +467,17 @@ marker_at(const cd_pgn_raw_game *raw, struct movetext *mt)
 		mt->res_at = a;
 }
 
-/* A move word q..w that the lexer's fast path found, for the fast SAN
- * reader: 1 added (lx past it), 0 left to the lexer (mt->tried), or a
+/* What becomes of a move word q..w that the fast SAN reader answered
+ * k (cd__game_add_san_fast's answer) on, lx at q: 1 added (lx past it,
+ * the move kept when mt->keep), 0 left to the lexer (mt->tried), or a
  * failure's status (negative). */
-static inline int
-fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
-    const char *q, const char *w)
+static int
+fast_answer(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char *q, const char *w, int k)
 {
-	int k = cd__game_add_san_fast(ps->g, q, (size_t)(w - q), NULL);
-
 	if (k > 0) {
 		cd__lex_skip(lx, w);
-		if (__builtin_expect(!mt->keep, 1) ||
-		    cd__game_keep(ps->g) == CD_OK)
+		if (!mt->keep || cd__game_keep(ps->g) == CD_OK)
 			return 1;
 		k = CD_ERR_NOMEM;
 	}
@@ -490,6 +488,82 @@ fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 		    cd__lex_col(lx, q), "%s", cd_strerror((cd_status)k));
 	mt->tried = q;	/* same word, same answer */
 	mt->tried_len = (size_t)(w - q);
+	return 0;
+}
+
+/* A move word q..w that the lexer's fast path found, for the fast SAN
+ * reader: as fast_answer. */
+static inline int
+fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char *q, const char *w)
+{
+	int k = cd__game_add_san_fast(ps->g, q, (size_t)(w - q), NULL);
+
+	if (__builtin_expect(k > 0 && !mt->keep, 1)) {
+		cd__lex_skip(lx, w);
+		return 1;
+	}
+	return fast_answer(ps, lx, mt, q, w, k);
+}
+
+/*
+ * The run of moves at lx's place, with their numbers ("12." or "9."
+ * with one period) and single spaces or line ends (LF or CR LF)
+ * between, the place in a register until the run ends: at anything
+ * else (two spaces, a comment, a number of three digits or with "...",
+ * the termination marker), at a word that the fast SAN reader leaves,
+ * or four bytes before the text's end; lx is moved to there.  A word's
+ * end is found by one sixteen-byte load while seventeen bytes are left
+ * (cd__word_len16), else by cd__word_end.  0: cd__lex_fast goes on
+ * from lx's place (the caller looks for the marker there first); 1: a
+ * word left to the lexer is there (mt->tried); or a failure's status
+ * (negative).
+ */
+static int
+move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
+{
+	cd_game *const g = ps->g;
+	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
+	/* (as integers: the text may be shorter than these) */
+	const uintptr_t e4 = (uintptr_t)e - 4, e17 = e4 - 13;
+	const bool keep = mt->keep;
+
+	if (e - p <= 4)
+		return 0;
+	while ((uintptr_t)p < e4) {
+		unsigned c = CD__U(*p);
+
+		if (c == ' ')
+			c = CD__U(*++p);
+		if (cd__lex_run_word(p, c)) {
+			unsigned n = (uintptr_t)p < e17 ? cd__word_len16(p) : 0;
+			const char *w = n != 0 ? p + n : cd__word_end(p, e);
+			int k = cd__game_add_san_fast(g, p, (size_t)(w - p),
+			    NULL);
+
+			if (__builtin_expect(k <= 0 || keep, 0)) {
+				cd__lex_skip(lx, p);
+				k = fast_answer(ps, lx, mt, p, w, k);
+				if (k <= 0)
+					return k < 0 ? k : 1;
+			}
+			p = w;
+		} else if (c - '1' < 9) {
+			const char *w = cd__lex_run_number(p);
+
+			if (w == NULL)
+				break;
+			p = w;
+		} else if (c == '\n') {
+			cd__lex_newline(lx, p);
+			p++;
+		} else if (c == '\r') {
+			p++;
+		} else {
+			break;
+		}
+	}
+	cd__lex_skip(lx, p);
 	return 0;
 }
 
@@ -738,8 +812,20 @@ read_movetext(struct parse *ps)
 		 * goes to the lexer's tokens from its start. */
 		if (fast && !mt.ended) {
 			const char *q, *w;
-			int k = cd__lex_fast(&lx, &q, &w);
+			int k = move_run(ps, &lx, &mt);
 
+			if (k < 0)
+				return (cd_status)k;
+			if (k > 0)
+				goto token;
+			/* (where a run stops: the marker, a comment, or
+			 * cd__lex_fast's) */
+			q = cd__lex_place(&lx);
+			if (q == mt.res_at && p->depth == 0)
+				goto marker;
+			if (q < cd__lex_end(&lx) && *q == '{')
+				goto brace;
+			k = cd__lex_fast(&lx, &q, &w);
 			if (k == CD__LEX_END)
 				break;
 			if (k == CD__LEX_WORD) {
@@ -753,12 +839,14 @@ read_movetext(struct parse *ps)
 				/* the marker, as the lexer reads it (a
 				 * CD_PGN_TOK_RESULT); then the end, when
 				 * only white space follows */
+marker:
 				g->result = raw->result;
 				mt.ended = true;
 				if (cd__lex_skip_last(&lx, q + mt.res_len))
 					break;
 				continue;
 			}
+brace:
 			if (*q == '{' && (!nested ||
 			    !cd__lex_maybe_nested(q, cd__lex_end(&lx)))) {
 				k = plain_comment(ps, &lx, q);
@@ -768,6 +856,7 @@ read_movetext(struct parse *ps)
 					continue;
 			}
 		}
+token:
 		if ((nested ? cd__lex_next_nested(&lx, &t, &copy) :
 		    cd_pgn_lex_next(&lx, &t)) == CD_PGN_TOK_END)
 			break;
