@@ -1446,6 +1446,37 @@ static const struct {
 	    "2... Qh4", 1, "Qh4#", CD_NODE_MATE },
 };
 
+/*
+ * A lone piece of the kind on a line to the target, with a piece in
+ * the way: no move, whichever side of the target the mover stands on
+ * (the black queen's Qe3+ through the rook on d4 was once read).
+ */
+static const struct {
+	const char *fen, *movetext;
+} fast_blocked[] = {
+	{ "2kr3r/3n2p1/p6p/1bq1PQ2/1p1R2P1/1B6/PPP4P/2K4R b - - 0 23",
+	    "23... Qe3+" },
+	{ "2kr3r/3n2p1/p6p/1bq1PQ2/1p1R2P1/1B6/PPP4P/2K4R b - - 0 23",
+	    "23... Qe3" },
+	{ "7R/8/k7/8/7p/8/8/4K3 w - - 0 1", "1. Rh1" },
+	{ "4k3/6B1/8/8/3p4/8/8/4K3 w - - 0 1", "1. Ba1" },
+	{ "4k3/8/8/3P4/8/8/6b1/4K3 b - - 0 1", "1... Ba8" },
+	{ "4k3/8/8/3P4/8/8/6b1/4K3 b - - 0 1", "1... Bxa8" },
+};
+
+START_TEST(test_fast_blocked)
+{
+	char text[256];
+	int k;
+
+	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
+	    fast_blocked[_i].fen, fast_blocked[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	ck_assert_int_eq(cd_pgn_parse_text(game, text, (size_t)k, NULL, NULL),
+	    CD_ERR_ILLEGAL);
+}
+END_TEST
+
 START_TEST(test_fast_san_nodes)
 {
 	char text[256];
@@ -1793,9 +1824,9 @@ END_TEST
 
 /*
  * Tokens of every shape (piece letter, file, rank, square, with and
- * without `x`) for every piece and every square it attacks, legal or
- * not, at random points of random games: the parser must accept exactly
- * what cd_san_parse accepts, as the same move.
+ * without `x`) for every piece and every square on its lines, legal or
+ * not, blocked or not, at random points of random games: the parser
+ * must accept exactly what cd_san_parse accepts, as the same move.
  */
 START_TEST(test_random_tokens)
 {
@@ -1847,7 +1878,9 @@ START_TEST(test_random_tokens)
 
 			if (!pc || CD_PIECE_COLOR(pc) != b.side)
 				continue;
-			att = cd_attacks(type, b.side, sq, b.by_type[0]);
+			/* (on an empty board: the squares behind a
+			 * piece in the way too) */
+			att = cd_attacks(type, b.side, sq, 0);
 			if (type == CD_PAWN) {
 				int d = b.side == CD_WHITE ? 8 : -8, k;
 
@@ -3511,6 +3544,8 @@ pgn_suite(void)
 	tcase_add_loop_test(tc, test_fast_king_steps, 0,
 	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
 	tcase_add_test(tc, test_fast_bad_square);
+	tcase_add_loop_test(tc, test_fast_blocked, 0,
+	    (int)(sizeof(fast_blocked) / sizeof(fast_blocked[0])));
 	tcase_add_test(tc, test_random_tokens);
 	tcase_add_test(tc, test_positions_random);
 	tcase_add_test(tc, test_tags_random);

@@ -263,7 +263,9 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		if (cand & (cand - 1)) {
 			cand = several(to, occ, cand);
 		} else {
-			int f = cd__lsb(cand | CD_BB(to)), d = cd__dir[to][f];
+			/* (square 63 only when there is none: cand stays
+			 * 0 whatever the test) */
+			int f = cd__lsb(cand | CD_BB(63)), d = cd__dir[to][f];
 
 			cand &= -(cd_bitboard)((cd__between_dir(to, f, d & 7) &
 			    occ & -(cd_bitboard)(d >= 0)) == 0);
