@@ -223,6 +223,32 @@ check_pgc(cd_game *g, cd_game *g3, const cd_buf *b)
 	cd_buf_free(&b3);
 }
 
+/* Without a warning callback the parser takes its fast paths (runs of
+ * moves, the SAN reader without the lexer): the same status and the
+ * same game. */
+static void
+check_quiet(const cd_game *g, cd_game *g2, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *opts, cd_status st)
+{
+	cd_pgn_parse_opts quiet = *opts;
+	cd_buf b = { 0 }, b2 = { 0 };
+	cd_status st2;
+
+	quiet.warn = NULL;
+	st2 = cd_pgn_parse(g2, raw, &quiet, NULL);
+	FUZZ_CHECK(st2 == st, "status %d with warnings, %d without", st,
+	    st2);
+	if (st != CD_OK)
+		return;
+	FUZZ_CHECK(cd_pgn_write_buf(g, 0, &b) == CD_OK &&
+	    cd_pgn_write_buf(g2, 0, &b2) == CD_OK && b.len == b2.len &&
+	    memcmp(b.data, b2.data, b.len) == 0,
+	    "parsed with warnings:\n%.*s\n----\nwithout:\n%.*s",
+	    (int)b.len, b.data, (int)b2.len, b2.data);
+	cd_buf_free(&b);
+	cd_buf_free(&b2);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -248,6 +274,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opts.flags = (n % 2 ? CD_PGN_PARSE_POSITIONS : 0) |
 		    (size % 2 ? CD_PGN_PARSE_NESTED_COMMENTS : 0);
 		st = cd_pgn_parse(g, &raw, &opts, &err);
+		check_quiet(g, g2, &raw, &opts, st);
 		if (st != CD_OK) {
 			const char *p;
 
