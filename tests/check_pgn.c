@@ -1464,31 +1464,34 @@ static const struct {
 	{ "4k3/8/8/3P4/8/8/6b1/4K3 b - - 0 1", "1... Bxa8" },
 };
 
-START_TEST(test_fast_blocked)
+/* The game of movetext from fen (the fast reader's tests) parsed into
+ * game: cd_pgn_parse_text's status. */
+static cd_status
+parse_from(const char *fen, const char *movetext, cd_error *err)
 {
 	char text[256];
 	int k;
 
 	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
-	    fast_blocked[_i].fen, fast_blocked[_i].movetext);
+	    fen, movetext);
 	ck_assert(k > 0 && (size_t)k < sizeof(text));
-	ck_assert_int_eq(cd_pgn_parse_text(game, text, (size_t)k, NULL, NULL),
-	    CD_ERR_ILLEGAL);
+	return cd_pgn_parse_text(game, text, (size_t)k, NULL, err);
+}
+
+START_TEST(test_fast_blocked)
+{
+	ck_assert_int_eq(parse_from(fast_blocked[_i].fen,
+	    fast_blocked[_i].movetext, NULL), CD_ERR_ILLEGAL);
 }
 END_TEST
 
 START_TEST(test_fast_san_nodes)
 {
-	char text[256];
 	const cd_game_node *nd;
 	cd_error err;
-	int k;
 
-	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
-	    fast_nodes[_i].fen, fast_nodes[_i].movetext);
-	ck_assert(k > 0 && (size_t)k < sizeof(text));
-	ck_assert_int_eq(cd_pgn_parse_text(game, text, (size_t)k, NULL, &err),
-	    CD_OK);
+	ck_assert_int_eq(parse_from(fast_nodes[_i].fen,
+	    fast_nodes[_i].movetext, &err), CD_OK);
 	ck_assert_uint_eq(game->nnodes, fast_nodes[_i].node + 1);
 	nd = &game->nodes[fast_nodes[_i].node];
 	ck_assert_str_eq(nd->san, fast_nodes[_i].san);
@@ -1552,16 +1555,11 @@ static const struct {
 
 START_TEST(test_fast_king_steps)
 {
-	char text[256];
 	const cd_game_node *nd;
 	cd_error err;
 	cd_status st;
-	int k;
 
-	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
-	    king_steps[_i].fen, king_steps[_i].movetext);
-	ck_assert(k > 0 && (size_t)k < sizeof(text));
-	st = cd_pgn_parse_text(game, text, (size_t)k, NULL, &err);
+	st = parse_from(king_steps[_i].fen, king_steps[_i].movetext, &err);
 	if (!king_steps[_i].ok) {
 		ck_assert_msg(st != CD_OK, "case %d: %s read", _i,
 		    king_steps[_i].movetext);
