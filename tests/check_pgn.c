@@ -1573,6 +1573,128 @@ START_TEST(test_fast_king_steps)
 END_TEST
 
 /*
+ * Castling made by the game builder (its own make, then the check and
+ * the pins found as after a normal move): both wings of both sides, the
+ * rights that end (the key with them), an en passant square that ends,
+ * a check and a mate by the castling rook, a piece the rook pins (its
+ * move off the line refused, along it or the king's taken), Chess960's
+ * king or rook landing on the other's square.  The position after the
+ * moves must be the FEN's, key and all; the castling node's SAN and
+ * flags those given.  ok 0: the last move is refused.
+ */
+static const struct {
+	bool c960;
+	const char *fen, *movetext;
+	bool ok;
+	const char *after;	/* with ok: the FEN after the moves */
+	unsigned node;		/* the castling node */
+	const char *san;
+	uint8_t flags;
+} castle_makes[] = {
+	{ false, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "1. O-O", true,
+	    "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1", 1, "O-O", 0 },
+	{ false, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "1. O-O-O", true,
+	    "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1", 1, "O-O-O", 0 },
+	{ false, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+	    "1. O-O O-O", true,
+	    "r4rk1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2", 2, "O-O", 0 },
+	{ false, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+	    "1. O-O-O O-O-O", true,
+	    "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R w - - 2 2", 2, "O-O-O",
+	    0 },
+	{ false, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+	    "1. O-O-O O-O 2. Rh2 Rfe8", true,
+	    "r3r1k1/8/8/8/8/8/7R/2KR4 w - - 4 3", 2, "O-O", 0 },
+	{ false, "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1", "1... O-O",
+	    true, "r4rk1/8/8/8/3pP3/8/8/R3K2R w KQ - 1 2", 1, "O-O", 0 },
+	{ false, "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1",
+	    "1... O-O-O 2. O-O", true,
+	    "2kr3r/8/8/8/3pP3/8/8/R4RK1 b - - 2 2", 2, "O-O", 0 },
+	{ false, "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "1. O-O+", true,
+	    "5k2/8/8/8/8/8/8/5RK1 b - - 1 1", 1, "O-O+", CD_NODE_CHECK },
+	{ false, "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "1. O-O Ke7", true,
+	    "8/4k3/8/8/8/8/8/5RK1 w - - 2 2", 1, "O-O+", CD_NODE_CHECK },
+	{ false, "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "1. O-O Kf7", false,
+	    NULL, 0, NULL, 0 },
+	{ false, "2rkr3/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O", true,
+	    "2rkr3/2p1p3/8/8/8/8/8/2KR4 b - - 1 1", 1, "O-O-O#",
+	    CD_NODE_MATE },
+	{ false, "2rk4/2p1p3/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O", true,
+	    "2rk4/2p1p3/8/8/8/8/8/2KR4 b - - 1 1", 1, "O-O-O+",
+	    CD_NODE_CHECK },
+	{ false, "3k4/3n4/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O Nf6",
+	    false, NULL, 0, NULL, 0 },
+	{ false, "3k4/3n4/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O Nb6",
+	    false, NULL, 0, NULL, 0 },
+	{ false, "3k4/3n4/8/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O Ke7", true,
+	    "8/3nk3/8/8/8/8/8/2KR4 w - - 2 2", 1, "O-O-O", 0 },
+	{ false, "3k4/3p4/2P5/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O d6", true,
+	    "3k4/8/2Pp4/8/8/8/8/2KR4 w - - 0 2", 1, "O-O-O", 0 },
+	{ false, "3k4/3p4/2P5/8/8/8/8/R3K3 w Q - 0 1", "1. O-O-O dxc6",
+	    false, NULL, 0, NULL, 0 },
+	{ false, "6k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "1. O-O Kh7", true,
+	    "8/7k/8/8/8/8/8/R4RK1 w - - 2 2", 1, "O-O", 0 },
+	{ false, "4k3/8/8/8/8/8/6b1/R3K2R w KQ - 0 1", "1. O-O-O Bh3",
+	    true, "4k3/8/8/8/8/7b/8/2KR3R w - - 2 2", 1, "O-O-O", 0 },
+	{ true, "4k3/8/8/8/8/8/8/5KR1 w G - 0 1", "1. O-O", true,
+	    "4k3/8/8/8/8/8/8/5RK1 b - - 1 1", 1, "O-O", 0 },
+	{ true, "4k3/8/8/8/8/8/8/RK5R w HA - 0 1", "1. O-O-O", true,
+	    "4k3/8/8/8/8/8/8/2KR3R b - - 1 1", 1, "O-O-O", 0 },
+	{ true, "4k3/8/8/8/8/8/8/RK5R w HA - 0 1", "1. O-O", true,
+	    "4k3/8/8/8/8/8/8/R4RK1 b - - 1 1", 1, "O-O", 0 },
+	{ true, "4k3/8/8/8/8/8/8/2RK4 w C - 0 1", "1. O-O-O", true,
+	    "4k3/8/8/8/8/8/8/2KR4 b - - 1 1", 1, "O-O-O", 0 },
+	{ true, "3rk3/8/8/8/8/8/8/2RK4 w C - 0 1", "1. O-O-O", false,
+	    NULL, 0, NULL, 0 },
+	{ true, "4k3/8/8/8/8/8/8/1R2K2R w HB - 0 1", "1. O-O-O", true,
+	    "4k3/8/8/8/8/8/8/2KR3R b - - 1 1", 1, "O-O-O", 0 },
+};
+
+START_TEST(test_fast_castle_make)
+{
+	char text[320], fen[CD_FEN_MAX];
+	const cd_board *b;
+	const cd_game_node *nd;
+	cd_board want;
+	cd_error err;
+	cd_status st;
+	int k;
+
+	k = snprintf(text, sizeof(text),
+	    "%s[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n",
+	    castle_makes[_i].c960 ? "[Variant \"Chess960\"]\n" : "",
+	    castle_makes[_i].fen, castle_makes[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	st = cd_pgn_parse_text(game, text, (size_t)k, NULL, &err);
+	if (!castle_makes[_i].ok) {
+		ck_assert_msg(st != CD_OK, "case %d: %s read", _i,
+		    castle_makes[_i].movetext);
+		return;
+	}
+	ck_assert_msg(st == CD_OK, "case %d: %s", _i, err.msg);
+	b = cd_game_board(game);
+	cd_fen_write(b, fen);
+	ck_assert_str_eq(fen, castle_makes[_i].after);
+	ck_assert_int_eq(cd_fen_parse(&want, castle_makes[_i].after,
+	    strlen(castle_makes[_i].after),
+	    castle_makes[_i].c960 ? CD_FEN_960 : 0, &err), CD_OK);
+	ck_assert_msg(b->key == want.key, "case %d: key", _i);
+	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(&want));
+	ck_assert(memcmp(b->by_type, want.by_type, sizeof(b->by_type)) == 0);
+	ck_assert(memcmp(b->by_color, want.by_color,
+	    sizeof(b->by_color)) == 0);
+	ck_assert(memcmp(b->squares, want.squares, sizeof(b->squares)) == 0);
+	ck_assert(memcmp(b->castle_rook, want.castle_rook,
+	    sizeof(b->castle_rook)) == 0);
+	nd = &game->nodes[castle_makes[_i].node];
+	ck_assert_uint_eq(CD_MOVE_KIND(nd->move), CD_MK_CASTLE);
+	ck_assert_str_eq(nd->san, castle_makes[_i].san);
+	ck_assert_uint_eq(nd->san_len, strlen(castle_makes[_i].san));
+	ck_assert_uint_eq(nd->flags, castle_makes[_i].flags);
+}
+END_TEST
+
+/*
  * A target square's bytes, each replaced by a byte that is no file
  * (in its first place) or no rank (in its second): letters, digits and
  * some bytes with the top bit set, in a piece's and a pawn's move from
@@ -3541,6 +3663,8 @@ pgn_suite(void)
 	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
 	tcase_add_loop_test(tc, test_fast_king_steps, 0,
 	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
+	tcase_add_loop_test(tc, test_fast_castle_make, 0,
+	    (int)(sizeof(castle_makes) / sizeof(castle_makes[0])));
 	tcase_add_test(tc, test_fast_bad_square);
 	tcase_add_loop_test(tc, test_fast_blocked, 0,
 	    (int)(sizeof(fast_blocked) / sizeof(fast_blocked[0])));

@@ -181,6 +181,10 @@ cd_board_make(cd_board *b, cd_move m)
 		cd__board_make_normal(b, from, to);
 		return;
 	}
+	if (kind == CD_MK_CASTLE) {
+		cd__board_make_castle(b, from, to);
+		return;
+	}
 	key = b->key ^ cd__z_side;
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
@@ -190,17 +194,6 @@ cd_board_make(cd_board *b, cd_move m)
 
 	if (kind == CD_MK_NULL) {
 		/* nothing moves */
-	} else if (kind == CD_MK_CASTLE) {
-		int kto = cd_castle_king_to(m), rto = cd_castle_rook_to(m);
-		int king = b->squares[from], rook = b->squares[to];
-
-		take(b, from);
-		take(b, to);
-		put(b, kto, king);
-		put(b, rto, rook);
-		key ^= cd__z_piece[king][from] ^ cd__z_piece[king][kto] ^
-		    cd__z_piece[rook][to] ^ cd__z_piece[rook][rto];
-		key ^= cd__drop_color_rights(b, us);
 	} else {
 		/* en passant and promotions: pawn moves */
 		piece = b->squares[from];

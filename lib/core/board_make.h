@@ -196,4 +196,46 @@ cd__board_make_normal(cd_board *b, int from, int to)
 	b->key = key;
 }
 
+/*
+ * cd_board_make for castling: the king of the side to move on ksq
+ * and its rook on rsq (the move CD_MOVE(ksq, rsq, CD_MK_CASTLE), a
+ * legal one) to their squares on the king's rank, the C or G file and
+ * the D or F file; Chess960's king or rook may land on the other's
+ * square, so both leave before either lands.  Inline in the game
+ * builder, which then finds the check and the pins as after a normal
+ * move (cd__check_pins).
+ */
+static inline void
+cd__board_make_castle(cd_board *b, int ksq, int rsq)
+{
+	int us = b->side, rank = CD_RANK(ksq), king = CD_PIECE(us, CD_KING);
+	int rook = CD_PIECE(us, CD_ROOK), ks = rsq > ksq;
+	int kto = CD_SQ(ks ? 6 : 2, rank), rto = CD_SQ(ks ? 5 : 3, rank);
+	cd_bitboard off = CD_BB(ksq) | CD_BB(rsq);
+	cd_bitboard on = CD_BB(kto) | CD_BB(rto);
+	uint64_t key = b->key ^ cd__z_side ^ cd__z_piece[king][ksq] ^
+	    cd__z_piece[king][kto] ^ cd__z_piece[rook][rsq] ^
+	    cd__z_piece[rook][rto];
+
+	if (b->ep_hashed)
+		key ^= cd__z_ep[CD_FILE(b->ep)];
+	b->ep = CD_SQ_NONE;
+	b->ep_hashed = 0;
+	b->halfmove++;
+	b->by_type[0] = (b->by_type[0] & ~off) | on;
+	b->by_color[us] = (b->by_color[us] & ~off) | on;
+	b->by_type[CD_KING] = (b->by_type[CD_KING] & ~CD_BB(ksq)) |
+	    CD_BB(kto);
+	b->by_type[CD_ROOK] = (b->by_type[CD_ROOK] & ~CD_BB(rsq)) |
+	    CD_BB(rto);
+	b->squares[ksq] = 0;
+	b->squares[rsq] = 0;
+	b->squares[kto] = (uint8_t)king;
+	b->squares[rto] = (uint8_t)rook;
+	key ^= cd__drop_color_rights(b, us);
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)(us ^ 1);
+	b->key = key;
+}
+
 #endif

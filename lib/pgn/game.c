@@ -390,6 +390,31 @@ check_mark(cd_game *g)
 	nd->san_len = (uint8_t)n;
 }
 
+/* add_move's making of a move that is not a normal one (castling, en
+ * passant, a promotion, a null move) on the line l, with l->check (and
+ * for castling the pins) after it.  Out of line: one move in
+ * twenty-five, whose values would take registers from the reader's
+ * path. */
+static __attribute__((noinline, cold)) void
+make_other(struct cd__line *l, cd_move m)
+{
+	int from = CD_MOVE_FROM(m), to = CD_MOVE_TO(m);
+
+	if (CD_MOVE_KIND(m) == CD_MK_CASTLE) {
+		/* the check (by the rook alone: the other side's king was
+		 * not in check) and the pins found as after a normal move,
+		 * from the rook's square, not by cd__in_check here and
+		 * cd__pins at the next move */
+		cd__board_make_castle(&l->board, from, to);
+		l->check = cd__check_pins(&l->board,
+		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
+		l->pins_ok = true;
+	} else {
+		cd_board_make(&l->board, m);
+		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+	}
+}
+
 /* cd__game_add_move_san, inline in it and in cd__game_add_san_fast (the
  * parser's path for nearly every move).  The SAN of slen bytes: san's,
  * or with san NULL the word's (cd__san_fast_pins's), or with slen 0
@@ -455,8 +480,7 @@ add_move(cd_game *g, cd_move m, const char *san, uint64_t word,
 		    CD_MOVE_TO(m));
 		l->check = cd__check_pins(&l->board, CD_MOVE_TO(m), &l->pins);
 	} else {
-		cd_board_make(&l->board, m);
-		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+		make_other(l, m);
 	}
 	if (l->check)
 		check_mark(g);
@@ -468,6 +492,15 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
     uint32_t *node)
 {
 	return add_move(g, m, san, 0, san != NULL ? slen : 0, node);
+}
+
+/* add_move for the fast reader's castling (its word san, of slen
+ * bytes); out of its line. */
+static __attribute__((noinline, cold)) cd_status
+add_castle(cd_game *g, cd_move m, uint64_t san, size_t slen,
+    uint32_t *node)
+{
+	return add_move(g, m, NULL, san, slen, node);
 }
 
 int
@@ -483,7 +516,12 @@ cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
 	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
 	    cd__pins(&l->board), t, len, &m, &san, &slen))
 		return 0;
-	st = add_move(g, m, NULL, san, slen, node);
+	/* (castling apart: add_move's path then knows the move a normal
+	 * one) */
+	if (CD_MOVE_KIND(m) != CD_MK_NORMAL)
+		st = add_castle(g, m, san, slen, node);
+	else
+		st = add_move(g, m, NULL, san, slen, node);
 	return st == CD_OK ? 1 : (int)st;
 }
 
