@@ -2385,40 +2385,106 @@ raw_movetext(const char *text, size_t n, size_t mt_end, cd_pgn_result r)
  * The termination marker the reader found, taken by the parser's fast
  * path when the movetext ends in its canonical text: each marker, and
  * the same with one of its bytes changed (the raw game's marker kept,
- * as a caller may give it), then blanks, a comment or nothing: read as
- * the lexer's tokens read them.
+ * as a caller may give it), its end from one to sixteen bytes into the
+ * text (compared by its bytes where fewer than eight come before its
+ * end, else by the eight that end there), then the game's end: blanks
+ * (the usual blank line, LF or CR LF, among them), other bytes as
+ * long, a comment or nothing: read as the lexer's tokens read them.
  */
 START_TEST(test_fast_marker)
 {
 	static const char *const marks[] = { "", "1-0", "0-1", "1/2-1/2",
 	    "*" };
-	static const char *const tails[] = { "", " ", "\n", "\r\n\r\n",
-	    " {c}", "\t\n \n" };
+	static const char *const heads[] = { "", "e4 ", "e4 e5 ", "1. Nf3 ",
+	    "1. e4 e5 " };
+	static const char *const tails[] = { "", " ", "\n", "\n\n",
+	    "\r\n\r\n", "\t\n \n", "\nx", "x\n", "\n\r", "\r\n\rx",
+	    "\r\nx\n", " {c}", "\n{}\n", "\r\n\r\n\r\n", "\n\n*" };
 	static const char swaps[] = "x1-/02*";
 	char text[64], word[16];
 	cd_pgn_raw_game raw;
-	size_t m, t, k, s, len, n, end;
+	size_t m, h, t, k, s, len, n, end;
 
 	for (m = 1; m < 5; m++) {
 		len = strlen(marks[m]);
-		for (k = 0; k <= len; k++) {
-			for (s = 0; s < sizeof(swaps) - 1; s++) {
-				if (k == len && s > 0)
-					break;	/* (k == len: as it is) */
-				memcpy(word, marks[m], len + 1);
-				if (k < len)
-					word[k] = swaps[s];
-				for (t = 0; t < sizeof(tails) /
-				    sizeof(tails[0]); t++) {
-					n = (size_t)snprintf(text,
-					    sizeof(text), "1. e4 e5 %s%s",
-					    word, tails[t]);
-					end = 9 + len;
-					raw = raw_movetext(text, n, end,
-					    (cd_pgn_result)m);
-					fast_as_tokens(&raw, text);
+		for (h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+			for (k = 0; k <= len; k++) {
+				for (s = 0; s < sizeof(swaps) - 1; s++) {
+					if (k == len && s > 0)
+						break;	/* (k == len: as
+							 * it is) */
+					memcpy(word, marks[m], len + 1);
+					if (k < len)
+						word[k] = swaps[s];
+					for (t = 0; t < sizeof(tails) /
+					    sizeof(tails[0]); t++) {
+						n = (size_t)snprintf(text,
+						    sizeof(text), "%s%s%s",
+						    heads[h], word, tails[t]);
+						end = strlen(heads[h]) + len;
+						raw = raw_movetext(text, n, end,
+						    (cd_pgn_result)m);
+						fast_as_tokens(&raw, text);
+					}
 				}
 			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * The start's pinned pieces: none in the initial position (the first
+ * move of a game without a FEN tag is read without finding them), those
+ * of a FEN tag's position found, also right after a game without one
+ * and before one: a pinned piece's move rejected, another piece's taken,
+ * with the same status as the lexer's tokens give.
+ */
+START_TEST(test_start_pins)
+{
+	static const struct {
+		const char *text;
+		cd_status st;
+	} games[] = {
+		{ "1. e4 e5 2. Nf3 Nc6 *\n", CD_OK },
+		/* the knight on e2 pinned by the rook on e8 */
+		{ "[FEN \"4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1\"]\n1. Nc3 *\n",
+		    CD_ERR_ILLEGAL },
+		{ "1. Nc3 Nf6 *\n", CD_OK },
+		{ "[FEN \"4r2k/8/8/8/8/8/4N3/4K3 w - - 0 1\"]\n1. Kd2 *\n",
+		    CD_OK },
+		/* black: the rook on e7 pinned by the rook on e1, which
+		 * it may move along the file only */
+		{ "[FEN \"4k3/4r3/8/8/8/8/8/4RK2 b - - 0 1\"]\n1... Ra7 *\n",
+		    CD_ERR_ILLEGAL },
+		{ "[FEN \"4k3/4r3/8/8/8/8/8/4RK2 b - - 0 1\"]\n1... Re6 *\n",
+		    CD_OK },
+		{ "1. d4 d5 2. Bg5 f6 *\n", CD_OK },
+		/* the white knight on d2 pinned: Nf3 is the one on g1 */
+		{ "[FEN \"rnbqk1nr/pppp1ppp/8/4p3/1b1P4/8/PPPNPPPP/R1BQKBNR w "
+		    "KQkq - 2 3\"]\n3. Nf3 Nc6 *\n", CD_OK },
+		{ "[FEN \"rnbqk1nr/pppp1ppp/8/4p3/1b1P4/8/PPPNPPPP/R1BQKBNR w "
+		    "KQkq - 2 3\"]\n3. Nb3 *\n", CD_ERR_ILLEGAL },
+		{ "1. e4 *\n", CD_OK },
+	};
+	cd_pgn_parse_opts slow;
+	cd_error err;
+	size_t i, j;
+
+	memset(&slow, 0, sizeof(slow));
+	slow.warn = no_warn;
+	/* each game after each other, so that the one before may leave
+	 * its start's pins (or none) to it */
+	for (i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+		for (j = 0; j < sizeof(games) / sizeof(games[0]); j++) {
+			(void)cd_pgn_parse_text(game, games[i].text,
+			    strlen(games[i].text), NULL, &err);
+			ck_assert_msg(cd_pgn_parse_text(game, games[j].text,
+			    strlen(games[j].text), NULL, &err) ==
+			    games[j].st, "%s after %s", games[j].text,
+			    games[i].text);
+			ck_assert_int_eq(cd_pgn_parse_text(game, games[j].text,
+			    strlen(games[j].text), &slow, &err), games[j].st);
 		}
 	}
 }
@@ -3688,6 +3754,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tag_section_notes);
 	tcase_add_test(tc, test_tag_section_bare);
 	tcase_add_test(tc, test_fast_marker);
+	tcase_add_test(tc, test_start_pins);
 	tcase_add_test(tc, test_fast_word_end);
 	tcase_add_test(tc, test_move_run);
 	tcase_add_test(tc, test_fold_random);

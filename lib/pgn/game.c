@@ -81,11 +81,16 @@ line_reset(cd_game *g)
 	 * move) */
 	memset(&p->line, 0, offsetof(struct cd__line, board));
 	p->line.board = g->start;
-	/* without a FEN tag the start is the initial position */
-	p->line.check = g->has_fen && cd_board_in_check(&g->start);
 	p->depth = 0;
 	p->npboards = 0;
 	p->tail_key = UINT64_MAX;
+	/* without a FEN tag the start is the initial position: not in
+	 * check (check false from the memset) and no piece pinned (pins
+	 * 0), so that the first move needs no cd__pins */
+	if (g->has_fen)
+		p->line.check = cd_board_in_check(&g->start);
+	else
+		p->line.pins_ok = true;
 }
 
 cd_game *

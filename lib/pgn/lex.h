@@ -322,13 +322,17 @@ cd__lex_skip(cd_pgn_lexer *lx, const char *w)
 }
 
 /* Move lx to w, past a termination marker: whether only white space
- * follows it to the end. */
+ * follows it to the end.  The usual end, the marker's line end and a
+ * blank line (LF or CR LF), by its bytes. */
 static inline bool
 cd__lex_skip_last(cd_pgn_lexer *lx, const char *w)
 {
 	const char *e = lx->end;
 
 	lx->p = w;
+	if ((e - w == 4 && memcmp(w, "\r\n\r\n", 4) == 0) ||
+	    (e - w == 2 && w[0] == '\n' && w[1] == '\n'))
+		return true;
 	while (w < e && CD__IS_WS(*w))
 		w++;
 	return w == e;

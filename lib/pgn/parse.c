@@ -446,24 +446,50 @@ same_short(const char *a, const char *b, size_t n)
 	return a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1];
 }
 
+/* The canonical termination markers by cd_pgn_result (none for
+ * CD_PGN_RESULT_NONE), as the last bytes of eight, and the mask of
+ * those bytes: marker_at compares the eight bytes that end where the
+ * movetext ends with one of them. */
+static const char marker_word[5][8] = {
+	"", "\0\0\0\0\0" "1-0", "\0\0\0\0\0" "0-1", "\0" "1/2-1/2",
+	"\0\0\0\0\0\0\0" "*"
+};
+static const char marker_mask[5][8] = {
+	"", "\0\0\0\0\0\xff\xff\xff", "\0\0\0\0\0\xff\xff\xff",
+	"\0\xff\xff\xff\xff\xff\xff\xff", "\0\0\0\0\0\0\0\xff"
+};
+
 /* The reader's termination marker at the movetext's end, for the fast
- * path (mt->res_at, NULL when it cannot take it). */
+ * path (mt->res_at, NULL when it cannot take it): by one load of the
+ * eight bytes before the end where the game has them, else by the
+ * marker's bytes. */
 static void
 marker_at(const cd_pgn_raw_game *raw, struct movetext *mt)
 {
 	size_t end = raw->movetext_end, n;
-	const char *rt, *a;
+	unsigned r = (unsigned)raw->result;
+	const char *a;
+	uint64_t w, want, mask;
+	bool same;
 
 	mt->res_at = NULL;
-	if (raw->result == CD_PGN_RESULT_NONE || end > raw->len)
+	if (r - 1 >= 4 || end > raw->len)
 		return;
 	/* (the canonical texts are 1 to 7 bytes) */
-	rt = cd__pgn_result_text(raw->result, &n);
-	if (n == 0 || end < raw->movetext || end - raw->movetext < n)
+	n = cd__pgn_result_len[r];
+	if (end < raw->movetext || end - raw->movetext < n)
 		return;
 	a = raw->text + end - n;
+	if (end >= 8) {
+		memcpy(&w, raw->text + end - 8, 8);
+		memcpy(&want, marker_word[r], 8);
+		memcpy(&mask, marker_mask[r], 8);
+		same = ((w ^ want) & mask) == 0;
+	} else {
+		same = same_short(a, cd__pgn_results[r], n);
+	}
 	mt->res_len = n;
-	if (same_short(a, rt, n) && (end == raw->len || CD__IS_WS(a[n])))
+	if (same && (end == raw->len || CD__IS_WS(a[n])))
 		mt->res_at = a;
 }
 
@@ -911,15 +937,19 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	 * opens (most games have none): the first one makes it again from
 	 * the main line, and from then on it is kept */
 	g->priv->line.prev_stale = true;
-	/* (the start is the line's position before its first move: the
-	 * first kept) */
-	if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
-	    cd__game_position_keep(g) != CD_OK)
-		return CD_ERR_NOMEM;
-	g->priv->keep = (uint8_t)((g->positions != NULL ?
-	    CD__KEEP_POSITIONS : 0) |
-	    ((ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) ? CD__KEEP_KEYS : 0));
-	g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
+	/* what to keep after each move (cd__game_clear_start made it
+	 * nothing: keep 0, keys_ok false); the start is the line's
+	 * position before its first move: the first kept */
+	if (ps.o->flags & (CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS)) {
+		if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
+		    cd__game_position_keep(g) != CD_OK)
+			return CD_ERR_NOMEM;
+		g->priv->keep = (uint8_t)((g->positions != NULL ?
+		    CD__KEEP_POSITIONS : 0) |
+		    ((ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) ?
+		    CD__KEEP_KEYS : 0));
+		g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
+	}
 	return read_movetext(&ps);
 }
 

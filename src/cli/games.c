@@ -561,9 +561,10 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 		cli_pgn_notes(name, end, st);
 		game_run(w, name, end, ++cli_games.read);
 		/* every 256 games, or 64 KiB in or out: small rows of
-		 * long games go out as soon as a batch would */
+		 * long games go out as soon as a batch would (the reader
+		 * stands at the game's end: cd_pgn_reader_tell) */
 		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0 ||
-		    cd_pgn_reader_tell(r) - at >= BATCH_BYTES) {
+		    end->offset + end->len - at >= BATCH_BYTES) {
 			o->last = cli_games.read;
 			o->bytes = pool.base + (at = cd_pgn_reader_tell(r));
 			emit(o);

@@ -215,6 +215,18 @@ cli_pgn_end_note(const char *file, const cd_pgn_raw_game *raw, int st)
 	}
 }
 
+/* cli_pgn_notes of a game that may have something to say, out of line:
+ * the call of every other game saves no registers for it. */
+static __attribute__((noinline)) void
+notes_slow(const char *file, const cd_pgn_raw_game *raw, int st)
+{
+	if (st == CD_OK)
+		cli_pgn_skipped(file, raw);
+	else
+		cli_pgn_skipped_end(file, raw);
+	cli_pgn_end_note(file, raw, st);
+}
+
 void
 cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 {
@@ -225,9 +237,5 @@ cli_pgn_notes(const char *file, const cd_pgn_raw_game *raw, int st)
 		last_open = 0;
 		return;
 	}
-	if (st == CD_OK)
-		cli_pgn_skipped(file, raw);
-	else
-		cli_pgn_skipped_end(file, raw);
-	cli_pgn_end_note(file, raw, st);
+	notes_slow(file, raw, st);
 }
