@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * check_frame.c: the framer's note of binary bytes, and its comments
- * found in the masks.
+ * check_frame.c: the framer's note of binary bytes, its comments
+ * found in the masks, and its short movetexts.
  *
  * Binary bytes.  The reader marks
  * a game CD_PGN_RAW_NUL exactly when its bytes hold a NUL or another
@@ -393,6 +393,137 @@ START_TEST(test_class_neighbours)
 }
 END_TEST
 
+/*
+ * Short movetexts (frame.c: short_movetext_avx2, an opening book's
+ * games framed at once): three games of a movetext of f bytes of words
+ * with line ends, dashes and slashes (castling, `0-0`, words that start
+ * as a marker does), then a marker of each kind, right after the last
+ * word or after a blank, then the usual blank line or something else
+ * (a comment, a `;` line, blank lines, the next game at once), or a
+ * stop of another kind before the marker (a comment, a variation, a
+ * string, `%`, `[`); LF or CR LF; moved over 64 places: framed as with
+ * the narrow scan.  The movetexts run from none to past two blocks, so
+ * that the marker falls in the first block, the second, or after them,
+ * and the last game comes near the input's end.
+ */
+START_TEST(test_short_movetexts)
+{
+	static const char words[] = "1. e4 e5\n2. O-O 0-0-0 3. 1-0x a/b "
+	    "10-1 Nf3-e5 Qd1\n\n4. c4 ";
+	static const char *const markers[] = { "*", "1-0", "0-1",
+	    "1/2-1/2", "\xc2\xbd-\xc2\xbd", "1-", "*1-0" };
+	static const char *const after[] = { "\n\n", " {c}\n\n", "\n; x\n\n",
+	    "\n\n\n", "\n", " ", "\n{ a\n\n[Event \"i\"]\n}\n\n" };
+	static const char *const before[] = { "", "", "", "{c} ", "(1. d4) ",
+	    "\"s\" ", "\n%e\n", "\n[ x ] ", "; y\n" };
+	static char in[4000];
+	cd_pgn_raw_game a[8], b[8];
+	size_t pad = (size_t)_i, n, na, nb, k, f, i, j, g;
+	unsigned long x = 1 + pad;
+
+	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++)
+		for (f = 0; f < 160; f++) {
+			n = 0;
+			for (g = 0; g < 3; g++) {
+				x = x * 1103515245 + 12345;
+				j = (x >> 16) % 64;
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "[Event \"%*s\"]\n[Result \"*\"]\n\n",
+				    (int)(g == 0 ? pad : j), "");
+				for (k = 0; k < f; k++)
+					in[n++] = words[k % (sizeof(words) -
+					    1)];
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "%s%s%s%s", f % 3 == 0 ? "" : " ",
+				    before[(x >> 8) % (sizeof(before) /
+				    sizeof(before[0]))], markers[i],
+				    after[(x >> 12) % (sizeof(after) /
+				    sizeof(after[0]))]);
+			}
+			if (f % 2 == 1) {
+				/* (CR LF) */
+				for (k = n; k-- > 0;)
+					if (in[k] == '\n') {
+						memmove(in + k + 1, in + k,
+						    n - k);
+						in[k] = '\r';
+						n++;
+						ck_assert_uint_lt(n,
+						    sizeof(in));
+					}
+			}
+			na = read_all(in, n, false, a, 8);
+			nb = read_all(in, n, true, b, 8);
+			ck_assert_msg(na == nb, "pad %zu, %zu, %zu: %zu games, "
+			    "narrow %zu", pad, i, f, na, nb);
+			for (k = 0; k < na; k++)
+				ck_assert_msg(same_game(&a[k], &b[k]),
+				    "pad %zu, marker %zu, %zu bytes, game %zu:"
+				    " not as narrow (%zu bytes against %zu, "
+				    "line %lu:%lu against %lu:%lu)", pad, i,
+				    f, k, a[k].len, b[k].len,
+				    a[k].movetext_line, a[k].movetext_col,
+				    b[k].movetext_line, b[k].movetext_col);
+		}
+}
+END_TEST
+
+/*
+ * The bytes a short movetext's scan saw (short_movetext_avx2: the
+ * blocks up to its marker's): games of an opening book (seven tag
+ * lines, CR LF, a movetext of 20 to 120 bytes, one with lines after
+ * its marker), a byte of each binary value and a plain one at each
+ * place, moved over 64 places: each game marked CD_PGN_RAW_NUL exactly
+ * when it holds a binary byte.
+ */
+START_TEST(test_short_binary)
+{
+	static const unsigned char values[] = { 0x00, 0x01, 0x7f, 0x80 };
+	static const char *const movetexts[] = {
+		"1. f4 e6 2. b4 Be7 *",
+		"1. e4 *\r\n; a line after the marker, long enough to run "
+		"past its block\r\n{ and a comment }",
+		"1. d4 Nf6 2. c4 e6 3. Nf3 b6 4. g3 Ba6 5. Qa4 Bb7 6. Bg2 "
+		"c5 7. dxc5 Bxc5 8.\r\nO-O Be7 1/2-1/2",
+		"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 "
+		"b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 1-0",
+	};
+	static char in[2000];
+	size_t pad = (size_t)_i, n = 0, m, k, i, j;
+
+	for (i = 0; i < 6; i++)
+		n += (size_t)snprintf(in + n, sizeof(in) - n,
+		    "[Event \"%*s\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]"
+		    "\r\n[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
+		    "[Result \"*\"]\r\n\r\n%s\r\n\r\n", (int)(i == 3 ? pad : 1),
+		    "", movetexts[i % 4]);
+	for (i = 0; i < sizeof(values); i++)
+		for (k = 0; k < n; k++) {
+			static char c[2000];
+			cd_pgn_reader *r;
+			cd_pgn_raw_game g;
+			bool has;
+
+			memcpy(c, in, n);
+			c[k] = (char)values[i];
+			r = cd_pgn_reader_new_mem(c, n);
+			ck_assert_ptr_nonnull(r);
+			for (m = 0; cd_pgn_reader_next(r, &g) == CD_OK; m++) {
+				for (has = false, j = 0; j < g.len; j++)
+					has |= binary((unsigned char)g.text[j]);
+				if (((g.flags & CD_PGN_RAW_NUL) != 0) != has)
+					ck_abort_msg("pad %zu, byte 0x%02x at "
+					    "%zu: game %zu at %zu (%zu bytes) "
+					    "%s", pad, values[i], k, m,
+					    (size_t)(g.text - c), g.len,
+					    has ? "not marked" :
+					    "marked, with no binary byte");
+			}
+			cd_pgn_reader_free(r);
+		}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -407,6 +538,8 @@ frame_suite(void)
 	tcase_add_loop_test(tm, test_plain_runs, 0, 64);
 	tcase_add_loop_test(tm, test_plain_line_ends, 0, 64);
 	tcase_add_loop_test(tm, test_class_neighbours, 0, 64);
+	tcase_add_loop_test(tm, test_short_movetexts, 0, 64);
+	tcase_add_loop_test(tm, test_short_binary, 0, 64);
 	suite_add_tcase(s, tm);
 	return s;
 }

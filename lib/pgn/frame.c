@@ -993,27 +993,39 @@ comment_lines(const char *q, const char *e, int eof, struct lines *ln,
 	return S_GAME;
 }
 
-/* The end of a game after its termination marker (p right after it)
- * into *end: S_GAME, or S_MORE.  nested: CD_PGN_READ_NESTED_COMMENTS. */
-static int
-marker_end(const char *p, const char *e, int eof, struct lines *ln,
-    const char **end, unsigned nested)
+/* The usual end of a game after its termination marker (p right after
+ * it): the marker ends its line, an empty line and the next tag section
+ * follow (LF or CR LF); the game ends before that, *end.  Whether it is
+ * so. */
+static inline bool
+marker_usual(const char *p, const char *e, struct lines *ln,
+    const char **end)
 {
-	const char *q, *w, *c;
-	int t;
+	const char *q = p + (p < e && *p == '\r'), *w;
 
-	/* The usual: the marker ends its line, an empty line and the next
-	 * tag section follow (LF or CR LF); the game ends before that. */
-	q = p + (p < e && *p == '\r');
 	if (e - q >= 5 && q[0] == '\n') {
 		w = q + 1 + (q[1] == '\r');
 		if (w[0] == '\n' && w[1] == '[' && (CD__CLS(w[2]) & K_TAGNAME)) {
 			ln->nl += 2;
 			ln->lastnl = w;
 			*end = w + 1;
-			return S_GAME;
+			return true;
 		}
 	}
+	return false;
+}
+
+/* The end of a game after its termination marker (p right after it)
+ * into *end: S_GAME, or S_MORE.  nested: CD_PGN_READ_NESTED_COMMENTS. */
+static int
+marker_end(const char *p, const char *e, int eof, struct lines *ln,
+    const char **end, unsigned nested)
+{
+	const char *q, *c;
+	int t;
+
+	if (marker_usual(p, e, ln, end))
+		return S_GAME;
 	/* The rest of the marker's line if blank or comments, then blank
 	 * lines. */
 	for (q = p;;) {
@@ -1248,6 +1260,117 @@ movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
 }
 #endif
 
+#ifdef CD_AVX2
+/* The stop bytes of the 64 at b (the classes 1 to 8 of classes_avx2)
+ * into *st; false when one of them is binary. */
+__attribute__((target("avx2"))) static inline bool
+short_block(const char *b, uint64_t *st)
+{
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i c0 = classes_avx2(_mm256_loadu_si256((const void *)b));
+	__m256i c1 = classes_avx2(_mm256_loadu_si256((const void *)(b + 32)));
+
+	if (!_mm256_testz_si256(_mm256_or_si256(c0, c1),
+	    _mm256_set1_epi8((char)0xe0)))
+		return false;
+	*st = ~((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+	    _mm256_and_si256(c0, nib), zero)) |
+	    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+	    _mm256_and_si256(c1, nib), zero)) << 32);
+	return true;
+}
+
+/*
+ * A short movetext at m (AVX2), framed at once where movetext_avx2
+ * would frame it the same: the two blocks of 64 bytes at the bytes seen
+ * (s + g_clean, at most 63 bytes before m: the first block the scan
+ * loads), 192 bytes readable there (so that the scan loads both, and
+ * the second at its place), nothing binary in them, and from m up to
+ * the marker only line ends and the `-` and `/` of words that are no
+ * marker (an opening book's games).  The game framed as movetext()
+ * frames it (its line ends, marker, end and bytes seen: the blocks up
+ * to the marker's stop); -1, r as it was, for any other stop first or
+ * no marker in the blocks.
+ */
+__attribute__((target("avx2"))) static inline int
+short_movetext(cd_pgn_reader *r, const char *s, const char *m)
+{
+	const char *e = r->data + r->end, *b = s + r->g_clean, *q, *w, *end;
+	uint64_t st0, st1 = 0, x;
+	unsigned k, i;
+	bool more = false;
+	cd_pgn_result res;
+	struct lines ln = { 0, NULL, 1 };
+
+	if ((uintptr_t)m - (uintptr_t)b >= 64 || e - b < 192)
+		return -1;
+	/* (the second block only when the scan gets there) */
+	if (!short_block(b, &st0))
+		return -1;
+	k = (unsigned)(m - b);
+	for (;;) {
+		/* (the first stop from the k-th byte of the blocks on) */
+		if (k < 64 && (x = st0 & (~0ULL << k)) != 0) {
+			i = (unsigned)__builtin_ctzll(x);
+		} else {
+			if (k >= 128 || (!more && !short_block(b + 64, &st1)))
+				return -1;
+			more = true;
+			if ((x = st1 & (k < 64 ? ~0ULL : ~0ULL << (k - 64))) ==
+			    0)
+				return -1;
+			i = 64 + (unsigned)__builtin_ctzll(x);
+		}
+		q = b + i;
+		if (*q == '\n') {
+			ln.nl++;
+			ln.lastnl = q;
+			k = i + 1;
+			continue;
+		}
+		if (*q == '*') {
+			res = CD_PGN_RESULT_UNKNOWN;
+			q++;
+			break;
+		}
+		if (*q != '-' && *q != '/')
+			return -1;
+		/* (the word whole, as movetext() reads it) */
+		for (w = q; w > m && !(CD__CLS(w[-1]) & K_DELIM); w--)
+			;
+		q = cd__frame_word_end(q + 1, e);
+		if (q == e)
+			return -1;
+		if ((*w == '0' || *w == '1' || CD__U(*w) == 0xc2) &&
+		    (res = cd_pgn_result_parse(w, (size_t)(q - w))) !=
+		    CD_PGN_RESULT_NONE)
+			break;
+		k = (unsigned)(q - b);
+	}
+	r->g_result = res;
+	r->g_clean = (size_t)(b + (i < 64 ? 64 : 128) - s);
+	if (marker_usual(q, e, &ln, &end))
+		return frame_done(r, s, m, q, end, &ln);
+	return frame_marker(r, s, m, q, &ln);
+}
+/* movetext_avx2() after short_movetext() if that does not frame it. */
+__attribute__((target("avx2,pclmul,bmi,bmi2"), noinline)) static int
+short_movetext_avx2(cd_pgn_reader *r, const char *s, const char *m,
+    const char *ls, int blank)
+{
+	int t = short_movetext(r, s, m);
+
+	if (t >= 0)
+		return t;
+	return movetext_avx2(r, s, m, ls, blank);
+}
+#endif
+
+/* A movetext shorter than this (the game before's) is tried by
+ * short_movetext first. */
+#define SHORT_MOVETEXT	112
+
 int
 cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
     const char *ls, int blank)
@@ -1258,8 +1381,13 @@ cd__frame_movetext(cd_pgn_reader *r, const char *s, const char *m,
 	    !(r->read_flags & CD_PGN_READ_NESTED_COMMENTS);
 
 #ifdef CD_AVX2
-	if (wide && cd__have_avx2 && cd__have_clmul_bmi)
+	if (wide && cd__have_avx2 && cd__have_clmul_bmi) {
+		/* (the games of a file are alike: a short one after a short
+		 * one, as the opening books have them) */
+		if (r->g_mt_end - r->g_mt < SHORT_MOVETEXT)
+			return short_movetext_avx2(r, s, m, ls, blank);
 		return movetext_avx2(r, s, m, ls, blank);
+	}
 #endif
 #ifndef __SSE2__
 	wide = false;
