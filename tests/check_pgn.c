@@ -2879,6 +2879,176 @@ START_TEST(test_tag_block_random)
 }
 END_TEST
 
+/* The tag sections of test_tag_block_again: the roster's (as opening
+ * books give it), ones of its length that differ only at the start,
+ * in the middle or in the last eight bytes, more tags, the roster out
+ * of order, FEN and Variant, blocks shorter than eight bytes, escapes
+ * (not a plain block), a name given twice, more tags than a block
+ * takes, and values too long for the writer's memo. */
+static const char *const again_sections[] = {
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"b\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.?x.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"1\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"1-0\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"2013.11.02\"]\n[Round \"1\"]\n"
+	"[White \"Stockfish\"]\n[Black \"Stockfish\"]\n[Result \"1/2-1/2\"]\n"
+	"[Eco \"A07\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"2013.11.02\"]\n[Round \"1\"]\n"
+	"[White \"Stockfish\"]\n[Black \"Stockfish\"]\n[Result \"1/2-1/2\"]\n"
+	"[Eco \"E15\"]\n",
+	"[Site \"?\"]\n[Event \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[SetUp \"1\"]\n"
+	"[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n",
+	"[Event \"?\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n"
+	"[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n",
+	"[A \"\"]\n",
+	"[A \"x\"]\n",
+	"[B \"\"]\n",
+	"[Event \"a\\\"b\"]\n[Site \"?\"]\n",
+	"[Event \"a\"]\n[Event \"b\"]\n",
+	"[White \"W\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[ECO \"B00\"]\n",
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
+	"[Site \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n"
+	"[White \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
+	"[Black \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
+	"[Result \"*\"]\n",
+	NULL,	/* (33 tags, made by the test) */
+};
+
+/*
+ * Games read one after another by a reader into the same game, their
+ * tag sections often the same bytes as the game's before (its block
+ * set back, and the writer's tag section kept), against each read
+ * alone into a game of its own: the same tags, found by name, and the
+ * same export, full and reduced, with results from the movetext that
+ * differ from game to game; now and then a tag is changed, added or
+ * removed after reading, and two games take turns.
+ */
+START_TEST(test_tag_block_again)
+{
+	enum { NSEC = sizeof(again_sections) / sizeof(again_sections[0]),
+	    BATCH = 100 };
+	static const char *const movetexts[] = { "1. e4 e5 *", "1. e4 1-0",
+	    "1. d4 d5 2. c4 0-1", "1. e4 e5 1/2-1/2", "*", "1. Nf3" };
+	static const char *const names[] = { "Event", "Site", "Date",
+	    "Round", "White", "Black", "Result", "A", "ECO", "Eco",
+	    "WhiteElo", "Annotator" };
+	static const char *const finds[] = { "Event", "Site", "Date",
+	    "Round", "White", "Black", "Result", "SetUp", "FEN", "Variant",
+	    "A", "B", "Eco", "ECO", "WhiteElo", "T5" };
+	cd_game *other = cd_game_new(), *ref = cd_game_new(), *g;
+	char many[2048];
+	cd_buf text = { 0 }, a = { 0 }, b = { 0 };
+	size_t starts[BATCH + 1], sec = 0, k, i, j;
+	int round;
+	cd_error err;
+
+	ck_assert_ptr_nonnull(other);
+	ck_assert_ptr_nonnull(ref);
+	for (i = k = 0; i < 33; i++)
+		k += (size_t)sprintf(many + k, "[T%zu \"v\"]\n", i);
+	for (round = 0; round < TU_ROUNDS(60); round++) {
+		cd_pgn_reader *r;
+		cd_pgn_raw_game raw;
+
+		/* a batch of games, the same section as the game before
+		 * most of the time */
+		text.len = 0;
+		for (j = 0; j < BATCH; j++) {
+			const char *st, *mt = movetexts[rnd(6)];
+
+			if (rnd(3) == 0)
+				sec = rnd(NSEC);
+			st = again_sections[sec] != NULL ? again_sections[sec] :
+			    many;
+			ck_assert_int_eq(cd_buf_reserve(&text, strlen(st) +
+			    strlen(mt) + 4), CD_OK);
+			starts[j] = text.len;
+			text.len += (size_t)sprintf(text.data + text.len,
+			    "%s\n%s\n\n", st, mt);
+		}
+		starts[BATCH] = text.len;
+		r = cd_pgn_reader_new_mem(text.data, text.len);
+		ck_assert_ptr_nonnull(r);
+		for (j = 0; j < BATCH; j++) {
+			const char *gt = text.data + starts[j];
+			size_t gl = starts[j + 1] - starts[j];
+
+			ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+			g = rnd(8) == 0 ? other : game;
+			ck_assert_msg(cd_pgn_parse(g, &raw, NULL, &err) ==
+			    CD_OK, "%s\n%.*s", err.msg, (int)gl, gt);
+			ck_assert_int_eq(cd_pgn_parse_text(ref, gt, gl, NULL,
+			    &err), CD_OK);
+			/* a tag changed, added or removed in both */
+			if (rnd(6) == 0) {
+				const char *name = names[rnd(12)];
+
+				if (rnd(3) == 0) {
+					cd_game_remove_tag(g, name);
+					cd_game_remove_tag(ref, name);
+				} else {
+					ck_assert_int_eq(cd_game_add_tag(g,
+					    name, strlen(name), "new", 3),
+					    CD_OK);
+					ck_assert_int_eq(cd_game_add_tag(ref,
+					    name, strlen(name), "new", 3),
+					    CD_OK);
+				}
+			}
+			ck_assert_uint_eq(g->ntags, ref->ntags);
+			for (i = 0; i < sizeof(finds) / sizeof(finds[0]); i++)
+				ck_assert_int_eq(cd_game_tag_find(g, finds[i]),
+				    cd_game_tag_find(ref, finds[i]));
+			for (i = 0; i < g->ntags; i++) {
+				const cd_game_tag *t = &g->tags[i];
+				const cd_game_tag *u = &ref->tags[i];
+
+				ck_assert_str_eq(cd_game_str(g, t->name),
+				    cd_game_str(ref, u->name));
+				ck_assert_uint_eq(t->value_len, u->value_len);
+				ck_assert_mem_eq(cd_game_str(g, t->value),
+				    cd_game_str(ref, u->value),
+				    u->value_len + 1);
+			}
+			/* written twice now and then (the memo's second
+			 * look) */
+			for (i = 0; i < 1 + (rnd(4) == 0); i++) {
+				unsigned flags = rnd(3) == 0 ? CD_PGN_REDUCED :
+				    0;
+
+				a.len = b.len = 0;
+				ck_assert_int_eq(cd_pgn_write_buf(g, flags, &a),
+				    CD_OK);
+				ck_assert_int_eq(cd_pgn_write_buf(ref, flags,
+				    &b), CD_OK);
+				ck_assert_msg(a.len == b.len &&
+				    memcmp(a.data, b.data, a.len) == 0,
+				    "%.*s\nwritten:\n%.*s\nexpected:\n%.*s",
+				    (int)gl, gt, (int)a.len, a.data,
+				    (int)b.len, b.data);
+			}
+		}
+		ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_EOF);
+		cd_pgn_reader_free(r);
+	}
+	free(text.data);
+	free(a.data);
+	free(b.data);
+	cd_game_free(other);
+	cd_game_free(ref);
+}
+END_TEST
+
 /* Tag sections that begin with the roster in its order, as far as a
  * name that is not the next one (of its length or not, a roster name
  * out of its place or given again), then other tags: the same tags,
@@ -3739,6 +3909,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tags_random);
 	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_block_roster);
+	tcase_add_test(tc, test_tag_block_again);
 	tcase_add_test(tc, test_tag_section_roster_first);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);

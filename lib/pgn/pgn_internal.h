@@ -120,6 +120,19 @@ struct cd__game_priv {
 	 * in it) */
 	uint32_t *tag_hash;
 	size_t tag_hash_cap, tag_hashed;
+
+	/* The tags as the last block the reader gave (pgn/tags.c): while
+	 * tags_gen is not 0, the game's tags (or none, after a clear) are
+	 * that block's; it becomes 0 when a tag is added or removed.  It
+	 * is 1 until the block is read again (tb_again), then a number no
+	 * other block of any game had.  The block (at the start of str) as
+	 * its length << 8 | its count, and the known[], nknown and
+	 * tag_quotes it gave, set back when the next game's block is the
+	 * same bytes.  tb_misses: blocks in a row not read again (after
+	 * sixteen, one in sixteen is kept). */
+	uint64_t tags_gen, tb_key;
+	uint32_t tb_known[10], tb_nknown, tb_misses;
+	bool tb_quotes, tb_again;
 };
 
 /* known[] of a game whose first seven tags are the roster in its

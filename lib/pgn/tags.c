@@ -276,6 +276,7 @@ tag_add(cd_game *g, const char *name, size_t name_len, const char *value,
 	cd_game_tag *t;
 	char *d;
 
+	p->tags_gen = 0;	/* (no longer a block's) */
 	/* the value, and the name of a new tag, in one stretch (and room
 	 * for a known name's eight bytes) */
 	if (i < 0)
@@ -397,6 +398,53 @@ roster_tag(const cd_game *g, cd_game_tag *gt, uintptr_t *q,
 	return true;
 }
 
+/* The last number a block of tags read again had (tags_gen; 1 is
+ * not one). */
+static uint64_t tags_gens = 1;
+
+/*
+ * cd__game_add_tags for a game with no tag yet whose n tags are plain
+ * (tags_block), when they are the same bytes as the last block the game
+ * had (tags_gen: its tags untouched since, only cleared), at the start
+ * of the string store: the block is still there, its tags too, and
+ * what the clear emptied is set back.  False, with nothing added,
+ * otherwise.
+ */
+static inline bool
+block_again(cd_game *g, const cd_pgn_tag *t, size_t n)
+{
+	struct cd__game_priv *p = g->priv;
+	const char *s = t[0].name;
+	const char *e = t[n - 1].value + t[n - 1].value_len + 1;
+	size_t len = (size_t)(e - s);
+	uint64_t x, y;
+
+	/* (a block has a name, a value and their NULs: two bytes at
+	 * least; its last eight compared first when it has them) */
+	if (p->tags_gen == 0 || p->tb_key != ((uint64_t)len << 8 | n) ||
+	    g->str_len != 0)
+		return false;
+	if (len >= 8) {
+		memcpy(&x, e - 8, 8);
+		memcpy(&y, g->str + len - 8, 8);
+		if (x != y)
+			return false;
+	}
+	if (memcmp(g->str, s, len) != 0)
+		return false;
+	memcpy(p->known, p->tb_known, sizeof(p->known));
+	p->nknown = p->tb_nknown;
+	p->tag_quotes = p->tb_quotes;
+	p->tb_again = true;
+	p->tb_misses = 0;
+	if (p->tags_gen == 1)	/* (read again: the writer keeps it) */
+		p->tags_gen = __atomic_add_fetch(&tags_gens, 1,
+		    __ATOMIC_RELAXED);
+	g->ntags = n;
+	g->str_len = len;
+	return true;
+}
+
 /*
  * cd__game_add_tags for a game with no tag yet, when the n tags come
  * as the reader gives them: their strings one block (name, NUL, value,
@@ -445,6 +493,7 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 	    cd__grow((void **)&g->str, &p->str_cap, off + len + 16, 1, 256) != 0)
 		return false;
 	d = g->str + off;
+	p->tags_gen = 0;
 	memcpy(d, t[0].name, len);
 	if (!plain) {
 		if (block_odd_bytes(d, len, &ctl))
@@ -518,6 +567,17 @@ tags_block(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain)
 	p->nknown = nknown;
 	g->ntags = n;
 	g->str_len = off + len;
+	/* the block kept for the next game's, but in a long run of blocks
+	 * none read again, one in sixteen */
+	p->tb_again = false;
+	if (++p->tb_misses <= 16 || (p->tb_misses & 15) == 0) {
+		p->tags_gen = 1;
+		/* (n <= TAG_INDEX_MIN < 128: bit 7, not at the start) */
+		p->tb_key = (uint64_t)len << 8 | n | (uint64_t)(off != 0) << 7;
+		memcpy(p->tb_known, known, sizeof(p->tb_known));
+		p->tb_nknown = (uint32_t)nknown;
+		p->tb_quotes = p->tag_quotes;
+	}
 	return true;
 twice:
 	memset(known, 0, sizeof(p->known));
@@ -531,7 +591,8 @@ cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain,
 	cd_status st = CD_OK;
 	size_t i;
 
-	if (g->ntags == 0 && n > 0 && tags_block(g, t, n, plain)) {
+	if (g->ntags == 0 && n > 0 && ((plain && block_again(g, t, n)) ||
+	    tags_block(g, t, n, plain))) {
 		*done = n;
 		return CD_OK;
 	}
@@ -571,6 +632,7 @@ cd_game_remove_tag(cd_game *g, const char *name)
 	memmove(&g->tags[i], &g->tags[i + 1],
 	    (g->ntags - (size_t)i - 1) * sizeof(*g->tags));
 	g->ntags--;
+	g->priv->tags_gen = 0;
 	cd__game_tag_index_drop(g);	/* the indexes moved */
 	known_reindex(g);
 	return true;

@@ -965,6 +965,72 @@ name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
 }
 
 /*
+ * The last tag section tag_section_direct wrote from a game's tags when
+ * they were a block the reader gave (gen: the game's tags_gen, a
+ * number no other block of any game had) and the same bytes as the
+ * game's before (in opening books every game's), of ntags tags, with
+ * key (the result and the form): written again as it is while a
+ * game's tags are that block.  One a thread, not in the game: writing
+ * changes nothing in a game, and threads may write one game at once.
+ */
+#define MEMO_MAX	256
+struct tag_memo {
+	uint64_t gen;
+	size_t ntags, len;
+	unsigned key;
+	char text[MEMO_MAX];
+};
+static __thread struct tag_memo tag_memo;
+
+/* The memo's key of a tag section (its result and form). */
+static inline unsigned
+memo_key(cd_pgn_result r, bool reduced)
+{
+	return (unsigned)r << 1 | reduced;
+}
+
+/* The tag section of g (whose tags are a block again: tb_again) from
+ * the memo when it is g's, written as tag_section_direct would;
+ * whether it was. */
+static inline bool
+memo_section(struct out *o, const cd_game *g, bool reduced, cd_pgn_result r)
+{
+	const struct tag_memo *m = &tag_memo;
+	size_t len;
+
+	/* (the address in a register, not looked up again: a call each
+	 * time) */
+	__asm__("" : "+r"(m));
+	len = m->len;
+	if (g->priv->tags_gen < 2 || m->gen != g->priv->tags_gen ||
+	    m->ntags != g->ntags || m->key != memo_key(r, reduced) ||
+	    g->has_fen || g->chess960)
+		return false;
+	if (reserve(o, len) == 0) {
+		memcpy(o->b->data + o->b->len, m->text, len);
+		o->b->len += len;
+	}
+	return true;
+}
+
+/* Keep the tag section tag_section_direct wrote from g's tags (a block
+ * again), the len bytes at s, in the memo. */
+static void
+memo_keep(const cd_game *g, bool reduced, cd_pgn_result r, const char *s,
+    size_t len)
+{
+	struct tag_memo *m = &tag_memo;
+
+	if (len > MEMO_MAX || g->ntags == 0 || g->priv->tags_gen < 2)
+		return;
+	m->gen = g->priv->tags_gen;
+	m->ntags = g->ntags;
+	m->key = memo_key(r, reduced);
+	m->len = len;
+	memcpy(m->text, s, len);
+}
+
+/*
  * The tag section as tag_section writes cd_game_export_tags' tags,
  * straight from the game's tags, when the export adds no tag but the
  * roster's defaults: a game with no FEN tag or start of its own, not
@@ -1126,7 +1192,16 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 		o.width = LINE_MAX_LEN;
 	o.chess960 = g->chess960;
 	r = result_of(g);
-	if (!tag_section_direct(&o, g, reduced, r)) {
+	/* (the memo only when the game's tags are the same bytes as the
+	 * game's before, and only of what tag_section_direct writes) */
+	if (__builtin_expect(g->priv->tb_again, 0) &&
+	    memo_section(&o, g, reduced, r)) {
+		/* (written) */
+	} else if (tag_section_direct(&o, g, reduced, r)) {
+		if (g->priv->tb_again && !o.fail)
+			memo_keep(g, reduced, r, outb->data + start_len,
+			    outb->len - start_len);
+	} else {
 		cd__xtags_init(&xt);
 		if (cd_game_export_tags(g, flags, &xt) != CD_OK)
 			return CD_ERR_NOMEM;
