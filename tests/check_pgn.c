@@ -3675,6 +3675,27 @@ START_TEST(test_fill_comment_columns)
 }
 END_TEST
 
+/* The start of a random game of the filling tests: position i of four
+ * (White or Black to move) at fullmove start into *b, its tag section
+ * into in (of cap bytes); the section's length. */
+static size_t
+fill_game_start(cd_board *b, char *in, size_t cap, int i, unsigned start)
+{
+	static const char *fens[] = {
+	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+	    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq "
+	    "- 0"),
+	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0",
+	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0",
+	};
+	char fen[128];
+
+	snprintf(fen, sizeof(fen), "%s %u", fens[i], start);
+	ck_assert_int_eq(cd_fen_parse(b, fen, strlen(fen), 0, NULL), CD_OK);
+	return (size_t)snprintf(in, cap, "[SetUp \"1\"]\n[FEN \"%s\"]\n\n",
+	    fen);
+}
+
 /*
  * Random games, from either side to move and from move numbers on both
  * sides of 10, 100 and 1000, with NAGs and comments after random moves,
@@ -3684,13 +3705,6 @@ END_TEST
  */
 START_TEST(test_fill_moves_random)
 {
-	static const char *fens[] = {
-	    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
-	    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq "
-	    "- 0"),
-	    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0",
-	    "4k3/8/8/2q5/8/2N1N3/3B4/N1N1K2N w - - 0",
-	};
 	static const unsigned starts[] = { 1, 9, 10, 99, 100, 998, 999, 1000,
 	    12345 };
 	static char in[1 << 15], want[2][1 << 15], tok[2][1000][16];
@@ -3701,15 +3715,11 @@ START_TEST(test_fill_moves_random)
 		unsigned start = starts[rnd(sizeof(starts) / sizeof(starts[0]))];
 		int nt[2] = { 0, 0 }, ply, nplies = 1 + (int)rnd(160), r;
 		bool need[2] = { true, true };
-		char fen[128], *out;
+		char *out;
 		size_t len;
 		cd_board b;
 
-		snprintf(fen, sizeof(fen), "%s %u", fens[round % 4], start);
-		ck_assert_int_eq(cd_fen_parse(&b, fen, strlen(fen), 0, NULL),
-		    CD_OK);
-		len = (size_t)snprintf(in, sizeof(in),
-		    "[SetUp \"1\"]\n[FEN \"%s\"]\n\n", fen);
+		len = fill_game_start(&b, in, sizeof(in), round % 4, start);
 		for (ply = 0; ply < nplies; ply++) {
 			char san[CD_SAN_MAX];
 			unsigned long num = b.fullmove;
@@ -3769,6 +3779,160 @@ START_TEST(test_fill_moves_random)
 	}
 	ck_assert_int_gt(plain, TU_ROUNDS(50000));
 	ck_assert_int_gt(marked, TU_ROUNDS(10000));
+}
+END_TEST
+
+/*
+ * The usual export's moves two by two (a White move and Black's answer
+ * stored at once when both go on the line), at widths from 1 to 100:
+ * random games from White's and Black's first move, numbers of one to
+ * four digits (a pair at 999, the count's end), the movetext's first
+ * pair at column 0, and a NAG, a comment or a variation after either
+ * move of a pair, against the plain greedy filler over the tokens.
+ */
+START_TEST(test_fill_pairs_random)
+{
+	static const unsigned starts[] = { 1, 9, 99, 997, 998, 999, 1000 };
+	static const size_t widths[] = { 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12,
+	    13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 31, 40, 77,
+	    78, 79, 80, 100 };
+	static char in[1 << 15], want[1 << 15], tok[1200][24];
+	cd_move list[CD_MAX_MOVES];
+	int round, marked = 0;
+
+	for (round = 0; round < TU_ROUNDS(3000); round++) {
+		unsigned start = starts[rnd(sizeof(starts) / sizeof(starts[0]))];
+		size_t w = widths[rnd(sizeof(widths) / sizeof(widths[0]))];
+		int nt = 0, ply, nplies = 1 + (int)rnd(60), marks = (int)rnd(3);
+		bool need = true;
+		char *out;
+		size_t len;
+		cd_board b;
+
+		len = fill_game_start(&b, in, sizeof(in), round % 4, start);
+		for (ply = 0; ply < nplies; ply++) {
+			char san[CD_SAN_MAX], alt[CD_SAN_MAX];
+			unsigned long num = b.fullmove;
+			bool white = b.side == CD_WHITE;
+			int n = cd_board_legal_moves(&b, list), k;
+			cd_board before = b;
+			cd_move m;
+
+			if (n == 0)
+				break;
+			k = (int)rnd((unsigned)n);
+			m = list[k];
+			cd_san_write(&b, m, san);
+			cd_board_make(&b, m);
+			len += (size_t)snprintf(in + len, sizeof(in) - len,
+			    "%s ", san);
+			if (white || need)
+				snprintf(tok[nt++], 24, "%lu.%s", num,
+				    white ? "" : "..");
+			snprintf(tok[nt++], 24, "%s", san);
+			need = false;
+			/* (marks 0: none; else one move in 4 or 12 marked) */
+			if (marks == 0 || rnd(marks == 1 ? 4 : 12) != 0)
+				continue;
+			marked++;
+			switch (rnd(3)) {
+			case 0:
+				len += (size_t)snprintf(in + len,
+				    sizeof(in) - len, "$%u ", 1 + rnd(200));
+				snprintf(tok[nt++], 24, "$%s",
+				    strrchr(in, '$') + 1);
+				tok[nt - 1][strlen(tok[nt - 1]) - 1] = '\0';
+				break;
+			case 1:
+				len += (size_t)snprintf(in + len,
+				    sizeof(in) - len, "{c} ");
+				snprintf(tok[nt++], 24, "{ c }");
+				break;
+			default:
+				if (n < 2) {
+					len += (size_t)snprintf(in + len,
+					    sizeof(in) - len, "{c} ");
+					snprintf(tok[nt++], 24, "{ c }");
+					break;
+				}
+				cd_san_write(&before, list[(k + 1) % n], alt);
+				len += (size_t)snprintf(in + len,
+				    sizeof(in) - len, "( %s ) ", alt);
+				snprintf(tok[nt++], 24, "(");
+				snprintf(tok[nt++], 24, "%lu.%s", num,
+				    white ? "" : "..");
+				snprintf(tok[nt++], 24, "%s", alt);
+				snprintf(tok[nt++], 24, ")");
+				break;
+			}
+			need = true;
+		}
+		snprintf(in + len, sizeof(in) - len, "*");
+		snprintf(tok[nt++], 24, "*");
+		fill_tokens_width(want, tok[0], sizeof(tok[0]), nt, w);
+		out = regularize_checked(in, CD_PGN_WIDTH(w), NULL);
+		ck_assert_msg(strcmp(movetext(out), want) == 0,
+		    "width %zu:\n%s\nexpected\n%s\nwritten\n%s", w, in, want,
+		    movetext(out));
+		free(out);
+	}
+	ck_assert_int_gt(marked, TU_ROUNDS(3000));
+}
+END_TEST
+
+/*
+ * Tag names of every length from 1 to 40 beside the roster (the
+ * writer copies a short one as sixteen bytes of the string store,
+ * which may end right after it: an Annotator's value of 0 to 299 bytes
+ * before them moves them over the store's end), one to three of them,
+ * sorted: each line as written.
+ */
+START_TEST(test_tag_name_lengths)
+{
+	static const char roster[] = "[Event \"?\"]\n[Site \"?\"]\n"
+	    "[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	    "[Black \"?\"]\n[Result \"*\"]\n";
+	static char pad[300];
+	size_t len, k, i, v;
+
+	memset(pad, 'a', sizeof(pad));
+	for (v = 0; v < 300; v++)
+	for (len = 1; len <= 40; len++) {
+		for (k = 1; k <= 3; k++) {
+			cd_game *g = cd_game_new();
+			cd_buf b = { 0 };
+			char want[2048], name[3][48];
+			size_t n;
+
+			ck_assert_ptr_nonnull(g);
+			ck_assert_int_eq(cd_game_add_tag(g, "Annotator", 9, pad,
+			    v), CD_OK);
+			n = (size_t)snprintf(want, sizeof(want),
+			    "%s[Annotator \"%.*s\"]\n", roster, (int)v, pad);
+			/* added last first: "Z..." sorts after "Y..." */
+			for (i = 0; i < k; i++) {
+				memset(name[i], 'X' + (int)i, len);
+				name[i][0] = (char)('X' + i);
+				name[i][len] = '\0';
+			}
+			for (i = k; i-- > 0;)
+				ck_assert_int_eq(cd_game_add_tag(g, name[i], len,
+				    i == k - 1 ? "" : "v", i == k - 1 ? 0 : 1),
+				    CD_OK);
+			for (i = 0; i < k; i++)
+				n += (size_t)snprintf(want + n,
+				    sizeof(want) - n, "[%s \"%s\"]\n", name[i],
+				    i == k - 1 ? "" : "v");
+			snprintf(want + n, sizeof(want) - n, "\n*\n\n");
+			ck_assert_int_eq(cd_pgn_write_buf(g, 0, &b), CD_OK);
+			ck_assert_msg(b.len == strlen(want) &&
+			    memcmp(b.data, want, b.len) == 0,
+			    "name of %zu, %zu tags:\n%.*s\nexpected\n%s", len,
+			    k, (int)b.len, b.data, want);
+			cd_buf_free(&b);
+			cd_game_free(g);
+		}
+	}
 }
 END_TEST
 
@@ -3868,6 +4032,8 @@ pgn_suite(void)
 	tcase_add_test(tc, test_fill_comment_widths);
 	tcase_add_test(tc, test_fill_comment_columns);
 	tcase_add_test(tc, test_fill_moves_random);
+	tcase_add_test(tc, test_fill_pairs_random);
+	tcase_add_test(tc, test_tag_name_lengths);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("reject");

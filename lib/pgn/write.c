@@ -77,6 +77,17 @@ room(struct out *o, char **data, char **d, char **end, size_t n)
 	return 0;
 }
 
+/* room() of 48 bytes for san_loop, whose *end is 48 bytes before the
+ * buffer's end. */
+static inline int
+room48(struct out *o, char **data, char **d, char **end)
+{
+	if (room(o, data, d, end, 48) != 0)
+		return -1;
+	*end -= 48;
+	return 0;
+}
+
 /* Where a token of len bytes goes at d, the end of a line of *col
  * bytes (room reserved): after a space, at the start of a new line,
  * or first on an empty one; *col counts it. */
@@ -605,30 +616,58 @@ around(const cd_game_node *nd, uint32_t var_mask, uint32_t note_mask,
 	    note_mask) | (nd->flags & nag_mask)) != 0;
 }
 
+/* A White move and Black's answer, nodes a and b (their SAN of l1 and
+ * l2 bytes, fewer than 8), at d: the number's word w (white_numbers[]:
+ * " 12. ", k bytes, or shifted right by a byte, "12. " of k - 1, at a
+ * line's start), a's SAN, a space and b's, stored at once; the end. */
+static inline char *
+put_pair(char *d, uint64_t w, size_t k, const cd_game_node *a, size_t l1,
+    const cd_game_node *b, size_t l2)
+{
+	store_le64(d, w);
+	d += k;
+	memcpy(d, a->san, 8);
+	d[l1] = ' ';
+	memcpy(d + l1 + 1, b->san, 8);
+	return d + l1 + 1 + l2;
+}
+
 /*
  * plain_moves in the usual export (SAN as the game holds it, with move
  * numbers): the moves from node n on that have nothing around them, in
- * a loop of its own with few values live (the number and the mover
- * from one sum: ply + 2 fullmove + side - 1 is twice the number, plus
- * one for Black); the first node it leaves (0 at the line's end, or
- * when out of memory: o->fail).  With notes false the game has no
- * notes and no NAGs (their indexes in nodes are then all 0), and only
- * variations are looked for.
+ * a loop of its own with few values live; the first node it leaves (0
+ * at the line's end, or when out of memory: o->fail).  Most of the
+ * moves go two by two: a White move and Black's answer that go on the
+ * line together, " 12. Nf3 Nc6" stored at once and the line's end
+ * decided once for the three, the number counted from pair to pair
+ * (a line's moves are one ply apart).  The others go one by one
+ * through put_move, their number from the ply (ply + 2 fullmove + side
+ * - 1 is twice the number, plus one for Black).  With notes false the
+ * game has no notes and no NAGs (their indexes in nodes are then all
+ * 0), and only variations are looked for, all of them (var_mask ~0).
+ * Room: 48 bytes at d, or more, before each move or pair (end: 48 bytes
+ * before the buffer's end).
  */
 static inline __attribute__((always_inline)) uint32_t
 san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 {
 	cd_buf *b = o->b;
-	char *data = b->data, *d = data + b->len, *end = data + b->cap;
+	char *data, *d, *end;
 	size_t col = o->col;
 	const size_t width = o->width;
 	bool need_num = o->need_num;
-	const uint32_t var_mask = o->var_mask;
+	const uint32_t var_mask = notes ? o->var_mask : ~0u;
 	const uint32_t note_mask = notes ? o->note_mask : 0;
 	const uint8_t nag_mask = notes ? o->nag_mask : 0;
 	const cd_game_node *const nodes = g->nodes;
 	const unsigned long a = 2 * (unsigned long)g->start.fullmove +
 	    g->start.side - 1;
+
+	if (reserve(o, 48) != 0)
+		return 0;
+	data = b->data;
+	d = data + b->len;
+	end = data + b->cap - 48;
 
 	for (; n != 0; n = nodes[n].next) {
 		const cd_game_node *nd = &nodes[n], *nb;
@@ -637,35 +676,55 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 
 		if (num >= 1000 || around(nd, var_mask, note_mask, nag_mask))
 			break;
-		if (end - d < 48 && room(o, &data, &d, &end, 48) != 0)
+		if (d > end && room48(o, &data, &d, &end) != 0)
 			return 0;
-		/* a White move and Black's answer with nothing around them
-		 * (its number is White's) that go on the line together:
-		 * " 12. Nf3 Nc6" stored at once, the line's end decided once
-		 * for the three */
-		if ((t & 1) == 0 && col != 0 && (m = nd->next) != 0 &&
-		    !around(nb = &nodes[m], var_mask, note_mask, nag_mask)) {
+		if ((t & 1) != 0)
+			goto one;
+		if (col == 0) {
+			/* "1. e4 e5" first on a line (the movetext's start) */
+			uint64_t v = white_numbers[num];
+			size_t k = (size_t)(v >> 56) - 1, l1, l2;
+
+			if ((m = nd->next) == 0 || around(nb = &nodes[m],
+			    var_mask, note_mask, nag_mask) ||
+			    ((l1 = nd->san_len) | (l2 = nb->san_len)) >= 8 ||
+			    k + l1 + 1 + l2 > width)
+				goto one;
+			d = put_pair(d, v >> 8, k, nd, l1, nb, l2);
+			col = k + l1 + 1 + l2;
+			goto next;
+		}
+		/* pairs while they go on the line */
+		while ((m = nd->next) != 0 && !around(nb = &nodes[m],
+		    var_mask, note_mask, nag_mask)) {
 			uint64_t v = white_numbers[num];
 			size_t k = (size_t)(v >> 56);
 			size_t l1 = nd->san_len, l2 = nb->san_len;
+			size_t c = col + k + l1 + 1 + l2;
 
-			if (col + k + l1 + 1 + l2 <= width && (l1 | l2) < 8) {
-				store_le64(d, v);
-				d += k;
-				memcpy(d, nd->san, 8);
-				d[l1] = ' ';
-				memcpy(d + l1 + 1, nb->san, 8);
-				d += l1 + 1 + l2;
-				col += k + l1 + 1 + l2;
-				need_num = false;
-				n = m;
-				continue;
-			}
+			if (c > width || (l1 | l2) >= 8)
+				break;
+			d = put_pair(d, v, k, nd, l1, nb, l2);
+			col = c;
+next:
+			need_num = false;
+			if ((n = nb->next) == 0)
+				goto done;
+			nd = &nodes[n];
+			if (++num >= 1000 ||
+			    around(nd, var_mask, note_mask, nag_mask))
+				goto done;
+			if (d > end && room48(o, &data, &d, &end) != 0)
+				return 0;
 		}
+		/* (a White move here: t's parity holds, num is nd's) */
+		t = 0;
+one:
 		d = put_move(d, &col, nd->san, nd->san_len, nd->san_len, num,
 		    (t & 1) == 0, need_num, true, width);
 		need_num = false;
 	}
+done:
 	b->len = (size_t)(d - data);
 	o->col = col;
 	o->need_num = need_num;
@@ -675,7 +734,7 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 static __attribute__((noinline)) uint32_t
 san_moves(struct out *o, const cd_game *g, uint32_t n)
 {
-	if (g->nnotes <= 1 && g->nnagsets <= 1)
+	if (g->nnotes <= 1 && g->nnagsets <= 1 && o->var_mask != 0)
 		return san_loop(o, g, n, false);
 	return san_loop(o, g, n, true);
 }
@@ -875,7 +934,9 @@ static const char result8[5][8] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 static inline cd_pgn_result
 result_of(const cd_game *g)
 {
-	cd_pgn_result r = cd_game_result(g);
+	/* (the movetext's marker, when it has one, without the call) */
+	cd_pgn_result r = g->result != CD_PGN_RESULT_NONE ? g->result :
+	    cd_game_result(g);
 
 	return (unsigned)r < 5 ? r : CD_PGN_RESULT_NONE;
 }
@@ -896,7 +957,8 @@ static const unsigned char roster_open_len[7] = { 8, 10, 10, 11, 11, 11,
 /* The value of n bytes at str + off at d (room reserved, and sixteen
  * bytes beyond), as tag_value writes it: a short one that the string
  * store holds sixteen bytes of in one move.  lim: the string store's
- * capacity, 0 when quotes (some value to escape). */
+ * capacity, 0 when quotes (some value to escape).  (Also a tag's name,
+ * never escaped: quotes false.) */
 static inline char *
 game_value(char *d, const char *str, size_t off, size_t n, bool quotes,
     size_t lim)
@@ -1045,7 +1107,7 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	const struct cd__game_priv *p = g->priv;
 	const uint32_t *known = p->known;
 	bool quotes = p->tag_quotes;
-	size_t lim = quotes ? 0 : p->str_cap;
+	size_t lim = quotes ? 0 : p->str_cap, name_lim = p->str_cap;
 	const cd_game_tag *tags = g->tags;
 	const char *str = g->str;
 	uint64_t rest = 0;
@@ -1104,8 +1166,7 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 		const cd_game_tag *t = &tags[order[j]];
 
 		*d++ = '[';
-		cd__copy_small(d, str + t->name, t->name_len);
-		d += t->name_len;
+		d = game_value(d, str, t->name, t->name_len, false, name_lim);
 		*d++ = ' ';
 		*d++ = '"';
 		d = game_value(d, str, t->value, t->value_len, quotes, lim);
@@ -1140,6 +1201,72 @@ set_pieces(struct out *o, unsigned notation, const cd_san_lang *lang)
 	}
 }
 
+/* The moves from node n on, their variations, NAGs and notes; fast:
+ * san_moves writes the plain ones (the usual notation, with numbers),
+ * and n is the first it left. */
+static void
+moves_rest(struct out *o, const cd_game *g, uint32_t n, bool fast)
+{
+	/* the variations open around the move written: on the stack up to
+	 * WSTACK deep, beyond in memory of its own */
+	struct cd__wframe small[WSTACK], *stack = small;
+	size_t depth = 0, stack_cap = WSTACK;
+	bool first = true;
+
+	while (n) {
+		/* the plain moves at once; then a move with more */
+		if (fast && !first)
+			n = san_moves(o, g, n);
+		first = false;
+		if (n != 0 && (n = plain_moves(o, g, n)) != 0)
+			write_move(o, g, n);
+		if (n != 0 && (g->nodes[n].var & o->var_mask)) {
+			if (depth + 1 > stack_cap) {
+				size_t cap = stack_cap * 2;
+				struct cd__wframe *s = malloc(cap * sizeof(*s));
+
+				if (s == NULL) {
+					o->fail = true;
+					break;
+				}
+				memcpy(s, stack, depth * sizeof(*s));
+				if (stack != small)
+					free(stack);
+				stack = s;
+				stack_cap = cap;
+			}
+			stack[depth].node = n;
+			stack[depth].var = g->nodes[n].var;
+			depth++;
+			token(o, "(", 1);
+			o->need_num = true;
+			n = g->nodes[n].var;
+			continue;
+		}
+		if (n != 0)
+			n = g->nodes[n].next;
+		while (n == 0 && depth > 0) {
+			struct cd__wframe *f = &stack[depth - 1];
+			uint32_t v;
+
+			token(o, ")", 1);
+			v = g->nodes[f->var].var_next;
+			if (v) {
+				f->var = v;
+				token(o, "(", 1);
+				o->need_num = true;
+				n = v;
+				break;
+			}
+			depth--;
+			o->need_num = true;
+			n = g->nodes[f->node].next;
+		}
+	}
+	if (stack != small)
+		free(stack);
+}
+
 static cd_status write_buf(const cd_game *g, unsigned flags,
     const cd_san_lang *lang, cd_buf *outb);
 
@@ -1162,10 +1289,7 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 {
 	bool reduced = (flags & CD_PGN_REDUCED) != 0;
 	cd_game_xtags xt;
-	/* the variations open around the move written: on the stack up to
-	 * WSTACK deep, beyond in memory of its own */
-	struct cd__wframe small[WSTACK], *stack = small;
-	size_t depth = 0, stack_cap = WSTACK, start_len = outb->len;
+	size_t start_len = outb->len;
 	struct out o;
 	uint32_t n;
 	cd_pgn_result r;
@@ -1218,57 +1342,12 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
 	fast = o.notation == 0 && o.pieces == NULL && o.nums;
-	while (n) {
-		/* the plain moves at once; then a move with more */
-		if (fast)
-			n = san_moves(&o, g, n);
-		if (n != 0 && (n = plain_moves(&o, g, n)) != 0)
-			write_move(&o, g, n);
-		if (n != 0 && (g->nodes[n].var & o.var_mask)) {
-			if (depth + 1 > stack_cap) {
-				size_t cap = stack_cap * 2;
-				struct cd__wframe *s = malloc(cap * sizeof(*s));
-
-				if (s == NULL) {
-					o.fail = true;
-					break;
-				}
-				memcpy(s, stack, depth * sizeof(*s));
-				if (stack != small)
-					free(stack);
-				stack = s;
-				stack_cap = cap;
-			}
-			stack[depth].node = n;
-			stack[depth].var = g->nodes[n].var;
-			depth++;
-			token(&o, "(", 1);
-			o.need_num = true;
-			n = g->nodes[n].var;
-			continue;
-		}
-		if (n != 0)
-			n = g->nodes[n].next;
-		while (n == 0 && depth > 0) {
-			struct cd__wframe *f = &stack[depth - 1];
-			uint32_t v;
-
-			token(&o, ")", 1);
-			v = g->nodes[f->var].var_next;
-			if (v) {
-				f->var = v;
-				token(&o, "(", 1);
-				o.need_num = true;
-				n = v;
-				break;
-			}
-			depth--;
-			o.need_num = true;
-			n = g->nodes[f->node].next;
-		}
-	}
-	if (stack != small)
-		free(stack);
+	/* the plain moves at once (in most games all of them); then the
+	 * rest */
+	if (fast && n != 0)
+		n = san_moves(&o, g, n);
+	if (n != 0)
+		moves_rest(&o, g, n, fast);
 	/* the marker (its text in eight bytes) and the empty line */
 	rlen = cd__pgn_result_len[r];
 	if ((flags & CD_PGN_NO_RESULT) && o.col > 0) {
