@@ -519,7 +519,7 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 	size_t slen;
 	cd_move m;
 	cd_status st;
-	int from = 0, to = 0, cls = CD__MAKE_ANY;
+	int from = 0, to = 0, cls = CD__MAKE_PIECE;
 
 	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
 	    cd__pins(&l->board), t, len, &m, &san, &slen, &from, &to, &cls))
