@@ -202,9 +202,10 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken; whether any is left is a branch (it
 	 * changes once or twice a game, and most moves are played with
-	 * none: the test of the squares is then not made).  A pawn's
-	 * step neither leaves nor reaches a rook. */
-	if (cls != CD__MAKE_PUSH && cd__any_rights(b) &&
+	 * none: the test of the squares is then not made).  Made for a
+	 * pawn's step too: a board set up by hand may hold a right with
+	 * no rook on its square. */
+	if (cd__any_rights(b) &&
 	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to)))
 		key ^= cd__rights_end(b, from, to, type, captured);
 	b->ep = CD_SQ_NONE;
