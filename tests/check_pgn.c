@@ -1650,6 +1650,21 @@ static const struct {
 	    "4k3/8/8/8/8/8/8/2KR3R b - - 1 1", 1, "O-O-O", 0 },
 };
 
+/* The position b against want, case i: key, en passant, bitboards,
+ * squares and castling rights. */
+static void
+same_board(const cd_board *b, const cd_board *want, int i)
+{
+	ck_assert_msg(b->key == want->key, "case %d: key", i);
+	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(want));
+	ck_assert(memcmp(b->by_type, want->by_type, sizeof(b->by_type)) == 0);
+	ck_assert(memcmp(b->by_color, want->by_color,
+	    sizeof(b->by_color)) == 0);
+	ck_assert(memcmp(b->squares, want->squares, sizeof(b->squares)) == 0);
+	ck_assert(memcmp(b->castle_rook, want->castle_rook,
+	    sizeof(b->castle_rook)) == 0);
+}
+
 START_TEST(test_fast_castle_make)
 {
 	char text[320], fen[CD_FEN_MAX];
@@ -1678,14 +1693,7 @@ START_TEST(test_fast_castle_make)
 	ck_assert_int_eq(cd_fen_parse(&want, castle_makes[_i].after,
 	    strlen(castle_makes[_i].after),
 	    castle_makes[_i].c960 ? CD_FEN_960 : 0, &err), CD_OK);
-	ck_assert_msg(b->key == want.key, "case %d: key", _i);
-	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(&want));
-	ck_assert(memcmp(b->by_type, want.by_type, sizeof(b->by_type)) == 0);
-	ck_assert(memcmp(b->by_color, want.by_color,
-	    sizeof(b->by_color)) == 0);
-	ck_assert(memcmp(b->squares, want.squares, sizeof(b->squares)) == 0);
-	ck_assert(memcmp(b->castle_rook, want.castle_rook,
-	    sizeof(b->castle_rook)) == 0);
+	same_board(b, &want, _i);
 	nd = &game->nodes[castle_makes[_i].node];
 	ck_assert_uint_eq(CD_MOVE_KIND(nd->move), CD_MK_CASTLE);
 	ck_assert_str_eq(nd->san, castle_makes[_i].san);
@@ -1783,14 +1791,7 @@ START_TEST(test_fast_make_class)
 	ck_assert_str_eq(fen, fast_makes[_i].after);
 	ck_assert_int_eq(cd_fen_parse(&want, fast_makes[_i].after,
 	    strlen(fast_makes[_i].after), 0, &err), CD_OK);
-	ck_assert_msg(b->key == want.key, "case %d: key", _i);
-	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(&want));
-	ck_assert(memcmp(b->by_type, want.by_type, sizeof(b->by_type)) == 0);
-	ck_assert(memcmp(b->by_color, want.by_color,
-	    sizeof(b->by_color)) == 0);
-	ck_assert(memcmp(b->squares, want.squares, sizeof(b->squares)) == 0);
-	ck_assert(memcmp(b->castle_rook, want.castle_rook,
-	    sizeof(b->castle_rook)) == 0);
+	same_board(b, &want, _i);
 	/* the same moves made by cd_board_make, the SAN by cd_san_write */
 	ck_assert_int_eq(cd_fen_parse(&replay, fast_makes[_i].fen,
 	    strlen(fast_makes[_i].fen), 0, &err), CD_OK);
@@ -1800,17 +1801,9 @@ START_TEST(test_fast_make_class)
 		ck_assert_uint_eq(game->nodes[i].san_len, strlen(san));
 		cd_board_make(&replay, game->nodes[i].move);
 	}
-	ck_assert(replay.key == b->key);
-	ck_assert(replay.ep == b->ep &&
-	    cd_board_ep_legal(&replay) == cd_board_ep_legal(b));
-	ck_assert(replay.halfmove == b->halfmove &&
+	same_board(b, &replay, _i);
+	ck_assert(replay.ep == b->ep && replay.halfmove == b->halfmove &&
 	    replay.fullmove == b->fullmove && replay.side == b->side);
-	ck_assert(memcmp(replay.by_type, b->by_type, sizeof(b->by_type)) == 0);
-	ck_assert(memcmp(replay.by_color, b->by_color,
-	    sizeof(b->by_color)) == 0);
-	ck_assert(memcmp(replay.squares, b->squares, sizeof(b->squares)) == 0);
-	ck_assert(memcmp(replay.castle_rook, b->castle_rook,
-	    sizeof(b->castle_rook)) == 0);
 }
 END_TEST
 
