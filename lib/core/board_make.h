@@ -140,9 +140,9 @@ cd__ep_hash(cd_board *b)
  * constant there: nothing, a pawn's step forward (one or two squares:
  * it takes nothing), a pawn's capture (not en passant), or a move of a
  * piece other than a pawn.  The fast SAN reader tells them apart; the
- * make then leaves out the tests that cannot hold (a pawn's step
- * touches no castling right, only it may set an en passant square,
- * ...). */
+ * make then leaves out what cannot hold (a pawn's step takes nothing,
+ * a pawn's capture always takes, only a step may set an en passant
+ * square, a pawn's move sets the clock to 0). */
 enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE };
 
 /*

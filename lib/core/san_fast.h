@@ -172,10 +172,14 @@ static const uint8_t rank_byte[256] = {
  * set; *san gets its bytes as one word (in memory order, the bytes
  * after the SAN 0: a NUL-terminated string when stored), so that the
  * caller keeps it in a register.  1 with *m, *san and *san_len filled
- * in when the token names exactly one legal move; 0 when
- * anything is unusual (promotion, en passant, castling not so written,
- * no or several moves, ...): the caller then asks cd_san_parse, which
- * also gives the error message.
+ * in when the token names exactly one legal move, and for a normal
+ * move (not castling) *fromp and *top its squares and *clsp its class
+ * for cd__board_make_class (a pawn's step, a pawn's capture or a
+ * piece's move), so that the caller makes it with what was found here;
+ * 0 when anything is unusual (promotion, en passant, castling not so
+ * written, no or several moves, ...): the caller then asks
+ * cd_san_parse, which also gives the error message.  Always inline:
+ * with two callers GCC would make it a function.
  */
 static inline __attribute__((always_inline)) int
 cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,

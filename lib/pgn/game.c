@@ -519,6 +519,9 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 	size_t slen;
 	cd_move m;
 	cd_status st;
+	/* (set for castling too, which does not use them: a piece's
+	 * class, with which GCC keeps the reader's values in registers
+	 * best) */
 	int from = 0, to = 0, cls = CD__MAKE_PIECE;
 
 	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
