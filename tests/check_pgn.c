@@ -1650,6 +1650,21 @@ static const struct {
 	    "4k3/8/8/8/8/8/8/2KR3R b - - 1 1", 1, "O-O-O", 0 },
 };
 
+/* The position b against want, case i: key, en passant, bitboards,
+ * squares and castling rights. */
+static void
+same_board(const cd_board *b, const cd_board *want, int i)
+{
+	ck_assert_msg(b->key == want->key, "case %d: key", i);
+	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(want));
+	ck_assert(memcmp(b->by_type, want->by_type, sizeof(b->by_type)) == 0);
+	ck_assert(memcmp(b->by_color, want->by_color,
+	    sizeof(b->by_color)) == 0);
+	ck_assert(memcmp(b->squares, want->squares, sizeof(b->squares)) == 0);
+	ck_assert(memcmp(b->castle_rook, want->castle_rook,
+	    sizeof(b->castle_rook)) == 0);
+}
+
 START_TEST(test_fast_castle_make)
 {
 	char text[320], fen[CD_FEN_MAX];
@@ -1678,19 +1693,117 @@ START_TEST(test_fast_castle_make)
 	ck_assert_int_eq(cd_fen_parse(&want, castle_makes[_i].after,
 	    strlen(castle_makes[_i].after),
 	    castle_makes[_i].c960 ? CD_FEN_960 : 0, &err), CD_OK);
-	ck_assert_msg(b->key == want.key, "case %d: key", _i);
-	ck_assert(cd_board_ep_legal(b) == cd_board_ep_legal(&want));
-	ck_assert(memcmp(b->by_type, want.by_type, sizeof(b->by_type)) == 0);
-	ck_assert(memcmp(b->by_color, want.by_color,
-	    sizeof(b->by_color)) == 0);
-	ck_assert(memcmp(b->squares, want.squares, sizeof(b->squares)) == 0);
-	ck_assert(memcmp(b->castle_rook, want.castle_rook,
-	    sizeof(b->castle_rook)) == 0);
+	same_board(b, &want, _i);
 	nd = &game->nodes[castle_makes[_i].node];
 	ck_assert_uint_eq(CD_MOVE_KIND(nd->move), CD_MK_CASTLE);
 	ck_assert_str_eq(nd->san, castle_makes[_i].san);
 	ck_assert_uint_eq(nd->san_len, strlen(castle_makes[_i].san));
 	ck_assert_uint_eq(nd->flags, castle_makes[_i].flags);
+}
+END_TEST
+
+/*
+ * Moves the fast reader makes by their class (a pawn's step, a pawn's
+ * capture, a piece's move: board_make.h's cd__board_make_class, one
+ * inline copy each): the position after them must be the FEN's
+ * (squares, bitboards, rights, clocks, en passant and the key) and the
+ * one cd_board_make gives for the same moves from the start, and each
+ * node's SAN the one cd_san_write gives.  Single and double steps with
+ * and without an en passant capture after them (in the key or not),
+ * the en passant square ended by the next move of any class, a pawn's
+ * and a piece's capture (the clock back to 0), a piece's quiet move
+ * (the clock counted), the king's and a rook's moves ending rights,
+ * a rook taken on its corner, Black's moves counting the move number.
+ */
+static const struct {
+	const char *fen, *movetext, *after;
+} fast_makes[] = {
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "1. e3",
+	    "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1" },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "1. e4",
+	    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" },
+	{ "4k3/8/8/8/3p4/8/4P3/4K3 w - - 3 10",
+	    "10. e4",
+	    "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 10" },
+	{ "4k3/8/8/8/3p4/8/4P3/4K3 w - - 3 10",
+	    "10. e4 Kd7",
+	    "8/3k4/8/8/3pP3/8/8/4K3 w - - 1 11" },
+	{ "4k3/8/8/8/3p4/8/4P3/4K3 w - - 3 10",
+	    "10. e4 d3",
+	    "4k3/8/8/8/4P3/3p4/8/4K3 w - - 0 11" },
+	{ "4k3/8/8/2p5/1N1p4/8/4P3/4K3 w - - 0 1",
+	    "1. e4 cxb4",
+	    "4k3/8/8/8/1p1pP3/8/8/4K3 w - - 0 2" },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "1. e4 d5 2. exd5",
+	    "rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2" },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "1. Nf3",
+	    "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1" },
+	{ "4k3/8/8/4p3/8/5N2/8/4K3 w - - 5 30",
+	    "30. Nxe5",
+	    "4k3/8/8/4N3/8/8/8/4K3 b - - 0 30" },
+	{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+	    "1. e4 e5 2. Ke2",
+	    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2" },
+	{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+	    "1. Rh2",
+	    "r3k2r/8/8/8/8/8/7R/R3K3 b Qkq - 1 1" },
+	{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+	    "1. Rxh8+",
+	    "r3k2R/8/8/8/8/8/8/R3K3 b Qq - 0 1" },
+	{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+	    "1. Rxa8+ Kd7",
+	    "R6r/3k4/8/8/8/8/8/4K2R w K - 1 2" },
+	{ "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+	    "1... Rxa1+",
+	    "4k2r/8/8/8/8/8/8/r3K2R w Kk - 0 2" },
+	{ "4k3/8/8/8/3p4/8/4P3/R3K3 w Q - 3 10",
+	    "10. e4 Kd7 11. Ra2 Kc6 12. Kd2 d3",
+	    "8/8/2k5/8/4P3/3p4/R2K4/8 w - - 0 13" },
+	{ "4k3/pp6/8/8/8/8/6PP/4K3 b - - 0 40",
+	    "40... a5 41. h4 b5 42. g3 a4 43. h5 b4",
+	    "4k3/8/8/7P/pp6/6P1/8/4K3 w - - 0 44" },
+	{ "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+	    "3. Bb5 a6 4. Bxc6 dxc6 5. Nxe5 Qd4 6. Nf3 Qxe4+ 7. Kf1",
+	    "r1b1kbnr/1pp2ppp/p1p5/8/4q3/5N2/PPPP1PPP/RNBQ1K1R b kq - 1 7" },
+};
+
+START_TEST(test_fast_make_class)
+{
+	char text[320], fen[CD_FEN_MAX], san[CD_SAN_MAX];
+	const cd_board *b;
+	cd_board want, replay;
+	cd_error err;
+	uint32_t i;
+	int k;
+
+	k = snprintf(text, sizeof(text),
+	    "[SetUp \"1\"]\n[FEN \"%s\"]\n\n%s *\n", fast_makes[_i].fen,
+	    fast_makes[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	ck_assert_msg(cd_pgn_parse_text(game, text, (size_t)k, NULL, &err) ==
+	    CD_OK, "case %d: %s", _i, err.msg);
+	b = cd_game_board(game);
+	cd_fen_write(b, fen);
+	ck_assert_str_eq(fen, fast_makes[_i].after);
+	ck_assert_int_eq(cd_fen_parse(&want, fast_makes[_i].after,
+	    strlen(fast_makes[_i].after), 0, &err), CD_OK);
+	same_board(b, &want, _i);
+	/* the same moves made by cd_board_make, the SAN by cd_san_write */
+	ck_assert_int_eq(cd_fen_parse(&replay, fast_makes[_i].fen,
+	    strlen(fast_makes[_i].fen), 0, &err), CD_OK);
+	for (i = game->nodes[0].next; i != 0; i = game->nodes[i].next) {
+		cd_san_write(&replay, game->nodes[i].move, san);
+		ck_assert_str_eq(game->nodes[i].san, san);
+		ck_assert_uint_eq(game->nodes[i].san_len, strlen(san));
+		cd_board_make(&replay, game->nodes[i].move);
+	}
+	same_board(b, &replay, _i);
+	ck_assert(replay.ep == b->ep && replay.halfmove == b->halfmove &&
+	    replay.fullmove == b->fullmove && replay.side == b->side);
 }
 END_TEST
 
@@ -4067,6 +4180,8 @@ pgn_suite(void)
 	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
 	tcase_add_loop_test(tc, test_fast_castle_make, 0,
 	    (int)(sizeof(castle_makes) / sizeof(castle_makes[0])));
+	tcase_add_loop_test(tc, test_fast_make_class, 0,
+	    (int)(sizeof(fast_makes) / sizeof(fast_makes[0])));
 	tcase_add_test(tc, test_fast_bad_square);
 	tcase_add_loop_test(tc, test_fast_blocked, 0,
 	    (int)(sizeof(fast_blocked) / sizeof(fast_blocked[0])));

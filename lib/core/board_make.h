@@ -136,57 +136,83 @@ cd__ep_hash(cd_board *b)
 	return cd__z_ep[CD_FILE(b->ep)];
 }
 
+/* What the caller of cd__board_make_class knows of a normal move, a
+ * constant there: nothing, a pawn's step forward (one or two squares:
+ * it takes nothing), a pawn's capture (not en passant), or a move of a
+ * piece other than a pawn.  The fast SAN reader tells them apart; the
+ * make then leaves out what cannot hold (a pawn's step takes nothing,
+ * a pawn's capture always takes, only a step may set an en passant
+ * square, a pawn's move sets the clock to 0). */
+enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE };
+
 /*
  * cd_board_make for a normal move from -> to (no castling, en passant,
- * promotion or null move): the bulk of every game, so written out on
- * its own and inline in the game builder, with as few branches as can
- * be (which piece moves and whether it takes are as good as random
- * from move to move); always inline, as cd__gives_check.  check_board's
- * random games compare every position it makes with the one read back
- * from its FEN.
+ * promotion or null move) of class cls (CD__MAKE_*, a constant): the
+ * bulk of every game, so written out on its own and inline in the game
+ * builder, with as few branches as can be (which piece moves and
+ * whether it takes are as good as random from move to move); always
+ * inline, as cd__gives_check.  check_board's random games compare
+ * every position it makes with the one read back from its FEN.
  */
 static inline __attribute__((always_inline)) void
-cd__board_make_normal(cd_board *b, int from, int to)
+cd__board_make_class(cd_board *b, int from, int to, int cls)
 {
 	int piece = b->squares[from], captured = b->squares[to];
-	int type = CD_PIECE_TYPE(piece), us = b->side;
+	int us = b->side;
+	/* (the class a constant: these fold) */
+	int type = cls == CD__MAKE_PUSH || cls == CD__MAKE_PAWN_TAKES ?
+	    CD_PAWN : CD_PIECE_TYPE(piece);
+	bool pawn = cls == CD__MAKE_PIECE ? false : type == CD_PAWN;
 	cd_bitboard fbb = CD_BB(from), tbb = CD_BB(to);
 	/* all ones when the move takes: masks, not branches, since
 	 * whether it does is as good as random */
-	uint64_t took = -(uint64_t)(captured != 0);
+	uint64_t took = cls == CD__MAKE_PUSH ? 0 : cls == CD__MAKE_PAWN_TAKES ?
+	    ~(uint64_t)0 : -(uint64_t)(captured != 0);
 	cd_bitboard cbb = tbb & took;
 	uint64_t key;
 
 	/* with nothing taken, captured is 0 and cbb is 0: no change.  The
 	 * board's words first, then the key: fewer of the values live at
 	 * once */
-	b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
-	b->by_color[us ^ 1] &= ~cbb;
+	if (cls != CD__MAKE_PUSH) {
+		b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
+		b->by_color[us ^ 1] &= ~cbb;
+	}
 	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
 	b->by_type[type] ^= fbb | tbb;
 	b->by_color[us] ^= fbb | tbb;
 	b->squares[from] = 0;
 	b->squares[to] = (uint8_t)piece;
 	key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
-	    cd__z_piece[piece][to] ^ (cd__z_piece[captured][to] & took);
+	    cd__z_piece[piece][to] ^ (cls == CD__MAKE_PUSH ? 0 :
+	    cd__z_piece[captured][to] & took);
 	if (b->ep_hashed)
 		key ^= cd__z_ep[CD_FILE(b->ep)];
 	b->ep_hashed = 0;
-	b->halfmove = (b->halfmove + 1) &
-	    -(uint32_t)((captured | (type == CD_PAWN)) == 0);
+	/* the clock: 0 after a pawn's move or a capture */
+	if (cls == CD__MAKE_ANY)
+		b->halfmove = (b->halfmove + 1) &
+		    -(uint32_t)((captured | pawn) == 0);
+	else if (cls == CD__MAKE_PIECE)
+		b->halfmove = (b->halfmove + 1) & ~(uint32_t)took;
+	else
+		b->halfmove = 0;
 	b->fullmove += (uint32_t)us;
 	b->side = (uint8_t)(us ^ 1);
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken; whether any is left is a branch (it
 	 * changes once or twice a game, and most moves are played with
-	 * none: the test of the squares is then not made) */
+	 * none: the test of the squares is then not made).  Made for a
+	 * pawn's step too: a board set up by hand may hold a right with
+	 * no rook on its square. */
 	if (cd__any_rights(b) &&
 	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to)))
 		key ^= cd__rights_end(b, from, to, type, captured);
 	b->ep = CD_SQ_NONE;
 	/* (a pawn's step changes bit 4 of the square alone only when it
-	 * is a double step) */
-	if ((type == CD_PAWN) & ((from ^ to) == 16)) {
+	 * is a double step; a capture never does) */
+	if (cls != CD__MAKE_PAWN_TAKES && cls != CD__MAKE_PIECE &&
+	    (pawn & ((from ^ to) == 16))) {
 		b->ep = (uint8_t)((from + to) / 2);
 		/* in the key only when a capture onto it is legal */
 		if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
@@ -194,6 +220,13 @@ cd__board_make_normal(cd_board *b, int from, int to)
 			key ^= cd__ep_hash(b);
 	}
 	b->key = key;
+}
+
+/* cd__board_make_class for a normal move of any class. */
+static inline __attribute__((always_inline)) void
+cd__board_make_normal(cd_board *b, int from, int to)
+{
+	cd__board_make_class(b, from, to, CD__MAKE_ANY);
 }
 
 /*

@@ -19,13 +19,12 @@
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,
  * squares between empty, no square of the king's path attacked with
- * king and rook lifted), Chess960 included.  The move, its SAN in
- * *san (a word, as cd__san_fast_pins's), or CD_MOVE_NONE.  Out of
- * line and returning the move, so that the reader's own move and
- * length need not live in memory. */
+ * king and rook lifted), Chess960 included.  The move or CD_MOVE_NONE
+ * (its SAN is the token's: the caller's).  Out of line and returning
+ * the move, so that the reader's own move, length and SAN need not
+ * live in memory. */
 static __attribute__((noinline, cold)) cd_move
-cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
-    uint64_t *san)
+cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n)
 {
 	int us = b->side, them = us ^ 1, s, ksq, rsq;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
@@ -46,8 +45,6 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n,
 	while (path)
 		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
 			return CD_MOVE_NONE;
-	/* a word, as cd__san_fast_pins's */
-	memcpy(san, s == CD_KINGSIDE ? "O-O\0\0\0\0" : "O-O-O\0\0", 8);
 	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
 }
 
@@ -175,14 +172,19 @@ static const uint8_t rank_byte[256] = {
  * set; *san gets its bytes as one word (in memory order, the bytes
  * after the SAN 0: a NUL-terminated string when stored), so that the
  * caller keeps it in a register.  1 with *m, *san and *san_len filled
- * in when the token names exactly one legal move; 0 when
- * anything is unusual (promotion, en passant, castling not so written,
- * no or several moves, ...): the caller then asks cd_san_parse, which
- * also gives the error message.
+ * in when the token names exactly one legal move, and for a normal
+ * move (not castling) *fromp and *top its squares and *clsp its class
+ * for cd__board_make_class (a pawn's step, a pawn's capture or a
+ * piece's move), so that the caller makes it with what was found here;
+ * 0 when anything is unusual (promotion, en passant, castling not so
+ * written, no or several moves, ...): the caller then asks
+ * cd_san_parse, which also gives the error message.  Always inline:
+ * with two callers GCC would make it a function.
  */
-static inline int
+static inline __attribute__((always_inline)) int
 cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
-    const char *t, size_t len, cd_move *m, uint64_t *san, size_t *san_len)
+    const char *t, size_t len, cd_move *m, uint64_t *san, size_t *san_len,
+    int *fromp, int *top, int *clsp)
 {
 	int us = b->side, them = us ^ 1, to, type, from;
 	cd_bitboard occ = b->by_type[0], own = b->by_color[us], cand, legal;
@@ -201,17 +203,22 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
 	if (t[0] == 'O') {
-		*m = cd__castle_fast(b, check, t, n, san);
+		*m = cd__castle_fast(b, check, t, n);
+		/* a word, as below: "O-O" or "O-O-O", 0 bytes after it */
+		*san = n == 3 ? 0x4f2d4fULL : 0x4f2d4f2d4fULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		*san = __builtin_bswap64(*san);
+#endif
 		*san_len = n;
 		return *m != CD_MOVE_NONE;
 	}
-	to = file_byte[(uint8_t)t[n - 2]] | rank_byte[(uint8_t)t[n - 1]];
+	/* the target square as the token wrote it, for the SAN word: one
+	 * load and one value kept, not the two bytes */
+	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
+	to = file_byte[sqw & 0xff] | rank_byte[sqw >> 8];
 	if (to < 0xc0)
 		return 0;
 	to &= 63;
-	/* the target square as the token wrote it, for the SAN word: one
-	 * value kept, not the two bytes */
-	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
 	tobb = CD_BB(to);
 	if (own & tobb)
 		return 0;
@@ -288,6 +295,8 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		return 0;
 	from = cd__lsb(cand);
 	*m = CD_MOVE(from, to, CD_MK_NORMAL);
+	*fromp = from;
+	*top = to;
 	/* the SAN put together in a word and handed on as one (in a
 	 * register, inline), not as single bytes that a load of the word
 	 * would wait for */
@@ -296,11 +305,15 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 		 * random */
 		uint64_t x = -(uint64_t)(n == 4);
 
+		*clsp = n == 4 ? CD__MAKE_PAWN_TAKES : CD__MAKE_PUSH;
+
 		w = ((uint64_t)(uint8_t)t[0] | (uint64_t)'x' << 8) & x;
 		sh = 16 & (int)x;
 	} else {
 		cd_bitboard others = legal & ~CD_BB(from);
 		uint64_t x = -(uint64_t)((occ & tobb) != 0);
+
+		*clsp = CD__MAKE_PIECE;
 
 		w = (uint8_t)cd__piece_letters[type];
 		sh = 8;
@@ -332,9 +345,10 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
     cd_move *m, char *san, size_t *san_len)
 {
 	uint64_t w;
+	int from, to, cls;
 
 	if (!cd__san_fast_pins(b, check, cd__pins(b), t, len, m, &w,
-	    san_len))
+	    san_len, &from, &to, &cls))
 		return 0;
 	memcpy(san, &w, sizeof(w));
 	return 1;

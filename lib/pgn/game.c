@@ -425,8 +425,8 @@ make_other(struct cd__line *l, cd_move m)
  * or with san NULL the word's (cd__san_fast_pins's), or with slen 0
  * too worked out here. */
 static inline __attribute__((always_inline)) cd_status
-add_move(cd_game *g, cd_move m, const char *san, uint64_t word,
-    size_t slen, uint32_t *node)
+add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
+    uint64_t word, size_t slen, uint32_t *node)
 {
 	struct cd__game_priv *p = g->priv;
 	struct cd__line *l = &p->line;
@@ -481,9 +481,8 @@ add_move(cd_game *g, cd_move m, const char *san, uint64_t word,
 	 * a value kept on the stack) */
 	l->pins_ok = CD_MOVE_KIND(m) == CD_MK_NORMAL;
 	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
-		cd__board_make_normal(&l->board, CD_MOVE_FROM(m),
-		    CD_MOVE_TO(m));
-		l->check = cd__check_pins(&l->board, CD_MOVE_TO(m), &l->pins);
+		cd__board_make_class(&l->board, from, to, cls);
+		l->check = cd__check_pins(&l->board, to, &l->pins);
 	} else {
 		make_other(l, m);
 	}
@@ -496,7 +495,8 @@ cd_status
 cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
     uint32_t *node)
 {
-	return add_move(g, m, san, 0, san != NULL ? slen : 0, node);
+	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_ANY,
+	    san, 0, san != NULL ? slen : 0, node);
 }
 
 /* add_move for the fast reader's castling (its word san, of slen
@@ -505,29 +505,60 @@ static __attribute__((noinline, cold)) cd_status
 add_castle(cd_game *g, cd_move m, uint64_t san, size_t slen,
     uint32_t *node)
 {
-	return add_move(g, m, NULL, san, slen, node);
+	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_ANY,
+	    NULL, san, slen, node);
 }
 
-int
-cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
-    uint32_t *node)
+/* cd__game_add_san_fast's work, inline in it twice: node NULL (the
+ * parser's run of moves) and not. */
+static inline __attribute__((always_inline)) int
+add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 {
 	const struct cd__line *l = &g->priv->line;
 	uint64_t san;
 	size_t slen;
 	cd_move m;
 	cd_status st;
+	/* (set for castling too, which does not use them: a piece's
+	 * class, with which GCC keeps the reader's values in registers
+	 * best) */
+	int from = 0, to = 0, cls = CD__MAKE_PIECE;
 
 	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
-	    cd__pins(&l->board), t, len, &m, &san, &slen))
+	    cd__pins(&l->board), t, len, &m, &san, &slen, &from, &to, &cls))
 		return 0;
 	/* (castling apart: add_move's path then knows the move a normal
 	 * one) */
 	if (CD_MOVE_KIND(m) != CD_MK_NORMAL)
 		st = add_castle(g, m, san, slen, node);
+	else if (cls == CD__MAKE_PIECE)
+		st = add_move(g, m, from, to, CD__MAKE_PIECE, NULL, san, slen,
+		    node);
+	else if (cls == CD__MAKE_PUSH)
+		st = add_move(g, m, from, to, CD__MAKE_PUSH, NULL, san, slen,
+		    node);
 	else
-		st = add_move(g, m, NULL, san, slen, node);
+		st = add_move(g, m, from, to, CD__MAKE_PAWN_TAKES, NULL, san,
+		    slen, node);
 	return st == CD_OK ? 1 : (int)st;
+}
+
+/* cd__game_add_san_fast with a node to hand back: out of the parser's
+ * run of moves, which asks for none (the pointer then needs no
+ * register through the move). */
+static __attribute__((noinline, cold)) int
+add_san_fast_node(cd_game *g, const char *t, size_t len, uint32_t *node)
+{
+	return add_san_fast(g, t, len, node);
+}
+
+int
+cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
+    uint32_t *node)
+{
+	if (node != NULL)
+		return add_san_fast_node(g, t, len, node);
+	return add_san_fast(g, t, len, NULL);
 }
 
 cd_status
