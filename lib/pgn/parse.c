@@ -538,12 +538,14 @@ fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
  * between, the place in a register until the run ends: at anything
  * else (two spaces, a comment, a number of three digits or with "...",
  * the termination marker), at a word that the fast SAN reader leaves,
- * or four bytes before the text's end; lx is moved to there.  A word's
- * end is found by one sixteen-byte load while seventeen bytes are left
- * (cd__word_len16), else by cd__word_end.  0: cd__lex_fast goes on
- * from lx's place (the caller looks for the marker there first); 1: a
- * word left to the lexer is there (mt->tried); or a failure's status
- * (negative).
+ * or four bytes before the text's end; lx is moved to there.  What a
+ * byte starts is cd__lex_run_cls's; a word's length is found by one
+ * sixteen-byte load while sixteen bytes of the text are left
+ * (cd__word_len16: a word of sixteen bytes or more, which the fast
+ * reader leaves, as sixteen), else by cd__word_end.  0: cd__lex_fast
+ * goes on from lx's place (the caller looks for the marker there
+ * first); 1: a word left to the lexer is there (mt->tried); or a
+ * failure's status (negative).
  */
 static int
 move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
@@ -551,39 +553,52 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 	cd_game *const g = ps->g;
 	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
 	/* (as integers: the text may be shorter than these) */
-	const uintptr_t e4 = (uintptr_t)e - 4, e17 = e4 - 13;
-	const bool keep = mt->keep;
+	const uintptr_t e4 = (uintptr_t)e - 4, e16 = (uintptr_t)e - 16;
+	const unsigned char *const cls = cd__lex_run_cls;
+	/* the fast reader's answers that the run does not take: 0 and
+	 * below, and 1 (a move added) too when the move is kept */
+	const int leave = mt->keep ? 1 : 0;
 
-	if (e - p <= 4)
+	/* (sixteen bytes of the game before e: cd__word_len_last) */
+	if (e - p <= 4 || e16 < (uintptr_t)ps->raw->text)
 		return 0;
 	while ((uintptr_t)p < e4) {
-		unsigned c = CD__U(*p);
+		unsigned t;
 
-		if (c == ' ')
-			c = CD__U(*++p);
-		if (cd__lex_run_word(p, c)) {
-			unsigned n = (uintptr_t)p < e17 ? cd__word_len16(p) : 0;
-			const char *w = n != 0 ? p + n : cd__word_end(p, e);
-			int k = cd__game_add_san_fast(g, p, (size_t)(w - p),
-			    NULL);
-
-			if (__builtin_expect(k <= 0 || keep, 0)) {
+		p += *p == ' ';
+		t = cls[CD__U(*p)];
+		if (__builtin_expect(t == CD__RUN_WORD, 1)) {
+			size_t n;
+			int k;
+word:
+			n = (uintptr_t)p <= e16 ? cd__word_len16(p) :
+			    cd__word_len_last(p, (const char *)e16);
+			k = cd__game_add_san_fast(g, p, n, NULL);
+			if (__builtin_expect(k <= leave, 0)) {
 				cd__lex_skip(lx, p);
-				k = fast_answer(ps, lx, mt, p, w, k);
+				k = fast_answer(ps, lx, mt, p, p + n, k);
 				if (k <= 0)
 					return k < 0 ? k : 1;
 			}
-			p = w;
-		} else if (c - '1' < 9) {
+			p += n;
+		} else if (t == CD__RUN_DIGIT) {
 			const char *w = cd__lex_run_number(p);
 
 			if (w == NULL)
 				break;
 			p = w;
-		} else if (c == '\n') {
-			cd__lex_newline(lx, p);
+		} else if (t == CD__RUN_E) {
+			if (p[1] == '.' || p[1] == 'p')
+				break;
+			goto word;
+		} else if (t == CD__RUN_CR) {
+			if (p[1] == '\n') {
+				cd__lex_newline(lx, p + 1);
+				p++;
+			}
 			p++;
-		} else if (c == '\r') {
+		} else if (t == CD__RUN_LF) {
+			cd__lex_newline(lx, p);
 			p++;
 		} else {
 			break;
