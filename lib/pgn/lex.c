@@ -20,9 +20,9 @@ const unsigned char cd__pgn_result_len[5] = { 0, 3, 3, 7, 1 };
 
 /* ---- runs of moves (the parser's, pgn/lex.h) ---- */
 
-/* What each byte starts in a run of moves: the letters of
- * CD__FAST_START (all but `Z`, `e` and `o`), `e`, the digits 1 to 9, LF
- * and CR. */
+/* What each byte starts in a run of moves: a word at the letters of
+ * CD__FAST_START (all but `Z`, `e` and `o`) and `e`, a number at the
+ * digits 1 to 9, LF and CR. */
 #define W	CD__RUN_WORD
 #define D	CD__RUN_DIGIT
 const unsigned char cd__lex_run_cls[256] = {
@@ -34,7 +34,7 @@ const unsigned char cd__lex_run_cls[256] = {
 	['N'] = W, ['O'] = W, ['P'] = W, ['Q'] = W, ['R'] = W,
 	['S'] = W, ['T'] = W, ['U'] = W, ['V'] = W, ['W'] = W,
 	['X'] = W, ['Y'] = W, ['a'] = W, ['b'] = W, ['c'] = W,
-	['d'] = W, ['e'] = CD__RUN_E, ['f'] = W, ['g'] = W, ['h'] = W,
+	['d'] = W, ['e'] = W, ['f'] = W, ['g'] = W, ['h'] = W,
 	['i'] = W, ['j'] = W, ['k'] = W, ['l'] = W, ['m'] = W,
 	['n'] = W, ['p'] = W, ['q'] = W, ['r'] = W, ['s'] = W,
 	['t'] = W, ['u'] = W, ['v'] = W, ['w'] = W, ['x'] = W,

@@ -271,14 +271,13 @@ cd__lex_newline(cd_pgn_lexer *lx, const char *p)
 }
 
 /* What a byte starts in a run of moves (cd__lex_run_cls, pgn/lex.c):
- * a word that cd__lex_fast hands over as CD__LEX_WORD (a bit of
- * CD__FAST_START), an `e` (such a word unless `.` or `p` follows it:
- * cd__plain_move_start's), a move number, a line end, a CR; anything
- * else ends the run. */
+ * a word for the fast SAN reader (a letter of CD__FAST_START, or `e`:
+ * "e.p." or "ep", which cd__lex_fast does not hand over, the fast
+ * reader leaves to the lexer too), a move number, a line end, a CR;
+ * anything else ends the run. */
 enum {
 	CD__RUN_STOP,
 	CD__RUN_WORD,
-	CD__RUN_E,
 	CD__RUN_DIGIT,		/* 1 to 9 */
 	CD__RUN_LF,
 	CD__RUN_CR

@@ -157,12 +157,24 @@ read_tags(struct parse *ps)
 {
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
+	const uint32_t *known = g->priv->known;
 	cd_error se;
 	cd_status st;
 	size_t i, done;
 
 	/* the tags all at once, or one by one after their warnings */
-	for (i = 0; i < raw->ntags; i += done) {
+	if (ps->o->warn == NULL) {
+		if (raw->ntags > 0 && (st = cd__game_add_tags(g, raw->tags,
+		    raw->ntags, cd__raw_tags_plain(raw), &done)) != CD_OK) {
+			cd__game_clear_end(g);	/* (no cd_game_setup) */
+			return fail(ps, st, raw->tags[done].line,
+			    raw->tags[done].col, "out of memory");
+		}
+		i = raw->ntags;
+	} else {
+		i = 0;
+	}
+	for (; i < raw->ntags; i += done) {
 		const cd_pgn_tag *t = &raw->tags[i];
 
 		if (ps->o->warn) {
@@ -192,14 +204,17 @@ read_tags(struct parse *ps)
 				    "value of tag %s written as spaces", nm);
 			}
 		}
-		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
-		    i == 0 && !ps->o->warn && cd__raw_tags_plain(raw), &done);
+		st = cd__game_add_tags(g, t, 1, false, &done);
 		if (st != CD_OK) {
 			cd__game_clear_end(g);	/* (no cd_game_setup) */
 			return fail(ps, st, t[done].line, t[done].col,
 			    "out of memory");
 		}
 	}
+	/* (without a FEN or Variant tag after a game without a FEN tag,
+	 * cd__game_clear_start made the start and the line) */
+	if (known[KT_FEN] == 0 && known[KT_VARIANT] == 0 && !g->has_fen)
+		goto made;
 	st = cd__game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
 		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
@@ -227,6 +242,7 @@ read_tags(struct parse *ps)
 			    t ? t->col : raw->col, msg);
 		}
 	}
+made:
 	if (ps->o->warn) {
 		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
 		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
@@ -559,20 +575,26 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 	 * below, and 1 (a move added) too when the move is kept */
 	const int leave = mt->keep ? 1 : 0;
 
-	/* (sixteen bytes of the game before e: cd__word_len_last) */
-	if (e - p <= 4 || e16 < (uintptr_t)ps->raw->text)
+	if (e - p <= 4)
 		return 0;
 	while ((uintptr_t)p < e4) {
-		unsigned t;
+		unsigned c = CD__U(*p), t;
 
-		p += *p == ' ';
-		t = cls[CD__U(*p)];
+		if (c == ' ')
+			c = CD__U(*++p);
+		t = cls[c];
 		if (__builtin_expect(t == CD__RUN_WORD, 1)) {
 			size_t n;
 			int k;
-word:
-			n = (uintptr_t)p <= e16 ? cd__word_len16(p) :
-			    cd__word_len_last(p, (const char *)e16);
+
+			/* (the sixteen bytes before e in the game, else
+			 * cd__word_end) */
+			if (__builtin_expect((uintptr_t)p <= e16, 1))
+				n = cd__word_len16(p);
+			else if (e16 >= (uintptr_t)ps->raw->text)
+				n = cd__word_len_last(p, (const char *)e16);
+			else
+				n = (size_t)(cd__word_end(p, e) - p);
 			k = cd__game_add_san_fast(g, p, n, NULL);
 			if (__builtin_expect(k <= leave, 0)) {
 				cd__lex_skip(lx, p);
@@ -587,21 +609,17 @@ word:
 			if (w == NULL)
 				break;
 			p = w;
-		} else if (t == CD__RUN_E) {
-			if (p[1] == '.' || p[1] == 'p')
-				break;
-			goto word;
+		} else if (t == CD__RUN_STOP) {
+			break;
 		} else if (t == CD__RUN_CR) {
 			if (p[1] == '\n') {
 				cd__lex_newline(lx, p + 1);
 				p++;
 			}
 			p++;
-		} else if (t == CD__RUN_LF) {
-			cd__lex_newline(lx, p);
-			p++;
 		} else {
-			break;
+			cd__lex_newline(lx, p);	/* (CD__RUN_LF) */
+			p++;
 		}
 	}
 	cd__lex_skip(lx, p);
