@@ -332,9 +332,10 @@ cd__word_len_last(const char *p, const char *w)
 static inline const char *
 cd__lex_run_number(const char *p)
 {
-	const char *w = p + 1 + ((unsigned char)(p[1] - '0') < 10);
-
-	return *w == '.' && w[1] != '.' ? w + 1 : NULL;
+	if (p[1] == '.')
+		return p[2] != '.' ? p + 2 : NULL;
+	return (unsigned char)(p[1] - '0') < 10 && p[2] == '.' &&
+	    p[3] != '.' ? p + 3 : NULL;
 }
 
 /* Move lx to w, past bytes that hold no line end (a word the fast path

@@ -549,35 +549,29 @@ fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 }
 
 /*
- * The run of moves at lx's place, with their numbers ("12." or "9."
- * with one period) and single spaces or line ends (LF or CR LF)
- * between, the place in a register until the run ends: at anything
- * else (two spaces, a comment, a number of three digits or with "...",
- * the termination marker), at a word that the fast SAN reader leaves,
- * or four bytes before the text's end; lx is moved to there.  What a
- * byte starts is cd__lex_run_cls's; a word's length is found by one
- * sixteen-byte load while sixteen bytes of the text are left
- * (cd__word_len16: a word of sixteen bytes or more, which the fast
- * reader leaves, as sixteen), else by cd__word_end.  0: cd__lex_fast
- * goes on from lx's place (the caller looks for the marker there
- * first); 1: a word left to the lexer is there (mt->tried); or a
- * failure's status (negative).
+ * move_run's loop from *pp while the place is below lim (as an
+ * integer), *pp moved on: 2 at lim, 0 where the run stops, 1 at a word
+ * left to the lexer (lx there, mt->tried), or a failure's status
+ * (negative).  Where !last, every word's sixteen bytes are readable
+ * (lim at most e - 17: a space before it); else a word's length is
+ * found by one load of the sixteen bytes that end the text where the
+ * game has them, else by cd__word_end.
  */
-static int
-move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
+static inline __attribute__((always_inline)) int
+run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char **pp, uintptr_t lim, bool last)
 {
 	cd_game *const g = ps->g;
-	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
-	/* (as integers: the text may be shorter than these) */
-	const uintptr_t e4 = (uintptr_t)e - 4, e16 = (uintptr_t)e - 16;
+	const char *p = *pp, *const e = cd__lex_end(lx);
+	/* (as an integer: the text may be shorter) */
+	const uintptr_t e16 = (uintptr_t)e - 16;
 	const unsigned char *const cls = cd__lex_run_cls;
 	/* the fast reader's answers that the run does not take: 0 and
 	 * below, and 1 (a move added) too when the move is kept */
 	const int leave = mt->keep ? 1 : 0;
+	int r = 2;
 
-	if (e - p <= 4)
-		return 0;
-	while ((uintptr_t)p < e4) {
+	while ((uintptr_t)p < lim) {
 		unsigned c = CD__U(*p), t;
 
 		if (c == ' ')
@@ -587,9 +581,7 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 			size_t n;
 			int k;
 
-			/* (the sixteen bytes before e in the game, else
-			 * cd__word_end) */
-			if (__builtin_expect((uintptr_t)p <= e16, 1))
+			if (!last || (uintptr_t)p <= e16)
 				n = cd__word_len16(p);
 			else if (e16 >= (uintptr_t)ps->raw->text)
 				n = cd__word_len_last(p, (const char *)e16);
@@ -606,10 +598,13 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 		} else if (t == CD__RUN_DIGIT) {
 			const char *w = cd__lex_run_number(p);
 
-			if (w == NULL)
+			if (w == NULL) {
+				r = 0;
 				break;
+			}
 			p = w;
 		} else if (t == CD__RUN_STOP) {
+			r = 0;
 			break;
 		} else if (t == CD__RUN_CR) {
 			if (p[1] == '\n') {
@@ -622,6 +617,38 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 			p++;
 		}
 	}
+	*pp = p;
+	return r;
+}
+
+/*
+ * The run of moves at lx's place, with their numbers ("12." or "9."
+ * with one period) and single spaces or line ends (LF or CR LF)
+ * between, the place in a register until the run ends: at anything
+ * else (two spaces, a comment, a number of three digits or with "...",
+ * the termination marker), at a word that the fast SAN reader leaves,
+ * or four bytes before the text's end; lx is moved to there.  What a
+ * byte starts is cd__lex_run_cls's; a word's length is found by one
+ * sixteen-byte load (cd__word_len16: a word of sixteen bytes or more,
+ * which the fast reader leaves, as sixteen), in two loops (run_to):
+ * while seventeen bytes are left, then to the end.  0: cd__lex_fast
+ * goes on from lx's place (the caller looks for the marker there
+ * first); 1: a word left to the lexer is there (mt->tried); or a
+ * failure's status (negative).
+ */
+static int
+move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
+{
+	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
+	int k;
+
+	if (e - p <= 4)
+		return 0;
+	k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false);
+	if (k == 2)
+		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true);
+	if (k == 1 || k < 0)
+		return k;
 	cd__lex_skip(lx, p);
 	return 0;
 }
