@@ -2770,6 +2770,50 @@ START_TEST(test_move_run)
 END_TEST
 
 /*
+ * The run's bytes: words that begin with `e` ("e.p.", "ep", "e.", a
+ * move), a CR alone, before CR LF or before LF, numbers of one or two
+ * digits with one or two periods, a word of sixteen bytes, each
+ * followed by moves and the text cut at every length after it (so that
+ * it stands far from the end, in the last sixteen bytes or at the end),
+ * in a buffer of exactly its bytes, with and without a tag section
+ * before the movetext (the last sixteen bytes of a short movetext then
+ * reach into it): read as the lexer's tokens read them.
+ */
+START_TEST(test_move_run_bytes)
+{
+	static const char *const bits[] = { "e.p. ", "ep ", "e. ", "e6 ",
+	    "\r", "\r\r\n", "\r\n", "\n", "\r ", "3.", "3..", "3. ",
+	    "03.", "33.", "33..", "3... ", "exf6 ", "exf6e.p. ",
+	    "Nf3xxxxxxxxxxxxx ", "Nf3xxxxxxxxxxxx " };
+	static const char *const heads[] = { "", "[A \"b\"]\n\n" };
+	static const char tail[] = "exf6 e.p. Nf6 4. Nf3 Nc6 5. Bb5 *";
+	char text[128], *copy;
+	cd_pgn_raw_game raw;
+	size_t h, b, n, cut, start;
+
+	for (h = 0; h < sizeof(heads) / sizeof(heads[0]); h++) {
+		for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++) {
+			n = (size_t)snprintf(text, sizeof(text),
+			    "%s1. e4 d5 2. e5 f5 %s%s", heads[h], bits[b],
+			    tail);
+			ck_assert_uint_lt(n, sizeof(text));
+			start = strlen(heads[h]);
+			for (cut = start + 1; cut <= n; cut++) {
+				copy = malloc(cut);
+				ck_assert_ptr_nonnull(copy);
+				memcpy(copy, text, cut);
+				raw = raw_movetext(copy, cut, cut,
+				    CD_PGN_RESULT_NONE);
+				raw.movetext = start;
+				fast_as_tokens(&raw, copy);
+				free(copy);
+			}
+		}
+	}
+}
+END_TEST
+
+/*
  * The reader's note that a tag section holds tags and white space only
  * (the parser then does not look in it for comments and escape lines):
  * not taken for a copy of the game whose text is elsewhere (an escape
@@ -4209,6 +4253,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_start_pins);
 	tcase_add_test(tc, test_fast_word_end);
 	tcase_add_test(tc, test_move_run);
+	tcase_add_test(tc, test_move_run_bytes);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);

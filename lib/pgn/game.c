@@ -137,7 +137,10 @@ cd_game_free(cd_game *g)
 }
 
 /* cd_game_clear but for the start position and the line, which
- * cd_game_setup (or cd__game_clear_end) makes next. */
+ * cd_game_setup (or cd__game_clear_end) makes next; after a game
+ * without a FEN tag (the start the initial position) they are made
+ * for the initial position, not chess960, which a game without a FEN
+ * or Variant tag keeps (cd__game_setup need not be called). */
 void
 cd__game_clear_start(cd_game *g)
 {
@@ -159,6 +162,11 @@ cd__game_clear_start(cd_game *g)
 	g->nnagsets = 1;
 	g->priv->fen_cleared[0] = '\0';
 	g->result = CD_PGN_RESULT_NONE;
+	if (!g->has_fen) {
+		g->chess960 = false;
+		g->start.chess960 = false;
+		line_reset(g);
+	}
 }
 
 void
@@ -173,7 +181,8 @@ void
 cd_game_clear(cd_game *g)
 {
 	cd__game_clear_start(g);
-	cd__game_clear_end(g);
+	if (g->has_fen)		/* (else the start made the line) */
+		cd__game_clear_end(g);
 }
 
 /* Whether a Variant value names w (lower case letters and digits):

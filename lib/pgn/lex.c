@@ -18,6 +18,31 @@
 const char *const cd__pgn_results[5] = { "", "1-0", "0-1", "1/2-1/2", "*" };
 const unsigned char cd__pgn_result_len[5] = { 0, 3, 3, 7, 1 };
 
+/* ---- runs of moves (the parser's, pgn/lex.h) ---- */
+
+/* What each byte starts in a run of moves: a word at the letters of
+ * CD__FAST_START (all but `Z`, `e` and `o`) and `e`, a number at the
+ * digits 1 to 9, LF and CR. */
+#define W	CD__RUN_WORD
+#define D	CD__RUN_DIGIT
+const unsigned char cd__lex_run_cls[256] = {
+	['\n'] = CD__RUN_LF, ['\r'] = CD__RUN_CR, ['1'] = D, ['2'] = D,
+	['3'] = D, ['4'] = D, ['5'] = D, ['6'] = D, ['7'] = D,
+	['8'] = D, ['9'] = D, ['A'] = W, ['B'] = W, ['C'] = W,
+	['D'] = W, ['E'] = W, ['F'] = W, ['G'] = W, ['H'] = W,
+	['I'] = W, ['J'] = W, ['K'] = W, ['L'] = W, ['M'] = W,
+	['N'] = W, ['O'] = W, ['P'] = W, ['Q'] = W, ['R'] = W,
+	['S'] = W, ['T'] = W, ['U'] = W, ['V'] = W, ['W'] = W,
+	['X'] = W, ['Y'] = W, ['a'] = W, ['b'] = W, ['c'] = W,
+	['d'] = W, ['e'] = W, ['f'] = W, ['g'] = W, ['h'] = W,
+	['i'] = W, ['j'] = W, ['k'] = W, ['l'] = W, ['m'] = W,
+	['n'] = W, ['p'] = W, ['q'] = W, ['r'] = W, ['s'] = W,
+	['t'] = W, ['u'] = W, ['v'] = W, ['w'] = W, ['x'] = W,
+	['y'] = W, ['z'] = W
+};
+#undef W
+#undef D
+
 const char *
 cd_pgn_result_str(cd_pgn_result r)
 {

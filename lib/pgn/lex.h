@@ -252,7 +252,7 @@ cd__lex_fast(cd_pgn_lexer *lx, const char **at, const char **wend)
 /* ---- runs of moves, the place in the caller's register ---- */
 
 /* lx's place, for a caller that reads on from there in a register of
- * its own (cd__lex_run_word, cd__lex_run_number) and sets it again with
+ * its own (cd__lex_run_cls, cd__lex_run_number) and sets it again with
  * cd__lex_skip; the line ends it passes it counts by cd__lex_newline. */
 static inline const char *
 cd__lex_place(const cd_pgn_lexer *lx)
@@ -270,35 +270,59 @@ cd__lex_newline(cd_pgn_lexer *lx, const char *p)
 	lx->col0 = 1;
 }
 
-/* Whether the byte c at p (p[1] readable) starts a word that
- * cd__lex_fast hands over as CD__LEX_WORD: a bit of CD__FAST_START, or
- * an `e` not followed by `.` or `p` (cd__plain_move_start's). */
-static inline bool
-cd__lex_run_word(const char *p, unsigned c)
-{
-	return c - 0x40 < 64 && (((CD__FAST_START |
-	    (uint64_t)1 << ('e' - 0x40)) >> (c - 0x40)) & 1) &&
-	    (c != 'e' || (p[1] != '.' && p[1] != 'p'));
-}
+/* What a byte starts in a run of moves (cd__lex_run_cls, pgn/lex.c):
+ * a word for the fast SAN reader (a letter of CD__FAST_START, or `e`:
+ * "e.p." or "ep", which cd__lex_fast does not hand over, the fast
+ * reader leaves to the lexer too), a move number, a line end, a CR;
+ * anything else ends the run. */
+enum {
+	CD__RUN_STOP,
+	CD__RUN_WORD,
+	CD__RUN_DIGIT,		/* 1 to 9 */
+	CD__RUN_LF,
+	CD__RUN_CR
+};
+extern const unsigned char cd__lex_run_cls[256];
 
-/* The length of the word at p (sixteen bytes readable there), as
- * cd__word_end finds its end: 1 to 15, or 0 when it is longer. */
-static inline unsigned
+/* The length of the word at p (sixteen bytes readable there, p[0] not
+ * white space or a control byte), as cd__word_end finds its end: 1 to
+ * 15, or 16 for a word of sixteen bytes or more (no move the fast SAN
+ * reader takes). */
+static inline size_t
 cd__word_len16(const char *p)
 {
 #ifdef __SSE2__
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_subs_epu8(
-	    _mm_loadu_si128((const void *)p), _mm_set1_epi8(0x20)),
-	    _mm_setzero_si128())) & ~1U;
+	/* (the bytes at most 0x20: at 0x20 their maximum with it) */
+	const __m128i sp = _mm_set1_epi8(0x20);
+	uint64_t m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+	    _mm_max_epu8(_mm_loadu_si128((const void *)p), sp), sp));
 
-	return m != 0 ? (unsigned)__builtin_ctz(m) : 0;
+	return (unsigned)__builtin_ctzll(m | 0x10000);
 #else
-	unsigned i;
+	size_t i;
 
 	for (i = 1; i < 16; i++)
 		if ((unsigned char)p[i] <= 0x20)
 			return i;
-	return 0;
+	return 16;
+#endif
+}
+
+/* The length of the word at p, in the sixteen bytes at w that end
+ * the text (p[0] not white space or a control byte), as cd__word_end
+ * finds its end: by one load of them. */
+static inline size_t
+cd__word_len_last(const char *p, const char *w)
+{
+#ifdef __SSE2__
+	const __m128i sp = _mm_set1_epi8(0x20);
+	uint64_t m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+	    _mm_max_epu8(_mm_loadu_si128((const void *)w), sp), sp));
+
+	/* (bit 16: the text's end) */
+	return (unsigned)__builtin_ctzll((m | 0x10000) >> (p - w));
+#else
+	return (size_t)(cd__word_end(p, w + 16) - p);
 #endif
 }
 
@@ -308,9 +332,10 @@ cd__word_len16(const char *p)
 static inline const char *
 cd__lex_run_number(const char *p)
 {
-	const char *w = p + 1 + ((unsigned char)(p[1] - '0') < 10);
-
-	return *w == '.' && w[1] != '.' ? w + 1 : NULL;
+	if (p[1] == '.')
+		return p[2] != '.' ? p + 2 : NULL;
+	return (unsigned char)(p[1] - '0') < 10 && p[2] == '.' &&
+	    p[3] != '.' ? p + 3 : NULL;
 }
 
 /* Move lx to w, past bytes that hold no line end (a word the fast path

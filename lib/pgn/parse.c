@@ -157,12 +157,24 @@ read_tags(struct parse *ps)
 {
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
+	const uint32_t *known = g->priv->known;
 	cd_error se;
 	cd_status st;
 	size_t i, done;
 
 	/* the tags all at once, or one by one after their warnings */
-	for (i = 0; i < raw->ntags; i += done) {
+	if (ps->o->warn == NULL) {
+		if (raw->ntags > 0 && (st = cd__game_add_tags(g, raw->tags,
+		    raw->ntags, cd__raw_tags_plain(raw), &done)) != CD_OK) {
+			cd__game_clear_end(g);	/* (no cd_game_setup) */
+			return fail(ps, st, raw->tags[done].line,
+			    raw->tags[done].col, "out of memory");
+		}
+		i = raw->ntags;
+	} else {
+		i = 0;
+	}
+	for (; i < raw->ntags; i += done) {
 		const cd_pgn_tag *t = &raw->tags[i];
 
 		if (ps->o->warn) {
@@ -192,14 +204,17 @@ read_tags(struct parse *ps)
 				    "value of tag %s written as spaces", nm);
 			}
 		}
-		st = cd__game_add_tags(g, t, ps->o->warn ? 1 : raw->ntags - i,
-		    i == 0 && !ps->o->warn && cd__raw_tags_plain(raw), &done);
+		st = cd__game_add_tags(g, t, 1, false, &done);
 		if (st != CD_OK) {
 			cd__game_clear_end(g);	/* (no cd_game_setup) */
 			return fail(ps, st, t[done].line, t[done].col,
 			    "out of memory");
 		}
 	}
+	/* (without a FEN or Variant tag after a game without a FEN tag,
+	 * cd__game_clear_start made the start and the line) */
+	if (known[KT_FEN] == 0 && known[KT_VARIANT] == 0 && !g->has_fen)
+		goto made;
 	st = cd__game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
 		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
@@ -227,6 +242,7 @@ read_tags(struct parse *ps)
 			    t ? t->col : raw->col, msg);
 		}
 	}
+made:
 	if (ps->o->warn) {
 		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
 		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
@@ -533,62 +549,106 @@ fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 }
 
 /*
+ * move_run's loop from *pp while the place is below lim (as an
+ * integer), *pp moved on: 2 at lim, 0 where the run stops, 1 at a word
+ * left to the lexer (lx there, mt->tried), or a failure's status
+ * (negative).  Where !last, every word's sixteen bytes are readable
+ * (lim at most e - 17: a space before it); else a word's length is
+ * found by one load of the sixteen bytes that end the text where the
+ * game has them, else by cd__word_end.
+ */
+static inline __attribute__((always_inline)) int
+run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char **pp, uintptr_t lim, bool last)
+{
+	cd_game *const g = ps->g;
+	const char *p = *pp, *const e = cd__lex_end(lx);
+	/* (as an integer: the text may be shorter) */
+	const uintptr_t e16 = (uintptr_t)e - 16;
+	const unsigned char *const cls = cd__lex_run_cls;
+	/* the fast reader's answers that the run does not take: 0 and
+	 * below, and 1 (a move added) too when the move is kept */
+	const int leave = mt->keep ? 1 : 0;
+	int r = 2;
+
+	while ((uintptr_t)p < lim) {
+		unsigned c = CD__U(*p), t;
+
+		if (c == ' ')
+			c = CD__U(*++p);
+		t = cls[c];
+		if (__builtin_expect(t == CD__RUN_WORD, 1)) {
+			size_t n;
+			int k;
+
+			if (!last || (uintptr_t)p <= e16)
+				n = cd__word_len16(p);
+			else if (e16 >= (uintptr_t)ps->raw->text)
+				n = cd__word_len_last(p, (const char *)e16);
+			else
+				n = (size_t)(cd__word_end(p, e) - p);
+			k = cd__game_add_san_fast(g, p, n, NULL);
+			if (__builtin_expect(k <= leave, 0)) {
+				cd__lex_skip(lx, p);
+				k = fast_answer(ps, lx, mt, p, p + n, k);
+				if (k <= 0)
+					return k < 0 ? k : 1;
+			}
+			p += n;
+		} else if (t == CD__RUN_DIGIT) {
+			const char *w = cd__lex_run_number(p);
+
+			if (w == NULL) {
+				r = 0;
+				break;
+			}
+			p = w;
+		} else if (t == CD__RUN_STOP) {
+			r = 0;
+			break;
+		} else if (t == CD__RUN_CR) {
+			if (p[1] == '\n') {
+				cd__lex_newline(lx, p + 1);
+				p++;
+			}
+			p++;
+		} else {
+			cd__lex_newline(lx, p);	/* (CD__RUN_LF) */
+			p++;
+		}
+	}
+	*pp = p;
+	return r;
+}
+
+/*
  * The run of moves at lx's place, with their numbers ("12." or "9."
  * with one period) and single spaces or line ends (LF or CR LF)
  * between, the place in a register until the run ends: at anything
  * else (two spaces, a comment, a number of three digits or with "...",
  * the termination marker), at a word that the fast SAN reader leaves,
- * or four bytes before the text's end; lx is moved to there.  A word's
- * end is found by one sixteen-byte load while seventeen bytes are left
- * (cd__word_len16), else by cd__word_end.  0: cd__lex_fast goes on
- * from lx's place (the caller looks for the marker there first); 1: a
- * word left to the lexer is there (mt->tried); or a failure's status
- * (negative).
+ * or four bytes before the text's end; lx is moved to there.  What a
+ * byte starts is cd__lex_run_cls's; a word's length is found by one
+ * sixteen-byte load (cd__word_len16: a word of sixteen bytes or more,
+ * which the fast reader leaves, as sixteen), in two loops (run_to):
+ * while seventeen bytes are left, then to the end.  0: cd__lex_fast
+ * goes on from lx's place (the caller looks for the marker there
+ * first); 1: a word left to the lexer is there (mt->tried); or a
+ * failure's status (negative).
  */
 static int
 move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 {
-	cd_game *const g = ps->g;
 	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
-	/* (as integers: the text may be shorter than these) */
-	const uintptr_t e4 = (uintptr_t)e - 4, e17 = e4 - 13;
-	const bool keep = mt->keep;
+	int k;
 
 	if (e - p <= 4)
 		return 0;
-	while ((uintptr_t)p < e4) {
-		unsigned c = CD__U(*p);
-
-		if (c == ' ')
-			c = CD__U(*++p);
-		if (cd__lex_run_word(p, c)) {
-			unsigned n = (uintptr_t)p < e17 ? cd__word_len16(p) : 0;
-			const char *w = n != 0 ? p + n : cd__word_end(p, e);
-			int k = cd__game_add_san_fast(g, p, (size_t)(w - p),
-			    NULL);
-
-			if (__builtin_expect(k <= 0 || keep, 0)) {
-				cd__lex_skip(lx, p);
-				k = fast_answer(ps, lx, mt, p, w, k);
-				if (k <= 0)
-					return k < 0 ? k : 1;
-			}
-			p = w;
-		} else if (c - '1' < 9) {
-			const char *w = cd__lex_run_number(p);
-
-			if (w == NULL)
-				break;
-			p = w;
-		} else if (c == '\n') {
-			cd__lex_newline(lx, p);
-			p++;
-		} else if (c == '\r') {
-			p++;
-		} else {
-			break;
-		}
-	}
+	k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false);
+	if (k == 2)
+		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true);
+	if (k == 1 || k < 0)
+		return k;
 	cd__lex_skip(lx, p);
 	return 0;
 }

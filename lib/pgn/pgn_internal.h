@@ -169,6 +169,9 @@ cd__game_known_value(const cd_game *g, int k, size_t *len)
 /* pgn/tags.c: forget the index of the tags (they were cleared or
  * moved). */
 void cd__game_tag_index_drop(cd_game *g);
+/* cd_game_clear in two (pgn/game.c): the start, which after a game
+ * without a FEN tag also makes the line for the initial position
+ * (kept by a game without a FEN or Variant tag), and the end. */
 void cd__game_clear_start(cd_game *g);
 void cd__game_clear_end(cd_game *g);
 /* cd_game_setup as the parser asks it after cd__game_clear_start and
