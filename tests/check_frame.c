@@ -252,7 +252,8 @@ END_TEST
  * with no stop byte outside comments but line ends, `-` and `/` in
  * words that do not start as a marker does.  Games of pieces that put
  * every kind of such word (castling, a move with a dash, `0-0`, the
- * markers, `½-½`, words that run over a block's end) and line ends
+ * markers, `½-½`, words that run over a block's end, castling before
+ * words that start as a marker does) and line ends
  * (several in a block, a blank line, a line that starts with `%` or
  * `[` after them, a comment after them) at each place of the blocks,
  * with clocks' comments and comments longer than a block between
@@ -280,6 +281,15 @@ static const char *const plain_pieces[] = {
 	"tb=0, h=0.0, ph=100.0, wv=0.41, R50=50, Rd=-11, mb=+0+0+0+0+0,}\n",
 	"{ a long comment ............................................."
 	"...............................................\n on two lines } ",
+	/* (castling's `O-`, passed without reading the word back to its
+	 * start: no marker holds an `O`; words with an `O` that start as
+	 * a marker does, or with a marker after it) */
+	"O-O+ ", "1O-0 ", "1O-O ", "0O-1 ", "1O/2-1/2 ", "1/2O-1/2 ",
+	"\xc2\xbdO-\xc2\xbd ", "O-1-0 ", "O-0-1 ", "O/1/2-1/2 ", "1-O-0 ",
+	"OO--OO ", "O-O 1-0 ", "O-O-O 0-1 ", "O-O-O\n", "\nO-O ",
+	"12. O-O {[%clk 0:01:00]} 12... O-O-O {[%clk 0:00:59]} 13. Qd1-d2 ",
+	"O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-O-"
+	"O-1-0 ",
 };
 
 START_TEST(test_plain_runs)

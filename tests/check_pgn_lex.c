@@ -1316,6 +1316,56 @@ prefix_lines(char *in, size_t off)
 }
 
 /*
+ * The tags of the reader's first game of the n bytes at in (tag lines
+ * from its start, off bytes of them before the one looked at) must be
+ * the lexer's before its movetext, each with its name, value, line and
+ * column (unless a line of the section is not a tag,
+ * CD_PGN_RAW_BAD_TAG), and the game noted plain exactly when the tag
+ * loop's rule takes each of its tags (loop_lines): how many were read.
+ */
+static size_t
+reader_tags_as_lexer(const char *in, size_t n, unsigned off)
+{
+	char val[256];
+	size_t k = 0;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+	cd_pgn_lexer lx;
+	cd_pgn_token t;
+
+	r = cd_pgn_reader_new_mem(in, n);
+	ck_assert_ptr_nonnull(r);
+	/* (a line that is not a tag in the section: the lexer may read
+	 * what follows otherwise) */
+	if (cd_pgn_reader_next(r, &g) != CD_OK ||
+	    (g.flags & CD_PGN_RAW_BAD_TAG)) {
+		cd_pgn_reader_free(r);
+		return 0;
+	}
+	cd_pgn_lex_init(&lx, in, n, 1, 1);
+	while (cd_pgn_lex_next(&lx, &t) != CD_PGN_TOK_END &&
+	    t.raw < g.text + g.movetext) {
+		if (t.type != CD_PGN_TOK_TAG)
+			continue;
+		ck_assert_msg(k < g.ntags && g.tags[k].name_len == t.len &&
+		    memcmp(g.tags[k].name, t.text, t.len) == 0 &&
+		    g.tags[k].value_len == cd_pgn_tag_value(&t, val) &&
+		    memcmp(g.tags[k].value, val, g.tags[k].value_len) == 0 &&
+		    g.tags[k].line == t.line && g.tags[k].col == t.col,
+		    "off %u, tag %zu: %.*s", off, k, (int)n, in);
+		k++;
+	}
+	ck_assert_msg(k == g.ntags, "off %u: %zu tags, the lexer %zu: %.*s",
+	    off, g.ntags, k, (int)n, in);
+	/* (plain: every tag taken by the loop, cd_pgn_raw_copied) */
+	ck_assert_msg(noted_plain(&g) == (g.ntags > 0 &&
+	    loop_lines(g.text, in + n) == g.ntags), "off %u: plain %d: %.*s",
+	    off, noted_plain(&g), (int)n, in);
+	cd_pgn_reader_free(r);
+	return k;
+}
+
+/*
  * The usual tag lines' loop reads the names and values of several lines
  * from the masks of one window of 64 bytes (with AVX2): a tag line as in
  * test_tag_line_bytes, one byte of a set put at one of its places or
@@ -1373,12 +1423,8 @@ START_TEST(test_tag_line_window)
 
 			for (j = 0; j < sizeof(at) / sizeof(at[0]); j++)
 				for (b = 0; b < sizeof(bytes); b++) {
-					char in[640], val[256];
-					size_t n = 0, k = 0;
-					cd_pgn_reader *r;
-					cd_pgn_raw_game g;
-					cd_pgn_lexer lx;
-					cd_pgn_token t;
+					char in[640];
+					size_t n = 0;
 
 					n = tag_line_to(in, prefix_lines(in, off),
 					    nl, vl);
@@ -1393,57 +1439,55 @@ START_TEST(test_tag_line_window)
 					memcpy(in + n, after, after_len);
 					n += after_len;
 
-					r = cd_pgn_reader_new_mem(in, n);
-					ck_assert_ptr_nonnull(r);
-					if (cd_pgn_reader_next(r, &g) !=
-					    CD_OK) {
-						cd_pgn_reader_free(r);
-						continue;
-					}
-					/* (a line that is not a tag in the
-					 * section: the lexer may read what
-					 * follows otherwise) */
-					if (g.flags & CD_PGN_RAW_BAD_TAG) {
-						cd_pgn_reader_free(r);
-						continue;
-					}
-					cd_pgn_lex_init(&lx, in, n, 1, 1);
-					while (cd_pgn_lex_next(&lx, &t) !=
-					    CD_PGN_TOK_END && t.raw <
-					    g.text + g.movetext) {
-						if (t.type != CD_PGN_TOK_TAG)
-							continue;
-						ck_assert_msg(k < g.ntags &&
-						    g.tags[k].name_len ==
-						    t.len && memcmp(
-						    g.tags[k].name, t.text,
-						    t.len) == 0 &&
-						    g.tags[k].value_len ==
-						    cd_pgn_tag_value(&t,
-						    val) && memcmp(
-						    g.tags[k].value, val,
-						    g.tags[k].value_len) ==
-						    0 && g.tags[k].line ==
-						    t.line &&
-						    g.tags[k].col == t.col,
-						    "off %u, tag %zu: %.*s",
-						    off, k, (int)n, in);
-						k++;
-					}
-					ck_assert_msg(k == g.ntags,
-					    "off %u: %zu tags, the lexer "
-					    "%zu: %.*s", off, g.ntags, k,
-					    (int)n, in);
-					/* (plain: every tag taken by the
-					 * loop, cd_pgn_raw_copied) */
-					ck_assert_msg(noted_plain(&g) ==
-					    (g.ntags > 0 && loop_lines(g.text,
-					    in + n) == g.ntags),
-					    "off %u: plain %d: %.*s", off,
-					    noted_plain(&g), (int)n, in);
-					read_n += k;
-					cd_pgn_reader_free(r);
+					read_n += reader_tags_as_lexer(in, n,
+					    off);
 				}
+		}
+	ck_assert_uint_gt(read_n, 0);
+}
+END_TEST
+
+/*
+ * The tag loop's classes of bytes (frame_tags.c, TAG_LO and TAG_HI: a
+ * byte's class from its two nibbles, with AVX2): each of the 256 bytes
+ * put at the first, a middle and the last place of a tag line's name,
+ * of its value, and right after them, a value shorter and one longer
+ * than sixteen bytes, the line first in the section (the loop's window
+ * taken at it) or after others (a window taken before it), followed by
+ * another tag line and a long game: the reader's tags are the lexer's,
+ * and the game is noted plain exactly when the loop's rule takes each
+ * tag (reader_tags_as_lexer).
+ */
+START_TEST(test_tag_line_classes)
+{
+	static const char after[] = "[S \"s\"]\n\n1. e4 { a comment "
+	    "long enough that the reader's tag loop reads the lines before "
+	    "it, its value of up to 127 bytes and more: "
+	    "................................................................"
+	    "........................................ } *\n";
+	static const unsigned offs[] = { 0, 30 };
+	static const size_t vls[] = { 3, 20 };
+	unsigned b = (unsigned)_i, oi;
+	size_t nl = 4, vi, j, read_n = 0;
+
+	for (oi = 0; oi < 2; oi++)
+		for (vi = 0; vi < 2; vi++) {
+			size_t vl = vls[vi];
+			size_t at[] = { 1, 2, nl, nl + 1, nl + 3,
+			    nl + 3 + vl / 2, nl + 2 + vl, nl + 3 + vl };
+
+			for (j = 0; j < sizeof(at) / sizeof(at[0]); j++) {
+				char in[640];
+				size_t n;
+
+				n = tag_line_to(in, prefix_lines(in, offs[oi]),
+				    nl, vl);
+				in[n++] = '\n';
+				in[offs[oi] + at[j]] = (char)b;
+				memcpy(in + n, after, sizeof(after) - 1);
+				n += sizeof(after) - 1;
+				read_n += reader_tags_as_lexer(in, n, offs[oi]);
+			}
 		}
 	ck_assert_uint_gt(read_n, 0);
 }
@@ -2421,6 +2465,7 @@ pgn_lex_suite(void)
 	tcase_add_test(tc, test_tags_quick);
 	tcase_add_loop_test(tc, test_tag_line_bytes, 0, 15);
 	tcase_add_loop_test(tc, test_tag_line_window, 0, 90);
+	tcase_add_loop_test(tc, test_tag_line_classes, 0, 256);
 	tcase_add_test(tc, test_lines_random);
 	tcase_add_test(tc, test_lines_nul_random);
 	tcase_add_test(tc, test_control_bytes);

@@ -502,26 +502,28 @@ classes_avx2(__m256i v)
 /* The masks of the 64 bytes at b (AVX2), from their classes: the
  * braces and the line ends (the classes 16 and 1, one bit each) by
  * that bit shifted to the top of its byte (vpsllw: a 16-bit lane's two
- * bytes keep their own), no constant and no compare; the 64 seen
+ * bytes keep their own), no constant and no compare; the stop bytes
+ * (the classes 1 to 8) by the sum of those bits and 0x7f, whose top
+ * bit any of them sets (no compare, no complement); the 64 seen
  * (struct wide) as they are. */
 __attribute__((target("avx2"))) static inline void
 wide_load_avx2(struct wide *w, const char *b)
 {
-	const __m256i zero = _mm256_setzero_si256();
 	const __m256i stop = _mm256_set1_epi8(0x0f);
+	const __m256i top = _mm256_set1_epi8(0x7f);
 	const __m256i binary = _mm256_set1_epi8((char)0xe0);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
 #define MASK(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
-#define NONE(c, k) MASK(_mm256_cmpeq_epi8(_mm256_and_si256((c), (k)), zero))
+#define ANY(c, k, t) MASK(_mm256_add_epi8(_mm256_and_si256((c), (k)), (t)))
 #define BIT(c, n) MASK(_mm256_slli_epi16((c), 7 - (n)))
 	__m256i c0 = classes_avx2(v0), c1 = classes_avx2(v1);
 
-	w->stop = ~(NONE(c0, stop) | NONE(c1, stop) << 32);
+	w->stop = ANY(c0, stop, top) | ANY(c1, stop, top) << 32;
 	w->brace = BIT(c0, 4) | BIT(c1, 4) << 32;
 	w->nl = BIT(c0, 0) | BIT(c1, 0) << 32;
 #undef MASK
-#undef NONE
+#undef ANY
 #undef BIT
 	if (_mm256_testz_si256(_mm256_or_si256(c0, c1), binary) &&
 	    b == w->seen && !w->seen_stop)
@@ -572,7 +574,7 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 	const __m256i nib = _mm256_set1_epi8(0x0f);
 	const __m256i sb = _mm256_set1_epi8(0x0e);
 	const __m256i binary = _mm256_set1_epi8((char)0xe0);
-	const __m256i zero = _mm256_setzero_si256();
+	__m256i top = _mm256_set1_epi8(0x7e);
 	const __m256i quiet = _mm256_set1_epi8((char)0xf1);
 	const __m256i one = _mm256_set1_epi8(0x01);
 	const char *b = r->b, *ob = r->ob, *seen = w->seen, *lastnl = NULL;
@@ -582,6 +584,8 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 	unsigned long lines = 0;
 	bool sstop = w->seen_stop, more = false;
 
+	/* (kept in a register over the loop, not made again each block) */
+	__asm__("" : "+x"(top));
 	/* (the bytes up to the next block seen, and from there on while
 	 * not stopped: seen is then b + 64, made so at the end) */
 	if (!sstop && seen != b + 64) {
@@ -607,10 +611,9 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 		    quiet))
 			continue;
 		/* (the stop bytes but the line ends: the classes 2 to 8 of
-		 * classes_avx2) */
-		stop = ~(MASK(_mm256_cmpeq_epi8(_mm256_and_si256(c0, sb),
-		    zero)) | MASK(_mm256_cmpeq_epi8(_mm256_and_si256(c1, sb),
-		    zero)) << 32);
+		 * classes_avx2, whose sum with 0x7e has its top bit set) */
+		stop = MASK(_mm256_add_epi8(_mm256_and_si256(c0, sb), top)) |
+		    MASK(_mm256_add_epi8(_mm256_and_si256(c1, sb), top)) << 32;
 		brace = BIT(c0, 4) | BIT(c1, 4) << 32;
 		/* (most blocks of the online exports have no line end) */
 		nl = _mm256_testz_si256(_mm256_or_si256(c0, c1), one) ? 0 :
@@ -634,6 +637,10 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 
 			if (*q != '-' && *q != '/')
 				break;
+			/* (castling's `O-`: no marker holds an `O`, as
+			 * cd_pgn_result_parse reads them) */
+			if (q > mt && q[-1] == 'O')
+				continue;
 			while (q > mt && !(CD__CLS(q[-1]) & K_DELIM))
 				q--;
 			if (*q == '0' || *q == '1' || CD__U(*q) == 0xc2)

@@ -190,33 +190,54 @@ value_stop16(const char *p)
 }
 
 #ifdef CD_AVX2
-/* The bytes tag_masks64 looks for, each in every byte of a vector. */
+/*
+ * The classes of a byte for tag_masks64, from two tables of four-bit
+ * nibbles (vpshufb), as classes_by (pgn/frame.c) finds movetext's: each
+ * class is a rectangle of high by low nibble, a bit each: 1, the
+ * control bytes (0x0, 0x1 by any); 2, the space (0x2 by 0x0); 4, `"`
+ * (0x2 by 0x2); 8, `[` and `]` (0x5 by 0xb, 0xd); 16, `\` (0x5 by
+ * 0xc); 32, DEL (0x7 by 0xf).  A byte of 0x80 or more has none (the
+ * low table's vpshufb makes it 0), as none of them ends a name or
+ * stops a value.  A name ends at one of 1, 2, 4, 8, 32 (TAG_NAME_END),
+ * a value stops at one of 1, 4, 16, 32 (TAG_VALUE_STOP).
+ */
+#define TAG_LO _mm256_setr_epi8(3, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1, 9, 17, \
+	9, 1, 33, 3, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1, 9, 17, 9, 1, 33)
+#define TAG_HI _mm256_setr_epi8(1, 1, 6, 0, 0, 24, 0, 32, 0, 0, 0, 0, 0, \
+	0, 0, 0, 1, 1, 6, 0, 0, 24, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0)
+#define TAG_NAME_END 0x2f
+#define TAG_VALUE_STOP 0x35
+
+/* The tables and constants of tag_masks64, each in every lane of a
+ * vector. */
 struct tagbytes32 {
-	__m256i quote, del, space, open, close, backslash;
+	__m256i lo, hi, nib, name, value, top;
 };
 
 /* Fill *k, for a loop that keeps it in registers (the compiler would
  * make each vector again at each use, in the loop). */
-__attribute__((target("avx2"))) static inline void
+__attribute__((target("avx2,bmi,bmi2"))) static inline void
 tagbytes32_init(struct tagbytes32 *k)
 {
-	__m256i quote = _mm256_set1_epi8('"'), del = _mm256_set1_epi8(0x7f);
-	__m256i space = _mm256_set1_epi8(' '), open = _mm256_set1_epi8('[');
-	__m256i close = _mm256_set1_epi8(']');
-	__m256i backslash = _mm256_set1_epi8('\\');
+	__m256i lo = TAG_LO, hi = TAG_HI, nib = _mm256_set1_epi8(0x0f);
+	__m256i name = _mm256_set1_epi8(TAG_NAME_END);
+	__m256i value = _mm256_set1_epi8(TAG_VALUE_STOP);
+	__m256i top = _mm256_set1_epi8(0x7f);
 
-	__asm__("" : "+x"(quote), "+x"(del), "+x"(space), "+x"(open),
-	    "+x"(close), "+x"(backslash));
-	*k = (struct tagbytes32){ quote, del, space, open, close, backslash };
+	__asm__("" : "+x"(lo), "+x"(hi), "+x"(nib), "+x"(name),
+	    "+x"(value), "+x"(top));
+	*k = (struct tagbytes32){ lo, hi, nib, name, value, top };
 }
 
 /*
  * The masks of the 64 bytes at b: in *nm a bit for each byte that ends
  * a tag name (as name_end16), in *vm one for each that stops a value
- * (as value_stop16: `"`, a control byte, DEL, `\`).  Bytes at e and
- * after (fewer than 64 at b) are read as NULs, which end both.
+ * (as value_stop16: `"`, a control byte, DEL, `\`): from the bytes'
+ * classes (TAG_LO, TAG_HI), those of a kind added to 0x7f, which sets
+ * the top bit of the sum for any of them.  Bytes at e and after (fewer
+ * than 64 at b) are read as NULs, which end both.
  */
-__attribute__((target("avx2"))) static inline void
+__attribute__((target("avx2,bmi,bmi2"))) static inline void
 tag_masks64(const char *b, const char *e, const struct tagbytes32 *k,
     uint64_t *nm, uint64_t *vm)
 {
@@ -231,17 +252,13 @@ tag_masks64(const char *b, const char *e, const struct tagbytes32 *k,
 	}
 	for (h = 0; h < 2; h++) {
 		__m256i v = _mm256_loadu_si256((const void *)(b + 32 * h));
-		__m256i both = _mm256_or_si256(_mm256_cmpeq_epi8(v, k->quote),
-		    _mm256_cmpeq_epi8(v, k->del));
-		/* 0x20 and below; below is the space left out */
-		__m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k->space),
-		    v);
-		__m256i n = _mm256_or_si256(_mm256_or_si256(both, low),
-		    _mm256_or_si256(_mm256_cmpeq_epi8(v, k->open),
-		    _mm256_cmpeq_epi8(v, k->close)));
-		__m256i s = _mm256_or_si256(_mm256_or_si256(both,
-		    _mm256_andnot_si256(_mm256_cmpeq_epi8(v, k->space), low)),
-		    _mm256_cmpeq_epi8(v, k->backslash));
+		__m256i c = _mm256_and_si256(_mm256_shuffle_epi8(k->lo, v),
+		    _mm256_shuffle_epi8(k->hi, _mm256_and_si256(
+		    _mm256_srli_epi16(v, 4), k->nib)));
+		__m256i n = _mm256_add_epi8(_mm256_and_si256(c, k->name),
+		    k->top);
+		__m256i s = _mm256_add_epi8(_mm256_and_si256(c, k->value),
+		    k->top);
 
 		name |= (uint64_t)(uint32_t)_mm256_movemask_epi8(n) << 32 * h;
 		value |= (uint64_t)(uint32_t)_mm256_movemask_epi8(s) << 32 * h;
@@ -282,7 +299,7 @@ two(const char *p, char a, char b)
 
 #ifdef CD_AVX2
 /* same_prefix() thirty-two bytes at a time. */
-__attribute__((target("avx2"))) static inline size_t
+__attribute__((target("avx2,bmi,bmi2"))) static inline size_t
 same_prefix32(const char *a, const char *b, size_t n)
 {
 	size_t i;
@@ -610,7 +627,7 @@ tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
 /* tag_lines() with the names and values found in the masks of a window
  * of 64 bytes (tag_masks64), taken again at a line whose name's end it
  * does not hold, and at a value whose stop it does not hold. */
-__attribute__((target("avx2"), flatten, noinline)) static const char *
+__attribute__((target("avx2,bmi,bmi2"), flatten, noinline)) static const char *
 tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
     unsigned long *end_lines, const char **end_line)
