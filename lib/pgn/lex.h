@@ -284,6 +284,19 @@ enum {
 };
 extern const unsigned char cd__lex_run_cls[256];
 
+#ifdef __SSE2__
+/* A bit for each of the sixteen bytes at p that is at most 0x20 (white
+ * space or a control byte: at 0x20 its maximum with 0x20), and bit 16. */
+static inline uint64_t
+cd__space_mask16(const char *p)
+{
+	const __m128i sp = _mm_set1_epi8(0x20);
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(
+	    _mm_loadu_si128((const void *)p), sp), sp)) | 0x10000;
+}
+#endif
+
 /* The length of the word at p (sixteen bytes readable there, p[0] not
  * white space or a control byte), as cd__word_end finds its end: 1 to
  * 15, or 16 for a word of sixteen bytes or more (no move the fast SAN
@@ -292,12 +305,7 @@ static inline size_t
 cd__word_len16(const char *p)
 {
 #ifdef __SSE2__
-	/* (the bytes at most 0x20: at 0x20 their maximum with it) */
-	const __m128i sp = _mm_set1_epi8(0x20);
-	uint64_t m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-	    _mm_max_epu8(_mm_loadu_si128((const void *)p), sp), sp));
-
-	return (unsigned)__builtin_ctzll(m | 0x10000);
+	return (unsigned)__builtin_ctzll(cd__space_mask16(p));
 #else
 	size_t i;
 
@@ -315,12 +323,8 @@ static inline size_t
 cd__word_len_last(const char *p, const char *w)
 {
 #ifdef __SSE2__
-	const __m128i sp = _mm_set1_epi8(0x20);
-	uint64_t m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-	    _mm_max_epu8(_mm_loadu_si128((const void *)w), sp), sp));
-
 	/* (bit 16: the text's end) */
-	return (unsigned)__builtin_ctzll((m | 0x10000) >> (p - w));
+	return (unsigned)__builtin_ctzll(cd__space_mask16(w) >> (p - w));
 #else
 	return (size_t)(cd__word_end(p, w + 16) - p);
 #endif

@@ -158,58 +158,47 @@ read_tags(struct parse *ps)
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
 	const uint32_t *known = g->priv->known;
+	const cd_pgn_tag *t;
 	cd_error se;
 	cd_status st;
 	size_t i, done;
 
 	/* the tags all at once, or one by one after their warnings */
-	if (ps->o->warn == NULL) {
-		if (raw->ntags > 0 && (st = cd__game_add_tags(g, raw->tags,
-		    raw->ntags, cd__raw_tags_plain(raw), &done)) != CD_OK) {
-			cd__game_clear_end(g);	/* (no cd_game_setup) */
-			return fail(ps, st, raw->tags[done].line,
-			    raw->tags[done].col, "out of memory");
-		}
-		i = raw->ntags;
-	} else {
-		i = 0;
+	if (ps->o->warn == NULL && raw->ntags > 0) {
+		t = raw->tags;
+		if ((st = cd__game_add_tags(g, t, raw->ntags,
+		    cd__raw_tags_plain(raw), &done)) != CD_OK)
+			goto nomem;
 	}
-	for (; i < raw->ntags; i += done) {
-		const cd_pgn_tag *t = &raw->tags[i];
+	for (i = 0; ps->o->warn != NULL && i < raw->ntags; i++) {
+		size_t k;
 
-		if (ps->o->warn) {
-			size_t k;
+		t = &raw->tags[i];
+		for (k = 0; k < g->ntags; k++)
+			if (g->tags[k].name_len == t->name_len &&
+			    memcmp(g->str + g->tags[k].name, t->name,
+			    t->name_len) == 0)
+				break;
+		if (k < g->ntags) {
+			char nm[64];
 
-			for (k = 0; k < g->ntags; k++)
-				if (g->tags[k].name_len == t->name_len &&
-				    memcmp(g->str + g->tags[k].name, t->name,
-				    t->name_len) == 0)
-					break;
-			if (k < g->ntags) {
-				char nm[64];
-
-				show(nm, sizeof(nm), t->name, t->name_len);
-				warn(ps, t->line, t->col, "tag %s given twice: "
-				    "the last value wins", nm);
-			}
-			for (k = 0; k < t->value_len; k++)
-				if ((unsigned char)t->value[k] < 0x20 ||
-				    t->value[k] == 0x7f)
-					break;
-			if (k < t->value_len) {
-				char nm[64];
-
-				show(nm, sizeof(nm), t->name, t->name_len);
-				warn(ps, t->line, t->col, "control bytes in the "
-				    "value of tag %s written as spaces", nm);
-			}
+			show(nm, sizeof(nm), t->name, t->name_len);
+			warn(ps, t->line, t->col, "tag %s given twice: "
+			    "the last value wins", nm);
 		}
-		st = cd__game_add_tags(g, t, 1, false, &done);
-		if (st != CD_OK) {
-			cd__game_clear_end(g);	/* (no cd_game_setup) */
-			return fail(ps, st, t[done].line, t[done].col,
-			    "out of memory");
+		for (k = 0; k < t->value_len; k++)
+			if ((unsigned char)t->value[k] < 0x20 ||
+			    t->value[k] == 0x7f)
+				break;
+		if (k < t->value_len) {
+			char nm[64];
+
+			show(nm, sizeof(nm), t->name, t->name_len);
+			warn(ps, t->line, t->col, "control bytes in the "
+			    "value of tag %s written as spaces", nm);
 		}
+		if ((st = cd__game_add_tags(g, t, 1, false, &done)) != CD_OK)
+			goto nomem;
 	}
 	/* (without a FEN or Variant tag after a game without a FEN tag,
 	 * cd__game_clear_start made the start and the line) */
@@ -217,29 +206,30 @@ read_tags(struct parse *ps)
 		goto made;
 	st = cd__game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {
-		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "Variant");
+		const cd_pgn_tag *var = cd_pgn_raw_tag(raw, "Variant");
 		char v[64];
 
-		show(v, sizeof(v), t->value, t->value_len);
-		return fail(ps, st, t->line, t->col, "unsupported variant '%s'",
-		    v);
+		show(v, sizeof(v), var->value, var->value_len);
+		return fail(ps, st, var->line, var->col,
+		    "unsupported variant '%s'", v);
 	}
 	if (st != CD_OK) {
-		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
 
-		return fail(ps, st, t ? t->line : raw->line,
-		    t ? t->col : raw->col, "bad FEN: %s", se.msg);
+		return fail(ps, st, fen ? fen->line : raw->line,
+		    fen ? fen->col : raw->col, "bad FEN: %s", se.msg);
 	}
 	if (g->priv->fen_cleared[0] != '\0' && ps->o->notice != NULL) {
-		const cd_pgn_tag *t = cd_pgn_raw_tag(raw, "FEN");
+		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
 		const char *c;
 		char msg[160];
 
 		for (c = g->priv->fen_cleared; *c != '\0'; c++) {
 			cd_fen_cleared_message((unsigned char)*c, g->chess960,
 			    msg, sizeof(msg));
-			ps->o->notice(ps->o->warn_ctx, t ? t->line : raw->line,
-			    t ? t->col : raw->col, msg);
+			ps->o->notice(ps->o->warn_ctx,
+			    fen ? fen->line : raw->line,
+			    fen ? fen->col : raw->col, msg);
 		}
 	}
 made:
@@ -260,6 +250,9 @@ made:
 			    "SetUp tag without FEN tag dropped");
 	}
 	return CD_OK;
+nomem:
+	cd__game_clear_end(g);	/* (no cd_game_setup) */
+	return fail(ps, st, t[done].line, t[done].col, "out of memory");
 }
 
 /* Remember a move whose notation was not canonical SAN. */
