@@ -446,6 +446,19 @@ put_line(cd_pgn_tag *tg, struct line_col *lc)
 }
 #endif
 
+/* The tag loop's tag at tg: a name of nl bytes at d in the arena, its
+ * NUL, a value of vl bytes; its line and column from lc. */
+static inline void
+put_tag(cd_pgn_tag *tg, char *d, size_t nl, size_t vl,
+    struct line_col *lc)
+{
+	tg->name = d;
+	tg->name_len = nl;
+	tg->value = d + nl + 1;
+	tg->value_len = vl;
+	put_line(tg, lc);
+}
+
 /*
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
@@ -549,21 +562,22 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			 * most 47; the value's stop in them, else the window
 			 * moved to the value, and on by 64 bytes if it holds
 			 * none: the next lines read from there) */
-			size_t off = (uintptr_t)p - wb, vs;
+			size_t on = (uintptr_t)n - wb, vs;
 			uint64_t y;
 
-			y = off < 63 ? nm >> (off + 1) : 0;
+			/* (on: the name's place in the window) */
+			y = on < 64 ? nm >> on : 0;
 			if (y == 0) {
 				tag_masks64(p, e, &k32, &nm, &vm);
 				wb = (uintptr_t)p;
-				off = 0;
+				on = 1;
 				y = nm >> 1;
 			}
 			nl = (size_t)__builtin_ctzll(y | 0x10000);
 			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
 				break;
 			v = n + nl + 2;
-			vs = off + nl + 3;
+			vs = on + nl + 2;
 			y = vs < 64 ? vm >> vs : 0;
 			if (y != 0) {
 				vl = (size_t)__builtin_ctzll(y);
@@ -582,11 +596,6 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 				vl += vm != 0 ? (size_t)__builtin_ctzll(vm) :
 				    64;
 			}
-			/* (a value of sixteen bytes or more only with 176
-			 * bytes of input at its line, as value_from reads
-			 * it) */
-			if (vl >= 16 && (e - p < 176 || vl >= 128))
-				break;
 		} else
 #endif
 		{
@@ -603,23 +612,26 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 					break;
 			}
 		}
-		if (!two(v + vl, '"', ']'))
-			break;
-		tg->name = d;
-		tg->name_len = nl;
-		tg->value = d + nl + 1;
-		tg->value_len = vl;
-		put_line(tg, &lc);
-		tg++;
 		if (vl < 16) {
+			if (!two(v + vl, '"', ']'))
+				break;
+			put_tag(tg, d, nl, vl, &lc);
 			arena_put16(d, n, nl, v, vl);
 		} else {
+			/* (with AVX2, a value of sixteen bytes or more only
+			 * with 176 bytes of input at its line, as value_from
+			 * reads it) */
+			if ((avx2 && (e - p < 176 || vl >= 128)) ||
+			    !two(v + vl, '"', ']'))
+				break;
+			put_tag(tg, d, nl, vl, &lc);
 			memcpy(d, n, 16);
 			d[nl] = '\0';
 			for (k = 0; k <= vl; k += 16)
 				memcpy(d + nl + 1 + k, v + k, 16);
 			d[nl + 1 + vl] = '\0';
 		}
+		tg++;
 		d += nl + vl + 2;
 		/* (LF `[` tested first: the next line's start then does
 		 * not wait for a load of the byte after the tag) */
