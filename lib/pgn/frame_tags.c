@@ -571,9 +571,12 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 				tag_masks64(p, e, &k32, &nm, &vm);
 				wb = (uintptr_t)p;
 				on = 1;
-				y = nm >> 1;
+				/* (no name's end in the window: longer than
+				 * fifteen bytes) */
+				if ((y = nm >> 1) == 0)
+					break;
 			}
-			nl = (size_t)__builtin_ctzll(y | 0x10000);
+			nl = (size_t)__builtin_ctzll(y);
 			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
 				break;
 			v = n + nl + 2;
