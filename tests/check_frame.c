@@ -534,6 +534,164 @@ START_TEST(test_short_binary)
 }
 END_TEST
 
+/*
+ * The usual tag lines (frame_tags.c: tag_lines, its tag, arena place
+ * and line kept as it goes, the window of masks): sections of 40 tags
+ * (past the reader's first room for tags and its count of lines
+ * tested at once) whose names run from one byte to sixteen (one more
+ * than the loop takes) and whose values from none to 200 bytes (around
+ * sixteen, the short copy's end, the window's 64 and the loop's 128),
+ * in several orders, ended by LF or CR LF, the section moved over 64
+ * places: each tag's name, value, their lengths and NULs, its place in
+ * the one block of the names and values, its line and its column, and
+ * the game noted plain exactly when the loop took each of its lines.
+ */
+static const char *const tag_names[] = {
+	"A", "Bc", "Site", "Round", "WhiteElo", "Termination",
+	"CurrentPositio", "CurrentPosition", "CurrentPositions",
+};
+
+static const size_t tag_values[] = {
+	0, 1, 14, 15, 16, 17, 31, 32, 47, 48, 49, 62, 63, 64, 65, 100, 126,
+	127, 128, 129, 200,
+};
+
+/* The name and the value's length of the tag t (from 0) of game gi in
+ * the order given: from order 4 on, only those that the loop takes. */
+static const char *
+tag_name(size_t t, unsigned order, unsigned gi)
+{
+	size_t nn = sizeof(tag_names) / sizeof(tag_names[0]);
+
+	return tag_names[(t + order * gi) % (order < 4 ? nn : nn - 1)];
+}
+
+static size_t
+tag_value(size_t t, unsigned order, unsigned gi)
+{
+	size_t nv = sizeof(tag_values) / sizeof(tag_values[0]);
+
+	return tag_values[(t * (order + 1) + gi) % (order < 4 ? nv :
+	    nv - 3)];
+}
+
+/* Whether the tag loop takes a line of a name of nl and a value of vl
+ * bytes (plain ones) with left bytes of input from its start on: 48 at
+ * least, a name shorter than sixteen bytes, a value shorter than
+ * sixteen, or than 128 with 176 bytes of input. */
+static bool
+loop_takes(size_t nl, size_t vl, size_t left)
+{
+	return left >= 48 && nl >= 1 && nl < 16 &&
+	    (vl < 16 || (vl < 128 && left >= 176));
+}
+
+/* Whether the reader noted g's tags plain (as cd__raw_tags_plain reads
+ * the fields private to the library): all of them read by the loop. */
+static bool
+noted_plain(const cd_pgn_raw_game *g)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return g->ntags > 0 &&
+	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags;
+#pragma GCC diagnostic pop
+}
+
+START_TEST(test_tag_lines)
+{
+	enum { NT = 40 };
+	static char in[2 * (64 + NT * 240 + 64)];
+	size_t pad = (size_t)_i, n, t, k, o, at[2][NT + 1];
+	unsigned order, crlf, gi;
+	bool plain;
+
+	for (order = 0; order < 7; order++)
+		for (crlf = 0; crlf < 2; crlf++) {
+			const char *le = crlf ? "\r\n" : "\n";
+			/* (fewer tags than the reader's first room for them
+			 * where all are the loop's) */
+			size_t nt = order < 4 ? NT : 30;
+			cd_pgn_reader *r;
+			cd_pgn_raw_game g;
+
+			for (n = 0, gi = 0; gi < 2; gi++) {
+				at[gi][0] = n;
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "[Event \"%*s\"]%s", (int)pad, "", le);
+				for (t = 0; t < nt; t++) {
+					at[gi][t + 1] = n;
+					const char *nm = tag_name(t, order,
+					    gi);
+					size_t vl = tag_value(t, order, gi);
+
+					n += (size_t)snprintf(in + n,
+					    sizeof(in) - n, "[%s \"", nm);
+					for (k = 0; k < vl; k++)
+						in[n++] = (char)('a' + (t + k) %
+						    26);
+					n += (size_t)snprintf(in + n,
+					    sizeof(in) - n, "\"]%s", le);
+				}
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "%s1. e4 *%s%s", le, le, le);
+			}
+			r = cd_pgn_reader_new_mem(in, n);
+			ck_assert_ptr_nonnull(r);
+			for (gi = 0; gi < 2; gi++) {
+				ck_assert_int_eq(cd_pgn_reader_next(r, &g),
+				    CD_OK);
+				ck_assert_uint_eq(g.ntags, nt + 1);
+				o = 0;
+				plain = true;
+				for (t = 0; t <= nt; t++) {
+					const cd_pgn_tag *tg = &g.tags[t];
+					const char *nm = t == 0 ? "Event" :
+					    tag_name(t - 1, order, gi);
+					size_t vl = t == 0 ? pad :
+					    tag_value(t - 1, order, gi);
+
+					ck_assert_msg(tg->name_len ==
+					    strlen(nm) && memcmp(tg->name, nm,
+					    tg->name_len) == 0 &&
+					    tg->name[tg->name_len] == '\0',
+					    "pad %zu, order %u, crlf %u, game "
+					    "%u, tag %zu: name", pad, order,
+					    crlf, gi, t);
+					ck_assert_msg(tg->value_len == vl &&
+					    tg->value == tg->name +
+					    tg->name_len + 1 &&
+					    tg->value[vl] == '\0',
+					    "pad %zu, order %u, crlf %u, game "
+					    "%u, tag %zu: value of %zu bytes, "
+					    "%zu wanted", pad, order, crlf, gi,
+					    t, tg->value_len, vl);
+					for (k = 0; k < vl; k++)
+						ck_assert_int_eq(tg->value[k],
+						    t == 0 ? ' ' : 'a' + (t - 1 +
+						    k) % 26);
+					ck_assert_ptr_eq(tg->name,
+					    g.tags[0].name + o);
+					plain &= loop_takes(tg->name_len, vl,
+					    n - at[gi][t]);
+					o += tg->name_len + vl + 2;
+					ck_assert_msg(tg->line == gi * (nt +
+					    4) + t + 1 && tg->col == 1,
+					    "pad %zu, order %u, crlf %u, game "
+					    "%u, tag %zu: line %lu:%lu", pad,
+					    order, crlf, gi, t, tg->line,
+					    tg->col);
+				}
+				ck_assert_msg(noted_plain(&g) == plain,
+				    "pad %zu, order %u, crlf %u, game %u: "
+				    "noted plain %d", pad, order, crlf, gi,
+				    !plain);
+			}
+			cd_pgn_reader_free(r);
+		}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -542,6 +700,7 @@ frame_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_binary_bytes, 0, 64);
+	tcase_add_loop_test(tc, test_tag_lines, 0, 64);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);

@@ -469,19 +469,21 @@ wide_load_sse2(struct wide *w, const char *b)
  * nibbles (vpshufb): each class is a rectangle of high by low nibble,
  * a bit each: 1, line end (0x0 by 0xa); 2, `"%()*-/` (0x2 by 0x2, 0x5,
  * 0x8, 0x9, 0xa, 0xd, 0xf); 4, `;[{` (0x3, 0x5, 0x7 by 0xb); 8, the
- * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 16, `{` and `}` (0x7 by
- * 0xb, 0xd); and the binary bytes of cd__binary_byte, 32 (0x0 by
- * 0x0-0x8, 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf), 128 (0x7 by 0xf).
- * A byte's bits are the high table's for its high nibble and the low
+ * lead bytes 0xc2 and 0xe2 (0xc, 0xe by 0x2); 128, `{` and `}` (0x7 by
+ * 0xb, 0xd); and the binary bytes of cd__binary_byte, 16 (0x7 by 0xf),
+ * 32 (0x0 by 0x0-0x8, 0xe-0xf), 64 (0x1 by 0x0-0x9, 0xc-0xf).  A
+ * byte's bits are the high table's for its high nibble and the low
  * table's for its low one: the stop bytes have one of 1 to 8 (stop16),
- * the braces 16.
+ * the braces 128 (the top bit: their mask is the classes' own), the
+ * binary bytes one of CLASS_BINARY.
  */
 #define CLASS_LO _mm256_setr_epi8(96, 96, 106, 96, 96, 98, 96, 96, 98, \
-	66, 3, 20, 64, 82, 96, (char)226, 96, 96, 106, 96, 96, 98, 96, 96, \
-	98, 66, 3, 20, 64, 82, 96, (char)226)
+	66, 3, (char)132, 64, (char)194, 96, 114, 96, 96, 106, 96, 96, 98, \
+	96, 96, 98, 66, 3, (char)132, 64, (char)194, 96, 114)
 #define CLASS_HI _mm256_setr_epi8(33, 64, 2, 4, 0, 4, 0, (char)148, 0, \
 	0, 0, 0, 8, 0, 8, 0, 33, 64, 2, 4, 0, 4, 0, (char)148, 0, 0, 0, 0, 8, \
 	0, 8, 0)
+#define CLASS_BINARY 0x70
 
 /* The classes of v by the tables lo and hi (CLASS_LO, CLASS_HI) and
  * the nibble mask nib, which a loop keeps in registers. */
@@ -500,9 +502,9 @@ classes_avx2(__m256i v)
 }
 
 /* The masks of the 64 bytes at b (AVX2), from their classes: the
- * braces and the line ends (the classes 16 and 1, one bit each) by
- * that bit shifted to the top of its byte (vpsllw: a 16-bit lane's two
- * bytes keep their own), no constant and no compare; the stop bytes
+ * braces by their class, the top bit, as it is; the line ends (the
+ * class 1) by that bit shifted to the top of its byte (vpsllw: a 16-bit
+ * lane's two bytes keep their own), no constant and no compare; the stop bytes
  * (the classes 1 to 8) by the sum of those bits and 0x7f, whose top
  * bit any of them sets (no compare, no complement); the 64 seen
  * (struct wide) as they are. */
@@ -511,7 +513,7 @@ wide_load_avx2(struct wide *w, const char *b)
 {
 	const __m256i stop = _mm256_set1_epi8(0x0f);
 	const __m256i top = _mm256_set1_epi8(0x7f);
-	const __m256i binary = _mm256_set1_epi8((char)0xe0);
+	const __m256i binary = _mm256_set1_epi8(CLASS_BINARY);
 	__m256i v0 = _mm256_loadu_si256((const void *)b);
 	__m256i v1 = _mm256_loadu_si256((const void *)(b + 32));
 #define MASK(v) ((uint64_t)(uint32_t)_mm256_movemask_epi8(v))
@@ -520,7 +522,7 @@ wide_load_avx2(struct wide *w, const char *b)
 	__m256i c0 = classes_avx2(v0), c1 = classes_avx2(v1);
 
 	w->stop = ANY(c0, stop, top) | ANY(c1, stop, top) << 32;
-	w->brace = BIT(c0, 4) | BIT(c1, 4) << 32;
+	w->brace = MASK(c0) | MASK(c1) << 32;
 	w->nl = BIT(c0, 0) | BIT(c1, 0) << 32;
 #undef MASK
 #undef ANY
@@ -573,14 +575,14 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 	const __m256i lo = CLASS_LO, hi = CLASS_HI;
 	const __m256i nib = _mm256_set1_epi8(0x0f);
 	const __m256i sb = _mm256_set1_epi8(0x0e);
-	const __m256i binary = _mm256_set1_epi8((char)0xe0);
+	const __m256i binary = _mm256_set1_epi8(CLASS_BINARY);
 	__m256i top = _mm256_set1_epi8(0x7e);
 	const __m256i quiet = _mm256_set1_epi8((char)0xf1);
 	const __m256i one = _mm256_set1_epi8(0x01);
 	const char *b = r->b, *ob = r->ob, *seen = w->seen, *lastnl = NULL;
 	const char *end = e - 128, *mt = w->mt;
 	uint64_t ox = r->ox, carry = r->carry, stop = 0, brace = 0, nl = 0,
-	    in, x;
+	    in, x, bad;
 	unsigned long lines = 0;
 	bool sstop = w->seen_stop, more = false;
 
@@ -604,8 +606,8 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 
 		b += 64;
 		/* A block that a comment open before it goes on through
-		 * (no brace, no line end, nothing binary: the classes 16, 1
-		 * and 32 to 128; an engine's long comment) passed by its
+		 * (no brace, no line end, nothing binary: the classes 128, 1
+		 * and 16 to 64; an engine's long comment) passed by its
 		 * classes alone; its bytes seen. */
 		if (carry != 0 && _mm256_testz_si256(_mm256_or_si256(c0, c1),
 		    quiet))
@@ -614,19 +616,24 @@ wide_run_avx2(struct wide *w, struct run *r, const char *e)
 		 * classes_avx2, whose sum with 0x7e has its top bit set) */
 		stop = MASK(_mm256_add_epi8(_mm256_and_si256(c0, sb), top)) |
 		    MASK(_mm256_add_epi8(_mm256_and_si256(c1, sb), top)) << 32;
-		brace = BIT(c0, 4) | BIT(c1, 4) << 32;
-		/* (most blocks of the online exports have no line end) */
-		nl = _mm256_testz_si256(_mm256_or_si256(c0, c1), one) ? 0 :
-		    BIT(c0, 0) | BIT(c1, 0) << 32;
-#undef MASK
-#undef BIT
+		brace = MASK(c0) | MASK(c1) << 32;
 		if (__builtin_expect(!_mm256_testz_si256(_mm256_or_si256(c0,
 		    c1), binary), 0) && !sstop) {
 			seen = b;	/* (a binary byte here) */
 			sstop = true;
 		}
 		in = prefix_xor(brace) ^ carry;
-		if ((brace & (stop ^ in)) | (nl & in)) {
+		bad = brace & (stop ^ in);
+		/* (most blocks of the online exports have no line end: their
+		 * mask and test only where there is one) */
+		nl = 0;
+		if (!_mm256_testz_si256(_mm256_or_si256(c0, c1), one)) {
+			nl = BIT(c0, 0) | BIT(c1, 0) << 32;
+			bad |= nl & in;
+		}
+#undef MASK
+#undef BIT
+		if (bad != 0) {
 			more = true;
 			break;
 		}
@@ -1279,7 +1286,7 @@ short_block(const char *b, uint64_t *st)
 	__m256i c1 = classes_avx2(_mm256_loadu_si256((const void *)(b + 32)));
 
 	if (!_mm256_testz_si256(_mm256_or_si256(c0, c1),
-	    _mm256_set1_epi8((char)0xe0)))
+	    _mm256_set1_epi8(CLASS_BINARY)))
 		return false;
 	*st = ~((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
 	    _mm256_and_si256(c0, nib), zero)) |

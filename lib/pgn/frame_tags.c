@@ -406,6 +406,59 @@ section_again(cd_pgn_reader *r, const char *p, const char *e,
 	return q;
 }
 
+/* A tag's line and column (column one) for the tag loop: the next
+ * tag's, stored with one move and the line counted on, where the two
+ * are 64 bits each and SSE2 is there. */
+#if defined(__SSE2__) && __SIZEOF_LONG__ == 8
+struct line_col {
+	__m128i v, one;
+};
+
+static inline void
+line_col_init(struct line_col *lc, unsigned long line)
+{
+	lc->v = _mm_set_epi64x(1, (long long)line);
+	lc->one = _mm_set_epi64x(0, 1);
+}
+
+static inline void
+put_line(cd_pgn_tag *tg, struct line_col *lc)
+{
+	_mm_storeu_si128((void *)&tg->line, lc->v);
+	lc->v = _mm_add_epi64(lc->v, lc->one);
+}
+#else
+struct line_col {
+	unsigned long line;
+};
+
+static inline void
+line_col_init(struct line_col *lc, unsigned long line)
+{
+	lc->line = line;
+}
+
+static inline void
+put_line(cd_pgn_tag *tg, struct line_col *lc)
+{
+	tg->line = lc->line++;
+	tg->col = 1;
+}
+#endif
+
+/* The tag loop's tag at tg: a name of nl bytes at d in the arena, its
+ * NUL, a value of vl bytes; its line and column from lc. */
+static inline void
+put_tag(cd_pgn_tag *tg, char *d, size_t nl, size_t vl,
+    struct line_col *lc)
+{
+	tg->name = d;
+	tg->name_len = nl;
+	tg->value = d + nl + 1;
+	tg->value_len = vl;
+	put_line(tg, lc);
+}
+
 /*
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
@@ -426,12 +479,14 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
     unsigned long *end_lines, const char **end_line, bool avx2)
 {
-	cd_pgn_tag *tags, *tg;
-	char *arena;
-	size_t nrt = r->nrt, nrt0 = nrt, tagcap, alen = r->alen, alim;
+	cd_pgn_tag *tags, *tg, *tend;
+	char *arena, *d, *dlim;
+	size_t nrt = r->nrt, nrt0 = nrt, alen = r->alen, alim;
 	size_t room = 0, rt, ra;
-	/* (the line of the tag at index i is lb + i: one a line) */
+	/* (the line of the tag at index i is lb + i: one a line; ln the
+	 * next tag's) */
 	unsigned long lb = r->line + *lines - nrt0;
+	struct line_col lc;
 	const char *n, *v, *s0, *stop = NULL;
 	size_t nl, vl, k;
 #ifdef CD_AVX2
@@ -450,7 +505,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	if (r->acap - alen < 2048)
 		(void)arena_grow(r, &r->arena, &r->acap, alen, 2048);
 	tags = r->tags;
-	tagcap = r->tagcap;
+	tend = tags + r->tagcap;
 	arena = r->arena;
 	/* the arena has room for the longest tag read here (a name of 15
 	 * bytes, its NUL, a value of 127 copied as 128, sixteen bytes of
@@ -465,6 +520,12 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 		*after = 1;
 		goto done;
 	}
+	/* (the loop keeps the next tag, its place in the arena and its line
+	 * and column as tg, d and lc) */
+	tg = tags + nrt;
+	d = arena + alen;
+	dlim = arena + alim;
+	line_col_init(&lc, lb + nrt);
 #ifdef CD_AVX2
 	/* (the constants only for the loop: not when the section is the
 	 * one before) */
@@ -480,11 +541,11 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 		 * once: a line takes at most 149 bytes of input and 144 of
 		 * the arena, each bound here by 256 */
 		if (room == 0) {
-			if (e - p < 48 || nrt >= tagcap || alen >= alim)
+			if (e - p < 48 || tg >= tend || d >= dlim)
 				break;
 			room = (size_t)(e - p - 48) / 256 + 1;
-			rt = tagcap - nrt;
-			ra = (alim - alen - 1) / 256 + 1;
+			rt = (size_t)(tend - tg);
+			ra = (size_t)(dlim - d - 1) / 256 + 1;
 			if (rt < room)
 				room = rt;
 			if (ra < room)
@@ -501,21 +562,25 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			 * most 47; the value's stop in them, else the window
 			 * moved to the value, and on by 64 bytes if it holds
 			 * none: the next lines read from there) */
-			size_t off = (uintptr_t)p - wb, vs;
+			size_t on = (uintptr_t)n - wb, vs;
 			uint64_t y;
 
-			y = off < 63 ? nm >> (off + 1) : 0;
+			/* (on: the name's place in the window) */
+			y = on < 64 ? nm >> on : 0;
 			if (y == 0) {
 				tag_masks64(p, e, &k32, &nm, &vm);
 				wb = (uintptr_t)p;
-				off = 0;
-				y = nm >> 1;
+				on = 1;
+				/* (no name's end in the window: longer than
+				 * fifteen bytes) */
+				if ((y = nm >> 1) == 0)
+					break;
 			}
-			nl = (size_t)__builtin_ctzll(y | 0x10000);
+			nl = (size_t)__builtin_ctzll(y);
 			if (nl - 1 >= 15 || !two(n + nl, ' ', '"'))
 				break;
 			v = n + nl + 2;
-			vs = off + nl + 3;
+			vs = on + nl + 2;
 			y = vs < 64 ? vm >> vs : 0;
 			if (y != 0) {
 				vl = (size_t)__builtin_ctzll(y);
@@ -534,11 +599,6 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 				vl += vm != 0 ? (size_t)__builtin_ctzll(vm) :
 				    64;
 			}
-			/* (a value of sixteen bytes or more only with 176
-			 * bytes of input at its line, as value_from reads
-			 * it) */
-			if (vl >= 16 && (e - p < 176 || vl >= 128))
-				break;
 		} else
 #endif
 		{
@@ -555,27 +615,27 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 					break;
 			}
 		}
-		if (!two(v + vl, '"', ']'))
-			break;
-		tg = &tags[nrt];
-		tg->name = arena + alen;
-		tg->name_len = nl;
-		tg->value = arena + alen + nl + 1;
-		tg->value_len = vl;
-		tg->line = lb + nrt++;
-		tg->col = 1;
 		if (vl < 16) {
-			arena_put16(arena + alen, n, nl, v, vl);
+			if (!two(v + vl, '"', ']'))
+				break;
+			put_tag(tg, d, nl, vl, &lc);
+			arena_put16(d, n, nl, v, vl);
 		} else {
-			char *d = arena + alen;
-
+			/* (with AVX2, a value of sixteen bytes or more only
+			 * with 176 bytes of input at its line, as value_from
+			 * reads it) */
+			if ((avx2 && (e - p < 176 || vl >= 128)) ||
+			    !two(v + vl, '"', ']'))
+				break;
+			put_tag(tg, d, nl, vl, &lc);
 			memcpy(d, n, 16);
 			d[nl] = '\0';
 			for (k = 0; k <= vl; k += 16)
 				memcpy(d + nl + 1 + k, v + k, 16);
 			d[nl + 1 + vl] = '\0';
 		}
-		alen += nl + vl + 2;
+		tg++;
+		d += nl + vl + 2;
 		/* (LF `[` tested first: the next line's start then does
 		 * not wait for a load of the byte after the tag) */
 		p = v + vl + 2;
@@ -588,6 +648,8 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			break;
 		}
 	}
+	nrt = (size_t)(tg - tags);
+	alen = (size_t)(d - arena);
 done:
 	r->nrt = nrt;
 	r->alen = alen;
