@@ -15,6 +15,8 @@
 #include "core-util.h"
 #include "check-main.h"
 
+#include <chessdata/pgn.h>
+
 /* Positions used by the tables. */
 #define P_START	"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 #define P_E4	"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
@@ -837,6 +839,298 @@ START_TEST(test_read_variants)
 }
 END_TEST
 
+/*
+ * The game builder's fast reader (core/san_fast.h, pgn/game.c) against
+ * the move generator, on random positions read as PGN games of one
+ * move: castling with its path's squares attacked or not by each kind
+ * of piece (O-O and O-O-O both tried: legal exactly when the generator
+ * has the move, else the game is not read), and the check and mate
+ * marks of every legal move (the node's SAN that of cd_san_write, the
+ * position after it that of cd_board_make).  The side to move has its
+ * king and rooks on their squares with both rights, a few pieces of its
+ * own that may stand in the way, and the other side a king and up to
+ * seven pieces of any kind, some of them near the castling squares.
+ */
+struct fast_counts {
+	int castles, refused, checks, mates;
+};
+
+/* A random position as above, in fen (NUL-terminated): 0 when it is
+ * not one to play from (the side not to move in check, ...). */
+static int
+fast_position(char *fen, size_t size)
+{
+	static const char enemy[] = "nbrqpppnbrq";
+	static const char own[] = "NBQNBP";
+	char sq[64];
+	int black = (int)(tu_rand() & 1), i, n, ksq, rank, len = 0, run;
+	cd_board b;
+	cd_error err;
+
+	memset(sq, 0, sizeof(sq));
+	rank = black ? 7 : 0;
+	sq[CD_SQ(4, rank)] = 'K';
+	sq[CD_SQ(0, rank)] = 'R';
+	sq[CD_SQ(7, rank)] = 'R';
+	/* the other king anywhere not next to ours */
+	do {
+		ksq = (int)(tu_rand() % 64);
+	} while (sq[ksq] || (abs(CD_FILE(ksq) - 4) <= 1 &&
+	    abs(CD_RANK(ksq) - rank) <= 1));
+	sq[ksq] = 'k';
+	n = 1 + (int)(tu_rand() % 7);
+	for (i = 0; i < n; i++) {
+		int s = (int)(tu_rand() % 64);
+		char c = enemy[tu_rand() % (sizeof(enemy) - 1)];
+
+		/* half of them within two ranks of the castling rank */
+		if (i & 1)
+			s = CD_SQ(CD_FILE(s), black ? 7 - (s >> 3) % 3 :
+			    (s >> 3) % 3);
+		if (sq[s] || (c == 'p' && (CD_RANK(s) == 0 ||
+		    CD_RANK(s) == 7)))
+			continue;
+		sq[s] = c;
+	}
+	n = (int)(tu_rand() % 3);
+	for (i = 0; i < n; i++) {
+		int s = CD_SQ((int)(tu_rand() % 8), rank + (black ? -1 : 1) *
+		    (int)(tu_rand() % 2));
+		char c = own[tu_rand() % (sizeof(own) - 1)];
+
+		if (sq[s] || (c == 'P' && (CD_RANK(s) == 0 ||
+		    CD_RANK(s) == 7)))
+			continue;
+		sq[s] = c;
+	}
+	if (black)
+		for (i = 0; i < 64; i++)
+			if (sq[i])
+				sq[i] ^= 0x20;	/* the colors swapped */
+	for (rank = 7; rank >= 0; rank--) {
+		run = 0;
+		for (i = 0; i < 8; i++) {
+			char c = sq[CD_SQ(i, rank)];
+
+			if (!c) {
+				run++;
+				continue;
+			}
+			if (run)
+				fen[len++] = (char)('0' + run);
+			run = 0;
+			fen[len++] = c;
+		}
+		if (run)
+			fen[len++] = (char)('0' + run);
+		if (rank)
+			fen[len++] = '/';
+	}
+	len += snprintf(fen + len, size - (size_t)len, " %c %s - 0 1",
+	    black ? 'b' : 'w', black ? "kq" : "KQ");
+	ck_assert((size_t)len < size);
+	return cd_fen_parse(&b, fen, strlen(fen), 0, &err) == CD_OK &&
+	    cd_board_validate(&b) == CD_POS_OK;
+}
+
+/* The game of one move tok from fen: CD_OK with the node's SAN in san
+ * and the position after it in after (its FEN), or the parser's
+ * status. */
+static cd_status
+fast_one(cd_game *g, const char *fen, const char *tok, char *san,
+    char *after)
+{
+	char text[256];
+	cd_error err;
+	cd_status st;
+	int k;
+
+	k = snprintf(text, sizeof(text), "[SetUp \"1\"]\n[FEN \"%s\"]\n\n"
+	    "%s %s *\n", fen, strstr(fen, " b ") ? "1..." : "1.", tok);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	st = cd_pgn_parse_text(g, text, (size_t)k, NULL, &err);
+	if (st != CD_OK)
+		return st;
+	ck_assert_uint_eq(g->nnodes, 2);
+	strcpy(san, g->nodes[1].san);
+	ck_assert_uint_eq(g->nodes[1].san_len, strlen(san));
+	cd_fen_write(cd_game_board(g), after);
+	return CD_OK;
+}
+
+/* Every legal move of fen and both castling tokens, played as above. */
+static void
+fast_moves(cd_game *g, const char *fen, struct fast_counts *c)
+{
+	static const char *const castles[2] = { "O-O", "O-O-O" };
+	cd_move list[CD_MAX_MOVES];
+	char san[CD_SAN_MAX], want[CD_SAN_MAX], after[CD_FEN_MAX];
+	char want_after[CD_FEN_MAX];
+	cd_board b, a;
+	int n, i, w;
+
+	tu_fen(&b, fen, 0);
+	n = cd_board_legal_moves(&b, list);
+	for (i = 0; i < n; i++) {
+		size_t k = cd_san_write(&b, list[i], want);
+
+		ck_assert_msg(fast_one(g, fen, want, san, after) == CD_OK,
+		    "%s: %s not read", fen, want);
+		a = b;
+		cd_board_make(&a, list[i]);
+		cd_fen_write(&a, want_after);
+		ck_assert_msg(strcmp(san, want) == 0, "%s: %s read as %s", fen,
+		    want, san);
+		ck_assert_msg(strcmp(after, want_after) == 0,
+		    "%s: %s made %s, not %s", fen, want, after, want_after);
+		c->checks += want[k - 1] == '+';
+		c->mates += want[k - 1] == '#';
+	}
+	for (w = 0; w < 2; w++) {
+		int ksq = cd_board_king(&b, b.side);
+		int rsq = CD_SQ(w ? 0 : 7, CD_RANK(ksq));
+		bool legal = cd_board_is_legal(&b, CD_MOVE(ksq, rsq,
+		    CD_MK_CASTLE));
+		cd_status st = fast_one(g, fen, castles[w], san, after);
+
+		ck_assert_msg((st == CD_OK) == legal, "%s: %s %s", fen,
+		    castles[w], legal ? "not read" : "read");
+		if (legal) {
+			cd_san_write(&b, CD_MOVE(ksq, rsq, CD_MK_CASTLE), want);
+			ck_assert_str_eq(san, want);
+			c->castles++;
+		} else {
+			c->refused++;
+		}
+	}
+}
+
+START_TEST(test_fast_random)
+{
+	struct fast_counts c = { 0, 0, 0, 0 };
+	cd_game *g = cd_game_new();
+	char fen[CD_FEN_MAX];
+	int k, done = 0;
+
+	ck_assert_ptr_nonnull(g);
+	for (k = 0; k < 6000; k++) {
+		if (!fast_position(fen, sizeof(fen)))
+			continue;
+		fast_moves(g, fen, &c);
+		done++;
+	}
+	cd_game_free(g);
+	/* enough of each kind to say something */
+	ck_assert_int_gt(done, 3000);
+	ck_assert_int_gt(c.castles, 1500);
+	ck_assert_int_gt(c.refused, 1500);
+	ck_assert_int_gt(c.checks, 3000);
+	ck_assert_int_gt(c.mates, 0);
+}
+END_TEST
+
+/*
+ * Castling and the mate mark in chosen positions: each square of the
+ * king's path attacked by one kind of piece (knight, pawn, king,
+ * bishop, rook, queen) refuses it; a slider stopped by a piece between,
+ * an attack on b1 (O-O-O's rook crosses it, the king does not) and one
+ * on a square the king leaves behind do not; a rook of the other side
+ * on the rank beyond the rook.  The mates: a king whose steps are all
+ * attacked (by a pawn, a knight, the other king, a slider through the
+ * square it leaves) and one whose steps are taken by its own pieces.
+ */
+static const struct {
+	const char *fen, *tok, *san;	/* san NULL: not read */
+} fast_cases[] = {
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O", "O-O" },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "4k3/8/8/8/8/8/4n3/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/4n3/8/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/7n/8/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/8/6p1/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/8/7p/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "8/8/8/8/8/8/6k1/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O+", "O-O" },
+	{ "4k3/8/8/b7/8/8/8/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/b7/8/2P5/8/R3K2R w KQ - 0 1", "O-O", "O-O" },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "4k3/8/8/8/8/8/8/Rb2K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "4k3/8/8/8/8/8/p7/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "4k3/8/8/8/8/8/1p6/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "4k3/8/8/8/8/8/2p5/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "4k3/8/8/8/8/8/1n6/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "3rk3/8/8/8/8/8/3P4/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "4k3/8/8/8/8/q7/8/R3K2R w KQ - 0 1", "O-O-O", NULL },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O", "O-O" },
+	{ "4k3/8/8/8/8/8/8/R3K2Rr w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/8/5q2/R3K2R w KQ - 0 1", "O-O", NULL },
+	{ "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O-O", "O-O-O" },
+	{ "5k2/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", "O-O+" },
+	{ "6k1/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", "O-O" },
+	{ "5k2/5p2/8/8/8/8/8/4K2R w K - 0 1", "O-O", "O-O" },
+	{ "r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1", "O-O", "O-O" },
+	{ "r3k2r/8/8/8/8/8/8/4K1R1 b kq - 0 1", "O-O", NULL },
+	{ "r3k2r/8/8/8/8/8/8/3K1R2 b kq - 0 1", "O-O-O", "O-O-O+" },
+	{ "r3k2r/6P1/8/8/8/8/8/3K4 b kq - 0 1", "O-O", NULL },
+	{ "r3k2r/8/8/8/8/8/8/3K2B1 b kq - 0 1", "O-O", "O-O" },
+	{ "r3k2r/8/8/8/8/7B/8/4K3 b kq - 0 1", "O-O-O", NULL },
+	{ "r3k2r/8/8/8/8/7B/8/4K3 b kq - 0 1", "O-O", "O-O" },
+	/* the marks */
+	{ "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8#" },
+	{ "6k1/5pp1/8/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8+" },
+	{ "6k1/5p1p/6P1/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8+" },
+	{ "6k1/5p1p/6P1/5N2/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8#" },
+	{ "6k1/5p1p/7P/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8#" },
+	{ "6k1/5p1p/5P2/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8#" },
+	{ "6k1/5p1p/8/7P/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8+" },
+	{ "r5k1/8/8/8/8/7p/5P1P/6K1 b - - 0 1", "Ra1", "Ra1#" },
+	{ "r5k1/8/8/8/8/5p2/5P1P/6K1 b - - 0 1", "Ra1", "Ra1#" },
+	{ "r5k1/8/8/8/7p/8/5P1P/6K1 b - - 0 1", "Ra1", "Ra1+" },
+	{ "6k1/5p1p/4N1P1/8/8/8/8/R5K1 w - - 0 1", "Ra8", "Ra8#" },
+	{ "7k/8/6K1/8/8/8/8/R7 w - - 0 1", "Ra8", "Ra8#" },
+	{ "7k/8/5K2/8/8/8/8/R7 w - - 0 1", "Ra8", "Ra8+" },
+	{ "k7/8/1K6/8/8/8/8/7R w - - 0 1", "Rh8", "Rh8#" },
+	{ "k7/8/2K5/8/8/8/8/7R w - - 0 1", "Rh8", "Rh8+" },
+	{ "8/8/8/8/8/5k2/8/R4K2 b - - 0 1", "Kf2", NULL },
+	{ "3k4/8/3K4/8/8/8/8/7R w - - 0 1", "Rh8", "Rh8#" },
+	{ "3k4/8/3K4/8/8/8/8/6R1 w - - 0 1", "Rg8", "Rg8#" },
+	{ "3k4/8/2K5/8/8/8/8/6R1 w - - 0 1", "Rg8", "Rg8+" },
+	{ "3kr3/8/3K4/8/8/8/8/6R1 w - - 0 1", "Rg8", "Rg8" },
+	{ "2bkr3/8/3K4/8/8/8/8/7B w - - 0 1", "Bf3", "Bf3" },
+	{ "2bkr3/2ppp3/8/8/8/8/8/4K2B w - - 0 1", "Bf3", "Bf3" },
+	{ "3k4/8/3K4/8/8/8/8/1B6 w - - 0 1", "Bf5", "Bf5" },
+	{ "k7/p7/1p6/8/8/8/8/K5N1 w - - 0 1", "Ne2", "Ne2" },
+	{ "kr6/pp6/8/8/8/8/8/K5N1 w - - 0 1", "Nf3", "Nf3" },
+	{ "kr6/pp6/8/2N5/8/8/8/K7 w - - 0 1", "Nb3", "Nb3" },
+	{ "kr6/pp6/8/8/2N5/8/8/K7 w - - 0 1", "Nb6", "Nb6+" },
+	{ "kr6/pp6/8/3N4/8/8/8/K7 w - - 0 1", "Nc7", "Nc7#" },
+	{ "kr6/p7/8/8/2N5/8/8/K7 w - - 0 1", "Nb6+", "Nb6+" },
+};
+
+START_TEST(test_fast_cases)
+{
+	char san[CD_SAN_MAX], after[CD_FEN_MAX];
+	cd_game *g = cd_game_new();
+	cd_status st;
+
+	ck_assert_ptr_nonnull(g);
+	st = fast_one(g, fast_cases[_i].fen, fast_cases[_i].tok, san, after);
+	if (fast_cases[_i].san == NULL) {
+		ck_assert_msg(st != CD_OK, "case %d: %s %s read as %s", _i,
+		    fast_cases[_i].fen, fast_cases[_i].tok, san);
+	} else {
+		ck_assert_msg(st == CD_OK, "case %d: %s %s not read", _i,
+		    fast_cases[_i].fen, fast_cases[_i].tok);
+		ck_assert_str_eq(san, fast_cases[_i].san);
+	}
+	cd_game_free(g);
+}
+END_TEST
+
 static Suite *
 san_suite(void)
 {
@@ -864,6 +1158,13 @@ san_suite(void)
 	tcase_add_test(tc, test_lang_find);
 	tcase_add_test(tc, test_read_back);
 	tcase_add_test(tc, test_read_variants);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fast");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_fast_random);
+	tcase_add_loop_test(tc, test_fast_cases, 0,
+	    (int)(sizeof(fast_cases) / sizeof(fast_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -142,8 +142,11 @@ cd__ep_hash(cd_board *b)
  * piece other than a pawn.  The fast SAN reader tells them apart; the
  * make then leaves out what cannot hold (a pawn's step takes nothing,
  * a pawn's capture always takes, only a step may set an en passant
- * square, a pawn's move sets the clock to 0). */
-enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE };
+ * square, a pawn's move sets the clock to 0).  CD__MAKE_CASTLE is no
+ * class of cd__board_make_class: the game builder's castling, made by
+ * cd__board_make_castle. */
+enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE,
+	CD__MAKE_CASTLE };
 
 /*
  * cd_board_make for a normal move from -> to (no castling, en passant,
@@ -238,7 +241,7 @@ cd__board_make_normal(cd_board *b, int from, int to)
  * builder, which then finds the check and the pins as after a normal
  * move (cd__check_pins).
  */
-static inline void
+static inline __attribute__((always_inline)) void
 cd__board_make_castle(cd_board *b, int ksq, int rsq)
 {
 	int us = b->side, rank = CD_RANK(ksq), king = CD_PIECE(us, CD_KING);

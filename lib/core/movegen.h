@@ -96,27 +96,77 @@ attacked(const cd_board *b, int sq, int by, cd_bitboard occ)
  * game read). */
 bool cd__answer_check_by_piece(const cd_board *b);
 
+/* The squares the pawns p of color c attack, as a set. */
+static inline cd_bitboard
+cd__pawn_sets(cd_bitboard p, int c)
+{
+	cd_bitboard w = p & ~0x0101010101010101ULL;
+	cd_bitboard e = p & ~0x8080808080808080ULL;
+
+	return c == CD_WHITE ? w << 7 | e << 9 : w >> 9 | e >> 7;
+}
+
+/* Whether one of the sliders s (on sq's lines, on an empty board) sees
+ * sq on occupancy occ: nothing between. */
+static inline bool
+cd__sliders_see(int sq, cd_bitboard s, cd_bitboard occ)
+{
+	while (s) {
+		int f = cd__pop_lsb(&s);
+
+		if ((cd__between[sq][f] & occ) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the king of the side to move in b (on k, its bit kbb, in
+ * check) has a legal step: a square next to it, not its side's, that
+ * no piece of the other side attacks with the king lifted.  The steps
+ * of the other side's pawns, king and knights are taken off the
+ * squares as sets first (their pieces are few), then the sliders on a
+ * square's lines are looked at for the squares left, one at a time.
+ * A piece taken on the square attacks it no more (no piece attacks
+ * its own square). */
+static inline bool
+cd__king_can_step(const cd_board *b, int k, cd_bitboard kbb)
+{
+	int us = b->side, them = us ^ 1;
+	cd_bitboard th = b->by_color[them], occ = b->by_type[0] ^ kbb;
+	cd_bitboard q = b->by_type[CD_QUEEN];
+	cd_bitboard orth = (b->by_type[CD_ROOK] | q) & th;
+	cd_bitboard diag = (b->by_type[CD_BISHOP] | q) & th;
+	cd_bitboard t = cd__king_att[k] & ~b->by_color[us], n;
+
+	t &= ~cd__pawn_sets(b->by_type[CD_PAWN] & th, them);
+	if ((n = b->by_type[CD_KING] & th) != 0)
+		t &= ~cd__king_att[cd__lsb(n)];
+	n = b->by_type[CD_KNIGHT] & th;
+	while (n && t)
+		t &= ~cd__knight_att[cd__pop_lsb(&n)];
+	while (t) {
+		int to = cd__pop_lsb(&t);
+		cd_bitboard o = occ & ~CD_BB(to);
+
+		if (!cd__sliders_see(to, ((cd__empty_reach[CD_ROOK][to] &
+		    orth) | (cd__empty_reach[CD_BISHOP][to] & diag)) & o, o))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the side to move, in check in b, has a legal move: a king
  * step is tried first (the usual answer), then the other pieces'
  * answers. */
 static inline bool
 cd__can_answer_check(const cd_board *b)
 {
-	int us = b->side, them = us ^ 1, k;
-	cd_bitboard own = b->by_color[us], kbb = b->by_type[CD_KING] & own;
-	cd_bitboard t, occ = b->by_type[0];
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[b->side];
 
 	if (!kbb)
 		return cd_board_has_legal_move(b);
-	k = cd__lsb(kbb);
-	t = cd__king_att[k] & ~own;
-	while (t) {
-		int to = cd__pop_lsb(&t);
-
-		if (!attacked(b, to, them, (occ ^ kbb) & ~CD_BB(to)))
-			return true;
-	}
-	return cd__answer_check_by_piece(b);
+	return cd__king_can_step(b, cd__lsb(kbb), kbb) ||
+	    cd__answer_check_by_piece(b);
 }
 
 #endif

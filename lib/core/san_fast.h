@@ -16,18 +16,51 @@
 
 #include "core/movegen.h"
 
+/* Whether a piece of color by attacks a square of path on occupancy
+ * occ (castling's path: two or three squares on the king's rank, the
+ * king and rook lifted): the steps of the pieces from their tables,
+ * or'd over the path first, then the sliders on the path's lines, each
+ * seen from a square unless a piece stands between. */
+static inline bool
+cd__path_attacked(const cd_board *b, cd_bitboard path, int by,
+    cd_bitboard occ)
+{
+	cd_bitboard th = b->by_color[by] & occ, q = b->by_type[CD_QUEEN];
+	cd_bitboard orth = (b->by_type[CD_ROOK] | q) & th;
+	cd_bitboard diag = (b->by_type[CD_BISHOP] | q) & th;
+	cd_bitboard steps = 0, p = path;
+
+	while (p) {
+		int sq = cd__pop_lsb(&p);
+		cd_bitboard s = ((cd__empty_reach[CD_ROOK][sq] & orth) |
+		    (cd__empty_reach[CD_BISHOP][sq] & diag));
+
+		steps |= (cd__knight_att[sq] & b->by_type[CD_KNIGHT]) |
+		    (cd__pawn_att[by ^ 1][sq] & b->by_type[CD_PAWN]) |
+		    (cd__king_att[sq] & b->by_type[CD_KING]);
+		while (s) {
+			int f = cd__pop_lsb(&s);
+
+			if ((cd__between[sq][f] & occ) == 0)
+				return true;
+		}
+	}
+	return (steps & th) != 0;
+}
+
 /* Castling written "O-O" or "O-O-O" (the mark stripped: n bytes), for
  * cd__san_fast: the rules of the generator (rook on the king's rank,
  * squares between empty, no square of the king's path attacked with
  * king and rook lifted), Chess960 included.  The move or CD_MOVE_NONE
  * (its SAN is the token's: the caller's).  Out of line and returning
  * the move, so that the reader's own move, length and SAN need not
- * live in memory. */
-static __attribute__((noinline, cold)) cd_move
+ * live in memory; not cold, which would have GCC call the attack
+ * tests. */
+static __attribute__((noinline)) cd_move
 cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n)
 {
-	int us = b->side, them = us ^ 1, s, ksq, rsq;
-	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path, occ2;
+	int us = b->side, s, ksq, rsq;
+	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[us], path;
 
 	/* (the bytes compared here, not by memcmp: a call each time) */
 	if (n != 3 && n != 5)
@@ -39,13 +72,28 @@ cd__castle_fast(const cd_board *b, bool check, const char *t, size_t n)
 	if (check || !kbb)
 		return CD_MOVE_NONE;
 	ksq = cd__lsb(kbb);
-	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0)
+	if ((rsq = cd__castle_clear(b, us, s, ksq, &path)) < 0 ||
+	    cd__path_attacked(b, path, us ^ 1, b->by_type[0] ^ kbb ^
+	    CD_BB(rsq)))
 		return CD_MOVE_NONE;
-	occ2 = b->by_type[0] ^ kbb ^ CD_BB(rsq);
-	while (path)
-		if (cd__attacked(b, cd__pop_lsb(&path), them, occ2))
-			return CD_MOVE_NONE;
 	return CD_MOVE(ksq, rsq, CD_MK_CASTLE);
+}
+
+/* Castling's token t written "O-O" or "O-O-O" (n bytes, its mark
+ * stripped) for cd__san_fast_pins: 1 with *m, *san and *san_len
+ * filled in when it is legal, else 0. */
+static inline __attribute__((always_inline)) int
+cd__castle_word(const cd_board *b, bool check, const char *t, size_t n,
+    cd_move *m, uint64_t *san, size_t *san_len)
+{
+	*m = cd__castle_fast(b, check, t, n);
+	/* a word, as below: "O-O" or "O-O-O", 0 bytes after it */
+	*san = n == 3 ? 0x4f2d4fULL : 0x4f2d4f2d4fULL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	*san = __builtin_bswap64(*san);
+#endif
+	*san_len = n;
+	return *m != CD_MOVE_NONE;
 }
 
 /* Piece letters of SAN: the piece type, 0 for other bytes (all 256:
@@ -65,9 +113,10 @@ several(int sq, cd_bitboard occ, cd_bitboard cand)
 	cd_bitboard c = cand;
 
 	while (c) {
-		int f = cd__pop_lsb(&c), d = cd__dir[sq][f];
+		int f = cd__pop_lsb(&c);
 
-		if (d >= 0 && (cd__between_dir(sq, f, d) & occ))
+		/* (none between a step's squares) */
+		if (cd__between[sq][f] & occ)
 			cand &= ~CD_BB(f);
 	}
 	return cand;
@@ -202,16 +251,8 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
-	if (t[0] == 'O') {
-		*m = cd__castle_fast(b, check, t, n);
-		/* a word, as below: "O-O" or "O-O-O", 0 bytes after it */
-		*san = n == 3 ? 0x4f2d4fULL : 0x4f2d4f2d4fULL;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		*san = __builtin_bswap64(*san);
-#endif
-		*san_len = n;
-		return *m != CD_MOVE_NONE;
-	}
+	if (t[0] == 'O')
+		return cd__castle_word(b, check, t, n, m, san, san_len);
 	/* the target square as the token wrote it, for the SAN word: one
 	 * load and one value kept, not the two bytes */
 	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
@@ -271,11 +312,11 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 			cand = several(to, occ, cand);
 		} else {
 			/* (square 63 only when there is none: cand stays
-			 * 0 whatever the test) */
-			int f = cd__lsb(cand | CD_BB(63)), d = cd__dir[to][f];
+			 * 0 whatever the test; a step's squares have none
+			 * between) */
+			int f = cd__lsb(cand | CD_BB(63));
 
-			cand &= -(cd_bitboard)((cd__between_dir(to, f, d & 7) &
-			    occ & -(cd_bitboard)(d >= 0)) == 0);
+			cand &= -(cd_bitboard)((cd__between[to][f] & occ) == 0);
 		}
 	}
 	if (check && type != CD_KING && !answers_check(b, tobb))

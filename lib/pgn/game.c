@@ -488,8 +488,16 @@ add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
 	}
 	/* (one store, not one in each branch: GCC merged those two into
 	 * a value kept on the stack) */
-	l->pins_ok = CD_MOVE_KIND(m) == CD_MK_NORMAL;
-	if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
+	l->pins_ok = cls == CD__MAKE_CASTLE || CD_MOVE_KIND(m) == CD_MK_NORMAL;
+	if (cls == CD__MAKE_CASTLE) {
+		/* the fast reader's castling (from the king's square, to
+		 * the rook's): the check (by the rook alone: the other
+		 * side's king was not in check) and the pins found as after
+		 * a normal move, from the rook's square */
+		cd__board_make_castle(&l->board, from, to);
+		l->check = cd__check_pins(&l->board,
+		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
+	} else if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
 		cd__board_make_class(&l->board, from, to, cls);
 		l->check = cd__check_pins(&l->board, to, &l->pins);
 	} else {
@@ -509,12 +517,13 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
 }
 
 /* add_move for the fast reader's castling (its word san, of slen
- * bytes); out of its line. */
-static __attribute__((noinline, cold)) cd_status
+ * bytes), the check and pins found as after a normal move; out of its
+ * line, but not cold: GCC would then call the make. */
+static __attribute__((noinline)) cd_status
 add_castle(cd_game *g, cd_move m, uint64_t san, size_t slen,
     uint32_t *node)
 {
-	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_ANY,
+	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_CASTLE,
 	    NULL, san, slen, node);
 }
 
@@ -561,13 +570,21 @@ add_san_fast_node(cd_game *g, const char *t, size_t len, uint32_t *node)
 	return add_san_fast(g, t, len, node);
 }
 
+/* (the parser's run of moves calls it directly: no test of a node
+ * pointer, none kept in a register) */
+int
+cd__game_add_san_run(cd_game *g, const char *t, size_t len)
+{
+	return add_san_fast(g, t, len, NULL);
+}
+
 int
 cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
     uint32_t *node)
 {
 	if (node != NULL)
 		return add_san_fast_node(g, t, len, node);
-	return add_san_fast(g, t, len, NULL);
+	return cd__game_add_san_run(g, t, len);
 }
 
 cd_status

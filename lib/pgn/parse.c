@@ -532,7 +532,7 @@ static inline int
 fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
     const char *q, const char *w)
 {
-	int k = cd__game_add_san_fast(ps->g, q, (size_t)(w - q), NULL);
+	int k = cd__game_add_san_run(ps->g, q, (size_t)(w - q));
 
 	if (__builtin_expect(k > 0 && !mt->keep, 1)) {
 		cd__lex_skip(lx, w);
@@ -580,7 +580,7 @@ run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 				n = cd__word_len_last(p, (const char *)e16);
 			else
 				n = (size_t)(cd__word_end(p, e) - p);
-			k = cd__game_add_san_fast(g, p, n, NULL);
+			k = cd__game_add_san_run(g, p, n);
 			if (__builtin_expect(k <= leave, 0)) {
 				cd__lex_skip(lx, p);
 				k = fast_answer(ps, lx, mt, p, p + n, k);

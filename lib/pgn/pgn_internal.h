@@ -247,6 +247,8 @@ cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
  * cd_san_parse (nothing done), or the adding's failure (negative). */
 int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
     uint32_t *node);
+/* cd__game_add_san_fast with node NULL: the parser's run of moves. */
+int cd__game_add_san_run(cd_game *g, const char *t, size_t len);
 /* Keep the line's position, after the move just added, as its node's in
  * g->positions (CD_PGN_PARSE_POSITIONS: the parser, after each move;
  * out of the way of the moves of games that keep none).  Out of memory,
