@@ -1351,6 +1351,47 @@ START_TEST(test_raw_copied)
 }
 END_TEST
 
+/* A raw game not as the reader gave it (no note: its tags not plain)
+ * whose tag strings span the same bytes as the block of the game
+ * before, but not as a block: the first tag's value is the second's.
+ * Its tags are read one by one, not taken for the block again. */
+START_TEST(test_raw_block_lookalike)
+{
+	static const char text[] = "[A \"x\"]\n[B \"y\"]\n\n1. e4 *\n\n"
+	    "[A \"x\"]\n[B \"y\"]\n\n1. d4 *\n";
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(text, sizeof(text) - 1);
+	cd_pgn_raw_game raw, copy;
+	cd_pgn_tag tags[2];
+	char block[8];
+	size_t len;
+
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+	ck_assert_uint_eq(raw.ntags, 2);
+	ck_assert_uint_eq((size_t)(raw.tags[1].value + 2 - raw.tags[0].name),
+	    sizeof(block));
+	memcpy(block, raw.tags[0].name, sizeof(block));
+	ck_assert_mem_eq(block, "A\0x\0B\0y\0", sizeof(block));
+	tags[0] = raw.tags[0];
+	tags[1] = raw.tags[1];
+	tags[0].name = block;
+	tags[0].value = block + 6;	/* "y" */
+	tags[1].name = block + 4;
+	tags[1].value = block + 6;
+	copy = raw;
+	copy.tags = tags;
+	ck_assert_int_eq(cd_pgn_parse(game, &copy, NULL, NULL), CD_OK);
+	ck_assert_uint_eq(game->ntags, 2);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "y");
+	ck_assert_str_eq(cd_game_tag_value(game, "B", &len), "y");
+	/* and the reader's own again: the block */
+	ck_assert_int_eq(cd_pgn_parse(game, &raw, NULL, NULL), CD_OK);
+	ck_assert_str_eq(cd_game_tag_value(game, "A", &len), "x");
+	cd_pgn_reader_free(r);
+}
+END_TEST
+
 /*
  * A raw game the reader gave, copied with its tags pointed at the
  * caller's own (a value with a tab, which the game keeps as a space):
@@ -3041,7 +3082,8 @@ END_TEST
  * in the middle or in the last eight bytes, more tags, the roster out
  * of order, FEN and Variant, blocks shorter than eight bytes, escapes
  * (not a plain block), a name given twice, more tags than a block
- * takes, and values too long for the writer's memo. */
+ * takes, values too long for the writer's memo, and sections written
+ * about the length of its short copy. */
 static const char *const again_sections[] = {
 	"[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
 	"[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n",
@@ -3078,6 +3120,23 @@ static const char *const again_sections[] = {
 	"[White \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
 	"[Black \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n"
 	"[Result \"*\"]\n",
+	/* written as 126 to 136 bytes with the results' markers: about
+	 * the memo's copy of 128 bytes */
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	"[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	"[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	"[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	"[Black \"?\"]\n[Result \"*\"]\n",
+	"[Event \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"]\n[Site \"?\"]\n"
+	"[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+	"[Black \"?\"]\n[Result \"*\"]\n",
 	NULL,	/* (33 tags, made by the test) */
 };
 
@@ -3183,6 +3242,9 @@ START_TEST(test_tag_block_again)
 				unsigned flags = rnd(3) == 0 ? CD_PGN_REDUCED :
 				    0;
 
+				/* (a's bytes not left from the write before) */
+				if (a.data != NULL)
+					memset(a.data, '#', a.cap);
 				a.len = b.len = 0;
 				ck_assert_int_eq(cd_pgn_write_buf(g, flags, &a),
 				    CD_OK);
@@ -3203,6 +3265,99 @@ START_TEST(test_tag_block_again)
 	free(b.data);
 	cd_game_free(other);
 	cd_game_free(ref);
+}
+END_TEST
+
+/*
+ * The writer's usual export (flags of a width at most, no language:
+ * its options constants) against the same export by the general way:
+ * with English's letters as the language (the pieces translated) and
+ * with CD_PGN_TAGS_SETUP_AS_READ (no SetUp tag to change), for games
+ * with comments before and after moves, NAGs (before the first move
+ * too), variations, Black's move first, numbers past 999, no marker,
+ * long lines, at widths 1 to 255; each game also read twice in a row
+ * from one reader (the writer's memo of the tag section).
+ */
+START_TEST(test_write_usual_paths)
+{
+	static const char *const games[] = {
+		"[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *",
+		"[White \"w\"]\n[Black \"b\"]\n[Annotator \"a\"]\n\n"
+		"{before} 1. e4 {after} e5 $1 2. Nf3 (2. f4 exf4 (2... d5))"
+		" Nc6 $2 $14 3. Bb5 {x} (3. Bc4) 1-0",
+		"$5 1. d4 d5 2. c4 0-1",
+		"{only a comment} 1/2-1/2",
+		"[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP"
+		"/RNBQKBNR b KQkq - 0 1\"]\n\n1... e5 2. Nf3 Nc6 *",
+		"[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP"
+		"/RNBQKBNR w KQkq - 0 997\"]\n\n997. Nf3 Nf6 998. Ng1 Ng8 "
+		"999. Nf3 Nf6 1000. Ng1 Ng8 1001. Nf3 *",
+		"[Event \"no marker\"]\n\n1. e4 e5 2. Nf3 Nc6",
+		"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. Nf3 Nf6 "
+		"6. Ng1 Ng8 7. Nf3 Nf6 8. Ng1 Ng8 9. Nf3 Nf6 10. Ng1 Ng8 "
+		"11. Nf3 Nf6 12. Ng1 Ng8 13. Nf3 Nf6 14. Ng1 Ng8 15. Nf3 Nf6 "
+		"16. Ng1 Ng8 17. Nf3 Nf6 18. Ng1 Ng8 19. e4 e5 20. Qh5 Nc6 "
+		"21. Bc4 Nf6 22. Qxf7# 1-0",
+		"1. e4 $1 e5 $2 2. Nf3 $3 Nc6 $4 *",
+		"1. e4 e5 {a comment long enough to be folded over more than "
+		"one line of the export at the usual width of seventy-nine} "
+		"2. Nf3 *",
+	};
+	static const unsigned widths[] = { 0, 1, 7, 20, 40, 79, 80, 255 };
+	const cd_san_lang *en = cd_san_lang_find("en");
+	cd_buf a = { 0 }, b = { 0 }, c = { 0 }, text = { 0 };
+	size_t i, w, k;
+	cd_error err;
+
+	ck_assert_ptr_nonnull(en);
+	for (i = 0; i < sizeof(games) / sizeof(games[0]); i++) {
+		cd_pgn_reader *r;
+		cd_pgn_raw_game raw;
+		size_t len = strlen(games[i]);
+
+		/* the game three times in one text */
+		text.len = 0;
+		ck_assert_int_eq(cd_buf_reserve(&text, 3 * len + 9), CD_OK);
+		for (k = 0; k < 3; k++)
+			text.len += (size_t)sprintf(text.data + text.len,
+			    "%s\n\n\n", games[i]);
+		r = cd_pgn_reader_new_mem(text.data, text.len);
+		ck_assert_ptr_nonnull(r);
+		for (k = 0; k < 3; k++) {
+			ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_OK);
+			ck_assert_msg(cd_pgn_parse(game, &raw, NULL, &err) ==
+			    CD_OK, "%s: %s", games[i], err.msg);
+			for (w = 0; w < sizeof(widths) / sizeof(widths[0]);
+			    w++) {
+				unsigned f = CD_PGN_WIDTH(widths[w]);
+
+				if (a.data != NULL)	/* (no bytes left) */
+					memset(a.data, '#', a.cap);
+				a.len = b.len = c.len = 0;
+				ck_assert_int_eq(cd_pgn_write_buf(game, f, &a),
+				    CD_OK);
+				ck_assert_int_eq(cd_pgn_write_buf_lang(game, f,
+				    en, &b), CD_OK);
+				ck_assert_int_eq(cd_pgn_write_buf(game, f |
+				    CD_PGN_TAGS_SETUP_AS_READ, &c), CD_OK);
+				ck_assert_msg(a.len == b.len && memcmp(a.data,
+				    b.data, a.len) == 0, "width %u:\n%.*s\n"
+				    "with English's letters:\n%.*s",
+				    widths[w], (int)a.len, a.data, (int)b.len,
+				    b.data);
+				ck_assert_msg(a.len == c.len && memcmp(a.data,
+				    c.data, a.len) == 0, "width %u:\n%.*s\n"
+				    "with SetUp as read:\n%.*s", widths[w],
+				    (int)a.len, a.data, (int)c.len, c.data);
+			}
+		}
+		ck_assert_int_eq(cd_pgn_reader_next(r, &raw), CD_EOF);
+		cd_pgn_reader_free(r);
+	}
+	free(a.data);
+	free(b.data);
+	free(c.data);
+	free(text.data);
 }
 END_TEST
 
@@ -4217,6 +4372,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_stream_many_tags);
 	tcase_add_test(tc, test_raw_copy_tags);
 	tcase_add_test(tc, test_raw_copied);
+	tcase_add_test(tc, test_raw_block_lookalike);
 	tcase_add_test(tc, test_random_games);
 	tcase_add_loop_test(tc, test_fast_san_nodes, 0,
 	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
@@ -4235,6 +4391,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tag_block_random);
 	tcase_add_test(tc, test_tag_block_roster);
 	tcase_add_test(tc, test_tag_block_again);
+	tcase_add_test(tc, test_write_usual_paths);
 	tcase_add_test(tc, test_tag_section_roster_first);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);

@@ -72,7 +72,7 @@ start_reset(cd_game *g)
 	g->has_fen = false;
 }
 
-static void
+static inline void
 line_reset(cd_game *g)
 {
 	struct cd__game_priv *p = g->priv;

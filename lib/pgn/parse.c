@@ -165,9 +165,15 @@ read_tags(struct parse *ps)
 
 	/* the tags all at once, or one by one after their warnings */
 	if (ps->o->warn == NULL && raw->ntags > 0) {
+		bool plain = cd__raw_tags_plain(raw);
+
+		/* (the game's block again, as in opening books, without
+		 * the call) */
 		t = raw->tags;
-		if ((st = cd__game_add_tags(g, t, raw->ntags,
-		    cd__raw_tags_plain(raw), &done)) != CD_OK)
+		if (!(plain && g->ntags == 0 &&
+		    cd__game_tags_again(g, t, raw->ntags)) &&
+		    (st = cd__game_add_tags(g, t, raw->ntags, plain,
+		    &done)) != CD_OK)
 			goto nomem;
 	}
 	for (i = 0; ps->o->warn != NULL && i < raw->ntags; i++) {
@@ -202,7 +208,7 @@ read_tags(struct parse *ps)
 	}
 	/* (without a FEN or Variant tag after a game without a FEN tag,
 	 * cd__game_clear_start made the start and the line) */
-	if (known[KT_FEN] == 0 && known[KT_VARIANT] == 0 && !g->has_fen)
+	if ((known[KT_FEN] | known[KT_VARIANT] | (uint32_t)g->has_fen) == 0)
 		goto made;
 	st = cd__game_setup(g, &se);
 	if (st == CD_ERR_UNSUPPORTED) {

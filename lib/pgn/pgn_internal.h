@@ -228,9 +228,56 @@ cd__raw_section_bare(const cd_pgn_raw_game *g)
 	    g->cd_reserved_[3] == (uint64_t)(uintptr_t)(g->text + g->movetext);
 }
 
+/* pgn/tags.c: a number for a block of tags read again (tags_gen). */
+uint64_t cd__tags_gen_new(void);
+
+/*
+ * The n tags of a raw game into a game with no tag yet, before
+ * cd__game_add_tags (inline: the parser's way without a call), when
+ * they are plain (cd__raw_tags_plain) and the same bytes as the last
+ * block the game had (tags_gen: its tags untouched since, only
+ * cleared), at the start of the string store: the block is still
+ * there, its tags too, and what the clear emptied is set back.  False,
+ * with nothing added, otherwise.
+ */
+static inline bool
+cd__game_tags_again(cd_game *g, const cd_pgn_tag *t, size_t n)
+{
+	struct cd__game_priv *p = g->priv;
+	const char *s = t[0].name;
+	const char *e = t[n - 1].value + t[n - 1].value_len + 1;
+	size_t len = (size_t)(e - s);
+	uint64_t x, y;
+
+	/* (a block has a name, a value and their NULs: two bytes at
+	 * least; its last eight compared first when it has them) */
+	if (p->tags_gen == 0 || p->tb_key != ((uint64_t)len << 8 | n) ||
+	    g->str_len != 0)
+		return false;
+	if (len >= 8) {
+		memcpy(&x, e - 8, 8);
+		memcpy(&y, g->str + len - 8, 8);
+		if (x != y)
+			return false;
+	}
+	if (memcmp(g->str, s, len) != 0)
+		return false;
+	memcpy(p->known, p->tb_known, sizeof(p->known));
+	p->nknown = p->tb_nknown;
+	p->tag_quotes = p->tb_quotes;
+	p->tb_again = true;
+	p->tb_misses = 0;
+	if (p->tags_gen == 1)	/* (read again: the writer keeps it) */
+		p->tags_gen = cd__tags_gen_new();
+	g->ntags = n;
+	g->str_len = len;
+	return true;
+}
+
 /* Add the n tags at t in turn, as cd_game_add_tag does; *done gets how
  * many were added (all but on an error).  plain: the n tags are a raw
- * game's, and cd__raw_tags_plain is true of it. */
+ * game's, and cd__raw_tags_plain is true of it (the caller tries
+ * cd__game_tags_again first). */
 cd_status cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n,
     bool plain, size_t *done);
 

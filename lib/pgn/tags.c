@@ -402,47 +402,10 @@ roster_tag(const cd_game *g, cd_game_tag *gt, uintptr_t *q,
  * not one). */
 static uint64_t tags_gens = 1;
 
-/*
- * cd__game_add_tags for a game with no tag yet whose n tags are plain
- * (tags_block), when they are the same bytes as the last block the game
- * had (tags_gen: its tags untouched since, only cleared), at the start
- * of the string store: the block is still there, its tags too, and
- * what the clear emptied is set back.  False, with nothing added,
- * otherwise.
- */
-static inline bool
-block_again(cd_game *g, const cd_pgn_tag *t, size_t n)
+uint64_t
+cd__tags_gen_new(void)
 {
-	struct cd__game_priv *p = g->priv;
-	const char *s = t[0].name;
-	const char *e = t[n - 1].value + t[n - 1].value_len + 1;
-	size_t len = (size_t)(e - s);
-	uint64_t x, y;
-
-	/* (a block has a name, a value and their NULs: two bytes at
-	 * least; its last eight compared first when it has them) */
-	if (p->tags_gen == 0 || p->tb_key != ((uint64_t)len << 8 | n) ||
-	    g->str_len != 0)
-		return false;
-	if (len >= 8) {
-		memcpy(&x, e - 8, 8);
-		memcpy(&y, g->str + len - 8, 8);
-		if (x != y)
-			return false;
-	}
-	if (memcmp(g->str, s, len) != 0)
-		return false;
-	memcpy(p->known, p->tb_known, sizeof(p->known));
-	p->nknown = p->tb_nknown;
-	p->tag_quotes = p->tb_quotes;
-	p->tb_again = true;
-	p->tb_misses = 0;
-	if (p->tags_gen == 1)	/* (read again: the writer keeps it) */
-		p->tags_gen = __atomic_add_fetch(&tags_gens, 1,
-		    __ATOMIC_RELAXED);
-	g->ntags = n;
-	g->str_len = len;
-	return true;
+	return __atomic_add_fetch(&tags_gens, 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -591,8 +554,7 @@ cd__game_add_tags(cd_game *g, const cd_pgn_tag *t, size_t n, bool plain,
 	cd_status st = CD_OK;
 	size_t i;
 
-	if (g->ntags == 0 && n > 0 && ((plain && block_again(g, t, n)) ||
-	    tags_block(g, t, n, plain))) {
+	if (g->ntags == 0 && n > 0 && tags_block(g, t, n, plain)) {
 		*done = n;
 		return CD_OK;
 	}

@@ -1034,6 +1034,9 @@ name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
  * key (the result and the form): written again as it is while a
  * game's tags are that block.  One a thread, not in the game: writing
  * changes nothing in a game, and threads may write one game at once.
+ * In the static TLS block (initial-exec: an offset from the thread
+ * pointer, not a call of __tls_get_addr each game; 288 bytes, which
+ * glibc's surplus holds when the library is loaded by dlopen).
  */
 #define MEMO_MAX	256
 struct tag_memo {
@@ -1042,7 +1045,8 @@ struct tag_memo {
 	unsigned key;
 	char text[MEMO_MAX];
 };
-static __thread struct tag_memo tag_memo;
+static __thread struct tag_memo tag_memo
+    __attribute__((tls_model("initial-exec")));
 
 /* The memo's key of a tag section (its result and form). */
 static inline unsigned
@@ -1060,18 +1064,19 @@ memo_section(struct out *o, const cd_game *g, bool reduced, cd_pgn_result r)
 	const struct tag_memo *m = &tag_memo;
 	size_t len;
 
-	/* (the address in a register, not looked up again: a call each
-	 * time) */
-	__asm__("" : "+r"(m));
 	len = m->len;
 	if (g->priv->tags_gen < 2 || m->gen != g->priv->tags_gen ||
 	    m->ntags != g->ntags || m->key != memo_key(r, reduced) ||
 	    g->has_fen || g->chess960)
 		return false;
-	if (reserve(o, len) == 0) {
+	/* (a short one, as the roster alone is, copied as 128 bytes: no
+	 * call) */
+	if (len <= 128 && reserve(o, 128) == 0)
+		memcpy(o->b->data + o->b->len, m->text, 128);
+	else if (len > 128 && reserve(o, len) == 0)
 		memcpy(o->b->data + o->b->len, m->text, len);
+	if (!o->fail)
 		o->b->len += len;
-	}
 	return true;
 }
 
@@ -1267,47 +1272,47 @@ moves_rest(struct out *o, const cd_game *g, uint32_t n, bool fast)
 		free(stack);
 }
 
-static cd_status write_buf(const cd_game *g, unsigned flags,
-    const cd_san_lang *lang, cd_buf *outb);
-
-cd_status
-cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
+/*
+ * A game in export format at the end of outb: the body of write_usual
+ * and write_other, with usual a constant.  usual: flags hold nothing
+ * but a width and lang is NULL (SAN as the game holds it, with move
+ * numbers, every note, NAG and variation, the marker: the usual
+ * export), so that the options' tests and values are constants.
+ */
+static inline __attribute__((always_inline)) cd_status
+write_game(const cd_game *g, unsigned flags, const cd_san_lang *lang,
+    cd_buf *outb, const bool usual)
 {
-	return write_buf(g, flags, NULL, outb);
-}
-
-cd_status
-cd_pgn_write_buf_lang(const cd_game *g, unsigned flags,
-    const cd_san_lang *lang, cd_buf *outb)
-{
-	return write_buf(g, flags, lang, outb);
-}
-
-static cd_status
-write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
-    cd_buf *outb)
-{
-	bool reduced = (flags & CD_PGN_REDUCED) != 0;
+	/* (the flags but the width: none when usual) */
+	const unsigned f = usual ? 0 : flags;
+	bool reduced = (f & CD_PGN_REDUCED) != 0;
 	cd_game_xtags xt;
 	size_t start_len = outb->len;
 	struct out o;
 	uint32_t n;
 	cd_pgn_result r;
 	size_t rlen;
+	/* (the masks and fast in locals, not read again from o after the
+	 * calls that take it) */
+	const uint32_t note_mask = reduced || (f & CD_PGN_NO_COMMENTS) ? 0 :
+	    ~0u;
+	const uint8_t nag_mask = reduced || (f & CD_PGN_NO_NAGS) ? 0 :
+	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
 	bool fast;
 
+	if (usual)
+		lang = NULL;
 	if (reduced)
 		for (n = g->nodes[0].next; n; n = g->nodes[n].next)
 			if (g->nodes[n].move == CD_MOVE_NULL)
 				return CD_ERR_UNSUPPORTED;
 	memset(&o, 0, sizeof(o));
 	o.b = outb;
-	o.var_mask = reduced || (flags & CD_PGN_NO_VARIATIONS) ? 0 : ~0u;
-	o.note_mask = reduced || (flags & CD_PGN_NO_COMMENTS) ? 0 : ~0u;
-	o.nag_mask = reduced || (flags & CD_PGN_NO_NAGS) ? 0 :
-	    CD_NODE_NAGS | CD_NODE_NAGS_BEFORE;
-	o.nums = (flags & CD_PGN_NO_MOVE_NUMBERS) == 0;
-	o.notation = flags & CD_PGN_NOTATION_MASK;
+	o.var_mask = reduced || (f & CD_PGN_NO_VARIATIONS) ? 0 : ~0u;
+	o.note_mask = note_mask;
+	o.nag_mask = nag_mask;
+	o.nums = (f & CD_PGN_NO_MOVE_NUMBERS) == 0;
+	o.notation = f & CD_PGN_NOTATION_MASK;
 	set_pieces(&o, o.notation, lang);
 	if (o.notation == CD_PGN_FIGURINE)
 		o.notation = 0;	/* (SAN, its pieces as figurines) */
@@ -1315,6 +1320,7 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	if (o.width == 0)
 		o.width = LINE_MAX_LEN;
 	o.chess960 = g->chess960;
+	fast = usual || (o.notation == 0 && o.pieces == NULL && o.nums);
 	r = result_of(g);
 	/* (the memo only when the game's tags are the same bytes as the
 	 * game's before, and only of what tag_section_direct writes) */
@@ -1336,12 +1342,11 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 	}
 
 	o.need_num = true;
-	if (g->nodes[0].flags & o.nag_mask & CD_NODE_NAGS)
+	if (g->nodes[0].flags & nag_mask & CD_NODE_NAGS)
 		nags(&o, &g->nagsets[g->nodes[0].nags]);	/* before the game */
-	if (g->nodes[0].after & o.note_mask)
+	if (g->nodes[0].after & note_mask)
 		notes(&o, g, g->nodes[0].after);
 	n = g->nodes[0].next;
-	fast = o.notation == 0 && o.pieces == NULL && o.nums;
 	/* the plain moves at once (in most games all of them); then the
 	 * rest */
 	if (fast && n != 0)
@@ -1350,7 +1355,7 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 		moves_rest(&o, g, n, fast);
 	/* the marker (its text in eight bytes) and the empty line */
 	rlen = cd__pgn_result_len[r];
-	if ((flags & CD_PGN_NO_RESULT) && o.col > 0) {
+	if ((f & CD_PGN_NO_RESULT) && o.col > 0) {
 		/* (a game with an empty movetext keeps its marker, so that
 		 * it still reads as a game) */
 		if (reserve(&o, 2) == 0) {
@@ -1369,6 +1374,44 @@ write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
 		return CD_ERR_NOMEM;
 	}
 	return CD_OK;
+}
+
+/* write_game of the usual export (flags: a width at most). */
+static cd_status
+write_usual(const cd_game *g, unsigned flags, cd_buf *outb)
+{
+	return write_game(g, flags, NULL, outb, true);
+}
+
+/* write_game of any other. */
+static cd_status
+write_other(const cd_game *g, unsigned flags, const cd_san_lang *lang,
+    cd_buf *outb)
+{
+	return write_game(g, flags, lang, outb, false);
+}
+
+/* write_usual or write_other, as flags and lang ask. */
+static inline cd_status
+write_buf(const cd_game *g, unsigned flags, const cd_san_lang *lang,
+    cd_buf *outb)
+{
+	if ((flags & ~(unsigned)CD_PGN_WIDTH_MASK) == 0 && lang == NULL)
+		return write_usual(g, flags, outb);
+	return write_other(g, flags, lang, outb);
+}
+
+cd_status
+cd_pgn_write_buf(const cd_game *g, unsigned flags, cd_buf *outb)
+{
+	return write_buf(g, flags, NULL, outb);
+}
+
+cd_status
+cd_pgn_write_buf_lang(const cd_game *g, unsigned flags,
+    const cd_san_lang *lang, cd_buf *outb)
+{
+	return write_buf(g, flags, lang, outb);
 }
 
 cd_status
