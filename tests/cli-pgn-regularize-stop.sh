@@ -127,20 +127,15 @@ check() {
 	: >"$T/cuterr"
 	awk -v start='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR' \
 	    -v errs="$T/cuterr" '
-	function cnt(pl, set,  i, n) {
-		n = 0
-		for (i = 1; i <= length(pl); i++)
-			if (index(set, substr(pl, i, 1))) n++
-		return n
-	}
+	function cnt(pl, set) { return gsub("[" set "]", "", pl) }
 	function has(p) { return '"$2"' }
 	function done() {
 		if (n == "")
 			return
-		while (match(mt, /\{ [^ }]* /)) {
-			pl[np++] = substr(mt, RSTART + 2, RLENGTH - 3)
-			mt = substr(mt, RSTART + RLENGTH)
-		}
+		# (--no-comments: the FEN comments alone)
+		k = split(mt, part, /\{ /)
+		for (i = 2; i <= k; i++)
+			pl[np++] = substr(part[i], 1, index(part[i], " ") - 1)
 		# the positions where it holds: none, or the last alone
 		first = 0
 		for (i = 0; i < np; i++)

@@ -5,7 +5,8 @@
 # make-book's options (-max-ply, -min-game, -min-score, -only-white,
 # -only-black, -uniform) under its long name: on the games of
 # tests/files/tree-games.pgn that make-book reads, and, with the shared
-# corpus, on the OTB archive, on TCEC and on the online exports (their
+# corpus, on the OTB archive, on TCEC (its first 40 MB: TCEC_MB=N for
+# N MB, TCEC_MB=0 for the whole 433 MB) and on the online exports (their
 # games without a FEN or Variant tag, which make-book cannot read; the
 # online exports hold more than 16384 games, so make-book's halving of
 # a position's counts is met).  Where make-book cannot read a game (a
@@ -81,7 +82,10 @@ if [ -d "$C/pgn" ] && [ -d "$C/online" ]; then
 	compare "$T/otb.pgn" "" "-max-ply 12 -min-game 2 -min-score 45" \
 	    "-only-black -uniform"
 	rm -f "$T/otb.pgn"
-	xz -dc "$C/pgn/tcec-s01-s20.pgn.xz" |
+	# (whole games: 1,169 long engine games in the first 40 MB)
+	max=$((${TCEC_MB:-40} * 1000000))
+	xz -dc "$C/pgn/tcec-s01-s20.pgn.xz" | awk -v max=$max \
+	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }' |
 	    "$S" -v --where='FEN ~ "." or Variant ~ "."' >"$T/tcec.pgn"
 	compare "$T/tcec.pgn" "" "-max-ply 30 -only-white"
 	rm -f "$T/tcec.pgn"
