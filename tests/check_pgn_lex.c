@@ -22,6 +22,7 @@
 #include "chessdata.h"
 #include "core-util.h"
 #include "check-main.h"
+#include "rounds.h"
 
 /* ---- helpers ---- */
 
@@ -1414,6 +1415,11 @@ START_TEST(test_tag_line_window)
 	size_t after_len = strlen(after);
 	size_t nl, vi, j, b, read_n = 0;
 
+	/* (every fourth window under the sanitizers: each offset, after
+	 * and line end is still met there, 4 and 15 having no factor in
+	 * common) */
+	if (TU_SKIP(_i))
+		return;
 	for (nl = 1; nl <= 15; nl++)
 		for (vi = 0; vi < sizeof(vls) / sizeof(vls[0]); vi++) {
 			size_t vl = vls[vi], len = nl + vl + 5;

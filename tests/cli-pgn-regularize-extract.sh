@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # cli-pgn-regularize-extract.sh: the rewrites of pgn-regularize against
 # pgn-extract's options of the same meaning, game by game, on the OTB
-# archive and four online exports of the corpus ($CORPUS).  Both sides
+# archive and four online exports of the corpus ($CORPUS), the first
+# megabyte of each (CORPUS_MB).  Both sides
 # are written with 79-column lines (pgn-extract -w79) and their tags
 # beyond the roster put in byte order (pgn-extract keeps input order).
 # A game must come out byte for byte the same, unless its movetext
@@ -27,11 +28,20 @@ NAME=pgnrewx
 LC_ALL=C
 export LC_ALL
 
-xz -dc "$C/pgn/otb-14539.pgn.xz" >"$T/otb.pgn" || exit 99
+# the first CORPUS_MB MB of each file, whole games (1 by default: the
+# 27 option rows run pgn-extract on each, which takes most of the time;
+# CORPUS_MB=0 for the whole files)
+max=$((${CORPUS_MB:-1} * 1000000))
+first() {
+	xz -dc "$1" >"$T/whole" || exit 99
+	awk -v max=$max '/^\[Event / && max > 0 && n > max { exit }
+	    { n += length($0) + 1; print }' "$T/whole" >"$2" || exit 99
+}
+first "$C/pgn/otb-14539.pgn.xz" "$T/otb.pgn"
 set -- otb
 for f in kdave-pgn-toys--lichess Allan-Cao-Magnus-Carlsen-Chess-Games--games \
     pnmadelaine-chess--lichess etiennebonnafoux-lichess_analyse--lichess_games; do
-	xz -dc "$C/online/$f.pgn.xz" >"$T/$f.pgn" || exit 99
+	first "$C/online/$f.pgn.xz" "$T/$f.pgn"
 	set -- "$@" "$f"
 done
 FILES="$*"
