@@ -1034,9 +1034,9 @@ name_before(const cd_game *g, const cd_game_tag *a, const cd_game_tag *b)
  * key (the result and the form): written again as it is while a
  * game's tags are that block.  One a thread, not in the game: writing
  * changes nothing in a game, and threads may write one game at once.
- * In the static TLS block (initial-exec: an offset from the thread
- * pointer, not a call of __tls_get_addr each game; 288 bytes, which
- * glibc's surplus holds when the library is loaded by dlopen).
+ * The default TLS model: the initial-exec one would save a call of
+ * __tls_get_addr a game, but its block can make dlopen of the library
+ * fail in a process whose static TLS surplus is spent.
  */
 #define MEMO_MAX	256
 struct tag_memo {
@@ -1045,8 +1045,7 @@ struct tag_memo {
 	unsigned key;
 	char text[MEMO_MAX];
 };
-static __thread struct tag_memo tag_memo
-    __attribute__((tls_model("initial-exec")));
+static __thread struct tag_memo tag_memo;
 
 /* The memo's key of a tag section (its result and form). */
 static inline unsigned
