@@ -24,6 +24,7 @@
 
 #include "chessdata.h"
 #include "check-main.h"
+#include "core-util.h"
 
 /* Whether c is binary (cd_pgn_raw_check): NUL, DEL, and the control
  * bytes but tab, LF, VT, FF, CR, SUB and ESC. */
@@ -586,18 +587,6 @@ loop_takes(size_t nl, size_t vl, size_t left)
 	    (vl < 16 || (vl < 128 && left >= 176));
 }
 
-/* Whether the reader noted g's tags plain (as cd__raw_tags_plain reads
- * the fields private to the library): all of them read by the loop. */
-static bool
-noted_plain(const cd_pgn_raw_game *g)
-{
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	return g->ntags > 0 &&
-	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags;
-#pragma GCC diagnostic pop
-}
-
 START_TEST(test_tag_lines)
 {
 	enum { NT = 40 };
@@ -682,7 +671,7 @@ START_TEST(test_tag_lines)
 					    order, crlf, gi, t, tg->line,
 					    tg->col);
 				}
-				ck_assert_msg(noted_plain(&g) == plain,
+				ck_assert_msg(tu_noted_plain(&g) == plain,
 				    "pad %zu, order %u, crlf %u, game %u: "
 				    "noted plain %d", pad, order, crlf, gi,
 				    !plain);

@@ -1233,18 +1233,6 @@ START_TEST(test_tag_line_bytes)
 }
 END_TEST
 
-/* Whether the reader noted g's tags plain (as cd__raw_tags_plain reads
- * the fields private to the library). */
-static bool
-noted_plain(const cd_pgn_raw_game *g)
-{
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	return g->ntags > 0 &&
-	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags;
-#pragma GCC diagnostic pop
-}
-
 /*
  * Whether the reader's tag loop (frame_tags.c, tag_lines) takes the line
  * at l, in input that ends at e, by its rule: 48 bytes or more from l
@@ -1359,9 +1347,9 @@ reader_tags_as_lexer(const char *in, size_t n, unsigned off)
 	ck_assert_msg(k == g.ntags, "off %u: %zu tags, the lexer %zu: %.*s",
 	    off, g.ntags, k, (int)n, in);
 	/* (plain: every tag taken by the loop, cd_pgn_raw_copied) */
-	ck_assert_msg(noted_plain(&g) == (g.ntags > 0 &&
+	ck_assert_msg(tu_noted_plain(&g) == (g.ntags > 0 &&
 	    loop_lines(g.text, in + n) == g.ntags), "off %u: plain %d: %.*s",
-	    off, noted_plain(&g), (int)n, in);
+	    off, tu_noted_plain(&g), (int)n, in);
 	cd_pgn_reader_free(r);
 	return k;
 }

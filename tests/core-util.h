@@ -4,7 +4,9 @@
  * (check_board, check_fen, check_san, check_perft, check_opening,
  * check_polyglot): reading a position, finding a legal move by its UCI
  * text, playing a list of moves, listing the legal moves as sorted SAN,
- * and a fixed pseudo-random sequence.
+ * and a fixed pseudo-random sequence; and for the suites of the PGN
+ * reader (check_pgn_lex, check_frame), whether it noted a game's tags
+ * plain.
  * Everything is static: each suite includes this once.
  */
 #ifndef CD_TESTS_CORE_UTIL_H
@@ -19,6 +21,7 @@
 #include <chessdata/board.h>
 #include <chessdata/fen.h>
 #include <chessdata/san.h>
+#include <chessdata/pgn_read.h>
 
 /* The bytes of the file at path, NUL-terminated, their count in *len
  * (len may be NULL); NULL when the file cannot be opened. */
@@ -169,6 +172,19 @@ tu_files_dir(void)
 		top = ".";
 	snprintf(buf, sizeof(buf), "%s/tests/files", top);
 	return buf;
+}
+
+/* Whether the reader noted g's tags plain (as cd__raw_tags_plain reads
+ * the fields private to the library): all of them read by the tag
+ * loop. */
+static inline bool
+tu_noted_plain(const cd_pgn_raw_game *g)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	return g->ntags > 0 &&
+	    g->cd_reserved_[0] == (uint64_t)(uintptr_t)g->tags;
+#pragma GCC diagnostic pop
 }
 
 #endif
