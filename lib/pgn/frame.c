@@ -1008,23 +1008,30 @@ comment_lines(const char *q, const char *e, int eof, struct lines *ln,
 }
 
 /* The usual end of a game after its termination marker (p right after
- * it): the marker ends its line, an empty line and the next tag section
- * follow (LF or CR LF); the game ends before that, *end.  Whether it is
- * so. */
+ * it): the marker ends its line, empty lines (none, one or more: the
+ * online exports have one or two) and a line that starts with `[`
+ * follow, each line end LF or CR LF; the game ends before that `[`,
+ * *end, as marker_end ends it there: at the next tag section
+ * (comment_lines), or after the blank lines when the `[` starts no
+ * tag.  Whether it is so. */
 static inline bool
 marker_usual(const char *p, const char *e, struct lines *ln,
     const char **end)
 {
-	const char *q = p + (p < e && *p == '\r'), *w;
+	const char *q = p + (p < e && *p == '\r'), *nl;
+	unsigned long k = 0;
 
-	if (e - q >= 5 && q[0] == '\n') {
-		w = q + 1 + (q[1] == '\r');
-		if (w[0] == '\n' && w[1] == '[' && (CD__CLS(w[2]) & K_TAGNAME)) {
-			ln->nl += 2;
-			ln->lastnl = w;
-			*end = w + 1;
+	/* (q at a line end, with the two bytes after it readable) */
+	while (e - q >= 3 && q[0] == '\n') {
+		nl = q++;
+		k++;
+		if (q[0] == '[') {
+			ln->nl += k;
+			ln->lastnl = nl;
+			*end = q;
 			return true;
 		}
+		q += q[0] == '\r';
 	}
 	return false;
 }
