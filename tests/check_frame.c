@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * check_frame.c: the framer's note of binary bytes, its comments
- * found in the masks, and its short movetexts.
+ * found in the masks, its short movetexts, and the lines between a
+ * marker and the next game.
  *
  * Binary bytes.  The reader marks
  * a game CD_PGN_RAW_NUL exactly when its bytes hold a NUL or another
@@ -25,6 +26,7 @@
 #include "chessdata.h"
 #include "check-main.h"
 #include "core-util.h"
+#include "rounds.h"
 
 /* Whether c is binary (cd_pgn_raw_check): NUL, DEL, and the control
  * bytes but tab, LF, VT, FF, CR, SUB and ESC. */
@@ -681,6 +683,124 @@ START_TEST(test_tag_lines)
 }
 END_TEST
 
+/*
+ * The lines after a marker up to the next game's tags (frame.c:
+ * marker_usual, which takes line ends, LF or CR LF, and the next
+ * section's `[` at once, and the general scan after the marker for the
+ * rest): three games of movetexts of several lengths (framed short or
+ * by the blocks), each marker followed by one of the line endings
+ * below (empty lines or not, blanks on them, a `[` that starts no tag
+ * or the tag after a blank), moved over 64 places.  Each game ends at
+ * the next one's line (its `[`, or the blanks before it), the next
+ * game's line is one more than the line ends before it and its column
+ * 1, the movetext ends at the marker's end; as with the narrow scan.
+ */
+START_TEST(test_marker_lines)
+{
+	/* (the line endings; to, when not 0, the place in them where the
+	 * game ends: at a line that starts with a `[` that starts no tag,
+	 * skipped after it) */
+	static const struct {
+		const char *s;
+		size_t to;
+	} between[] = {
+		{ "\n", 0 }, { "\n\n", 0 }, { "\n\n\n", 0 },
+		{ "\n\n\n\n\n\n", 0 }, { "\r\n", 0 }, { "\r\n\r\n", 0 },
+		{ "\r\n\r\n\r\n", 0 }, { "\n\r\n\n", 0 }, { "\r\n\n\r\n", 0 },
+		{ "\n \n", 0 }, { "\n\t\n\n", 0 }, { "\n\r\r\n", 0 },
+		{ " \n\n", 0 }, { "\n\n\r", 0 }, { "\n\n ", 0 },
+		{ "\n{ c }\n\n", 0 }, { "\n\n; x\n", 0 }, { "\n%e\n\n", 0 },
+		{ "\n\n[ ]\n", 2 }, { "\n[]\n\n", 1 }, { "\r\n\r\n[ ]\r\n", 4 },
+	};
+	static const char *const markers[] = { "1-0", "*", "1/2-1/2" };
+	static const char *const tags[] = { "[Event \"b\"]", "[ Event \"b\"]" };
+	enum { NB = sizeof(between) / sizeof(between[0]) };
+	static char in[8000];
+	cd_pgn_raw_game a[8], b[8];
+	size_t pad = (size_t)_i, n, na, nb, k, f, i, t, at[4], mt_end[3],
+	    end[3];
+	unsigned long line[4];
+
+	if (TU_SKIP(_i))
+		return;	/* (the sanitizer pass: every fourth place) */
+	for (i = 0; i < NB; i++)
+		for (t = 0; t < 2; t++)
+			for (f = 0; f < 400; f += 37) {
+				n = 0;
+				for (k = 0; k < 3; k++) {
+					size_t j, w = (i + k) % NB;
+
+					at[k] = n;
+					n += (size_t)snprintf(in + n, sizeof(in) -
+					    n, "%s\n[Result \"%s\"]\n\n",
+					    k == 0 ? "[Event \"\"]" : tags[t],
+					    markers[k]);
+					if (k == 0) {
+						/* (the first tag's value pad
+						 * bytes) */
+						memmove(in + 8 + pad, in + 8,
+						    n - 8);
+						memset(in + 8, 'x', pad);
+						n += pad;
+					}
+					for (j = 0; j < f + 13 * k; j++)
+						in[n++] = "1. e4 e5 Nf3 "[j %
+						    13];
+					n += (size_t)snprintf(in + n, sizeof(in) -
+					    n, " %s", markers[k]);
+					mt_end[k] = n;	/* (from at[k] below) */
+					end[k] = between[w].to ? n +
+					    between[w].to : 0;
+					n += (size_t)snprintf(in + n, sizeof(in) -
+					    n, "%s", between[w].s);
+				}
+				at[3] = n;
+				n += (size_t)snprintf(in + n, sizeof(in) - n,
+				    "[Event \"c\"]\n\n*\n");
+				/* (a game ends at the start of the next one's
+				 * line: after blanks before its `[`, at them) */
+				line[0] = 1;
+				for (k = 1; k <= 3; k++) {
+					size_t j;
+
+					while (at[k] > 0 && in[at[k] - 1] != '\n')
+						at[k]--;
+					line[k] = line[k - 1];
+					for (j = at[k - 1]; j < at[k]; j++)
+						line[k] += in[j] == '\n';
+					if (end[k - 1] == 0)
+						end[k - 1] = at[k];
+				}
+				na = read_all(in, n, false, a, 8);
+				nb = read_all(in, n, true, b, 8);
+				ck_assert_msg(na == 4 && nb == 4, "pad %zu, %zu, "
+				    "%zu, %zu: %zu games, narrow %zu", pad, i,
+				    t, f, na, nb);
+				for (k = 0; k < 4; k++) {
+					ck_assert_msg(same_game(&a[k], &b[k]),
+					    "pad %zu, %zu, %zu, %zu, game %zu: "
+					    "not as narrow", pad, i, t, f, k);
+					ck_assert_msg(a[k].text == in + at[k] &&
+					    a[k].line == line[k] &&
+					    a[k].col == 1 && (k == 3 ||
+					    (a[k].len == end[k] - at[k] &&
+					    a[k].movetext_end == mt_end[k] -
+					    at[k])),
+					    "pad %zu, %zu, %zu, %zu, game %zu: "
+					    "at %zu, %zu bytes, line %lu:%lu, "
+					    "movetext to %zu; wanted at %zu, "
+					    "%zu bytes, line %lu:1, to %zu",
+					    pad, i, t, f, k,
+					    (size_t)(a[k].text - in), a[k].len,
+					    a[k].line, a[k].col,
+					    a[k].movetext_end, at[k], k < 3 ?
+					    end[k] - at[k] : 0, line[k],
+					    k < 3 ? mt_end[k] - at[k] : 0);
+				}
+			}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -698,6 +818,7 @@ frame_suite(void)
 	tcase_add_loop_test(tm, test_class_neighbours, 0, 64);
 	tcase_add_loop_test(tm, test_short_movetexts, 0, 64);
 	tcase_add_loop_test(tm, test_short_binary, 0, 64);
+	tcase_add_loop_test(tm, test_marker_lines, 0, 64);
 	suite_add_tcase(s, tm);
 	return s;
 }

@@ -66,6 +66,8 @@ struct cli_split {
 	int dir_made;		/* -d made (dir_ready) */
 	/* the parts: -n, -l, -b */
 	FILE *part;		/* the part being written, or NULL */
+	char *part_buf;		/* its buffer (PART_BUFFER bytes; NULL until
+				 * the first part) */
 	size_t part_tmp;	/* its temporary file */
 	char *part_path;
 	uint64_t part_no;	/* its number, from 1 */
@@ -364,6 +366,9 @@ part_close(cli_split *sp)
 	sp->part_path = NULL;
 }
 
+/* The parts are written a MiB a write() call. */
+#define PART_BUFFER	(1 << 20)
+
 /* Close the part being written and open the next one. */
 static void
 part_next(cli_split *sp)
@@ -378,7 +383,12 @@ part_next(cli_split *sp)
 	sp->part_path = join(sp->o.dir, name);
 	free(name);
 	sp->part = out_file(out_create(sp, sp->part_path, 0, &sp->part_tmp, &st), sp->part_tmp);
-	setvbuf(sp->part, NULL, _IOFBF, 1 << 20);
+	/* (glibc takes setvbuf's size only with a buffer given: without
+	 * one the part was written 4 KiB a write() call, st_blksize) */
+	if (sp->part_buf == NULL && (sp->part_buf = malloc(PART_BUFFER)) ==
+	    NULL)
+		cli_fatal("out of memory");
+	setvbuf(sp->part, sp->part_buf, _IOFBF, PART_BUFFER);
 	sp->part_bytes = sp->part_games = 0;
 }
 
@@ -957,5 +967,6 @@ cli_split_free(cli_split *sp)
 		return;
 	free(sp->inputs);
 	free(sp->in_ids);
+	free(sp->part_buf);	/* (cli_split_run closed the part) */
 	free(sp);
 }
