@@ -3269,6 +3269,90 @@ START_TEST(test_tag_block_again)
 END_TEST
 
 /*
+ * The parser's usual way (no warnings, no language, no nested comments,
+ * nothing kept after each move: its options constants) and the
+ * general one, each game read after one by the other way: a Spanish
+ * move whose letter is an English piece's ("Rf1", the king's there,
+ * the rook's in English), a comment with braces nested in it, the
+ * positions kept, warnings, and a notice (which the usual way gives
+ * too).
+ */
+START_TEST(test_parse_routes)
+{
+	static const char book[] = "[Result \"*\"]\n1. e4 e5 2. Nf3 Nc6 *";
+	static const char es[] = "[Result \"*\"]\n"
+	    "1. e4 e5 2. Cf3 Cc6 3. Ac4 Ac5 4. Rf1 Cf6 *";
+	static const char nest[] = "[Result \"*\"]\n"
+	    "1. e4 { a { b } c } e5 2. Nf3 *";
+	static const char odd[] = "[Result \"*\"]\n1. e4 e5 2. nf3 *";
+	static const char fen[] = "[Result \"*\"]"
+	    "[FEN \"4k3/8/8/8/8/8/8/R3K3 w K - 0 1\"]\n[SetUp \"1\"]\n"
+	    "1. Kd2 *";
+	cd_pgn_parse_opts po;
+	struct warns w;
+	cd_error err;
+	int round;
+
+	for (round = 0; round < 2; round++) {
+		/* a game by the usual way before each (round 1: twice) */
+		ck_assert_int_eq(cd_pgn_parse_text(game, book, strlen(book),
+		    NULL, &err), CD_OK);
+		ck_assert_uint_eq(game->nnodes, 5);
+
+		memset(&po, 0, sizeof(po));
+		po.lang = cd_san_lang_find("es");
+		ck_assert_ptr_nonnull(po.lang);
+		ck_assert_int_eq(cd_pgn_parse_text(game, es, strlen(es), &po,
+		    &err), CD_OK);
+		ck_assert_uint_eq(game->nnodes, 9);
+		ck_assert_str_eq(game->nodes[7].san, "Kf1");
+		ck_assert_str_eq(game->nodes[8].san, "Nf6");
+
+		memset(&po, 0, sizeof(po));
+		po.flags = CD_PGN_PARSE_NESTED_COMMENTS;
+		ck_assert_int_eq(cd_pgn_parse_text(game, nest, strlen(nest),
+		    &po, &err), CD_OK);
+		ck_assert_uint_eq(game->nnodes, 4);
+		ck_assert_uint_ne(game->nodes[1].after, 0);
+		/* (without the option the first `}` ends it) */
+		ck_assert_int_ne(cd_pgn_parse_text(game, nest, strlen(nest),
+		    NULL, &err), CD_OK);
+
+		memset(&po, 0, sizeof(po));
+		po.flags = CD_PGN_PARSE_POSITIONS;
+		ck_assert_int_eq(cd_pgn_parse_text(game, book, strlen(book),
+		    &po, &err), CD_OK);
+		ck_assert_ptr_nonnull(game->positions);
+		ck_assert_int_eq(game->positions[1].side, CD_BLACK);
+		ck_assert_int_eq(game->positions[4].side, CD_WHITE);
+		ck_assert_int_eq(game->positions[4].squares[CD_SQ(5, 2)],
+		    CD_PIECE(CD_WHITE, CD_KNIGHT));
+		ck_assert_int_eq(cd_pgn_parse_text(game, book, strlen(book),
+		    NULL, &err), CD_OK);
+		ck_assert_ptr_null(game->positions);
+
+		memset(&po, 0, sizeof(po));
+		memset(&w, 0, sizeof(w));
+		po.warn = collect;
+		po.warn_ctx = &w;
+		ck_assert_int_eq(cd_pgn_parse_text(game, odd, strlen(odd), &po,
+		    &err), CD_OK);
+		ck_assert_str_eq(w.text, "2:13: move 2. nf3 read as Nf3\n");
+
+		/* a notice without warnings: the usual way */
+		memset(&po, 0, sizeof(po));
+		memset(&w, 0, sizeof(w));
+		po.notice = collect;
+		po.warn_ctx = &w;
+		ck_assert_int_eq(cd_pgn_parse_text(game, fen, strlen(fen), &po,
+		    &err), CD_OK);
+		ck_assert_int_eq(w.n, 1);
+		ck_assert_ptr_nonnull(strstr(w.text, "castling right 'K'"));
+	}
+}
+END_TEST
+
+/*
  * The writer's usual export (flags of a width at most, no language:
  * its options constants) against the same export by the general way:
  * with English's letters as the language (the pieces translated) and
@@ -4392,6 +4476,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_tag_block_roster);
 	tcase_add_test(tc, test_tag_block_again);
 	tcase_add_test(tc, test_write_usual_paths);
+	tcase_add_test(tc, test_parse_routes);
 	tcase_add_test(tc, test_tag_section_roster_first);
 	tcase_add_test(tc, test_tag_section_escape);
 	tcase_add_test(tc, test_start_reset);

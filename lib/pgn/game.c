@@ -72,27 +72,6 @@ start_reset(cd_game *g)
 	g->has_fen = false;
 }
 
-static inline void
-line_reset(cd_game *g)
-{
-	struct cd__game_priv *p = g->priv;
-
-	/* (prev is written before it is read: with the line's first
-	 * move) */
-	memset(&p->line, 0, offsetof(struct cd__line, board));
-	p->line.board = g->start;
-	p->depth = 0;
-	p->npboards = 0;
-	p->tail_key = UINT64_MAX;
-	/* without a FEN tag the start is the initial position: not in
-	 * check (check false from the memset) and no piece pinned (pins
-	 * 0), so that the first move needs no cd__pins */
-	if (g->has_fen)
-		p->line.check = cd_board_in_check(&g->start);
-	else
-		p->line.pins_ok = true;
-}
-
 cd_game *
 cd_game_new(void)
 {
@@ -136,45 +115,12 @@ cd_game_free(cd_game *g)
 	free(g);
 }
 
-/* cd_game_clear but for the start position and the line, which
- * cd_game_setup (or cd__game_clear_end) makes next; after a game
- * without a FEN tag (the start the initial position) they are made
- * for the initial position, not chess960, which a game without a FEN
- * or Variant tag keeps (cd__game_setup need not be called). */
-void
-cd__game_clear_start(cd_game *g)
-{
-	g->str_len = 0;
-	g->ntags = 0;
-	memset(g->priv->known, 0, sizeof(g->priv->known));
-	g->priv->nknown = 0;
-	g->priv->tag_quotes = false;
-	if (g->priv->tag_hashed > 0)	/* (a game of many tags before) */
-		cd__game_tag_index_drop(g);
-	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
-	g->nnodes = 1;
-	g->positions = NULL;
-	g->priv->keep = 0;
-	g->priv->keys_ok = false;
-	g->priv->key_next = g->priv->keys;
-	memset(&g->notes[0], 0, sizeof(g->notes[0]));
-	g->nnotes = 1;
-	g->nnagsets = 1;
-	g->priv->fen_cleared[0] = '\0';
-	g->result = CD_PGN_RESULT_NONE;
-	if (!g->has_fen) {
-		g->chess960 = false;
-		g->start.chess960 = false;
-		line_reset(g);
-	}
-}
-
 void
 cd__game_clear_end(cd_game *g)
 {
 	start_reset(g);
 	g->chess960 = false;
-	line_reset(g);
+	cd__line_reset(g);
 }
 
 void
@@ -247,7 +193,7 @@ cd_game_setup(cd_game *g, cd_error *err)
 		} else if (!variant_is_standard(v, vlen)) {
 			cd__error_set(err, CD_ERR_UNSUPPORTED, 0, 0, 0,
 			    "unsupported variant");
-			line_reset(g);
+			cd__line_reset(g);
 			return CD_ERR_UNSUPPORTED;
 		}
 	}
@@ -258,14 +204,14 @@ cd_game_setup(cd_game *g, cd_error *err)
 		st = cd_fen_parse_clearing(&b, fen, flen,
 		    g->chess960 ? CD_FEN_960 : 0, g->priv->fen_cleared, err);
 		if (st != CD_OK) {
-			line_reset(g);
+			cd__line_reset(g);
 			return st;
 		}
 		g->start = b;
 		g->has_fen = true;
 	}
 	g->start.chess960 = g->chess960;
-	line_reset(g);
+	cd__line_reset(g);
 	return CD_OK;
 }
 
@@ -282,7 +228,7 @@ cd__game_setup(cd_game *g, cd_error *err)
 		return cd_game_setup(g, err);
 	g->chess960 = false;
 	g->start.chess960 = false;
-	line_reset(g);
+	cd__line_reset(g);
 	return CD_OK;
 }
 
@@ -294,7 +240,7 @@ cd_game_set_start(cd_game *g, const cd_board *b)
 	g->start = *b;
 	g->has_fen = true;
 	g->chess960 = b->chess960 != 0;
-	line_reset(g);
+	cd__line_reset(g);
 	return CD_OK;
 }
 

@@ -151,9 +151,10 @@ no_anchor(struct parse *ps)
 	    "variation does not follow a move");
 }
 
-/* Tags into the game, then the start position. */
-static cd_status
-read_tags(struct parse *ps)
+/* Tags into the game, then the start position.  usual: parse_game's
+ * (no warnings). */
+static inline __attribute__((always_inline)) cd_status
+read_tags(struct parse *ps, const bool usual)
 {
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
@@ -164,7 +165,7 @@ read_tags(struct parse *ps)
 	size_t i, done;
 
 	/* the tags all at once, or one by one after their warnings */
-	if (ps->o->warn == NULL && raw->ntags > 0) {
+	if ((usual || ps->o->warn == NULL) && raw->ntags > 0) {
 		bool plain = cd__raw_tags_plain(raw);
 
 		/* (the game's block again, as in opening books, without
@@ -176,7 +177,7 @@ read_tags(struct parse *ps)
 		    &done)) != CD_OK)
 			goto nomem;
 	}
-	for (i = 0; ps->o->warn != NULL && i < raw->ntags; i++) {
+	for (i = 0; !usual && ps->o->warn != NULL && i < raw->ntags; i++) {
 		size_t k;
 
 		t = &raw->tags[i];
@@ -239,7 +240,7 @@ read_tags(struct parse *ps)
 		}
 	}
 made:
-	if (ps->o->warn) {
+	if (!usual && ps->o->warn) {
 		const cd_pgn_tag *su = cd_pgn_raw_tag(raw, "SetUp");
 		const cd_pgn_tag *fen = cd_pgn_raw_tag(raw, "FEN");
 
@@ -410,7 +411,7 @@ read_tag_section(struct parse *ps)
  * it but single spaces, added without a token
  * (cd__game_add_plain_comment): 1 (lx is past it), 0 for any other
  * comment (nothing done), or a failure's status (negative). */
-static int
+static inline __attribute__((always_inline)) int
 plain_comment(struct parse *ps, cd_pgn_lexer *lx, const char *q)
 {
 	cd_status st;
@@ -478,7 +479,7 @@ static const char marker_mask[5][8] = {
  * path (mt->res_at, NULL when it cannot take it): by one load of the
  * eight bytes before the end where the game has them, else by the
  * marker's bytes. */
-static void
+static inline __attribute__((always_inline)) void
 marker_at(const cd_pgn_raw_game *raw, struct movetext *mt)
 {
 	size_t end = raw->movetext_end, n;
@@ -534,7 +535,7 @@ fast_answer(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 
 /* A move word q..w that the lexer's fast path found, for the fast SAN
  * reader: as fast_answer. */
-static inline int
+static inline __attribute__((always_inline)) int
 fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
     const char *q, const char *w)
 {
@@ -635,7 +636,7 @@ run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
  * first); 1: a word left to the lexer is there (mt->tried); or a
  * failure's status (negative).
  */
-static int
+static inline __attribute__((always_inline)) int
 move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 {
 	const char *p = cd__lex_place(lx), *const e = cd__lex_end(lx);
@@ -870,16 +871,20 @@ end_warnings(struct parse *ps, const struct movetext *mt)
 		    ps->odd_first);
 }
 
-static cd_status
-read_movetext(struct parse *ps)
+/* The movetext into the game.  usual: parse_game's (English, no
+ * warnings, no nested comments, nothing kept after each move: the
+ * fast path always, mt.keep false). */
+static inline __attribute__((always_inline)) cd_status
+read_movetext(struct parse *ps, const bool usual)
 {
 	const cd_pgn_raw_game *raw = ps->raw;
 	cd_game *g = ps->g;
 	struct cd__game_priv *p = g->priv;
 	/* the fast path: English, and no warnings to look for */
-	bool fast = ps->o->lang == NULL && ps->o->warn == NULL;
-	bool nested = (ps->o->flags & CD_PGN_PARSE_NESTED_COMMENTS) != 0;
-	struct movetext mt = { .keep = p->keep != 0 };
+	bool fast = usual || (ps->o->lang == NULL && ps->o->warn == NULL);
+	bool nested = !usual &&
+	    (ps->o->flags & CD_PGN_PARSE_NESTED_COMMENTS) != 0;
+	struct movetext mt = { .keep = !usual && p->keep != 0 };
 	cd_pgn_lexer lx;
 	cd_pgn_token t;
 	cd_status st;
@@ -956,16 +961,23 @@ token:
 	if (p->depth > 0)
 		return fail(ps, CD_ERR_SYNTAX, p->line.line, p->line.col,
 		    "unbalanced parentheses: variation never closed");
-	if (ps->o->warn)
+	if (!usual && ps->o->warn)
 		end_warnings(ps, &mt);
 	return CD_OK;
 }
 
-cd_status
-cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
-    const cd_pgn_parse_opts *opts, cd_error *err)
+/*
+ * cd_pgn_parse with o (never NULL), inline in parse_usual and
+ * parse_other.  usual: o asks for no warnings, no language, no nested
+ * comments and nothing kept after each move (positions or keys), so
+ * that those tests are constants (the parser of most tools, and of
+ * opening books, whose games are a few moves: what is done once a
+ * game counts there).
+ */
+static inline __attribute__((always_inline)) cd_status
+parse_game(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *o, cd_error *err, const bool usual)
 {
-	static const cd_pgn_parse_opts none;
 	struct parse ps;
 	cd_status st;
 
@@ -973,7 +985,7 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	 * move) */
 	ps.g = g;
 	ps.raw = raw;
-	ps.o = opts ? opts : &none;
+	ps.o = o;
 	ps.err = err;
 	ps.odd_moves = 0;
 	ps.odd_line = ps.odd_col = 0;
@@ -983,7 +995,7 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	/* (read_tags ends with cd_game_setup, which makes the start
 	 * position and the line) */
 	cd__game_clear_start(g);
-	if ((st = read_tags(&ps)) != CD_OK)
+	if ((st = read_tags(&ps, usual)) != CD_OK)
 		return st;
 	/* (a section the reader noted as tags and white space only holds
 	 * no note) */
@@ -999,7 +1011,8 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 	/* what to keep after each move (cd__game_clear_start made it
 	 * nothing: keep 0, keys_ok false); the start is the line's
 	 * position before its first move: the first kept */
-	if (ps.o->flags & (CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS)) {
+	if (!usual &&
+	    (ps.o->flags & (CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS))) {
 		if ((ps.o->flags & CD_PGN_PARSE_POSITIONS) &&
 		    cd__game_position_keep(g) != CD_OK)
 			return CD_ERR_NOMEM;
@@ -1009,7 +1022,41 @@ cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
 		    CD__KEEP_KEYS : 0));
 		g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
 	}
-	return read_movetext(&ps);
+	return read_movetext(&ps, usual);
+}
+
+/* parse_game of the usual options.  Flattened: every call in it of a
+ * function whose body is at hand is inline (the lexer's fast path,
+ * cd__lex_fast, which GCC would leave out of line now that two
+ * functions call it, and what the movetext's tokens call: rare, few
+ * bytes). */
+static __attribute__((flatten)) cd_status
+parse_usual(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *o, cd_error *err)
+{
+	return parse_game(g, raw, o, err, true);
+}
+
+/* parse_game of any other. */
+static cd_status
+parse_other(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *o, cd_error *err)
+{
+	return parse_game(g, raw, o, err, false);
+}
+
+cd_status
+cd_pgn_parse(cd_game *g, const cd_pgn_raw_game *raw,
+    const cd_pgn_parse_opts *opts, cd_error *err)
+{
+	static const cd_pgn_parse_opts none;
+	const cd_pgn_parse_opts *o = opts ? opts : &none;
+
+	if (o->warn == NULL && o->lang == NULL &&
+	    (o->flags & (CD_PGN_PARSE_NESTED_COMMENTS |
+	    CD_PGN_PARSE_POSITIONS | CD_PGN_PARSE_MAIN_KEYS)) == 0)
+		return parse_usual(g, raw, o, err);
+	return parse_other(g, raw, o, err);
 }
 
 cd_status

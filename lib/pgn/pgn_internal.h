@@ -10,6 +10,8 @@
 #ifndef CHESSDATA_PGN_INTERNAL_H
 #define CHESSDATA_PGN_INTERNAL_H
 
+#include <stddef.h>
+
 #include "common/internal.h"
 
 /* The state of one line while it is being built. */
@@ -169,10 +171,70 @@ cd__game_known_value(const cd_game *g, int k, size_t *len)
 /* pgn/tags.c: forget the index of the tags (they were cleared or
  * moved). */
 void cd__game_tag_index_drop(cd_game *g);
-/* cd_game_clear in two (pgn/game.c): the start, which after a game
- * without a FEN tag also makes the line for the initial position
- * (kept by a game without a FEN or Variant tag), and the end. */
-void cd__game_clear_start(cd_game *g);
+
+/* The line made again at the start position, no variation open. */
+static inline void
+cd__line_reset(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	/* (prev is written before it is read: with the line's first
+	 * move) */
+	memset(&p->line, 0, offsetof(struct cd__line, board));
+	p->line.board = g->start;
+	p->depth = 0;
+	p->npboards = 0;
+	p->tail_key = UINT64_MAX;
+	/* without a FEN tag the start is the initial position: not in
+	 * check (check false from the memset) and no piece pinned (pins
+	 * 0), so that the first move needs no cd__pins */
+	if (g->has_fen)
+		p->line.check = cd_board_in_check(&g->start);
+	else
+		p->line.pins_ok = true;
+}
+
+/*
+ * cd_game_clear in two: the start, which after a game without a FEN
+ * tag also makes the line for the initial position (kept by a game
+ * without a FEN or Variant tag), and the end (pgn/game.c).  The start
+ * is cd_game_clear but for the start position and the line, which
+ * cd_game_setup (or cd__game_clear_end) makes next; after a game
+ * without a FEN tag (the start the initial position) they are made
+ * for the initial position, not chess960, which a game without a FEN
+ * or Variant tag keeps (cd__game_setup need not be called).  Inline:
+ * the parser clears once a game, and a game of an opening book is a
+ * few moves.
+ */
+static inline void
+cd__game_clear_start(cd_game *g)
+{
+	struct cd__game_priv *p = g->priv;
+
+	g->str_len = 0;
+	g->ntags = 0;
+	memset(p->known, 0, sizeof(p->known));
+	p->nknown = 0;
+	p->tag_quotes = false;
+	if (p->tag_hashed > 0)	/* (a game of many tags before) */
+		cd__game_tag_index_drop(g);
+	memset(&g->nodes[0], 0, sizeof(g->nodes[0]));
+	g->nnodes = 1;
+	g->positions = NULL;
+	p->keep = 0;
+	p->keys_ok = false;
+	p->key_next = p->keys;
+	memset(&g->notes[0], 0, sizeof(g->notes[0]));
+	g->nnotes = 1;
+	g->nnagsets = 1;
+	p->fen_cleared[0] = '\0';
+	g->result = CD_PGN_RESULT_NONE;
+	if (!g->has_fen) {
+		g->chess960 = false;
+		g->start.chess960 = false;
+		cd__line_reset(g);
+	}
+}
 void cd__game_clear_end(cd_game *g);
 /* cd_game_setup as the parser asks it after cd__game_clear_start and
  * the tags (pgn/game.c): err is filled only on a failure. */

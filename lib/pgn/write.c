@@ -1063,6 +1063,9 @@ memo_section(struct out *o, const cd_game *g, bool reduced, cd_pgn_result r)
 	const struct tag_memo *m = &tag_memo;
 	size_t len;
 
+	/* (the memo's address kept: GCC would look it up again, a call of
+	 * __tls_get_addr, for the copy) */
+	__asm__("" : "+r"(m));
 	len = m->len;
 	if (g->priv->tags_gen < 2 || m->gen != g->priv->tags_gen ||
 	    m->ntags != g->ntags || m->key != memo_key(r, reduced) ||
