@@ -277,9 +277,11 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	if (own & tobb)
 		return 0;
 	if (t[0] >= 'a' && t[0] <= 'h') {
-		int dir = us == CD_WHITE ? 8 : -8;
+		/* (the side is 0 or 1: the step and the target's rank
+		 * counted from the mover's side with no branch) */
+		int dir = 8 - 16 * us, rank = CD_RANK(to) ^ (7 * us);
 
-		if (CD_RANK(to) == (us == CD_WHITE ? 7 : 0))
+		if (rank == 7)
 			return 0;	/* promotion */
 		if (n == 2) {
 			if (occ & tobb)
@@ -287,8 +289,7 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 			from = to - dir;
 			if (from < 0 || from > 63)
 				return 0;
-			if (!(occ & CD_BB(from)) && CD_RANK(to) ==
-			    (us == CD_WHITE ? 3 : 4))
+			if (!(occ & CD_BB(from)) && rank == 3)
 				from -= dir;
 		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
 		    t[2] - t[0] == 1)) {
