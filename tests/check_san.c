@@ -1109,6 +1109,19 @@ static const struct {
 	{ "kr6/pp6/8/8/2N5/8/8/K7 w - - 0 1", "Nb6", "Nb6+" },
 	{ "kr6/pp6/8/3N4/8/8/8/K7 w - - 0 1", "Nc7", "Nc7#" },
 	{ "kr6/p7/8/8/2N5/8/8/K7 w - - 0 1", "Nb6+", "Nb6+" },
+	/* in check: a move of a piece read only when it answers the check
+	 * (taking the checker or stepping between), none in a double
+	 * check, none by a piece pinned to the king */
+	{ "4k3/8/8/8/4r3/R7/8/4K3 w - - 0 1", "Re3", "Re3" },
+	{ "4k3/8/8/8/4r3/R7/8/4K3 w - - 0 1", "Rb3", NULL },
+	{ "4k3/8/8/8/R3r3/8/8/4K3 w - - 0 1", "Rxe4", "Rxe4+" },
+	{ "4k3/8/8/8/R3r3/8/8/4K3 w - - 0 1", "Ra8", NULL },
+	{ "4k3/8/8/8/R3r3/5n2/8/4K3 w - - 0 1", "Rxe4", NULL },
+	{ "4k3/8/8/8/4r3/8/3B4/4K3 w - - 0 1", "Be3", "Be3" },
+	{ "4k3/8/8/q7/4r3/8/3B4/4K3 w - - 0 1", "Be3", NULL },
+	{ "4k3/8/8/8/4r3/3P4/8/4K3 w - - 0 1", "dxe4", "dxe4" },
+	{ "4k3/8/8/8/4r3/3P4/8/4K3 w - - 0 1", "d4", NULL },
+	{ "4k3/8/8/8/4r3/3P4/8/4K3 w - - 0 1", "Kd2", "Kd2" },
 };
 
 START_TEST(test_fast_cases)

@@ -174,6 +174,11 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 	cd_bitboard cbb = tbb & took;
 	uint64_t key;
 
+	/* the side and the move number first: us then needs no register
+	 * (nor a slot on the stack) through the making */
+	b->fullmove += (uint32_t)us;
+	b->side = (uint8_t)(us ^ 1);
+
 	/* with nothing taken, captured is 0 and cbb is 0: no change.  The
 	 * board's words first, then the key: fewer of the values live at
 	 * once */
@@ -200,8 +205,6 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 		b->halfmove = (b->halfmove + 1) & ~(uint32_t)took;
 	else
 		b->halfmove = 0;
-	b->fullmove += (uint32_t)us;
-	b->side = (uint8_t)(us ^ 1);
 	/* castling rights end when the king moves, or a rook that has
 	 * one moves or is taken; whether any is left is a branch (it
 	 * changes once or twice a game, and most moves are played with

@@ -156,12 +156,22 @@ king_step(const cd_board *b, cd_bitboard kbb, int to)
 
 /* The pieces of cand (not the king) that may move to to, of which
  * those in pins (pinned to their king) only along their line through
- * the king; out of line, as above: pins are rare. */
+ * the king; pins all ones when the side to move is in check (no piece
+ * is pinned to every square): then none unless the move answers the
+ * check, and the pins worked out here.  Out of line, as above: pins
+ * and checks are rare. */
 static __attribute__((noinline, cold)) cd_bitboard
 unpinned(const cd_board *b, cd_bitboard cand, cd_bitboard pins, int to)
 {
 	int ksq = cd__board_king(b, b->side);
-	cd_bitboard p = cand & pins;
+	cd_bitboard p;
+
+	if (pins == ~(cd_bitboard)0) {
+		if (!answers_check(b, CD_BB(to)))
+			return 0;
+		pins = cd__pins(b);
+	}
+	p = cand & pins;
 
 	while (p) {
 		int from = cd__pop_lsb(&p);
@@ -198,8 +208,8 @@ disambiguate(uint64_t w, int from, cd_bitboard others)
 
 /* A square's bytes in SAN: of a file letter 'a' to 'h' its file | 0x40,
  * of a rank digit '1' to '8' the rank's first square | 0x80, 0 for
- * other bytes: the two or'd are a square | 0xc0 when both are right,
- * with one test. */
+ * other bytes: the two or'd, with 0xc0 flipped, are the square when both
+ * are right and 64 or more when not, with one test and no mask. */
 static const uint8_t file_byte[256] = {
 	['a'] = 0x40, ['b'] = 0x41, ['c'] = 0x42, ['d'] = 0x43,
 	['e'] = 0x44, ['f'] = 0x45, ['g'] = 0x46, ['h'] = 0x47
@@ -213,14 +223,17 @@ static const uint8_t rank_byte[256] = {
  * The common move tokens, resolved without the general reader: a pawn
  * push "e4", a pawn capture "exd5", a piece move "Nf3", "Nbd7", "R1e2",
  * "Qxh7", "Nb1d2", castling "O-O" and "O-O-O" (with any check or mate
- * mark), English letters; check says whether the side to move is in
- * check, pins which of its pieces are pinned to its king (cd__pins,
- * cd__check_pins).  Candidates come from the attack tables, legality
- * from the pins and, in check, from the squares that answer it; the
- * canonical SAN (without its mark) falls out of the same candidate
- * set; *san gets its bytes as one word (in memory order, the bytes
- * after the SAN 0: a NUL-terminated string when stored), so that the
- * caller keeps it in a register.  1 with *m, *san and *san_len filled
+ * mark), English letters; pins says which pieces of the side to move
+ * are pinned to its king (cd__pins, cd__check_pins), all ones when it
+ * is in check (no piece is pinned to every square: the reader then
+ * needs no flag of its own, and a move of a piece other than the king
+ * goes to the test of the pins, which looks at the check).  Candidates
+ * come from the attack tables, legality from the pins and, in check,
+ * from the squares that answer it; the canonical SAN (without its
+ * mark) falls out of the same candidate set; *san gets its bytes as
+ * one word (in memory order, the bytes after the SAN 0: a
+ * NUL-terminated string when stored), so that the caller keeps it in
+ * a register.  1 with *m, *san and *san_len filled
  * in when the token names exactly one legal move, and for a normal
  * move (not castling) *fromp and *top its squares and *clsp its class
  * for cd__board_make_class (a pawn's step, a pawn's capture or a
@@ -231,7 +244,7 @@ static const uint8_t rank_byte[256] = {
  * with two callers GCC would make it a function.
  */
 static inline __attribute__((always_inline)) int
-cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
+cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
     const char *t, size_t len, cd_move *m, uint64_t *san, size_t *san_len,
     int *fromp, int *top, int *clsp)
 {
@@ -252,21 +265,23 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
 	if (t[0] == 'O')
-		return cd__castle_word(b, check, t, n, m, san, san_len);
+		return cd__castle_word(b, pins == ~(cd_bitboard)0, t, n, m,
+		    san, san_len);
 	/* the target square as the token wrote it, for the SAN word: one
 	 * load and one value kept, not the two bytes */
 	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
-	to = file_byte[sqw & 0xff] | rank_byte[sqw >> 8];
-	if (to < 0xc0)
+	to = (file_byte[sqw & 0xff] | rank_byte[sqw >> 8]) ^ 0xc0;
+	if (to > 63)
 		return 0;
-	to &= 63;
 	tobb = CD_BB(to);
 	if (own & tobb)
 		return 0;
 	if (t[0] >= 'a' && t[0] <= 'h') {
-		int dir = us == CD_WHITE ? 8 : -8;
+		/* (the side is 0 or 1: the step and the target's rank
+		 * counted from the mover's side with no branch) */
+		int dir = 8 - 16 * us, rank = CD_RANK(to) ^ (7 * us);
 
-		if (CD_RANK(to) == (us == CD_WHITE ? 7 : 0))
+		if (rank == 7)
 			return 0;	/* promotion */
 		if (n == 2) {
 			if (occ & tobb)
@@ -274,8 +289,7 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 			from = to - dir;
 			if (from < 0 || from > 63)
 				return 0;
-			if (!(occ & CD_BB(from)) && CD_RANK(to) ==
-			    (us == CD_WHITE ? 3 : 4))
+			if (!(occ & CD_BB(from)) && rank == 3)
 				from -= dir;
 		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
 		    t[2] - t[0] == 1)) {
@@ -319,12 +333,11 @@ cd__san_fast_pins(const cd_board *b, bool check, cd_bitboard pins,
 			cand &= -(cd_bitboard)((cd__between[to][f] & occ) == 0);
 		}
 	}
-	if (check && type != CD_KING && !answers_check(b, tobb))
-		return 0;
 	/* legal ones: a piece not pinned is free, a pinned one moves
 	 * along its line through the king (in check no such move answers
-	 * it: the lines meet at the king); the king must not step into an
-	 * attack */
+	 * it: the lines meet at the king), in check any other only when it
+	 * answers the check (unpinned: pins are then all ones); the king
+	 * must not step into an attack */
 	if (type == CD_KING)
 		legal = king_step(b, cand, to);
 	else if (cand & pins)
@@ -388,7 +401,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	uint64_t w;
 	int from, to, cls;
 
-	if (!cd__san_fast_pins(b, check, cd__pins(b), t, len, m, &w,
+	if (!cd__san_fast_pins(b, cd__pins(b) | -(cd_bitboard)check, t, len,
+	    m, &w,
 	    san_len, &from, &to, &cls))
 		return 0;
 	memcpy(san, &w, sizeof(w));

@@ -488,8 +488,10 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 	 * best) */
 	int from = 0, to = 0, cls = CD__MAKE_PIECE;
 
-	if (!cd__san_fast_pins(&l->board, l->check, l->pins_ok ? l->pins :
-	    cd__pins(&l->board), t, len, &m, &san, &slen, &from, &to, &cls))
+	/* (the pins all ones in check: cd__san_fast_pins) */
+	if (!cd__san_fast_pins(&l->board, (l->pins_ok ? l->pins :
+	    cd__pins(&l->board)) | -(cd_bitboard)l->check, t, len, &m, &san,
+	    &slen, &from, &to, &cls))
 		return 0;
 	/* (castling apart: add_move's path then knows the move a normal
 	 * one) */
