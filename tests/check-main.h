@@ -31,4 +31,14 @@ extern tu_args_fn *const tu_args;
 	tu_args_fn *const tu_args = (args)
 #define TU_SUITES(...) TU_SUITES_ARGS(NULL, __VA_ARGS__)
 
+/* TU_CHECK(expr, format, ...): ck_assert_msg for the loops that check
+ * millions of times: the test fails as there, at the assertion's line,
+ * with the message, but without the mark of the place that Check writes
+ * to its file for each assertion that holds (a system call each, which
+ * took more time than the rest of such a test). */
+#define TU_CHECK(expr, ...) do { \
+	if (!(expr)) \
+		ck_abort_msg(__VA_ARGS__); \
+} while (0)
+
 #endif

@@ -15,6 +15,10 @@
  * moved by up to 64 bytes (a longer first tag value) over the blocks,
  * read from memory, must mark the games that hold a binary byte and
  * those only.
+ *
+ * The costly tests over 64 places run a fourth of them under the
+ * sanitizers (make check-sanitizers: TU_SKIP_PLACE of tests/rounds.h,
+ * one place for each place modulo 16); the plain build runs them all.
  */
 #include "config.h"
 
@@ -85,6 +89,9 @@ START_TEST(test_binary_bytes)
 	char in[2 * (8 + 64 + sizeof(game))];
 	size_t pad = (size_t)_i, n = games(in, pad), k, i;
 
+	/* (a fourth of the places under the sanitizers) */
+	if (TU_SKIP_PLACE(_i))
+		return;
 	for (i = 0; i < sizeof(values); i++)
 		for (k = 0; k < n; k++) {
 			cd_pgn_reader *r;
@@ -95,7 +102,7 @@ START_TEST(test_binary_bytes)
 			games(in, pad);
 			in[k] = (char)values[i];
 			r = cd_pgn_reader_new_mem(in, n);
-			ck_assert_ptr_nonnull(r);
+			TU_CHECK(r != NULL, "no reader");
 			while (cd_pgn_reader_next(r, &g) == CD_OK) {
 				for (has = false, j = 0; j < g.len; j++)
 					has |= binary((unsigned char)g.text[j]);
@@ -171,7 +178,7 @@ piece_games(char *in, size_t cap, size_t pad, unsigned d,
 			x = x * 1103515245 + 12345;
 			pc = pcs[(x >> 16) % npcs];
 			len = strlen(pc);
-			ck_assert_uint_lt(n + len, cap);
+			TU_CHECK(n + len < cap, "%zu bytes", n + len);
 			memcpy(in + n, pc, len);
 			n += len;
 		}
@@ -197,7 +204,7 @@ read_all(const char *in, size_t n, bool narrow, cd_pgn_raw_game *g,
 		unsetenv("CHESSDATA_NARROW_FRAME");
 	r = cd_pgn_reader_new_mem(in, n);
 	unsetenv("CHESSDATA_NARROW_FRAME");
-	ck_assert_ptr_nonnull(r);
+	TU_CHECK(r != NULL, "no reader");
 	while (k < max && cd_pgn_reader_next(r, &g[k]) == CD_OK)
 		k++;
 	cd_pgn_reader_free(r);
@@ -230,10 +237,10 @@ drawn_games_as_narrow(size_t pad, const char *const *pcs, size_t npcs)
 		n = piece_games(in, sizeof(in), pad, d, pcs, npcs);
 		na = read_all(in, n, false, a, 64);
 		nb = read_all(in, n, true, b, 64);
-		ck_assert_msg(na == nb, "pad %zu, draw %u: %zu games, narrow "
+		TU_CHECK(na == nb, "pad %zu, draw %u: %zu games, narrow "
 		    "%zu", pad, d, na, nb);
 		for (k = 0; k < na; k++)
-			ck_assert_msg(same_game(&a[k], &b[k]), "pad %zu, "
+			TU_CHECK(same_game(&a[k], &b[k]), "pad %zu, "
 			    "draw %u, game %zu (at %zu): not as narrow (at "
 			    "%zu, %zu bytes against %zu; line %lu against "
 			    "%lu)", pad, d, k, (size_t)(a[k].text - in),
@@ -325,6 +332,10 @@ START_TEST(test_plain_line_ends)
 	cd_pgn_raw_game a[8], b[8];
 	size_t pad = (size_t)_i, n, na, nb, k, f, i, j;
 
+	/* (a fourth of the places under the sanitizers) */
+	if (TU_SKIP_PLACE(_i))
+		return;
+
 	for (i = 0; i < sizeof(after) / sizeof(after[0]); i++)
 		for (j = 1; j <= 3; j++)
 			for (f = 60; f < 200; f++) {
@@ -338,11 +349,11 @@ START_TEST(test_plain_line_ends)
 				    "%s", after[i]);
 				na = read_all(in, n, false, a, 8);
 				nb = read_all(in, n, true, b, 8);
-				ck_assert_msg(na == nb, "pad %zu, %zu, %zu, "
+				TU_CHECK(na == nb, "pad %zu, %zu, %zu, "
 				    "%zu: %zu games, narrow %zu", pad, i, j,
 				    f, na, nb);
 				for (k = 0; k < na; k++)
-					ck_assert_msg(same_game(&a[k], &b[k]),
+					TU_CHECK(same_game(&a[k], &b[k]),
 					    "pad %zu, %zu, %zu, %zu, game %zu: "
 					    "not as narrow (%zu bytes against "
 					    "%zu, line %lu:%lu against "
@@ -379,7 +390,7 @@ START_TEST(test_class_neighbours)
 		    '}', y, '\n', y, '{', y, '\n', '}', '\n', ' ', '{', 'x',
 		    '}', '{', y, y, '}', ' ', y, '\n' };
 
-		ck_assert_uint_lt(n + sizeof(piece) + 32, sizeof(in));
+		TU_CHECK(n + sizeof(piece) + 32 < sizeof(in), "%zu bytes", n);
 		memcpy(in + n, piece, sizeof(piece));
 		n += sizeof(piece);
 		/* (a string or a variation closed) */
@@ -396,10 +407,10 @@ START_TEST(test_class_neighbours)
 	    "\n{ a } 1-0\n\n");
 	na = read_all(in, n, false, a, 64);
 	nb = read_all(in, n, true, b, 64);
-	ck_assert_msg(na == nb, "pad %zu: %zu games, narrow %zu", pad, na,
+	TU_CHECK(na == nb, "pad %zu: %zu games, narrow %zu", pad, na,
 	    nb);
 	for (k = 0; k < na; k++)
-		ck_assert_msg(same_game(&a[k], &b[k]), "pad %zu, game %zu (at "
+		TU_CHECK(same_game(&a[k], &b[k]), "pad %zu, game %zu (at "
 		    "%zu): not as narrow (at %zu, %zu bytes against %zu)",
 		    pad, k, (size_t)(a[k].text - in),
 		    (size_t)(b[k].text - in), a[k].len, b[k].len);
@@ -434,6 +445,10 @@ START_TEST(test_short_movetexts)
 	size_t pad = (size_t)_i, n, na, nb, k, f, i, j, g;
 	unsigned long x = 1 + pad;
 
+	/* (a fourth of the places under the sanitizers) */
+	if (TU_SKIP_PLACE(_i))
+		return;
+
 	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++)
 		for (f = 0; f < 160; f++) {
 			n = 0;
@@ -461,16 +476,16 @@ START_TEST(test_short_movetexts)
 						    n - k);
 						in[k] = '\r';
 						n++;
-						ck_assert_uint_lt(n,
-						    sizeof(in));
+						TU_CHECK(n < sizeof(in),
+						    "%zu bytes", n);
 					}
 			}
 			na = read_all(in, n, false, a, 8);
 			nb = read_all(in, n, true, b, 8);
-			ck_assert_msg(na == nb, "pad %zu, %zu, %zu: %zu games, "
+			TU_CHECK(na == nb, "pad %zu, %zu, %zu: %zu games, "
 			    "narrow %zu", pad, i, f, na, nb);
 			for (k = 0; k < na; k++)
-				ck_assert_msg(same_game(&a[k], &b[k]),
+				TU_CHECK(same_game(&a[k], &b[k]),
 				    "pad %zu, marker %zu, %zu bytes, game %zu:"
 				    " not as narrow (%zu bytes against %zu, "
 				    "line %lu:%lu against %lu:%lu)", pad, i,
@@ -504,6 +519,10 @@ START_TEST(test_short_binary)
 	static char in[2000];
 	size_t pad = (size_t)_i, n = 0, m, k, i, j;
 
+	/* (a fourth of the places under the sanitizers) */
+	if (TU_SKIP_PLACE(_i))
+		return;
+
 	for (i = 0; i < 6; i++)
 		n += (size_t)snprintf(in + n, sizeof(in) - n,
 		    "[Event \"%*s\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]"
@@ -520,7 +539,7 @@ START_TEST(test_short_binary)
 			memcpy(c, in, n);
 			c[k] = (char)values[i];
 			r = cd_pgn_reader_new_mem(c, n);
-			ck_assert_ptr_nonnull(r);
+			TU_CHECK(r != NULL, "no reader");
 			for (m = 0; cd_pgn_reader_next(r, &g) == CD_OK; m++) {
 				for (has = false, j = 0; j < g.len; j++)
 					has |= binary((unsigned char)g.text[j]);
@@ -597,6 +616,9 @@ START_TEST(test_tag_lines)
 	unsigned order, crlf, gi;
 	bool plain;
 
+	/* (a fourth of the places under the sanitizers) */
+	if (TU_SKIP_PLACE(_i))
+		return;
 	for (order = 0; order < 7; order++)
 		for (crlf = 0; crlf < 2; crlf++) {
 			const char *le = crlf ? "\r\n" : "\n";
@@ -628,11 +650,12 @@ START_TEST(test_tag_lines)
 				    "%s1. e4 *%s%s", le, le, le);
 			}
 			r = cd_pgn_reader_new_mem(in, n);
-			ck_assert_ptr_nonnull(r);
+			TU_CHECK(r != NULL, "no reader");
 			for (gi = 0; gi < 2; gi++) {
-				ck_assert_int_eq(cd_pgn_reader_next(r, &g),
-				    CD_OK);
-				ck_assert_uint_eq(g.ntags, nt + 1);
+				TU_CHECK(cd_pgn_reader_next(r, &g) == CD_OK &&
+				    g.ntags == nt + 1, "pad %zu, order %u, "
+				    "crlf %u, game %u: %zu tags", pad, order,
+				    crlf, gi, g.ntags);
 				o = 0;
 				plain = true;
 				for (t = 0; t <= nt; t++) {
@@ -642,14 +665,14 @@ START_TEST(test_tag_lines)
 					size_t vl = t == 0 ? pad :
 					    tag_value(t - 1, order, gi);
 
-					ck_assert_msg(tg->name_len ==
+					TU_CHECK(tg->name_len ==
 					    strlen(nm) && memcmp(tg->name, nm,
 					    tg->name_len) == 0 &&
 					    tg->name[tg->name_len] == '\0',
 					    "pad %zu, order %u, crlf %u, game "
 					    "%u, tag %zu: name", pad, order,
 					    crlf, gi, t);
-					ck_assert_msg(tg->value_len == vl &&
+					TU_CHECK(tg->value_len == vl &&
 					    tg->value == tg->name +
 					    tg->name_len + 1 &&
 					    tg->value[vl] == '\0',
@@ -658,22 +681,28 @@ START_TEST(test_tag_lines)
 					    "%zu wanted", pad, order, crlf, gi,
 					    t, tg->value_len, vl);
 					for (k = 0; k < vl; k++)
-						ck_assert_int_eq(tg->value[k],
-						    t == 0 ? ' ' : 'a' + (t - 1 +
-						    k) % 26);
-					ck_assert_ptr_eq(tg->name,
-					    g.tags[0].name + o);
+						TU_CHECK(tg->value[k] == (t == 0 ?
+						    ' ' : 'a' + (t - 1 + k) % 26),
+						    "pad %zu, order %u, crlf %u, "
+						    "game %u, tag %zu: value "
+						    "byte %zu", pad, order, crlf,
+						    gi, t, k);
+					TU_CHECK(tg->name == g.tags[0].name + o,
+					    "pad %zu, order %u, crlf %u, game "
+					    "%u, tag %zu: not at %zu of the "
+					    "block", pad, order, crlf, gi, t,
+					    o);
 					plain &= loop_takes(tg->name_len, vl,
 					    n - at[gi][t]);
 					o += tg->name_len + vl + 2;
-					ck_assert_msg(tg->line == gi * (nt +
+					TU_CHECK(tg->line == gi * (nt +
 					    4) + t + 1 && tg->col == 1,
 					    "pad %zu, order %u, crlf %u, game "
 					    "%u, tag %zu: line %lu:%lu", pad,
 					    order, crlf, gi, t, tg->line,
 					    tg->col);
 				}
-				ck_assert_msg(tu_noted_plain(&g) == plain,
+				TU_CHECK(tu_noted_plain(&g) == plain,
 				    "pad %zu, order %u, crlf %u, game %u: "
 				    "noted plain %d", pad, order, crlf, gi,
 				    !plain);

@@ -1952,8 +1952,9 @@ START_TEST(test_random_games)
 		free(out2);
 		for (ply = 0, i = game->nodes[0].next; i;
 		    i = game->nodes[i].next, ply++) {
-			ck_assert_int_lt(ply, nplies);
-			ck_assert_msg(game->nodes[i].move == played[ply] &&
+			TU_CHECK(ply < nplies, "more than %d plies\n%s",
+			    nplies, text);
+			TU_CHECK(game->nodes[i].move == played[ply] &&
 			    strcmp(game->nodes[i].san, sans[ply]) == 0,
 			    "ply %d: %s read as %s\n%s", ply, sans[ply],
 			    game->nodes[i].san, text);
@@ -2983,20 +2984,21 @@ read_as(const char *text, size_t len, const cd_game *ref)
 	cd_error err;
 	size_t i;
 
-	ck_assert_msg(cd_pgn_parse_text(game, text, len, NULL, &err) ==
-	    CD_OK, "%s\n%s", err.msg, text);
-	ck_assert_uint_eq(game->ntags, ref->ntags);
+	TU_CHECK(cd_pgn_parse_text(game, text, len, NULL, &err) == CD_OK,
+	    "%s\n%s", err.msg, text);
+	TU_CHECK(game->ntags == ref->ntags, "%zu tags, %zu wanted\n%s",
+	    game->ntags, ref->ntags, text);
 	for (i = 0; i < ref->ntags; i++) {
 		const cd_game_tag *t = &game->tags[i];
 		const cd_game_tag *u = &ref->tags[i];
 		const char *name = cd_game_str(ref, u->name);
 
-		ck_assert_str_eq(cd_game_str(game, t->name), name);
-		ck_assert_uint_eq(t->value_len, u->value_len);
-		ck_assert_mem_eq(cd_game_str(game, t->value),
-		    cd_game_str(ref, u->value), u->value_len + 1);
-		ck_assert_int_eq(cd_game_tag_find(game, name),
-		    cd_game_tag_find(ref, name));
+		TU_CHECK(strcmp(cd_game_str(game, t->name), name) == 0 &&
+		    t->value_len == u->value_len &&
+		    memcmp(cd_game_str(game, t->value), cd_game_str(ref,
+		    u->value), u->value_len + 1) == 0 &&
+		    cd_game_tag_find(game, name) == cd_game_tag_find(ref,
+		    name), "tag %zu (%s) read otherwise\n%s", i, name, text);
 	}
 }
 
@@ -3009,15 +3011,16 @@ same_export(cd_game *ref, cd_buf *a, cd_buf *b)
 {
 	cd_move m;
 
-	ck_assert_int_eq(cd_san_parse(cd_game_board(ref), "e4", 2, NULL, 0,
-	    &m, NULL), CD_OK);
-	ck_assert_int_eq(cd_game_add_move(ref, m, NULL), CD_OK);
+	TU_CHECK(cd_san_parse(cd_game_board(ref), "e4", 2, NULL, 0, &m,
+	    NULL) == CD_OK && cd_game_add_move(ref, m, NULL) == CD_OK,
+	    "1. e4 not played");
 	cd_game_set_result(ref, CD_PGN_RESULT_UNKNOWN);
 	a->len = b->len = 0;
-	ck_assert_int_eq(cd_pgn_write_buf(game, 0, a), CD_OK);
-	ck_assert_int_eq(cd_pgn_write_buf(ref, 0, b), CD_OK);
-	ck_assert_uint_eq(a->len, b->len);
-	ck_assert_mem_eq(a->data, b->data, a->len);
+	TU_CHECK(cd_pgn_write_buf(game, 0, a) == CD_OK &&
+	    cd_pgn_write_buf(ref, 0, b) == CD_OK, "not written");
+	TU_CHECK(a->len == b->len && memcmp(a->data, b->data, a->len) == 0,
+	    "written:\n%.*s\nwanted:\n%.*s", (int)a->len, a->data,
+	    (int)b->len, b->data);
 }
 
 /*
@@ -3047,8 +3050,8 @@ START_TEST(test_tag_block_random)
 
 		cd_game_clear(ref);
 		k += (size_t)sprintf(text + k, "[Event \"e%d\"]%s", round, eol);
-		ck_assert_int_eq(cd_game_add_tag(ref, "Event", 5, text + 8,
-		    strcspn(text + 8, "\"")), CD_OK);
+		TU_CHECK(cd_game_add_tag(ref, "Event", 5, text + 8,
+		    strcspn(text + 8, "\"")) == CD_OK, "round %d", round);
 		for (i = 0; i < ntags; i++) {
 			/* (in stretches of rounds short values only, which the
 			 * tag loop takes) */
@@ -3064,8 +3067,8 @@ START_TEST(test_tag_block_random)
 				text[k++] = v[j];
 			}
 			k += (size_t)sprintf(text + k, "\"]%s", eol);
-			ck_assert_int_eq(cd_game_add_tag(ref, name,
-			    strlen(name), v, n), CD_OK);
+			TU_CHECK(cd_game_add_tag(ref, name, strlen(name), v,
+			    n) == CD_OK, "round %d: %s", round, name);
 		}
 		k += (size_t)sprintf(text + k, "%s1. e4 *%s", eol, eol);
 		read_as(text, k, ref);
@@ -3603,14 +3606,14 @@ START_TEST(test_tag_section_roster_first)
 			    "0" : "v");
 		k += (size_t)sprintf(text + k, "\n1. e4 e5%s\n",
 		    markers[(c / 3) % 4]);
-		ck_assert_msg(cd_pgn_parse_text(game, text, k, NULL, &err) ==
+		TU_CHECK(cd_pgn_parse_text(game, text, k, NULL, &err) ==
 		    CD_OK, "%s\n%s", err.msg, text);
 		for (flags = 0; flags <= CD_PGN_REDUCED; flags += CD_PGN_REDUCED) {
 			out.len = 0;
-			ck_assert_int_eq(cd_pgn_write_buf(game, flags, &out),
-			    CD_OK);
+			TU_CHECK(cd_pgn_write_buf(game, flags, &out) == CD_OK,
+			    "%s", text);
 			tag_section_model(game, flags, &model);
-			ck_assert_msg(out.len >= model.len &&
+			TU_CHECK(out.len >= model.len &&
 			    memcmp(out.data, model.data, model.len) == 0,
 			    "%s\nwritten:\n%.*s", text, (int)out.len, out.data);
 		}
@@ -3704,15 +3707,17 @@ START_TEST(test_tags_random)
 			ref[i].len = n;
 		}
 		/* the tags and every lookup */
-		ck_assert_uint_eq(game->ntags, nref);
+		TU_CHECK(game->ntags == nref, "round %d: %zu tags, %zu wanted",
+		    round, game->ntags, nref);
 		for (i = 0; i < nref; i++) {
 			const cd_game_tag *t = &game->tags[i];
 
-			ck_assert_str_eq(cd_game_str(game, t->name),
+			TU_CHECK(strcmp(cd_game_str(game, t->name),
+			    ref[i].name) == 0 && t->value_len == ref[i].len &&
+			    memcmp(cd_game_str(game, t->value), ref[i].value,
+			    ref[i].len + 1) == 0, "round %d, tag %zu: %s, "
+			    "%s wanted", round, i, cd_game_str(game, t->name),
 			    ref[i].name);
-			ck_assert_uint_eq(t->value_len, ref[i].len);
-			ck_assert_mem_eq(cd_game_str(game, t->value),
-			    ref[i].value, ref[i].len + 1);
 		}
 		for (j = 0; j < NNAMES; j++) {
 			const char *v;
@@ -3722,14 +3727,13 @@ START_TEST(test_tags_random)
 					break;
 			at = cd_game_tag_find(game, names[j]);
 			v = cd_game_tag_value(game, names[j], &n);
-			if (i == nref) {
-				ck_assert_int_eq(at, -1);
-				ck_assert_ptr_null(v);
-			} else {
-				ck_assert_int_eq(at, (long)i);
-				ck_assert_ptr_eq(v, cd_game_str(game,
-				    game->tags[i].value));
-			}
+			if (i == nref)
+				TU_CHECK(at == -1 && v == NULL, "round %d: "
+				    "%s found at %ld", round, names[j], at);
+			else
+				TU_CHECK(at == (long)i && v == cd_game_str(game,
+				    game->tags[i].value), "round %d: %s found "
+				    "at %ld, not %zu", round, names[j], at, i);
 		}
 		if (round % 16 != 0)
 			continue;

@@ -1175,44 +1175,47 @@ START_TEST(test_tag_line_bytes)
 				read = cd_pgn_lex_next(&lx, &t) ==
 				    CD_PGN_TOK_TAG;
 				r = cd_pgn_reader_new_mem(in, n);
-				ck_assert_ptr_nonnull(r);
+				TU_CHECK(r != NULL, "no reader");
 				/* (a binary byte where a name starts: no
 				 * game, the input is not text) */
 				if (cd_pgn_reader_next(r, &g) != CD_OK) {
-					ck_assert_msg(!read, "%.*s", (int)n,
-					    in);
+					TU_CHECK(!read, "%.*s", (int)n, in);
 					cd_pgn_reader_free(r);
 					continue;
 				}
 				if (!read) {
-					ck_assert_msg(g.ntags == 0, "%.*s",
-					    (int)n, in);
+					TU_CHECK(g.ntags == 0, "%.*s", (int)n,
+					    in);
 					cd_pgn_reader_free(r);
 					continue;
 				}
 				read_n++;
-				ck_assert_msg(g.ntags == 1 && g.text == in,
+				TU_CHECK(g.ntags == 1 && g.text == in,
 				    "%.*s", (int)n, in);
-				ck_assert_uint_eq(g.tags[0].name_len, t.len);
-				ck_assert_mem_eq(g.tags[0].name, t.text,
-				    t.len);
-				ck_assert_msg(g.tags[0].value_len ==
+				TU_CHECK(g.tags[0].name_len == t.len &&
+				    memcmp(g.tags[0].name, t.text, t.len) == 0,
+				    "name: %.*s", (int)n, in);
+				TU_CHECK(g.tags[0].value_len ==
 				    cd_pgn_tag_value(&t, val) &&
 				    memcmp(g.tags[0].value, val,
 				    g.tags[0].value_len) == 0, "%.*s", (int)n,
 				    in);
-				ck_assert_uint_eq(g.tags[0].line, t.line);
-				ck_assert_uint_eq(g.tags[0].col, t.col);
-				ck_assert_int_ne(cd_pgn_lex_next(&lx, &t),
-				    CD_PGN_TOK_END);
-				ck_assert_uint_eq(g.movetext,
-				    (size_t)(t.raw - in));
+				TU_CHECK(g.tags[0].line == t.line &&
+				    g.tags[0].col == t.col, "line %lu:%lu, "
+				    "the lexer's %lu:%lu: %.*s", g.tags[0].line,
+				    g.tags[0].col, t.line, t.col, (int)n, in);
+				TU_CHECK(cd_pgn_lex_next(&lx, &t) !=
+				    CD_PGN_TOK_END, "%.*s", (int)n, in);
+				TU_CHECK(g.movetext == (size_t)(t.raw - in),
+				    "movetext at %zu, the lexer's at %zu: %.*s",
+				    g.movetext, (size_t)(t.raw - in), (int)n,
+				    in);
 				copy = g;
 				mine = g.tags[0];
 				copy.tags = &mine;
 				st = cd_pgn_parse(ga, &g, NULL, NULL);
-				ck_assert_int_eq(cd_pgn_parse(gb, &copy, NULL,
-				    NULL), st);
+				TU_CHECK(cd_pgn_parse(gb, &copy, NULL, NULL) ==
+				    st, "%.*s", (int)n, in);
 				if (st == CD_OK) {
 					const char *va, *vb;
 					size_t la, lb;
@@ -1221,7 +1224,7 @@ START_TEST(test_tag_line_bytes)
 					    &la);
 					vb = cd_game_tag_value(gb, mine.name,
 					    &lb);
-					ck_assert_msg(va != NULL && vb != NULL &&
+					TU_CHECK(va != NULL && vb != NULL &&
 					    la == lb && memcmp(va, vb, la) == 0,
 					    "%.*s", (int)n, in);
 				}
@@ -1323,7 +1326,7 @@ reader_tags_as_lexer(const char *in, size_t n, unsigned off)
 	cd_pgn_token t;
 
 	r = cd_pgn_reader_new_mem(in, n);
-	ck_assert_ptr_nonnull(r);
+	TU_CHECK(r != NULL, "no reader");
 	/* (a line that is not a tag in the section: the lexer may read
 	 * what follows otherwise) */
 	if (cd_pgn_reader_next(r, &g) != CD_OK ||
@@ -1336,7 +1339,7 @@ reader_tags_as_lexer(const char *in, size_t n, unsigned off)
 	    t.raw < g.text + g.movetext) {
 		if (t.type != CD_PGN_TOK_TAG)
 			continue;
-		ck_assert_msg(k < g.ntags && g.tags[k].name_len == t.len &&
+		TU_CHECK(k < g.ntags && g.tags[k].name_len == t.len &&
 		    memcmp(g.tags[k].name, t.text, t.len) == 0 &&
 		    g.tags[k].value_len == cd_pgn_tag_value(&t, val) &&
 		    memcmp(g.tags[k].value, val, g.tags[k].value_len) == 0 &&
@@ -1344,10 +1347,10 @@ reader_tags_as_lexer(const char *in, size_t n, unsigned off)
 		    "off %u, tag %zu: %.*s", off, k, (int)n, in);
 		k++;
 	}
-	ck_assert_msg(k == g.ntags, "off %u: %zu tags, the lexer %zu: %.*s",
+	TU_CHECK(k == g.ntags, "off %u: %zu tags, the lexer %zu: %.*s",
 	    off, g.ntags, k, (int)n, in);
 	/* (plain: every tag taken by the loop, cd_pgn_raw_copied) */
-	ck_assert_msg(tu_noted_plain(&g) == (g.ntags > 0 &&
+	TU_CHECK(tu_noted_plain(&g) == (g.ntags > 0 &&
 	    loop_lines(g.text, in + n) == g.ntags), "off %u: plain %d: %.*s",
 	    off, tu_noted_plain(&g), (int)n, in);
 	cd_pgn_reader_free(r);

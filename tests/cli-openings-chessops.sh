@@ -54,9 +54,7 @@ compare() {
 
 for f in "$C/pgn/otb-14539.pgn.xz" "$C"/online/*.pgn.xz; do
 	b=$(basename "$f" .pgn.xz)
-	max=$((${CORPUS_MB:-4} * 1000000))
-	xz -dc "$f" | awk -v max=$max \
-	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }' |
+	corpus_head "${CORPUS_MB:-4}" "$f" |
 	    "$tooldir/pgn-regularize" -q >"$T/$b.pgn" 2>/dev/null
 	[ -s "$T/$b.pgn" ] || { fail "$b: nothing regularized"; continue; }
 	# shellcheck disable=SC2086

@@ -31,11 +31,8 @@ export LC_ALL
 # the first CORPUS_MB MB of each file, whole games (1 by default: the
 # 27 option rows run pgn-extract on each, which takes most of the time;
 # CORPUS_MB=0 for the whole files)
-max=$((${CORPUS_MB:-1} * 1000000))
 first() {
-	xz -dc "$1" >"$T/whole" || exit 99
-	awk -v max=$max '/^\[Event / && max > 0 && n > max { exit }
-	    { n += length($0) + 1; print }' "$T/whole" >"$2" || exit 99
+	corpus_head "${CORPUS_MB:-1}" "$1" >"$2" || exit 99
 }
 first "$C/pgn/otb-14539.pgn.xz" "$T/otb.pgn"
 set -- otb

@@ -11,8 +11,11 @@
 # first 4 MB of each):
 # awk for --winner, --loser, --where and --games, chessops for a
 # repeated --material, --moves, --placement, every --occurs kind and
-# --wrong-result, each with its -v complement.  --material's relations
-# and @N against awk over pgn-regularize's FEN comments.
+# --wrong-result, each with its -v complement (chessops reads the OTB
+# archive once for both parts: the newer conditions' counts are of the
+# games it reads, and the archive is taken without the others).
+# --material's relations and @N against awk over pgn-regularize's FEN
+# comments.
 #
 # chessops is taken from CHESSOPS_DIR (a directory with
 # node_modules/chessops), else from $top_builddir/tests/chessops, where
@@ -104,14 +107,21 @@ grep -q "^pgn-select: 14539 games read, [0-9]* written, 0 rejected" \
 # chessops
 . "$top_srcdir/tests/npm-lib.sh"
 D=$CHESSOPS_D
+FEN='rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3'
+PRE='1. e4 c5 2. Nf3'
+PL='????????/R???????/8/????????/????????/????????/????????/????????'
+peer() { sed -n "s/^$1 //p" "$T/peer"; }
 if ! npm_package "$CHESSOPS" "$D"; then
 	echo "SKIP (part): $npm_why: the chessops counts are not checked"
+	D=
 else
-	FEN='rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3'
-	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr <"$G" \
-	    >"$T/peer" 2>"$T/peer.err" ||
+	# (one run over the archive for the counts here and for the
+	# newer conditions below: those count only the games chessops
+	# reads, as over the archive without the others)
+	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr KQkq \
+	    "$PRE" "$PL" <"$G" >"$T/peer.otb" 2>"$T/peer.err" ||
 	    { fail "select-peer.mjs failed"; cat "$T/peer.err" >&2; }
-	peer() { sed -n "s/^$1 //p" "$T/peer"; }
+	cp "$T/peer.otb" "$T/peer"
 	[ "$(peer games)" = "$total" ] ||
 	    fail "chessops read $(peer games) games, not $total"
 	# a game chessops cannot read is told; pgn-select rejects none
@@ -126,7 +136,10 @@ else
 	BAD=$(peer bad_games)
 fi
 
-# the newer conditions on one file: GAMES FILE (the file G is then)
+# the newer conditions on one file: GAMES FILE [PEER] (the file G is
+# then; chessops's counts from PEER, select-peer.mjs's output over a
+# file of which FILE holds the games chessops reads, else from a run
+# over FILE)
 newer() {
 	G=$2
 	total=$1
@@ -146,12 +159,18 @@ newer() {
 	n=$(LC_ALL=C awk -F'\t' 'NR <= 100 || NR == 250' "$T/new.tsv" | wc -l)
 	same "$n" "--games=1-100,250" --games=1-100,250
 	[ -z "${D:-}" ] && return
-	PRE='1. e4 c5 2. Nf3'
-	PL='????????/R???????/8/????????/????????/????????/????????/????????'
-	node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr KQkq \
-	    "$PRE" "$PL" <"$G" >"$T/peer" 2>"$T/peer.err" ||
-	    { fail "select-peer.mjs failed"; cat "$T/peer.err" >&2; }
-	[ "$(peer bad)" = 0 ] || fail "chessops cannot read $(peer bad_games)"
+	if [ $# -ge 3 ]; then
+		cp "$3" "$T/peer"
+		n=$(($(peer games) - $(peer bad)))
+		[ "$total" -eq "$n" ] ||
+		    fail "$total games without those chessops cannot read, not $n"
+	else
+		node "$top_srcdir/tests/select-peer.mjs" "$D" "$FEN" KRkr \
+		    KQkq "$PRE" "$PL" <"$G" >"$T/peer" 2>"$T/peer.err" ||
+		    { fail "select-peer.mjs failed"; cat "$T/peer.err" >&2; }
+		[ "$(peer bad)" = 0 ] ||
+		    fail "chessops cannot read $(peer bad_games)"
+	fi
 	same "$(peer material_any)" "--material=KRkr --material=KQkq" \
 	    --material=KRkr --material=KQkq
 	same "$(peer prefix)" "--moves='$PRE'" --moves="$PRE"
@@ -167,13 +186,11 @@ if [ -n "${D:-}" ] && [ "${BAD:--}" != "-" ]; then
 	"$P" -q -v --games="$BAD" "$G" >"$T/otb2.pgn"
 	G="$T/otb2.pgn"
 fi
-newer "$("$P" -c "$G")" "$G"
+newer "$("$P" -c "$G")" "$G" ${D:+"$T/peer.otb"}
 # (the first 4 MB of each export, whole games; CORPUS_MB=N for N MB,
 # CORPUS_MB=0 for the whole files)
-max=$((${CORPUS_MB:-4} * 1000000))
 for f in "$C"/online/*.pgn.xz; do
-	xz -dc "$f" | awk -v max=$max \
-	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }'
+	corpus_head "${CORPUS_MB:-4}" "$f"
 	echo
 done | "$P" -q -s --plies=0.. >"$T/online.pgn"
 newer "$("$P" -c "$T/online.pgn")" "$T/online.pgn"

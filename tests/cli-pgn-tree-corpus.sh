@@ -20,7 +20,6 @@ NAME=ptc
 command -v python3 >/dev/null 2>&1 || skip "no python3"
 START='rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 SICILIAN='rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2'
-max=$((${CORPUS_MB:-3} * 1000000))
 
 # check NAME ROOT DEPTH [OPTION]: the script's table and pgn-tree's
 check() {
@@ -40,23 +39,12 @@ check() {
 	fi
 }
 
-# the first $max bytes of a file, whole games
-head_games() {
-	if [ "$max" -eq 0 ]; then
-		xz -dc "$1"
-	else
-		xz -dc "$1" | head -c "$max" | awk '
-		    /^\[Event / { if (n++) { printf "%s", buf }; buf = "" }
-		    { buf = buf $0 "\n" }'
-	fi
-}
-
-head_games "$C/pgn/otb-14539.pgn.xz" >"$T/in.pgn"
+corpus_head "${CORPUS_MB:-3}" "$C/pgn/otb-14539.pgn.xz" >"$T/in.pgn"
 "$J" --fens -q "$T/in.pgn" >"$T/in.json" 2>/dev/null
 check "OTB archive, depth 4" "$START" 4
 check "OTB archive, after 1. e4 c5, depth 3" "$SICILIAN" 3 '--moves=1. e4 c5' -j 1
 for f in "$C"/online/*.pgn.xz; do
-	head_games "$f"
+	corpus_head "${CORPUS_MB:-3}" "$f"
 done >"$T/in.pgn"
 "$J" --fens -q "$T/in.pgn" >"$T/in.json" 2>/dev/null
 check "online exports, depth 4" "$START" 4

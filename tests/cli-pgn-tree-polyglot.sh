@@ -83,9 +83,7 @@ if [ -d "$C/pgn" ] && [ -d "$C/online" ]; then
 	    "-only-black -uniform"
 	rm -f "$T/otb.pgn"
 	# (whole games: 1,169 long engine games in the first 40 MB)
-	max=$((${TCEC_MB:-40} * 1000000))
-	xz -dc "$C/pgn/tcec-s01-s20.pgn.xz" | awk -v max=$max \
-	    '/^\[Event / && max > 0 && n > max { exit } { n += length($0) + 1; print }' |
+	corpus_head "${TCEC_MB:-40}" "$C/pgn/tcec-s01-s20.pgn.xz" |
 	    "$S" -v --where='FEN ~ "." or Variant ~ "."' >"$T/tcec.pgn"
 	compare "$T/tcec.pgn" "" "-max-ply 30 -only-white"
 	rm -f "$T/tcec.pgn"

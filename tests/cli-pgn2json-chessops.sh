@@ -33,10 +33,7 @@ compare() {
 
 for f in "$C"/online/*.pgn.xz; do
 	b=$(basename "$f" .pgn.xz)
-	# whole games: stop at the first Event tag past the size
-	xz -dc "$f" | awk -v max=$((${CORPUS_MB:-12} * 1000000)) \
-	    '/^\[Event / && n > max { exit } { n += length($0) + 1; print }' \
-	    >"$T/$b.pgn"
+	corpus_head "${CORPUS_MB:-12}" "$f" >"$T/$b.pgn"
 	compare "$T/$b.pgn"
 	rm -f "$T/$b.pgn"
 done

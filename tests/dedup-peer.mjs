@@ -3,13 +3,14 @@
 // dedup-peer.mjs: the groups pgn-dedup must find, computed independently
 // with chessops (npm), for tests/cli-pgn-dedup.sh.
 //
-//   node dedup-peer.mjs CHESSOPS_DIR BY KEEP INCLUDED < games.pgn
+//   node dedup-peer.mjs CHESSOPS_DIR BY:KEEP:INCLUDED... < games.pgn
 //
 // BY: game, moves or text; KEEP: first, last or most-tags; INCLUDED: 0
-// or 1.  Prints what pgn-dedup --by=BY --keep=KEEP [--included]
-// --groups=FILE writes to FILE (see man pgn-dedup), then the lines
-// "written N" (the games kept) and "rejected N" (the games chessops
-// cannot read).  Games are compared as strings, not
+// or 1.  For each mode given (the games are read once for all), prints
+// a line "mode BY:KEEP:INCLUDED", what pgn-dedup --by=BY --keep=KEEP
+// [--included] --groups=FILE writes to FILE (see man pgn-dedup), then
+// the lines "written N" (the games kept) and "rejected N" (the games
+// chessops cannot read).  Games are compared as strings, not
 // hashes: the start position as EPD (chessops), the main line as UCI
 // moves (each SAN replayed with chessops), the players' surnames
 // (Unicode NFD without its combining marks, own table for the letters
@@ -21,8 +22,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 const dir = process.argv[2];
-const [by, keep, included] = [process.argv[3], process.argv[4],
-    process.argv[5] === '1'];
+const modes = process.argv.slice(3);
 const load = (m) => import(pathToFileURL(join(dir, 'node_modules',
     'chessops', 'dist', 'esm', m)).href);
 const { PgnParser, startingPosition } = await load('pgn.js');
@@ -135,8 +135,8 @@ function game(g) {
 	    text });
 	rec.line = (k) => epd + '\t' + players + '\t' + moves.slice(0, k)
 	    .join(' ');
-	rec.key = by === 'text' ? text : by === 'moves' ? epd + '\t' +
-	    moves.join(' ') : rec.line(moves.length) + '\t' + result;
+	rec.key = { text, moves: epd + '\t' + moves.join(' '),
+	    game: rec.line(moves.length) + '\t' + result };
 }
 
 // Each game's bytes are read as UTF-8, a line that is not as Latin-1.
@@ -172,20 +172,26 @@ process.stdin.on('end', () => {
 	if (blocks.length !== games.length)
 		throw new Error(`${blocks.length} tag sections, ${games.length} games`);
 	blocks.forEach((b, i) => { games[i].ntags = b.size; });
-	report();
+	for (const m of modes) {
+		const [by, keep, included] = m.split(':');
+		if (!['game', 'moves', 'text'].includes(by))
+			throw new Error('bad mode ' + m);
+		console.log('mode ' + m);
+		report(by, keep, included === '1');
+	}
 });
 
-function report() {
+function report(by, keep, included) {
 	const leaderOf = new Map();	// key -> first game
 	const members = new Map();	// leader -> games
 	for (const g of games) {
 		if (g.rejected)
 			continue;
-		if (!leaderOf.has(g.key)) {
-			leaderOf.set(g.key, g.index);
+		if (!leaderOf.has(g.key[by])) {
+			leaderOf.set(g.key[by], g.index);
 			members.set(g.index, []);
 		}
-		g.leader = leaderOf.get(g.key);
+		g.leader = leaderOf.get(g.key[by]);
 		members.get(g.leader).push(g.index);
 	}
 	const kept = new Set();

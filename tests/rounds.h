@@ -6,7 +6,12 @@
  * plain build runs them all.  TU_SKIP(i), for a loop test whose
  * iterations are an exhaustive grid: false for every i, or in that
  * build true for three i in four (the grid's every fourth point is
- * run there, the plain build runs the whole grid).
+ * run there, the plain build runs the whole grid).  TU_SKIP_PLACE(i),
+ * for a loop test over the 64 places of a block (its input moved by i
+ * bytes): TU_SKIP of i + i / 16, which keeps one place for each place
+ * modulo 16 (0, 4, 8, 12 of the first sixteen, 3, 7, 11, 15 of the
+ * next, then 2, 6, 10, 14 and 1, 5, 9, 13), not only the multiples of
+ * four.
  */
 #ifndef CD_TESTS_ROUNDS_H
 #define CD_TESTS_ROUNDS_H
@@ -26,5 +31,6 @@
 #define TU_ROUNDS(n)	(n)
 #define TU_SKIP(i)	0
 #endif
+#define TU_SKIP_PLACE(i)	TU_SKIP((i) + (i) / 16)
 
 #endif

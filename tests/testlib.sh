@@ -76,3 +76,18 @@ tool_kind() {
 	*) echo none ;;
 	esac
 }
+
+# corpus_head MB FILE: the games of the xz archive FILE (of the shared
+# corpus) from its start up to the first Event tag line past MB
+# megabytes (of 10^6 bytes): whole games, the file cut at a game's
+# start; MB 0: the whole file.  The corpus tests take such a prefix
+# where a few MB prove what the whole file would, CORPUS_MB=N (0: the
+# whole files) giving another size.
+corpus_head() {
+	if [ "$1" -eq 0 ]; then
+		xz -dc "$2"
+	else
+		xz -dc "$2" | awk -v max=$(($1 * 1000000)) \
+		    '/^\[Event / && n > max { exit } { n += length($0) + 1; print }'
+	fi
+}
