@@ -811,7 +811,8 @@ END_TEST
  * down by blank lines and right by a blank, a section that begins with
  * a bad tag right of a blank, sections with their movetext on the last
  * tag's line and without movetext, with a tag more on the line after
- * the last and after the blank line, the sections of the 2-move
+ * the last and after the blank line, with a `[` alone on the line after
+ * the last, the sections of the 2-move
  * book (CR LF, seven short values) and of an online export (LF, long
  * values).  Each game must be what a reader that starts at it reads
  * (which has read no section before: its tags, their places, lines
@@ -995,6 +996,22 @@ START_TEST(test_sections_again)
 		    j == 0 ? "" : le);
 		memcpy(in + n, base + sl, bl - sl);
 		n += bl - sl;
+	}
+	/* three alike whose line after the last tag is a `[` alone (the
+	 * tag loop stops at its start) */
+	for (k = 0; k < 3; k++) {
+		const char *le = crlf ? "\r\n" : "\n";
+
+		memcpy(in + n, base, sl);
+		n += sl;
+		n += (size_t)sprintf(in + n, "%s[", le);
+		memcpy(in + n, base + sl + 1 + crlf, bl - sl - 1 - crlf);
+		n += bl - sl - 1 - crlf;
+	}
+	/* (input after the last, as the tag loop wants it) */
+	for (k = 0; k < 3; k++) {
+		memcpy(in + n, base, bl);
+		n += bl;
 	}
 	ck_assert_uint_le(n, cap);
 	r = cd_pgn_reader_new_mem(in, n);
