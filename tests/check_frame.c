@@ -830,6 +830,291 @@ START_TEST(test_marker_lines)
 }
 END_TEST
 
+/*
+ * A tag section that is the same bytes as the one before
+ * (frame_tags.c: section_whole, which keeps that one's tags, and
+ * section_again): two and three games alike, then the section with one
+ * byte changed at each place of its lines, their line ends and the
+ * bytes after the last (to each of a set of bytes) before three whole
+ * ones, the same section with LF and with CR LF after each other, moved
+ * down by blank lines and right by a blank, a section that begins with
+ * a bad tag right of a blank, sections with their movetext on the last
+ * tag's line and without movetext, with a tag more on the line after
+ * the last and after the blank line, with a `[` alone on the line after
+ * the last, the sections of the 2-move
+ * book (CR LF, seven short values) and of an online export (LF, long
+ * values).  Each game must be what a reader that starts at it reads
+ * (which has read no section before: its tags, their places, lines
+ * and columns counted from the game's, its movetext, result, flags and
+ * notes).  Then games alike after a first one whose value is pad
+ * bytes long, over the end of the reader's first block: read through a
+ * file (its buffer refilled and moved), each the same as read from
+ * memory (but for the notes: the tag loop wants input after a line,
+ * which a block's end may not yet have).
+ */
+static const char *const again_sections[] = {
+	"[Event \"?\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\r\n"
+	"[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
+	"[Result \"*\"]\r\n\r\n1. f4 e6 *\r\n\r\n",
+	"[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/"
+	"abcdefgh\"]\n[White \"someone\"]\n[Result \"1-0\"]\n"
+	"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+	"- 0 1\"]\n[Opening \"King's Pawn Game: Wayward Queen "
+	"Attack, Kiddie Countergambit, and more words to it\"]\n"
+	"[ECO \"C20\"]\n\n1. e4 1-0\n\n",
+};
+
+/* Whether the notes of a and b (tags plain, section bare) are alike. */
+static bool
+same_notes(const cd_pgn_raw_game *a, const cd_pgn_raw_game *b)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	bool ba = a->cd_reserved_[3] != 0 && a->cd_reserved_[3] ==
+	    (uint64_t)(uintptr_t)(a->text + a->movetext);
+	bool bb = b->cd_reserved_[3] != 0 && b->cd_reserved_[3] ==
+	    (uint64_t)(uintptr_t)(b->text + b->movetext);
+#pragma GCC diagnostic pop
+
+	return tu_noted_plain(a) == tu_noted_plain(b) && ba == bb;
+}
+
+/* Whether the tags of a and b are alike, their lines dl apart (b's
+ * more). */
+static bool
+same_tags(const cd_pgn_raw_game *a, const cd_pgn_raw_game *b,
+    unsigned long dl)
+{
+	size_t i, o = 0;
+
+	if (a->ntags != b->ntags)
+		return false;
+	for (i = 0; i < a->ntags; i++) {
+		const cd_pgn_tag *x = &a->tags[i], *y = &b->tags[i];
+
+		if (x->name_len != y->name_len || x->value_len !=
+		    y->value_len || memcmp(x->name, y->name, x->name_len +
+		    1) != 0 || memcmp(x->value, y->value, x->value_len +
+		    1) != 0 || x->name != a->tags[0].name + o ||
+		    x->value != x->name + x->name_len + 1 ||
+		    x->line + dl != y->line || x->col != y->col)
+			return false;
+		o += x->name_len + x->value_len + 2;
+	}
+	return true;
+}
+
+/* Game g (of a reader over the n bytes at in) against the first game
+ * of a reader started at its offset. */
+static void
+again_as_alone(const char *in, size_t n, const cd_pgn_raw_game *g)
+{
+	cd_pgn_reader *r = cd_pgn_reader_new_mem(in + g->offset,
+	    n - (size_t)g->offset);
+	cd_pgn_raw_game a;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(cd_pgn_reader_next(r, &a), CD_OK);
+	ck_assert_msg(a.len == g->len && a.movetext == g->movetext &&
+	    a.movetext_end == g->movetext_end && a.result == g->result &&
+	    a.flags == (g->flags & ~(unsigned)CD_PGN_RAW_SKIPPED_BINARY) &&
+	    a.col == g->col && a.movetext_line - 1 == g->movetext_line -
+	    g->line && a.movetext_col == g->movetext_col &&
+	    same_tags(&a, g, g->line - 1) && same_notes(&a, g),
+	    "game %lu at %lu (line %lu): not as alone: %.*s",
+	    (unsigned long)g->number, (unsigned long)g->offset, g->line,
+	    (int)g->len, g->text);
+	cd_pgn_reader_free(r);
+}
+
+START_TEST(test_sections_again)
+{
+	static const unsigned char bytes[] = { 'a', ' ', '"', ']', '[',
+	    '\r', '\n', '\t', 0x01, 'E' };
+	const char *base = again_sections[_i];
+	const char *se = strstr(base, "]\n\n") != NULL ?
+	    strstr(base, "]\n\n") : strstr(base, "]\r\n\r\n");
+	size_t bl = strlen(base), sl = (size_t)(se - base) + 1;
+	size_t cap = (bl + 2) * (3 + 4 * (sl + 6) * sizeof(bytes) + 20) +
+	    1024;
+	char *in = malloc(cap), *lf = malloc(bl);
+	const char *other;
+	size_t n = 0, lfl = 0, j, b, k, count = 0;
+	bool crlf = strchr(base, '\r') != NULL;
+	cd_pgn_reader *r;
+	cd_pgn_raw_game g;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(lf);
+	/* (the section with LF) */
+	for (j = 0; j < bl; j++)
+		if (base[j] != '\r')
+			lf[lfl++] = base[j];
+	/* three alike */
+	for (k = 0; k < 3; k++) {
+		memcpy(in + n, base, bl);
+		n += bl;
+	}
+	/* one byte changed, then three whole (the third read as the
+	 * second, the next changed one against the third) */
+	for (j = 0; j < sl + 6; j++)
+		for (b = 0; b < sizeof(bytes); b++)
+			for (k = 0; k < 4; k++) {
+				memcpy(in + n, base, bl);
+				if (k == 0)
+					in[n + j] = (char)bytes[b];
+				n += bl;
+			}
+	/* LF after CR LF (or the same), then CR LF, LF, LF */
+	for (k = 0; k < 4; k++) {
+		const char *x = k == 1 ? base : lf;
+		size_t xl = k == 1 ? bl : lfl;
+
+		memcpy(in + n, x, xl);
+		n += xl;
+	}
+	/* down by a blank line, two alike, right by a blank, two alike */
+	memcpy(in + n, crlf ? "\r\n" : "\n", 1 + crlf);
+	n += 1 + crlf;
+	for (k = 0; k < 2; k++) {
+		memcpy(in + n, base, bl);
+		n += bl;
+	}
+	in[n++] = ' ';
+	for (k = 0; k < 2; k++) {
+		memcpy(in + n, base, bl);
+		n += bl;
+	}
+	/* after two alike, a bad tag right of a blank, then the other
+	 * section's lines */
+	memcpy(in + n, base, bl);
+	n += bl;
+	n += (size_t)sprintf(in + n, " [Event x]%s", crlf ? "\r\n" : "\n");
+	other = again_sections[1 - _i];
+	memcpy(in + n, other + 1 + strcspn(other + 1, "["),
+	    strlen(other + 1 + strcspn(other + 1, "[")));
+	n += strlen(other + 1 + strcspn(other + 1, "["));
+	/* three alike, their movetext on the last tag's line; three
+	 * alike without movetext; then a whole one */
+	for (j = 0; j < 2; j++)
+		for (k = 0; k < 3; k++) {
+			memcpy(in + n, base, sl);
+			n += sl;
+			if (j == 0) {
+				memcpy(in + n, " 1. f4 *", 8);
+				n += 8;
+			}
+			memcpy(in + n, base + bl - 2 - 2 * crlf, 2 + 2 * crlf);
+			n += 2 + 2 * crlf;
+		}
+	memcpy(in + n, base, bl);
+	n += bl;
+	/* after two alike, one with a tag more on the line after its
+	 * last, and one with a tag more after its blank line (a name it
+	 * does not have: the same game) */
+	for (j = 0; j < 2; j++) {
+		const char *le = crlf ? "\r\n" : "\n";
+
+		for (k = 0; k < 2; k++) {
+			memcpy(in + n, base, bl);
+			n += bl;
+		}
+		memcpy(in + n, base, sl);
+		n += sl;
+		n += (size_t)sprintf(in + n, "%s%s[Extra \"v\"]", le,
+		    j == 0 ? "" : le);
+		memcpy(in + n, base + sl, bl - sl);
+		n += bl - sl;
+	}
+	/* three alike whose line after the last tag is a `[` alone (the
+	 * tag loop stops at its start) */
+	for (k = 0; k < 3; k++) {
+		const char *le = crlf ? "\r\n" : "\n";
+
+		memcpy(in + n, base, sl);
+		n += sl;
+		n += (size_t)sprintf(in + n, "%s[", le);
+		memcpy(in + n, base + sl + 1 + crlf, bl - sl - 1 - crlf);
+		n += bl - sl - 1 - crlf;
+	}
+	/* (input after the last, as the tag loop wants it) */
+	for (k = 0; k < 3; k++) {
+		memcpy(in + n, base, bl);
+		n += bl;
+	}
+	ck_assert_uint_le(n, cap);
+	r = cd_pgn_reader_new_mem(in, n);
+	ck_assert_ptr_nonnull(r);
+	while (cd_pgn_reader_next(r, &g) == CD_OK) {
+		again_as_alone(in, n, &g);
+		count++;
+	}
+	/* (a changed byte may join two games or split one) */
+	ck_assert_uint_ge(count, 3 + (sl + 6) * sizeof(bytes) * 3);
+	cd_pgn_reader_free(r);
+	free(lf);
+	free(in);
+}
+END_TEST
+
+/* Games alike over the end of the reader's first block, read through a
+ * file, as from memory: the first game's value pad * 3 bytes long (the
+ * block's end at each place of a section of up to 192 bytes). */
+START_TEST(test_sections_again_blocks)
+{
+	size_t pad = (size_t)_i * 3, n, bl, s, k, m;
+	size_t cap = 320 * 1024;
+	char *in = malloc(cap);
+	cd_pgn_reader *r, *rf;
+	cd_pgn_raw_game g, h;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(in);
+	for (s = 0; s < sizeof(again_sections) / sizeof(again_sections[0]);
+	    s++) {
+		const char *base = again_sections[s];
+
+		bl = strlen(base);
+		n = (size_t)snprintf(in, cap, "[Event \"%*s\"]\n\n1. e4 *\n\n",
+		    (int)pad, "");
+		for (m = 0; n + bl <= cap; m++) {
+			memcpy(in + n, base, bl);
+			n += bl;
+		}
+		r = cd_pgn_reader_new_mem(in, n);
+		ck_assert_ptr_nonnull(r);
+		f = tmpfile();
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(in, 1, n, f), n);
+		rewind(f);
+		rf = cd_pgn_reader_new(f);
+		ck_assert_ptr_nonnull(rf);
+		for (k = 0; cd_pgn_reader_next(r, &g) == CD_OK; k++) {
+			ck_assert_int_eq(cd_pgn_reader_next(rf, &h), CD_OK);
+			ck_assert_msg(h.offset == g.offset && h.len == g.len &&
+			    h.line == g.line && h.col == g.col &&
+			    h.movetext == g.movetext && h.movetext_end ==
+			    g.movetext_end && h.movetext_line ==
+			    g.movetext_line && h.movetext_col ==
+			    g.movetext_col && h.flags == g.flags &&
+			    h.result == g.result && same_tags(&g, &h, 0),
+			    "pad %zu, section %zu, game %zu at %lu: not as "
+			    "from memory", pad, s, k, (unsigned long)g.offset);
+			/* (the first, and those around the block's end) */
+			if (k == 0 || (g.offset + 4 * bl >= 256 * 1024 &&
+			    g.offset <= 256 * 1024 + 4 * bl))
+				again_as_alone(in, n, &g);
+		}
+		ck_assert_int_eq(cd_pgn_reader_next(rf, &h), CD_EOF);
+		ck_assert_uint_eq(k, 1 + m);
+		cd_pgn_reader_free(rf);
+		cd_pgn_reader_free(r);
+		fclose(f);
+	}
+	free(in);
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -839,6 +1124,8 @@ frame_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_binary_bytes, 0, 64);
 	tcase_add_loop_test(tc, test_tag_lines, 0, 64);
+	tcase_add_loop_test(tc, test_sections_again, 0, 2);
+	tcase_add_loop_test(tc, test_sections_again_blocks, 0, 64);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);

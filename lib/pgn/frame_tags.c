@@ -349,6 +349,26 @@ same_prefix(const char *a, const char *b, size_t n, bool avx2)
 }
 
 /*
+ * How many bytes the section at p (its first line's `[`, none of it
+ * read) begins with alike with the last one tag_run read from its first
+ * line (r->memo_*), up to memo_len; 0 when that one is no longer in the
+ * buffer, or fewer than memo_len + 256 bytes of input follow p.
+ */
+static inline size_t
+memo_prefix(const cd_pgn_reader *r, const char *p, const char *e,
+    bool avx2)
+{
+	const char *m;
+
+	if (r->memo_off < r->base)
+		return 0;	/* (no longer in the buffer) */
+	m = r->data + (r->memo_off - r->base);
+	if (m > p || (size_t)(e - p) < r->memo_len + 256)
+		return 0;
+	return same_prefix(p, m, r->memo_len, avx2);
+}
+
+/*
  * The tags of a section at p (its first line's `[`, none of it read)
  * that begins as the last one tag_run read from its first line
  * (r->memo_*): those whose lines are the same bytes, each with the `[`
@@ -369,16 +389,11 @@ section_again(cd_pgn_reader *r, const char *p, const char *e,
     bool avx2)
 {
 	cd_pgn_tag *tags = r->tags;
-	const char *m, *q = p, *end;
+	const char *q = p, *end;
 	size_t ml = r->memo_len, same, k = 0, i;
 
-	if (r->memo_off < r->base)
-		return p;	/* (no longer in the buffer) */
-	m = r->data + (r->memo_off - r->base);
-	if (m > p || (size_t)(e - p) < ml + 256)
-		return p;
-	same = same_prefix(p, m, ml, avx2);
-	if (same == ml) {
+	if ((same = memo_prefix(r, p, e, avx2)) == ml) {
+		r->memo_again = true;
 		k = r->memo_n;
 		q = p + r->memo_stop;
 	} else {
@@ -727,6 +742,85 @@ struct section {
 	int blank;		/* only blanks before p on its line */
 };
 
+/*
+ * A game's tag section at p, the start of the game and of its first
+ * line, that is the same bytes as the last one tag_run read from its
+ * first line (memo_n > 0), whose run stopped after a tag (memo_after):
+ * its tags are that one's (section_again), their lines set, and *sc as
+ * tag_run leaves it after them.  Returns where the run would stop
+ * (after the last tag), or NULL when the section is not all alike
+ * (nothing changed).
+ */
+static inline __attribute__((always_inline)) const char *
+section_whole(cd_pgn_reader *r, const char *p, const char *e,
+    struct section *sc, bool avx2)
+{
+	cd_pgn_tag *tags = r->tags, *tg;
+	unsigned long ln = r->line;
+	size_t n = r->memo_n, i;
+	const char *q;
+
+	if (n == 0 || !r->memo_after || memo_prefix(r, p, e, avx2) !=
+	    r->memo_len)
+		return NULL;
+	/* (two tags a turn: a section has a few) */
+	for (i = 0; i + 1 < n; i += 2) {
+		tags[i].line = ln + i;
+		tags[i + 1].line = ln + i + 1;
+	}
+	if (i < n)
+		tags[i].line = ln + i;
+	tg = &tags[n - 1];
+	r->nrt = n;
+	r->alen = (size_t)(tg->value + tg->value_len + 1 - r->arena);
+	q = p + r->memo_stop;
+	r->memo_off = r->base + (uint64_t)(p - r->data);
+	sc->lines = sc->end_lines = n - 1;
+	sc->last_tag_end = q;
+	sc->ls = sc->line = sc->end_line = q - (tg->name_len +
+	    tg->value_len + 5);
+	return q;
+}
+
+static __attribute__((noinline)) const char *
+section_whole_sse2(cd_pgn_reader *r, const char *p, const char *e,
+    struct section *sc)
+{
+	return section_whole(r, p, e, sc, false);
+}
+
+#ifdef CD_AVX2
+__attribute__((target("avx2,bmi,bmi2"), noinline)) static const char *
+section_whole_avx2(cd_pgn_reader *r, const char *p, const char *e,
+    struct section *sc)
+{
+	return section_whole(r, p, e, sc, true);
+}
+#endif
+
+/*
+ * section_whole() by AVX2 where the processor has it, for a section
+ * after one that was all the section before it (r->memo_again: set by
+ * section_again, kept while section_whole finds one so, cleared when
+ * not).  An input of sections unlike pays one test a section.
+ */
+static inline const char *
+section_whole_run(cd_pgn_reader *r, const char *p, const char *e,
+    struct section *sc)
+{
+	const char *q;
+
+#ifdef CD_AVX2
+	if (cd__have_avx2)
+		q = section_whole_avx2(r, p, e, sc);
+	else
+#endif
+		q = section_whole_sse2(r, p, e, sc);
+	if (q == NULL)
+		r->memo_again = false;
+	return q;
+}
+
 /* The game that starts at s is its tag section, which no movetext
  * follows: its bytes up to end. */
 static int
@@ -858,7 +952,7 @@ after_tags(cd_pgn_reader *r, const char *s, const char **pp,
 int
 cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 {
-	const char *e = r->data + r->end;
+	const char *e = r->data + r->end, *q;
 	int eof = r->eof, after, t;
 	struct section sc = {
 		.ls = r->bol ? s : NULL, .last_tag_end = p, .blank = 1
@@ -876,7 +970,14 @@ cd__frame_tagged(cd_pgn_reader *r, const char *s, const char *p)
 	r->g_clean = 0;
 	if (p == sc.ls) {
 		/* the usual section from its first line on (its bytes hold
-		 * no binary byte: tag_run reads each) */
+		 * no binary byte: tag_run reads each, or read them in the
+		 * section before) */
+		if (r->memo_again && (q = section_whole_run(r, p, e,
+		    &sc)) != NULL) {
+			r->g_clean = (size_t)(q - s);
+			p = q;
+			goto tags_end;
+		}
 		p = tag_run(r, p, e, &sc.lines, &after, &sc.last_tag_end,
 		    &sc.end_lines, &sc.end_line);
 		r->g_clean = (size_t)(p - s);

@@ -74,10 +74,13 @@ struct cd_pgn_reader {
 	 * memo_off, its memo_n tags (0: none) still the first of tags and
 	 * arena, their lines read from its first memo_len bytes (through
 	 * the `[` after each, and the bytes looked at after the last); the
-	 * run stopped memo_stop bytes in, after a tag when memo_after. */
+	 * run stopped memo_stop bytes in, after a tag when memo_after.
+	 * memo_again: the last section looked at was all that one's
+	 * bytes (section_whole_run tries the next). */
 	uint64_t memo_off;
 	size_t memo_n, memo_len, memo_stop;
 	int memo_after;
+	bool memo_again;
 
 	/* Binary bytes (a NUL, or another that text does not hold:
 	 * cd__binary_byte): data[nul_at] is the first from where the last
