@@ -1122,6 +1122,44 @@ START_TEST(test_sections_again_blocks)
 }
 END_TEST
 
+/* A section near the input's end after sections the reader kept (its
+ * memo): not compared with the memo, and nothing read past the input
+ * (the input in a block of its own size, for the sanitizers to see). */
+START_TEST(test_section_at_end)
+{
+	static const char sec[] = "[Event \"Rated Blitz game\"]\n"
+	    "[Site \"https://lichess.org/tGpzk7yJ\"]\n"
+	    "[White \"calvinmaster\"]\n[Black \"dislikechess\"]\n"
+	    "[Result \"1-0\"]\n\n";
+	static const char last[][16] = { "[Foo \"bar\"]\n\n*\n",
+	    "[A \"\"]\n*\n", "[Event \"x\"]", "[Event" };
+	size_t n, i, k, j;
+	cd_pgn_raw_game g[4];
+	char *in;
+
+	for (i = 0; i < sizeof(last) / sizeof(last[0]); i++) {
+		in = malloc(2 * (sizeof(sec) + 420) + sizeof(last[i]));
+		ck_assert_ptr_nonnull(in);
+		for (n = 0, k = 0; k < 2; k++) {
+			memcpy(in + n, sec, sizeof(sec) - 1);
+			n += sizeof(sec) - 1;
+			for (j = 0; j < 20; j++, n += 20)
+				memcpy(in + n, "1. e4 e5 2. Nf3 Nc6 ", 20);
+			memcpy(in + n, "1-0\n\n", 5);
+			n += 5;
+		}
+		memcpy(in + n, last[i], strlen(last[i]));
+		n += strlen(last[i]);
+		in = realloc(in, n);	/* (its own size) */
+		ck_assert_ptr_nonnull(in);
+		k = read_all(in, n, false, g, 4);
+		ck_assert_msg(k == 3 && g[2].offset == n - strlen(last[i]),
+		    "%s: %zu games", last[i], k);
+		free(in);
+	}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -1133,6 +1171,7 @@ frame_suite(void)
 	tcase_add_loop_test(tc, test_tag_lines, 0, 64);
 	tcase_add_loop_test(tc, test_sections_again, 0, 2);
 	tcase_add_loop_test(tc, test_sections_again_blocks, 0, 64);
+	tcase_add_test(tc, test_section_at_end);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);

@@ -392,7 +392,10 @@ section_again(cd_pgn_reader *r, const char *p, const char *e,
 	const char *q = p, *end;
 	size_t ml = r->memo_len, same, k = 0, i;
 
-	if ((same = memo_prefix(r, p, e, avx2)) == ml) {
+	if ((same = memo_prefix(r, p, e, avx2)) == 0)
+		return p;	/* (not alike, or not compared: the tags'
+				 * lengths below would reach past the input) */
+	if (same == ml) {
 		r->memo_again = true;
 		k = r->memo_n;
 		q = p + r->memo_stop;
