@@ -830,40 +830,6 @@ START_TEST(test_marker_lines)
 }
 END_TEST
 
-/*
- * A tag section that is the same bytes as the one before
- * (frame_tags.c: section_whole, which keeps that one's tags, and
- * section_again): two and three games alike, then the section with one
- * byte changed at each place of its lines, their line ends and the
- * bytes after the last (to each of a set of bytes) before three whole
- * ones, the same section with LF and with CR LF after each other, moved
- * down by blank lines and right by a blank, a section that begins with
- * a bad tag right of a blank, sections with their movetext on the last
- * tag's line and without movetext, with a tag more on the line after
- * the last and after the blank line, with a `[` alone on the line after
- * the last, the sections of the 2-move
- * book (CR LF, seven short values) and of an online export (LF, long
- * values).  Each game must be what a reader that starts at it reads
- * (which has read no section before: its tags, their places, lines
- * and columns counted from the game's, its movetext, result, flags and
- * notes).  Then games alike after a first one whose value is pad
- * bytes long, over the end of the reader's first block: read through a
- * file (its buffer refilled and moved), each the same as read from
- * memory (but for the notes: the tag loop wants input after a line,
- * which a block's end may not yet have).
- */
-static const char *const again_sections[] = {
-	"[Event \"?\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\r\n"
-	"[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
-	"[Result \"*\"]\r\n\r\n1. f4 e6 *\r\n\r\n",
-	"[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/"
-	"abcdefgh\"]\n[White \"someone\"]\n[Result \"1-0\"]\n"
-	"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
-	"- 0 1\"]\n[Opening \"King's Pawn Game: Wayward Queen "
-	"Attack, Kiddie Countergambit, and more words to it\"]\n"
-	"[ECO \"C20\"]\n\n1. e4 1-0\n\n",
-};
-
 /* Whether the notes of a and b (tags plain, section bare) are alike. */
 static bool
 same_notes(const cd_pgn_raw_game *a, const cd_pgn_raw_game *b)
@@ -928,11 +894,33 @@ again_as_alone(const char *in, size_t n, const cd_pgn_raw_game *g)
 	cd_pgn_reader_free(r);
 }
 
+/*
+ * A tag section that is the same bytes as the one before
+ * (frame_tags.c: section_whole, which keeps that one's tags, and
+ * section_again): two and three games alike, then the section with one
+ * byte changed at each place of its lines, their line ends and the
+ * bytes after the last (to each of a set of bytes) before three whole
+ * ones, the same section with LF and with CR LF after each other, moved
+ * down by blank lines and right by a blank, a section that begins with
+ * a bad tag right of a blank, sections with their movetext on the last
+ * tag's line and without movetext, with a tag more on the line after
+ * the last and after the blank line, with a `[` alone on the line after
+ * the last, the sections of the 2-move
+ * book (CR LF, seven short values) and of an online export (LF, long
+ * values).  Each game must be what a reader that starts at it reads
+ * (which has read no section before: its tags, their places, lines
+ * and columns counted from the game's, its movetext, result, flags and
+ * notes).  Then games alike after a first one whose value is pad
+ * bytes long, over the end of the reader's first block: read through a
+ * file (its buffer refilled and moved), each the same as read from
+ * memory (but for the notes: the tag loop wants input after a line,
+ * which a block's end may not yet have).
+ */
 START_TEST(test_sections_again)
 {
 	static const unsigned char bytes[] = { 'a', ' ', '"', ']', '[',
 	    '\r', '\n', '\t', 0x01, 'E' };
-	const char *base = again_sections[_i];
+	const char *base = tu_again_section(_i);
 	const char *se = strstr(base, "]\n\n") != NULL ?
 	    strstr(base, "]\n\n") : strstr(base, "]\r\n\r\n");
 	size_t bl = strlen(base), sl = (size_t)(se - base) + 1;
@@ -991,7 +979,7 @@ START_TEST(test_sections_again)
 	memcpy(in + n, base, bl);
 	n += bl;
 	n += (size_t)sprintf(in + n, " [Event x]%s", crlf ? "\r\n" : "\n");
-	other = again_sections[1 - _i];
+	other = tu_again_section(1 - _i);
 	memcpy(in + n, other + 1 + strcspn(other + 1, "["),
 	    strlen(other + 1 + strcspn(other + 1, "[")));
 	n += strlen(other + 1 + strcspn(other + 1, "["));
@@ -1075,9 +1063,8 @@ START_TEST(test_sections_again_blocks)
 		free(in);
 		return;
 	}
-	for (s = 0; s < sizeof(again_sections) / sizeof(again_sections[0]);
-	    s++) {
-		const char *base = again_sections[s];
+	for (s = 0; s < TU_AGAIN_SECTIONS; s++) {
+		const char *base = tu_again_section(s);
 
 		bl = strlen(base);
 		n = (size_t)snprintf(in, cap, "[Event \"%*s\"]\n\n1. e4 *\n\n",
@@ -1088,12 +1075,7 @@ START_TEST(test_sections_again_blocks)
 		}
 		r = cd_pgn_reader_new_mem(in, n);
 		ck_assert_ptr_nonnull(r);
-		f = tmpfile();
-		ck_assert_ptr_nonnull(f);
-		ck_assert_uint_eq(fwrite(in, 1, n, f), n);
-		rewind(f);
-		rf = cd_pgn_reader_new(f);
-		ck_assert_ptr_nonnull(rf);
+		rf = tu_reader_file(in, n, &f);
 		for (k = 0; cd_pgn_reader_next(r, &g) == CD_OK; k++) {
 			TU_CHECK(cd_pgn_reader_next(rf, &h) == CD_OK,
 			    "pad %zu, section %zu, game %zu: none through the "

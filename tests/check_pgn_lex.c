@@ -122,15 +122,10 @@ read_str(const char *s)
 static struct games *
 read_file(const char *s, size_t len)
 {
-	FILE *f = tmpfile();
-	cd_pgn_reader *r;
+	FILE *f;
+	cd_pgn_reader *r = tu_reader_file(s, len, &f);
 	struct games *gs;
 
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(s, 1, len, f), len);
-	rewind(f);
-	r = cd_pgn_reader_new(f);
-	ck_assert_ptr_nonnull(r);
 	gs = read_all(r);
 	ck_assert_uint_eq(cd_pgn_reader_tell(r), len);
 	cd_pgn_reader_free(r);
@@ -651,14 +646,12 @@ read_limited(const char *in, size_t len, size_t limit)
 {
 	cd_pgn_reader *r = cd_pgn_reader_new_mem(in, len);
 	struct games *a, *b;
-	FILE *f = tmpfile();
+	FILE *f;
 
 	cd_pgn_reader_set_limit(r, limit);
 	a = read_all(r);
 	cd_pgn_reader_free(r);
-	ck_assert_uint_eq(fwrite(in, 1, len, f), len);
-	rewind(f);
-	r = cd_pgn_reader_new(f);
+	r = tu_reader_file(in, len, &f);
 	cd_pgn_reader_set_limit(r, limit);
 	b = read_all(r);
 	cd_pgn_reader_free(r);
@@ -1717,20 +1710,9 @@ same_as_alone(const char *in, size_t n, const cd_pgn_raw_game *g)
  */
 START_TEST(test_section_again)
 {
-	static const char *const sections[] = {
-		"[Event \"?\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\r\n"
-		"[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
-		"[Result \"*\"]\r\n\r\n1. f4 e6 *\r\n\r\n",
-		"[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/"
-		"abcdefgh\"]\n[White \"someone\"]\n[Result \"1-0\"]\n"
-		"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
-		"- 0 1\"]\n[Opening \"King's Pawn Game: Wayward Queen "
-		"Attack, Kiddie Countergambit, and more words to it\"]\n"
-		"[ECO \"C20\"]\n\n1. e4 1-0\n\n",
-	};
 	static const unsigned char bytes[] = { 'a', ' ', '"', ']', '[',
 	    '\r', '\n', '\\', '\t', 0x7f, 0x01, 'E' };
-	const char *base = sections[_i];
+	const char *base = tu_again_section(_i);
 	size_t bl = strlen(base), sl = strstr(base, "]\r\n\r\n") != NULL ?
 	    (size_t)(strstr(base, "]\r\n\r\n") - base) + 1 :
 	    (size_t)(strstr(base, "]\n\n") - base) + 1;
@@ -1777,12 +1759,7 @@ START_TEST(test_section_again)
 		}
 	r = cd_pgn_reader_new_mem(in, n);
 	ck_assert_ptr_nonnull(r);
-	f = tmpfile();
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(in, 1, n, f), n);
-	rewind(f);
-	rf = cd_pgn_reader_new(f);
-	ck_assert_ptr_nonnull(rf);
+	rf = tu_reader_file(in, n, &f);
 	while (cd_pgn_reader_next(r, &g) == CD_OK) {
 		size_t i;
 

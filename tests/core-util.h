@@ -160,6 +160,45 @@ tu_rand(void)
 	return tu_rng_state * 2685821657736338717ULL;
 }
 
+/* The tag sections of the tests of a section read again (the reader's
+ * memo), each a game: the 2-move book's (CR LF, the seven tags of the
+ * roster) and an online export's (LF, a FEN and long values). */
+#define TU_AGAIN_SECTIONS	2
+
+static inline const char *
+tu_again_section(size_t i)
+{
+	static const char *const s[TU_AGAIN_SECTIONS] = {
+		"[Event \"?\"]\r\n[Site \"?\"]\r\n[Date \"????.??.??\"]\r\n"
+		"[Round \"?\"]\r\n[White \"?\"]\r\n[Black \"?\"]\r\n"
+		"[Result \"*\"]\r\n\r\n1. f4 e6 *\r\n\r\n",
+		"[Event \"Rated blitz game\"]\n[Site \"https://lichess.org/"
+		"abcdefgh\"]\n[White \"someone\"]\n[Result \"1-0\"]\n"
+		"[FEN \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq "
+		"- 0 1\"]\n[Opening \"King's Pawn Game: Wayward Queen "
+		"Attack, Kiddie Countergambit, and more words to it\"]\n"
+		"[ECO \"C20\"]\n\n1. e4 1-0\n\n",
+	};
+
+	return s[i];
+}
+
+/* A reader of the n bytes at in through a FILE: a temporary file that
+ * holds them, *f, for the caller to close after freeing the reader. */
+static inline cd_pgn_reader *
+tu_reader_file(const char *in, size_t n, FILE **f)
+{
+	cd_pgn_reader *r;
+
+	*f = tmpfile();
+	ck_assert_ptr_nonnull(*f);
+	ck_assert_uint_eq(fwrite(in, 1, n, *f), n);
+	rewind(*f);
+	r = cd_pgn_reader_new(*f);
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
 /* The directory of the test fixtures: $top_srcdir/tests/files, or
  * tests/files relative to the current directory. */
 static inline const char *
