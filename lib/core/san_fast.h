@@ -401,9 +401,8 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	uint64_t w;
 	int from, to, cls;
 
-	if (!cd__san_fast_pins(b, cd__pins(b) | -(cd_bitboard)check, t, len,
-	    m, &w,
-	    san_len, &from, &to, &cls))
+	if (!cd__san_fast_pins(b, check ? ~(cd_bitboard)0 : cd__pins(b), t,
+	    len, m, &w, san_len, &from, &to, &cls))
 		return 0;
 	memcpy(san, &w, sizeof(w));
 	return 1;

@@ -368,6 +368,20 @@ memo_prefix(const cd_pgn_reader *r, const char *p, const char *e,
 	return same_prefix(p, m, r->memo_len, avx2);
 }
 
+/* The first k of the memo's tags as a section's from line lb on (one
+ * a line): their lines set; the bytes they take in the arena. */
+static inline size_t
+memo_tags(cd_pgn_reader *r, size_t k, unsigned long lb)
+{
+	cd_pgn_tag *tags = r->tags;
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		tags[i].line = lb + i;
+	return (size_t)(tags[k - 1].value + tags[k - 1].value_len + 1 -
+	    r->arena);
+}
+
 /*
  * The tags of a section at p (its first line's `[`, none of it read)
  * that begins as the last one tag_run read from its first line
@@ -390,7 +404,7 @@ section_again(cd_pgn_reader *r, const char *p, const char *e,
 {
 	cd_pgn_tag *tags = r->tags;
 	const char *q = p, *end;
-	size_t ml = r->memo_len, same, k = 0, i;
+	size_t ml = r->memo_len, same, k = 0;
 
 	if ((same = memo_prefix(r, p, e, avx2)) == 0)
 		return p;	/* (not alike, or not compared: the tags'
@@ -412,11 +426,8 @@ section_again(cd_pgn_reader *r, const char *p, const char *e,
 		if (k == 0)
 			return p;
 	}
-	for (i = 0; i < k; i++)
-		tags[i].line = lb + i;
 	*nrt = k;
-	*alen = (size_t)(tags[k - 1].value + tags[k - 1].value_len + 1 -
-	    r->arena);
+	*alen = memo_tags(r, k, lb);
 	if (same == ml && r->memo_after) {
 		*stop = q;
 		return NULL;
@@ -758,24 +769,16 @@ static inline __attribute__((always_inline)) const char *
 section_whole(cd_pgn_reader *r, const char *p, const char *e,
     struct section *sc, bool avx2)
 {
-	cd_pgn_tag *tags = r->tags, *tg;
-	unsigned long ln = r->line;
-	size_t n = r->memo_n, i;
+	size_t n = r->memo_n;
+	const cd_pgn_tag *tg;
 	const char *q;
 
 	if (n == 0 || !r->memo_after || memo_prefix(r, p, e, avx2) !=
 	    r->memo_len)
 		return NULL;
-	/* (two tags a turn: a section has a few) */
-	for (i = 0; i + 1 < n; i += 2) {
-		tags[i].line = ln + i;
-		tags[i + 1].line = ln + i + 1;
-	}
-	if (i < n)
-		tags[i].line = ln + i;
-	tg = &tags[n - 1];
 	r->nrt = n;
-	r->alen = (size_t)(tg->value + tg->value_len + 1 - r->arena);
+	r->alen = memo_tags(r, n, r->line);
+	tg = &r->tags[n - 1];
 	q = p + r->memo_stop;
 	r->memo_off = r->base + (uint64_t)(p - r->data);
 	sc->lines = sc->end_lines = n - 1;
