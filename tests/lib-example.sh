@@ -40,11 +40,14 @@ extract() {
 	    b && /^\.Ed/ { exit }
 	    b { gsub(/\\e/, "\\"); print }' "$1"
 }
-# (a library built with sanitizers wants its programs built so too)
+# (a library built with sanitizers wants its programs built so too: by
+# GCC it needs the sanitizer's library, by clang it leaves the
+# runtime's symbols to the program)
 lib="$top_builddir/lib/.libs/libchessdata.so"
 san=
 for s in address:asan undefined:ubsan thread:tsan; do
-	ldd "$lib" 2>/dev/null | grep -q "lib${s#*:}" &&
+	{ ldd "$lib" 2>/dev/null | grep -q "lib${s#*:}" ||
+	    nm -D "$lib" 2>/dev/null | grep -q " U __${s#*:}_"; } &&
 	    san="$san -fsanitize=${s%:*}"
 done
 LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
