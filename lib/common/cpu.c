@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * cpu.c: the one probe of the processor (cpu.h), when the library is
- * loaded.  CHESSDATA_NO_SSSE3 and CHESSDATA_NO_AVX2, set and not empty,
- * turn the instructions off, so that the tests can compare the plain,
- * SSSE3 and AVX2 code on one machine.
+ * loaded.  CHESSDATA_NO_SSSE3, CHESSDATA_NO_AVX2 and CHESSDATA_NO_AVX512,
+ * set and not empty, turn the instructions off (CHESSDATA_NO_AVX2 the
+ * AVX-512 ones too), so that the tests can compare the plain, SSSE3,
+ * AVX2 and AVX-512 code on one machine.
  */
 #include "config.h"
 
@@ -12,7 +13,7 @@
 #include "common/cpu.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-int cd__have_ssse3, cd__have_avx2, cd__have_clmul_bmi;
+int cd__have_ssse3, cd__have_avx2, cd__have_avx512, cd__have_clmul_bmi;
 
 static void cpu_init(void) __attribute__((constructor));
 
@@ -35,5 +36,10 @@ cpu_init(void)
 	cd__have_clmul_bmi = __builtin_cpu_supports("pclmul") &&
 	    __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2") &&
 	    __builtin_cpu_supports("popcnt");
+	cd__have_avx512 = cd__have_avx2 && cd__have_clmul_bmi &&
+	    __builtin_cpu_supports("avx512f") &&
+	    __builtin_cpu_supports("avx512bw") &&
+	    __builtin_cpu_supports("avx512vl") &&
+	    allowed("CHESSDATA_NO_AVX512");
 }
 #endif

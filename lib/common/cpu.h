@@ -14,6 +14,10 @@ extern int cd__have_ssse3;
 /* The processor has AVX2 and CHESSDATA_NO_AVX2 is unset or empty
  * (whatever CHESSDATA_NO_SSSE3 says). */
 extern int cd__have_avx2;
+/* The processor has AVX-512 F, BW and VL besides AVX2 and
+ * cd__have_clmul_bmi's, and neither CHESSDATA_NO_AVX2 nor
+ * CHESSDATA_NO_AVX512 is set and not empty. */
+extern int cd__have_avx512;
 /* The processor has PCLMULQDQ, BMI1, BMI2 and POPCNT (those with AVX2
  * do): the framer's AVX2 scan asks it too. */
 extern int cd__have_clmul_bmi;
