@@ -1059,6 +1059,26 @@ roster_lines(char *d, const char *str, const cd_game_tag *tags,
 	return roster_line(d, KT_BLACK, str, tags, known, quotes, lim);
 }
 
+/* A tag name's first eight bytes as a big-endian word: of two names
+ * whose words differ, the one with the smaller word sorts first, and
+ * names of equal words are told apart by name_before.  (A name ends in
+ * its NUL, below its bytes: two names of a game, which differ, differ
+ * at the shorter one's NUL at the latest, so what follows a NUL never
+ * decides.)  The eight bytes at s are readable: g->str keeps eight
+ * bytes from each name (tags_block sixteen after the block, tag_add
+ * eight after a new name's value). */
+static inline uint64_t
+name_key(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
 /* Whether tag a's name sorts before tag b's (byte order, as
  * cd_game_export_tags sorts them). */
 static inline bool
@@ -1168,6 +1188,7 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	const char *str = g->str;
 	uint64_t rest = 0;
 	unsigned char order[64];
+	uint64_t keys[64];	/* name_key of the tags in order */
 	/* room: the roster's lines (their first sixteen bytes written at
 	 * once), every tag value escaped and name (all in g->str), and
 	 * sixteen bytes beyond for game_value */
@@ -1194,15 +1215,25 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 			if (known[i] != 0)
 				rest &= ~((uint64_t)1 << (known[i] - 1));
 	}
+	if (rest != 0 && (rest & (rest - 1)) == 0) {
+		/* one tag (the books' ECO): nothing to sort */
+		order[n++] = (unsigned char)__builtin_ctzll(rest);
+		rest = 0;
+	}
 	for (; rest != 0; rest &= rest - 1) {
 		const cd_game_tag *t;
+		uint64_t k;
 
 		i = (size_t)__builtin_ctzll(rest);
 		t = &g->tags[i];
-		for (j = n; j > 0 && name_before(g, t, &g->tags[order[j - 1]]);
-		    j--)
+		k = name_key(str + t->name);
+		for (j = n; j > 0 && (keys[j - 1] > k || (keys[j - 1] == k &&
+		    name_before(g, t, &g->tags[order[j - 1]]))); j--) {
 			order[j] = order[j - 1];
+			keys[j] = keys[j - 1];
+		}
 		order[j] = (unsigned char)i;
+		keys[j] = k;
 		n++;
 	}
 	if (reserve(o, need) != 0)
