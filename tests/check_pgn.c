@@ -4285,7 +4285,10 @@ END_TEST
  * writer copies a short one as sixteen bytes of the string store,
  * which may end right after it: an Annotator's value of 0 to 299 bytes
  * before them moves them over the store's end), one to three of them,
- * sorted: each line as written.
+ * sorted: each line as written.  The names differ in their first byte,
+ * or (from 3 bytes on) in their second (ninth from 10 bytes on) and
+ * last in opposite orders: the sort's words of a name's first eight
+ * bytes in byte order, and names alike in them told apart.
  */
 START_TEST(test_tag_name_lengths)
 {
@@ -4293,42 +4296,57 @@ START_TEST(test_tag_name_lengths)
 	    "[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
 	    "[Black \"?\"]\n[Result \"*\"]\n";
 	static char pad[300];
-	size_t len, k, i, v;
+	size_t len, k, i, j, v;
 
 	memset(pad, 'a', sizeof(pad));
 	for (v = 0; v < 300; v++)
 	for (len = 1; len <= 40; len++) {
-		for (k = 1; k <= 3; k++) {
-			cd_game *g = cd_game_new();
+		for (k = 1; k <= 6; k++) {
+			cd_game *g;
 			cd_buf b = { 0 };
 			char want[2048], name[3][48];
-			size_t n;
+			bool shared = k > 3;
+			size_t n, nk = shared ? k - 3 : k;
 
+			if (shared && len < 3)
+				continue;
+			g = cd_game_new();
 			ck_assert_ptr_nonnull(g);
 			ck_assert_int_eq(cd_game_add_tag(g, "Annotator", 9, pad,
 			    v), CD_OK);
 			n = (size_t)snprintf(want, sizeof(want),
 			    "%s[Annotator \"%.*s\"]\n", roster, (int)v, pad);
-			/* added last first: "Z..." sorts after "Y..." */
-			for (i = 0; i < k; i++) {
-				memset(name[i], 'X' + (int)i, len);
-				name[i][0] = (char)('X' + i);
+			/* added last first: "Z..." sorts after "Y...", or
+			 * (shared) "XAX..XZ" before "XBX..XY" (from ten
+			 * bytes on the ninth byte for the second) */
+			for (i = 0; i < nk; i++) {
+				if (shared) {
+					memset(name[i], 'X', len);
+					name[i][len < 10 ? 1 : 8] =
+					    (char)('A' + i);
+					name[i][len - 1] = (char)('Z' - i);
+				} else {
+					memset(name[i], 'X' + (int)i, len);
+				}
 				name[i][len] = '\0';
 			}
-			for (i = k; i-- > 0;)
+			/* (shared: the second, the third, the first) */
+			for (j = nk; j-- > 0;) {
+				i = shared ? (nk - j) % nk : j;
 				ck_assert_int_eq(cd_game_add_tag(g, name[i], len,
-				    i == k - 1 ? "" : "v", i == k - 1 ? 0 : 1),
+				    i == nk - 1 ? "" : "v", i == nk - 1 ? 0 : 1),
 				    CD_OK);
-			for (i = 0; i < k; i++)
+			}
+			for (i = 0; i < nk; i++)
 				n += (size_t)snprintf(want + n,
 				    sizeof(want) - n, "[%s \"%s\"]\n", name[i],
-				    i == k - 1 ? "" : "v");
+				    i == nk - 1 ? "" : "v");
 			snprintf(want + n, sizeof(want) - n, "\n*\n\n");
 			ck_assert_int_eq(cd_pgn_write_buf(g, 0, &b), CD_OK);
 			ck_assert_msg(b.len == strlen(want) &&
 			    memcmp(b.data, want, b.len) == 0,
 			    "name of %zu, %zu tags:\n%.*s\nexpected\n%s", len,
-			    k, (int)b.len, b.data, want);
+			    nk, (int)b.len, b.data, want);
 			cd_buf_free(&b);
 			cd_game_free(g);
 		}

@@ -632,15 +632,58 @@ put_pair(char *d, uint64_t w, size_t k, const cd_game_node *a, size_t l1,
 	return d + l1 + 1 + l2;
 }
 
+/* The end of a put_pair_break and its line's length. */
+struct pair_end {
+	char *d;
+	size_t col;
+};
+
+/* put_pair's " 12. Nf3 Nc6" (w: white_numbers[]) at d after a line of
+ * col bytes (not 0) where the three do not go on the line together:
+ * each of the three tokens ("12.", the two moves) after a space or a
+ * line end, as place() would put them one by one.  The stores are
+ * put_pair's, the number's two separators and Black's written over.
+ * Out of line: the lines of a game end a few times, and san_loop's
+ * registers stay its own. */
+static __attribute__((noinline)) struct pair_end
+put_pair_break(char *d, size_t col, size_t width, uint64_t w,
+    const cd_game_node *a, const cd_game_node *b)
+{
+	const size_t k = (size_t)(w >> 56), l1 = a->san_len, l2 = b->san_len;
+	size_t c = col + k - 1;		/* after " 12." */
+	char s1 = ' ', s2 = ' ', s3 = ' ';
+	struct pair_end r;
+
+	if (c > width) {
+		s1 = '\n';
+		c = k - 2;
+	}
+	if ((c += 1 + l1) > width) {
+		s2 = '\n';
+		c = l1;
+	}
+	if ((c += 1 + l2) > width) {
+		s3 = '\n';
+		c = l2;
+	}
+	r.d = put_pair(d, w, k, a, l1, b, l2);
+	r.col = c;
+	d[0] = s1;
+	d[k - 1] = s2;
+	d[k + l1] = s3;
+	return r;
+}
+
 /*
  * plain_moves in the usual export (SAN as the game holds it, with move
  * numbers): the moves from node n on that have nothing around them, in
  * a loop of its own with few values live; the first node it leaves (0
  * at the line's end, or when out of memory: o->fail).  Most of the
- * moves go two by two: a White move and Black's answer that go on the
- * line together, " 12. Nf3 Nc6" stored at once and the line's end
- * decided once for the three, the number counted from pair to pair
- * (a line's moves are one ply apart).  The others go one by one
+ * moves go two by two: a White move and Black's answer, " 12. Nf3 Nc6"
+ * stored at once, the line's end decided once for the three when they
+ * go on the line together (else token by token: put_pair_break), the
+ * number counted from pair to pair (a line's moves are one ply apart).
+ * A SAN has at most 7 bytes (eight stored).  The others go one by one
  * through put_move, their number from the ply (ply + 2 fullmove + side
  * - 1 is twice the number, plus one for Black).  With notes false the
  * game has no notes and no NAGs (their indexes in nodes are then all
@@ -687,8 +730,8 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 
 			if ((m = nd->next) == 0 || around(nb = &nodes[m],
 			    var_mask, note_mask, nag_mask) ||
-			    ((l1 = nd->san_len) | (l2 = nb->san_len)) >= 8 ||
-			    k + l1 + 1 + l2 > width)
+			    k + (l1 = nd->san_len) + 1 + (l2 = nb->san_len) >
+			    width)
 				goto one;
 			d = put_pair(d, v >> 8, k, nd, l1, nb, l2);
 			col = k + l1 + 1 + l2;
@@ -702,10 +745,16 @@ san_loop(struct out *o, const cd_game *g, uint32_t n, bool notes)
 			size_t l1 = nd->san_len, l2 = nb->san_len;
 			size_t c = col + k + l1 + 1 + l2;
 
-			if (c > width || (l1 | l2) >= 8)
-				break;
-			d = put_pair(d, v, k, nd, l1, nb, l2);
-			col = c;
+			if (c <= width) {
+				d = put_pair(d, v, k, nd, l1, nb, l2);
+				col = c;
+			} else {
+				struct pair_end r = put_pair_break(d, col,
+				    width, v, nd, nb);
+
+				d = r.d;
+				col = r.col;
+			}
 next:
 			need_num = false;
 			if ((n = nb->next) == 0)
@@ -1010,6 +1059,26 @@ roster_lines(char *d, const char *str, const cd_game_tag *tags,
 	return roster_line(d, KT_BLACK, str, tags, known, quotes, lim);
 }
 
+/* A tag name's first eight bytes as a big-endian word: of two names
+ * whose words differ, the one with the smaller word sorts first, and
+ * names of equal words are told apart by name_before.  (A name ends in
+ * its NUL, below its bytes: two names of a game, which differ, differ
+ * at the shorter one's NUL at the latest, so what follows a NUL never
+ * decides.)  The eight bytes at s are readable: g->str keeps eight
+ * bytes from each name (tags_block sixteen after the block, tag_add
+ * eight after a new name's value). */
+static inline uint64_t
+name_key(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
 /* Whether tag a's name sorts before tag b's (byte order, as
  * cd_game_export_tags sorts them). */
 static inline bool
@@ -1119,6 +1188,7 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 	const char *str = g->str;
 	uint64_t rest = 0;
 	unsigned char order[64];
+	uint64_t keys[64];	/* name_key of the tags in order */
 	/* room: the roster's lines (their first sixteen bytes written at
 	 * once), every tag value escaped and name (all in g->str), and
 	 * sixteen bytes beyond for game_value */
@@ -1145,15 +1215,25 @@ tag_section_direct(struct out *o, const cd_game *g, bool reduced,
 			if (known[i] != 0)
 				rest &= ~((uint64_t)1 << (known[i] - 1));
 	}
+	if (rest != 0 && (rest & (rest - 1)) == 0) {
+		/* one tag (the books' ECO): nothing to sort */
+		order[n++] = (unsigned char)__builtin_ctzll(rest);
+		rest = 0;
+	}
 	for (; rest != 0; rest &= rest - 1) {
 		const cd_game_tag *t;
+		uint64_t k;
 
 		i = (size_t)__builtin_ctzll(rest);
 		t = &g->tags[i];
-		for (j = n; j > 0 && name_before(g, t, &g->tags[order[j - 1]]);
-		    j--)
+		k = name_key(str + t->name);
+		for (j = n; j > 0 && (keys[j - 1] > k || (keys[j - 1] == k &&
+		    name_before(g, t, &g->tags[order[j - 1]]))); j--) {
 			order[j] = order[j - 1];
+			keys[j] = keys[j - 1];
+		}
 		order[j] = (unsigned char)i;
+		keys[j] = k;
 		n++;
 	}
 	if (reserve(o, need) != 0)
