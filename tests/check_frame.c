@@ -1142,6 +1142,78 @@ START_TEST(test_section_at_end)
 }
 END_TEST
 
+/*
+ * Tag sections near the input's end, whose windows of masks are read
+ * in part past it (frame_tags.c: tag_masks64's copy into a block of
+ * NULs, tag_masks512's masked load): a game of a first tag of pad
+ * bytes (the lines moved over 64 places) and four tags whose values
+ * are of vl to vl + 3 bytes, then a blank line, a comment of m bytes
+ * and the marker, the input in a block of its own size (for the
+ * sanitizers).  Each tag's name, value, lengths and NULs, and the game
+ * noted plain exactly when the loop took each of its lines (loop_takes:
+ * lines closer to the input's end than 48 bytes are not taken).
+ */
+START_TEST(test_tag_sections_near_end)
+{
+	static const char *const names[] = { "Event", "Site", "A",
+	    "WhiteElo", "Round" };
+	size_t pad = (size_t)_i, vl, m, n, t, k, at[5], len[5];
+	cd_pgn_raw_game g;
+	cd_pgn_reader *r;
+	bool plain;
+	char *in;
+
+	if (TU_SKIP_PLACE(_i))
+		return;
+	for (vl = 0; vl <= 40; vl++)
+		for (m = 0; m <= 24; m++) {
+			in = malloc(64 + 5 * 64 + 32 + m);
+			ck_assert_ptr_nonnull(in);
+			for (n = 0, t = 0; t < 5; t++) {
+				at[t] = n;
+				len[t] = t == 0 ? pad : vl + t - 1;
+				n += (size_t)sprintf(in + n, "[%s \"",
+				    names[t]);
+				for (k = 0; k < len[t]; k++)
+					in[n++] = (char)('a' + (t + k) % 26);
+				n += (size_t)sprintf(in + n, "\"]\n");
+			}
+			in[n++] = '\n';
+			in[n++] = '{';
+			memset(in + n, 'c', m);
+			n += m;
+			memcpy(in + n, "} *\n", 4);
+			n += 4;
+			in = realloc(in, n);	/* (its own size) */
+			ck_assert_ptr_nonnull(in);
+			r = cd_pgn_reader_new_mem(in, n);
+			ck_assert_ptr_nonnull(r);
+			TU_CHECK(cd_pgn_reader_next(r, &g) == CD_OK &&
+			    g.ntags == 5, "pad %zu, vl %zu, m %zu: %zu tags",
+			    pad, vl, m, g.ntags);
+			plain = true;
+			for (t = 0; t < 5; t++) {
+				const cd_pgn_tag *tg = &g.tags[t];
+
+				TU_CHECK(strcmp(tg->name, names[t]) == 0 &&
+				    tg->name_len == strlen(names[t]) &&
+				    tg->value_len == len[t] &&
+				    strlen(tg->value) == len[t] &&
+				    memcmp(tg->value, in + at[t] +
+				    tg->name_len + 3, len[t]) == 0,
+				    "pad %zu, vl %zu, m %zu, tag %zu", pad, vl,
+				    m, t);
+				plain &= loop_takes(tg->name_len, len[t],
+				    n - at[t]);
+			}
+			TU_CHECK(tu_noted_plain(&g) == plain, "pad %zu, vl "
+			    "%zu, m %zu: noted plain %d", pad, vl, m, !plain);
+			cd_pgn_reader_free(r);
+			free(in);
+		}
+}
+END_TEST
+
 static Suite *
 frame_suite(void)
 {
@@ -1154,6 +1226,7 @@ frame_suite(void)
 	tcase_add_loop_test(tc, test_sections_again, 0, 2);
 	tcase_add_loop_test(tc, test_sections_again_blocks, 0, 64);
 	tcase_add_test(tc, test_section_at_end);
+	tcase_add_loop_test(tc, test_tag_sections_near_end, 0, 64);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(tm, 60);
 	tcase_add_loop_test(tm, test_comment_masks, 0, 64);

@@ -266,7 +266,65 @@ tag_masks64(const char *b, const char *e, const struct tagbytes32 *k,
 	*nm = name;
 	*vm = value;
 }
+
+#define TAG_AVX512 "avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt"
+
+/* tagbytes32 for AVX-512: the tables in each lane of 64 bytes (no 0x7f:
+ * the masks come from vptestmb). */
+struct tagbytes64 {
+	__m512i lo, hi, nib, name, value;
+};
+
+__attribute__((target(TAG_AVX512))) static inline void
+tagbytes64_init(struct tagbytes64 *k)
+{
+	__m512i lo = _mm512_broadcast_i64x4(TAG_LO);
+	__m512i hi = _mm512_broadcast_i64x4(TAG_HI);
+	__m512i nib = _mm512_set1_epi8(0x0f);
+	__m512i name = _mm512_set1_epi8(TAG_NAME_END);
+	__m512i value = _mm512_set1_epi8(TAG_VALUE_STOP);
+
+	__asm__("" : "+v"(lo), "+v"(hi), "+v"(nib), "+v"(name),
+	    "+v"(value));
+	*k = (struct tagbytes64){ lo, hi, nib, name, value };
+}
+
+/* tag_masks64() by AVX-512: the 64 bytes in one register (those at e
+ * and after loaded as NULs, by a masked load), their classes' bits
+ * tested into the masks at once. */
+__attribute__((target(TAG_AVX512))) static inline void
+tag_masks512(const char *b, const char *e, const struct tagbytes64 *k,
+    uint64_t *nm, uint64_t *vm)
+{
+	__m512i v, c;
+	uint64_t name, value;
+
+	if (e - b < 64)
+		v = _mm512_maskz_loadu_epi8(_bzhi_u64(~0ULL,
+		    (unsigned)(e - b)), (const void *)b);
+	else
+		v = _mm512_loadu_si512((const void *)b);
+	c = _mm512_and_si512(_mm512_shuffle_epi8(k->lo, v),
+	    _mm512_shuffle_epi8(k->hi, _mm512_and_si512(
+	    _mm512_srli_epi16(v, 4), k->nib)));
+	name = _cvtmask64_u64(_mm512_test_epi8_mask(c, k->name));
+	value = _cvtmask64_u64(_mm512_test_epi8_mask(c, k->value));
+	/* (in general registers: the loop shifts and counts them at each
+	 * line, which a mask register would move out for each time) */
+	__asm__("" : "+r"(name), "+r"(value));
+	*nm = name;
+	*vm = value;
+}
 #endif
+
+/* How the tag loop finds a line's name and value: sixteen bytes at a
+ * time by SSE2, or in the masks of a window of 64 bytes by AVX2 or
+ * AVX-512. */
+enum tag_simd {
+	SIMD_SSE2,
+	SIMD_AVX2,
+	SIMD_AVX512
+};
 
 /* The first byte that stops the value at v (value_stop16) from its
  * vl-th on, sixteen at a time: its place in the value, 128 or more for
@@ -488,6 +546,13 @@ put_tag(cd_pgn_tag *tg, char *d, size_t nl, size_t vl,
 	put_line(tg, lc);
 }
 
+#ifdef CD_AVX2
+/* The masks of the window at b in the tag loop (tag_lines). */
+#define TAG_WINDOW(b) (simd == SIMD_AVX512 ? \
+	tag_masks512((b), e, &k64, &nm, &vm) : \
+	tag_masks64((b), e, &k32, &nm, &vm))
+#endif
+
 /*
  * The usual tag lines of a tag section, read without the general
  * scan's state: from p, a `[` that starts a line and a tag (*lines line
@@ -506,7 +571,7 @@ put_tag(cd_pgn_tag *tg, char *d, size_t nl, size_t vl,
 static inline __attribute__((always_inline)) const char *
 tag_lines(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
-    unsigned long *end_lines, const char **end_line, bool avx2)
+    unsigned long *end_lines, const char **end_line, enum tag_simd simd)
 {
 	cd_pgn_tag *tags, *tg, *tend;
 	char *arena, *d, *dlim;
@@ -520,6 +585,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	size_t nl, vl, k;
 #ifdef CD_AVX2
 	struct tagbytes32 k32;
+	struct tagbytes64 k64;
 	/* the window: the masks of the 64 bytes at wb (tag_masks64; 0:
 	 * none yet) */
 	uint64_t nm = 0, vm = 0;
@@ -543,7 +609,8 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 	*after = 0;
 	s0 = p;
 	if (nrt0 == 0 && r->memo_n > 0 &&
-	    (p = section_again(r, s0, e, lb, &nrt, &alen, &stop, avx2)) ==
+	    (p = section_again(r, s0, e, lb, &nrt, &alen, &stop,
+	    simd != SIMD_SSE2)) ==
 	    NULL) {
 		p = stop;
 		*after = 1;
@@ -558,8 +625,10 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 #ifdef CD_AVX2
 	/* (the constants only for the loop: not when the section is the
 	 * one before) */
-	if (avx2)
+	if (simd == SIMD_AVX2)
 		tagbytes32_init(&k32);
+	else if (simd == SIMD_AVX512)
+		tagbytes64_init(&k64);
 #endif
 	/* (48 bytes hold the line: a name and a value of at most fifteen,
 	 * and what follows them up to the next line's name; 176 with a
@@ -585,7 +654,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 		 * it, K_TAGNAME: a length of 0 is no name) */
 		n = p + 1;
 #ifdef CD_AVX2
-		if (avx2) {
+		if (simd != SIMD_SSE2) {
 			/* (the name's first sixteen bytes in the window's
 			 * masks, else the window moved to the line: off at
 			 * most 47; the value's stop in them, else the window
@@ -597,7 +666,7 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			/* (on: the name's place in the window) */
 			y = on < 64 ? nm >> on : 0;
 			if (y == 0) {
-				tag_masks64(p, e, &k32, &nm, &vm);
+				TAG_WINDOW(p);
 				wb = (uintptr_t)p;
 				on = 1;
 				/* (no name's end in the window: longer than
@@ -614,14 +683,14 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			if (y != 0) {
 				vl = (size_t)__builtin_ctzll(y);
 			} else {
-				tag_masks64(v, e, &k32, &nm, &vm);
+				TAG_WINDOW(v);
 				wb = (uintptr_t)v;
 				vl = 0;
 				if (vm == 0) {
 					/* (64 bytes of value: the input
 					 * holds 64 more, NULs past its end
 					 * stop it) */
-					tag_masks64(v + 64, e, &k32, &nm, &vm);
+					TAG_WINDOW(v + 64);
 					wb = (uintptr_t)v + 64;
 					vl = 64;
 				}
@@ -650,10 +719,11 @@ tag_lines(cd_pgn_reader *r, const char *p, const char *e,
 			put_tag(tg, d, nl, vl, &lc);
 			arena_put16(d, n, nl, v, vl);
 		} else {
-			/* (with AVX2, a value of sixteen bytes or more only
+			/* (with a window, a value of sixteen bytes or more only
 			 * with 176 bytes of input at its line, as value_from
 			 * reads it) */
-			if ((avx2 && (e - p < 176 || vl >= 128)) ||
+			if ((simd != SIMD_SSE2 && (e - p < 176 ||
+			    vl >= 128)) ||
 			    !two(v + vl, '"', ']'))
 				break;
 			put_tag(tg, d, nl, vl, &lc);
@@ -711,7 +781,7 @@ tag_run_sse2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *end_lines, const char **end_line)
 {
 	return tag_lines(r, p, e, lines, after, last_end, end_lines,
-	    end_line, false);
+	    end_line, SIMD_SSE2);
 }
 
 #ifdef CD_AVX2
@@ -724,18 +794,31 @@ tag_run_avx2(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *end_lines, const char **end_line)
 {
 	return tag_lines(r, p, e, lines, after, last_end, end_lines,
-	    end_line, true);
+	    end_line, SIMD_AVX2);
+}
+
+/* tag_lines() with the window's masks by AVX-512. */
+__attribute__((target(TAG_AVX512), flatten, noinline)) static const char *
+tag_run_avx512(cd_pgn_reader *r, const char *p, const char *e,
+    unsigned long *lines, int *after, const char **last_end,
+    unsigned long *end_lines, const char **end_line)
+{
+	return tag_lines(r, p, e, lines, after, last_end, end_lines,
+	    end_line, SIMD_AVX512);
 }
 #endif
 
-/* The usual tag lines from p (tag_lines), by AVX2 where the processor
- * has it. */
+/* The usual tag lines from p (tag_lines), by AVX-512 or AVX2 where the
+ * processor has it. */
 static inline const char *
 tag_run(cd_pgn_reader *r, const char *p, const char *e,
     unsigned long *lines, int *after, const char **last_end,
     unsigned long *end_lines, const char **end_line)
 {
 #ifdef CD_AVX2
+	if (cd__have_avx512)
+		return tag_run_avx512(r, p, e, lines, after, last_end,
+		    end_lines, end_line);
 	if (cd__have_avx2)
 		return tag_run_avx2(r, p, e, lines, after, last_end,
 		    end_lines, end_line);
