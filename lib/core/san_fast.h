@@ -130,17 +130,27 @@ several(int sq, cd_bitboard occ, cd_bitboard cand)
 static __attribute__((noinline, cold)) bool
 answers_check(const cd_board *b, cd_bitboard tobb)
 {
-	int them = b->side ^ 1, ksq = cd__board_king(b, b->side), d;
-	cd_bitboard checkers;
+	int us = b->side, ksq = cd__board_king(b, us), c;
+	cd_bitboard th = b->by_color[us ^ 1], occ = b->by_type[0];
+	/* the checkers: by a step (a king gives no check), then the
+	 * sliders on the king's lines with nothing between (cd__between
+	 * is empty for squares on no line: a step's checker has no
+	 * squares to step between) */
+	cd_bitboard checkers = ((cd__knight_att[ksq] &
+	    b->by_type[CD_KNIGHT]) | (cd__pawn_att[us][ksq] &
+	    b->by_type[CD_PAWN])) & th;
+	cd_bitboard s = cd__snipers(b, ksq, us ^ 1);
 
-	/* (with no loop over their sliders: a king gives no check) */
-	checkers = attackers_of(b, ksq, them, b->by_type[0]) &
-	    ~b->by_type[CD_KING];
+	while (s) {
+		int f = cd__pop_lsb(&s);
+
+		if ((cd__between[ksq][f] & occ) == 0)
+			checkers |= CD_BB(f);
+	}
 	if (checkers == 0 || (checkers & (checkers - 1)))
 		return false;
-	d = cd__dir[ksq][cd__lsb(checkers)];
-	return (tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
-	    d) : 0) | checkers)) != 0;
+	c = cd__lsb(checkers);
+	return (tobb & (cd__between[ksq][c] | checkers)) != 0;
 }
 
 /* The king kbb (or none) when its step to to is legal: to not
@@ -310,14 +320,19 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 
 		if ((type = letter_type[(unsigned char)t[0]]) == 0)
 			return 0;
-		i = 1;
-		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
-		if (i < e && t[i] >= 'a' && t[i] <= 'h')
-			only = 0x0101010101010101ULL << (t[i++] - 'a');
-		if (i < e && t[i] >= '1' && t[i] <= '8')
-			only &= 0xffULL << 8 * (t[i++] - '1');
-		if (i != e)
-			return 0;
+		/* (e >= 1 before and after: t[0] is the letter, no 'x';
+		 * most tokens have nothing between it and the 'x' or the
+		 * square, and skip the file's and rank's tests) */
+		e -= t[e - 1] == 'x';
+		if (e > 1) {
+			i = 1;
+			if (t[i] >= 'a' && t[i] <= 'h')
+				only = 0x0101010101010101ULL << (t[i++] - 'a');
+			if (i < e && t[i] >= '1' && t[i] <= '8')
+				only &= 0xffULL << 8 * (t[i++] - '1');
+			if (i != e)
+				return 0;
+		}
 		/* the pieces of the type on its lines through to: most
 		 * often one, which reaches to when nothing stands between
 		 * (a knight's or king's step always) */
@@ -338,10 +353,9 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	 * it: the lines meet at the king), in check any other only when it
 	 * answers the check (unpinned: pins are then all ones); the king
 	 * must not step into an attack */
-	if (type == CD_KING)
-		legal = king_step(b, cand, to);
-	else if (cand & pins)
-		legal = unpinned(b, cand, pins, to);
+	if (cand & (pins | kbb))
+		legal = type == CD_KING ? king_step(b, cand, to) :
+		    unpinned(b, cand, pins, to);
 	else
 		legal = cand;
 	cand = legal & only;
@@ -369,7 +383,9 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 
 		*clsp = CD__MAKE_PIECE;
 
-		w = (uint8_t)cd__piece_letters[type];
+		/* (the token's letter: letter_type's are the English
+		 * ones, cd__piece_letters') */
+		w = (uint8_t)t[0];
 		sh = 8;
 		if (others) {
 			/* (the letters are no 0 bytes: sh from the
