@@ -445,7 +445,11 @@ add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
 		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
 	} else if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
 		cd__board_make_class(&l->board, from, to, cls);
-		l->check = cd__check_pins(&l->board, to, &l->pins);
+		/* (a pawn's class: its steps' table with no load) */
+		l->check = cls == CD__MAKE_PUSH || cls == CD__MAKE_PAWN_TAKES ?
+		    cd__check_pins_steps(&l->board, to,
+		    cd__pawn_att[l->board.side ^ 1], &l->pins) :
+		    cd__check_pins(&l->board, to, &l->pins);
 	} else {
 		make_other(l, m);
 	}
