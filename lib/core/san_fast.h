@@ -250,8 +250,9 @@ static const uint8_t rank_byte[256] = {
  * piece's move), so that the caller makes it with what was found here;
  * 0 when anything is unusual (promotion, en passant, castling not so
  * written, no or several moves, ...): the caller then asks
- * cd_san_parse, which also gives the error message.  Always inline:
- * with two callers GCC would make it a function.
+ * cd_san_parse, which also gives the error message.  The token has
+ * at least one byte (len >= 1: a word's).  Always inline: with two
+ * callers GCC would make it a function.
  */
 static inline __attribute__((always_inline)) int
 cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
@@ -268,9 +269,9 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	uint64_t w = 0, sqw;
 
 	/* one check or mate mark taken off (a second one leaves a byte
-	 * that is no rank: cd_san_parse then reads the token) */
-	if (len < 2 || len > 7)
-		return 0;
+	 * that is no rank: cd_san_parse then reads the token); len is 1
+	 * or more, and n's range that of len less the mark: no test of
+	 * len's own */
 	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
@@ -417,6 +418,9 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	uint64_t w;
 	int from, to, cls;
 
+	/* (cd__san_fast_pins reads the token's last byte) */
+	if (len == 0)
+		return 0;
 	if (!cd__san_fast_pins(b, check ? ~(cd_bitboard)0 : cd__pins(b), t,
 	    len, m, &w, san_len, &from, &to, &cls))
 		return 0;

@@ -349,8 +349,8 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
-/* The move token t of len bytes read by the fast SAN reader (English,
- * san_fast.h) and added as cd__game_add_move_san adds it: 1 (and *node,
+/* The move token t of len bytes (1 or more) read by the fast SAN
+ * reader (English, san_fast.h) and added as cd__game_add_move_san adds it: 1 (and *node,
  * if not NULL, the node), 0 when the reader leaves the token to
  * cd_san_parse (nothing done), or the adding's failure (negative). */
 int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
