@@ -1120,6 +1120,12 @@ static const struct {
 	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Ne3d2", NULL },
 	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nbd2", "Nbd2" },
 	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nfxd2", "Nfd2" },
+	/* a target that holds a piece of the mover's side */
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nd2", NULL },
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nxd2", NULL },
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Ne1", "Ne1" },
+	{ "k7/8/8/8/8/3P4/3P4/K7 w - - 0 1", "d3", NULL },
+	{ "k7/8/8/8/8/2P5/3P4/K7 w - - 0 1", "dxc3", NULL },
 	/* in check: a move of a piece read only when it answers the check
 	 * (taking the checker or stepping between), none in a double
 	 * check, none by a piece pinned to the king */

@@ -275,18 +275,18 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
-	if (t[0] == 'O')
-		return cd__castle_word(b, pins == ~(cd_bitboard)0, t, n, m,
-		    san, san_len);
 	/* the target square as the token wrote it, for the SAN word: one
-	 * load and one value kept, not the two bytes */
+	 * load and one value kept, not the two bytes.  Castling's last
+	 * two bytes ("-O") are no square: it is looked for only then */
 	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
 	to = (file_byte[sqw & 0xff] | rank_byte[sqw >> 8]) ^ 0xc0;
-	if (to > 63)
+	if (to > 63) {
+		if (t[0] == 'O')
+			return cd__castle_word(b, pins == ~(cd_bitboard)0, t,
+			    n, m, san, san_len);
 		return 0;
+	}
 	tobb = CD_BB(to);
-	if (own & tobb)
-		return 0;
 	if (t[0] >= 'a' && t[0] <= 'h') {
 		/* (the side is 0 or 1: the step and the target's rank
 		 * counted from the mover's side with no branch) */
@@ -319,7 +319,10 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	} else {
 		size_t e = n - 2;
 
-		if ((type = letter_type[(unsigned char)t[0]]) == 0)
+		/* (a pawn's target is tested as empty or the other
+		 * side's below) */
+		if ((type = letter_type[(unsigned char)t[0]]) == 0 ||
+		    (own & tobb))
 			return 0;
 		/* (e >= 1 before and after: t[0] is the letter, no 'x';
 		 * most tokens have nothing between it and the 'x' or the
