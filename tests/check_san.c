@@ -1120,6 +1120,11 @@ static const struct {
 	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Ne3d2", NULL },
 	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nbd2", "Nbd2" },
 	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nfxd2", "Nfd2" },
+	/* a pawn's target on its own side's first rank */
+	{ "k7/8/8/8/8/8/8/K7 w - - 0 1", "e1", NULL },
+	{ "k7/8/8/8/8/8/8/K7 w - - 0 1", "exd1", NULL },
+	{ "k7/8/8/8/8/8/8/K7 b - - 0 1", "e8", NULL },
+	{ "k7/8/8/8/8/8/8/K7 b - - 0 1", "exf8", NULL },
 	/* a target that holds a piece of the mover's side */
 	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nd2", NULL },
 	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nxd2", NULL },

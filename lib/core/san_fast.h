@@ -292,14 +292,14 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 		 * counted from the mover's side with no branch) */
 		int dir = 8 - 16 * us, rank = CD_RANK(to) ^ (7 * us);
 
-		if (rank == 7)
-			return 0;	/* promotion */
+		/* a promotion (rank 7) or no pawn's target (rank 0): the
+		 * squares a step or two behind to are then on the board */
+		if ((unsigned)rank - 1 > 5)
+			return 0;
 		if (n == 2) {
 			if (occ & tobb)
 				return 0;
 			from = to - dir;
-			if (from < 0 || from > 63)
-				return 0;
 			if (!(occ & CD_BB(from)) && rank == 3)
 				from -= dir;
 		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
@@ -307,8 +307,6 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 			if (!(b->by_color[them] & tobb))
 				return 0;	/* en passant or illegal */
 			from = CD_SQ(t[0] - 'a', CD_RANK(to)) - dir;
-			if (from < 0 || from > 63)
-				return 0;
 		} else {
 			return 0;
 		}
