@@ -267,6 +267,7 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	int sh = 0;
 	size_t n, i;
 	uint64_t w = 0, sqw;
+	uint16_t sq2;
 
 	/* one check or mate mark taken off (a second one leaves a byte
 	 * that is no rank: cd_san_parse then reads the token); len is 1
@@ -275,10 +276,15 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
-	/* the target square as the token wrote it, for the SAN word: one
-	 * load and one value kept, not the two bytes.  Castling's last
-	 * two bytes ("-O") are no square: it is looked for only then */
-	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
+	/* the target square as the token wrote it, for the SAN word: its
+	 * two bytes by one load (in memory order, the file's first) and
+	 * one value kept.  Castling's last two bytes ("-O") are no square:
+	 * it is looked for only then */
+	memcpy(&sq2, t + n - 2, sizeof(sq2));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	sq2 = __builtin_bswap16(sq2);
+#endif
+	sqw = sq2;
 	to = (file_byte[sqw & 0xff] | rank_byte[sqw >> 8]) ^ 0xc0;
 	if (to > 63) {
 		if (t[0] == 'O')
