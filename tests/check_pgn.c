@@ -1614,6 +1614,60 @@ START_TEST(test_fast_king_steps)
 END_TEST
 
 /*
+ * The pins the fast reader is given, kept with the line's position
+ * where it changes other than by a normal move: after a promotion or
+ * an en passant capture (the pin they make: the rook on e8 between the
+ * new queen and the king, the knight on f5 once both pawns leave the
+ * fifth rank), and in a variation begun right after another's first
+ * move (the position before that move again, the knight on e2 pinned by
+ * the rook on e7), after the first variation of a move and back in the
+ * main line after a variation that unpinned it.  ok 0: the last move is
+ * refused.
+ */
+static const struct {
+	const char *fen, *movetext;
+	bool ok;
+	const char *san;	/* the last node's, with ok */
+} line_pins[] = {
+	{ "4r2k/1P6/8/8/8/8/8/7K w - - 0 1", "1. b8=Q Re1", false, NULL },
+	{ "4r2k/1P6/8/8/8/8/8/7K w - - 0 1", "1. b8=Q Rd8", true, "Rd8" },
+	{ "8/3p4/8/R3Pn1k/8/8/8/K7 b - - 0 1", "1... d5 2. exd6 Ng3", false,
+	    NULL },
+	{ "8/3p4/8/R3Pn1k/8/8/8/K7 b - - 0 1", "1... d5 2. exd6 Kg4", true,
+	    "Kg4" },
+	{ "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "1. Kd1 (1. Kf1 (1. Nc3))",
+	    false, NULL },
+	{ "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "1. Kd1 (1. Kf1 (1. Kf2))",
+	    true, "Kf2" },
+	{ "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "1. Kd1 (1. Nc3)", false,
+	    NULL },
+	{ "4k3/4r3/8/8/8/8/8/4K3 w - - 0 1", "1. Kd1 Kd8 (1... Kf8) 2. Kc1 "
+	    "Re1+ 3. Kd2 Re2+ (3... Re8 4. Kd3) 4. Kd3", true, "Kd3" },
+	{ "k7/4r3/8/8/8/8/4N3/4K3 b - - 0 1", "1... Kb8 (1... Rd7) 2. Nc3",
+	    false, NULL },
+	{ "k7/4r3/8/8/8/8/4N3/4K3 b - - 0 1", "1... Kb8 (1... Rd7) 2. Kd2",
+	    true, "Kd2" },
+	{ "k7/4r3/8/8/8/8/4N3/4K3 b - - 0 1", "1... Rd7 (1... Kb8) 2. Nc3",
+	    true, "Nc3" },
+};
+
+START_TEST(test_line_pins)
+{
+	cd_error err;
+	cd_status st;
+
+	st = parse_from(line_pins[_i].fen, line_pins[_i].movetext, &err);
+	if (!line_pins[_i].ok) {
+		ck_assert_msg(st != CD_OK, "case %d: %s read", _i,
+		    line_pins[_i].movetext);
+		return;
+	}
+	ck_assert_msg(st == CD_OK, "case %d: %s", _i, err.msg);
+	ck_assert_str_eq(game->nodes[game->nnodes - 1].san, line_pins[_i].san);
+}
+END_TEST
+
+/*
  * Castling made by the game builder (its own make, then the check and
  * the pins found as after a normal move): both wings of both sides, the
  * rights that end (the key with them), an en passant square that ends,
@@ -4484,6 +4538,8 @@ pgn_suite(void)
 	    (int)(sizeof(fast_nodes) / sizeof(fast_nodes[0])));
 	tcase_add_loop_test(tc, test_fast_king_steps, 0,
 	    (int)(sizeof(king_steps) / sizeof(king_steps[0])));
+	tcase_add_loop_test(tc, test_line_pins, 0,
+	    (int)(sizeof(line_pins) / sizeof(line_pins[0])));
 	tcase_add_loop_test(tc, test_fast_castle_make, 0,
 	    (int)(sizeof(castle_makes) / sizeof(castle_makes[0])));
 	tcase_add_loop_test(tc, test_fast_make_class, 0,

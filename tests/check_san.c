@@ -1109,6 +1109,28 @@ static const struct {
 	{ "kr6/pp6/8/8/2N5/8/8/K7 w - - 0 1", "Nb6", "Nb6+" },
 	{ "kr6/pp6/8/3N4/8/8/8/K7 w - - 0 1", "Nc7", "Nc7#" },
 	{ "kr6/p7/8/8/2N5/8/8/K7 w - - 0 1", "Nb6+", "Nb6+" },
+	/* a file or rank named between the letter and the square: the
+	 * mover must stand there (and the SAN drops it when no other
+	 * piece of the type can go) */
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Nbd2", NULL },
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Nfd2", "Nd2" },
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "N1d2", NULL },
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "N3d2", "Nd2" },
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Nf3d2", "Nd2" },
+	{ "k7/8/8/8/8/5N2/8/K7 w - - 0 1", "Ne3d2", NULL },
+	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nbd2", "Nbd2" },
+	{ "k7/8/8/8/8/1N3N2/8/K7 w - - 0 1", "Nfxd2", "Nfd2" },
+	/* a pawn's target on its own side's first rank */
+	{ "k7/8/8/8/8/8/8/K7 w - - 0 1", "e1", NULL },
+	{ "k7/8/8/8/8/8/8/K7 w - - 0 1", "exd1", NULL },
+	{ "k7/8/8/8/8/8/8/K7 b - - 0 1", "e8", NULL },
+	{ "k7/8/8/8/8/8/8/K7 b - - 0 1", "exf8", NULL },
+	/* a target that holds a piece of the mover's side */
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nd2", NULL },
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Nxd2", NULL },
+	{ "k7/8/8/8/8/5N2/3P4/K7 w - - 0 1", "Ne1", "Ne1" },
+	{ "k7/8/8/8/8/3P4/3P4/K7 w - - 0 1", "d3", NULL },
+	{ "k7/8/8/8/8/2P5/3P4/K7 w - - 0 1", "dxc3", NULL },
 	/* in check: a move of a piece read only when it answers the check
 	 * (taking the checker or stepping between), none in a double
 	 * check, none by a piece pinned to the king */

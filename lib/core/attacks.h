@@ -190,9 +190,10 @@ cd__king_lines(const cd_board *b, int k, int by, bool *open)
  * cd__in_check() and cd__pins().  Always inline, as cd__gives_check.
  */
 static inline __attribute__((always_inline)) bool
-cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
+cd__check_pins_steps(const cd_board *b, int to, const cd_bitboard *steps,
+    cd_bitboard *pins)
 {
-	int them = b->side, us = them ^ 1, ek, t;
+	int them = b->side, us = them ^ 1, ek;
 	cd_bitboard kbb = b->by_type[CD_KING] & b->by_color[them];
 	bool check;
 
@@ -201,11 +202,21 @@ cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
 		return false;
 	}
 	ek = cd__lsb(kbb);
-	t = CD_PIECE_TYPE(b->squares[to]);
 	/* (a king is never next to ek) */
-	check = (cd__steps[us][t][to] & kbb) != 0;
+	check = (steps[to] & kbb) != 0;
 	*pins = cd__king_lines(b, ek, us, &check) & b->by_color[them];
 	return check;
+}
+
+/* cd__check_pins_steps with the steps of the piece on to
+ * (cd__check_pins_steps: its table, cd__steps[mover][type][], given by
+ * a caller that knows the piece, such as a pawn's, with no load of the
+ * table's address). */
+static inline __attribute__((always_inline)) bool
+cd__check_pins(const cd_board *b, int to, cd_bitboard *pins)
+{
+	return cd__check_pins_steps(b, to, cd__steps[b->side ^ 1][
+	    CD_PIECE_TYPE(b->squares[to])], pins);
 }
 
 /* attacks.c: the pieces of the side to move in b pinned to its king,

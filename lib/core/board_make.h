@@ -160,7 +160,9 @@ enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE,
 static inline __attribute__((always_inline)) void
 cd__board_make_class(cd_board *b, int from, int to, int cls)
 {
-	int piece = b->squares[from], captured = b->squares[to];
+	/* (a pawn's step takes nothing: its target not loaded) */
+	int piece = b->squares[from], captured = cls == CD__MAKE_PUSH ? 0 :
+	    b->squares[to];
 	int us = b->side;
 	/* (the class a constant: these fold) */
 	int type = cls == CD__MAKE_PUSH || cls == CD__MAKE_PAWN_TAKES ?
@@ -179,14 +181,15 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 	b->fullmove += (uint32_t)us;
 	b->side = (uint8_t)(us ^ 1);
 
-	/* with nothing taken, captured is 0 and cbb is 0: no change.  The
-	 * board's words first, then the key: fewer of the values live at
-	 * once */
+	/* with nothing taken, captured is 0 and cbb is 0: no change; else
+	 * the taken piece's bit is set in both words, and from's in the
+	 * occupancy (xors: no mask made).  The board's words first, then
+	 * the key: fewer of the values live at once */
 	if (cls != CD__MAKE_PUSH) {
-		b->by_type[CD_PIECE_TYPE(captured)] &= ~cbb;
-		b->by_color[us ^ 1] &= ~cbb;
+		b->by_type[CD_PIECE_TYPE(captured)] ^= cbb;
+		b->by_color[us ^ 1] ^= cbb;
 	}
-	b->by_type[0] = (b->by_type[0] & ~fbb) | tbb;
+	b->by_type[0] = (b->by_type[0] ^ fbb) | tbb;
 	b->by_type[type] ^= fbb | tbb;
 	b->by_color[us] ^= fbb | tbb;
 	b->squares[from] = 0;

@@ -130,17 +130,27 @@ several(int sq, cd_bitboard occ, cd_bitboard cand)
 static __attribute__((noinline, cold)) bool
 answers_check(const cd_board *b, cd_bitboard tobb)
 {
-	int them = b->side ^ 1, ksq = cd__board_king(b, b->side), d;
-	cd_bitboard checkers;
+	int us = b->side, ksq = cd__board_king(b, us), c;
+	cd_bitboard th = b->by_color[us ^ 1], occ = b->by_type[0];
+	/* the checkers: by a step (a king gives no check), then the
+	 * sliders on the king's lines with nothing between (cd__between
+	 * is empty for squares on no line: a step's checker has no
+	 * squares to step between) */
+	cd_bitboard checkers = ((cd__knight_att[ksq] &
+	    b->by_type[CD_KNIGHT]) | (cd__pawn_att[us][ksq] &
+	    b->by_type[CD_PAWN])) & th;
+	cd_bitboard s = cd__snipers(b, ksq, us ^ 1);
 
-	/* (with no loop over their sliders: a king gives no check) */
-	checkers = attackers_of(b, ksq, them, b->by_type[0]) &
-	    ~b->by_type[CD_KING];
+	while (s) {
+		int f = cd__pop_lsb(&s);
+
+		if ((cd__between[ksq][f] & occ) == 0)
+			checkers |= CD_BB(f);
+	}
 	if (checkers == 0 || (checkers & (checkers - 1)))
 		return false;
-	d = cd__dir[ksq][cd__lsb(checkers)];
-	return (tobb & ((d >= 0 ? cd__between_dir(ksq, cd__lsb(checkers),
-	    d) : 0) | checkers)) != 0;
+	c = cd__lsb(checkers);
+	return (tobb & (cd__between[ksq][c] | checkers)) != 0;
 }
 
 /* The king kbb (or none) when its step to to is legal: to not
@@ -240,8 +250,9 @@ static const uint8_t rank_byte[256] = {
  * piece's move), so that the caller makes it with what was found here;
  * 0 when anything is unusual (promotion, en passant, castling not so
  * written, no or several moves, ...): the caller then asks
- * cd_san_parse, which also gives the error message.  Always inline:
- * with two callers GCC would make it a function.
+ * cd_san_parse, which also gives the error message.  The token has
+ * at least one byte (len >= 1: a word's).  Always inline: with two
+ * callers GCC would make it a function.
  */
 static inline __attribute__((always_inline)) int
 cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
@@ -256,39 +267,45 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	int sh = 0;
 	size_t n, i;
 	uint64_t w = 0, sqw;
+	uint16_t sq2;
 
 	/* one check or mate mark taken off (a second one leaves a byte
-	 * that is no rank: cd_san_parse then reads the token) */
-	if (len < 2 || len > 7)
-		return 0;
+	 * that is no rank: cd_san_parse then reads the token); len is 1
+	 * or more, and n's range that of len less the mark: no test of
+	 * len's own */
 	n = len - (t[len - 1] == '+' || t[len - 1] == '#');
 	if (n < 2 || n > 6 || !kbb)
 		return 0;
-	if (t[0] == 'O')
-		return cd__castle_word(b, pins == ~(cd_bitboard)0, t, n, m,
-		    san, san_len);
-	/* the target square as the token wrote it, for the SAN word: one
-	 * load and one value kept, not the two bytes */
-	sqw = (uint64_t)(uint8_t)t[n - 2] | (uint64_t)(uint8_t)t[n - 1] << 8;
+	/* the target square as the token wrote it, for the SAN word: its
+	 * two bytes by one load (in memory order, the file's first) and
+	 * one value kept.  Castling's last two bytes ("-O") are no square:
+	 * it is looked for only then */
+	memcpy(&sq2, t + n - 2, sizeof(sq2));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	sq2 = __builtin_bswap16(sq2);
+#endif
+	sqw = sq2;
 	to = (file_byte[sqw & 0xff] | rank_byte[sqw >> 8]) ^ 0xc0;
-	if (to > 63)
+	if (to > 63) {
+		if (t[0] == 'O')
+			return cd__castle_word(b, pins == ~(cd_bitboard)0, t,
+			    n, m, san, san_len);
 		return 0;
+	}
 	tobb = CD_BB(to);
-	if (own & tobb)
-		return 0;
 	if (t[0] >= 'a' && t[0] <= 'h') {
 		/* (the side is 0 or 1: the step and the target's rank
 		 * counted from the mover's side with no branch) */
 		int dir = 8 - 16 * us, rank = CD_RANK(to) ^ (7 * us);
 
-		if (rank == 7)
-			return 0;	/* promotion */
+		/* a promotion (rank 7) or no pawn's target (rank 0): the
+		 * squares a step or two behind to are then on the board */
+		if ((unsigned)rank - 1 > 5)
+			return 0;
 		if (n == 2) {
 			if (occ & tobb)
 				return 0;
 			from = to - dir;
-			if (from < 0 || from > 63)
-				return 0;
 			if (!(occ & CD_BB(from)) && rank == 3)
 				from -= dir;
 		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
@@ -296,8 +313,6 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 			if (!(b->by_color[them] & tobb))
 				return 0;	/* en passant or illegal */
 			from = CD_SQ(t[0] - 'a', CD_RANK(to)) - dir;
-			if (from < 0 || from > 63)
-				return 0;
 		} else {
 			return 0;
 		}
@@ -308,16 +323,24 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	} else {
 		size_t e = n - 2;
 
-		if ((type = letter_type[(unsigned char)t[0]]) == 0)
+		/* (a pawn's target is tested as empty or the other
+		 * side's below) */
+		if ((type = letter_type[(unsigned char)t[0]]) == 0 ||
+		    (own & tobb))
 			return 0;
-		i = 1;
-		e -= t[e - 1] == 'x';	/* (e >= 1: t[0] is the letter) */
-		if (i < e && t[i] >= 'a' && t[i] <= 'h')
-			only = 0x0101010101010101ULL << (t[i++] - 'a');
-		if (i < e && t[i] >= '1' && t[i] <= '8')
-			only &= 0xffULL << 8 * (t[i++] - '1');
-		if (i != e)
-			return 0;
+		/* (e >= 1 before and after: t[0] is the letter, no 'x';
+		 * most tokens have nothing between it and the 'x' or the
+		 * square, and skip the file's and rank's tests) */
+		e -= t[e - 1] == 'x';
+		if (e > 1) {
+			i = 1;
+			if (t[i] >= 'a' && t[i] <= 'h')
+				only = 0x0101010101010101ULL << (t[i++] - 'a');
+			if (i < e && t[i] >= '1' && t[i] <= '8')
+				only &= 0xffULL << 8 * (t[i++] - '1');
+			if (i != e)
+				return 0;
+		}
 		/* the pieces of the type on its lines through to: most
 		 * often one, which reaches to when nothing stands between
 		 * (a knight's or king's step always) */
@@ -338,10 +361,9 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 	 * it: the lines meet at the king), in check any other only when it
 	 * answers the check (unpinned: pins are then all ones); the king
 	 * must not step into an attack */
-	if (type == CD_KING)
-		legal = king_step(b, cand, to);
-	else if (cand & pins)
-		legal = unpinned(b, cand, pins, to);
+	if (cand & (pins | kbb))
+		legal = type == CD_KING ? king_step(b, cand, to) :
+		    unpinned(b, cand, pins, to);
 	else
 		legal = cand;
 	cand = legal & only;
@@ -369,7 +391,9 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 
 		*clsp = CD__MAKE_PIECE;
 
-		w = (uint8_t)cd__piece_letters[type];
+		/* (the token's letter: letter_type's are the English
+		 * ones, cd__piece_letters') */
+		w = (uint8_t)t[0];
 		sh = 8;
 		if (others) {
 			/* (the letters are no 0 bytes: sh from the
@@ -401,6 +425,9 @@ cd__san_fast(const cd_board *b, bool check, const char *t, size_t len,
 	uint64_t w;
 	int from, to, cls;
 
+	/* (cd__san_fast_pins reads the token's last byte) */
+	if (len == 0)
+		return 0;
 	if (!cd__san_fast_pins(b, check ? ~(cd_bitboard)0 : cd__pins(b), t,
 	    len, m, &w, san_len, &from, &to, &cls))
 		return 0;

@@ -350,9 +350,16 @@ check_mark(cd_game *g)
 	nd->san_len = (uint8_t)n;
 }
 
+void
+cd__line_check_pins(struct cd__line *l)
+{
+	l->check = cd_board_in_check(&l->board);
+	l->pins = cd__pins(&l->board);
+}
+
 /* add_move's making of a move that is not a normal one (castling, en
- * passant, a promotion, a null move) on the line l, with l->check (and
- * for castling the pins) after it.  Out of line: one move in
+ * passant, a promotion, a null move) on the line l, with l->check and
+ * l->pins after it.  Out of line: one move in
  * twenty-five, whose values would take registers from the reader's
  * path. */
 static __attribute__((noinline, cold)) void
@@ -368,10 +375,10 @@ make_other(struct cd__line *l, cd_move m)
 		cd__board_make_castle(&l->board, from, to);
 		l->check = cd__check_pins(&l->board,
 		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
-		l->pins_ok = true;
 	} else {
 		cd_board_make(&l->board, m);
 		l->check = m != CD_MOVE_NULL && cd__in_check(&l->board);
+		l->pins = cd__pins(&l->board);
 	}
 }
 
@@ -432,9 +439,6 @@ add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
 		l->prev = l->board;
 		l->prev_check = l->check;
 	}
-	/* (one store, not one in each branch: GCC merged those two into
-	 * a value kept on the stack) */
-	l->pins_ok = cls == CD__MAKE_CASTLE || CD_MOVE_KIND(m) == CD_MK_NORMAL;
 	if (cls == CD__MAKE_CASTLE) {
 		/* the fast reader's castling (from the king's square, to
 		 * the rook's): the check (by the rook alone: the other
@@ -445,7 +449,11 @@ add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
 		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
 	} else if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
 		cd__board_make_class(&l->board, from, to, cls);
-		l->check = cd__check_pins(&l->board, to, &l->pins);
+		/* (a pawn's class: its steps' table with no load) */
+		l->check = cls == CD__MAKE_PUSH || cls == CD__MAKE_PAWN_TAKES ?
+		    cd__check_pins_steps(&l->board, to,
+		    cd__pawn_att[l->board.side ^ 1], &l->pins) :
+		    cd__check_pins(&l->board, to, &l->pins);
 	} else {
 		make_other(l, m);
 	}
@@ -489,9 +497,8 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 	int from = 0, to = 0, cls = CD__MAKE_PIECE;
 
 	/* (the pins all ones in check: cd__san_fast_pins) */
-	if (!cd__san_fast_pins(&l->board, (l->pins_ok ? l->pins :
-	    cd__pins(&l->board)) | -(cd_bitboard)l->check, t, len, &m, &san,
-	    &slen, &from, &to, &cls))
+	if (!cd__san_fast_pins(&l->board, l->pins | -(cd_bitboard)l->check,
+	    t, len, &m, &san, &slen, &from, &to, &cls))
 		return 0;
 	/* (castling apart: add_move's path then knows the move a normal
 	 * one) */

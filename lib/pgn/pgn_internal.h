@@ -33,16 +33,14 @@ struct cd__line {
 				 * (export-format.md rule 11) */
 	bool anchorless;	/* opened in a variation with no move yet:
 				 * can hold only comments and NAGs */
-	bool pins_ok;		/* pins holds board's pinned pieces: set
-				 * by a normal move, cleared by any other
-				 * change of board */
 	bool prev_stale;	/* prev is not kept: set by the parser
 				 * when the movetext begins (most games
 				 * have no variation); the first variation
 				 * begun makes it again from the main line */
 	unsigned long line, col;	/* where its `(` stood (parser) */
 	cd_bitboard pins;	/* the pieces of board's side to move
-				 * pinned to its king (with pins_ok) */
+				 * pinned to its king: made again with
+				 * every change of board */
 	cd_board board;		/* position after cur (or at base) */
 	cd_board prev;		/* position before cur */
 };
@@ -172,6 +170,10 @@ cd__game_known_value(const cd_game *g, int k, size_t *len)
  * moved). */
 void cd__game_tag_index_drop(cd_game *g);
 
+/* pgn/game.c: the line's check and pins found for its board, after a
+ * change of the board other than a move. */
+void cd__line_check_pins(struct cd__line *l);
+
 /* The line made again at the start position, no variation open. */
 static inline void
 cd__line_reset(cd_game *g)
@@ -186,12 +188,9 @@ cd__line_reset(cd_game *g)
 	p->npboards = 0;
 	p->tail_key = UINT64_MAX;
 	/* without a FEN tag the start is the initial position: not in
-	 * check (check false from the memset) and no piece pinned (pins
-	 * 0), so that the first move needs no cd__pins */
+	 * check and no piece pinned (check and pins 0 from the memset) */
 	if (g->has_fen)
-		p->line.check = cd_board_in_check(&g->start);
-	else
-		p->line.pins_ok = true;
+		cd__line_check_pins(&p->line);
 }
 
 /*
@@ -350,8 +349,8 @@ cd_status cd__game_add_move_trusted(cd_game *g, cd_move m, uint32_t *node);
  * it). */
 cd_status cd__game_add_move_san(cd_game *g, cd_move m, const char *san,
     size_t slen, uint32_t *node);
-/* The move token t of len bytes read by the fast SAN reader (English,
- * san_fast.h) and added as cd__game_add_move_san adds it: 1 (and *node,
+/* The move token t of len bytes (1 or more) read by the fast SAN
+ * reader (English, san_fast.h) and added as cd__game_add_move_san adds it: 1 (and *node,
  * if not NULL, the node), 0 when the reader leaves the token to
  * cd_san_parse (nothing done), or the adding's failure (negative). */
 int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,

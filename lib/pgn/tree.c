@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "pgn/pgn_internal.h"
+#include "core/attacks.h"
 #include "core/bits.h"
 
 /* struct cd__frame flags */
@@ -272,18 +273,19 @@ cd_game_begin_variation(cd_game *g)
 		 * owner, same position (before this line's first move) */
 		l->board = l->prev;
 		l->check = l->prev_check;
+		l->pins = cd__pins(&l->board);
 	} else if (l->has_move) {
 		l->var_of = l->cur;
 		l->base = g->nodes[l->cur].parent;
 		l->owner = idx;
 		l->board = l->prev;
 		l->check = l->prev_check;
+		l->pins = cd__pins(&l->board);
 	} else {
 		/* in a variation with no move: comments and NAGs only */
 		l->anchorless = true;
 	}
 	l->flat = flat;
-	l->pins_ok = false;
 	l->has_move = false;
 	l->pending = 0;
 	l->pending_nags = 0;
@@ -323,14 +325,14 @@ resume(cd_game *g)
 		p->npboards--;
 	}
 	l->board = l->prev;
-	l->pins_ok = false;
 	if (l->has_move) {
 		const cd_game_node *nd = &g->nodes[l->cur];
 
 		cd_board_make(&l->board, nd->move);
 		l->check = (nd->flags & (CD_NODE_CHECK | CD_NODE_MATE)) != 0;
+		l->pins = cd__pins(&l->board);
 	} else {
-		l->check = cd_board_in_check(&l->board);
+		cd__line_check_pins(l);
 	}
 }
 
