@@ -9,7 +9,11 @@
 # CHESSDATA_NO_SSSE3=1, for the FEN writer's SSSE3 and plain code
 # (test_placement_random); and check_frame's comments with
 # CHESSDATA_NO_AVX2=1 (the wide scan's SSE2 code, one comment at a
-# time: test_comment_masks).  Skipped without Check.
+# time: test_comment_masks).  And where the processor has AVX-512,
+# check_frame's tag sections and check_pgn_lex's reader with
+# CHESSDATA_NO_AVX512=1: the tag loop's window by AVX2 (test_tag_lines,
+# test_tag_sections_near_end), the plain runs taking AVX-512's.
+# Skipped without Check.
 set -u
 NAME=check-sse2
 . "${top_srcdir:?}/tests/testlib.sh"
@@ -27,4 +31,8 @@ CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
     fail "check_fen (write) with CHESSDATA_NO_SSSE3=1"
 CHESSDATA_NO_AVX2=1 CK_RUN_CASE=masks "$top_builddir/tests/check_frame" ||
     fail "check_frame (masks) with CHESSDATA_NO_AVX2=1"
+CHESSDATA_NO_AVX512=1 CK_RUN_CASE=core "$top_builddir/tests/check_frame" ||
+    fail "check_frame (core) with CHESSDATA_NO_AVX512=1"
+CHESSDATA_NO_AVX512=1 CK_RUN_CASE=reader "$top_builddir/tests/check_pgn_lex" ||
+    fail "check_pgn_lex (reader) with CHESSDATA_NO_AVX512=1"
 finish
