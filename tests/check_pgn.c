@@ -1805,6 +1805,8 @@ END_TEST
  * one cd_board_make gives for the same moves from the start, and each
  * node's SAN the one cd_san_write gives.  Single and double steps with
  * and without an en passant capture after them (in the key or not),
+ * single steps to the double step's rank (a pawn behind, with and
+ * without an enemy pawn beside the target: no en passant square),
  * the en passant square ended by the next move of any class, a pawn's
  * and a piece's capture (the clock back to 0), a piece's quiet move
  * (the clock counted), the king's and a rook's moves ending rights,
@@ -1822,6 +1824,15 @@ static const struct {
 	{ "4k3/8/8/8/3p4/8/4P3/4K3 w - - 3 10",
 	    "10. e4",
 	    "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 10" },
+	{ "4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1",
+	    "1. e4",
+	    "4k3/8/8/8/4P3/8/4P3/4K3 b - - 0 1" },
+	{ "4k3/8/8/8/3p4/4P3/4P3/4K3 w - - 0 1",
+	    "1. e4",
+	    "4k3/8/8/8/3pP3/8/4P3/4K3 b - - 0 1" },
+	{ "4k3/4p3/4p3/5P2/8/8/8/4K3 b - - 0 1",
+	    "1... e5",
+	    "4k3/4p3/8/4pP2/8/8/8/4K3 w - - 0 2" },
 	{ "4k3/8/8/8/3p4/8/4P3/4K3 w - - 3 10",
 	    "10. e4 Kd7",
 	    "8/3k4/8/8/3pP3/8/8/4K3 w - - 1 11" },

@@ -217,16 +217,30 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 	if (cd__any_rights(b) &&
 	    ((int)(type == CD_KING) | (int)cd__rights_on(b, from, to)))
 		key ^= cd__rights_end(b, from, to, type, captured);
-	b->ep = CD_SQ_NONE;
 	/* (a pawn's step changes bit 4 of the square alone only when it
 	 * is a double step; a capture never does) */
-	if (cls != CD__MAKE_PAWN_TAKES && cls != CD__MAKE_PIECE &&
-	    (pawn & ((from ^ to) == 16))) {
-		b->ep = (uint8_t)((from + to) / 2);
+	if (cls == CD__MAKE_PUSH) {
+		/* a pawn's step: the square passed over or none, and the
+		 * enemy pawns beside the target, with no branch on whether
+		 * it is a double step (as good as random from move to
+		 * move); (from + to) / 2 is a square either way */
+		int dbl = -(int)((from ^ to) == 16);
+		int mid = (from + to) / 2;
+
+		b->ep = (uint8_t)(CD_SQ_NONE ^ ((mid ^ CD_SQ_NONE) & dbl));
 		/* in the key only when a capture onto it is legal */
-		if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
-		    b->by_color[us ^ 1])
+		if (cd__pawn_att[us][mid] & b->by_type[CD_PAWN] &
+		    b->by_color[us ^ 1] & (uint64_t)(int64_t)dbl)
 			key ^= cd__ep_hash(b);
+	} else {
+		/* (any class: a branch, as the class is not known) */
+		b->ep = CD_SQ_NONE;
+		if (cls == CD__MAKE_ANY && (pawn & ((from ^ to) == 16))) {
+			b->ep = (uint8_t)((from + to) / 2);
+			if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
+			    b->by_color[us ^ 1])
+				key ^= cd__ep_hash(b);
+		}
 	}
 	b->key = key;
 }

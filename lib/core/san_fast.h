@@ -305,9 +305,12 @@ cd__san_fast_pins(const cd_board *b, cd_bitboard pins,
 		if (n == 2) {
 			if (occ & tobb)
 				return 0;
+			/* a second step back when the square a step behind
+			 * is empty on rank 3 (a double step), with no
+			 * branch: which of the two is as good as random */
 			from = to - dir;
-			if (!(occ & CD_BB(from)) && rank == 3)
-				from -= dir;
+			from -= dir & -(int)(((occ >> from & 1) == 0) &
+			    (rank == 3));
 		} else if (n == 4 && t[1] == 'x' && (t[0] - t[2] == 1 ||
 		    t[2] - t[0] == 1)) {
 			if (!(b->by_color[them] & tobb))
