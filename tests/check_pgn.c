@@ -2921,6 +2921,58 @@ START_TEST(test_move_run_bytes)
 END_TEST
 
 /*
+ * The run's three places (before a move number, White's word, Black's
+ * word), each met by what it does not expect: a line end (LF, CR LF,
+ * CR alone, with a space before or after it), a comment, a number
+ * there or in place of a word ("2.", "2...", "12." and a line end), a
+ * word without its number, "e.p.", a word of sixteen bytes, a move that
+ * does not read after a line end, far enough from the text's end that
+ * the run's first loop reads it, the text cut at every length after it,
+ * and the game going on to its end or to a move that does not read (the
+ * error's line and column counting every line end before it): read as
+ * the lexer's tokens read them.
+ */
+START_TEST(test_move_run_places)
+{
+	static const char moves[] = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 "
+	    "Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O ";
+	/* where the bits go: before "2.", before "Nf3", before "Nc6" */
+	static const size_t places[] = { 9, 12, 16 };
+	static const char *const bits[] = { "", "\n", "\r\n", "\r",
+	    "\r\r\n", " \n", "\n ", "\n\n", "{c} ", "{c}\n", "2. ",
+	    "2.", "2... ", "12.\n", "2.\n", "Nf3 ", "e.p. ",
+	    "Nf3xxxxxxxxxxxxx ", "\nKe2 ", "\r\nKe2 ", "Ke2\n" };
+	static const char *const ends[] = { "*", "9.\nKe5 *", "9. h3\r\nKe5" };
+	char text[256], *copy;
+	cd_pgn_raw_game raw;
+	size_t pl, b, en, n, cut, at;
+
+	for (pl = 0; pl < sizeof(places) / sizeof(places[0]); pl++)
+		for (b = 0; b < sizeof(bits) / sizeof(bits[0]); b++)
+			for (en = 0; en < sizeof(ends) / sizeof(ends[0]);
+			    en++) {
+				at = places[pl];
+				n = (size_t)snprintf(text, sizeof(text),
+				    "%.*s%s%s%s", (int)at, moves, bits[b],
+				    moves + at, ends[en]);
+				ck_assert_uint_lt(n, sizeof(text));
+				for (cut = at + 1; cut <= n; cut++) {
+					copy = malloc(cut);
+					ck_assert_ptr_nonnull(copy);
+					memcpy(copy, text, cut);
+					raw = raw_movetext(copy, cut, cut,
+					    CD_PGN_RESULT_NONE);
+					fast_as_tokens(&raw, copy);
+					if (cut % 8 == 0)
+						fast_as_tokens_kept(&raw,
+						    copy);
+					free(copy);
+				}
+			}
+}
+END_TEST
+
+/*
  * The reader's note that a tag section holds tags and white space only
  * (the parser then does not look in it for comments and escape lines):
  * not taken for a copy of the game whose text is elsewhere (an escape
@@ -4585,6 +4637,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_fast_word_end);
 	tcase_add_test(tc, test_move_run);
 	tcase_add_test(tc, test_move_run_bytes);
+	tcase_add_test(tc, test_move_run_places);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
 	tcase_set_timeout(tc, 60);
