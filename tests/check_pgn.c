@@ -1798,6 +1798,121 @@ START_TEST(test_fast_castle_make)
 END_TEST
 
 /*
+ * The same for an en passant square at the end of a long movetext (a
+ * comment of 300 bytes first): in the key when the capture is legal
+ * (after d5 next to e5, after d4 next to e4), not after another
+ * move.
+ */
+static const struct {
+	const char *movetext, *after;
+} keyless_ep[] = {
+	{ "1. e4 Nf6 2. e5 d5", "rnbqkb1r/ppp1pppp/5n2/3pP3/8/8/PPPP1PPP/"
+	    "RNBQKBNR w KQkq d6 0 3" },
+	{ "1. e4 Nf6 2. e5 d5 3. h3", "rnbqkb1r/ppp1pppp/5n2/3pP3/8/7P/"
+	    "PPPP1PP1/RNBQKBNR b KQkq - 0 3" },
+	{ "1. Nf3 e5 2. Nc3 e4 3. d4", "rnbqkbnr/pppp1ppp/8/8/3Pp3/2N2N2/"
+	    "PPP1PPPP/R1BQKB1R b KQkq d3 0 3" },
+};
+
+START_TEST(test_keyless_ep)
+{
+	char text[1024], pad[301];
+	cd_board want;
+	cd_error err;
+	int k;
+
+	memset(pad, 'x', 300);
+	pad[300] = '\0';
+	k = snprintf(text, sizeof(text), "{%s} %s *\n", pad,
+	    keyless_ep[_i].movetext);
+	ck_assert(k > 0 && (size_t)k < sizeof(text));
+	ck_assert_int_eq(cd_pgn_parse_text(game, text, (size_t)k, NULL, &err),
+	    CD_OK);
+	ck_assert_int_eq(cd_fen_parse(&want, keyless_ep[_i].after,
+	    strlen(keyless_ep[_i].after), 0, &err), CD_OK);
+	same_board(cd_game_board(game), &want, _i);
+}
+END_TEST
+
+/*
+ * The line's key where the parser makes none with each move (a game
+ * that keeps no key or position, of a long movetext: the key is made
+ * once, at its end): random games from the start, short and long, a
+ * pawn's double step taken when there is one half the time (en passant
+ * squares in and out of the key), comments between moves (runs of moves
+ * begun again), and in every other game a variation that plays a move
+ * again in the middle.  The position cd_game_board gives after the parse
+ * must be the one made move by move, key and all; then a variation
+ * begun on the last move (the position before it) and a move added
+ * there.
+ */
+START_TEST(test_keyless_line)
+{
+	char text[8192], san[CD_SAN_MAX];
+	cd_move moves[CD_MAX_MOVES], m = CD_MOVE_NONE;
+	cd_board b, before;
+	cd_error err;
+	size_t len = 0;
+	unsigned plies, i, vi;
+	int n, k, d;
+
+	/* (a seed of each game, its bits mixed down by a few rounds) */
+	rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)_i * 0xbf58476d1ce4e5b9ULL);
+	for (i = 0; i < 8; i++)
+		(void)rnd(2);
+	cd_board_init(&b);
+	before = b;
+	plies = 4 + rnd(140);
+	vi = _i % 2 ? plies / 2 : plies;
+	for (i = 0; i < plies; i++) {
+		if ((n = cd_board_legal_moves(&b, moves)) == 0)
+			break;
+		m = moves[rnd((unsigned)n)];
+		for (d = 0; rnd(2) && d < n; d++)
+			if (CD_PIECE_TYPE(b.squares[CD_MOVE_FROM(moves[d])]) ==
+			    CD_PAWN && (CD_MOVE_FROM(moves[d]) ^
+			    CD_MOVE_TO(moves[d])) == 16) {
+				m = moves[d];
+				break;
+			}
+		cd_san_write(&b, m, san);
+		/* (Black's move numbered only after the variation) */
+		if (i % 2 == 0 || i == vi + 1)
+			k = snprintf(text + len, sizeof(text) - len,
+			    "%u%s %s %s", i / 2 + 1, i % 2 ? "..." : ".",
+			    san, rnd(5) == 0 ? "{a comment} " : "");
+		else
+			k = snprintf(text + len, sizeof(text) - len, "%s %s",
+			    san, rnd(5) == 0 ? "{a comment} " : "");
+		ck_assert(k > 0 && (size_t)k < sizeof(text) - len);
+		len += (size_t)k;
+		if (i == vi) {
+			k = snprintf(text + len, sizeof(text) - len,
+			    "(%u%s %s) ", i / 2 + 1, i % 2 ? "..." : ".", san);
+			ck_assert(k > 0 && (size_t)k < sizeof(text) - len);
+			len += (size_t)k;
+		}
+		before = b;
+		cd_board_make(&b, m);
+	}
+	k = snprintf(text + len, sizeof(text) - len, "*\n");
+	ck_assert(k > 0 && (size_t)k < sizeof(text) - len);
+	len += (size_t)k;
+	ck_assert_msg(cd_pgn_parse_text(game, text, len, NULL, &err) == CD_OK,
+	    "game %d: %s", _i, err.msg);
+	same_board(cd_game_board(game), &b, _i);
+	ck_assert_int_eq(cd_game_begin_variation(game), CD_OK);
+	same_board(cd_game_board(game), &before, _i);
+	n = cd_board_legal_moves(&before, moves);
+	m = moves[rnd((unsigned)n)];
+	ck_assert_int_eq(cd_game_add_move(game, m, NULL), CD_OK);
+	cd_board_make(&before, m);
+	same_board(cd_game_board(game), &before, _i);
+}
+END_TEST
+
+
+/*
  * Moves the fast reader makes by their class (a pawn's step, a pawn's
  * capture, a piece's move: board_make.h's cd__board_make_class, one
  * inline copy each): the position after them must be the FEN's
@@ -4605,6 +4720,9 @@ pgn_suite(void)
 	    (int)(sizeof(line_pins) / sizeof(line_pins[0])));
 	tcase_add_loop_test(tc, test_fast_castle_make, 0,
 	    (int)(sizeof(castle_makes) / sizeof(castle_makes[0])));
+	tcase_add_loop_test(tc, test_keyless_line, 0, TU_ROUNDS(400));
+	tcase_add_loop_test(tc, test_keyless_ep, 0,
+	    (int)(sizeof(keyless_ep) / sizeof(keyless_ep[0])));
 	tcase_add_loop_test(tc, test_fast_make_class, 0,
 	    (int)(sizeof(fast_makes) / sizeof(fast_makes[0])));
 	tcase_add_test(tc, test_fast_bad_square);

@@ -156,9 +156,12 @@ enum { CD__MAKE_ANY, CD__MAKE_PUSH, CD__MAKE_PAWN_TAKES, CD__MAKE_PIECE,
  * whether it takes are as good as random from move to move); always
  * inline, as cd__gives_check.  check_board's random games compare
  * every position it makes with the one read back from its FEN.
+ * keyed false (the game builder's line that keeps no key): b->key is
+ * left as it was and b->ep_hashed not set, for cd_board_finish to make
+ * again; the rest is made as always.
  */
 static inline __attribute__((always_inline)) void
-cd__board_make_class(cd_board *b, int from, int to, int cls)
+cd__board_make_class(cd_board *b, int from, int to, int cls, bool keyed)
 {
 	/* (a pawn's step takes nothing: its target not loaded) */
 	int piece = b->squares[from], captured = cls == CD__MAKE_PUSH ? 0 :
@@ -194,11 +197,14 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 	b->by_color[us] ^= fbb | tbb;
 	b->squares[from] = 0;
 	b->squares[to] = (uint8_t)piece;
-	key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
-	    cd__z_piece[piece][to] ^ (cls == CD__MAKE_PUSH ? 0 :
-	    cd__z_piece[captured][to] & took);
-	if (b->ep_hashed)
-		key ^= cd__z_ep[CD_FILE(b->ep)];
+	key = 0;
+	if (keyed) {
+		key = b->key ^ cd__z_side ^ cd__z_piece[piece][from] ^
+		    cd__z_piece[piece][to] ^ (cls == CD__MAKE_PUSH ? 0 :
+		    cd__z_piece[captured][to] & took);
+		if (b->ep_hashed)
+			key ^= cd__z_ep[CD_FILE(b->ep)];
+	}
 	b->ep_hashed = 0;
 	/* the clock: 0 after a pawn's move or a capture */
 	if (cls == CD__MAKE_ANY)
@@ -229,27 +235,28 @@ cd__board_make_class(cd_board *b, int from, int to, int cls)
 
 		b->ep = (uint8_t)(CD_SQ_NONE ^ ((mid ^ CD_SQ_NONE) & dbl));
 		/* in the key only when a capture onto it is legal */
-		if (cd__pawn_att[us][mid] & b->by_type[CD_PAWN] &
-		    b->by_color[us ^ 1] & (uint64_t)(int64_t)dbl)
+		if (keyed && (cd__pawn_att[us][mid] & b->by_type[CD_PAWN] &
+		    b->by_color[us ^ 1] & (uint64_t)(int64_t)dbl))
 			key ^= cd__ep_hash(b);
 	} else {
 		/* (any class: a branch, as the class is not known) */
 		b->ep = CD_SQ_NONE;
 		if (cls == CD__MAKE_ANY && (pawn & ((from ^ to) == 16))) {
 			b->ep = (uint8_t)((from + to) / 2);
-			if (cd__pawn_att[us][b->ep] & b->by_type[CD_PAWN] &
-			    b->by_color[us ^ 1])
+			if (keyed && (cd__pawn_att[us][b->ep] &
+			    b->by_type[CD_PAWN] & b->by_color[us ^ 1]))
 				key ^= cd__ep_hash(b);
 		}
 	}
-	b->key = key;
+	if (keyed)
+		b->key = key;
 }
 
 /* cd__board_make_class for a normal move of any class. */
 static inline __attribute__((always_inline)) void
 cd__board_make_normal(cd_board *b, int from, int to)
 {
-	cd__board_make_class(b, from, to, CD__MAKE_ANY);
+	cd__board_make_class(b, from, to, CD__MAKE_ANY, true);
 }
 
 /*

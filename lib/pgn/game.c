@@ -388,7 +388,7 @@ make_other(struct cd__line *l, cd_move m)
  * too worked out here. */
 static inline __attribute__((always_inline)) cd_status
 add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
-    uint64_t word, size_t slen, uint32_t *node)
+    uint64_t word, size_t slen, uint32_t *node, const bool keyed)
 {
 	struct cd__game_priv *p = g->priv;
 	struct cd__line *l = &p->line;
@@ -448,7 +448,7 @@ add_move(cd_game *g, cd_move m, int from, int to, int cls, const char *san,
 		l->check = cd__check_pins(&l->board,
 		    CD_SQ(to > from ? 5 : 3, CD_RANK(from)), &l->pins);
 	} else if (CD_MOVE_KIND(m) == CD_MK_NORMAL) {
-		cd__board_make_class(&l->board, from, to, cls);
+		cd__board_make_class(&l->board, from, to, cls, keyed);
 		/* (a pawn's class: its steps' table with no load) */
 		l->check = cls == CD__MAKE_PUSH || cls == CD__MAKE_PAWN_TAKES ?
 		    cd__check_pins_steps(&l->board, to,
@@ -467,7 +467,7 @@ cd__game_add_move_san(cd_game *g, cd_move m, const char *san, size_t slen,
     uint32_t *node)
 {
 	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_ANY,
-	    san, 0, san != NULL ? slen : 0, node);
+	    san, 0, san != NULL ? slen : 0, node, true);
 }
 
 /* add_move for the fast reader's castling (its word san, of slen
@@ -478,13 +478,14 @@ add_castle(cd_game *g, cd_move m, uint64_t san, size_t slen,
     uint32_t *node)
 {
 	return add_move(g, m, CD_MOVE_FROM(m), CD_MOVE_TO(m), CD__MAKE_CASTLE,
-	    NULL, san, slen, node);
+	    NULL, san, slen, node, true);
 }
 
 /* cd__game_add_san_fast's work, inline in it twice: node NULL (the
  * parser's run of moves) and not. */
 static inline __attribute__((always_inline)) int
-add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
+add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node,
+    const bool keyed)
 {
 	const struct cd__line *l = &g->priv->line;
 	uint64_t san;
@@ -506,13 +507,13 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 		st = add_castle(g, m, san, slen, node);
 	else if (cls == CD__MAKE_PIECE)
 		st = add_move(g, m, from, to, CD__MAKE_PIECE, NULL, san, slen,
-		    node);
+		    node, keyed);
 	else if (cls == CD__MAKE_PUSH)
 		st = add_move(g, m, from, to, CD__MAKE_PUSH, NULL, san, slen,
-		    node);
+		    node, keyed);
 	else
 		st = add_move(g, m, from, to, CD__MAKE_PAWN_TAKES, NULL, san,
-		    slen, node);
+		    slen, node, keyed);
 	return st == CD_OK ? 1 : (int)st;
 }
 
@@ -522,15 +523,22 @@ add_san_fast(cd_game *g, const char *t, size_t len, uint32_t *node)
 static __attribute__((noinline, cold)) int
 add_san_fast_node(cd_game *g, const char *t, size_t len, uint32_t *node)
 {
-	return add_san_fast(g, t, len, node);
+	return add_san_fast(g, t, len, node, true);
 }
 
-/* (the parser's run of moves calls it directly: no test of a node
- * pointer, none kept in a register) */
+/* (the parser's run of moves calls these directly: no test of a node
+ * pointer, none kept in a register; keyless, one that makes no key,
+ * with no test of that either) */
+int
+cd__game_add_san_keyless(cd_game *g, const char *t, size_t len)
+{
+	return add_san_fast(g, t, len, NULL, false);
+}
+
 int
 cd__game_add_san_run(cd_game *g, const char *t, size_t len)
 {
-	return add_san_fast(g, t, len, NULL);
+	return add_san_fast(g, t, len, NULL, true);
 }
 
 int

@@ -539,7 +539,10 @@ static inline __attribute__((always_inline)) int
 fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
     const char *q, const char *w)
 {
-	int k = cd__game_add_san_run(ps->g, q, (size_t)(w - q));
+	cd_game *const g = ps->g;
+	int k = g->priv->line.keyless ?
+	    cd__game_add_san_keyless(g, q, (size_t)(w - q)) :
+	    cd__game_add_san_run(g, q, (size_t)(w - q));
 
 	if (__builtin_expect(k > 0 && !mt->keep, 1)) {
 		cd__lex_skip(lx, w);
@@ -559,7 +562,7 @@ fast_move(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
  */
 static inline __attribute__((always_inline)) int
 run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
-    const char **pp, uintptr_t lim, bool last)
+    const char **pp, uintptr_t lim, bool last, const bool keyless)
 {
 	cd_game *const g = ps->g;
 	const char *p = *pp, *const e = cd__lex_end(lx);
@@ -587,7 +590,8 @@ run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 				n = cd__word_len_last(p, (const char *)e16);
 			else
 				n = (size_t)(cd__word_end(p, e) - p);
-			k = cd__game_add_san_run(g, p, n);
+			k = keyless ? cd__game_add_san_keyless(g, p, n) :
+			    cd__game_add_san_run(g, p, n);
 			if (__builtin_expect(k <= leave, 0)) {
 				cd__lex_skip(lx, p);
 				k = fast_answer(ps, lx, mt, p, p + n, k);
@@ -644,9 +648,19 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 
 	if (e - p <= 4)
 		return 0;
-	k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false);
-	if (k == 2)
-		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true);
+	/* (keyless or not for the whole run: a variation, which makes
+	 * the line keyed, begins in none) */
+	if (ps->g->priv->line.keyless) {
+		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false, true);
+		if (k == 2)
+			k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true,
+			    true);
+	} else {
+		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false, false);
+		if (k == 2)
+			k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true,
+			    false);
+	}
 	if (k == 1 || k < 0)
 		return k;
 	cd__lex_skip(lx, p);
@@ -1022,7 +1036,13 @@ parse_game(cd_game *g, const cd_pgn_raw_game *raw,
 		    CD__KEEP_KEYS : 0));
 		g->priv->keys_ok = (ps.o->flags & CD_PGN_PARSE_MAIN_KEYS) != 0;
 	}
-	return read_movetext(&ps, usual);
+	/* a game that keeps no key after its moves: the line's key is
+	 * made once, at the end, not with each move of the main line */
+	g->priv->line.keyless = g->priv->keep == 0 &&
+	    raw->len - raw->movetext >= CD__KEYLESS_MIN;
+	st = read_movetext(&ps, usual);
+	cd__line_keyed(&g->priv->line);
+	return st;
 }
 
 /* parse_game of the usual options.  Flattened: every call in it of a

@@ -37,6 +37,11 @@ struct cd__line {
 				 * when the movetext begins (most games
 				 * have no variation); the first variation
 				 * begun makes it again from the main line */
+	bool keyless;		/* board.key and board.ep_hashed are not
+				 * kept (set by the parser in the main
+				 * line of a game that keeps no key or
+				 * position): cd__line_keyed makes them
+				 * again */
 	unsigned long line, col;	/* where its `(` stood (parser) */
 	cd_bitboard pins;	/* the pieces of board's side to move
 				 * pinned to its king: made again with
@@ -191,6 +196,17 @@ cd__line_reset(cd_game *g)
 	 * check and no piece pinned (check and pins 0 from the memset) */
 	if (g->has_fen)
 		cd__line_check_pins(&p->line);
+}
+
+/* The line's key and en passant mark made again where they were not
+ * kept (keyless), and kept from then on. */
+static inline void
+cd__line_keyed(struct cd__line *l)
+{
+	if (l->keyless) {
+		cd_board_finish(&l->board);
+		l->keyless = false;
+	}
 }
 
 /*
@@ -357,6 +373,13 @@ int cd__game_add_san_fast(cd_game *g, const char *t, size_t len,
     uint32_t *node);
 /* cd__game_add_san_fast with node NULL: the parser's run of moves. */
 int cd__game_add_san_run(cd_game *g, const char *t, size_t len);
+/* The same for a keyless line (struct cd__line): the key not made. */
+int cd__game_add_san_keyless(cd_game *g, const char *t, size_t len);
+
+/* The length of movetext from which the parser keeps no key in the
+ * main line of a game that keeps none (keyless): the key made again at
+ * the end costs what some twenty moves' keys cost. */
+#define CD__KEYLESS_MIN	256
 /* Keep the line's position, after the move just added, as its node's in
  * g->positions (CD_PGN_PARSE_POSITIONS: the parser, after each move;
  * out of the way of the moves of games that keep none).  Out of memory,

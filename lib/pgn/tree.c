@@ -236,6 +236,9 @@ cd_game_begin_variation(cd_game *g)
 
 	if (!l->has_move && p->depth == 0)
 		return CD_ERR_ARG;
+	/* (a keyless line is the main line: prev is stale too, and made
+	 * again from the start with its keys) */
+	cd__line_keyed(l);
 	if (l->prev_stale)
 		prev_make(g);
 	if (l->has_move && p->depth > 0 && !l->anchorless &&
