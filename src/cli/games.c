@@ -53,6 +53,12 @@
  * unless it would not fit in the room (it waits for the next batch). */
 #define BATCH_ROOM	(2 * BATCH_BYTES)
 
+/* One thread's games (direct_games) go out every DIRECT_BYTES of
+ * output or input: a quarter of the write calls of a batch's size (on
+ * long games each call's own cost counts), the output still in the
+ * core's cache. */
+#define DIRECT_BYTES	(4 * BATCH_BYTES)
+
 /* Outputs of each thread: one being filled, the others waiting for
  * their turn (a thread goes on while an earlier batch is converted).
  * With two, a thread whose batch took as long as two of another's, or
@@ -560,11 +566,12 @@ direct_games(cd_pgn_reader *r, const char *name, cd_pgn_raw_game *end)
 	    (st = cd_pgn_reader_next(r, end)) == CD_OK) {
 		cli_pgn_notes(name, end, st);
 		game_run(w, name, end, ++cli_games.read);
-		/* every 256 games, or 64 KiB in or out: small rows of
-		 * long games go out as soon as a batch would (the reader
-		 * stands at the game's end: cd_pgn_reader_tell) */
-		if (o->out.len >= BATCH_BYTES || (cli_games.read & 255) == 0 ||
-		    end->offset + end->len - at >= BATCH_BYTES) {
+		/* every 256 games, or DIRECT_BYTES in or out: small rows
+		 * of long games go out as soon as four batches would (the
+		 * reader stands at the game's end: cd_pgn_reader_tell) */
+		if (o->out.len >= DIRECT_BYTES ||
+		    (cli_games.read & 255) == 0 ||
+		    end->offset + end->len - at >= DIRECT_BYTES) {
 			o->last = cli_games.read;
 			o->bytes = pool.base + (at = cd_pgn_reader_tell(r));
 			emit(o);
