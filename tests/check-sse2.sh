@@ -10,9 +10,12 @@
 # (test_placement_random); and check_frame's comments with
 # CHESSDATA_NO_AVX2=1 (the wide scan's SSE2 code, one comment at a
 # time: test_comment_masks).  And where the processor has AVX-512,
-# check_frame's tag sections and check_pgn_lex's reader with
-# CHESSDATA_NO_AVX512=1: the tag loop's window by AVX2 (test_tag_lines,
-# test_tag_sections_near_end), the plain runs taking AVX-512's.
+# check_frame's tag sections, check_pgn_lex's reader and check_pgn's
+# comment folder with CHESSDATA_NO_AVX512=1: the tag loop's window by
+# AVX2 (test_tag_lines, test_tag_sections_near_end), the plain runs
+# taking AVX-512's; and the folder's AVX2 code (test_fold_random,
+# test_plain_comment_random, test_fold_page_end), which the plain run
+# does not reach there (it takes AVX-512's).
 # Skipped without Check.
 set -u
 NAME=check-sse2
@@ -35,4 +38,6 @@ CHESSDATA_NO_AVX512=1 CK_RUN_CASE=core "$top_builddir/tests/check_frame" ||
     fail "check_frame (core) with CHESSDATA_NO_AVX512=1"
 CHESSDATA_NO_AVX512=1 CK_RUN_CASE=reader "$top_builddir/tests/check_pgn_lex" ||
     fail "check_pgn_lex (reader) with CHESSDATA_NO_AVX512=1"
+CHESSDATA_NO_AVX512=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" ||
+    fail "check_pgn (simd) with CHESSDATA_NO_AVX512=1"
 finish

@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "chessdata.h"
 #include "check-main.h"
@@ -2570,6 +2572,92 @@ START_TEST(test_plain_comment_random)
 }
 END_TEST
 
+/*
+ * Comments that end where a page no one may read begins: the comment
+ * folder's last bytes (fewer than 64, 32 or 16: a masked load, or a
+ * block that overlaps the ones before) and the parser's plain comments
+ * with the movetext's end right after them (the `}` the last byte, or
+ * no `}`) are read up to the end and not one byte beyond it (which
+ * faults), and come out as the plain fold and the lexer's way have
+ * them.
+ */
+START_TEST(test_fold_page_end)
+{
+	static const char alphabet[] = "ab  \t\n}\x7f\x01\x1f|~\x80";
+	static const char words[] = "abcdefg, =.0123 ";
+	long pg = sysconf(_SC_PAGESIZE);
+	char *map, *end, want[400], *o1, *o2;
+	cd_pgn_parse_opts slow;
+	size_t n, i, k, len;
+	int r;
+
+	ck_assert_int_gt(pg, 512);
+	map = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(map != MAP_FAILED);
+	ck_assert_int_eq(mprotect(map + pg, (size_t)pg, PROT_NONE), 0);
+	end = map + pg;
+	memset(&slow, 0, sizeof(slow));
+	slow.warn = no_warn;
+	for (n = 1; n <= 300; n++) {
+		for (r = 0; r < 4; r++) {
+			char *in = end - n;
+			uint32_t a;
+			bool changed;
+
+			/* plain words and single spaces (r 0 and 1), a
+			 * byte to fold now and then (r 2), many (r 3) */
+			for (i = 0; i < n; i++)
+				in[i] = r == 3 || (r == 2 && rnd(30) == 0) ?
+				    alphabet[rnd(sizeof(alphabet) - 1)] :
+				    words[rnd(sizeof(words) - 1)];
+			if (r < 2)
+				for (i = 1; i < n; i++)
+					if (in[i] == ' ' && in[i - 1] == ' ')
+						in[i] = 'x';
+			fold_plain(want, in, n);
+			k = strlen(want);
+			cd_game_clear(game);
+			ck_assert_int_eq(cd_game_add_comment(game, in, n,
+			    &changed), CD_OK);
+			a = game->nodes[0].after;
+			if (k == 0) {
+				ck_assert_uint_eq(a, 0);
+				continue;
+			}
+			ck_assert_uint_ne(a, 0);
+			ck_assert_uint_eq(game->notes[a].len, k);
+			ck_assert_str_eq(cd_game_str(game,
+			    game->notes[a].text), want);
+		}
+		/* "1. e4 {" the words, `}` or not, at the end */
+		for (r = 0; r < 2 && n + 8 < sizeof(want); r++) {
+			cd_error e1, e2;
+
+			memcpy(want, "1. e4 {", 7);
+			for (i = 0; i < n; i++)
+				want[7 + i] = words[rnd(sizeof(words) - 1)];
+			len = 7 + n;
+			if (r == 0)
+				want[len++] = '}';
+			memcpy(end - len, want, len);
+			memset(&e1, 0, sizeof(e1));
+			memset(&e2, 0, sizeof(e2));
+			o1 = regularize(end - len, len, 0, NULL, &e1);
+			o2 = regularize(end - len, len, 0, &slow, &e2);
+			ck_assert((o1 == NULL) == (o2 == NULL));
+			if (o1 != NULL)
+				ck_assert_str_eq(o1, o2);
+			else
+				ck_assert_str_eq(e1.msg, e2.msg);
+			free(o1);
+			free(o2);
+		}
+	}
+	ck_assert_int_eq(munmap(map, 2 * (size_t)pg), 0);
+}
+END_TEST
+
 /* An escape line in the tag section, at every place of the blocks of
  * sixteen and thirty-two bytes in which the section is looked at, with
  * tag sections of many lengths after it: kept as a note. */
@@ -4758,6 +4846,7 @@ pgn_suite(void)
 	tcase_add_test(tc, test_move_run_places);
 	tcase_add_test(tc, test_fold_random);
 	tcase_add_test(tc, test_plain_comment_random);
+	tcase_add_test(tc, test_fold_page_end);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	return s;

@@ -2,7 +2,8 @@
 /*
  * pgn/fold.c: comment text as the export format keeps it (white space
  * and control bytes folded to one space, `}` dropped), copied 64, 32,
- * 16 or 8 bytes at a time where there is nothing to fold.
+ * 16 or 8 bytes at a time where there is nothing to fold (AVX-512,
+ * AVX2, SSE2 or eight bytes in a word).
  */
 
 #include "config.h"
@@ -130,15 +131,59 @@ plain_copy_avx2(char *d, const char *s, size_t n, bool space)
 		i += 32;
 	}
 }
+
+#define FOLD_AVX512 "avx512f,avx512bw,avx512vl,avx2,bmi,bmi2"
+
+/* fold_mask() for 64 bytes, straight into mask registers. */
+__attribute__((target(FOLD_AVX512))) static inline uint64_t
+fold_mask64(__m512i v, uint64_t *sp)
+{
+	*sp = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(' '));
+	return _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20)) |
+	    _mm512_cmpeq_epi8_mask(_mm512_or_si512(v, _mm512_set1_epi8(2)),
+	    _mm512_set1_epi8(0x7f));
+}
+
+/* plain_copy() with AVX-512, for any n: 64 bytes at a time, the last
+ * ones (fewer than 64) by a masked load and store, the bytes after s's
+ * n loaded as NULs, which fold (so n at the most comes out); up to 63
+ * bytes after the plain ones are written too. */
+__attribute__((target(FOLD_AVX512))) static size_t
+plain_copy_avx512(char *d, const char *s, size_t n, bool space)
+{
+	size_t i = 0;
+	uint64_t prev = space, bad, sp;	/* prev: the byte before */
+	__mmask64 m;
+	__m512i v;
+
+	for (; i + 64 <= n; i += 64) {
+		v = _mm512_loadu_si512((const void *)(s + i));
+		_mm512_storeu_si512((void *)(d + i), v);
+		bad = fold_mask64(v, &sp);
+		/* a space after a space folds too */
+		bad |= sp & ((sp << 1) | prev);
+		if (bad != 0)
+			return i + (size_t)__builtin_ctzll(bad);
+		prev = sp >> 63;
+	}
+	m = _bzhi_u64(~0ULL, (unsigned)(n - i));
+	v = _mm512_maskz_loadu_epi8(m, (const void *)(s + i));
+	_mm512_mask_storeu_epi8((void *)(d + i), m, v);
+	bad = fold_mask64(v, &sp);
+	bad |= sp & ((sp << 1) | prev);
+	return i + (size_t)__builtin_ctzll(bad);
+}
 #endif
 
 #ifdef __SSE2__
-/* plain_copy() for n >= 16, or plain_copy_avx2() where the processor
- * has AVX2 and n >= 32. */
+/* plain_copy() for n >= 16: plain_copy_avx512() where the processor
+ * has AVX-512, plain_copy_avx2() where it has AVX2 and n >= 32. */
 static inline size_t
 plain_copy_any(char *d, const char *s, size_t n, bool space)
 {
 #ifdef CD_AVX2
+	if (cd__have_avx512)
+		return plain_copy_avx512(d, s, n, space);
 	if (n >= 32 && cd__have_avx2)
 		return plain_copy_avx2(d, s, n, space);
 #endif
@@ -150,8 +195,8 @@ plain_copy_any(char *d, const char *s, size_t n, bool space)
  * Fold len bytes at s (trimmed: first and last bytes are not folded)
  * into d: every run of folded bytes becomes one space.  Runs with
  * nothing to fold but single spaces are checked and copied in one
- * pass, 64 or 32 bytes at a time (AVX2), 32 or 16 (SSE2), or eight
- * bytes at a time.  Returns the length written (at most len).
+ * pass, 64 bytes at a time (AVX-512), 64 or 32 (AVX2), 32 or 16 (SSE2),
+ * or eight bytes at a time.  Returns the length written (at most len).
  */
 size_t
 cd__fold(char *d, const char *s, size_t len)

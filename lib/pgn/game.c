@@ -731,19 +731,19 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
     cd_status *st)
 {
 #ifdef __SSE2__
-	size_t n, off = g->str_len, run;
-	char *d;
+	size_t n, off, run;
 
 	*st = CD_OK;
 	while (s < e && *s == ' ')
 		s++;
 	if ((n = (size_t)(e - s)) < 16)
 		return NULL;
-	if (cd__grow((void **)&g->str, &g->priv->str_cap, off + n + 1, 1,
-	    256) != 0)
+	if (cd__grow((void **)&g->str, &g->priv->str_cap, g->str_len + n + 1,
+	    1, 256) != 0)
 		return NULL;	/* (the lexer's way tells) */
-	d = g->str + off;
-	run = cd__fold_plain(d, s, n);
+	/* (off and the store's place read again after the call: fewer
+	 * values kept over it) */
+	run = cd__fold_plain(g->str + g->str_len, s, n);
 	if (run == n || s[run] != '}')
 		return NULL;
 	e = s + run + 1;
@@ -751,7 +751,8 @@ cd__game_add_plain_comment(cd_game *g, const char *s, const char *e,
 		run--;
 	if (run == 0)
 		return e;
-	d[run] = '\0';
+	off = g->str_len;
+	g->str[off + run] = '\0';
 	g->str_len = off + run + 1;
 	*st = note_link(g, CD_NOTE_COMMENT, off, run);
 	return e;
