@@ -88,13 +88,17 @@ uint64_t
 cd__board_key(const cd_board *b)
 {
 	uint64_t k = 0;
-	cd_bitboard occ = b->by_type[0];
-	int c, s;
+	int c, s, t;
 
-	while (occ) {
-		int sq = cd__pop_lsb(&occ);
-		k ^= cd__z_piece[b->squares[sq]][sq];
-	}
+	/* by the pieces' words: no square's byte loaded for each */
+	for (c = 0; c < 2; c++)
+		for (t = CD_PAWN; t <= CD_KING; t++) {
+			const uint64_t *z = cd__z_piece[CD_PIECE(c, t)];
+			cd_bitboard p = b->by_type[t] & b->by_color[c];
+
+			while (p)
+				k ^= z[cd__pop_lsb(&p)];
+		}
 	for (c = 0; c < 2; c++)
 		for (s = 0; s < 2; s++)
 			if (b->castle_rook[c][s] != CD_SQ_NONE)
