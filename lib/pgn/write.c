@@ -208,12 +208,12 @@ struct cd__wframe {
 #define SPACE_MAP	512
 
 /*
- * comment()'s filling through the map of the n bytes' spaces (their
- * copy at t, the line's column 0 at a, as in comment()); the last
- * line's length.  The cut of a line is the highest bit of the map's
- * word that holds the line's last column x, those above x masked off
- * (the words before it when it has none in the line): x is at most n
- * + 1, so its word is in the map.  A word longer than a line ends at
+ * comment_scan()'s filling through the map of the n bytes' spaces
+ * (their copy at t, the line's column 0 at a, as in comment_scan());
+ * the last line's length.  The cut of a line is the highest bit of the
+ * map's word that holds the line's last column x, those above x masked
+ * off (the words before it when it has none in the line): x is at most
+ * n + 1, so its word is in the map.  A word longer than a line ends at
  * the lowest bit from lo on.
  */
 static inline size_t
@@ -265,18 +265,28 @@ cut:
 
 #define WRITE_AVX512 "avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"
 
-/* The n bytes (1 <= n <= SPACE_MAP) at s copied to t followed by
- * " }", filled as comment() fills them (a: the line's column 0, w the
- * width); the last line's length.  The blocks of 64 bytes are copied
- * whole, the last loaded by a masked load (the bytes beyond n as
- * NULs): t has n + 64 bytes of room. */
-__attribute__((target(WRITE_AVX512), noinline)) static size_t
-comment_map512(char *t, const char *s, long n, long a, long w)
+/* comment_scan()'s comment of len bytes (1 <= len <= SPACE_MAP) at s,
+ * copied and filled through the map of its spaces.  The blocks of 64
+ * bytes are copied whole, the last loaded by a masked load (the bytes
+ * beyond the comment as NULs): room for 64 bytes beyond it. */
+__attribute__((target(WRITE_AVX512), noinline)) static void
+comment_map512(struct out *o, const char *s, size_t len)
 {
 	const __m512i sp = _mm512_set1_epi8(' ');
+	size_t col = o->col, k = col > 0 ? 3 : 2;
+	long n = (long)len, j;
 	uint64_t map[SPACE_MAP / 64 + 1];
 	__m512i v;
-	long j;
+	char *t;
+
+	if (reserve(o, len + 5 + 64) != 0)
+		return;
+	t = o->b->data + o->b->len;
+	t[0] = ' ';
+	t[k - 2] = '{';
+	t[k - 1] = ' ';
+	o->b->len += k + len + 2;
+	t += k;
 
 	for (j = 0; j + 64 <= n; j += 64) {
 		v = _mm512_loadu_si512((const void *)(s + j));
@@ -293,7 +303,7 @@ comment_map512(char *t, const char *s, long n, long a, long w)
 	map[j >> 6] = 0;
 	t[n] = ' ';
 	t[n + 1] = '}';
-	return fill_map(t, map, n, a, w);
+	o->col = fill_map(t, map, n, -(long)(col + k), (long)o->width);
 }
 #endif
 
@@ -311,13 +321,10 @@ comment_map512(char *t, const char *s, long n, long a, long w)
  * a cut, the rest longer than it) finds it in the last sixteen bytes
  * of that window: one load, compare and bsr a line.  The spaces are
  * looked for in s, not in the copy: a load of bytes just stored,
- * across the stores' edges, waits for them to be written.  With
- * AVX-512, comments of up to SPACE_MAP bytes are copied and filled by
- * comment_map512 instead (room: 64 bytes beyond the comment for its
- * last block).
+ * across the stores' edges, waits for them to be written.
  */
-static void
-comment(struct out *o, const char *s, size_t len)
+static __attribute__((noinline)) void
+comment_scan(struct out *o, const char *s, size_t len)
 {
 	size_t col = o->col, k = col > 0 ? 3 : 2;
 	long n = (long)len, w = (long)o->width, a = -(long)(col + k), lo = 0;
@@ -326,19 +333,12 @@ comment(struct out *o, const char *s, size_t len)
 	const char *sp;
 	char *t;
 
-	if (reserve(o, len + 5 + 64) != 0)
+	if (reserve(o, len + 5) != 0)
 		return;
 	t = o->b->data + o->b->len;
 	t[0] = ' ';
 	t[k - 2] = '{';
 	t[k - 1] = ' ';
-#ifdef CD_AVX2
-	if (cd__have_avx512 && len <= SPACE_MAP) {
-		o->b->len += k + len + 2;
-		o->col = comment_map512(t + k, s, n, a, w);
-		return;
-	}
-#endif
 	memcpy(t + k, s, len);
 	t[k + len] = ' ';
 	t[k + len + 1] = '}';
@@ -383,6 +383,20 @@ cut:
 		whole = w >= 16;
 	}
 	o->col = (size_t)(n + 2 - a);
+}
+
+/* A comment: with AVX-512, up to SPACE_MAP bytes, comment_map512,
+ * else comment_scan. */
+static inline void
+comment(struct out *o, const char *s, size_t len)
+{
+#ifdef CD_AVX2
+	if (cd__have_avx512 && len <= SPACE_MAP) {
+		comment_map512(o, s, len);
+		return;
+	}
+#endif
+	comment_scan(o, s, len);
 }
 
 static void
