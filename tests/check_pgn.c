@@ -244,6 +244,10 @@ static const struct mcase mcases[] = {
 	{ "1. e4 ({alt} 1. d4) *", "1. e4 ( { alt } 1. d4 ) *", 0, NULL },
 	{ "1. e4 e5 ({alt} 1... c5) *", "1. e4 e5 ( { alt } 1... c5 ) *", 0,
 	    NULL },
+	/* (comments before and after it, and after the moves around it) */
+	{ "1. e4 {a} e5 {b} ({alt} 1... c5 {c} 2. Nf3 {d}) 2. Nf3 {e} *",
+	    "1. e4 { a } 1... e5 { b } ( { alt } 1... c5 { c } 2. Nf3 { d } ) "
+	    "2. Nf3 { e } *", 0, NULL },
 	/* rule 11: variations follow the move, its NAGs and comments;
 	 * they nest; they start with a move number */
 	{ "1. e4 (1. d4) {c} $2 e5 *", "1. e4 $2 { c } ( 1. d4 ) 1... e5 *",
@@ -4217,7 +4221,9 @@ START_TEST(test_fill_random)
 END_TEST
 
 /*
- * A comment of every length from 0 to 200 bytes at every width from 1
+ * A comment of every length from 0 to 200 bytes and a few longer (about
+ * the writer's blocks of 64 bytes and its 512 bytes filled through a
+ * map of the spaces, the longest so filled) at every width from 1
  * to 100 and a few wider, after zero to six tokens (its first column),
  * against the plain greedy filler over the token list: words of 1 to 20
  * bytes and of exactly 15 and 16 (spaces at the edges of the writer's
@@ -4234,16 +4240,19 @@ START_TEST(test_fill_comment_widths)
 	    "\xf0\x9d\x84\x9e" };
 	static const size_t wide[] = { 120, 150, 199, 200, 201, 202, 203,
 	    204, 205, 255 };
-	static char in[1024], want[2048], tok[120][256];
-	size_t len, w;
+	static const size_t longer[] = { 255, 256, 257, 319, 383, 384, 385,
+	    447, 448, 449, 511, 512, 513, 600 };
+	static char in[2048], want[4096], tok[400][256];
+	size_t len, l, w;
 
-	for (len = 0; len <= 200; len++) {
+	for (l = 0; l <= 200 + sizeof(longer) / sizeof(longer[0]); l++) {
+		len = l <= 200 ? l : longer[l - 201];
 		for (w = 1; w <= 100 + sizeof(wide) / sizeof(wide[0]); w++) {
 			size_t width = w <= 100 ? w : wide[w - 101];
 			size_t k, n = 0, nmoves = prefix[rnd(5)];
 			int ntok = 0;
 			const char *mt;
-			char *out, text[256];
+			char *out, text[640];
 
 			/* the comment's text: len bytes, words apart by
 			 * one space */

@@ -194,6 +194,119 @@ struct cd__wframe {
 };
 #define WSTACK	32
 
+#ifdef CD_AVX2
+/*
+ * The comments that comment() fills through a map of their spaces
+ * (with AVX-512, at most SPACE_MAP bytes): the text is copied in blocks
+ * of 64 bytes, and the spaces of each block, compared as it is copied,
+ * are kept as bits (bit i of map[i / 64] for s[i]; none beyond the
+ * text, and a word of none after the last).  Each line's cut is then a
+ * bit scan in the map: the chain from one line's end to the next's is
+ * a load from the map, an and and a lzcnt, where a load of the text,
+ * a compare, a movemask and a bsr were.
+ */
+#define SPACE_MAP	512
+
+/*
+ * comment_scan()'s filling through the map of the n bytes' spaces
+ * (their copy at t, the line's column 0 at a, as in comment_scan());
+ * the last line's length.  The cut of a line is the highest bit of the
+ * map's word that holds the line's last column x, those above x masked
+ * off (the words before it when it has none in the line): x is at most
+ * n + 1, so its word is in the map.  A word longer than a line ends at
+ * the lowest bit from lo on.
+ */
+static inline size_t
+fill_map(char *t, const uint64_t *map, long n, long a, long w)
+{
+	long lo = 0, x = a + w, q, i;
+	uint64_t m;
+
+	for (;;) {
+		if (x >= n + 2)
+			break;		/* the rest fits */
+		if (x >= lo) {
+			/* the last space of s[lo .. x] */
+			q = x >> 6;
+			m = map[q] & (~0ULL >> (63 - (x & 63)));
+			while (m == 0 && q > lo >> 6)
+				m = map[--q];
+			if (m != 0 && (i = (q << 6 | 63) -
+			    __builtin_clzll(m)) >= lo)
+				goto cut;
+		}
+		if (a < -2) {
+			/* not even the first word fits after the line's
+			 * text: the separator a line end */
+			t[-3] = '\n';
+			a = -2;
+			x = a + w;
+			continue;
+		}
+		/* a word longer than a line: whole, then a new line */
+		if (lo >= n)
+			break;
+		q = lo >> 6;
+		m = map[q] & (~0ULL << (lo & 63));
+		while (m == 0) {
+			if (++q > (n - 1) >> 6)
+				return (size_t)(n + 2 - a);
+			m = map[q];
+		}
+		i = q * 64 + __builtin_ctzll(m);
+cut:
+		t[i] = '\n';
+		a = i + 1;
+		lo = i + 2;
+		x = i + (w + 1);
+	}
+	return (size_t)(n + 2 - a);
+}
+
+#define WRITE_AVX512 "avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,lzcnt"
+
+/* comment_scan()'s comment of len bytes (1 <= len <= SPACE_MAP) at s,
+ * copied and filled through the map of its spaces.  The blocks of 64
+ * bytes are copied whole, the last loaded by a masked load (the bytes
+ * beyond the comment as NULs): room for 64 bytes beyond it. */
+__attribute__((target(WRITE_AVX512), noinline)) static void
+comment_map512(struct out *o, const char *s, size_t len)
+{
+	const __m512i sp = _mm512_set1_epi8(' ');
+	size_t col = o->col, k = col > 0 ? 3 : 2;
+	long n = (long)len, j;
+	uint64_t map[SPACE_MAP / 64 + 1];
+	__m512i v;
+	char *t;
+
+	if (reserve(o, len + 5 + 64) != 0)
+		return;
+	t = o->b->data + o->b->len;
+	t[0] = ' ';
+	t[k - 2] = '{';
+	t[k - 1] = ' ';
+	o->b->len += k + len + 2;
+	t += k;
+
+	for (j = 0; j + 64 <= n; j += 64) {
+		v = _mm512_loadu_si512((const void *)(s + j));
+		_mm512_storeu_si512((void *)(t + j), v);
+		map[j >> 6] = _mm512_cmpeq_epi8_mask(v, sp);
+	}
+	if (j < n) {
+		v = _mm512_maskz_loadu_epi8(_bzhi_u64(~0ULL,
+		    (unsigned)(n - j)), s + j);
+		_mm512_storeu_si512((void *)(t + j), v);
+		map[j >> 6] = _mm512_cmpeq_epi8_mask(v, sp);
+		j += 64;
+	}
+	map[j >> 6] = 0;
+	t[n] = ' ';
+	t[n + 1] = '}';
+	o->col = fill_map(t, map, n, -(long)(col + k), (long)o->width);
+}
+#endif
+
 /*
  * A comment (already folded: single spaces, trimmed, not empty).  Each
  * word is a token, `{ ` joined to the first and ` }` to the last, and
@@ -210,8 +323,8 @@ struct cd__wframe {
  * looked for in s, not in the copy: a load of bytes just stored,
  * across the stores' edges, waits for them to be written.
  */
-static void
-comment(struct out *o, const char *s, size_t len)
+static __attribute__((noinline)) void
+comment_scan(struct out *o, const char *s, size_t len)
 {
 	size_t col = o->col, k = col > 0 ? 3 : 2;
 	long n = (long)len, w = (long)o->width, a = -(long)(col + k), lo = 0;
@@ -270,6 +383,20 @@ cut:
 		whole = w >= 16;
 	}
 	o->col = (size_t)(n + 2 - a);
+}
+
+/* A comment: with AVX-512, up to SPACE_MAP bytes, comment_map512,
+ * else comment_scan. */
+static inline void
+comment(struct out *o, const char *s, size_t len)
+{
+#ifdef CD_AVX2
+	if (cd__have_avx512 && len <= SPACE_MAP) {
+		comment_map512(o, s, len);
+		return;
+	}
+#endif
+	comment_scan(o, s, len);
 }
 
 static void
@@ -789,12 +916,62 @@ san_moves(struct out *o, const cd_game *g, uint32_t n)
 }
 
 /*
+ * The moves from node n on that have notes after them and nothing else
+ * around them, in the usual export (SAN as the game holds it, with
+ * move numbers): each move as put_move() puts it, then its comments
+ * (engine games comment on every move); the first node left (0 at the
+ * line's end, or when out of memory: o->fail).
+ */
+static __attribute__((noinline)) uint32_t
+noted_moves(struct out *o, const cd_game *g, uint32_t n)
+{
+	cd_buf *b = o->b;
+	const uint32_t var_mask = o->var_mask, note_mask = o->note_mask;
+	const uint8_t nag_mask = o->nag_mask;
+	const cd_game_node *const nodes = g->nodes;
+	const unsigned long a = 2 * (unsigned long)g->start.fullmove +
+	    g->start.side - 1;
+
+	for (; n != 0; n = nodes[n].next) {
+		const cd_game_node *nd = &nodes[n];
+		unsigned long t = nd->ply + a, num = t >> 1;
+		size_t col;
+		uint32_t i;
+
+		if (num >= 1000 || (nd->after & note_mask) == 0 ||
+		    ((nd->var & var_mask) | (nd->before & note_mask) |
+		    (nd->flags & nag_mask)) != 0)
+			break;
+		if (reserve(o, 48) != 0)
+			return 0;
+		col = o->col;
+		b->len = (size_t)(put_move(b->data + b->len, &col, nd->san,
+		    nd->san_len, nd->san_len, num, (t & 1) == 0, o->need_num,
+		    true, o->width) - b->data);
+		o->col = col;
+		o->need_num = false;
+		for (i = nd->after; i != 0; i = g->notes[i].next) {
+			const cd_game_note *nt = &g->notes[i];
+
+			if (nt->kind != CD_NOTE_COMMENT)
+				continue;
+			comment(o, g->str + nt->text, nt->len);
+			o->need_num = true;
+		}
+		if (o->fail)
+			return 0;
+	}
+	return n;
+}
+
+/*
  * The moves from node n on that have nothing around them (no NAGs,
  * notes or variations; in reduced form every move), as write_move()
  * writes them, with the line's state in locals; the first node left
  * to write_move() (0 at the line's end, or when out of memory).  A
  * move with notes after it and nothing else is written here too, its
- * notes through o: engine games comment on every move.
+ * notes through o: engine games comment on every move (in the usual
+ * export such moves go to noted_moves, as the plain ones to san_moves).
  */
 static uint32_t
 plain_moves(struct out *o, const cd_game *g, uint32_t n)
@@ -830,6 +1007,24 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			o->col = col;
 			o->need_num = need_num;
 			n = san_moves(o, g, n);
+			if (o->fail)
+				return 0;
+			data = b->data;
+			d = data + b->len;
+			end = data + b->cap;
+			col = o->col;
+			need_num = o->need_num;
+			if (n == 0)
+				break;
+			nd = &nodes[n];
+			num = fullmove + ((unsigned long)nd->ply - 1 + side) /
+			    2;
+		}
+		if (fast && (nd->after & note_mask) != 0) {
+			b->len = (size_t)(d - data);
+			o->col = col;
+			o->need_num = need_num;
+			n = noted_moves(o, g, n);
 			if (o->fail)
 				return 0;
 			data = b->data;
