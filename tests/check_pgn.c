@@ -2437,6 +2437,22 @@ fold_plain(char *want, const char *in, size_t n)
 	want[k] = '\0';
 }
 
+/* The game's first comment (before any move) is want, or there is
+ * none when want is empty. */
+static void
+first_comment_is(const char *want)
+{
+	uint32_t a = game->nodes[0].after;
+
+	if (*want == '\0') {
+		ck_assert_uint_eq(a, 0);
+		return;
+	}
+	ck_assert_uint_ne(a, 0);
+	ck_assert_uint_eq(game->notes[a].len, strlen(want));
+	ck_assert_str_eq(cd_game_str(game, game->notes[a].text), want);
+}
+
 /* Comment folding against a plain reference, on random bytes: bytes
  * to fold everywhere (and the bytes next to them: 0x1f and 0x20, `|`
  * `}` `~` DEL and 0x80, 0x9f and 0xa0), and (every other round) long
@@ -2451,9 +2467,8 @@ START_TEST(test_fold_random)
 	int round;
 
 	for (round = 0; round < TU_ROUNDS(20000); round++) {
-		size_t n = rnd(260), i, k;
+		size_t n = rnd(260), i;
 		bool changed;
-		uint32_t a;
 
 		for (i = 0; i < n; i++)
 			in[i] = round % 2 == 0 ||
@@ -2461,19 +2476,11 @@ START_TEST(test_fold_random)
 			    alphabet[rnd(sizeof(alphabet) - 1)] :
 			    words[rnd(sizeof(words) - 1)];
 		fold_plain(want, in, n);
-		k = strlen(want);
 		cd_game_clear(game);
 		ck_assert_int_eq(cd_game_add_comment(game, in, n, &changed),
 		    CD_OK);
 		ck_assert(changed == (memchr(in, '}', n) != NULL));
-		a = game->nodes[0].after;
-		if (k == 0) {
-			ck_assert_uint_eq(a, 0);
-			continue;
-		}
-		ck_assert_uint_ne(a, 0);
-		ck_assert_uint_eq(game->notes[a].len, k);
-		ck_assert_str_eq(cd_game_str(game, game->notes[a].text), want);
+		first_comment_is(want);
 	}
 }
 END_TEST
@@ -2592,7 +2599,7 @@ START_TEST(test_fold_page_end)
 	long pg = sysconf(_SC_PAGESIZE);
 	char *map, *end, want[400], *o1, *o2;
 	cd_pgn_parse_opts slow;
-	size_t n, i, k, len;
+	size_t n, i, len;
 	int r;
 
 	ck_assert_int_gt(pg, 512);
@@ -2606,7 +2613,6 @@ START_TEST(test_fold_page_end)
 	for (n = 1; n <= 300; n++) {
 		for (r = 0; r < 4; r++) {
 			char *in = end - n;
-			uint32_t a;
 			bool changed;
 
 			/* plain words and single spaces (r 0 and 1), a
@@ -2620,19 +2626,10 @@ START_TEST(test_fold_page_end)
 					if (in[i] == ' ' && in[i - 1] == ' ')
 						in[i] = 'x';
 			fold_plain(want, in, n);
-			k = strlen(want);
 			cd_game_clear(game);
 			ck_assert_int_eq(cd_game_add_comment(game, in, n,
 			    &changed), CD_OK);
-			a = game->nodes[0].after;
-			if (k == 0) {
-				ck_assert_uint_eq(a, 0);
-				continue;
-			}
-			ck_assert_uint_ne(a, 0);
-			ck_assert_uint_eq(game->notes[a].len, k);
-			ck_assert_str_eq(cd_game_str(game,
-			    game->notes[a].text), want);
+			first_comment_is(want);
 		}
 		/* "1. e4 {" the words, `}` or not, at the end */
 		for (r = 0; r < 2 && n + 8 < sizeof(want); r++) {
