@@ -22,22 +22,19 @@ NAME=check-sse2
 . "${top_srcdir:?}/tests/testlib.sh"
 [ -x "$top_builddir/tests/check_pgn" ] || skip "no Check: tests/check_pgn not built"
 # (only the test cases that hold those tests: CK_RUN_CASE)
-CHESSDATA_NO_AVX2=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" ||
-    fail "check_pgn (simd) with CHESSDATA_NO_AVX2=1"
+# run SWITCH CASE PROGRAM: the test case with CHESSDATA_SWITCH=1
+run() {
+	env "CHESSDATA_$1=1" CK_RUN_CASE="$2" "$top_builddir/tests/$3" ||
+	    fail "$3 ($2) with CHESSDATA_$1=1"
+}
+run NO_AVX2 simd check_pgn
 for c in reader tokens; do
-	CHESSDATA_NO_AVX2=1 CK_RUN_CASE=$c "$top_builddir/tests/check_pgn_lex" ||
-	    fail "check_pgn_lex ($c) with CHESSDATA_NO_AVX2=1"
+	run NO_AVX2 "$c" check_pgn_lex
 done
-CHESSDATA_NO_AVX2=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
-    fail "check_fen (write) with CHESSDATA_NO_AVX2=1"
-CHESSDATA_NO_SSSE3=1 CK_RUN_CASE=write "$top_builddir/tests/check_fen" ||
-    fail "check_fen (write) with CHESSDATA_NO_SSSE3=1"
-CHESSDATA_NO_AVX2=1 CK_RUN_CASE=masks "$top_builddir/tests/check_frame" ||
-    fail "check_frame (masks) with CHESSDATA_NO_AVX2=1"
-CHESSDATA_NO_AVX512=1 CK_RUN_CASE=core "$top_builddir/tests/check_frame" ||
-    fail "check_frame (core) with CHESSDATA_NO_AVX512=1"
-CHESSDATA_NO_AVX512=1 CK_RUN_CASE=reader "$top_builddir/tests/check_pgn_lex" ||
-    fail "check_pgn_lex (reader) with CHESSDATA_NO_AVX512=1"
-CHESSDATA_NO_AVX512=1 CK_RUN_CASE=simd "$top_builddir/tests/check_pgn" ||
-    fail "check_pgn (simd) with CHESSDATA_NO_AVX512=1"
+run NO_AVX2 write check_fen
+run NO_SSSE3 write check_fen
+run NO_AVX2 masks check_frame
+run NO_AVX512 core check_frame
+run NO_AVX512 reader check_pgn_lex
+run NO_AVX512 simd check_pgn
 finish

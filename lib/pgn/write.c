@@ -964,6 +964,29 @@ noted_moves(struct out *o, const cd_game *g, uint32_t n)
 	return n;
 }
 
+/* A run of moves from node n (san_moves, noted_moves) handed the
+ * line's state that plain_moves keeps in locals (the buffer's place
+ * and end, the column, whether a number is due), which it takes back
+ * after: the run's answer. */
+static inline __attribute__((always_inline)) uint32_t
+hand_to(uint32_t (*run)(struct out *, const cd_game *, uint32_t),
+    struct out *o, const cd_game *g, uint32_t n, char **data, char **d,
+    char **end, size_t *col, bool *need_num)
+{
+	cd_buf *b = o->b;
+
+	b->len = (size_t)(*d - *data);
+	o->col = *col;
+	o->need_num = *need_num;
+	n = run(o, g, n);
+	*data = b->data;
+	*d = *data + b->len;
+	*end = *data + b->cap;
+	*col = o->col;
+	*need_num = o->need_num;
+	return n;
+}
+
 /*
  * The moves from node n on that have nothing around them (no NAGs,
  * notes or variations; in reduced form every move), as write_move()
@@ -1003,17 +1026,10 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 		 * commented throughout) */
 		if (fast && num < 1000 &&
 		    !around(nd, var_mask, note_mask, nag_mask)) {
-			b->len = (size_t)(d - data);
-			o->col = col;
-			o->need_num = need_num;
-			n = san_moves(o, g, n);
+			n = hand_to(san_moves, o, g, n, &data, &d, &end, &col,
+			    &need_num);
 			if (o->fail)
 				return 0;
-			data = b->data;
-			d = data + b->len;
-			end = data + b->cap;
-			col = o->col;
-			need_num = o->need_num;
 			if (n == 0)
 				break;
 			nd = &nodes[n];
@@ -1021,17 +1037,10 @@ plain_moves(struct out *o, const cd_game *g, uint32_t n)
 			    2;
 		}
 		if (fast && (nd->after & note_mask) != 0) {
-			b->len = (size_t)(d - data);
-			o->col = col;
-			o->need_num = need_num;
-			n = noted_moves(o, g, n);
+			n = hand_to(noted_moves, o, g, n, &data, &d, &end, &col,
+			    &need_num);
 			if (o->fail)
 				return 0;
-			data = b->data;
-			d = data + b->len;
-			end = data + b->cap;
-			col = o->col;
-			need_num = o->need_num;
 			if (n == 0)
 				break;
 			nd = &nodes[n];
