@@ -625,6 +625,19 @@ run_to(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
 	return r;
 }
 
+/* run_to's two loops over the text before e (move_run), the line
+ * keyless or not. */
+static inline __attribute__((always_inline)) int
+run_loops(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt,
+    const char **pp, const char *e, const bool keyless)
+{
+	int k = run_to(ps, lx, mt, pp, (uintptr_t)e - 17, false, keyless);
+
+	if (k == 2)
+		k = run_to(ps, lx, mt, pp, (uintptr_t)e - 4, true, keyless);
+	return k;
+}
+
 /*
  * The run of moves at lx's place, with their numbers ("12." or "9."
  * with one period) and single spaces or line ends (LF or CR LF)
@@ -650,17 +663,8 @@ move_run(struct parse *ps, cd_pgn_lexer *lx, struct movetext *mt)
 		return 0;
 	/* (keyless or not for the whole run: a variation, which makes
 	 * the line keyed, begins in none) */
-	if (ps->g->priv->line.keyless) {
-		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false, true);
-		if (k == 2)
-			k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true,
-			    true);
-	} else {
-		k = run_to(ps, lx, mt, &p, (uintptr_t)e - 17, false, false);
-		if (k == 2)
-			k = run_to(ps, lx, mt, &p, (uintptr_t)e - 4, true,
-			    false);
-	}
+	k = ps->g->priv->line.keyless ? run_loops(ps, lx, mt, &p, e, true) :
+	    run_loops(ps, lx, mt, &p, e, false);
 	if (k == 1 || k < 0)
 		return k;
 	cd__lex_skip(lx, p);
