@@ -28,6 +28,9 @@
 						 * while in the caches) */
 #define RING		4
 #define HEAD		6	/* bytes that decide every format */
+#define SNIFF		((size_t)4 << 10)	/* the most read to know
+						 * it (a tar header's 512
+						 * among them) */
 #define HEADER_MAX	18	/* a zstd frame header's most */
 
 struct block {
