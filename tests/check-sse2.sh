@@ -15,7 +15,8 @@
 # AVX2 (test_tag_lines, test_tag_sections_near_end), the plain runs
 # taking AVX-512's; and the folder's AVX2 code (test_fold_random,
 # test_plain_comment_random, test_fold_page_end), which the plain run
-# does not reach there (it takes AVX-512's).
+# does not reach there (it takes AVX-512's).  And check_cpu under each
+# of the three variables: the probe turns off what each names.
 # Skipped without Check.
 set -u
 NAME=check-sse2
@@ -37,4 +38,7 @@ run NO_AVX2 masks check_frame
 run NO_AVX512 core check_frame
 run NO_AVX512 reader check_pgn_lex
 run NO_AVX512 simd check_pgn
+for v in NO_SSSE3 NO_AVX2 NO_AVX512; do
+	run "$v" cpu check_cpu
+done
 finish
