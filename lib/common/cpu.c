@@ -27,7 +27,19 @@ int cd__have_ssse3, cd__have_avx2, cd__have_avx512, cd__have_clmul_bmi;
  * bench/README): GCC's dozen added about 50 us to every start.
  */
 #ifdef CPU_FEATURE_ACTIVE
-#define HAS(f, n)	CPU_FEATURE_ACTIVE(f)
+/* glibc's x86_cpu_active (CPU_FEATURE_ACTIVE) with the bit taken
+ * unsigned: its own shifts a signed 1 by up to 31 places (AVX512VL's
+ * bit), which UBSan stops at. */
+static int
+active(unsigned int index)
+{
+	const struct cpuid_feature *f =
+	    __x86_get_cpuid_feature_leaf(index / 128);
+	unsigned int bit = index % 128;
+
+	return (f->active_array[bit / 32] >> (bit % 32)) & 1;
+}
+#define HAS(f, n)	active(x86_cpu_##f)
 #else
 #define HAS(f, n)	__builtin_cpu_supports(n)
 #endif
