@@ -936,7 +936,6 @@ noted_moves(struct out *o, const cd_game *g, uint32_t n)
 		const cd_game_node *nd = &nodes[n];
 		unsigned long t = nd->ply + a, num = t >> 1;
 		size_t col;
-		uint32_t i;
 
 		if (num >= 1000 || (nd->after & note_mask) == 0 ||
 		    ((nd->var & var_mask) | (nd->before & note_mask) |
@@ -950,14 +949,7 @@ noted_moves(struct out *o, const cd_game *g, uint32_t n)
 		    true, o->width) - b->data);
 		o->col = col;
 		o->need_num = false;
-		for (i = nd->after; i != 0; i = g->notes[i].next) {
-			const cd_game_note *nt = &g->notes[i];
-
-			if (nt->kind != CD_NOTE_COMMENT)
-				continue;
-			comment(o, g->str + nt->text, nt->len);
-			o->need_num = true;
-		}
+		notes(o, g, nd->after);
 		if (o->fail)
 			return 0;
 	}

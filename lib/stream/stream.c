@@ -277,20 +277,21 @@ static void
 open_common(cd_stream *s, unsigned flags)
 {
 	size_t cap = s->in_cap;
+	cd_status st = CD_OK;
 
 	/* (a page's bytes at most: a plain input's next bytes go from
 	 * read() to its reader's buffer, not through this one, whose
 	 * other pages are then never touched) */
 	if (s->fd >= 0 && cap > SNIFF)
 		s->in_cap = SNIFF;
-	while (s->fd >= 0 && s->in_len < HEAD && !s->in_eof)
-		if (cd__stream_read_in(s) != CD_OK) {
-			s->in_cap = cap;
-			s->err = s->derr;
-			s->st = s->err.e.status;
-			return;
-		}
+	while (st == CD_OK && s->fd >= 0 && s->in_len < HEAD && !s->in_eof)
+		st = cd__stream_read_in(s);
 	s->in_cap = cap;
+	if (st != CD_OK) {
+		s->err = s->derr;
+		s->st = s->err.e.status;
+		return;
+	}
 	s->fmt = cd_stream_detect(s->in, s->in_len);
 	if (dec_init(s) != CD_OK) {
 		s->err = s->derr;
