@@ -42,12 +42,15 @@ extract() {
 }
 # (a library built with sanitizers wants its programs built so too: by
 # GCC it needs the sanitizer's library, by clang it leaves the
-# runtime's symbols to the program)
+# runtime's symbols to the program; the static library alone, with
+# --disable-shared, leaves them to it too)
 lib="$top_builddir/lib/.libs/libchessdata.so"
+[ -e "$lib" ] || lib="$top_builddir/lib/.libs/libchessdata.a"
 san=
 for s in address:asan undefined:ubsan thread:tsan; do
 	{ ldd "$lib" 2>/dev/null | grep -q "lib${s#*:}" ||
-	    nm -D "$lib" 2>/dev/null | grep -q " U __${s#*:}_"; } &&
+	    nm -D "$lib" 2>/dev/null | grep -q " U __${s#*:}_" ||
+	    nm "$lib" 2>/dev/null | grep -q " U __${s#*:}_"; } &&
 	    san="$san -fsanitize=${s%:*}"
 done
 LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
